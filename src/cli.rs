@@ -1,0 +1,704 @@
+//! Headless commands: analyze, bench, perft, trace. Each prints text for
+//! people by default and one JSON object per line with `--json`.
+
+use std::io::Write;
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+use shakmaty::{Chess, Move, Position};
+use thiserror::Error;
+
+use crate::engine::ordering::Heuristics;
+use crate::engine::search::{self, SearchContext, SearchResult, value_to_score};
+use crate::engine::stats::SearchStats;
+use crate::engine::trace::{NoTrace, Recorder, TraceEvent};
+use crate::engine::tt::TranspositionTable;
+use crate::engine::{
+    Bound, Command, Engine, GoRequest, Limits, Report, Score, SearchInfo, SearchOptions,
+    position_key,
+};
+use crate::game::fen::{FenError, parse_fen};
+use crate::game::notation::{MoveError, parse_uci, san_line, uci};
+use crate::perft;
+
+/// Errors of the headless commands. `BadInput` means the user asked for
+/// something impossible (exit code 2); `Io` means the output failed.
+#[derive(Debug, Error)]
+pub enum CliError {
+    #[error("{0}")]
+    Fen(#[from] FenError),
+    #[error("move {index} {source}")]
+    Move {
+        index: usize,
+        #[source]
+        source: MoveError,
+    },
+    #[error("{0}")]
+    BadInput(String),
+    #[error("cannot start the engine thread: {0}")]
+    Thread(std::io::Error),
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+}
+
+impl CliError {
+    /// The process exit code: 2 for bad input, 1 for anything else.
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            CliError::Fen(_) | CliError::Move { .. } | CliError::BadInput(_) => 2,
+            CliError::Thread(_) | CliError::Io(_) => 1,
+        }
+    }
+}
+
+const BENCH_POSITIONS: &str = include_str!("../assets/bench.fen");
+/// Transposition table per bench position: small, so allocating it does not
+/// dominate the short searches, and cleared for each position so the node
+/// count does not depend on the order.
+const BENCH_HASH_MB: usize = 16;
+pub const DEFAULT_BENCH_DEPTH: u32 = 9;
+
+/// A position from an optional FEN (default: the start position) and moves in
+/// UCI notation played from it. Returns the position and the history keys.
+pub fn setup(fen: Option<&str>, moves: &[String]) -> Result<(Chess, Vec<u64>), CliError> {
+    let mut position = match fen {
+        Some(fen) => parse_fen(fen)?,
+        None => Chess::default(),
+    };
+    let mut history = Vec::with_capacity(moves.len());
+    for (index, text) in moves.iter().enumerate() {
+        let m = parse_uci(&position, text).map_err(|source| CliError::Move {
+            index: index + 1,
+            source,
+        })?;
+        history.push(position_key(&position));
+        position.play_unchecked(m);
+    }
+    Ok((position, history))
+}
+
+/// Score as people read it, from White's point of view: `+0.34`, `-M3`.
+pub fn format_score_white(score: Score, side_to_move: shakmaty::Color) -> String {
+    match score.for_white(side_to_move) {
+        Score::Centipawns(cp) => format!("{:+.2}", f64::from(cp) / 100.0),
+        Score::Mate(n) if n > 0 => format!("+M{n}"),
+        Score::Mate(n) => format!("-M{}", -n),
+    }
+}
+
+fn score_json(score: Score) -> serde_json::Value {
+    match score {
+        Score::Centipawns(cp) => json!({"cp": cp}),
+        Score::Mate(n) => json!({"mate": n}),
+    }
+}
+
+fn bound_name(bound: Bound) -> &'static str {
+    match bound {
+        Bound::Exact => "exact",
+        Bound::Lower => "lower",
+        Bound::Upper => "upper",
+    }
+}
+
+fn stats_json(stats: &SearchStats) -> serde_json::Value {
+    json!({
+        "main_nodes": stats.main_nodes,
+        "quiescence_nodes": stats.quiescence_nodes,
+        "leaves": stats.leaves,
+        "beta_cutoffs": stats.beta_cutoffs,
+        "first_move_cutoffs": stats.first_move_cutoffs,
+        "first_move_cutoff_rate": stats.first_move_cutoff_rate(),
+        "tt_probes": stats.tt_probes,
+        "tt_hits": stats.tt_hits,
+        "tt_cutoffs": stats.tt_cutoffs,
+        "effective_branching_factor": stats.effective_branching_factor(),
+        "iterations": stats.iterations,
+    })
+}
+
+fn human_count(n: u64) -> String {
+    match n {
+        0..10_000 => n.to_string(),
+        10_000..10_000_000 => format!("{:.1}k", n as f64 / 1e3),
+        _ => format!("{:.1}M", n as f64 / 1e6),
+    }
+}
+
+pub struct AnalyzeArgs {
+    pub fen: Option<String>,
+    pub moves: Vec<String>,
+    pub depth: Option<u32>,
+    pub movetime: Option<u64>,
+    pub nodes: Option<u64>,
+    pub multipv: usize,
+    pub hash_mb: usize,
+    pub json: bool,
+}
+
+pub fn analyze(args: &AnalyzeArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    let (position, history) = setup(args.fen.as_deref(), &args.moves)?;
+    if let Some(depth) = args.depth
+        && !(1..=search::MAX_DEPTH).contains(&depth)
+    {
+        return Err(CliError::BadInput(format!(
+            "depth {depth} is out of range 1..={}",
+            search::MAX_DEPTH
+        )));
+    }
+    if !(1..=crate::uci::MAX_MULTIPV).contains(&args.multipv) {
+        return Err(CliError::BadInput(format!(
+            "multipv {} is out of range 1..={}",
+            args.multipv,
+            crate::uci::MAX_MULTIPV
+        )));
+    }
+    if !(1..=crate::engine::MAX_HASH_MB).contains(&args.hash_mb) {
+        return Err(CliError::BadInput(format!(
+            "hash {} MiB is out of range 1..={}",
+            args.hash_mb,
+            crate::engine::MAX_HASH_MB
+        )));
+    }
+    let limits = Limits {
+        depth: args.depth,
+        nodes: args.nodes,
+        movetime: args.movetime.map(Duration::from_millis),
+        ..Limits::default()
+    };
+    let engine = Engine::new(args.hash_mb).map_err(CliError::Thread)?;
+    engine.send(Command::Go(Box::new(GoRequest {
+        search_id: 1,
+        position: position.clone(),
+        history,
+        limits,
+        options: SearchOptions {
+            multipv: args.multipv,
+            ..SearchOptions::default()
+        },
+    })));
+    let side = position.turn();
+    for report in engine.reports().iter() {
+        match report {
+            Report::Info(info) => {
+                if info.complete {
+                    write_info(out, &position, &info, args.json)?;
+                }
+            }
+            Report::BestMove {
+                best_move,
+                ponder,
+                score,
+                depth,
+                nodes,
+                ..
+            } => {
+                if args.json {
+                    writeln!(
+                        out,
+                        "{}",
+                        json!({
+                            "type": "bestmove",
+                            "bestmove": best_move.map(uci),
+                            "san": best_move.map(|m| san_line(&position, &[m]).join("")),
+                            "ponder": ponder.map(uci),
+                            "score": score_json(score),
+                            "depth": depth,
+                            "nodes": nodes,
+                        })
+                    )?;
+                } else {
+                    match best_move {
+                        Some(m) => writeln!(
+                            out,
+                            "bestmove {} ({}) score {} depth {depth} nodes {nodes}",
+                            uci(m),
+                            san_line(&position, &[m]).join(""),
+                            format_score_white(score, side),
+                        )?,
+                        None => writeln!(
+                            out,
+                            "bestmove none (no legal move: {})",
+                            game_over_reason(&position)
+                        )?,
+                    }
+                }
+                break;
+            }
+        }
+    }
+    Ok(())
+}
+
+fn game_over_reason(position: &Chess) -> &'static str {
+    if position.is_checkmate() {
+        "checkmate"
+    } else {
+        "stalemate"
+    }
+}
+
+fn write_info(
+    out: &mut dyn Write,
+    position: &Chess,
+    info: &SearchInfo,
+    json: bool,
+) -> Result<(), CliError> {
+    let san = san_line(position, &info.pv);
+    if json {
+        writeln!(
+            out,
+            "{}",
+            json!({
+                "type": "info",
+                "multipv": info.multipv,
+                "depth": info.depth,
+                "seldepth": info.seldepth,
+                "score": score_json(info.score),
+                "bound": bound_name(info.bound),
+                "nodes": info.nodes,
+                "nps": info.nps,
+                "hashfull": info.hashfull,
+                "time_ms": info.elapsed.as_millis() as u64,
+                "pv": info.pv.iter().map(|&m| uci(m)).collect::<Vec<_>>(),
+                "pv_san": san,
+                "stats": stats_json(&info.stats),
+            })
+        )?;
+    } else {
+        let bound = match info.bound {
+            Bound::Exact => "",
+            Bound::Lower => " (lower bound)",
+            Bound::Upper => " (upper bound)",
+        };
+        writeln!(
+            out,
+            "depth {:>2}/{:<2} line {} score {:>7}{bound} nodes {:>7} nps {:>7} time {:>6.2}s  {}",
+            info.depth,
+            info.seldepth,
+            info.multipv,
+            format_score_white(info.score, position.turn()),
+            human_count(info.nodes),
+            human_count(info.nps),
+            info.elapsed.as_secs_f64(),
+            san.join(" ")
+        )?;
+    }
+    Ok(())
+}
+
+/// Run one search on this thread with a fresh table.
+fn search_once<T: crate::engine::trace::Tracer>(
+    position: &Chess,
+    history: &[u64],
+    limits: &Limits,
+    options: SearchOptions,
+    hash_mb: usize,
+    tracer: &mut T,
+) -> SearchResult {
+    let mut tt = TranspositionTable::new(hash_mb);
+    let mut heuristics = Box::<Heuristics>::default();
+    let never = || false;
+    let mut ignore = |_: SearchInfo| {};
+    let mut ctx = SearchContext {
+        tt: &mut tt,
+        heuristics: &mut heuristics,
+        stop: &never,
+        on_info: &mut ignore,
+        search_id: 0,
+    };
+    search::search(position, history, limits, options, &mut ctx, tracer)
+}
+
+/// The positions `kibitz bench` searches.
+pub fn bench_positions() -> Result<Vec<Chess>, CliError> {
+    BENCH_POSITIONS
+        .lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty() && !line.starts_with('#'))
+        .map(|fen| parse_fen(fen).map_err(CliError::from))
+        .collect()
+}
+
+pub fn bench(depth: u32, json: bool, out: &mut dyn Write) -> Result<(), CliError> {
+    if !(1..=30).contains(&depth) {
+        return Err(CliError::BadInput(format!(
+            "depth {depth} is out of range 1..=30"
+        )));
+    }
+    let positions = bench_positions()?;
+    let mut total_nodes = 0u64;
+    let mut total_time = Duration::ZERO;
+    for (index, position) in positions.iter().enumerate() {
+        let start = Instant::now();
+        let result = search_once(
+            position,
+            &[],
+            &Limits::depth(depth),
+            SearchOptions::default(),
+            BENCH_HASH_MB,
+            &mut NoTrace,
+        );
+        // Table allocation is not search time.
+        let elapsed = result.elapsed.min(start.elapsed());
+        total_nodes += result.nodes;
+        total_time += elapsed;
+        if json {
+            writeln!(
+                out,
+                "{}",
+                json!({
+                    "type": "position",
+                    "index": index + 1,
+                    "fen": shakmaty::fen::Fen::from_position(position, shakmaty::EnPassantMode::Legal).to_string(),
+                    "bestmove": result.best_move.map(uci),
+                    "score": score_json(result.score),
+                    "nodes": result.nodes,
+                    "time_ms": elapsed.as_millis() as u64,
+                })
+            )?;
+        } else {
+            writeln!(
+                out,
+                "position {:>2}/{}  best {:<6} score {:>7}  nodes {:>9}",
+                index + 1,
+                positions.len(),
+                result.best_move.map(uci).unwrap_or_else(|| "none".into()),
+                format_score_white(result.score, position.turn()),
+                result.nodes
+            )?;
+        }
+    }
+    let nps = (u128::from(total_nodes) * 1_000_000 / total_time.as_micros().max(1)) as u64;
+    if json {
+        writeln!(
+            out,
+            "{}",
+            json!({"type": "total", "depth": depth, "positions": positions.len(), "nodes": total_nodes, "nps": nps, "time_ms": total_time.as_millis() as u64})
+        )?;
+    } else {
+        writeln!(out, "nodes {total_nodes} nps {nps}")?;
+    }
+    Ok(())
+}
+
+pub fn perft_command(
+    fen: Option<&str>,
+    depth: u32,
+    divide: bool,
+    json: bool,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    if !(1..=12).contains(&depth) {
+        return Err(CliError::BadInput(format!(
+            "depth {depth} is out of range 1..=12"
+        )));
+    }
+    let (position, _) = setup(fen, &[])?;
+    let start = Instant::now();
+    let (nodes, split): (u64, Vec<(Move, u64)>) = if divide {
+        let split = perft::divide(&position, depth);
+        (split.iter().map(|(_, n)| n).sum(), split)
+    } else {
+        (perft::perft(&position, depth), Vec::new())
+    };
+    let elapsed = start.elapsed();
+    let nps = (u128::from(nodes) * 1_000_000 / elapsed.as_micros().max(1)) as u64;
+    if json {
+        let divide: serde_json::Map<String, serde_json::Value> =
+            split.iter().map(|&(m, n)| (uci(m), json!(n))).collect();
+        let mut object = json!({"type": "perft", "depth": depth, "nodes": nodes, "time_ms": elapsed.as_millis() as u64, "nps": nps});
+        if !split.is_empty() {
+            object["divide"] = serde_json::Value::Object(divide);
+        }
+        writeln!(out, "{object}")?;
+    } else {
+        for (m, n) in &split {
+            writeln!(out, "{}: {n}", uci(*m))?;
+        }
+        writeln!(out, "nodes {nodes}")?;
+        writeln!(out, "time {:.3}s nps {nps}", elapsed.as_secs_f64())?;
+    }
+    Ok(())
+}
+
+pub struct TraceArgs {
+    pub fen: Option<String>,
+    pub moves: Vec<String>,
+    pub depth: u32,
+    pub no_pruning: bool,
+    pub no_ordering: bool,
+    pub no_tt: bool,
+    pub no_quiescence: bool,
+    pub selective: bool,
+    pub max_events: usize,
+    pub summary_only: bool,
+    pub json: bool,
+}
+
+impl TraceArgs {
+    /// The search the trace records. By default a plain alpha-beta search:
+    /// selective pruning (null move, reductions, futility) and aspiration
+    /// windows change the tree in ways a learner should switch on knowingly.
+    pub fn options(&self) -> SearchOptions {
+        SearchOptions {
+            alpha_beta: !self.no_pruning,
+            move_ordering: !self.no_ordering,
+            transposition_table: !self.no_tt,
+            quiescence: !self.no_quiescence,
+            selective: self.selective && !self.no_pruning,
+            aspiration: false,
+            multipv: 1,
+        }
+    }
+}
+
+pub const MAX_TRACE_DEPTH: u32 = 10;
+
+/// What `trace` reports at the end, also used by tests.
+pub struct TraceSummary {
+    pub value: i32,
+    pub score: Score,
+    pub pv: Vec<Move>,
+    pub nodes: u64,
+    pub leaves: u64,
+    pub beta_cutoffs: u64,
+    pub stats: SearchStats,
+}
+
+/// Run a traced search (no output).
+pub fn run_trace(
+    position: &Chess,
+    history: &[u64],
+    depth: u32,
+    options: SearchOptions,
+    recorder: &mut Recorder,
+) -> TraceSummary {
+    let result = search_once(
+        position,
+        history,
+        &Limits::depth(depth),
+        options,
+        16,
+        recorder,
+    );
+    let pv = result
+        .lines
+        .first()
+        .map(|l| l.pv.clone())
+        .unwrap_or_default();
+    TraceSummary {
+        value: result.value,
+        score: value_to_score(result.value),
+        pv,
+        nodes: result.nodes,
+        leaves: result.stats.leaves,
+        beta_cutoffs: result.stats.beta_cutoffs,
+        stats: result.stats,
+    }
+}
+
+fn window(value: i32) -> String {
+    if value >= search::INFINITY {
+        "+inf".into()
+    } else if value <= -search::INFINITY {
+        "-inf".into()
+    } else {
+        value.to_string()
+    }
+}
+
+fn describe_event(event: &TraceEvent) -> (u32, String) {
+    match event {
+        TraceEvent::Iteration { depth } => (0, format!("== iteration: depth {depth} ==")),
+        TraceEvent::EnterNode {
+            ply,
+            depth,
+            alpha,
+            beta,
+            quiescence,
+        } => (
+            *ply,
+            if *quiescence {
+                format!(
+                    "quiescence node, window ({}, {})",
+                    window(*alpha),
+                    window(*beta)
+                )
+            } else {
+                format!(
+                    "node depth {depth}, window ({}, {})",
+                    window(*alpha),
+                    window(*beta)
+                )
+            },
+        ),
+        TraceEvent::TtProbe { ply, hit, cutoff } => (
+            *ply,
+            match (hit, cutoff) {
+                (false, _) => "table: miss".to_string(),
+                (true, false) => "table: hit (move for ordering only)".to_string(),
+                (true, true) => "table: hit, cutoff".to_string(),
+            },
+        ),
+        TraceEvent::TtStore {
+            ply,
+            depth,
+            value,
+            bound,
+        } => (
+            *ply,
+            format!("table: store {value} ({bound:?} bound) at depth {depth}"),
+        ),
+        TraceEvent::MoveTried {
+            ply,
+            mv,
+            index,
+            reason,
+        } => (
+            *ply,
+            format!("try #{} {} ({})", index + 1, uci(*mv), reason.label()),
+        ),
+        TraceEvent::StandPat { ply, value } => (*ply, format!("stand pat {value}")),
+        TraceEvent::LeafEval { ply, value } => (*ply, format!("leaf eval {value}")),
+        TraceEvent::AlphaRaised { ply, mv, value } => {
+            (*ply, format!("best so far {} = {value}", uci(*mv)))
+        }
+        TraceEvent::BetaCutoff {
+            ply,
+            mv,
+            value,
+            moves_left,
+        } => (
+            *ply,
+            format!(
+                "beta cutoff by {} = {value}, {moves_left} moves left unsearched",
+                uci(*mv)
+            ),
+        ),
+        TraceEvent::Return { ply, value } => (*ply, format!("return {value}")),
+    }
+}
+
+pub fn trace(args: &TraceArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    if !(1..=MAX_TRACE_DEPTH).contains(&args.depth) {
+        return Err(CliError::BadInput(format!(
+            "depth {} is out of range 1..={MAX_TRACE_DEPTH}",
+            args.depth
+        )));
+    }
+    let (position, history) = setup(args.fen.as_deref(), &args.moves)?;
+    let mut recorder = Recorder::new(args.max_events);
+    let summary = run_trace(
+        &position,
+        &history,
+        args.depth,
+        args.options(),
+        &mut recorder,
+    );
+    if !args.summary_only {
+        for event in recorder.events() {
+            if args.json {
+                writeln!(
+                    out,
+                    "{}",
+                    serde_json::to_string(event).map_err(|e| CliError::BadInput(e.to_string()))?
+                )?;
+            } else {
+                let (ply, text) = describe_event(event);
+                writeln!(out, "{:indent$}{text}", "", indent = 2 * ply as usize)?;
+            }
+        }
+    }
+    let pv_san = san_line(&position, &summary.pv);
+    if args.json {
+        writeln!(
+            out,
+            "{}",
+            json!({
+                "type": "summary",
+                "value": summary.value,
+                "score": score_json(summary.score),
+                "pv": summary.pv.iter().map(|&m| uci(m)).collect::<Vec<_>>(),
+                "pv_san": pv_san,
+                "nodes": summary.nodes,
+                "leaves": summary.leaves,
+                "beta_cutoffs": summary.beta_cutoffs,
+                "events": recorder.events().len(),
+                "events_dropped": recorder.dropped(),
+                "stats": stats_json(&summary.stats),
+            })
+        )?;
+    } else {
+        let options = args.options();
+        writeln!(out, "-- summary --")?;
+        writeln!(
+            out,
+            "search: {}{}{}{}{}",
+            if options.alpha_beta {
+                "alpha-beta"
+            } else {
+                "minimax"
+            },
+            if options.move_ordering {
+                ", ordering"
+            } else {
+                ", no ordering"
+            },
+            if options.transposition_table {
+                ", table"
+            } else {
+                ", no table"
+            },
+            if options.quiescence {
+                ", quiescence"
+            } else {
+                ", no quiescence"
+            },
+            if options.selective {
+                ", null move/LMR"
+            } else {
+                ""
+            },
+        )?;
+        writeln!(
+            out,
+            "root value {} for the side to move ({}; {} from White's view), pv {}",
+            summary.value,
+            search_side(&position),
+            format_score_white(summary.score, position.turn()),
+            pv_san.join(" ")
+        )?;
+        writeln!(
+            out,
+            "nodes {} (quiescence {}), leaves {}, beta cutoffs {}{}",
+            summary.nodes,
+            summary.stats.quiescence_nodes,
+            summary.leaves,
+            summary.beta_cutoffs,
+            summary
+                .stats
+                .first_move_cutoff_rate()
+                .map(|r| format!(" ({:.0}% by the first move)", r * 100.0))
+                .unwrap_or_default()
+        )?;
+        writeln!(
+            out,
+            "table probes {}, hits {}, cutoffs {}; events recorded {}, dropped {}",
+            summary.stats.tt_probes,
+            summary.stats.tt_hits,
+            summary.stats.tt_cutoffs,
+            recorder.events().len(),
+            recorder.dropped()
+        )?;
+    }
+    Ok(())
+}
+
+fn search_side(position: &Chess) -> &'static str {
+    if position.turn().is_white() {
+        "White to move"
+    } else {
+        "Black to move"
+    }
+}

@@ -1,0 +1,207 @@
+//! The chess engine: a library with no user interface.
+//!
+//! [`Engine`] runs searches on a thread of its own. A front end sends
+//! [`Command`]s and reads [`Report`]s from a channel; nothing is shared but
+//! the stop signal. For scripts and tests that want no thread,
+//! [`search::search`] runs one search on the caller's thread.
+
+pub mod eval;
+pub mod ordering;
+pub mod protocol;
+mod pst;
+mod qsearch;
+pub mod search;
+pub mod stats;
+pub mod time;
+pub mod trace;
+pub mod tt;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use crossbeam_channel::{Receiver, Sender, bounded, unbounded};
+
+pub use protocol::{
+    Bound, Command, GoRequest, Limits, MoveSource, Report, Score, SearchInfo, SearchOptions,
+    position_key, replay,
+};
+
+use ordering::Heuristics;
+use search::SearchContext;
+use trace::NoTrace;
+use tt::TranspositionTable;
+
+/// Default transposition table size, MiB.
+pub const DEFAULT_HASH_MB: usize = 64;
+/// Largest table a user may ask for, MiB.
+pub const MAX_HASH_MB: usize = 65_536;
+/// Progress reports that may wait unread before new ones are dropped.
+/// `BestMove` is never dropped.
+const INFO_QUEUE: usize = 1024;
+
+/// The stop signal, shared with the engine thread.
+///
+/// It is one atomic number rather than a flag: every search with an id
+/// below it must stop. A flag would race: a `Stop` sent just before a new
+/// `Go` is dequeued could be cleared by that `Go`, or stop it. With ids,
+/// `Stop` stops exactly the searches already sent, and a new `Go` stops all
+/// older ones.
+#[derive(Debug, Clone, Default)]
+struct StopSignal(Arc<AtomicU64>);
+
+impl StopSignal {
+    fn stop_below(&self, search_id: u64) {
+        self.0.fetch_max(search_id, Ordering::SeqCst);
+    }
+
+    fn is_stopped(&self, search_id: u64) -> bool {
+        self.0.load(Ordering::Relaxed) > search_id
+    }
+}
+
+/// A handle on the engine thread. Dropping it stops and joins the thread.
+pub struct Engine {
+    commands: Sender<Command>,
+    reports: Receiver<Report>,
+    stop: StopSignal,
+    latest_search: AtomicU64,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Engine {
+    /// Start the engine thread with a transposition table of `hash_mb` MiB.
+    pub fn new(hash_mb: usize) -> std::io::Result<Engine> {
+        let (commands, command_rx) = unbounded();
+        let (report_tx, reports) = bounded(INFO_QUEUE);
+        let stop = StopSignal::default();
+        let thread_stop = stop.clone();
+        let thread = std::thread::Builder::new()
+            .name("kibitz-engine".into())
+            .spawn(move || run(command_rx, report_tx, thread_stop, hash_mb))?;
+        Ok(Engine {
+            commands,
+            reports,
+            stop,
+            latest_search: AtomicU64::new(0),
+            thread: Some(thread),
+        })
+    }
+
+    /// Send a command. `Stop` and `Quit` take effect at once, even while a
+    /// search runs; the rest queue behind the running search.
+    pub fn send(&self, command: Command) {
+        match &command {
+            Command::Go(request) => {
+                self.latest_search
+                    .fetch_max(request.search_id, Ordering::SeqCst);
+                self.stop.stop_below(request.search_id);
+            }
+            Command::Stop | Command::Quit => {
+                let latest = self.latest_search.load(Ordering::SeqCst);
+                self.stop.stop_below(latest.saturating_add(1));
+            }
+            Command::NewGame | Command::SetHashSize(_) | Command::ClearHash => {}
+        }
+        // The thread only ends after Quit or when this handle is dropped, so
+        // a failed send means it is already gone and there is no one to tell.
+        let _ = self.commands.send(command);
+    }
+
+    /// The reports, in order. Clone the receiver to wait on it in a `select!`.
+    pub fn reports(&self) -> &Receiver<Report> {
+        &self.reports
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.send(Command::Quit);
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// The engine thread: owns the transposition table and move-ordering
+/// history, which live from one search to the next.
+fn run(commands: Receiver<Command>, reports: Sender<Report>, stop: StopSignal, hash_mb: usize) {
+    let mut tt = TranspositionTable::new(hash_mb.clamp(1, MAX_HASH_MB));
+    let mut heuristics = Box::<Heuristics>::default();
+    while let Ok(command) = commands.recv() {
+        match command {
+            Command::Go(request) => go(*request, &mut tt, &mut heuristics, &reports, &stop),
+            Command::Stop => {}
+            Command::NewGame => {
+                tt.clear();
+                heuristics.clear();
+            }
+            Command::SetHashSize(mb) => tt = TranspositionTable::new(mb.clamp(1, MAX_HASH_MB)),
+            Command::ClearHash => tt.clear(),
+            Command::Quit => break,
+        }
+    }
+}
+
+fn go(
+    request: GoRequest,
+    tt: &mut TranspositionTable,
+    heuristics: &mut Heuristics,
+    reports: &Sender<Report>,
+    stop: &StopSignal,
+) {
+    let search_id = request.search_id;
+    let stopped = || stop.is_stopped(search_id);
+    let mut on_info = |info: SearchInfo| {
+        // A slow reader loses progress reports, never the search's time.
+        let _ = reports.try_send(Report::Info(Box::new(info)));
+    };
+    let mut ctx = SearchContext {
+        tt,
+        heuristics,
+        stop: &stopped,
+        on_info: &mut on_info,
+        search_id,
+    };
+    let result = search::search(
+        &request.position,
+        &request.history,
+        &request.limits,
+        request.options,
+        &mut ctx,
+        &mut NoTrace,
+    );
+    // UCI: after `go infinite` the best move waits for `stop`.
+    if request.limits.infinite {
+        while !stopped() {
+            std::thread::sleep(Duration::from_millis(2));
+        }
+    }
+    let source = match result.best_move {
+        None => MoveSource::NoMove,
+        Some(_)
+            if result
+                .lines
+                .first()
+                .is_some_and(|_| is_single_reply(&request.position)) =>
+        {
+            MoveSource::OnlyMove
+        }
+        Some(_) => MoveSource::Search,
+    };
+    let _ = reports.send(Report::BestMove {
+        search_id,
+        best_move: result.best_move,
+        ponder: result.ponder,
+        score: result.score,
+        depth: result.depth,
+        nodes: result.nodes,
+        source,
+    });
+}
+
+fn is_single_reply(position: &shakmaty::Chess) -> bool {
+    use shakmaty::Position;
+    position.legal_moves().len() == 1
+}

@@ -1,0 +1,402 @@
+//! Move ordering: which move to search first.
+//!
+//! Alpha-beta's savings depend entirely on the order of moves. If the best
+//! move comes first, every other move at that node only has to be shown to be
+//! worse, which a null window does cheaply, and at "cut" nodes the first move
+//! usually refutes the position outright. With perfect ordering alpha-beta
+//! visits about the square root of minimax's nodes; with random ordering it
+//! saves little. So the picker hands out moves in stages, most promising
+//! first:
+//!
+//! 1. the hash move: the best move the transposition table remembers (tried
+//!    before the other moves are even generated, since it often cuts off);
+//! 2. good captures: captures that win or keep material by static exchange
+//!    evaluation, most valuable victim first;
+//! 3. killers: quiet moves that caused a cutoff at the same ply in a sibling
+//!    position (a threat that works in one line often works in the next);
+//! 4. quiet moves by history score: how often that move (piece, destination)
+//!    caused cutoffs anywhere in the search so far;
+//! 5. bad captures, which lose material by exchange evaluation.
+
+use arrayvec::ArrayVec;
+use shakmaty::{Bitboard, Chess, Color, Move, Position, Role, Square};
+
+use super::trace::OrderReason;
+use super::tt::PackedMove;
+
+/// Piece values for exchange evaluation and victim ordering, in centipawns.
+/// Simpler than the evaluation's: only their order matters much here.
+pub const SEE_VALUE: [i32; 6] = [100, 320, 330, 500, 900, 20_000];
+
+pub const MAX_PLY: usize = 128;
+
+/// History scores saturate here, so old successes fade as new ones arrive.
+const HISTORY_MAX: i32 = 16_384;
+
+fn value_of(role: Role) -> i32 {
+    SEE_VALUE[role as usize - 1]
+}
+
+/// Static exchange evaluation: the material balance, for the side making the
+/// capture, of the sequence of captures on the target square when both sides
+/// always recapture with their least valuable piece and may stop whenever
+/// continuing would lose. Pins are ignored, as usual.
+pub fn see(position: &Chess, m: Move) -> i32 {
+    let (from, to) = match m {
+        Move::Normal { from, to, .. } | Move::EnPassant { from, to } => (from, to),
+        Move::Castle { .. } | Move::Put { .. } => return 0,
+    };
+    let board = position.board();
+    let mut occupied = board.occupied() ^ Bitboard::from_square(from);
+    let mut gains = [0i32; 32];
+    gains[0] = match m {
+        Move::EnPassant { .. } => {
+            // The captured pawn is not on the target square.
+            let captured = Square::from_coords(to.file(), from.rank());
+            occupied ^= Bitboard::from_square(captured);
+            value_of(Role::Pawn)
+        }
+        _ => m.capture().map_or(0, value_of),
+    };
+    let mut on_square = value_of(m.role());
+    if let Some(promotion) = m.promotion() {
+        gains[0] += value_of(promotion) - value_of(Role::Pawn);
+        on_square = value_of(promotion);
+    }
+    let mut side = !position.turn();
+    let mut depth = 0;
+    loop {
+        let attackers = board.attacks_to(to, side, occupied) & occupied;
+        if attackers.is_empty() {
+            break;
+        }
+        let Some((square, role)) = least_valuable(board, attackers, side) else {
+            break;
+        };
+        // A king may only capture if nothing defends the square.
+        if role == Role::King
+            && (board.attacks_to(to, !side, occupied ^ Bitboard::from_square(square)) & occupied)
+                .any()
+        {
+            break;
+        }
+        depth += 1;
+        if depth >= gains.len() {
+            break;
+        }
+        gains[depth] = on_square - gains[depth - 1];
+        // If both standing pat and capturing lose for this side, it will
+        // not capture: drop the speculative entry and stop.
+        if gains[depth].max(-gains[depth - 1]) < 0 {
+            depth -= 1;
+            break;
+        }
+        on_square = value_of(role);
+        occupied ^= Bitboard::from_square(square);
+        side = !side;
+    }
+    while depth > 0 {
+        gains[depth - 1] = -((-gains[depth - 1]).max(gains[depth]));
+        depth -= 1;
+    }
+    gains[0]
+}
+
+fn least_valuable(
+    board: &shakmaty::Board,
+    attackers: Bitboard,
+    side: Color,
+) -> Option<(Square, Role)> {
+    Role::ALL.iter().find_map(|&role| {
+        (attackers & board.by_piece(role.of(side)))
+            .first()
+            .map(|sq| (sq, role))
+    })
+}
+
+/// What the search learns about quiet moves as it goes.
+pub struct Heuristics {
+    killers: [[Option<Move>; 2]; MAX_PLY],
+    /// Indexed by colour, moving role and destination square.
+    history: [[[i32; 64]; 6]; 2],
+}
+
+impl Default for Heuristics {
+    fn default() -> Heuristics {
+        Heuristics {
+            killers: [[None; 2]; MAX_PLY],
+            history: [[[0; 64]; 6]; 2],
+        }
+    }
+}
+
+impl Heuristics {
+    pub fn clear(&mut self) {
+        *self = Heuristics::default();
+    }
+
+    /// Between searches: killers belong to the old tree; history is halved
+    /// so it still helps but yields to what the new search finds.
+    pub fn new_search(&mut self) {
+        self.killers = [[None; 2]; MAX_PLY];
+        for value in self.history.iter_mut().flatten().flatten() {
+            *value /= 2;
+        }
+    }
+
+    fn history_slot(&mut self, color: Color, m: Move) -> &mut i32 {
+        &mut self.history[color as usize][m.role() as usize - 1][m.to().to_usize()]
+    }
+
+    pub fn history(&self, color: Color, m: Move) -> i32 {
+        self.history[color as usize][m.role() as usize - 1][m.to().to_usize()]
+    }
+
+    /// A quiet move caused a beta cutoff at `depth`: remember it as a killer
+    /// and reward it, and punish the quiet moves tried before it, which
+    /// wasted time.
+    pub fn record_cutoff(
+        &mut self,
+        color: Color,
+        ply: u32,
+        depth: i32,
+        best: Move,
+        tried: &[Move],
+    ) {
+        let ply = (ply as usize).min(MAX_PLY - 1);
+        if self.killers[ply][0] != Some(best) {
+            self.killers[ply][1] = self.killers[ply][0];
+            self.killers[ply][0] = Some(best);
+        }
+        let bonus = (depth * depth).min(400);
+        for &m in tried {
+            let delta = if m == best { bonus } else { -bonus };
+            let slot = self.history_slot(color, m);
+            // Gravity: the update shrinks as the score nears the limit.
+            *slot += delta - *slot * delta.abs() / HISTORY_MAX;
+        }
+    }
+
+    fn killers(&self, ply: u32) -> [Option<Move>; 2] {
+        self.killers[(ply as usize).min(MAX_PLY - 1)]
+    }
+}
+
+/// Ordering keys. Bands keep the stages apart whatever the scores inside.
+const GOOD_CAPTURE: i32 = 1_000_000;
+const KILLER_1: i32 = 900_000;
+const KILLER_2: i32 = 899_000;
+const BAD_CAPTURE: i32 = -1_000_000;
+
+fn is_quiet(m: Move) -> bool {
+    !m.is_capture() && !m.is_promotion()
+}
+
+/// Most valuable victim first, then least valuable attacker.
+fn mvv_lva(m: Move) -> i32 {
+    let victim = match m {
+        Move::EnPassant { .. } => value_of(Role::Pawn),
+        _ => m.capture().map_or(0, value_of),
+    };
+    let promotion = m.promotion().map_or(0, value_of);
+    (victim + promotion) * 16 - value_of(m.role()) / 16
+}
+
+enum Stage {
+    HashMove,
+    Generate,
+    Rest,
+}
+
+/// Hands out the legal moves of a position one at a time, best first.
+pub struct MovePicker {
+    stage: Stage,
+    hash_move: Option<Move>,
+    moves: ArrayVec<(Move, i32, OrderReason), 256>,
+    ordered: bool,
+    killers: [Option<Move>; 2],
+}
+
+impl MovePicker {
+    /// `hash_move` must already be known legal (see `PackedMove::unpack`).
+    pub fn new(
+        hash_move: Option<Move>,
+        ordered: bool,
+        heuristics: &Heuristics,
+        ply: u32,
+    ) -> MovePicker {
+        MovePicker {
+            stage: if ordered {
+                Stage::HashMove
+            } else {
+                Stage::Generate
+            },
+            hash_move: if ordered { hash_move } else { None },
+            moves: ArrayVec::new(),
+            ordered,
+            killers: heuristics.killers(ply),
+        }
+    }
+
+    pub fn next(
+        &mut self,
+        position: &Chess,
+        heuristics: &Heuristics,
+    ) -> Option<(Move, OrderReason)> {
+        loop {
+            match self.stage {
+                Stage::HashMove => {
+                    self.stage = Stage::Generate;
+                    if let Some(m) = self.hash_move {
+                        return Some((m, OrderReason::HashMove));
+                    }
+                }
+                Stage::Generate => {
+                    self.stage = Stage::Rest;
+                    self.generate(position, heuristics);
+                }
+                Stage::Rest => return self.pick_best(),
+            }
+        }
+    }
+
+    fn generate(&mut self, position: &Chess, heuristics: &Heuristics) {
+        let color = position.turn();
+        for m in position.legal_moves() {
+            if Some(m) == self.hash_move {
+                continue;
+            }
+            let (key, reason) = if !self.ordered {
+                (0, OrderReason::Unordered)
+            } else if !is_quiet(m) {
+                if see(position, m) >= 0 {
+                    (GOOD_CAPTURE + mvv_lva(m), OrderReason::GoodCapture)
+                } else {
+                    (BAD_CAPTURE + mvv_lva(m), OrderReason::BadCapture)
+                }
+            } else if Some(m) == self.killers[0] {
+                (KILLER_1, OrderReason::Killer)
+            } else if Some(m) == self.killers[1] {
+                (KILLER_2, OrderReason::Killer)
+            } else {
+                (heuristics.history(color, m), OrderReason::Quiet)
+            };
+            self.moves.push((m, key, reason));
+        }
+    }
+
+    /// Selection sort, one step per call: a cutoff usually comes early, so
+    /// sorting the whole list would mostly be wasted.
+    fn pick_best(&mut self) -> Option<(Move, OrderReason)> {
+        if self.moves.is_empty() {
+            return None;
+        }
+        let index = if self.ordered {
+            let mut best = 0;
+            for i in 1..self.moves.len() {
+                if self.moves[i].1 > self.moves[best].1 {
+                    best = i;
+                }
+            }
+            best
+        } else {
+            0
+        };
+        let (m, _, reason) = if self.ordered {
+            self.moves.swap_remove(index)
+        } else {
+            self.moves.remove(index)
+        };
+        Some((m, reason))
+    }
+
+    /// Moves not handed out yet (for "cutoff with N moves left unsearched").
+    pub fn remaining(&self) -> usize {
+        match self.stage {
+            Stage::Rest => self.moves.len(),
+            _ => 0,
+        }
+    }
+}
+
+/// Captures (and promotions) for quiescence search, most valuable victim
+/// first, with each move's exchange value; losing ones are left out by the
+/// caller.
+pub fn quiescence_moves(position: &Chess, ordered: bool) -> ArrayVec<Move, 256> {
+    let mut moves: ArrayVec<Move, 256> = position
+        .legal_moves()
+        .into_iter()
+        .filter(|&m| m.is_capture() || m.promotion() == Some(Role::Queen))
+        .collect();
+    if ordered {
+        moves.sort_unstable_by_key(|&m| -mvv_lva(m));
+    }
+    moves
+}
+
+/// Whether a hash move from the table is usable in this position.
+pub fn hash_move(position: &Chess, packed: PackedMove) -> Option<Move> {
+    packed.unpack(position)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::CastlingMode;
+    use shakmaty::fen::Fen;
+    use shakmaty::uci::UciMove;
+
+    fn see_of(fen: &str, uci: &str) -> i32 {
+        let pos: Chess = fen
+            .parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap();
+        let m = uci.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
+        see(&pos, m)
+    }
+
+    #[test]
+    fn exchange_evaluation() {
+        // Undefended pawn: wins a pawn.
+        assert_eq!(
+            see_of("1k1r4/1pp4p/p7/4p3/8/P5P1/1PP4P/2K1R3 w - - 0 1", "e1e5"),
+            100
+        );
+        // Pawn defended by a knight, taken by a rook... then a queen behind:
+        // Rxe5 Nxe5 loses the exchange.
+        assert_eq!(
+            see_of(
+                "1k1r3q/1ppn3p/p4b2/4p3/8/P2N2P1/1PP1R1BP/2K1Q3 w - - 0 1",
+                "d3e5"
+            ),
+            -220
+        );
+        // Quiet move: nothing changes hands.
+        assert_eq!(see_of("4k3/8/8/8/8/8/8/4K2R w K - 0 1", "h1h5"), 0);
+    }
+
+    #[test]
+    fn picker_hands_out_every_legal_move_once_hash_move_first() {
+        let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+        let pos: Chess = fen
+            .parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap();
+        let heuristics = Heuristics::default();
+        let hash = "e2a6".parse::<UciMove>().unwrap().to_move(&pos).unwrap();
+        let mut picker = MovePicker::new(Some(hash), true, &heuristics, 0);
+        let mut seen = Vec::new();
+        while let Some((m, reason)) = picker.next(&pos, &heuristics) {
+            if seen.is_empty() {
+                assert_eq!((m, reason), (hash, OrderReason::HashMove));
+            }
+            seen.push(m);
+        }
+        assert_eq!(seen.len(), pos.legal_moves().len());
+        seen.sort_by_key(|m| format!("{m:?}"));
+        seen.dedup();
+        assert_eq!(seen.len(), 48);
+    }
+}

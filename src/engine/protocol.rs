@@ -1,0 +1,258 @@
+//! The messages that cross the channel between a front end (TUI, UCI, CLI)
+//! and the engine thread: one enum per direction, `Command` in and `Report`
+//! out, plus the plain data they carry.
+
+use std::fmt;
+use std::time::Duration;
+
+use shakmaty::zobrist::Zobrist64;
+use shakmaty::{Chess, EnPassantMode, Move, Position};
+
+use super::stats::SearchStats;
+
+/// What a front end asks of the engine thread.
+#[derive(Debug, Clone)]
+pub enum Command {
+    /// Start a search. Ids must increase from one `Go` to the next: a new `Go`
+    /// stops every older search still running, and reports name the id they
+    /// answer so a front end can drop stale ones.
+    Go(Box<GoRequest>),
+    /// Stop the running search (and any queued one). The engine answers with
+    /// `Report::BestMove` as always.
+    Stop,
+    /// A new game starts: forget the transposition table and move-ordering
+    /// history so nothing learned in the old game leaks into the new one.
+    NewGame,
+    /// Resize the transposition table (MiB). Clears it.
+    SetHashSize(usize),
+    /// Empty the transposition table.
+    ClearHash,
+    /// End the engine thread.
+    Quit,
+}
+
+/// Everything one search needs, carried by value: the engine thread shares no
+/// state with the front end.
+#[derive(Debug, Clone)]
+pub struct GoRequest {
+    pub search_id: u64,
+    /// The position to search.
+    pub position: Chess,
+    /// Zobrist keys (see [`position_key`]) of the positions of the game before
+    /// `position`, oldest first, so the search can see repetitions.
+    pub history: Vec<u64>,
+    pub limits: Limits,
+    pub options: SearchOptions,
+}
+
+/// When the search must stop. Every field left empty means "no limit of this
+/// kind"; all empty (and not `infinite`) means search until stopped, as UCI's
+/// bare `go` does.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Limits {
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    pub movetime: Option<Duration>,
+    pub white_time: Option<Duration>,
+    pub black_time: Option<Duration>,
+    pub white_increment: Option<Duration>,
+    pub black_increment: Option<Duration>,
+    pub moves_to_go: Option<u32>,
+    pub infinite: bool,
+    /// Search for a mate in this many moves; stop as soon as one is found.
+    pub mate: Option<u32>,
+}
+
+impl Limits {
+    pub fn depth(depth: u32) -> Limits {
+        Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        }
+    }
+}
+
+/// Switches for the parts of the search, so a learner can take them away one
+/// at a time and see what each buys. The defaults are the full engine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SearchOptions {
+    /// Alpha-beta pruning. Off = plain minimax: every node gets an infinite
+    /// window and every move is searched.
+    pub alpha_beta: bool,
+    /// Move ordering (TT move, captures by value, killers, history). Off =
+    /// moves in generation order.
+    pub move_ordering: bool,
+    /// The transposition table: probes, cutoffs and stores.
+    pub transposition_table: bool,
+    /// Quiescence search at the horizon. Off = static evaluation at depth 0.
+    pub quiescence: bool,
+    /// Selective pruning: null move, late-move reductions, futility and delta
+    /// pruning. These change the tree's value, not just its size.
+    pub selective: bool,
+    /// Aspiration windows around the previous iteration's score.
+    pub aspiration: bool,
+    /// Number of principal variations to report (MultiPV), at least 1.
+    pub multipv: usize,
+}
+
+impl Default for SearchOptions {
+    fn default() -> SearchOptions {
+        SearchOptions {
+            alpha_beta: true,
+            move_ordering: true,
+            transposition_table: true,
+            quiescence: true,
+            selective: true,
+            aspiration: true,
+            multipv: 1,
+        }
+    }
+}
+
+impl SearchOptions {
+    /// Plain minimax with quiescence and nothing else: the reference a
+    /// learner compares alpha-beta against.
+    pub fn minimax() -> SearchOptions {
+        SearchOptions {
+            alpha_beta: false,
+            move_ordering: false,
+            transposition_table: false,
+            selective: false,
+            aspiration: false,
+            ..SearchOptions::default()
+        }
+    }
+}
+
+/// A score from the side to move's point of view.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Score {
+    /// Centipawns: 100 = one pawn up.
+    Centipawns(i32),
+    /// Mate in this many moves (not plies); negative = the side to move is
+    /// mated.
+    Mate(i32),
+}
+
+impl Score {
+    /// The same score from the other side's point of view.
+    pub fn negate(self) -> Score {
+        match self {
+            Score::Centipawns(cp) => Score::Centipawns(-cp),
+            Score::Mate(n) => Score::Mate(-n),
+        }
+    }
+
+    /// The score from White's point of view, given who was to move.
+    pub fn for_white(self, side_to_move: shakmaty::Color) -> Score {
+        if side_to_move.is_white() {
+            self
+        } else {
+            self.negate()
+        }
+    }
+}
+
+impl fmt::Display for Score {
+    /// UCI form: `cp 34` or `mate -3`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Score::Centipawns(cp) => write!(f, "cp {cp}"),
+            Score::Mate(n) => write!(f, "mate {n}"),
+        }
+    }
+}
+
+/// Whether a reported score is exact or only a bound (an aspiration window
+/// failed and the search is about to widen it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Bound {
+    Exact,
+    /// The true score is at least this (fail high).
+    Lower,
+    /// The true score is at most this (fail low).
+    Upper,
+}
+
+/// One progress report: a finished iteration for one PV line, or (with
+/// `complete == false`) a heartbeat during a long iteration that repeats the
+/// last known line with fresh node counts.
+#[derive(Debug, Clone)]
+pub struct SearchInfo {
+    pub search_id: u64,
+    /// 1-based index of the line (MultiPV).
+    pub multipv: usize,
+    pub depth: u32,
+    pub seldepth: u32,
+    pub score: Score,
+    pub bound: Bound,
+    pub pv: Vec<Move>,
+    pub nodes: u64,
+    pub nps: u64,
+    /// Transposition table fill, per mille.
+    pub hashfull: u32,
+    pub elapsed: Duration,
+    pub stats: SearchStats,
+    pub complete: bool,
+}
+
+/// Where the chosen move came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MoveSource {
+    Search,
+    /// The position had exactly one legal move; it was played at once after
+    /// a short search for a score.
+    OnlyMove,
+    /// No legal move: the game is over.
+    NoMove,
+}
+
+/// What the engine thread sends back.
+#[derive(Debug, Clone)]
+pub enum Report {
+    Info(Box<SearchInfo>),
+    /// Ends every search, even a stopped one. `best_move` is a legal move
+    /// whenever one exists.
+    BestMove {
+        search_id: u64,
+        best_move: Option<Move>,
+        ponder: Option<Move>,
+        score: Score,
+        depth: u32,
+        nodes: u64,
+        source: MoveSource,
+    },
+}
+
+impl Report {
+    pub fn search_id(&self) -> u64 {
+        match self {
+            Report::Info(info) => info.search_id,
+            Report::BestMove { search_id, .. } => *search_id,
+        }
+    }
+}
+
+/// The key the engine uses for a position in its transposition table and its
+/// repetition history: the Polyglot-compatible Zobrist hash, counting the en
+/// passant square only when a capture there is legal (so positions that are
+/// the same for the rules hash the same).
+pub fn position_key(position: &Chess) -> u64 {
+    position.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
+}
+
+/// Play `moves` from `start`; returns the final position and the keys of all
+/// positions before it, ready for a [`GoRequest`]. Fails on the first illegal
+/// move, giving its index.
+pub fn replay(start: Chess, moves: &[Move]) -> Result<(Chess, Vec<u64>), usize> {
+    let mut history = Vec::with_capacity(moves.len());
+    let mut position = start;
+    for (index, &m) in moves.iter().enumerate() {
+        if !position.is_legal(m) {
+            return Err(index);
+        }
+        history.push(position_key(&position));
+        position.play_unchecked(m);
+    }
+    Ok((position, history))
+}

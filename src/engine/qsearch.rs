@@ -1,0 +1,156 @@
+//! Quiescence search: do not stop the search in the middle of a fight.
+//!
+//! At depth 0 the main search would like to call the static evaluation, but
+//! if a queen is hanging or a recapture is pending, the evaluation of that
+//! moment is meaningless (the *horizon effect*). So the search goes on, with
+//! captures only, until the position is quiet. The side to move may also
+//! decline to capture: its *stand-pat* score (the static evaluation) is a
+//! lower bound on its value, and if that is already at least beta the node
+//! is done.
+//!
+//! Captures that lose material by static exchange evaluation (see
+//! `ordering::see`) are not searched: they almost never help and they make
+//! the search explode. When in check, standing pat is not allowed (the
+//! threat is real), so all evasions are searched and a position without one
+//! is checkmate.
+
+use shakmaty::{Chess, Position};
+
+use super::eval::evaluate;
+use super::ordering::{quiescence_moves, see};
+use super::search::{INFINITY, MATE, MAX_PLY, Searcher};
+use super::trace::{OrderReason, TraceEvent, Tracer};
+
+/// Delta pruning: a capture that cannot raise the score to alpha even when
+/// it wins this much more than its exchange value is skipped.
+const DELTA_MARGIN: i32 = 200;
+
+impl<T: Tracer> Searcher<'_, '_, T> {
+    pub(super) fn quiescence(
+        &mut self,
+        position: &Chess,
+        mut alpha: i32,
+        beta: i32,
+        ply: u32,
+    ) -> i32 {
+        self.nodes += 1;
+        self.stats.quiescence_nodes += 1;
+        self.poll();
+        if self.stopped {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if T::ENABLED {
+            self.tracer.record(TraceEvent::EnterNode {
+                ply,
+                depth: 0,
+                alpha,
+                beta,
+                quiescence: true,
+            });
+        }
+        if !self.options.quiescence || ply as usize >= MAX_PLY - 1 {
+            self.stats.leaves += 1;
+            let value = evaluate(position);
+            if T::ENABLED {
+                self.tracer.record(TraceEvent::LeafEval { ply, value });
+            }
+            return self.leave(ply, value);
+        }
+
+        let ab = self.options.alpha_beta;
+        let in_check = position.is_check();
+        let mut best = -INFINITY;
+        let mut stand_pat = -INFINITY;
+        let moves = if in_check {
+            let moves = position.legal_moves();
+            if moves.is_empty() {
+                return self.leave(ply, -MATE + ply as i32);
+            }
+            moves.into_iter().collect()
+        } else {
+            stand_pat = evaluate(position);
+            self.stats.leaves += 1;
+            if T::ENABLED {
+                self.tracer.record(TraceEvent::StandPat {
+                    ply,
+                    value: stand_pat,
+                });
+            }
+            best = stand_pat;
+            if best > alpha {
+                if ab && best >= beta {
+                    return self.leave(ply, best);
+                }
+                if ab {
+                    alpha = best;
+                }
+            }
+            quiescence_moves(position, self.options.move_ordering)
+        };
+
+        let reason = if self.options.move_ordering {
+            OrderReason::GoodCapture
+        } else {
+            OrderReason::Unordered
+        };
+        let count = moves.len();
+        for (index, &m) in moves.iter().enumerate() {
+            if !in_check {
+                let exchange = see(position, m);
+                if exchange < 0 {
+                    continue;
+                }
+                if self.options.selective && ab && stand_pat + exchange + DELTA_MARGIN <= alpha {
+                    continue;
+                }
+            }
+            if T::ENABLED {
+                self.tracer.record(TraceEvent::MoveTried {
+                    ply,
+                    mv: m,
+                    index: index as u32,
+                    reason,
+                });
+            }
+            let mut child = position.clone();
+            child.play_unchecked(m);
+            let value = if ab {
+                -self.quiescence(&child, -beta, -alpha, ply + 1)
+            } else {
+                -self.quiescence(&child, -INFINITY, INFINITY, ply + 1)
+            };
+            if self.stopped {
+                return 0;
+            }
+            if value > best {
+                best = value;
+                if value > alpha {
+                    if ab {
+                        alpha = value;
+                    }
+                    if T::ENABLED {
+                        self.tracer
+                            .record(TraceEvent::AlphaRaised { ply, mv: m, value });
+                    }
+                    if ab && value >= beta {
+                        self.stats.beta_cutoffs += 1;
+                        if index == 0 {
+                            self.stats.first_move_cutoffs += 1;
+                        }
+                        if T::ENABLED {
+                            self.tracer.record(TraceEvent::BetaCutoff {
+                                ply,
+                                mv: m,
+                                value,
+                                moves_left: (count - index - 1) as u32,
+                            });
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        self.leave(ply, best)
+    }
+}

@@ -1,0 +1,994 @@
+//! The search: which move is best?
+//!
+//! ## Glossary
+//! - *ply*: one move by one side; *depth*: how many plies remain before the
+//!   search stops branching and asks the quiescence search for a value.
+//! - *negamax*: minimax written once for both sides. A position's value for
+//!   the side to move is the maximum over its moves of minus the value of
+//!   the resulting position for the opponent.
+//! - *alpha, beta*: the window. `alpha` is what the side to move is already
+//!   guaranteed elsewhere in the tree, `beta` what the opponent is
+//!   guaranteed; a move scoring `>= beta` proves the opponent will never
+//!   allow this position, so its remaining moves need not be searched (a
+//!   *beta cutoff*).
+//! - *PV* (principal variation): the line both sides are expected to play.
+//!   *PV node*: a node searched with an open window (`beta - alpha > 1`).
+//! - *fail-soft*: a node may return a value outside its window; that value
+//!   is still a valid bound and tightens later searches.
+//!
+//! ## The pieces, and why each is there
+//! - Iterative deepening: search depth 1, 2, 3, ... until time runs out. The
+//!   shallow searches are cheap and fill the transposition table and history
+//!   with move-ordering knowledge, so the deep search is faster than a
+//!   direct one, and there is always a finished answer to play.
+//! - Aspiration windows: the next iteration's value is usually close to the
+//!   last one, so search with a narrow window around it; more cutoffs. If
+//!   the value falls outside, widen and search again.
+//! - PVS (principal variation search): after the first move, assume it was
+//!   best and only *prove* each later move worse with a null window
+//!   `(alpha, alpha + 1)`; re-search with the full window when the proof
+//!   fails.
+//! - Transposition table (tt.rs): skip positions already searched deeply
+//!   enough, and try their stored best move first.
+//! - Null-move pruning: if passing the move still leaves us above beta
+//!   after a reduced search, a real move almost surely would too. Unsound in
+//!   zugzwang, so not used without pieces or in check.
+//! - Late-move reductions: moves ordered late are rarely best; search them
+//!   shallower first and re-search only if they surprise.
+//! - Check extension: a side in check has few replies and the line is
+//!   forcing; search it one ply deeper so mates are not cut off at the
+//!   horizon.
+//! - Mate-distance pruning: once a mate in N is known, no line longer than
+//!   N can improve on it.
+//! - Repetitions and the fifty-move rule are draws: a side that is worse
+//!   will use them, so the search must see them (against the game history
+//!   too, not just the current line).
+
+use std::time::{Duration, Instant};
+
+use shakmaty::{Chess, EnPassantMode, Move, Position};
+
+use super::eval::evaluate;
+use super::ordering::{Heuristics, MovePicker};
+use super::protocol::{Bound, Limits, Score, SearchInfo, SearchOptions, position_key};
+use super::stats::{IterationNodes, SearchStats};
+use super::time::{NEW_ITERATION_SHARE, TimeBudget, budget};
+use super::trace::{OrderReason, TraceEvent, Tracer, TtBound};
+use super::tt::{PackedMove, TranspositionTable};
+
+pub use super::ordering::MAX_PLY;
+
+/// The value of delivering mate now; mate in `n` plies is `MATE - n`.
+pub const MATE: i32 = 30_000;
+/// Values beyond this are mates (no line is longer than `MAX_PLY`).
+pub const MATE_BOUND: i32 = MATE - 1_000;
+/// Larger than any value.
+pub const INFINITY: i32 = 32_000;
+pub const DRAW: i32 = 0;
+/// Deepest iteration the engine will start.
+pub const MAX_DEPTH: u32 = 100;
+
+// Tuning constants, in plies or centipawns.
+/// First aspiration window half-width; doubled after each failure.
+const ASPIRATION_WINDOW: i32 = 25;
+/// Null move: reduce by this much plus one ply per four of depth.
+const NULL_MOVE_REDUCTION: i32 = 3;
+const NULL_MOVE_MIN_DEPTH: i32 = 3;
+/// Reverse futility: at depth <= this, a static evaluation this far above
+/// beta per ply of depth is trusted to hold.
+const REVERSE_FUTILITY_DEPTH: i32 = 6;
+const REVERSE_FUTILITY_MARGIN: i32 = 80;
+/// Futility: at depth <= 2, quiet moves that cannot lift the evaluation to
+/// alpha even with this margin per ply are skipped.
+const FUTILITY_MARGIN: i32 = 120;
+/// Late-move reductions start at this depth and this move index.
+const LMR_MIN_DEPTH: i32 = 3;
+const LMR_MIN_MOVE: usize = 3;
+/// How often (in nodes) to look at the clock and the stop flag.
+const POLL_INTERVAL: u64 = 1024;
+/// Heartbeat reports during a long iteration.
+const REPORT_INTERVAL: Duration = Duration::from_millis(200);
+
+/// A mate score in plies from the root, as UCI wants it: mate in N moves.
+pub fn value_to_score(value: i32) -> Score {
+    if value >= MATE_BOUND {
+        Score::Mate((MATE - value + 1) / 2)
+    } else if value <= -MATE_BOUND {
+        Score::Mate(-(MATE + value) / 2)
+    } else {
+        Score::Centipawns(value)
+    }
+}
+
+/// One root move and what the last iteration learned about it.
+#[derive(Debug, Clone)]
+struct RootMove {
+    mv: Move,
+    value: i32,
+    previous_value: i32,
+    pv: Vec<Move>,
+    reason: OrderReason,
+    seldepth: u32,
+}
+
+/// One finished line (MultiPV), as reported.
+#[derive(Debug, Clone)]
+pub struct Line {
+    pub value: i32,
+    pub score: Score,
+    pub pv: Vec<Move>,
+    pub depth: u32,
+    pub seldepth: u32,
+}
+
+/// What a finished search returns.
+#[derive(Debug, Clone)]
+pub struct SearchResult {
+    pub best_move: Option<Move>,
+    pub ponder: Option<Move>,
+    /// Value of the best line, engine units, side to move's view.
+    pub value: i32,
+    pub score: Score,
+    /// Depth of the last finished iteration.
+    pub depth: u32,
+    pub lines: Vec<Line>,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    pub stats: SearchStats,
+}
+
+/// What the search needs from its owner.
+pub struct SearchContext<'a> {
+    pub tt: &'a mut TranspositionTable,
+    pub heuristics: &'a mut Heuristics,
+    /// Polled every few thousand nodes; `true` ends the search.
+    pub stop: &'a dyn Fn() -> bool,
+    /// Receives every progress report.
+    pub on_info: &'a mut dyn FnMut(SearchInfo),
+    pub search_id: u64,
+}
+
+pub(super) struct Searcher<'a, 'c, T: Tracer> {
+    pub(super) ctx: &'a mut SearchContext<'c>,
+    pub(super) tracer: &'a mut T,
+    pub(super) options: SearchOptions,
+    start: Instant,
+    budget: TimeBudget,
+    node_limit: Option<u64>,
+    pub(super) nodes: u64,
+    pub(super) seldepth: u32,
+    pub(super) stats: SearchStats,
+    /// Keys of the game's positions and then of the current line, for
+    /// repetition detection; `path[path.len() - 1]` is the current node.
+    pub(super) path: Vec<u64>,
+    /// Triangular PV table: `pv[ply]` is the best line found from `ply`.
+    pv: Vec<Vec<Move>>,
+    pub(super) stopped: bool,
+    last_report: Instant,
+    current_depth: u32,
+    last_lines: Vec<Line>,
+    /// Log-log table for late-move reductions.
+    reductions: Vec<[i32; 64]>,
+}
+
+/// Search `position` within `limits`. `history` holds the keys of the
+/// game's earlier positions, oldest first.
+pub fn search<T: Tracer>(
+    position: &Chess,
+    history: &[u64],
+    limits: &Limits,
+    options: SearchOptions,
+    ctx: &mut SearchContext<'_>,
+    tracer: &mut T,
+) -> SearchResult {
+    let mut path = history.to_vec();
+    path.push(position_key(position));
+    let reductions = (0..64)
+        .map(|depth: usize| {
+            let mut row = [0; 64];
+            for (index, r) in row.iter_mut().enumerate() {
+                if depth > 0 && index > 0 {
+                    // Deeper nodes and later moves: reduce more, slowly.
+                    *r = (0.75 + (depth as f64).ln() * (index as f64).ln() / 2.25) as i32;
+                }
+            }
+            row
+        })
+        .collect();
+    let now = Instant::now();
+    let mut searcher = Searcher {
+        ctx,
+        tracer,
+        options: SearchOptions {
+            multipv: options.multipv.max(1),
+            ..options
+        },
+        start: now,
+        budget: budget(limits, position.turn()),
+        node_limit: limits.nodes,
+        nodes: 0,
+        seldepth: 0,
+        stats: SearchStats::default(),
+        path,
+        pv: vec![Vec::new(); MAX_PLY + 1],
+        stopped: false,
+        last_report: now,
+        current_depth: 0,
+        last_lines: Vec::new(),
+        reductions,
+    };
+    searcher.ctx.tt.new_search();
+    searcher.ctx.heuristics.new_search();
+    searcher.iterate(position, limits)
+}
+
+impl<T: Tracer> Searcher<'_, '_, T> {
+    fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    fn nps(&self) -> u64 {
+        let micros = self.elapsed().as_micros().max(1);
+        (u128::from(self.nodes) * 1_000_000 / micros) as u64
+    }
+
+    /// Iterative deepening over the root moves.
+    fn iterate(&mut self, position: &Chess, limits: &Limits) -> SearchResult {
+        let mut root_moves = self.root_moves(position);
+        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        let multipv = self.options.multipv.min(root_moves.len()).max(1);
+        let mut completed: Vec<Line> = Vec::new();
+        let mut completed_depth = 0;
+
+        // One legal move under a clock: play it after a quick look for a score.
+        let forced = root_moves.len() == 1 && self.budget.hard.is_some() && limits.depth.is_none();
+
+        if !root_moves.is_empty() {
+            for depth in 1..=max_depth {
+                self.current_depth = depth;
+                if T::ENABLED {
+                    self.tracer.record(TraceEvent::Iteration {
+                        depth: depth as i32,
+                    });
+                }
+                let before = (self.stats.main_nodes, self.stats.quiescence_nodes);
+                let mut lines = Vec::with_capacity(multipv);
+                for pv_index in 0..multipv {
+                    let previous = completed.get(pv_index).map(|l: &Line| l.value);
+                    let value = self.aspiration(
+                        position,
+                        &mut root_moves,
+                        pv_index,
+                        depth as i32,
+                        previous,
+                    );
+                    if self.stopped {
+                        break;
+                    }
+                    // Stable sort keeps the order among equals, so earlier lines stay put.
+                    root_moves[pv_index..].sort_by_key(|m| std::cmp::Reverse(m.value));
+                    let best = &root_moves[pv_index];
+                    let line = Line {
+                        value,
+                        score: value_to_score(value),
+                        pv: best.pv.clone(),
+                        depth,
+                        seldepth: best.seldepth.max(self.seldepth),
+                    };
+                    self.report(&line, pv_index + 1, Bound::Exact, true);
+                    lines.push(line);
+                }
+                if self.stopped {
+                    // A partly finished iteration still counts when its first line is done
+                    // and disagrees with nothing: the PVS proof of the best move holds.
+                    if lines.len() == multipv || (!lines.is_empty() && completed.is_empty()) {
+                        completed = lines;
+                        completed_depth = depth;
+                    }
+                    break;
+                }
+                for m in root_moves.iter_mut() {
+                    m.previous_value = m.value;
+                }
+                self.stats.iterations.push(IterationNodes {
+                    depth,
+                    main: self.stats.main_nodes - before.0,
+                    quiescence: self.stats.quiescence_nodes - before.1,
+                });
+                completed = lines;
+                completed_depth = depth;
+                self.last_lines = completed.clone();
+
+                if forced && depth >= 2 {
+                    break;
+                }
+                if let Some(mate) = limits.mate
+                    && let Score::Mate(n) = completed[0].score
+                    && n > 0
+                    && n as u32 <= mate
+                {
+                    break;
+                }
+                if let Some(soft) = self.budget.soft
+                    && self.elapsed().as_secs_f64() >= soft.as_secs_f64() * NEW_ITERATION_SHARE
+                {
+                    break;
+                }
+                // A forced mate found and proven at this depth will not change.
+                if completed[0].value.abs() >= MATE_BOUND
+                    && depth as i32 > 2 * (MATE - completed[0].value.abs()) + 2
+                    && limits.depth.is_none()
+                    && !limits.infinite
+                    && self.budget.hard.is_some()
+                {
+                    break;
+                }
+            }
+        }
+
+        let nodes = self.nodes;
+        let (best_move, ponder, value) = match completed.first() {
+            Some(line) => (
+                line.pv.first().copied(),
+                line.pv.get(1).copied(),
+                line.value,
+            ),
+            // Stopped before depth 1 finished: the best-ordered move is still legal.
+            None => (root_moves.first().map(|m| m.mv), None, 0),
+        };
+        SearchResult {
+            best_move,
+            ponder,
+            value,
+            score: value_to_score(value),
+            depth: completed_depth,
+            lines: completed,
+            nodes,
+            elapsed: self.elapsed(),
+            stats: self.stats.clone(),
+        }
+    }
+
+    /// Root moves in the picker's order, for the first iteration.
+    fn root_moves(&mut self, position: &Chess) -> Vec<RootMove> {
+        let hash_move = if self.options.transposition_table {
+            self.ctx
+                .tt
+                .probe(self.path[self.path.len() - 1], 0)
+                .and_then(|hit| hit.best_move.unpack(position))
+        } else {
+            None
+        };
+        let mut picker = MovePicker::new(
+            hash_move,
+            self.options.move_ordering,
+            self.ctx.heuristics,
+            0,
+        );
+        let mut moves = Vec::new();
+        while let Some((mv, reason)) = picker.next(position, self.ctx.heuristics) {
+            moves.push(RootMove {
+                mv,
+                value: -INFINITY,
+                previous_value: -INFINITY,
+                pv: vec![mv],
+                reason,
+                seldepth: 0,
+            });
+        }
+        moves
+    }
+
+    /// Search the root with a narrow window around the previous value,
+    /// widening on failure.
+    fn aspiration(
+        &mut self,
+        position: &Chess,
+        root_moves: &mut [RootMove],
+        pv_index: usize,
+        depth: i32,
+        previous: Option<i32>,
+    ) -> i32 {
+        let use_window = self.options.aspiration && self.options.alpha_beta && depth >= 4;
+        let (mut alpha, mut beta) = match previous {
+            Some(v) if use_window && v.abs() < MATE_BOUND => {
+                (v - ASPIRATION_WINDOW, v + ASPIRATION_WINDOW)
+            }
+            _ => (-INFINITY, INFINITY),
+        };
+        let mut delta = ASPIRATION_WINDOW;
+        loop {
+            let value = self.root(position, root_moves, pv_index, depth, alpha, beta);
+            if self.stopped {
+                return value;
+            }
+            if value <= alpha && alpha > -INFINITY {
+                self.report_bound(root_moves, pv_index, depth, value, Bound::Upper);
+                beta = (alpha + beta) / 2;
+                alpha = (value - delta).max(-INFINITY);
+            } else if value >= beta && beta < INFINITY {
+                self.report_bound(root_moves, pv_index, depth, value, Bound::Lower);
+                beta = (value + delta).min(INFINITY);
+            } else {
+                return value;
+            }
+            delta *= 2;
+            if delta > 1000 {
+                alpha = -INFINITY;
+                beta = INFINITY;
+            }
+        }
+    }
+
+    fn report_bound(
+        &mut self,
+        root_moves: &[RootMove],
+        pv_index: usize,
+        depth: i32,
+        value: i32,
+        bound: Bound,
+    ) {
+        let best = root_moves[pv_index..].iter().max_by_key(|m| m.value);
+        let line = Line {
+            value,
+            score: value_to_score(value),
+            pv: best.map(|m| m.pv.clone()).unwrap_or_default(),
+            depth: depth as u32,
+            seldepth: self.seldepth,
+        };
+        self.report(&line, pv_index + 1, bound, true);
+    }
+
+    /// The root node: like `negamax`, but it keeps a value and PV per root
+    /// move (for ordering the next iteration and for MultiPV) and skips the
+    /// moves already chosen for earlier lines.
+    fn root(
+        &mut self,
+        position: &Chess,
+        root_moves: &mut [RootMove],
+        pv_index: usize,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        self.nodes += 1;
+        self.stats.main_nodes += 1;
+        self.pv[0].clear();
+        if T::ENABLED {
+            self.tracer.record(TraceEvent::EnterNode {
+                ply: 0,
+                depth,
+                alpha,
+                beta,
+                quiescence: false,
+            });
+        }
+        let in_check = position.is_check();
+        let key = self.path[self.path.len() - 1];
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        let original_alpha = alpha;
+        let count = root_moves.len() - pv_index;
+        for index in 0..count {
+            let root_move = &root_moves[pv_index + index];
+            let m = root_move.mv;
+            let reason = if index == 0 && depth > 1 && self.options.move_ordering {
+                OrderReason::HashMove
+            } else {
+                root_move.reason
+            };
+            if T::ENABLED {
+                self.tracer.record(TraceEvent::MoveTried {
+                    ply: 0,
+                    mv: m,
+                    index: index as u32,
+                    reason,
+                });
+            }
+            let child_seldepth_before = self.seldepth;
+            self.seldepth = 0;
+            let value = self.search_child(
+                position, key, m, depth, alpha, beta, 0, index, in_check, false,
+            );
+            let child_seldepth = self.seldepth;
+            self.seldepth = self.seldepth.max(child_seldepth_before);
+            if self.stopped {
+                return best.max(alpha);
+            }
+            let root_move = &mut root_moves[pv_index + index];
+            if index == 0 || value > alpha || !self.options.alpha_beta {
+                root_move.value = value;
+                root_move.seldepth = child_seldepth;
+                root_move.pv.clear();
+                root_move.pv.push(m);
+                root_move.pv.extend_from_slice(&self.pv[1]);
+            } else {
+                // Only proven to be no better than alpha: rank it below.
+                root_move.value = -INFINITY;
+            }
+            if value > best {
+                best = value;
+                best_move = Some(m);
+                if value > alpha {
+                    if self.options.alpha_beta {
+                        alpha = value;
+                    }
+                    if T::ENABLED {
+                        self.tracer.record(TraceEvent::AlphaRaised {
+                            ply: 0,
+                            mv: m,
+                            value,
+                        });
+                    }
+                    if self.options.alpha_beta && value >= beta {
+                        self.stats.beta_cutoffs += 1;
+                        if index == 0 {
+                            self.stats.first_move_cutoffs += 1;
+                        }
+                        if T::ENABLED {
+                            self.tracer.record(TraceEvent::BetaCutoff {
+                                ply: 0,
+                                mv: m,
+                                value,
+                                moves_left: (count - index - 1) as u32,
+                            });
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        if pv_index == 0 {
+            self.store(key, 0, depth, best, original_alpha, beta, best_move);
+        }
+        if T::ENABLED {
+            self.tracer.record(TraceEvent::Return {
+                ply: 0,
+                value: best,
+            });
+        }
+        best
+    }
+
+    /// Make move `m` from `position` and search the child, with PVS and
+    /// late-move reductions. Returns the child's value from this side's view.
+    #[allow(clippy::too_many_arguments)]
+    fn search_child(
+        &mut self,
+        position: &Chess,
+        key: u64,
+        m: Move,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: u32,
+        index: usize,
+        in_check: bool,
+        reducible: bool,
+    ) -> i32 {
+        let mut child = position.clone();
+        child.play_unchecked(m);
+        let child_key = position
+            .update_zobrist_hash(shakmaty::zobrist::Zobrist64(key), m, EnPassantMode::Legal)
+            .map_or_else(|| position_key(&child), |z| z.0);
+        self.path.push(child_key);
+        let gives_check = child.is_check();
+        let next_ply = ply + 1;
+        let value = if !self.options.alpha_beta {
+            // Plain minimax: every child gets the infinite window.
+            -self.negamax(
+                &child,
+                child_key,
+                depth - 1,
+                -INFINITY,
+                INFINITY,
+                next_ply,
+                true,
+            )
+        } else if index == 0 {
+            -self.negamax(&child, child_key, depth - 1, -beta, -alpha, next_ply, true)
+        } else {
+            // Late quiet moves get a reduced null-window search first.
+            let reduction = if reducible
+                && self.options.selective
+                && depth >= LMR_MIN_DEPTH
+                && index >= LMR_MIN_MOVE
+                && !in_check
+                && !gives_check
+            {
+                let r = self.reductions[(depth as usize).min(63)][index.min(63)];
+                r.clamp(0, depth - 2)
+            } else {
+                0
+            };
+            let mut value = -self.negamax(
+                &child,
+                child_key,
+                depth - 1 - reduction,
+                -alpha - 1,
+                -alpha,
+                next_ply,
+                true,
+            );
+            if value > alpha && reduction > 0 {
+                value = -self.negamax(
+                    &child,
+                    child_key,
+                    depth - 1,
+                    -alpha - 1,
+                    -alpha,
+                    next_ply,
+                    true,
+                );
+            }
+            if value > alpha && value < beta {
+                value = -self.negamax(&child, child_key, depth - 1, -beta, -alpha, next_ply, true);
+            }
+            value
+        };
+        self.path.pop();
+        value
+    }
+
+    /// Is the current node a draw by repetition or the fifty-move rule?
+    fn is_draw(&self, position: &Chess) -> bool {
+        if position.halfmoves() >= 100 {
+            // Checkmate on the hundredth half-move still wins.
+            return !(position.is_check() && position.legal_moves().is_empty());
+        }
+        if position.is_insufficient_material() {
+            return true;
+        }
+        // Same side to move, so look back two plies at a time, and only as
+        // far as the last capture or pawn move (nothing before it can repeat).
+        let current = self.path.len() - 1;
+        let reach = (position.halfmoves() as usize).min(current);
+        let key = self.path[current];
+        (4..=reach)
+            .step_by(2)
+            .any(|back| self.path[current - back] == key)
+    }
+
+    /// Poll the clock, node limit and stop flag; send a heartbeat report.
+    pub(super) fn poll(&mut self) {
+        if let Some(limit) = self.node_limit
+            && self.nodes >= limit
+        {
+            self.stopped = true;
+            return;
+        }
+        if !self.nodes.is_multiple_of(POLL_INTERVAL) {
+            return;
+        }
+        if (self.ctx.stop)() {
+            self.stopped = true;
+            return;
+        }
+        let elapsed = self.elapsed();
+        if let Some(hard) = self.budget.hard
+            && elapsed >= hard
+        {
+            self.stopped = true;
+            return;
+        }
+        if self.last_report.elapsed() >= REPORT_INTERVAL {
+            self.heartbeat();
+        }
+    }
+
+    fn heartbeat(&mut self) {
+        let line = self.last_lines.first().cloned().unwrap_or(Line {
+            value: 0,
+            score: Score::Centipawns(0),
+            pv: Vec::new(),
+            depth: self.current_depth,
+            seldepth: self.seldepth,
+        });
+        let line = Line {
+            depth: self.current_depth,
+            seldepth: self.seldepth.max(line.seldepth),
+            ..line
+        };
+        self.report(&line, 1, Bound::Exact, false);
+    }
+
+    fn report(&mut self, line: &Line, multipv: usize, bound: Bound, complete: bool) {
+        self.last_report = Instant::now();
+        let info = SearchInfo {
+            search_id: self.ctx.search_id,
+            multipv,
+            depth: line.depth,
+            seldepth: line.seldepth,
+            score: line.score,
+            bound,
+            pv: line.pv.clone(),
+            nodes: self.nodes,
+            nps: self.nps(),
+            hashfull: self.ctx.tt.hashfull(),
+            elapsed: self.elapsed(),
+            stats: self.stats.clone(),
+            complete,
+        };
+        (self.ctx.on_info)(info);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn store(
+        &mut self,
+        key: u64,
+        ply: u32,
+        depth: i32,
+        value: i32,
+        alpha: i32,
+        beta: i32,
+        best_move: Option<Move>,
+    ) {
+        if !self.options.transposition_table || self.stopped {
+            return;
+        }
+        let bound = if value <= alpha {
+            TtBound::Upper
+        } else if value >= beta {
+            TtBound::Lower
+        } else {
+            TtBound::Exact
+        };
+        let packed = best_move.map_or(PackedMove::NONE, PackedMove::new);
+        self.ctx.tt.store(key, ply, depth, value, bound, packed);
+        if T::ENABLED {
+            self.tracer.record(TraceEvent::TtStore {
+                ply,
+                depth,
+                value,
+                bound,
+            });
+        }
+    }
+
+    /// Negamax alpha-beta search of a node below the root.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn negamax(
+        &mut self,
+        position: &Chess,
+        key: u64,
+        mut depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: u32,
+        null_allowed: bool,
+    ) -> i32 {
+        let ply_index = ply as usize;
+        self.pv[ply_index].clear();
+        if depth <= 0 || ply_index >= MAX_PLY - 1 {
+            return self.quiescence(position, alpha, beta, ply);
+        }
+        self.nodes += 1;
+        self.stats.main_nodes += 1;
+        self.poll();
+        if self.stopped {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if T::ENABLED {
+            self.tracer.record(TraceEvent::EnterNode {
+                ply,
+                depth,
+                alpha,
+                beta,
+                quiescence: false,
+            });
+        }
+        if self.is_draw(position) {
+            return self.leave(ply, DRAW);
+        }
+        let ab = self.options.alpha_beta;
+        if ab {
+            // Mate-distance pruning: even mating at once cannot beat a
+            // shorter mate already found, nor be worse than being mated now.
+            alpha = alpha.max(-MATE + ply as i32);
+            beta = beta.min(MATE - ply as i32 - 1);
+            if alpha >= beta {
+                return self.leave(ply, alpha);
+            }
+        }
+        let in_check = position.is_check();
+        if in_check {
+            depth += 1;
+        }
+        let pv_node = beta - alpha > 1;
+
+        let mut hash_move = None;
+        if self.options.transposition_table {
+            self.stats.tt_probes += 1;
+            let hit = self.ctx.tt.probe(key, ply);
+            let mut cutoff = None;
+            if let Some(hit) = hit {
+                self.stats.tt_hits += 1;
+                hash_move = hit.best_move.unpack(position);
+                if !pv_node && hit.depth >= depth {
+                    let usable = match hit.bound {
+                        TtBound::Exact => true,
+                        TtBound::Lower => hit.value >= beta,
+                        TtBound::Upper => hit.value <= alpha,
+                    };
+                    if usable {
+                        cutoff = Some(hit.value);
+                    }
+                }
+            }
+            if T::ENABLED {
+                self.tracer.record(TraceEvent::TtProbe {
+                    ply,
+                    hit: hit.is_some(),
+                    cutoff: cutoff.is_some(),
+                });
+            }
+            if let Some(value) = cutoff {
+                self.stats.tt_cutoffs += 1;
+                return self.leave(ply, value);
+            }
+        }
+
+        let selective = self.options.selective && ab && !pv_node && !in_check;
+        let static_eval = if selective { evaluate(position) } else { 0 };
+        if selective {
+            // Reverse futility: far above beta with little depth left, the
+            // opponent's best reply is unlikely to recover that much.
+            if depth <= REVERSE_FUTILITY_DEPTH
+                && static_eval - REVERSE_FUTILITY_MARGIN * depth >= beta
+                && beta.abs() < MATE_BOUND
+            {
+                return self.leave(ply, static_eval);
+            }
+            // Null move: give the opponent a free move; if we are still above
+            // beta after a reduced search, a real move would be too.
+            if null_allowed
+                && depth >= NULL_MOVE_MIN_DEPTH
+                && static_eval >= beta
+                && has_pieces(position)
+                && let Ok(passed) = position.clone().swap_turn()
+            {
+                let reduction = NULL_MOVE_REDUCTION + depth / 4;
+                let null_key = position_key(&passed);
+                self.path.push(null_key);
+                let value = -self.negamax(
+                    &passed,
+                    null_key,
+                    depth - 1 - reduction,
+                    -beta,
+                    -beta + 1,
+                    ply + 1,
+                    false,
+                );
+                self.path.pop();
+                if self.stopped {
+                    return 0;
+                }
+                if value >= beta {
+                    // Do not trust a mate found by passing.
+                    return self.leave(ply, if value >= MATE_BOUND { beta } else { value });
+                }
+            }
+        }
+
+        let original_alpha = alpha;
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        let mut picker = MovePicker::new(
+            hash_move,
+            self.options.move_ordering,
+            self.ctx.heuristics,
+            ply,
+        );
+        let mut index = 0usize;
+        let mut quiets_tried: arrayvec::ArrayVec<Move, 64> = arrayvec::ArrayVec::new();
+        let color = position.turn();
+        let mut legal_moves = 0usize;
+        while let Some((m, reason)) = picker.next(position, self.ctx.heuristics) {
+            legal_moves += 1;
+            let quiet = !m.is_capture() && !m.is_promotion();
+            // Futility: close to the horizon and far below alpha, a quiet
+            // move will not help (checks excepted, found inside search_child).
+            if selective
+                && quiet
+                && index > 0
+                && depth <= 2
+                && static_eval + FUTILITY_MARGIN * depth <= alpha
+                && best > -MATE_BOUND
+                && !gives_check(position, m)
+            {
+                index += 1;
+                continue;
+            }
+            if T::ENABLED {
+                self.tracer.record(TraceEvent::MoveTried {
+                    ply,
+                    mv: m,
+                    index: index as u32,
+                    reason,
+                });
+            }
+            let window = if ab {
+                (alpha, beta)
+            } else {
+                (-INFINITY, INFINITY)
+            };
+            let value = self.search_child(
+                position, key, m, depth, window.0, window.1, ply, index, in_check, quiet,
+            );
+            if self.stopped {
+                return 0;
+            }
+            if quiet && !quiets_tried.is_full() {
+                quiets_tried.push(m);
+            }
+            if value > best {
+                best = value;
+                best_move = Some(m);
+                if value > alpha {
+                    alpha = value;
+                    let (head, tail) = self.pv.split_at_mut(ply_index + 1);
+                    let line = &mut head[ply_index];
+                    line.clear();
+                    line.push(m);
+                    line.extend_from_slice(&tail[0]);
+                    if T::ENABLED {
+                        self.tracer
+                            .record(TraceEvent::AlphaRaised { ply, mv: m, value });
+                    }
+                    if ab && value >= beta {
+                        self.stats.beta_cutoffs += 1;
+                        if index == 0 {
+                            self.stats.first_move_cutoffs += 1;
+                        }
+                        if quiet {
+                            self.ctx
+                                .heuristics
+                                .record_cutoff(color, ply, depth, m, &quiets_tried);
+                        }
+                        if T::ENABLED {
+                            self.tracer.record(TraceEvent::BetaCutoff {
+                                ply,
+                                mv: m,
+                                value,
+                                moves_left: picker.remaining() as u32,
+                            });
+                        }
+                        break;
+                    }
+                }
+            }
+            index += 1;
+        }
+
+        if legal_moves == 0 {
+            // No legal move: checkmate or stalemate.
+            let value = if in_check { -MATE + ply as i32 } else { DRAW };
+            return self.leave(ply, value);
+        }
+        self.store(key, ply, depth, best, original_alpha, beta, best_move);
+        self.leave(ply, best)
+    }
+
+    /// Record the value a node returns.
+    pub(super) fn leave(&mut self, ply: u32, value: i32) -> i32 {
+        if T::ENABLED {
+            self.tracer.record(TraceEvent::Return { ply, value });
+        }
+        value
+    }
+}
+
+/// Whether the side to move has a piece besides king and pawns (null move is
+/// unsound in pawn endings, where zugzwang is common).
+fn has_pieces(position: &Chess) -> bool {
+    let board = position.board();
+    let ours = board.by_color(position.turn());
+    (ours & !board.pawns() & !board.kings()).any()
+}
+
+fn gives_check(position: &Chess, m: Move) -> bool {
+    let mut child = position.clone();
+    child.play_unchecked(m);
+    child.is_check()
+}

@@ -1,0 +1,137 @@
+//! Time management: how long to think about one move.
+//!
+//! Two limits come out of the clock. The *soft* limit is what the engine
+//! aims to spend: between iterations it stops when the next iteration would
+//! probably not finish in time (each iteration costs a few times the one
+//! before). The *hard* limit is checked inside the search and is never
+//! crossed, whatever iteration is running, so the engine cannot lose on time
+//! because one iteration exploded.
+
+use std::time::Duration;
+
+use shakmaty::Color;
+
+use super::protocol::Limits;
+
+/// Kept back from every clock reading for the time the GUI and the operating
+/// system take to pass the move along.
+pub const MOVE_OVERHEAD: Duration = Duration::from_millis(30);
+/// When the GUI does not say how many moves remain, plan for this many.
+const DEFAULT_MOVES_TO_GO: u32 = 30;
+/// Never plan to spend more than this share of the remaining time on one move.
+const MAX_SHARE_SOFT: f64 = 0.4;
+const MAX_SHARE_HARD: f64 = 0.6;
+/// The hard limit allows this many times the soft one for a move that needs it.
+const HARD_FACTOR: u32 = 4;
+/// Start another iteration only before this share of the soft limit is used:
+/// the next one usually costs more than everything so far.
+pub const NEW_ITERATION_SHARE: f64 = 0.55;
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct TimeBudget {
+    pub soft: Option<Duration>,
+    pub hard: Option<Duration>,
+}
+
+/// The budget for `side` under `limits`. No clock and no movetime = no
+/// budget (search until depth, nodes or a stop).
+pub fn budget(limits: &Limits, side: Color) -> TimeBudget {
+    if limits.infinite {
+        return TimeBudget::default();
+    }
+    if let Some(movetime) = limits.movetime {
+        return TimeBudget {
+            soft: Some(movetime),
+            hard: Some(movetime),
+        };
+    }
+    let (time, increment) = match side {
+        Color::White => (limits.white_time, limits.white_increment),
+        Color::Black => (limits.black_time, limits.black_increment),
+    };
+    let Some(time) = time else {
+        return TimeBudget::default();
+    };
+    let increment = increment.unwrap_or_default();
+    let remaining = time
+        .saturating_sub(MOVE_OVERHEAD)
+        .max(Duration::from_millis(1));
+    let moves_to_go = limits
+        .moves_to_go
+        .unwrap_or(DEFAULT_MOVES_TO_GO)
+        .clamp(1, 50);
+    let planned = remaining / moves_to_go + increment * 3 / 4;
+    let soft = planned.min(remaining.mul_f64(MAX_SHARE_SOFT));
+    let hard = (soft * HARD_FACTOR).min(remaining.mul_f64(MAX_SHARE_HARD));
+    TimeBudget {
+        soft: Some(soft),
+        hard: Some(hard.max(soft)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn clock(ms: u64, inc: u64) -> Limits {
+        Limits {
+            white_time: Some(Duration::from_millis(ms)),
+            black_time: Some(Duration::from_millis(ms)),
+            white_increment: Some(Duration::from_millis(inc)),
+            black_increment: Some(Duration::from_millis(inc)),
+            ..Limits::default()
+        }
+    }
+
+    #[test]
+    fn never_plans_beyond_the_clock() {
+        for (ms, inc) in [
+            (8000, 80),
+            (100, 80),
+            (40, 0),
+            (1, 0),
+            (300_000, 0),
+            (500, 5000),
+        ] {
+            let b = budget(&clock(ms, inc), Color::White);
+            let hard = b.hard.unwrap();
+            assert!(
+                hard <= Duration::from_millis(ms.max(1)),
+                "{ms}+{inc}: {hard:?}"
+            );
+            assert!(b.soft.unwrap() <= hard);
+        }
+    }
+
+    #[test]
+    fn blitz_move_gets_a_sensible_share() {
+        let b = budget(&clock(8000, 80), Color::Black);
+        let soft = b.soft.unwrap();
+        assert!(
+            soft > Duration::from_millis(150) && soft < Duration::from_millis(600),
+            "{soft:?}"
+        );
+    }
+
+    #[test]
+    fn movetime_and_infinite() {
+        let movetime = Limits {
+            movetime: Some(Duration::from_millis(250)),
+            ..Limits::default()
+        };
+        assert_eq!(
+            budget(&movetime, Color::White).hard,
+            Some(Duration::from_millis(250))
+        );
+        assert_eq!(
+            budget(
+                &Limits {
+                    infinite: true,
+                    ..clock(10, 0)
+                },
+                Color::White
+            ),
+            TimeBudget::default()
+        );
+    }
+}

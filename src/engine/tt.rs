@@ -1,0 +1,269 @@
+//! The transposition table: a large hash table of positions already searched.
+//!
+//! Chess trees are full of transpositions (the same position reached by
+//! different move orders) and iterative deepening searches the same positions
+//! again one ply deeper. Remembering, per position, the best move found and a
+//! bound on its value lets the search (1) skip a subtree whose stored result
+//! is deep enough and (2) try the stored best move first, which is the single
+//! biggest win for move ordering.
+
+use shakmaty::{Chess, Move, Position, Role, Square};
+
+use super::trace::TtBound;
+
+/// Scores at or beyond this magnitude are mates; see `search.rs`.
+use super::search::MATE_BOUND;
+
+/// One slot: 16 bytes, so four share a cache line.
+#[derive(Debug, Clone, Copy, Default)]
+struct Entry {
+    key: u64,
+    value: i16,
+    best_move: PackedMove,
+    depth: i8,
+    /// Low 2 bits: bound (0 = empty). High 6 bits: the search generation that
+    /// wrote it, so stale entries from earlier moves are replaced first.
+    bound_and_generation: u8,
+}
+
+/// What a probe returns.
+#[derive(Debug, Clone, Copy)]
+pub struct TtHit {
+    pub value: i32,
+    pub depth: i32,
+    pub bound: TtBound,
+    pub best_move: PackedMove,
+}
+
+/// A move in 16 bits: from (6), to (6), promotion role (3). Castling is
+/// stored as king to rook square, as shakmaty represents it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PackedMove(u16);
+
+impl PackedMove {
+    pub const NONE: PackedMove = PackedMove(0);
+
+    pub fn new(m: Move) -> PackedMove {
+        let from = m.from().map_or(0, u16::from);
+        let to = u16::from(m.to());
+        let promotion = m.promotion().map_or(0, |role| role as u16);
+        PackedMove(from | (to << 6) | (promotion << 12))
+    }
+
+    pub fn is_none(self) -> bool {
+        self.0 == 0
+    }
+
+    fn origin(self) -> Square {
+        Square::new(u32::from(self.0 & 63))
+    }
+
+    fn destination(self) -> Square {
+        Square::new(u32::from((self.0 >> 6) & 63))
+    }
+
+    /// Turns the packed move back into a legal move of `position`, or `None`
+    /// when it is not legal there (a hash collision or a stale entry).
+    pub fn unpack(self, position: &Chess) -> Option<Move> {
+        if self.is_none() {
+            return None;
+        }
+        let board = position.board();
+        let from = self.origin();
+        let to = self.destination();
+        let role = board.role_at(from)?;
+        let us = position.turn();
+        let m = if role == Role::King && board.by_piece(Role::Rook.of(us)).contains(to) {
+            Move::Castle {
+                king: from,
+                rook: to,
+            }
+        } else if role == Role::Pawn && from.file() != to.file() && !board.occupied().contains(to) {
+            Move::EnPassant { from, to }
+        } else {
+            let promotion = match self.0 >> 12 {
+                0 => None,
+                n => Role::try_from(u32::from(n)).ok(),
+            };
+            Move::Normal {
+                role,
+                from,
+                capture: board.role_at(to),
+                to,
+                promotion,
+            }
+        };
+        position.is_legal(m).then_some(m)
+    }
+
+    pub fn matches(self, m: Move) -> bool {
+        self == PackedMove::new(m)
+    }
+}
+
+pub struct TranspositionTable {
+    entries: Vec<Entry>,
+    generation: u8,
+}
+
+impl TranspositionTable {
+    /// A table of about `megabytes` MiB (at least one entry).
+    pub fn new(megabytes: usize) -> TranspositionTable {
+        let count = (megabytes.max(1) * 1024 * 1024 / std::mem::size_of::<Entry>()).max(1);
+        TranspositionTable {
+            entries: vec![Entry::default(); count],
+            generation: 0,
+        }
+    }
+
+    pub fn clear(&mut self) {
+        self.entries.fill(Entry::default());
+        self.generation = 0;
+    }
+
+    /// Called once per search, so entries of earlier searches age.
+    pub fn new_search(&mut self) {
+        self.generation = (self.generation + 1) & 63;
+    }
+
+    fn index(&self, key: u64) -> usize {
+        // Multiply-shift maps the key onto the table without a slow modulo.
+        ((u128::from(key) * self.entries.len() as u128) >> 64) as usize
+    }
+
+    pub fn probe(&self, key: u64, ply: u32) -> Option<TtHit> {
+        let entry = self.entries[self.index(key)];
+        let bound = match entry.bound_and_generation & 3 {
+            1 => TtBound::Exact,
+            2 => TtBound::Lower,
+            3 => TtBound::Upper,
+            _ => return None,
+        };
+        (entry.key == key).then(|| TtHit {
+            value: value_from_tt(i32::from(entry.value), ply),
+            depth: i32::from(entry.depth),
+            bound,
+            best_move: entry.best_move,
+        })
+    }
+
+    pub fn store(
+        &mut self,
+        key: u64,
+        ply: u32,
+        depth: i32,
+        value: i32,
+        bound: TtBound,
+        best_move: PackedMove,
+    ) {
+        let index = self.index(key);
+        let slot = &mut self.entries[index];
+        let same = slot.key == key;
+        let stale = (slot.bound_and_generation >> 2) != self.generation;
+        // Replace unless the slot holds a deeper result for another position
+        // of the current search: deep results cost the most to recompute.
+        if !same && !stale && i32::from(slot.depth) > depth + 2 && bound != TtBound::Exact {
+            return;
+        }
+        // Keep the old best move when this store has none for the same position.
+        let best_move = if best_move.is_none() && same {
+            slot.best_move
+        } else {
+            best_move
+        };
+        let bound_bits = match bound {
+            TtBound::Exact => 1,
+            TtBound::Lower => 2,
+            TtBound::Upper => 3,
+        };
+        *slot = Entry {
+            key,
+            value: value_to_tt(value, ply) as i16,
+            best_move,
+            depth: depth.clamp(-1, i32::from(i8::MAX)) as i8,
+            bound_and_generation: bound_bits | (self.generation << 2),
+        };
+    }
+
+    /// Per mille of a sample of slots written by the current search.
+    pub fn hashfull(&self) -> u32 {
+        let sample = self.entries.len().min(1000);
+        let used = self.entries[..sample]
+            .iter()
+            .filter(|e| {
+                e.bound_and_generation & 3 != 0 && (e.bound_and_generation >> 2) == self.generation
+            })
+            .count();
+        (used * 1000 / sample.max(1)) as u32
+    }
+}
+
+/// Mate scores count plies from the root, but a table entry may be reached at
+/// another ply; store them as distance from the node and convert back.
+fn value_to_tt(value: i32, ply: u32) -> i32 {
+    let ply = ply as i32;
+    if value >= MATE_BOUND {
+        value + ply
+    } else if value <= -MATE_BOUND {
+        value - ply
+    } else {
+        value
+    }
+}
+
+fn value_from_tt(value: i32, ply: u32) -> i32 {
+    let ply = ply as i32;
+    if value >= MATE_BOUND {
+        value - ply
+    } else if value <= -MATE_BOUND {
+        value + ply
+    } else {
+        value
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::CastlingMode;
+    use shakmaty::fen::Fen;
+
+    fn position(fen: &str) -> Chess {
+        fen.parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap()
+    }
+
+    #[test]
+    fn every_legal_move_survives_packing() {
+        for fen in [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            "8/8/8/3pP3/8/8/8/k6K w - d6 0 1",
+        ] {
+            let pos = position(fen);
+            for m in pos.legal_moves() {
+                assert_eq!(PackedMove::new(m).unpack(&pos), Some(m), "{fen} {m:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn store_then_probe_keeps_mate_distance_relative_to_the_node() {
+        let mut tt = TranspositionTable::new(1);
+        let mate_in_3_plies_from_root = super::super::search::MATE - 3;
+        tt.store(
+            42,
+            1,
+            5,
+            mate_in_3_plies_from_root,
+            TtBound::Exact,
+            PackedMove::NONE,
+        );
+        // The same position met two plies deeper is two plies further from the root.
+        let hit = tt.probe(42, 3).unwrap();
+        assert_eq!(hit.value, mate_in_3_plies_from_root - 2);
+        assert!(tt.probe(43, 1).is_none());
+    }
+}

@@ -1,0 +1,194 @@
+//! Reading FEN with error messages that say which field is wrong and why.
+//!
+//! shakmaty parses FEN correctly, but its errors say only "invalid FEN" or
+//! name a rule; a person who typed a FEN wants to know where the mistake is.
+//! So the fields are checked here first, then shakmaty checks the position
+//! itself (kings, checks, pawns on the back rank).
+
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess, PositionErrorKinds};
+use thiserror::Error;
+
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum FenError {
+    #[error("FEN is empty")]
+    Empty,
+    #[error(
+        "FEN has {0} fields; expected 4 to 6 (board, side, castling, en passant, halfmoves, fullmoves)"
+    )]
+    FieldCount(usize),
+    #[error("FEN field 1: {0}")]
+    Board(String),
+    #[error("FEN field 2: '{0}' is not a side to move (expected 'w' or 'b')")]
+    Side(String),
+    #[error("FEN field 3: '{0}' is not castling rights (expected '-' or letters from KQkq)")]
+    Castling(String),
+    #[error(
+        "FEN field 4: '{0}' is not an en passant square (expected '-' or a square on rank 3 or 6)"
+    )]
+    EnPassant(String),
+    #[error("FEN field {field}: '{text}' is not a move count")]
+    Counter { field: usize, text: String },
+    #[error("illegal position: {0}")]
+    Position(String),
+}
+
+fn check_board(board: &str) -> Result<(), FenError> {
+    let ranks: Vec<&str> = board.split('/').collect();
+    if ranks.len() != 8 {
+        return Err(FenError::Board(format!(
+            "'{board}' has {} ranks; expected 8 separated by '/'",
+            ranks.len()
+        )));
+    }
+    for (i, rank) in ranks.iter().enumerate() {
+        let rank_name = 8 - i;
+        let mut files = 0u32;
+        for c in rank.chars() {
+            match c {
+                '1'..='8' => files += c.to_digit(10).unwrap_or(0),
+                'p' | 'n' | 'b' | 'r' | 'q' | 'k' | 'P' | 'N' | 'B' | 'R' | 'Q' | 'K' => files += 1,
+                _ => {
+                    return Err(FenError::Board(format!(
+                        "rank {rank_name} ('{rank}'): '{c}' is not a piece letter or a digit"
+                    )));
+                }
+            }
+        }
+        if files != 8 {
+            return Err(FenError::Board(format!(
+                "rank {rank_name} ('{rank}') covers {files} squares; expected 8"
+            )));
+        }
+    }
+    Ok(())
+}
+
+fn describe(kinds: PositionErrorKinds) -> String {
+    let mut reasons = Vec::new();
+    let named = [
+        (PositionErrorKinds::EMPTY_BOARD, "the board is empty"),
+        (PositionErrorKinds::MISSING_KING, "a side has no king"),
+        (
+            PositionErrorKinds::TOO_MANY_KINGS,
+            "a side has more than one king",
+        ),
+        (
+            PositionErrorKinds::PAWNS_ON_BACKRANK,
+            "a pawn stands on the first or last rank",
+        ),
+        (
+            PositionErrorKinds::INVALID_CASTLING_RIGHTS,
+            "castling rights do not match the king and rook squares",
+        ),
+        (
+            PositionErrorKinds::INVALID_EP_SQUARE,
+            "the en passant square does not follow a double pawn push",
+        ),
+        (
+            PositionErrorKinds::OPPOSITE_CHECK,
+            "the side not to move is in check",
+        ),
+        (
+            PositionErrorKinds::IMPOSSIBLE_CHECK,
+            "the checks on the king cannot arise in a game",
+        ),
+        (
+            PositionErrorKinds::TOO_MUCH_MATERIAL,
+            "there is more material than a game can have",
+        ),
+    ];
+    for (kind, text) in named {
+        if kinds.contains(kind) {
+            reasons.push(text);
+        }
+    }
+    if reasons.is_empty() {
+        "the position cannot arise in a game".to_string()
+    } else {
+        reasons.join("; ")
+    }
+}
+
+/// Parse a FEN into a legal standard chess position. Accepts 4-field EPD
+/// style and a full-move number of 0, both common in test files.
+pub fn parse_fen(text: &str) -> Result<Chess, FenError> {
+    let fields: Vec<&str> = text.split_whitespace().collect();
+    if fields.is_empty() {
+        return Err(FenError::Empty);
+    }
+    if !(4..=6).contains(&fields.len()) {
+        return Err(FenError::FieldCount(fields.len()));
+    }
+    check_board(fields[0])?;
+    if !matches!(fields[1], "w" | "b") {
+        return Err(FenError::Side(fields[1].to_string()));
+    }
+    let castling = fields[2];
+    if castling != "-"
+        && (castling.is_empty() || !castling.chars().all(|c| "KQkqABCDEFGHabcdefgh".contains(c)))
+    {
+        return Err(FenError::Castling(castling.to_string()));
+    }
+    let ep = fields[3];
+    let ep_ok = ep == "-"
+        || (ep.len() == 2
+            && matches!(ep.as_bytes()[0], b'a'..=b'h')
+            && matches!(ep.as_bytes()[1], b'3' | b'6'));
+    if !ep_ok {
+        return Err(FenError::EnPassant(ep.to_string()));
+    }
+    for (field, text) in fields.iter().enumerate().skip(4) {
+        if text.parse::<u32>().is_err() {
+            return Err(FenError::Counter {
+                field: field + 1,
+                text: text.to_string(),
+            });
+        }
+    }
+    // shakmaty wants a full-move number of at least 1.
+    let mut normalised: Vec<&str> = fields.clone();
+    if normalised.len() == 6 && normalised[5] == "0" {
+        normalised[5] = "1";
+    }
+    let fen: Fen = normalised
+        .join(" ")
+        .parse()
+        .map_err(|e| FenError::Board(format!("{e}")))?;
+    fen.into_position(CastlingMode::Standard)
+        .map_err(|e| FenError::Position(describe(e.kinds())))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn accepts_standard_and_epd_style() {
+        assert!(parse_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").is_ok());
+        assert!(parse_fen("8/8/8/8/8/8/8/K6k w - -").is_ok());
+        assert!(parse_fen("8/1p3Qb1/p5pk/P1p1p1p1/1P2P1P1/2P1N2n/5P1P/4qB1K w - - 1 0").is_ok());
+    }
+
+    #[test]
+    fn says_which_field_is_wrong() {
+        let e = |fen: &str| parse_fen(fen).unwrap_err().to_string();
+        assert!(e("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1").contains("7 ranks"));
+        assert!(e("rnbqkbnr/ppppxppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").contains("'x'"));
+        assert!(
+            e("rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+                .starts_with("FEN field 1")
+        );
+        assert!(
+            e("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1")
+                .starts_with("FEN field 2")
+        );
+        assert!(e("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e9 0 1").contains("'e9'"));
+        assert!(
+            e("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1")
+                .starts_with("FEN field 5")
+        );
+        assert!(e("8/8/8/8/8/8/8/K7 w - - 0 1").contains("no king"));
+        assert_eq!(e(""), "FEN is empty");
+    }
+}

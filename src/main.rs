@@ -1,0 +1,192 @@
+use std::io::Write;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use clap::{Args, Parser, Subcommand};
+
+use kibitz::cli::{self, AnalyzeArgs, CliError, TraceArgs};
+
+/// kibitz: chess in the terminal, with an engine that shows its thinking.
+#[derive(Parser)]
+#[command(version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Commands>,
+}
+
+#[derive(Subcommand)]
+enum Commands {
+    /// Speak UCI on stdin/stdout, for chess GUIs and match tools.
+    Uci,
+    /// Analyse a position and stream the engine's lines.
+    Analyze(AnalyzeCommand),
+    /// Search a fixed set of positions; the last line is `nodes N nps M`.
+    Bench {
+        /// Search depth per position.
+        #[arg(long, default_value_t = cli::DEFAULT_BENCH_DEPTH)]
+        depth: u32,
+        /// One JSON object per line.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Count the leaf nodes of the move tree (move generator test).
+    Perft {
+        /// Position in FEN (default: the start position).
+        #[arg(long)]
+        fen: Option<String>,
+        #[arg(long)]
+        depth: u32,
+        /// Print the count below each root move.
+        #[arg(long)]
+        divide: bool,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print every step of a search: windows, moves tried, cutoffs, table use.
+    Trace(TraceCommand),
+}
+
+#[derive(Args)]
+struct AnalyzeCommand {
+    /// Position in FEN (default: the start position).
+    #[arg(long)]
+    fen: Option<String>,
+    /// Moves in UCI notation played from the position first.
+    #[arg(long, num_args = 1..)]
+    moves: Vec<String>,
+    #[command(flatten)]
+    limit: AnalyzeLimit,
+    /// Number of lines to show.
+    #[arg(long, default_value_t = 1)]
+    multipv: usize,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = kibitz::engine::DEFAULT_HASH_MB)]
+    hash: usize,
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+#[group(required = true, multiple = false)]
+struct AnalyzeLimit {
+    /// Search to this depth (plies).
+    #[arg(long)]
+    depth: Option<u32>,
+    /// Search for this many milliseconds.
+    #[arg(long)]
+    movetime: Option<u64>,
+    /// Search this many nodes.
+    #[arg(long)]
+    nodes: Option<u64>,
+}
+
+#[derive(Args)]
+struct TraceCommand {
+    /// Position in FEN (default: the start position).
+    #[arg(long)]
+    fen: Option<String>,
+    /// Moves in UCI notation played from the position first.
+    #[arg(long, num_args = 1..)]
+    moves: Vec<String>,
+    /// Search depth (plies), 1 to 10.
+    #[arg(long)]
+    depth: u32,
+    /// Plain minimax: no alpha-beta cutoffs.
+    #[arg(long)]
+    no_pruning: bool,
+    /// Search moves in generation order.
+    #[arg(long)]
+    no_ordering: bool,
+    /// No transposition table.
+    #[arg(long)]
+    no_tt: bool,
+    /// Evaluate at the horizon without quiescence search.
+    #[arg(long)]
+    no_quiescence: bool,
+    /// Also use null-move pruning, late-move reductions and futility pruning.
+    #[arg(long)]
+    selective: bool,
+    /// Keep at most this many events (the rest are counted).
+    #[arg(long, default_value_t = 200_000)]
+    max_events: usize,
+    /// Print only the summary.
+    #[arg(long)]
+    summary: bool,
+    #[arg(long)]
+    json: bool,
+}
+
+fn run(command: Commands, out: &mut dyn Write) -> Result<(), CliError> {
+    match command {
+        // Handled in main: it prints from two threads.
+        Commands::Uci => {}
+        Commands::Analyze(a) => cli::analyze(
+            &AnalyzeArgs {
+                fen: a.fen,
+                moves: a.moves,
+                depth: a.limit.depth,
+                movetime: a.limit.movetime,
+                nodes: a.limit.nodes,
+                multipv: a.multipv,
+                hash_mb: a.hash,
+                json: a.json,
+            },
+            out,
+        )?,
+        Commands::Bench { depth, json } => cli::bench(depth, json, out)?,
+        Commands::Perft {
+            fen,
+            depth,
+            divide,
+            json,
+        } => cli::perft_command(fen.as_deref(), depth, divide, json, out)?,
+        Commands::Trace(t) => cli::trace(
+            &TraceArgs {
+                fen: t.fen,
+                moves: t.moves,
+                depth: t.depth,
+                no_pruning: t.no_pruning,
+                no_ordering: t.no_ordering,
+                no_tt: t.no_tt,
+                no_quiescence: t.no_quiescence,
+                selective: t.selective,
+                max_events: t.max_events,
+                summary_only: t.summary,
+                json: t.json,
+            },
+            out,
+        )?,
+    }
+    Ok(())
+}
+
+fn main() -> anyhow::Result<ExitCode> {
+    let cli = Cli::parse();
+    let Some(command) = cli.command else {
+        // The terminal board comes in a later release; until then, the help.
+        let mut help = <Cli as clap::CommandFactory>::command();
+        help.print_help().context("printing help")?;
+        return Ok(ExitCode::SUCCESS);
+    };
+    if let Commands::Uci = command {
+        kibitz::uci::run(std::io::stdin().lock()).context("UCI session")?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let stdout = std::io::stdout();
+    // Line-buffered, so `analyze` streams its lines as they come.
+    let mut out = std::io::LineWriter::new(stdout.lock());
+    let result = run(command, &mut out);
+    // A closed pipe (`kibitz trace ... | head`) is not an error worth a message.
+    let flushed = out.flush();
+    match result {
+        Ok(()) => {
+            flushed.context("writing output")?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(CliError::Io(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
+        Err(e) => {
+            eprintln!("error: {e}");
+            Ok(ExitCode::from(e.exit_code() as u8))
+        }
+    }
+}

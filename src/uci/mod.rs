@@ -1,0 +1,443 @@
+//! The Universal Chess Interface over stdin/stdout, on the same [`Engine`]
+//! the other front ends use.
+//!
+//! Incoming lines are parsed into [`UciCommand`] with `FromStr`; the engine's
+//! reports are printed by a second thread as they arrive, so `isready` and
+//! `stop` are answered at once while a search runs. Anything malformed or
+//! illegal is answered with an `info string` saying what was wrong, and the
+//! engine carries on.
+
+use std::io::{BufRead, Write};
+use std::str::FromStr;
+use std::time::Duration;
+
+use shakmaty::{CastlingMode, Chess, Position};
+
+use crate::engine::{
+    Bound, Command, DEFAULT_HASH_MB, Engine, GoRequest, Limits, MAX_HASH_MB, Report, SearchInfo,
+    SearchOptions, position_key,
+};
+use crate::game::fen::parse_fen;
+use crate::game::notation::parse_uci;
+
+pub const MAX_MULTIPV: usize = 64;
+const ENGINE_NAME: &str = concat!("kibitz ", env!("CARGO_PKG_VERSION"));
+
+/// One line from the GUI.
+#[derive(Debug, Clone, PartialEq)]
+pub enum UciCommand {
+    Uci,
+    Debug,
+    IsReady,
+    SetOption {
+        name: String,
+        value: Option<String>,
+    },
+    NewGame,
+    /// `fen` is `None` for `startpos`; moves are still text, checked when applied.
+    Position {
+        fen: Option<String>,
+        moves: Vec<String>,
+    },
+    Go {
+        limits: Limits,
+        ponder: bool,
+    },
+    Stop,
+    PonderHit,
+    Quit,
+}
+
+/// Why a line was not understood; sent back as `info string`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UciParseError(pub String);
+
+fn parse_millis(token: Option<&str>, name: &str) -> Result<Duration, UciParseError> {
+    let text = token.ok_or_else(|| UciParseError(format!("'{name}' needs a value")))?;
+    // Some GUIs send a negative remaining time after a slow move; treat it as zero.
+    let ms: i64 = text
+        .parse()
+        .map_err(|_| UciParseError(format!("'{name} {text}': not a number of milliseconds")))?;
+    Ok(Duration::from_millis(ms.max(0) as u64))
+}
+
+fn parse_number<T: FromStr>(token: Option<&str>, name: &str) -> Result<T, UciParseError> {
+    let text = token.ok_or_else(|| UciParseError(format!("'{name}' needs a value")))?;
+    text.parse()
+        .map_err(|_| UciParseError(format!("'{name} {text}': not a valid number")))
+}
+
+impl FromStr for UciCommand {
+    type Err = UciParseError;
+
+    fn from_str(line: &str) -> Result<UciCommand, UciParseError> {
+        let mut tokens = line.split_whitespace();
+        let Some(head) = tokens.next() else {
+            return Err(UciParseError("empty line".into()));
+        };
+        match head {
+            "uci" => Ok(UciCommand::Uci),
+            "debug" => Ok(UciCommand::Debug),
+            "isready" => Ok(UciCommand::IsReady),
+            "ucinewgame" => Ok(UciCommand::NewGame),
+            "stop" => Ok(UciCommand::Stop),
+            "ponderhit" => Ok(UciCommand::PonderHit),
+            "quit" => Ok(UciCommand::Quit),
+            "setoption" => {
+                let rest: Vec<&str> = tokens.collect();
+                if rest.first() != Some(&"name") {
+                    return Err(UciParseError(
+                        "setoption: expected 'setoption name <id> [value <x>]'".into(),
+                    ));
+                }
+                let value_at = rest.iter().position(|&t| t == "value");
+                let name = rest[1..value_at.unwrap_or(rest.len())].join(" ");
+                if name.is_empty() {
+                    return Err(UciParseError(
+                        "setoption: the option name is missing".into(),
+                    ));
+                }
+                let value = value_at.map(|i| rest[i + 1..].join(" "));
+                Ok(UciCommand::SetOption { name, value })
+            }
+            "position" => {
+                let rest: Vec<&str> = tokens.collect();
+                let moves_at = rest.iter().position(|&t| t == "moves");
+                let setup = &rest[..moves_at.unwrap_or(rest.len())];
+                let moves = moves_at
+                    .map(|i| rest[i + 1..].iter().map(|s| s.to_string()).collect())
+                    .unwrap_or_default();
+                let fen = match setup {
+                    ["startpos"] => None,
+                    ["fen", fields @ ..] if !fields.is_empty() => Some(fields.join(" ")),
+                    _ => {
+                        return Err(UciParseError(
+                            "position: expected 'position startpos|fen <fen> [moves ...]'".into(),
+                        ));
+                    }
+                };
+                Ok(UciCommand::Position { fen, moves })
+            }
+            "go" => {
+                let mut limits = Limits::default();
+                let mut ponder = false;
+                while let Some(token) = tokens.next() {
+                    match token {
+                        "wtime" => limits.white_time = Some(parse_millis(tokens.next(), token)?),
+                        "btime" => limits.black_time = Some(parse_millis(tokens.next(), token)?),
+                        "winc" => {
+                            limits.white_increment = Some(parse_millis(tokens.next(), token)?)
+                        }
+                        "binc" => {
+                            limits.black_increment = Some(parse_millis(tokens.next(), token)?)
+                        }
+                        "movetime" => limits.movetime = Some(parse_millis(tokens.next(), token)?),
+                        "movestogo" => {
+                            limits.moves_to_go = Some(parse_number(tokens.next(), token)?)
+                        }
+                        "depth" => limits.depth = Some(parse_number(tokens.next(), token)?),
+                        "nodes" => limits.nodes = Some(parse_number(tokens.next(), token)?),
+                        "mate" => limits.mate = Some(parse_number(tokens.next(), token)?),
+                        "infinite" => limits.infinite = true,
+                        "ponder" => ponder = true,
+                        // searchmoves restricts the root; not supported, so the rest is skipped.
+                        "searchmoves" => break,
+                        other => {
+                            return Err(UciParseError(format!("go: unknown parameter '{other}'")));
+                        }
+                    }
+                }
+                if limits.depth == Some(0) {
+                    return Err(UciParseError("go: depth must be at least 1".into()));
+                }
+                Ok(UciCommand::Go { limits, ponder })
+            }
+            other => Err(UciParseError(format!("unknown command '{other}'"))),
+        }
+    }
+}
+
+/// Formats a report as UCI `info` / `bestmove` text.
+pub struct UciReport<'a>(pub &'a Report);
+
+impl std::fmt::Display for UciReport<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            Report::Info(info) => write_info(f, info),
+            Report::BestMove {
+                best_move, ponder, ..
+            } => {
+                let best = best_move.map_or_else(
+                    || "0000".to_string(),
+                    |m| m.to_uci(CastlingMode::Standard).to_string(),
+                );
+                write!(f, "bestmove {best}")?;
+                if let Some(ponder) = ponder {
+                    write!(f, " ponder {}", ponder.to_uci(CastlingMode::Standard))?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+fn write_info(f: &mut std::fmt::Formatter<'_>, info: &SearchInfo) -> std::fmt::Result {
+    write!(f, "info depth {} seldepth {}", info.depth, info.seldepth)?;
+    if info.complete {
+        write!(f, " multipv {} score {}", info.multipv, info.score)?;
+        match info.bound {
+            Bound::Exact => {}
+            Bound::Lower => write!(f, " lowerbound")?,
+            Bound::Upper => write!(f, " upperbound")?,
+        }
+    }
+    write!(
+        f,
+        " nodes {} nps {} hashfull {} time {}",
+        info.nodes,
+        info.nps,
+        info.hashfull,
+        info.elapsed.as_millis()
+    )?;
+    if info.complete && !info.pv.is_empty() {
+        write!(f, " pv")?;
+        for m in &info.pv {
+            write!(f, " {}", m.to_uci(CastlingMode::Standard))?;
+        }
+    }
+    Ok(())
+}
+
+/// The session state between commands.
+struct Session {
+    engine: Engine,
+    position: Chess,
+    history: Vec<u64>,
+    multipv: usize,
+    next_search_id: u64,
+}
+
+fn say(out: &mut impl Write, text: &str) -> std::io::Result<()> {
+    writeln!(out, "{text}")?;
+    out.flush()
+}
+
+impl Session {
+    fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
+        let spin = |value: Option<&str>, min: usize, max: usize| -> Result<usize, String> {
+            let text = value.ok_or_else(|| format!("option '{name}' needs a value"))?;
+            let n: usize = text
+                .trim()
+                .parse()
+                .map_err(|_| format!("option '{name}': '{text}' is not a number"))?;
+            if (min..=max).contains(&n) {
+                Ok(n)
+            } else {
+                Err(format!(
+                    "option '{name}': {n} is out of range {min}..={max}"
+                ))
+            }
+        };
+        match name.to_ascii_lowercase().as_str() {
+            "hash" => {
+                let mb = spin(value, 1, MAX_HASH_MB)?;
+                self.engine.send(Command::SetHashSize(mb));
+            }
+            "multipv" => self.multipv = spin(value, 1, MAX_MULTIPV)?,
+            "clear hash" => self.engine.send(Command::ClearHash),
+            "threads" => {
+                spin(value, 1, 1)?;
+            }
+            "ponder" => {}
+            _ => return Err(format!("unknown option '{name}'")),
+        }
+        Ok(())
+    }
+
+    /// Set up a position; on an illegal move, keep the moves before it and say so.
+    fn set_position(&mut self, fen: Option<&str>, moves: &[String]) -> Result<(), String> {
+        let start = match fen {
+            Some(fen) => parse_fen(fen).map_err(|e| format!("position not changed: {e}"))?,
+            None => Chess::default(),
+        };
+        let mut position = start;
+        let mut history = Vec::with_capacity(moves.len());
+        let mut error = None;
+        for (index, text) in moves.iter().enumerate() {
+            match parse_uci(&position, text) {
+                Ok(m) => {
+                    history.push(position_key(&position));
+                    position.play_unchecked(m);
+                }
+                Err(e) => {
+                    error = Some(format!(
+                        "move {} {e}; position set up to the move before",
+                        index + 1
+                    ));
+                    break;
+                }
+            }
+        }
+        self.position = position;
+        self.history = history;
+        error.map_or(Ok(()), Err)
+    }
+
+    fn go(&mut self, mut limits: Limits, ponder: bool) {
+        if ponder {
+            // Pondering: search until the GUI says stop or ponderhit.
+            limits.infinite = true;
+        }
+        self.next_search_id += 1;
+        self.engine.send(Command::Go(Box::new(GoRequest {
+            search_id: self.next_search_id,
+            position: self.position.clone(),
+            history: self.history.clone(),
+            limits,
+            options: SearchOptions {
+                multipv: self.multipv,
+                ..SearchOptions::default()
+            },
+        })));
+    }
+}
+
+/// Run a UCI session until `quit` or the end of input.
+pub fn run(input: impl BufRead) -> std::io::Result<()> {
+    let engine = Engine::new(DEFAULT_HASH_MB)?;
+    let reports = engine.reports().clone();
+    let printer = std::thread::Builder::new()
+        .name("kibitz-uci-out".into())
+        .spawn(move || {
+            let stdout = std::io::stdout();
+            for report in reports.iter() {
+                let mut out = stdout.lock();
+                if say(&mut out, &UciReport(&report).to_string()).is_err() {
+                    break;
+                }
+            }
+        })?;
+    let mut session = Session {
+        engine,
+        position: Chess::default(),
+        history: Vec::new(),
+        multipv: 1,
+        next_search_id: 0,
+    };
+    let stdout = std::io::stdout();
+    for line in input.lines() {
+        let line = match line {
+            Ok(line) => line,
+            // Not UTF-8: say so and read on.
+            Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
+                say(
+                    &mut stdout.lock(),
+                    "info string input line is not valid UTF-8",
+                )?;
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
+        if line.trim().is_empty() {
+            continue;
+        }
+        let command = match line.parse::<UciCommand>() {
+            Ok(command) => command,
+            Err(UciParseError(why)) => {
+                say(&mut stdout.lock(), &format!("info string {why}"))?;
+                continue;
+            }
+        };
+        match command {
+            UciCommand::Uci => {
+                let mut out = stdout.lock();
+                say(&mut out, &format!("id name {ENGINE_NAME}"))?;
+                say(&mut out, "id author the kibitz developers")?;
+                say(
+                    &mut out,
+                    &format!(
+                        "option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"
+                    ),
+                )?;
+                say(
+                    &mut out,
+                    &format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"),
+                )?;
+                say(
+                    &mut out,
+                    "option name Threads type spin default 1 min 1 max 1",
+                )?;
+                say(&mut out, "option name Clear Hash type button")?;
+                say(&mut out, "uciok")?;
+            }
+            UciCommand::Debug => {}
+            UciCommand::IsReady => say(&mut stdout.lock(), "readyok")?,
+            UciCommand::SetOption { name, value } => {
+                if let Err(why) = session.set_option(&name, value.as_deref()) {
+                    say(&mut stdout.lock(), &format!("info string {why}"))?;
+                }
+            }
+            UciCommand::NewGame => session.engine.send(Command::NewGame),
+            UciCommand::Position { fen, moves } => {
+                if let Err(why) = session.set_position(fen.as_deref(), &moves) {
+                    say(&mut stdout.lock(), &format!("info string {why}"))?;
+                }
+            }
+            UciCommand::Go { limits, ponder } => session.go(limits, ponder),
+            UciCommand::Stop | UciCommand::PonderHit => session.engine.send(Command::Stop),
+            UciCommand::Quit => break,
+        }
+    }
+    // Dropping the engine stops and joins its thread, which closes the
+    // report channel and ends the printer after the last best move.
+    drop(session);
+    let _ = printer.join();
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_go_with_every_limit() {
+        let cmd: UciCommand = "go wtime 1000 btime -5 winc 10 binc 20 movestogo 7 depth 9 nodes 100 mate 3 movetime 50"
+            .parse()
+            .unwrap();
+        let UciCommand::Go { limits, ponder } = cmd else {
+            panic!()
+        };
+        assert!(!ponder);
+        assert_eq!(limits.white_time, Some(Duration::from_millis(1000)));
+        assert_eq!(limits.black_time, Some(Duration::ZERO));
+        assert_eq!(limits.black_increment, Some(Duration::from_millis(20)));
+        assert_eq!(limits.moves_to_go, Some(7));
+        assert_eq!(limits.depth, Some(9));
+        assert_eq!(limits.nodes, Some(100));
+        assert_eq!(limits.mate, Some(3));
+        assert_eq!(limits.movetime, Some(Duration::from_millis(50)));
+    }
+
+    #[test]
+    fn parses_position_and_options() {
+        assert_eq!(
+            "position startpos moves e2e4 e7e5"
+                .parse::<UciCommand>()
+                .unwrap(),
+            UciCommand::Position {
+                fen: None,
+                moves: vec!["e2e4".into(), "e7e5".into()]
+            }
+        );
+        assert_eq!(
+            "setoption name Clear Hash".parse::<UciCommand>().unwrap(),
+            UciCommand::SetOption {
+                name: "Clear Hash".into(),
+                value: None
+            }
+        );
+        assert!("go depth x".parse::<UciCommand>().is_err());
+        assert!("position".parse::<UciCommand>().is_err());
+        assert!("xyzzy".parse::<UciCommand>().is_err());
+    }
+}
