@@ -1,0 +1,46 @@
+//! Shared helpers for the integration tests.
+#![allow(dead_code, clippy::unwrap_used)]
+
+use std::path::PathBuf;
+
+use kibitz::engine::ordering::Heuristics;
+use kibitz::engine::search::{self, SearchContext, SearchResult};
+use kibitz::engine::trace::NoTrace;
+use kibitz::engine::tt::TranspositionTable;
+use kibitz::engine::{Limits, SearchInfo, SearchOptions};
+use shakmaty::Chess;
+
+/// The shared third-party test data, `../shared/testdata` from the project.
+/// Panics with the path when it is missing: these tests must not pass
+/// silently without their data.
+pub fn testdata(relative: &str) -> PathBuf {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/testdata");
+    let path = root.join(relative);
+    assert!(
+        path.exists(),
+        "test data missing: {} (the tests read ../shared/testdata beside the project)",
+        path.display()
+    );
+    path
+}
+
+pub fn read_testdata(relative: &str) -> String {
+    let path = testdata(relative);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
+}
+
+/// One search on this thread with a fresh 16 MiB table.
+pub fn search(position: &Chess, limits: &Limits, options: SearchOptions) -> SearchResult {
+    let mut tt = TranspositionTable::new(16);
+    let mut heuristics = Box::<Heuristics>::default();
+    let never = || false;
+    let mut ignore = |_: SearchInfo| {};
+    let mut ctx = SearchContext {
+        tt: &mut tt,
+        heuristics: &mut heuristics,
+        stop: &never,
+        on_info: &mut ignore,
+        search_id: 0,
+    };
+    search::search(position, &[], limits, options, &mut ctx, &mut NoTrace)
+}
