@@ -24,7 +24,11 @@ const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R 
 fn perft_prints_the_node_count_and_divides() {
     let out = kibitz(&["perft", "--fen", KIWIPETE, "--depth", "3"]);
     assert!(out.status.success());
-    assert!(stdout(&out).lines().any(|l| l == "nodes 97862"), "{}", stdout(&out));
+    assert!(
+        stdout(&out).lines().any(|l| l == "nodes 97862"),
+        "{}",
+        stdout(&out)
+    );
     let out = kibitz(&["perft", "--depth", "2", "--divide", "--json"]);
     let value: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
     assert_eq!(value["nodes"], 400);
@@ -35,9 +39,19 @@ fn perft_prints_the_node_count_and_divides() {
 #[test]
 fn analyze_streams_json_lines_and_ends_with_the_best_move() {
     // White mates in two: 1. Qxh7+?? no; a plain back-rank mate in one.
-    let out = kibitz(&["analyze", "--fen", "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", "--depth", "4", "--json"]);
+    let out = kibitz(&[
+        "analyze",
+        "--fen",
+        "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",
+        "--depth",
+        "4",
+        "--json",
+    ]);
     assert!(out.status.success(), "{}", stderr(&out));
-    let lines: Vec<serde_json::Value> = stdout(&out).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let lines: Vec<serde_json::Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     assert!(lines.len() >= 2);
     assert!(lines[..lines.len() - 1].iter().all(|l| l["type"] == "info"));
     let last = lines.last().unwrap();
@@ -51,11 +65,18 @@ fn analyze_streams_json_lines_and_ends_with_the_best_move() {
 fn analyze_multipv_reports_distinct_lines() {
     let out = kibitz(&["analyze", "--depth", "5", "--multipv", "3", "--json"]);
     assert!(out.status.success());
-    let lines: Vec<serde_json::Value> = stdout(&out).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
-    let depth5: Vec<&serde_json::Value> =
-        lines.iter().filter(|l| l["type"] == "info" && l["depth"] == 5 && l["bound"] == "exact").collect();
-    let firsts: std::collections::BTreeSet<String> =
-        depth5.iter().map(|l| l["pv"][0].as_str().unwrap().to_string()).collect();
+    let lines: Vec<serde_json::Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let depth5: Vec<&serde_json::Value> = lines
+        .iter()
+        .filter(|l| l["type"] == "info" && l["depth"] == 5 && l["bound"] == "exact")
+        .collect();
+    let firsts: std::collections::BTreeSet<String> = depth5
+        .iter()
+        .map(|l| l["pv"][0].as_str().unwrap().to_string())
+        .collect();
     assert_eq!(firsts.len(), 3, "{depth5:?}");
 }
 
@@ -63,17 +84,37 @@ fn analyze_multipv_reports_distinct_lines() {
 fn analyze_plays_moves_before_searching() {
     let out = kibitz(&["analyze", "--moves", "f2f3", "e7e5", "g2g4", "--depth", "3"]);
     assert!(out.status.success());
-    assert!(stdout(&out).lines().last().unwrap().starts_with("bestmove d8h4 (Qh4#)"), "{}", stdout(&out));
+    assert!(
+        stdout(&out)
+            .lines()
+            .last()
+            .unwrap()
+            .starts_with("bestmove d8h4 (Qh4#)"),
+        "{}",
+        stdout(&out)
+    );
 }
 
 #[test]
 fn bad_input_exits_2_with_one_line() {
     for args in [
-        vec!["analyze", "--fen", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1", "--depth", "3"],
+        vec![
+            "analyze",
+            "--fen",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1",
+            "--depth",
+            "3",
+        ],
         vec!["analyze", "--moves", "e2e5", "--depth", "3"],
         vec!["analyze", "--depth", "0"],
         vec!["analyze", "--depth", "1000"],
-        vec!["perft", "--fen", "8/8/8/8/8/8/8/8 w - - 0 1", "--depth", "2"],
+        vec![
+            "perft",
+            "--fen",
+            "8/8/8/8/8/8/8/8 w - - 0 1",
+            "--depth",
+            "2",
+        ],
         vec!["perft", "--depth", "99"],
         vec!["trace", "--depth", "11"],
         vec!["bench", "--depth", "0"],
@@ -86,7 +127,11 @@ fn bad_input_exits_2_with_one_line() {
         assert!(out.stdout.is_empty(), "{args:?}");
     }
     let out = kibitz(&["analyze", "--moves", "e2e4", "e7e6", "e4e6", "--depth", "3"]);
-    assert!(stderr(&out).contains("move 3 'e4e6' is not legal"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("move 3 'e4e6' is not legal"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]
@@ -116,7 +161,13 @@ fn bench_last_line_is_nodes_and_nps_and_the_count_is_deterministic() {
 
 #[test]
 fn trace_prints_events_and_a_summary() {
-    let out = kibitz(&["trace", "--fen", "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", "--depth", "2"]);
+    let out = kibitz(&[
+        "trace",
+        "--fen",
+        "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",
+        "--depth",
+        "2",
+    ]);
     assert!(out.status.success());
     let text = stdout(&out);
     assert!(text.contains("== iteration: depth 2 =="));
@@ -129,10 +180,16 @@ fn trace_prints_events_and_a_summary() {
     assert!(text.contains("(hash move)"));
 
     let out = kibitz(&["trace", "--depth", "2", "--json", "--no-tt"]);
-    let lines: Vec<serde_json::Value> = stdout(&out).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let lines: Vec<serde_json::Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     let summary = lines.last().unwrap();
     assert_eq!(summary["type"], "summary");
-    assert_eq!(summary["events"].as_u64().unwrap() as usize, lines.len() - 1);
+    assert_eq!(
+        summary["events"].as_u64().unwrap() as usize,
+        lines.len() - 1
+    );
     assert!(lines.iter().any(|l| l["event"] == "enter_node"));
     assert!(lines.iter().all(|l| l["event"] != "tt_probe"));
 }
@@ -140,7 +197,17 @@ fn trace_prints_events_and_a_summary() {
 #[test]
 fn trace_minimax_agrees_with_alpha_beta_and_visits_more() {
     let summary = |extra: &[&str]| {
-        let mut args = vec!["trace", "--depth", "3", "--no-quiescence", "--summary", "--json", "--moves", "e2e4", "e7e5"];
+        let mut args = vec![
+            "trace",
+            "--depth",
+            "3",
+            "--no-quiescence",
+            "--summary",
+            "--json",
+            "--moves",
+            "e2e4",
+            "e7e5",
+        ];
         args.extend_from_slice(extra);
         let out = kibitz(&args);
         assert!(out.status.success());

@@ -34,7 +34,10 @@ fn move_mates_within(position: &Chess, m: Move, moves: u32) -> bool {
     let child = play(position, m);
     child.is_checkmate()
         || (moves > 1
-            && child.legal_moves().iter().all(|&reply| forces_mate(&play(&child, reply), moves - 1)))
+            && child
+                .legal_moves()
+                .iter()
+                .all(|&reply| forces_mate(&play(&child, reply), moves - 1)))
 }
 
 fn check_suite(file: &str, n: i32, max_depth: u32) {
@@ -43,7 +46,10 @@ fn check_suite(file: &str, n: i32, max_depth: u32) {
     for fen in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
         let position = parse_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
         // The puzzle's own claim, checked independently of the engine.
-        assert!(forces_mate(&position, n as u32), "suite position is not a mate in {n}: {fen}");
+        assert!(
+            forces_mate(&position, n as u32),
+            "suite position is not a mate in {n}: {fen}"
+        );
         let shorter = (1..n).find(|&k| forces_mate(&position, k as u32));
         let expected = shorter.unwrap_or(n);
         let mut found = None;
@@ -54,7 +60,8 @@ fn check_suite(file: &str, n: i32, max_depth: u32) {
                 break;
             }
         }
-        let result = found.unwrap_or_else(|| panic!("mate in {expected} not found by depth {max_depth}: {fen}"));
+        let result = found
+            .unwrap_or_else(|| panic!("mate in {expected} not found by depth {max_depth}: {fen}"));
         let best = result.best_move.unwrap();
         assert!(
             move_mates_within(&position, best, expected as u32),
@@ -78,11 +85,13 @@ fn solves_every_mate_in_two() {
 #[test]
 fn mated_side_sees_its_fate() {
     // Fool's mate delivered: White to move has no move and is mated.
-    let position = parse_fen("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3").unwrap();
+    let position =
+        parse_fen("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3").unwrap();
     let result = common::search(&position, &Limits::depth(3), SearchOptions::default());
     assert_eq!(result.best_move, None);
     // Black to move mates in one; White, one ply later, is mated in one.
-    let before = parse_fen("rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2").unwrap();
+    let before =
+        parse_fen("rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2").unwrap();
     let result = common::search(&before, &Limits::depth(3), SearchOptions::default());
     assert_eq!(result.score, Score::Mate(1));
 }

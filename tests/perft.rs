@@ -18,7 +18,11 @@ fn perft_matches_the_published_counts() {
         let fen = fields.next().unwrap().trim();
         let position = parse_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
         for field in fields {
-            let (depth, expected) = field.trim().trim_start_matches('D').split_once(' ').unwrap();
+            let (depth, expected) = field
+                .trim()
+                .trim_start_matches('D')
+                .split_once(' ')
+                .unwrap();
             let depth: u32 = depth.parse().unwrap();
             let expected: u64 = expected.trim().parse().unwrap();
             if expected > MAX_NODES {
@@ -33,7 +37,8 @@ fn perft_matches_the_published_counts() {
 
 #[test]
 fn divide_sums_to_perft() {
-    let position = parse_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1").unwrap();
+    let position =
+        parse_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1").unwrap();
     let split = divide(&position, 3);
     assert_eq!(split.len(), 48);
     assert_eq!(split.iter().map(|(_, n)| n).sum::<u64>(), 97_862);

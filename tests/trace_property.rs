@@ -81,14 +81,35 @@ fn recorder_logs_the_required_events() {
             kibitz::engine::trace::TraceEvent::Return { .. } => "return",
         })
         .collect();
-    for kind in ["iteration", "enter", "probe", "store", "move", "standpat", "alpha", "cutoff", "return"] {
+    for kind in [
+        "iteration",
+        "enter",
+        "probe",
+        "store",
+        "move",
+        "standpat",
+        "alpha",
+        "cutoff",
+        "return",
+    ] {
         assert!(kinds.contains(kind), "no {kind} event");
     }
     assert!(summary.beta_cutoffs > 0);
     // Without quiescence the horizon is scored by leaf evaluations.
     let mut recorder = Recorder::new(1_000_000);
-    run_trace(&position, &[], 2, without_quiescence(alpha_beta()), &mut recorder);
-    assert!(recorder.events().iter().any(|e| matches!(e, kibitz::engine::trace::TraceEvent::LeafEval { .. })));
+    run_trace(
+        &position,
+        &[],
+        2,
+        without_quiescence(alpha_beta()),
+        &mut recorder,
+    );
+    assert!(
+        recorder
+            .events()
+            .iter()
+            .any(|e| matches!(e, kibitz::engine::trace::TraceEvent::LeafEval { .. }))
+    );
 }
 
 #[test]

@@ -33,7 +33,11 @@ impl Uci {
                 }
             }
         });
-        Uci { child, stdin, lines }
+        Uci {
+            child,
+            stdin,
+            lines,
+        }
     }
 
     fn send(&mut self, line: &str) {
@@ -63,7 +67,13 @@ impl Uci {
 
     fn best_move(&mut self, timeout: Duration) -> (String, Vec<String>) {
         let lines = self.until(|l| l.starts_with("bestmove"), timeout);
-        let best = lines.last().unwrap().split_whitespace().nth(1).unwrap().to_string();
+        let best = lines
+            .last()
+            .unwrap()
+            .split_whitespace()
+            .nth(1)
+            .unwrap()
+            .to_string();
         (best, lines)
     }
 
@@ -87,14 +97,21 @@ fn handshake_lists_options() {
     uci.send("uci");
     let lines = uci.until(|l| l == "uciok", LONG);
     assert!(lines[0].starts_with("id name kibitz"));
-    for option in ["option name Hash type spin", "option name MultiPV type spin", "option name Clear Hash type button"] {
+    for option in [
+        "option name Hash type spin",
+        "option name MultiPV type spin",
+        "option name Clear Hash type button",
+    ] {
         assert!(lines.iter().any(|l| l.starts_with(option)), "{option}");
     }
     uci.ready();
     uci.send("quit");
     let started = Instant::now();
     while uci.child.try_wait().unwrap().is_none() {
-        assert!(started.elapsed() < Duration::from_secs(5), "quit did not end the engine");
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "quit did not end the engine"
+        );
         std::thread::sleep(Duration::from_millis(10));
     }
     assert!(uci.child.wait().unwrap().success());
@@ -111,7 +128,10 @@ fn garbage_gets_an_info_string_and_the_engine_carries_on() {
         ("setoption name Hash value lots", "not a number"),
         ("setoption name Hash value 0", "out of range"),
         ("setoption name Frobnicate value 3", "unknown option"),
-        ("position startpos moves e2e4 e7e4", "move 2 'e7e4' is not legal"),
+        (
+            "position startpos moves e2e4 e7e4",
+            "move 2 'e7e4' is not legal",
+        ),
     ] {
         uci.send(line);
         let lines = uci.until(|l| l.starts_with("info string"), LONG);
@@ -123,7 +143,10 @@ fn garbage_gets_an_info_string_and_the_engine_carries_on() {
     let (best, _) = uci.best_move(LONG);
     let mut position = Chess::default();
     position.play_unchecked(parse_uci(&position, "e2e4").unwrap());
-    assert!(parse_uci(&position, &best).is_ok(), "{best} is not a legal Black reply to 1. e4");
+    assert!(
+        parse_uci(&position, &best).is_ok(),
+        "{best} is not a legal Black reply to 1. e4"
+    );
 }
 
 #[test]
@@ -138,7 +161,12 @@ fn multipv_gives_that_many_lines() {
         .filter(|l| l.starts_with("info depth 6 ") && l.contains(" pv ") && !l.contains("bound"))
         .collect();
     for k in 1..=3 {
-        assert!(at_depth_6.iter().any(|l| l.contains(&format!(" multipv {k} "))), "no line {k}: {at_depth_6:#?}");
+        assert!(
+            at_depth_6
+                .iter()
+                .any(|l| l.contains(&format!(" multipv {k} "))),
+            "no line {k}: {at_depth_6:#?}"
+        );
     }
 }
 
@@ -150,11 +178,18 @@ fn infinite_waits_for_stop_and_stop_is_prompt() {
     std::thread::sleep(Duration::from_millis(400));
     uci.ready(); // answered during the search
     let early: Vec<String> = uci.lines.try_iter().collect();
-    assert!(early.iter().all(|l| !l.starts_with("bestmove")), "{early:?}");
+    assert!(
+        early.iter().all(|l| !l.starts_with("bestmove")),
+        "{early:?}"
+    );
     let stopped = Instant::now();
     uci.send("stop");
     let (best, _) = uci.best_move(LONG);
-    assert!(stopped.elapsed() < Duration::from_secs(1), "stop took {:?}", stopped.elapsed());
+    assert!(
+        stopped.elapsed() < Duration::from_secs(1),
+        "stop took {:?}",
+        stopped.elapsed()
+    );
     assert!(parse_uci(&Chess::default(), &best).is_ok());
 }
 
@@ -166,12 +201,19 @@ fn movetime_and_clock_are_respected() {
     uci.send("go movetime 300");
     uci.best_move(LONG);
     let took = started.elapsed();
-    assert!(took >= Duration::from_millis(250) && took < Duration::from_millis(800), "{took:?}");
+    assert!(
+        took >= Duration::from_millis(250) && took < Duration::from_millis(800),
+        "{took:?}"
+    );
 
     let started = Instant::now();
     uci.send("go wtime 300 btime 300");
     uci.best_move(LONG);
-    assert!(started.elapsed() < Duration::from_millis(300), "{:?}", started.elapsed());
+    assert!(
+        started.elapsed() < Duration::from_millis(300),
+        "{:?}",
+        started.elapsed()
+    );
 }
 
 #[test]
@@ -213,7 +255,12 @@ fn plays_a_whole_game_on_the_clock() {
         let started = Instant::now();
         let (best, _) = player.best_move(LONG);
         let used = started.elapsed();
-        assert!(used < clocks[side], "lost on time at ply {}: used {used:?} of {:?}", moves.len(), clocks[side]);
+        assert!(
+            used < clocks[side],
+            "lost on time at ply {}: used {used:?} of {:?}",
+            moves.len(),
+            clocks[side]
+        );
         clocks[side] = clocks[side] - used + increment;
         let m = parse_uci(&position, &best).unwrap_or_else(|e| panic!("ply {}: {e}", moves.len()));
         position.play_unchecked(m);
