@@ -1,6 +1,7 @@
 //! Every mate-in-1 and mate-in-2 of the shared suites is found with the
 //! right mate score at depth <= 6, and the move found really mates: an
 //! independent brute-force solver (no evaluation, no pruning) checks it.
+#![allow(clippy::unwrap_used)]
 
 mod common;
 

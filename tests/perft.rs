@@ -1,5 +1,6 @@
 //! The move generator under the engine (shakmaty, driven by our perft)
 //! against the published perft counts of the chess programming wiki.
+#![allow(clippy::unwrap_used)]
 
 mod common;
 

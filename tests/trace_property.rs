@@ -4,6 +4,7 @@
 //! The horizon is the static evaluation (no quiescence): minimax's
 //! quiescence search has no cutoffs either, and on the wild positions random
 //! play produces it runs to tens of millions of nodes per position.
+#![allow(clippy::unwrap_used)]
 
 use kibitz::cli::run_trace;
 use kibitz::engine::SearchOptions;
