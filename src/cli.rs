@@ -176,10 +176,12 @@ pub fn analyze(args: &AnalyzeArgs, out: &mut dyn Write) -> Result<(), CliError> 
             multipv: args.multipv,
             ..SearchOptions::default()
         },
+        received: Instant::now(),
     })));
     let side = position.turn();
     for report in engine.reports().iter() {
         match report {
+            Report::Pong(_) => {}
             Report::Info(info) => {
                 if info.complete {
                     write_info(out, &position, &info, args.json)?;
@@ -306,6 +308,7 @@ fn search_once<T: crate::engine::trace::Tracer>(
         stop: &never,
         on_info: &mut ignore,
         search_id: 0,
+        clock_start: std::time::Instant::now(),
     };
     search::search(position, history, limits, options, &mut ctx, tracer)
 }

@@ -27,10 +27,15 @@ fn random_position(choices: &[u16]) -> Chess {
     position
 }
 
+/// Alpha-beta with move ordering but without the transposition table: a
+/// table entry found through a transposition may come from a path with a
+/// check extension more (so it is deeper) or from a line with a repetition,
+/// and then legitimately differs from the fixed-depth minimax value.
 fn alpha_beta() -> SearchOptions {
     SearchOptions {
         selective: false,
         aspiration: false,
+        transposition_table: false,
         ..SearchOptions::default()
     }
 }
@@ -64,7 +69,11 @@ proptest! {
 fn recorder_logs_the_required_events() {
     let position = random_position(&[3, 7, 11, 2, 5, 9]);
     let mut recorder = Recorder::new(1_000_000);
-    let summary = run_trace(&position, &[], 3, alpha_beta(), &mut recorder);
+    let with_table = SearchOptions {
+        transposition_table: true,
+        ..alpha_beta()
+    };
+    let summary = run_trace(&position, &[], 3, with_table, &mut recorder);
     assert_eq!(recorder.dropped(), 0);
     let kinds: std::collections::BTreeSet<&str> = recorder
         .events()

@@ -102,7 +102,7 @@ impl Engine {
                 let latest = self.latest_search.load(Ordering::SeqCst);
                 self.stop.stop_below(latest.saturating_add(1));
             }
-            Command::NewGame | Command::SetHashSize(_) | Command::ClearHash => {}
+            Command::NewGame | Command::SetHashSize(_) | Command::ClearHash | Command::Ping(_) => {}
         }
         // The thread only ends after Quit or when this handle is dropped, so
         // a failed send means it is already gone and there is no one to tell.
@@ -127,7 +127,7 @@ impl Drop for Engine {
 /// The engine thread: owns the transposition table and move-ordering
 /// history, which live from one search to the next.
 fn run(commands: Receiver<Command>, reports: Sender<Report>, stop: StopSignal, hash_mb: usize) {
-    let mut tt = TranspositionTable::new(hash_mb.clamp(1, MAX_HASH_MB));
+    let mut tt = TranspositionTable::with_fallback(hash_mb.clamp(1, MAX_HASH_MB));
     let mut heuristics = Box::<Heuristics>::default();
     while let Ok(command) = commands.recv() {
         match command {
@@ -137,8 +137,15 @@ fn run(commands: Receiver<Command>, reports: Sender<Report>, stop: StopSignal, h
                 tt.clear();
                 heuristics.clear();
             }
-            Command::SetHashSize(mb) => tt = TranspositionTable::new(mb.clamp(1, MAX_HASH_MB)),
+            Command::SetHashSize(mb) => {
+                // Free the old table first so both never live at once.
+                drop(std::mem::replace(&mut tt, TranspositionTable::new(1)));
+                tt = TranspositionTable::with_fallback(mb.clamp(1, MAX_HASH_MB));
+            }
             Command::ClearHash => tt.clear(),
+            Command::Ping(token) => {
+                let _ = reports.send(Report::Pong(token));
+            }
             Command::Quit => break,
         }
     }
@@ -163,6 +170,7 @@ fn go(
         stop: &stopped,
         on_info: &mut on_info,
         search_id,
+        clock_start: request.received,
     };
     let result = search::search(
         &request.position,

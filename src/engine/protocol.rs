@@ -3,7 +3,7 @@
 //! out, plus the plain data they carry.
 
 use std::fmt;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{Chess, EnPassantMode, Move, Position};
@@ -27,6 +27,9 @@ pub enum Command {
     SetHashSize(usize),
     /// Empty the transposition table.
     ClearHash,
+    /// Answered with `Report::Pong` carrying the same token once every
+    /// command sent before it has been carried out (UCI `isready`).
+    Ping(u64),
     /// End the engine thread.
     Quit,
 }
@@ -43,6 +46,9 @@ pub struct GoRequest {
     pub history: Vec<u64>,
     pub limits: Limits,
     pub options: SearchOptions,
+    /// When the front end received the request: the clock runs from here,
+    /// so time spent waiting in the queue counts against the budget.
+    pub received: Instant,
 }
 
 /// When the search must stop. Every field left empty means "no limit of this
@@ -222,13 +228,17 @@ pub enum Report {
         nodes: u64,
         source: MoveSource,
     },
+    /// The answer to `Command::Ping`.
+    Pong(u64),
 }
 
 impl Report {
+    /// The search a report answers (for `Pong`, the ping's token).
     pub fn search_id(&self) -> u64 {
         match self {
             Report::Info(info) => info.search_id,
             Report::BestMove { search_id, .. } => *search_id,
+            Report::Pong(token) => *token,
         }
     }
 }

@@ -16,6 +16,8 @@ use super::protocol::Limits;
 /// Kept back from every clock reading for the time the GUI and the operating
 /// system take to pass the move along.
 pub const MOVE_OVERHEAD: Duration = Duration::from_millis(30);
+/// Kept back from a fixed `movetime` (at most a tenth of it).
+const MOVETIME_MARGIN: Duration = Duration::from_millis(10);
 /// When the GUI does not say how many moves remain, plan for this many.
 const DEFAULT_MOVES_TO_GO: u32 = 30;
 /// Never plan to spend more than this share of the remaining time on one move.
@@ -40,9 +42,17 @@ pub fn budget(limits: &Limits, side: Color) -> TimeBudget {
         return TimeBudget::default();
     }
     if let Some(movetime) = limits.movetime {
+        // The answer must arrive within movetime: keep back a little for
+        // unwinding the search and passing the move on.
+        let margin = MOVETIME_MARGIN.min(movetime / 10);
+        let target = movetime
+            .saturating_sub(margin)
+            .max(Duration::from_millis(1));
+        // The whole movetime is the GUI's to give: no soft limit that would
+        // end the search early.
         return TimeBudget {
-            soft: Some(movetime),
-            hard: Some(movetime),
+            soft: None,
+            hard: Some(target),
         };
     }
     let (time, increment) = match side {
@@ -119,9 +129,10 @@ mod tests {
             movetime: Some(Duration::from_millis(250)),
             ..Limits::default()
         };
+        // 10 ms are kept back for passing the move on.
         assert_eq!(
             budget(&movetime, Color::White).hard,
-            Some(Duration::from_millis(250))
+            Some(Duration::from_millis(240))
         );
         assert_eq!(
             budget(

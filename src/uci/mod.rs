@@ -9,7 +9,9 @@
 
 use std::io::{BufRead, Write};
 use std::str::FromStr;
-use std::time::Duration;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
 
 use shakmaty::{CastlingMode, Chess, Position};
 
@@ -22,6 +24,21 @@ use crate::game::notation::parse_uci;
 
 pub const MAX_MULTIPV: usize = 64;
 const ENGINE_NAME: &str = concat!("kibitz ", env!("CARGO_PKG_VERSION"));
+
+const GO_KEYWORDS: [&str; 12] = [
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movetime",
+    "movestogo",
+    "depth",
+    "nodes",
+    "mate",
+    "infinite",
+    "ponder",
+    "searchmoves",
+];
 
 /// One line from the GUI.
 #[derive(Debug, Clone, PartialEq)]
@@ -39,9 +56,11 @@ pub enum UciCommand {
         fen: Option<String>,
         moves: Vec<String>,
     },
+    /// `ignored` lists tokens that were not understood and skipped.
     Go {
         limits: Limits,
         ponder: bool,
+        ignored: Vec<String>,
     },
     Stop,
     PonderHit,
@@ -121,6 +140,8 @@ impl FromStr for UciCommand {
             "go" => {
                 let mut limits = Limits::default();
                 let mut ponder = false;
+                let mut ignored = Vec::new();
+                let mut tokens = tokens.peekable();
                 while let Some(token) = tokens.next() {
                     match token {
                         "wtime" => limits.white_time = Some(parse_millis(tokens.next(), token)?),
@@ -140,17 +161,29 @@ impl FromStr for UciCommand {
                         "mate" => limits.mate = Some(parse_number(tokens.next(), token)?),
                         "infinite" => limits.infinite = true,
                         "ponder" => ponder = true,
-                        // searchmoves restricts the root; not supported, so the rest is skipped.
-                        "searchmoves" => break,
-                        other => {
-                            return Err(UciParseError(format!("go: unknown parameter '{other}'")));
+                        // Restricting the root is not supported: skip the moves,
+                        // keep the limits that follow them.
+                        "searchmoves" => {
+                            ignored.push(token.to_string());
+                            while let Some(&next) = tokens.peek() {
+                                if GO_KEYWORDS.contains(&next) {
+                                    break;
+                                }
+                                ignored.push(next.to_string());
+                                tokens.next();
+                            }
                         }
+                        other => ignored.push(other.to_string()),
                     }
                 }
                 if limits.depth == Some(0) {
                     return Err(UciParseError("go: depth must be at least 1".into()));
                 }
-                Ok(UciCommand::Go { limits, ponder })
+                Ok(UciCommand::Go {
+                    limits,
+                    ponder,
+                    ignored,
+                })
             }
             other => Err(UciParseError(format!("unknown command '{other}'"))),
         }
@@ -164,6 +197,7 @@ impl std::fmt::Display for UciReport<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self.0 {
             Report::Info(info) => write_info(f, info),
+            Report::Pong(_) => write!(f, "readyok"),
             Report::BestMove {
                 best_move, ponder, ..
             } => {
@@ -215,6 +249,10 @@ struct Session {
     history: Vec<u64>,
     multipv: usize,
     next_search_id: u64,
+    /// Searches sent and not yet answered with `bestmove` (the printer
+    /// thread counts them down).
+    searches_running: Arc<AtomicUsize>,
+    next_ping: u64,
 }
 
 fn say(out: &mut impl Write, text: &str) -> std::io::Result<()> {
@@ -283,7 +321,7 @@ impl Session {
         error.map_or(Ok(()), Err)
     }
 
-    fn go(&mut self, mut limits: Limits, ponder: bool) {
+    fn go(&mut self, mut limits: Limits, ponder: bool, received: Instant) {
         if ponder {
             // Pondering: search until the GUI says stop or ponderhit.
             limits.infinite = true;
@@ -298,7 +336,9 @@ impl Session {
                 multipv: self.multipv,
                 ..SearchOptions::default()
             },
+            received,
         })));
+        self.searches_running.fetch_add(1, Ordering::SeqCst);
     }
 }
 
@@ -306,13 +346,22 @@ impl Session {
 pub fn run(input: impl BufRead) -> std::io::Result<()> {
     let engine = Engine::new(DEFAULT_HASH_MB)?;
     let reports = engine.reports().clone();
+    let searches_running = Arc::new(AtomicUsize::new(0));
+    let running = Arc::clone(&searches_running);
     let printer = std::thread::Builder::new()
         .name("kibitz-uci-out".into())
         .spawn(move || {
             let stdout = std::io::stdout();
             for report in reports.iter() {
-                let mut out = stdout.lock();
-                if say(&mut out, &UciReport(&report).to_string()).is_err() {
+                let text = match &report {
+                    Report::Pong(_) => "readyok".to_string(),
+                    Report::BestMove { .. } => {
+                        running.fetch_sub(1, Ordering::SeqCst);
+                        UciReport(&report).to_string()
+                    }
+                    Report::Info(_) => UciReport(&report).to_string(),
+                };
+                if say(&mut stdout.lock(), &text).is_err() {
                     break;
                 }
             }
@@ -323,9 +372,12 @@ pub fn run(input: impl BufRead) -> std::io::Result<()> {
         history: Vec::new(),
         multipv: 1,
         next_search_id: 0,
+        searches_running,
+        next_ping: 0,
     };
     let stdout = std::io::stdout();
     for line in input.lines() {
+        let received = Instant::now();
         let line = match line {
             Ok(line) => line,
             // Not UTF-8: say so and read on.
@@ -371,7 +423,16 @@ pub fn run(input: impl BufRead) -> std::io::Result<()> {
                 say(&mut out, "uciok")?;
             }
             UciCommand::Debug => {}
-            UciCommand::IsReady => say(&mut stdout.lock(), "readyok")?,
+            UciCommand::IsReady => {
+                if session.searches_running.load(Ordering::SeqCst) > 0 {
+                    // Searching: the GUI only checks that we are alive.
+                    say(&mut stdout.lock(), "readyok")?;
+                } else {
+                    // Idle: answer once queued work (a table resize or clear) is done.
+                    session.next_ping += 1;
+                    session.engine.send(Command::Ping(session.next_ping));
+                }
+            }
             UciCommand::SetOption { name, value } => {
                 if let Err(why) = session.set_option(&name, value.as_deref()) {
                     say(&mut stdout.lock(), &format!("info string {why}"))?;
@@ -383,7 +444,19 @@ pub fn run(input: impl BufRead) -> std::io::Result<()> {
                     say(&mut stdout.lock(), &format!("info string {why}"))?;
                 }
             }
-            UciCommand::Go { limits, ponder } => session.go(limits, ponder),
+            UciCommand::Go {
+                limits,
+                ponder,
+                ignored,
+            } => {
+                if !ignored.is_empty() {
+                    say(
+                        &mut stdout.lock(),
+                        &format!("info string go: ignored '{}'", ignored.join(" ")),
+                    )?;
+                }
+                session.go(limits, ponder, received);
+            }
             UciCommand::Stop | UciCommand::PonderHit => session.engine.send(Command::Stop),
             UciCommand::Quit => break,
         }
@@ -404,10 +477,16 @@ mod tests {
         let cmd: UciCommand = "go wtime 1000 btime -5 winc 10 binc 20 movestogo 7 depth 9 nodes 100 mate 3 movetime 50"
             .parse()
             .unwrap();
-        let UciCommand::Go { limits, ponder } = cmd else {
+        let UciCommand::Go {
+            limits,
+            ponder,
+            ignored,
+        } = cmd
+        else {
             panic!()
         };
         assert!(!ponder);
+        assert!(ignored.is_empty());
         assert_eq!(limits.white_time, Some(Duration::from_millis(1000)));
         assert_eq!(limits.black_time, Some(Duration::ZERO));
         assert_eq!(limits.black_increment, Some(Duration::from_millis(20)));
@@ -437,6 +516,14 @@ mod tests {
             }
         );
         assert!("go depth x".parse::<UciCommand>().is_err());
+        let UciCommand::Go {
+            limits, ignored, ..
+        } = "go searchmoves e2e4 d2d4 wtime 500 frob".parse().unwrap()
+        else {
+            panic!()
+        };
+        assert_eq!(limits.white_time, Some(Duration::from_millis(500)));
+        assert_eq!(ignored, ["searchmoves", "e2e4", "d2d4", "frob"]);
         assert!("position".parse::<UciCommand>().is_err());
         assert!("xyzzy".parse::<UciCommand>().is_err());
     }

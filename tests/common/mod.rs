@@ -41,6 +41,7 @@ pub fn search(position: &Chess, limits: &Limits, options: SearchOptions) -> Sear
         stop: &never,
         on_info: &mut ignore,
         search_id: 0,
+        clock_start: std::time::Instant::now(),
     };
     search::search(position, &[], limits, options, &mut ctx, &mut NoTrace)
 }

@@ -1,0 +1,214 @@
+//! The Engine API as a front end uses it: commands in, reports out, every
+//! search ends with a legal best move, stale searches are told apart by id.
+#![allow(clippy::unwrap_used)]
+
+use std::time::Duration;
+
+use kibitz::engine::{Command, Engine, GoRequest, Limits, MoveSource, Report, SearchOptions};
+use kibitz::game::notation::parse_uci;
+use shakmaty::{Chess, Position};
+
+fn go(id: u64, position: &Chess, limits: Limits) -> Command {
+    Command::Go(Box::new(GoRequest {
+        search_id: id,
+        position: position.clone(),
+        history: Vec::new(),
+        limits,
+        options: SearchOptions::default(),
+        received: std::time::Instant::now(),
+    }))
+}
+
+fn infinite() -> Limits {
+    Limits {
+        infinite: true,
+        ..Limits::default()
+    }
+}
+
+/// Reports until the best move of `id`; returns (infos of `id`, best move report).
+fn wait_best(engine: &Engine, id: u64) -> (Vec<Report>, Report) {
+    let mut infos = Vec::new();
+    loop {
+        let report = engine
+            .reports()
+            .recv_timeout(Duration::from_secs(30))
+            .expect("a report");
+        match &report {
+            Report::BestMove { search_id, .. } if *search_id == id => return (infos, report),
+            Report::Info(info) if info.search_id == id => infos.push(report),
+            _ => {}
+        }
+    }
+}
+
+#[test]
+fn a_stopped_search_still_ends_with_a_legal_move() {
+    let engine = Engine::new(8).unwrap();
+    let position = Chess::default();
+    engine.send(go(1, &position, infinite()));
+    engine.send(Command::Stop);
+    let (_, best) = wait_best(&engine, 1);
+    let Report::BestMove {
+        best_move, source, ..
+    } = best
+    else {
+        unreachable!()
+    };
+    assert!(position.is_legal(best_move.unwrap()));
+    assert_eq!(source, MoveSource::Search);
+}
+
+#[test]
+fn a_new_search_stops_the_old_one_and_reports_carry_their_id() {
+    let engine = Engine::new(8).unwrap();
+    let position = Chess::default();
+    engine.send(go(1, &position, infinite()));
+    std::thread::sleep(Duration::from_millis(100));
+    let after_e4 = {
+        let mut p = position.clone();
+        p.play_unchecked(parse_uci(&p, "e2e4").unwrap());
+        p
+    };
+    engine.send(go(2, &after_e4, Limits::depth(6)));
+    // The first search ends (it was stopped) before the second reports its best move.
+    let (_, first) = wait_best(&engine, 1);
+    assert_eq!(first.search_id(), 1);
+    let (infos, second) = wait_best(&engine, 2);
+    let Report::BestMove {
+        best_move, depth, ..
+    } = second
+    else {
+        unreachable!()
+    };
+    assert!(after_e4.is_legal(best_move.unwrap()));
+    assert_eq!(depth, 6);
+    // One finished line per iteration, depth 1 to 6.
+    let depths: Vec<u32> = infos
+        .iter()
+        .filter_map(|r| match r {
+            Report::Info(i) if i.complete && i.bound == kibitz::engine::Bound::Exact => {
+                Some(i.depth)
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(depths, [1, 2, 3, 4, 5, 6]);
+}
+
+#[test]
+fn long_iterations_send_heartbeats() {
+    let engine = Engine::new(8).unwrap();
+    let position = Chess::default();
+    engine.send(go(
+        7,
+        &position,
+        Limits {
+            movetime: Some(Duration::from_millis(1500)),
+            ..Limits::default()
+        },
+    ));
+    let (infos, _) = wait_best(&engine, 7);
+    let times: Vec<Duration> = infos
+        .iter()
+        .map(|r| match r {
+            Report::Info(i) => i.elapsed,
+            _ => unreachable!(),
+        })
+        .collect();
+    // No silence longer than the 200 ms heartbeat (plus scheduling slack).
+    let gaps = times.windows(2).map(|w| w[1].saturating_sub(w[0]));
+    assert!(
+        gaps.clone().all(|g| g < Duration::from_millis(400)),
+        "{:?}",
+        gaps.collect::<Vec<_>>()
+    );
+    assert!(times.last().unwrap() > &Duration::from_millis(1200));
+}
+
+fn best_and_score(request: GoRequest) -> (Option<shakmaty::Move>, kibitz::engine::Score) {
+    let engine = Engine::new(8).unwrap();
+    let id = request.search_id;
+    engine.send(Command::Go(Box::new(request)));
+    let (_, best) = wait_best(&engine, id);
+    let Report::BestMove {
+        best_move, score, ..
+    } = best
+    else {
+        unreachable!()
+    };
+    (best_move, score)
+}
+
+#[test]
+fn a_repetition_with_the_game_history_is_a_draw() {
+    // Black is a queen down. The game already saw the position that 1... Kd8
+    // would reach, four plies back, so Kd8 repeats it: a draw, which the
+    // losing side takes.
+    let position = kibitz::game::fen::parse_fen("4k3/8/8/8/8/8/8/Q3K3 b - - 10 60").unwrap();
+    let after_kd8 = kibitz::game::fen::parse_fen("3k4/8/8/8/8/8/8/Q3K3 w - - 11 61").unwrap();
+    let request = |history: Vec<u64>| GoRequest {
+        search_id: 1,
+        position: position.clone(),
+        history,
+        limits: Limits::depth(4),
+        options: SearchOptions::default(),
+        received: std::time::Instant::now(),
+    };
+    let (best, score) = best_and_score(request(vec![
+        kibitz::engine::position_key(&after_kd8),
+        1,
+        2,
+    ]));
+    assert_eq!(
+        best.map(kibitz::game::notation::uci).as_deref(),
+        Some("e8d8")
+    );
+    assert_eq!(score, kibitz::engine::Score::Centipawns(0));
+    // Without that history the same position is simply lost.
+    let (_, score) = best_and_score(request(vec![1, 2, 3]));
+    assert!(
+        matches!(score, kibitz::engine::Score::Centipawns(cp) if cp < -500),
+        "{score:?}"
+    );
+}
+
+#[test]
+fn the_fifty_move_rule_is_a_draw() {
+    // A queen up, but the 100th half-move without capture or pawn move is
+    // about to be played and no move mates.
+    let request = |fen: &str| GoRequest {
+        search_id: 1,
+        position: kibitz::game::fen::parse_fen(fen).unwrap(),
+        history: Vec::new(),
+        limits: Limits::depth(4),
+        options: SearchOptions::default(),
+        received: std::time::Instant::now(),
+    };
+    let (_, score) = best_and_score(request("4k3/8/8/8/8/8/8/Q3K3 w - - 99 80"));
+    assert_eq!(score, kibitz::engine::Score::Centipawns(0));
+    let (_, score) = best_and_score(request("4k3/8/8/8/8/8/8/Q3K3 w - - 0 80"));
+    assert!(
+        matches!(score, kibitz::engine::Score::Centipawns(cp) if cp > 500),
+        "{score:?}"
+    );
+}
+
+#[test]
+fn no_legal_move_gives_no_best_move() {
+    let engine = Engine::new(8).unwrap();
+    let mated = kibitz::game::fen::parse_fen(
+        "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",
+    )
+    .unwrap();
+    engine.send(go(3, &mated, Limits::depth(5)));
+    let (_, best) = wait_best(&engine, 3);
+    let Report::BestMove {
+        best_move, source, ..
+    } = best
+    else {
+        unreachable!()
+    };
+    assert_eq!(best_move, None);
+    assert_eq!(source, MoveSource::NoMove);
+}
