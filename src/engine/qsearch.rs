@@ -18,8 +18,8 @@ use shakmaty::{Chess, Position};
 
 use super::eval::evaluate;
 use super::ordering::{quiescence_moves, see};
-use super::search::{INFINITY, MATE, MAX_PLY, Searcher};
-use super::trace::{OrderReason, TraceEvent, Tracer};
+use super::search::{INFINITY, MATE, MAX_PLY, Searcher, child_key};
+use super::trace::{OrderReason, TraceEvent, Tracer, TtBound};
 
 /// Delta pruning: a capture that cannot raise the score to alpha even when
 /// it wins this much more than its exchange value is skipped.
@@ -29,6 +29,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
     pub(super) fn quiescence(
         &mut self,
         position: &Chess,
+        key: u64,
         mut alpha: i32,
         beta: i32,
         ply: u32,
@@ -59,6 +60,35 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         }
 
         let ab = self.options.alpha_beta;
+        // The table also remembers quiescence results (as depth 0), which
+        // saves re-searching the same capture sequences from other lines.
+        if self.options.transposition_table {
+            self.stats.tt_probes += 1;
+            let hit = self.ctx.tt.probe(key, ply);
+            let cutoff = hit.and_then(|hit| {
+                let usable = match hit.bound {
+                    TtBound::Exact => true,
+                    TtBound::Lower => hit.value >= beta,
+                    TtBound::Upper => hit.value <= alpha,
+                };
+                (beta - alpha == 1 && hit.depth >= 0 && usable).then_some(hit.value)
+            });
+            if hit.is_some() {
+                self.stats.tt_hits += 1;
+            }
+            if T::ENABLED {
+                self.tracer.record(TraceEvent::TtProbe {
+                    ply,
+                    hit: hit.is_some(),
+                    cutoff: cutoff.is_some(),
+                });
+            }
+            if let Some(value) = cutoff {
+                self.stats.tt_cutoffs += 1;
+                return self.leave(ply, value);
+            }
+        }
+        let original_alpha = alpha;
         let in_check = position.is_check();
         let mut best = -INFINITY;
         let mut stand_pat = -INFINITY;
@@ -80,6 +110,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
             best = stand_pat;
             if best > alpha {
                 if ab && best >= beta {
+                    self.store(key, ply, 0, best, original_alpha, beta, None);
                     return self.leave(ply, best);
                 }
                 if ab {
@@ -95,6 +126,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
             OrderReason::Unordered
         };
         let count = moves.len();
+        let mut best_move = None;
         for (index, &m) in moves.iter().enumerate() {
             if !in_check {
                 let exchange = see(position, m);
@@ -115,16 +147,18 @@ impl<T: Tracer> Searcher<'_, '_, T> {
             }
             let mut child = position.clone();
             child.play_unchecked(m);
+            let key = child_key(position, key, m, &child);
             let value = if ab {
-                -self.quiescence(&child, -beta, -alpha, ply + 1)
+                -self.quiescence(&child, key, -beta, -alpha, ply + 1)
             } else {
-                -self.quiescence(&child, -INFINITY, INFINITY, ply + 1)
+                -self.quiescence(&child, key, -INFINITY, INFINITY, ply + 1)
             };
             if self.stopped {
                 return 0;
             }
             if value > best {
                 best = value;
+                best_move = Some(m);
                 if value > alpha {
                     if ab {
                         alpha = value;
@@ -151,6 +185,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                 }
             }
         }
+        self.store(key, ply, 0, best, original_alpha, beta, best_move);
         self.leave(ply, best)
     }
 }

@@ -49,7 +49,7 @@ use std::time::{Duration, Instant};
 use shakmaty::{Chess, EnPassantMode, Move, Position};
 
 use super::eval::evaluate;
-use super::ordering::{Heuristics, MovePicker};
+use super::ordering::{Heuristics, MovePicker, see};
 use super::protocol::{Bound, Limits, Score, SearchInfo, SearchOptions, position_key};
 use super::stats::{IterationNodes, SearchStats};
 use super::time::{NEW_ITERATION_SHARE, TimeBudget, budget};
@@ -81,6 +81,16 @@ const REVERSE_FUTILITY_MARGIN: i32 = 80;
 /// Futility: at depth <= 2, quiet moves that cannot lift the evaluation to
 /// alpha even with this margin per ply are skipped.
 const FUTILITY_MARGIN: i32 = 120;
+/// Late-move pruning: at depth <= this, quiet moves after the first
+/// `base + depth^2` quiet moves are skipped.
+const LATE_MOVE_PRUNING_DEPTH: i32 = 3;
+const LATE_MOVE_PRUNING_BASE: i32 = 3;
+/// At depth <= this, captures losing more than this margin per ply by
+/// static exchange evaluation are skipped.
+const SEE_PRUNING_DEPTH: i32 = 3;
+const SEE_PRUNING_MARGIN: i32 = 100;
+/// Internal iterative reduction from this depth on.
+const IIR_MIN_DEPTH: i32 = 4;
 /// Late-move reductions start at this depth and this move index.
 const LMR_MIN_DEPTH: i32 = 3;
 const LMR_MIN_MOVE: usize = 3;
@@ -146,6 +156,9 @@ pub struct SearchContext<'a> {
     /// Receives every progress report.
     pub on_info: &'a mut dyn FnMut(SearchInfo),
     pub search_id: u64,
+    /// When the clock started for this search (usually when the request
+    /// arrived, which may be a little before the search starts).
+    pub clock_start: Instant,
 }
 
 pub(super) struct Searcher<'a, 'c, T: Tracer> {
@@ -167,6 +180,10 @@ pub(super) struct Searcher<'a, 'c, T: Tracer> {
     last_report: Instant,
     current_depth: u32,
     last_lines: Vec<Line>,
+    /// In the running iteration, the last root move proven better than
+    /// alpha: if time runs out before the iteration ends, it is still a
+    /// better choice than the previous iteration's move.
+    iteration_best: Option<Line>,
     /// Log-log table for late-move reductions.
     reductions: Vec<[i32; 64]>,
 }
@@ -195,7 +212,7 @@ pub fn search<T: Tracer>(
             row
         })
         .collect();
-    let now = Instant::now();
+    let now = ctx.clock_start;
     let mut searcher = Searcher {
         ctx,
         tracer,
@@ -212,9 +229,10 @@ pub fn search<T: Tracer>(
         path,
         pv: vec![Vec::new(); MAX_PLY + 1],
         stopped: false,
-        last_report: now,
+        last_report: Instant::now(),
         current_depth: 0,
         last_lines: Vec::new(),
+        iteration_best: None,
         reductions,
     };
     searcher.ctx.tt.new_search();
@@ -246,6 +264,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         if !root_moves.is_empty() {
             for depth in 1..=max_depth {
                 self.current_depth = depth;
+                self.iteration_best = None;
                 if T::ENABLED {
                     self.tracer.record(TraceEvent::Iteration {
                         depth: depth as i32,
@@ -284,6 +303,11 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                     if lines.len() == multipv || (!lines.is_empty() && completed.is_empty()) {
                         completed = lines;
                         completed_depth = depth;
+                    } else if let Some(partial) = self.iteration_best.take() {
+                        match completed.first_mut() {
+                            Some(first) => *first = partial,
+                            None => completed.push(partial),
+                        }
                     }
                     break;
                 }
@@ -510,6 +534,15 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                 best = value;
                 best_move = Some(m);
                 if value > alpha {
+                    if pv_index == 0 {
+                        self.iteration_best = Some(Line {
+                            value,
+                            score: value_to_score(value),
+                            pv: root_moves[pv_index + index].pv.clone(),
+                            depth: depth as u32,
+                            seldepth: child_seldepth,
+                        });
+                    }
                     if self.options.alpha_beta {
                         alpha = value;
                     }
@@ -568,9 +601,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
     ) -> i32 {
         let mut child = position.clone();
         child.play_unchecked(m);
-        let child_key = position
-            .update_zobrist_hash(shakmaty::zobrist::Zobrist64(key), m, EnPassantMode::Legal)
-            .map_or_else(|| position_key(&child), |z| z.0);
+        let child_key = child_key(position, key, m, &child);
         self.path.push(child_key);
         let gives_check = child.is_check();
         let next_ply = ply + 1;
@@ -713,7 +744,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn store(
+    pub(super) fn store(
         &mut self,
         key: u64,
         ply: u32,
@@ -733,7 +764,13 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         } else {
             TtBound::Exact
         };
-        let packed = best_move.map_or(PackedMove::NONE, PackedMove::new);
+        // A node that failed low has no best move worth remembering: every
+        // move was only shown to be worse than alpha. Storing none keeps the
+        // move an earlier, deeper search may have left.
+        let packed = match best_move {
+            Some(m) if bound != TtBound::Upper => PackedMove::new(m),
+            _ => PackedMove::NONE,
+        };
         self.ctx.tt.store(key, ply, depth, value, bound, packed);
         if T::ENABLED {
             self.tracer.record(TraceEvent::TtStore {
@@ -760,7 +797,12 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         let ply_index = ply as usize;
         self.pv[ply_index].clear();
         if depth <= 0 || ply_index >= MAX_PLY - 1 {
-            return self.quiescence(position, alpha, beta, ply);
+            // A repetition at the horizon is still a draw, whatever the
+            // captures say.
+            if self.is_draw(position) {
+                return DRAW;
+            }
+            return self.quiescence(position, key, alpha, beta, ply);
         }
         self.nodes += 1;
         self.stats.main_nodes += 1;
@@ -871,6 +913,18 @@ impl<T: Tracer> Searcher<'_, '_, T> {
             }
         }
 
+        // Internal iterative reduction: a node the table knows no move for
+        // was never searched deeply; searching it a ply shallower first is
+        // cheap, and the next iteration finds it with a move to try first.
+        if self.options.selective
+            && ab
+            && depth >= IIR_MIN_DEPTH
+            && hash_move.is_none()
+            && !in_check
+        {
+            depth -= 1;
+        }
+
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
@@ -884,9 +938,34 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         let mut quiets_tried: arrayvec::ArrayVec<Move, 64> = arrayvec::ArrayVec::new();
         let color = position.turn();
         let mut legal_moves = 0usize;
+        // The most a futility-pruned move could have scored.
+        let mut pruned_bound = -INFINITY;
         while let Some((m, reason)) = picker.next(position, self.ctx.heuristics) {
             legal_moves += 1;
             let quiet = !m.is_capture() && !m.is_promotion();
+            // Late-move pruning: near the horizon, once enough quiet moves
+            // have failed, the rest (ordered last for a reason) are skipped.
+            if selective
+                && quiet
+                && depth <= LATE_MOVE_PRUNING_DEPTH
+                && quiets_tried.len() as i32 >= LATE_MOVE_PRUNING_BASE + depth * depth
+                && best > -MATE_BOUND
+                && !gives_check(position, m)
+            {
+                index += 1;
+                continue;
+            }
+            // Captures that lose material by exchange are not worth a search
+            // this close to the horizon.
+            if selective
+                && reason == OrderReason::BadCapture
+                && depth <= SEE_PRUNING_DEPTH
+                && best > -MATE_BOUND
+                && see(position, m) < -SEE_PRUNING_MARGIN * depth
+            {
+                index += 1;
+                continue;
+            }
             // Futility: close to the horizon and far below alpha, a quiet
             // move will not help (checks excepted, found inside search_child).
             if selective
@@ -897,6 +976,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                 && best > -MATE_BOUND
                 && !gives_check(position, m)
             {
+                pruned_bound = static_eval + FUTILITY_MARGIN * depth;
                 index += 1;
                 continue;
             }
@@ -913,8 +993,10 @@ impl<T: Tracer> Searcher<'_, '_, T> {
             } else {
                 (-INFINITY, INFINITY)
             };
+            // Killers are quiet moves with a record: they are not reduced.
+            let reducible = quiet && reason != OrderReason::Killer;
             let value = self.search_child(
-                position, key, m, depth, window.0, window.1, ply, index, in_check, quiet,
+                position, key, m, depth, window.0, window.1, ply, index, in_check, reducible,
             );
             if self.stopped {
                 return 0;
@@ -966,6 +1048,8 @@ impl<T: Tracer> Searcher<'_, '_, T> {
             let value = if in_check { -MATE + ply as i32 } else { DRAW };
             return self.leave(ply, value);
         }
+        // A fail-low bound must cover the moves futility skipped unsearched.
+        best = best.max(pruned_bound);
         self.store(key, ply, depth, best, original_alpha, beta, best_move);
         self.leave(ply, best)
     }
@@ -977,6 +1061,14 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         }
         value
     }
+}
+
+/// The key of `child`, reached by `m` from `position` whose key is `key`:
+/// updated incrementally where shakmaty can, recomputed otherwise.
+pub(super) fn child_key(position: &Chess, key: u64, m: Move, child: &Chess) -> u64 {
+    position
+        .update_zobrist_hash(shakmaty::zobrist::Zobrist64(key), m, EnPassantMode::Legal)
+        .map_or_else(|| position_key(child), |z| z.0)
 }
 
 /// Whether the side to move has a piece besides king and pawns (null move is

@@ -116,6 +116,32 @@ impl TranspositionTable {
         }
     }
 
+    /// A table of `megabytes` MiB, or the largest power-of-two fraction of
+    /// it the system will allocate (a huge Hash setting must not abort).
+    pub fn with_fallback(megabytes: usize) -> TranspositionTable {
+        let mut megabytes = megabytes.max(1);
+        loop {
+            let count = (megabytes * 1024 * 1024 / std::mem::size_of::<Entry>()).max(1);
+            let mut entries = Vec::new();
+            if entries.try_reserve_exact(count).is_ok() {
+                entries.resize(count, Entry::default());
+                return TranspositionTable {
+                    entries,
+                    generation: 0,
+                };
+            }
+            if megabytes == 1 {
+                return TranspositionTable::new(1);
+            }
+            megabytes /= 2;
+        }
+    }
+
+    /// Size in MiB.
+    pub fn megabytes(&self) -> usize {
+        self.entries.len() * std::mem::size_of::<Entry>() / (1024 * 1024)
+    }
+
     pub fn clear(&mut self) {
         self.entries.fill(Entry::default());
         self.generation = 0;
@@ -126,20 +152,31 @@ impl TranspositionTable {
         self.generation = (self.generation + 1) & 63;
     }
 
-    fn index(&self, key: u64) -> usize {
+    /// The first slot of the key's bucket. A bucket is two neighbouring
+    /// slots (32 bytes, within one cache line): one tends to keep a deep
+    /// result, the other takes the stream of shallow ones.
+    fn bucket(&self, key: u64) -> usize {
         // Multiply-shift maps the key onto the table without a slow modulo.
-        ((u128::from(key) * self.entries.len() as u128) >> 64) as usize
+        let index = ((u128::from(key) * self.entries.len() as u128) >> 64) as usize;
+        (index & !1).min(self.entries.len().saturating_sub(2))
+    }
+
+    fn slots(&self, key: u64) -> std::ops::Range<usize> {
+        let first = self.bucket(key);
+        first..(first + 2).min(self.entries.len())
     }
 
     pub fn probe(&self, key: u64, ply: u32) -> Option<TtHit> {
-        let entry = self.entries[self.index(key)];
+        let entry = self.entries[self.slots(key)]
+            .iter()
+            .find(|e| e.key == key)?;
         let bound = match entry.bound_and_generation & 3 {
             1 => TtBound::Exact,
             2 => TtBound::Lower,
             3 => TtBound::Upper,
             _ => return None,
         };
-        (entry.key == key).then(|| TtHit {
+        Some(TtHit {
             value: value_from_tt(i32::from(entry.value), ply),
             depth: i32::from(entry.depth),
             bound,
@@ -156,13 +193,29 @@ impl TranspositionTable {
         bound: TtBound,
         best_move: PackedMove,
     ) {
-        let index = self.index(key);
+        let generation = self.generation;
+        let slots = self.slots(key);
+        // The slot for this position if it has one; otherwise the one whose
+        // loss costs least: empty, then left over from an earlier search,
+        // then the shallower.
+        let index = slots
+            .clone()
+            .find(|&i| self.entries[i].key == key && self.entries[i].bound_and_generation & 3 != 0)
+            .unwrap_or_else(|| {
+                slots
+                    .min_by_key(|&i| {
+                        let e = &self.entries[i];
+                        let used = e.bound_and_generation & 3 != 0;
+                        let current = (e.bound_and_generation >> 2) == generation;
+                        (used, current, e.depth)
+                    })
+                    .unwrap_or(0)
+            });
         let slot = &mut self.entries[index];
         let same = slot.key == key;
-        let stale = (slot.bound_and_generation >> 2) != self.generation;
-        // Replace unless the slot holds a deeper result for another position
-        // of the current search: deep results cost the most to recompute.
-        if !same && !stale && i32::from(slot.depth) > depth + 2 && bound != TtBound::Exact {
+        // A much deeper result for the same position is worth more than a
+        // shallow bound on it.
+        if same && i32::from(slot.depth) > depth + 3 && bound != TtBound::Exact {
             return;
         }
         // Keep the old best move when this store has none for the same position.
@@ -181,7 +234,7 @@ impl TranspositionTable {
             value: value_to_tt(value, ply) as i16,
             best_move,
             depth: depth.clamp(-1, i32::from(i8::MAX)) as i8,
-            bound_and_generation: bound_bits | (self.generation << 2),
+            bound_and_generation: bound_bits | (generation << 2),
         };
     }
 
