@@ -8,11 +8,10 @@ use std::hint::black_box;
 use criterion::{Criterion, criterion_group, criterion_main};
 use kibitz::cli::bench_positions;
 use kibitz::engine::eval::evaluate;
-use kibitz::engine::ordering::{Heuristics, see};
-use kibitz::engine::search::{self, SearchContext};
+use kibitz::engine::ordering::see;
+use kibitz::engine::search;
 use kibitz::engine::trace::{NoTrace, Recorder, Tracer};
-use kibitz::engine::tt::TranspositionTable;
-use kibitz::engine::{Limits, SearchInfo, SearchOptions};
+use kibitz::engine::{Limits, SearchOptions};
 use kibitz::perft::perft;
 use shakmaty::{Chess, Position};
 
@@ -21,31 +20,20 @@ fn positions() -> Vec<Chess> {
 }
 
 fn search_all<T: Tracer>(positions: &[Chess], depth: u32, tracer: &mut T) -> u64 {
-    let mut nodes = 0;
-    for position in positions {
-        let mut tt = TranspositionTable::new(4);
-        let mut heuristics = Box::<Heuristics>::default();
-        let never = || false;
-        let mut ignore = |_: SearchInfo| {};
-        let mut ctx = SearchContext {
-            tt: &mut tt,
-            heuristics: &mut heuristics,
-            stop: &never,
-            on_info: &mut ignore,
-            search_id: 0,
-            clock_start: std::time::Instant::now(),
-        };
-        nodes += search::search(
-            position,
-            &[],
-            &Limits::depth(depth),
-            SearchOptions::default(),
-            &mut ctx,
-            tracer,
-        )
-        .nodes;
-    }
-    nodes
+    positions
+        .iter()
+        .map(|p| {
+            search::search_fresh(
+                p,
+                &[],
+                &Limits::depth(depth),
+                SearchOptions::default(),
+                4,
+                tracer,
+            )
+            .nodes
+        })
+        .sum()
 }
 
 fn benches(c: &mut Criterion) {

@@ -8,11 +8,9 @@ use serde_json::json;
 use shakmaty::{Chess, Move, Position};
 use thiserror::Error;
 
-use crate::engine::ordering::Heuristics;
-use crate::engine::search::{self, SearchContext, SearchResult, value_to_score};
+use crate::engine::search::{self, value_to_score};
 use crate::engine::stats::SearchStats;
 use crate::engine::trace::{NoTrace, Recorder, TraceEvent};
-use crate::engine::tt::TranspositionTable;
 use crate::engine::{
     Bound, Command, Engine, GoRequest, Limits, Report, Score, SearchInfo, SearchOptions,
     position_key,
@@ -289,30 +287,6 @@ fn write_info(
     Ok(())
 }
 
-/// Run one search on this thread with a fresh table.
-fn search_once<T: crate::engine::trace::Tracer>(
-    position: &Chess,
-    history: &[u64],
-    limits: &Limits,
-    options: SearchOptions,
-    hash_mb: usize,
-    tracer: &mut T,
-) -> SearchResult {
-    let mut tt = TranspositionTable::new(hash_mb);
-    let mut heuristics = Box::<Heuristics>::default();
-    let never = || false;
-    let mut ignore = |_: SearchInfo| {};
-    let mut ctx = SearchContext {
-        tt: &mut tt,
-        heuristics: &mut heuristics,
-        stop: &never,
-        on_info: &mut ignore,
-        search_id: 0,
-        clock_start: std::time::Instant::now(),
-    };
-    search::search(position, history, limits, options, &mut ctx, tracer)
-}
-
 /// The positions `kibitz bench` searches.
 pub fn bench_positions() -> Result<Vec<Chess>, CliError> {
     BENCH_POSITIONS
@@ -334,7 +308,7 @@ pub fn bench(depth: u32, json: bool, out: &mut dyn Write) -> Result<(), CliError
     let mut total_time = Duration::ZERO;
     for (index, position) in positions.iter().enumerate() {
         let start = Instant::now();
-        let result = search_once(
+        let result = search::search_fresh(
             position,
             &[],
             &Limits::depth(depth),
@@ -477,7 +451,7 @@ pub fn run_trace(
     options: SearchOptions,
     recorder: &mut Recorder,
 ) -> TraceSummary {
-    let result = search_once(
+    let result = search::search_fresh(
         position,
         history,
         &Limits::depth(depth),

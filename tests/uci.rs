@@ -1,95 +1,14 @@
 //! UCI sessions against the real binary, as a chess GUI would hold them.
 #![allow(clippy::unwrap_used)]
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+mod common;
+
 use std::time::{Duration, Instant};
+
+use common::uci_session::{LONG, Uci};
 
 use kibitz::game::notation::parse_uci;
 use shakmaty::{Chess, Position};
-
-struct Uci {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-}
-
-impl Uci {
-    fn start() -> Uci {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_kibitz"))
-            .arg("uci")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                if tx.send(line.unwrap()).is_err() {
-                    break;
-                }
-            }
-        });
-        Uci {
-            child,
-            stdin,
-            lines,
-        }
-    }
-
-    fn send(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    /// Lines up to and including the first that satisfies `done`.
-    fn until(&mut self, done: impl Fn(&str) -> bool, timeout: Duration) -> Vec<String> {
-        let deadline = Instant::now() + timeout;
-        let mut seen = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(line) => {
-                    let stop = done(&line);
-                    seen.push(line);
-                    if stop {
-                        return seen;
-                    }
-                }
-                Err(RecvTimeoutError::Timeout) => panic!("timed out; got {seen:#?}"),
-                Err(RecvTimeoutError::Disconnected) => panic!("engine exited; got {seen:#?}"),
-            }
-        }
-    }
-
-    fn best_move(&mut self, timeout: Duration) -> (String, Vec<String>) {
-        let lines = self.until(|l| l.starts_with("bestmove"), timeout);
-        let best = lines
-            .last()
-            .unwrap()
-            .split_whitespace()
-            .nth(1)
-            .unwrap()
-            .to_string();
-        (best, lines)
-    }
-
-    fn ready(&mut self) {
-        self.send("isready");
-        self.until(|l| l == "readyok", Duration::from_secs(10));
-    }
-}
-
-impl Drop for Uci {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-    }
-}
-
-const LONG: Duration = Duration::from_secs(30);
 
 #[test]
 fn handshake_lists_options() {
@@ -194,29 +113,6 @@ fn infinite_waits_for_stop_and_stop_is_prompt() {
 }
 
 #[test]
-fn movetime_and_clock_are_respected() {
-    let mut uci = Uci::start();
-    uci.send("position startpos moves e2e4 c7c5");
-    let started = Instant::now();
-    uci.send("go movetime 300");
-    uci.best_move(LONG);
-    let took = started.elapsed();
-    assert!(
-        took >= Duration::from_millis(250) && took < Duration::from_millis(800),
-        "{took:?}"
-    );
-
-    let started = Instant::now();
-    uci.send("go wtime 300 btime 300");
-    uci.best_move(LONG);
-    assert!(
-        started.elapsed() < Duration::from_millis(300),
-        "{:?}",
-        started.elapsed()
-    );
-}
-
-#[test]
 fn go_mate_finds_the_mate() {
     let mut uci = Uci::start();
     uci.send("position fen r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 2 3");
@@ -224,47 +120,4 @@ fn go_mate_finds_the_mate() {
     let (best, lines) = uci.best_move(LONG);
     assert_eq!(best, "f3f7");
     assert!(lines.iter().any(|l| l.contains("score mate 1")));
-}
-
-/// Two engine processes play a whole game at a fast clock. Every move must
-/// be legal and arrive before the mover's clock runs out, as measured here.
-#[test]
-fn plays_a_whole_game_on_the_clock() {
-    let mut players = [Uci::start(), Uci::start()];
-    for p in players.iter_mut() {
-        p.send("uci");
-        p.until(|l| l == "uciok", LONG);
-        p.send("ucinewgame");
-        p.ready();
-    }
-    let increment = Duration::from_millis(20);
-    let mut clocks = [Duration::from_millis(2000); 2];
-    let mut position = Chess::default();
-    let mut moves: Vec<String> = Vec::new();
-    while !position.is_game_over() && moves.len() < 160 {
-        let side = moves.len() % 2;
-        let player = &mut players[side];
-        player.send(&format!("position startpos moves {}", moves.join(" ")));
-        player.send(&format!(
-            "go wtime {} btime {} winc {} binc {}",
-            clocks[0].as_millis(),
-            clocks[1].as_millis(),
-            increment.as_millis(),
-            increment.as_millis()
-        ));
-        let started = Instant::now();
-        let (best, _) = player.best_move(LONG);
-        let used = started.elapsed();
-        assert!(
-            used < clocks[side],
-            "lost on time at ply {}: used {used:?} of {:?}",
-            moves.len(),
-            clocks[side]
-        );
-        clocks[side] = clocks[side] - used + increment;
-        let m = parse_uci(&position, &best).unwrap_or_else(|e| panic!("ply {}: {e}", moves.len()));
-        position.play_unchecked(m);
-        moves.push(best);
-    }
-    assert!(moves.len() >= 20, "game too short: {moves:?}");
 }

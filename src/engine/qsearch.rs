@@ -19,7 +19,7 @@ use shakmaty::{Chess, Position};
 use super::eval::evaluate;
 use super::ordering::{quiescence_moves, see};
 use super::search::{INFINITY, MATE, MAX_PLY, Searcher, child_key};
-use super::trace::{OrderReason, TraceEvent, Tracer, TtBound};
+use super::trace::{OrderReason, TraceEvent, Tracer};
 
 /// Delta pruning: a capture that cannot raise the score to alpha even when
 /// it wins this much more than its exchange value is skipped.
@@ -62,31 +62,8 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         let ab = self.options.alpha_beta;
         // The table also remembers quiescence results (as depth 0), which
         // saves re-searching the same capture sequences from other lines.
-        if self.options.transposition_table {
-            self.stats.tt_probes += 1;
-            let hit = self.ctx.tt.probe(key, ply);
-            let cutoff = hit.and_then(|hit| {
-                let usable = match hit.bound {
-                    TtBound::Exact => true,
-                    TtBound::Lower => hit.value >= beta,
-                    TtBound::Upper => hit.value <= alpha,
-                };
-                (beta - alpha == 1 && hit.depth >= 0 && usable).then_some(hit.value)
-            });
-            if hit.is_some() {
-                self.stats.tt_hits += 1;
-            }
-            if T::ENABLED {
-                self.tracer.record(TraceEvent::TtProbe {
-                    ply,
-                    hit: hit.is_some(),
-                    cutoff: cutoff.is_some(),
-                });
-            }
-            if let Some(value) = cutoff {
-                self.stats.tt_cutoffs += 1;
-                return self.leave(ply, value);
-            }
+        if let (_, Some(value)) = self.probe_table(key, ply, 0, alpha, beta) {
+            return self.leave(ply, value);
         }
         let original_alpha = alpha;
         let in_check = position.is_check();

@@ -54,7 +54,7 @@ use super::protocol::{Bound, Limits, Score, SearchInfo, SearchOptions, position_
 use super::stats::{IterationNodes, SearchStats};
 use super::time::{NEW_ITERATION_SHARE, TimeBudget, budget};
 use super::trace::{OrderReason, TraceEvent, Tracer, TtBound};
-use super::tt::{PackedMove, TranspositionTable};
+use super::tt::{PackedMove, TranspositionTable, TtHit};
 
 pub use super::ordering::MAX_PLY;
 
@@ -238,6 +238,32 @@ pub fn search<T: Tracer>(
     searcher.ctx.tt.new_search();
     searcher.ctx.heuristics.new_search();
     searcher.iterate(position, limits)
+}
+
+/// One search on the caller's thread with a fresh table of `hash_mb` MiB
+/// and fresh move-ordering history: what scripts, tests and benches want
+/// when each search must not depend on the one before.
+pub fn search_fresh<T: Tracer>(
+    position: &Chess,
+    history: &[u64],
+    limits: &Limits,
+    options: SearchOptions,
+    hash_mb: usize,
+    tracer: &mut T,
+) -> SearchResult {
+    let mut tt = TranspositionTable::new(hash_mb);
+    let mut heuristics = Box::<Heuristics>::default();
+    let never = || false;
+    let mut ignore = |_: SearchInfo| {};
+    let mut ctx = SearchContext {
+        tt: &mut tt,
+        heuristics: &mut heuristics,
+        stop: &never,
+        on_info: &mut ignore,
+        search_id: 0,
+        clock_start: Instant::now(),
+    };
+    search(position, history, limits, options, &mut ctx, tracer)
 }
 
 impl<T: Tracer> Searcher<'_, '_, T> {
@@ -743,6 +769,47 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         (self.ctx.on_info)(info);
     }
 
+    /// Ask the transposition table about a node. Returns the entry, if any,
+    /// and its value when the entry answers the node outright: deep enough,
+    /// with a bound that settles it, and at a null-window node (at PV nodes
+    /// the search goes on, so the principal variation stays whole).
+    pub(super) fn probe_table(
+        &mut self,
+        key: u64,
+        ply: u32,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+    ) -> (Option<TtHit>, Option<i32>) {
+        if !self.options.transposition_table {
+            return (None, None);
+        }
+        self.stats.tt_probes += 1;
+        let hit = self.ctx.tt.probe(key, ply);
+        let cutoff = hit.and_then(|hit| {
+            let settles = match hit.bound {
+                TtBound::Exact => true,
+                TtBound::Lower => hit.value >= beta,
+                TtBound::Upper => hit.value <= alpha,
+            };
+            (beta - alpha == 1 && hit.depth >= depth && settles).then_some(hit.value)
+        });
+        if hit.is_some() {
+            self.stats.tt_hits += 1;
+        }
+        if cutoff.is_some() {
+            self.stats.tt_cutoffs += 1;
+        }
+        if T::ENABLED {
+            self.tracer.record(TraceEvent::TtProbe {
+                ply,
+                hit: hit.is_some(),
+                cutoff: cutoff.is_some(),
+            });
+        }
+        (hit, cutoff)
+    }
+
     #[allow(clippy::too_many_arguments)]
     pub(super) fn store(
         &mut self,
@@ -839,37 +906,11 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         }
         let pv_node = beta - alpha > 1;
 
-        let mut hash_move = None;
-        if self.options.transposition_table {
-            self.stats.tt_probes += 1;
-            let hit = self.ctx.tt.probe(key, ply);
-            let mut cutoff = None;
-            if let Some(hit) = hit {
-                self.stats.tt_hits += 1;
-                hash_move = hit.best_move.unpack(position);
-                if !pv_node && hit.depth >= depth {
-                    let usable = match hit.bound {
-                        TtBound::Exact => true,
-                        TtBound::Lower => hit.value >= beta,
-                        TtBound::Upper => hit.value <= alpha,
-                    };
-                    if usable {
-                        cutoff = Some(hit.value);
-                    }
-                }
-            }
-            if T::ENABLED {
-                self.tracer.record(TraceEvent::TtProbe {
-                    ply,
-                    hit: hit.is_some(),
-                    cutoff: cutoff.is_some(),
-                });
-            }
-            if let Some(value) = cutoff {
-                self.stats.tt_cutoffs += 1;
-                return self.leave(ply, value);
-            }
+        let (hit, cutoff) = self.probe_table(key, ply, depth, alpha, beta);
+        if let Some(value) = cutoff {
+            return self.leave(ply, value);
         }
+        let hash_move = hit.and_then(|hit| hit.best_move.unpack(position));
 
         let selective = self.options.selective && ab && !pv_node && !in_check;
         let static_eval = if selective { evaluate(position) } else { 0 };

@@ -3,11 +3,9 @@
 
 use std::path::PathBuf;
 
-use kibitz::engine::ordering::Heuristics;
-use kibitz::engine::search::{self, SearchContext, SearchResult};
+use kibitz::engine::search::{self, SearchResult};
 use kibitz::engine::trace::NoTrace;
-use kibitz::engine::tt::TranspositionTable;
-use kibitz::engine::{Limits, SearchInfo, SearchOptions};
+use kibitz::engine::{Limits, SearchOptions};
 use shakmaty::Chess;
 
 /// The shared third-party test data, `../shared/testdata` from the project.
@@ -31,17 +29,6 @@ pub fn read_testdata(relative: &str) -> String {
 
 /// One search on this thread with a fresh 16 MiB table.
 pub fn search(position: &Chess, limits: &Limits, options: SearchOptions) -> SearchResult {
-    let mut tt = TranspositionTable::new(16);
-    let mut heuristics = Box::<Heuristics>::default();
-    let never = || false;
-    let mut ignore = |_: SearchInfo| {};
-    let mut ctx = SearchContext {
-        tt: &mut tt,
-        heuristics: &mut heuristics,
-        stop: &never,
-        on_info: &mut ignore,
-        search_id: 0,
-        clock_start: std::time::Instant::now(),
-    };
-    search::search(position, &[], limits, options, &mut ctx, &mut NoTrace)
+    search::search_fresh(position, &[], limits, options, 16, &mut NoTrace)
 }
+pub mod uci_session;
