@@ -10,6 +10,7 @@ pub mod ordering;
 pub mod protocol;
 mod pst;
 mod qsearch;
+mod root;
 pub mod search;
 pub mod stats;
 pub mod time;

@@ -16,6 +16,10 @@
 //! - *fail-soft*: a node may return a value outside its window; that value
 //!   is still a valid bound and tightens later searches.
 //!
+//! This file holds the tree below the root (`negamax`); iterative
+//! deepening, aspiration windows and the root are in `root.rs`, the
+//! quiescence search in `qsearch.rs`, move ordering in `ordering.rs`.
+//!
 //! ## The pieces, and why each is there
 //! - Iterative deepening: search depth 1, 2, 3, ... until time runs out. The
 //!   shallow searches are cheap and fill the transposition table and history
@@ -50,9 +54,9 @@ use shakmaty::{Chess, EnPassantMode, Move, Position};
 
 use super::eval::evaluate;
 use super::ordering::{Heuristics, MovePicker, see};
-use super::protocol::{Bound, Limits, Score, SearchInfo, SearchOptions, position_key};
-use super::stats::{IterationNodes, SearchStats};
-use super::time::{NEW_ITERATION_SHARE, TimeBudget, budget};
+use super::protocol::{Limits, Score, SearchInfo, SearchOptions, position_key};
+use super::stats::SearchStats;
+use super::time::{TimeBudget, budget};
 use super::trace::{OrderReason, TraceEvent, Tracer, TtBound};
 use super::tt::{PackedMove, TranspositionTable, TtHit};
 
@@ -70,7 +74,7 @@ pub const MAX_DEPTH: u32 = 100;
 
 // Tuning constants, in plies or centipawns.
 /// First aspiration window half-width; doubled after each failure.
-const ASPIRATION_WINDOW: i32 = 25;
+pub(super) const ASPIRATION_WINDOW: i32 = 25;
 /// Null move: reduce by this much plus one ply per four of depth.
 const NULL_MOVE_REDUCTION: i32 = 3;
 const NULL_MOVE_MIN_DEPTH: i32 = 3;
@@ -108,17 +112,6 @@ pub fn value_to_score(value: i32) -> Score {
     } else {
         Score::Centipawns(value)
     }
-}
-
-/// One root move and what the last iteration learned about it.
-#[derive(Debug, Clone)]
-struct RootMove {
-    mv: Move,
-    value: i32,
-    previous_value: i32,
-    pv: Vec<Move>,
-    reason: OrderReason,
-    seldepth: u32,
 }
 
 /// One finished line (MultiPV), as reported.
@@ -165,9 +158,9 @@ pub(super) struct Searcher<'a, 'c, T: Tracer> {
     pub(super) ctx: &'a mut SearchContext<'c>,
     pub(super) tracer: &'a mut T,
     pub(super) options: SearchOptions,
-    start: Instant,
-    budget: TimeBudget,
-    node_limit: Option<u64>,
+    pub(super) start: Instant,
+    pub(super) budget: TimeBudget,
+    pub(super) node_limit: Option<u64>,
     pub(super) nodes: u64,
     pub(super) seldepth: u32,
     pub(super) stats: SearchStats,
@@ -175,17 +168,17 @@ pub(super) struct Searcher<'a, 'c, T: Tracer> {
     /// repetition detection; `path[path.len() - 1]` is the current node.
     pub(super) path: Vec<u64>,
     /// Triangular PV table: `pv[ply]` is the best line found from `ply`.
-    pv: Vec<Vec<Move>>,
+    pub(super) pv: Vec<Vec<Move>>,
     pub(super) stopped: bool,
-    last_report: Instant,
-    current_depth: u32,
-    last_lines: Vec<Line>,
+    pub(super) last_report: Instant,
+    pub(super) current_depth: u32,
+    pub(super) last_lines: Vec<Line>,
     /// In the running iteration, the last root move proven better than
     /// alpha: if time runs out before the iteration ends, it is still a
     /// better choice than the previous iteration's move.
-    iteration_best: Option<Line>,
+    pub(super) iteration_best: Option<Line>,
     /// Log-log table for late-move reductions.
-    reductions: Vec<[i32; 64]>,
+    pub(super) reductions: Vec<[i32; 64]>,
 }
 
 /// Search `position` within `limits`. `history` holds the keys of the
@@ -267,352 +260,10 @@ pub fn search_fresh<T: Tracer>(
 }
 
 impl<T: Tracer> Searcher<'_, '_, T> {
-    fn elapsed(&self) -> Duration {
-        self.start.elapsed()
-    }
-
-    fn nps(&self) -> u64 {
-        let micros = self.elapsed().as_micros().max(1);
-        (u128::from(self.nodes) * 1_000_000 / micros) as u64
-    }
-
-    /// Iterative deepening over the root moves.
-    fn iterate(&mut self, position: &Chess, limits: &Limits) -> SearchResult {
-        let mut root_moves = self.root_moves(position);
-        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
-        let multipv = self.options.multipv.min(root_moves.len()).max(1);
-        let mut completed: Vec<Line> = Vec::new();
-        let mut completed_depth = 0;
-
-        // One legal move under a clock: play it after a quick look for a score.
-        let forced = root_moves.len() == 1 && self.budget.hard.is_some() && limits.depth.is_none();
-
-        if !root_moves.is_empty() {
-            for depth in 1..=max_depth {
-                self.current_depth = depth;
-                self.iteration_best = None;
-                if T::ENABLED {
-                    self.tracer.record(TraceEvent::Iteration {
-                        depth: depth as i32,
-                    });
-                }
-                let before = (self.stats.main_nodes, self.stats.quiescence_nodes);
-                let mut lines = Vec::with_capacity(multipv);
-                for pv_index in 0..multipv {
-                    let previous = completed.get(pv_index).map(|l: &Line| l.value);
-                    let value = self.aspiration(
-                        position,
-                        &mut root_moves,
-                        pv_index,
-                        depth as i32,
-                        previous,
-                    );
-                    if self.stopped {
-                        break;
-                    }
-                    // Stable sort keeps the order among equals, so earlier lines stay put.
-                    root_moves[pv_index..].sort_by_key(|m| std::cmp::Reverse(m.value));
-                    let best = &root_moves[pv_index];
-                    let line = Line {
-                        value,
-                        score: value_to_score(value),
-                        pv: best.pv.clone(),
-                        depth,
-                        seldepth: best.seldepth.max(self.seldepth),
-                    };
-                    self.report(&line, pv_index + 1, Bound::Exact, true);
-                    lines.push(line);
-                }
-                if self.stopped {
-                    // A partly finished iteration still counts when its first line is done
-                    // and disagrees with nothing: the PVS proof of the best move holds.
-                    if lines.len() == multipv || (!lines.is_empty() && completed.is_empty()) {
-                        completed = lines;
-                        completed_depth = depth;
-                    } else if let Some(partial) = self.iteration_best.take() {
-                        match completed.first_mut() {
-                            Some(first) => *first = partial,
-                            None => completed.push(partial),
-                        }
-                    }
-                    break;
-                }
-                for m in root_moves.iter_mut() {
-                    m.previous_value = m.value;
-                }
-                self.stats.iterations.push(IterationNodes {
-                    depth,
-                    main: self.stats.main_nodes - before.0,
-                    quiescence: self.stats.quiescence_nodes - before.1,
-                });
-                completed = lines;
-                completed_depth = depth;
-                self.last_lines = completed.clone();
-
-                if forced && depth >= 2 {
-                    break;
-                }
-                if let Some(mate) = limits.mate
-                    && let Score::Mate(n) = completed[0].score
-                    && n > 0
-                    && n as u32 <= mate
-                {
-                    break;
-                }
-                if let Some(soft) = self.budget.soft
-                    && self.elapsed().as_secs_f64() >= soft.as_secs_f64() * NEW_ITERATION_SHARE
-                {
-                    break;
-                }
-                // A forced mate found and proven at this depth will not change.
-                if completed[0].value.abs() >= MATE_BOUND
-                    && depth as i32 > 2 * (MATE - completed[0].value.abs()) + 2
-                    && limits.depth.is_none()
-                    && !limits.infinite
-                    && self.budget.hard.is_some()
-                {
-                    break;
-                }
-            }
-        }
-
-        let nodes = self.nodes;
-        let (best_move, ponder, value) = match completed.first() {
-            Some(line) => (
-                line.pv.first().copied(),
-                line.pv.get(1).copied(),
-                line.value,
-            ),
-            // Stopped before depth 1 finished: the best-ordered move is still legal.
-            None => (root_moves.first().map(|m| m.mv), None, 0),
-        };
-        SearchResult {
-            best_move,
-            ponder,
-            value,
-            score: value_to_score(value),
-            depth: completed_depth,
-            lines: completed,
-            nodes,
-            elapsed: self.elapsed(),
-            stats: self.stats.clone(),
-        }
-    }
-
-    /// Root moves in the picker's order, for the first iteration.
-    fn root_moves(&mut self, position: &Chess) -> Vec<RootMove> {
-        let hash_move = if self.options.transposition_table {
-            self.ctx
-                .tt
-                .probe(self.path[self.path.len() - 1], 0)
-                .and_then(|hit| hit.best_move.unpack(position))
-        } else {
-            None
-        };
-        let mut picker = MovePicker::new(
-            hash_move,
-            self.options.move_ordering,
-            self.ctx.heuristics,
-            0,
-        );
-        let mut moves = Vec::new();
-        while let Some((mv, reason)) = picker.next(position, self.ctx.heuristics) {
-            moves.push(RootMove {
-                mv,
-                value: -INFINITY,
-                previous_value: -INFINITY,
-                pv: vec![mv],
-                reason,
-                seldepth: 0,
-            });
-        }
-        moves
-    }
-
-    /// Search the root with a narrow window around the previous value,
-    /// widening on failure.
-    fn aspiration(
-        &mut self,
-        position: &Chess,
-        root_moves: &mut [RootMove],
-        pv_index: usize,
-        depth: i32,
-        previous: Option<i32>,
-    ) -> i32 {
-        let use_window = self.options.aspiration && self.options.alpha_beta && depth >= 4;
-        let (mut alpha, mut beta) = match previous {
-            Some(v) if use_window && v.abs() < MATE_BOUND => {
-                (v - ASPIRATION_WINDOW, v + ASPIRATION_WINDOW)
-            }
-            _ => (-INFINITY, INFINITY),
-        };
-        let mut delta = ASPIRATION_WINDOW;
-        loop {
-            let value = self.root(position, root_moves, pv_index, depth, alpha, beta);
-            if self.stopped {
-                return value;
-            }
-            if value <= alpha && alpha > -INFINITY {
-                self.report_bound(root_moves, pv_index, depth, value, Bound::Upper);
-                beta = (alpha + beta) / 2;
-                alpha = (value - delta).max(-INFINITY);
-            } else if value >= beta && beta < INFINITY {
-                self.report_bound(root_moves, pv_index, depth, value, Bound::Lower);
-                beta = (value + delta).min(INFINITY);
-            } else {
-                return value;
-            }
-            delta *= 2;
-            if delta > 1000 {
-                alpha = -INFINITY;
-                beta = INFINITY;
-            }
-        }
-    }
-
-    fn report_bound(
-        &mut self,
-        root_moves: &[RootMove],
-        pv_index: usize,
-        depth: i32,
-        value: i32,
-        bound: Bound,
-    ) {
-        let best = root_moves[pv_index..].iter().max_by_key(|m| m.value);
-        let line = Line {
-            value,
-            score: value_to_score(value),
-            pv: best.map(|m| m.pv.clone()).unwrap_or_default(),
-            depth: depth as u32,
-            seldepth: self.seldepth,
-        };
-        self.report(&line, pv_index + 1, bound, true);
-    }
-
-    /// The root node: like `negamax`, but it keeps a value and PV per root
-    /// move (for ordering the next iteration and for MultiPV) and skips the
-    /// moves already chosen for earlier lines.
-    fn root(
-        &mut self,
-        position: &Chess,
-        root_moves: &mut [RootMove],
-        pv_index: usize,
-        depth: i32,
-        mut alpha: i32,
-        beta: i32,
-    ) -> i32 {
-        self.nodes += 1;
-        self.stats.main_nodes += 1;
-        self.pv[0].clear();
-        if T::ENABLED {
-            self.tracer.record(TraceEvent::EnterNode {
-                ply: 0,
-                depth,
-                alpha,
-                beta,
-                quiescence: false,
-            });
-        }
-        let in_check = position.is_check();
-        let key = self.path[self.path.len() - 1];
-        let mut best = -INFINITY;
-        let mut best_move = None;
-        let original_alpha = alpha;
-        let count = root_moves.len() - pv_index;
-        for index in 0..count {
-            let root_move = &root_moves[pv_index + index];
-            let m = root_move.mv;
-            let reason = if index == 0 && depth > 1 && self.options.move_ordering {
-                OrderReason::HashMove
-            } else {
-                root_move.reason
-            };
-            if T::ENABLED {
-                self.tracer.record(TraceEvent::MoveTried {
-                    ply: 0,
-                    mv: m,
-                    index: index as u32,
-                    reason,
-                });
-            }
-            let child_seldepth_before = self.seldepth;
-            self.seldepth = 0;
-            let value = self.search_child(
-                position, key, m, depth, alpha, beta, 0, index, in_check, false,
-            );
-            let child_seldepth = self.seldepth;
-            self.seldepth = self.seldepth.max(child_seldepth_before);
-            if self.stopped {
-                return best.max(alpha);
-            }
-            let root_move = &mut root_moves[pv_index + index];
-            if index == 0 || value > alpha || !self.options.alpha_beta {
-                root_move.value = value;
-                root_move.seldepth = child_seldepth;
-                root_move.pv.clear();
-                root_move.pv.push(m);
-                root_move.pv.extend_from_slice(&self.pv[1]);
-            } else {
-                // Only proven to be no better than alpha: rank it below.
-                root_move.value = -INFINITY;
-            }
-            if value > best {
-                best = value;
-                best_move = Some(m);
-                if value > alpha {
-                    if pv_index == 0 {
-                        self.iteration_best = Some(Line {
-                            value,
-                            score: value_to_score(value),
-                            pv: root_moves[pv_index + index].pv.clone(),
-                            depth: depth as u32,
-                            seldepth: child_seldepth,
-                        });
-                    }
-                    if self.options.alpha_beta {
-                        alpha = value;
-                    }
-                    if T::ENABLED {
-                        self.tracer.record(TraceEvent::AlphaRaised {
-                            ply: 0,
-                            mv: m,
-                            value,
-                        });
-                    }
-                    if self.options.alpha_beta && value >= beta {
-                        self.stats.beta_cutoffs += 1;
-                        if index == 0 {
-                            self.stats.first_move_cutoffs += 1;
-                        }
-                        if T::ENABLED {
-                            self.tracer.record(TraceEvent::BetaCutoff {
-                                ply: 0,
-                                mv: m,
-                                value,
-                                moves_left: (count - index - 1) as u32,
-                            });
-                        }
-                        break;
-                    }
-                }
-            }
-        }
-        if pv_index == 0 {
-            self.store(key, 0, depth, best, original_alpha, beta, best_move);
-        }
-        if T::ENABLED {
-            self.tracer.record(TraceEvent::Return {
-                ply: 0,
-                value: best,
-            });
-        }
-        best
-    }
-
     /// Make move `m` from `position` and search the child, with PVS and
     /// late-move reductions. Returns the child's value from this side's view.
     #[allow(clippy::too_many_arguments)]
-    fn search_child(
+    pub(super) fn search_child(
         &mut self,
         position: &Chess,
         key: u64,
@@ -731,42 +382,6 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         if self.last_report.elapsed() >= REPORT_INTERVAL {
             self.heartbeat();
         }
-    }
-
-    fn heartbeat(&mut self) {
-        let line = self.last_lines.first().cloned().unwrap_or(Line {
-            value: 0,
-            score: Score::Centipawns(0),
-            pv: Vec::new(),
-            depth: self.current_depth,
-            seldepth: self.seldepth,
-        });
-        let line = Line {
-            depth: self.current_depth,
-            seldepth: self.seldepth.max(line.seldepth),
-            ..line
-        };
-        self.report(&line, 1, Bound::Exact, false);
-    }
-
-    fn report(&mut self, line: &Line, multipv: usize, bound: Bound, complete: bool) {
-        self.last_report = Instant::now();
-        let info = SearchInfo {
-            search_id: self.ctx.search_id,
-            multipv,
-            depth: line.depth,
-            seldepth: line.seldepth,
-            score: line.score,
-            bound,
-            pv: line.pv.clone(),
-            nodes: self.nodes,
-            nps: self.nps(),
-            hashfull: self.ctx.tt.hashfull(),
-            elapsed: self.elapsed(),
-            stats: self.stats.clone(),
-            complete,
-        };
-        (self.ctx.on_info)(info);
     }
 
     /// Ask the transposition table about a node. Returns the entry, if any,
