@@ -34,21 +34,8 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         beta: i32,
         ply: u32,
     ) -> i32 {
-        self.nodes += 1;
-        self.stats.quiescence_nodes += 1;
-        self.poll();
-        if self.stopped {
+        if !self.enter(ply, 0, alpha, beta, true) {
             return 0;
-        }
-        self.seldepth = self.seldepth.max(ply);
-        if T::ENABLED {
-            self.tracer.record(TraceEvent::EnterNode {
-                ply,
-                depth: 0,
-                alpha,
-                beta,
-                quiescence: true,
-            });
         }
         if !self.options.quiescence || ply as usize >= MAX_PLY - 1 {
             self.stats.leaves += 1;

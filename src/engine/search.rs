@@ -486,21 +486,8 @@ impl<T: Tracer> Searcher<'_, '_, T> {
             }
             return self.quiescence(position, key, alpha, beta, ply);
         }
-        self.nodes += 1;
-        self.stats.main_nodes += 1;
-        self.poll();
-        if self.stopped {
+        if !self.enter(ply, depth, alpha, beta, false) {
             return 0;
-        }
-        self.seldepth = self.seldepth.max(ply);
-        if T::ENABLED {
-            self.tracer.record(TraceEvent::EnterNode {
-                ply,
-                depth,
-                alpha,
-                beta,
-                quiescence: false,
-            });
         }
         if self.is_draw(position) {
             return self.leave(ply, DRAW);
@@ -708,6 +695,40 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         best = best.max(pruned_bound);
         self.store(key, ply, depth, best, original_alpha, beta, best_move);
         self.leave(ply, best)
+    }
+
+    /// Count a node, look at the clock and record the node's window.
+    /// Returns false when the search must stop.
+    #[inline]
+    pub(super) fn enter(
+        &mut self,
+        ply: u32,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        quiescence: bool,
+    ) -> bool {
+        self.nodes += 1;
+        if quiescence {
+            self.stats.quiescence_nodes += 1;
+        } else {
+            self.stats.main_nodes += 1;
+        }
+        self.poll();
+        if self.stopped {
+            return false;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if T::ENABLED {
+            self.tracer.record(TraceEvent::EnterNode {
+                ply,
+                depth,
+                alpha,
+                beta,
+                quiescence,
+            });
+        }
+        true
     }
 
     /// Record the value a node returns.
