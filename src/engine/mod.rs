@@ -189,12 +189,7 @@ fn go(
     }
     let source = match result.best_move {
         None => MoveSource::NoMove,
-        Some(_)
-            if result
-                .lines
-                .first()
-                .is_some_and(|_| is_single_reply(&request.position)) =>
-        {
+        Some(_) if shakmaty::Position::legal_moves(&request.position).len() == 1 => {
             MoveSource::OnlyMove
         }
         Some(_) => MoveSource::Search,
@@ -208,9 +203,4 @@ fn go(
         nodes: result.nodes,
         source,
     });
-}
-
-fn is_single_reply(position: &shakmaty::Chess) -> bool {
-    use shakmaty::Position;
-    position.legal_moves().len() == 1
 }

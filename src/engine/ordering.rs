@@ -22,7 +22,6 @@ use arrayvec::ArrayVec;
 use shakmaty::{Bitboard, Chess, Color, Move, Position, Role, Square};
 
 use super::trace::OrderReason;
-use super::tt::PackedMove;
 
 /// Piece values for exchange evaluation and victim ordering, in centipawns.
 /// Simpler than the evaluation's: only their order matters much here.
@@ -332,11 +331,6 @@ pub fn quiescence_moves(position: &Chess, ordered: bool) -> ArrayVec<Move, 256> 
         moves.sort_unstable_by_key(|&m| -mvv_lva(m));
     }
     moves
-}
-
-/// Whether a hash move from the table is usable in this position.
-pub fn hash_move(position: &Chess, packed: PackedMove) -> Option<Move> {
-    packed.unpack(position)
 }
 
 #[cfg(test)]

@@ -586,6 +586,11 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         while let Some((m, reason)) = picker.next(position, self.ctx.heuristics) {
             legal_moves += 1;
             let quiet = !m.is_capture() && !m.is_promotion();
+            // Both pruning rules below spare moves that give check; find out
+            // at most once per move, and only if a rule gets that far.
+            let mut check_cache = None;
+            let mut checks =
+                |position: &Chess| *check_cache.get_or_insert_with(|| gives_check(position, m));
             // Late-move pruning: near the horizon, once enough quiet moves
             // have failed, the rest (ordered last for a reason) are skipped.
             if selective
@@ -593,7 +598,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                 && depth <= LATE_MOVE_PRUNING_DEPTH
                 && quiets_tried.len() as i32 >= LATE_MOVE_PRUNING_BASE + depth * depth
                 && best > -MATE_BOUND
-                && !gives_check(position, m)
+                && !checks(position)
             {
                 index += 1;
                 continue;
@@ -610,14 +615,14 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                 continue;
             }
             // Futility: close to the horizon and far below alpha, a quiet
-            // move will not help (checks excepted, found inside search_child).
+            // move will not help (unless it gives check).
             if selective
                 && quiet
                 && index > 0
                 && depth <= 2
                 && static_eval + FUTILITY_MARGIN * depth <= alpha
                 && best > -MATE_BOUND
-                && !gives_check(position, m)
+                && !checks(position)
             {
                 pruned_bound = static_eval + FUTILITY_MARGIN * depth;
                 index += 1;

@@ -95,10 +95,6 @@ impl PackedMove {
         };
         position.is_legal(m).then_some(m)
     }
-
-    pub fn matches(self, m: Move) -> bool {
-        self == PackedMove::new(m)
-    }
 }
 
 pub struct TranspositionTable {
@@ -135,11 +131,6 @@ impl TranspositionTable {
             }
             megabytes /= 2;
         }
-    }
-
-    /// Size in MiB.
-    pub fn megabytes(&self) -> usize {
-        self.entries.len() * std::mem::size_of::<Entry>() / (1024 * 1024)
     }
 
     pub fn clear(&mut self) {
