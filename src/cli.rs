@@ -174,6 +174,7 @@ pub fn analyze(args: &AnalyzeArgs, out: &mut dyn Write) -> Result<(), CliError> 
             multipv: args.multipv,
             ..SearchOptions::default()
         },
+        level: crate::engine::level::Level::default(),
         received: Instant::now(),
     })));
     let side = position.turn();

@@ -15,6 +15,7 @@ fn go(id: u64, position: &Chess, limits: Limits) -> Command {
         history: Vec::new(),
         limits,
         options: SearchOptions::default(),
+        level: kibitz::engine::level::Level::default(),
         received: std::time::Instant::now(),
     }))
 }
@@ -153,6 +154,7 @@ fn a_repetition_with_the_game_history_is_a_draw() {
         history,
         limits: Limits::depth(4),
         options: SearchOptions::default(),
+        level: kibitz::engine::level::Level::default(),
         received: std::time::Instant::now(),
     };
     let (best, score) = best_and_score(request(vec![
@@ -183,6 +185,7 @@ fn the_fifty_move_rule_is_a_draw() {
         history: Vec::new(),
         limits: Limits::depth(4),
         options: SearchOptions::default(),
+        level: kibitz::engine::level::Level::default(),
         received: std::time::Instant::now(),
     };
     let (_, score) = best_and_score(request("4k3/8/8/8/8/8/8/Q3K3 w - - 99 80"));
@@ -211,4 +214,42 @@ fn no_legal_move_gives_no_best_move() {
     };
     assert_eq!(best_move, None);
     assert_eq!(source, MoveSource::NoMove);
+}
+
+#[test]
+fn every_level_plays_legal_moves_and_takes_a_mate_in_one() {
+    use kibitz::engine::level::Level;
+    // White mates with Qh7# (the queen is guarded by the knight on g5); any
+    // other move lets Black live. Every level's choice cap is far below a
+    // mate's value, so even the beginner takes it.
+    let mate =
+        kibitz::game::fen::parse_fen("r1b2rk1/pp3ppp/2n5/6N1/8/3Q4/PPP2PPP/R3K2R w KQ - 0 1")
+            .unwrap();
+    let engine = Engine::new(16).unwrap();
+    for (id, level) in (1..=10).filter_map(Level::new).enumerate() {
+        let id = id as u64 + 1;
+        let request = GoRequest {
+            search_id: id,
+            position: mate.clone(),
+            history: Vec::new(),
+            limits: Limits {
+                movetime: Some(Duration::from_millis(500)),
+                ..Limits::default()
+            },
+            options: SearchOptions::default(),
+            level,
+            received: std::time::Instant::now(),
+        };
+        engine.send(Command::Go(Box::new(request)));
+        let (_, best) = wait_best(&engine, id);
+        let Report::BestMove { best_move, .. } = best else {
+            unreachable!()
+        };
+        assert_eq!(
+            best_move.map(|m| m.to_uci(shakmaty::CastlingMode::Standard).to_string()),
+            Some("d3h7".to_string()),
+            "level {}",
+            level.get()
+        );
+    }
 }

@@ -6,6 +6,7 @@
 //! [`search::search`] runs one search on the caller's thread.
 
 pub mod eval;
+pub mod level;
 pub mod ordering;
 pub mod protocol;
 mod pst;
@@ -29,6 +30,7 @@ pub use protocol::{
     position_key, replay,
 };
 
+use level::Rng;
 use ordering::Heuristics;
 use search::SearchContext;
 use trace::NoTrace;
@@ -130,9 +132,17 @@ impl Drop for Engine {
 fn run(commands: Receiver<Command>, reports: Sender<Report>, stop: StopSignal, hash_mb: usize) {
     let mut tt = TranspositionTable::with_fallback(hash_mb.clamp(1, MAX_HASH_MB));
     let mut heuristics = Box::<Heuristics>::default();
+    let mut rng = Rng::from_time();
     while let Ok(command) = commands.recv() {
         match command {
-            Command::Go(request) => go(*request, &mut tt, &mut heuristics, &reports, &stop),
+            Command::Go(request) => go(
+                *request,
+                &mut tt,
+                &mut heuristics,
+                &mut rng,
+                &reports,
+                &stop,
+            ),
             Command::Stop => {}
             Command::NewGame => {
                 tt.clear();
@@ -156,10 +166,16 @@ fn go(
     request: GoRequest,
     tt: &mut TranspositionTable,
     heuristics: &mut Heuristics,
+    rng: &mut Rng,
     reports: &Sender<Report>,
     stop: &StopSignal,
 ) {
     let search_id = request.search_id;
+    // A weaker level searches less and scores several moves to choose from.
+    let spec = request.level.spec();
+    let limits = request.level.limit(&request.limits);
+    let mut options = request.options;
+    options.multipv = options.multipv.max(spec.multipv);
     let stopped = || stop.is_stopped(search_id);
     let mut on_info = |info: SearchInfo| {
         // A slow reader loses progress reports, never the search's time.
@@ -176,8 +192,8 @@ fn go(
     let result = search::search(
         &request.position,
         &request.history,
-        &request.limits,
-        request.options,
+        &limits,
+        options,
         &mut ctx,
         &mut NoTrace,
     );
@@ -187,7 +203,16 @@ fn go(
             std::thread::sleep(Duration::from_millis(2));
         }
     }
-    let source = match result.best_move {
+    let chosen = level::choose(&result.lines, &spec, rng);
+    let (best_move, ponder, score) = match result.lines.get(chosen) {
+        Some(line) if chosen > 0 => (
+            line.pv.first().copied(),
+            line.pv.get(1).copied(),
+            line.score,
+        ),
+        _ => (result.best_move, result.ponder, result.score),
+    };
+    let source = match best_move {
         None => MoveSource::NoMove,
         Some(_) if shakmaty::Position::legal_moves(&request.position).len() == 1 => {
             MoveSource::OnlyMove
@@ -196,9 +221,9 @@ fn go(
     };
     let _ = reports.send(Report::BestMove {
         search_id,
-        best_move: result.best_move,
-        ponder: result.ponder,
-        score: result.score,
+        best_move,
+        ponder,
+        score,
         depth: result.depth,
         nodes: result.nodes,
         source,

@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{Chess, EnPassantMode, Move, Position};
 
+use super::level::Level;
 use super::stats::SearchStats;
 
 /// What a front end asks of the engine thread.
@@ -46,6 +47,9 @@ pub struct GoRequest {
     pub history: Vec<u64>,
     pub limits: Limits,
     pub options: SearchOptions,
+    /// Playing strength: below the top level the search is limited and the
+    /// move is chosen among the near-best (see [`super::level`]).
+    pub level: Level,
     /// When the front end received the request: the clock runs from here,
     /// so time spent waiting in the queue counts against the budget.
     pub received: Instant,

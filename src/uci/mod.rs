@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 
 use shakmaty::{CastlingMode, Chess, Position};
 
+use crate::engine::level::{Level, MAX_LEVEL, MIN_LEVEL};
 use crate::engine::{
     Bound, Command, DEFAULT_HASH_MB, Engine, GoRequest, Limits, MAX_HASH_MB, Report, SearchInfo,
     SearchOptions, position_key,
@@ -248,6 +249,7 @@ struct Session {
     position: Chess,
     history: Vec<u64>,
     multipv: usize,
+    level: Level,
     next_search_id: u64,
     /// Searches sent and not yet answered with `bestmove` (the printer
     /// thread counts them down).
@@ -282,6 +284,13 @@ impl Session {
                 self.engine.send(Command::SetHashSize(mb));
             }
             "multipv" => self.multipv = spin(value, 1, MAX_MULTIPV)?,
+            "level" => {
+                let level = spin(value, MIN_LEVEL.into(), MAX_LEVEL.into())?;
+                self.level = u8::try_from(level)
+                    .ok()
+                    .and_then(Level::new)
+                    .unwrap_or_default();
+            }
             "clear hash" => self.engine.send(Command::ClearHash),
             "threads" => {
                 spin(value, 1, 1)?;
@@ -336,6 +345,7 @@ impl Session {
                 multipv: self.multipv,
                 ..SearchOptions::default()
             },
+            level: self.level,
             received,
         })));
         self.searches_running.fetch_add(1, Ordering::SeqCst);
@@ -371,6 +381,7 @@ pub fn run(input: impl BufRead) -> std::io::Result<()> {
         position: Chess::default(),
         history: Vec::new(),
         multipv: 1,
+        level: Level::default(),
         next_search_id: 0,
         searches_running,
         next_ping: 0,
@@ -418,6 +429,12 @@ pub fn run(input: impl BufRead) -> std::io::Result<()> {
                 say(
                     &mut out,
                     "option name Threads type spin default 1 min 1 max 1",
+                )?;
+                say(
+                    &mut out,
+                    &format!(
+                        "option name Level type spin default {MAX_LEVEL} min {MIN_LEVEL} max {MAX_LEVEL}"
+                    ),
                 )?;
                 say(&mut out, "option name Clear Hash type button")?;
                 say(&mut out, "uciok")?;
