@@ -40,12 +40,45 @@ pub fn parse_uci(position: &Chess, text: &str) -> Result<Move, MoveError> {
     })
 }
 
-/// A move in UCI or SAN notation.
+/// A move in UCI or SAN notation, as a person types it: `Nf3`, `exd5`,
+/// `O-O` (or `0-0`), `e8=Q` (or `e8Q`), `g1f3`, `e7e8q`, with or without
+/// check marks and annotation. A lower-case piece letter is accepted where it
+/// cannot be a pawn's file (`nf3`, `qxd7`; `b` stays the b-file).
+///
+/// An illegal move is answered with the legal moves it could have meant:
+/// those to the same square or with the same piece (from the same square,
+/// for UCI), else all.
 pub fn parse_move(position: &Chess, text: &str) -> Result<Move, MoveError> {
+    let text = text.trim();
     if let Ok(m) = parse_uci(position, text) {
         return Ok(m);
     }
-    let san: San = match text.trim_end_matches(['+', '#', '!', '?']).parse() {
+    let mut cleaned = text
+        .trim_end_matches(['+', '#', '!', '?'])
+        .replace('0', "O");
+    if let Some(first) = cleaned.chars().next()
+        && matches!(first, 'n' | 'r' | 'q' | 'k')
+    {
+        cleaned.replace_range(0..1, &first.to_ascii_uppercase().to_string());
+    }
+    // `e8Q` -> `e8=Q`: a promotion piece right after a last-rank square.
+    let bytes = cleaned.as_bytes();
+    if let [.., rank @ (b'1' | b'8'), piece] = bytes
+        && matches!(piece.to_ascii_uppercase(), b'Q' | b'R' | b'B' | b'N')
+        && cleaned.len() >= 3
+    {
+        let (rank, piece) = (*rank as char, piece.to_ascii_uppercase() as char);
+        cleaned.truncate(cleaned.len() - 2);
+        cleaned.push_str(&format!("{rank}={piece}"));
+    }
+    let san: San = match cleaned.parse() {
+        Ok(_) if text.parse::<UciMove>().is_ok() => {
+            // `e2e5` reads as SAN too, but the person wrote UCI: answer in UCI.
+            return Err(MoveError::Illegal {
+                text: text.to_string(),
+                legal: legal_list(position),
+            });
+        }
         Ok(san) => san,
         Err(_) if text.parse::<UciMove>().is_ok() => {
             return Err(MoveError::Illegal {
@@ -75,9 +108,38 @@ pub fn parse_move(position: &Chess, text: &str) -> Result<Move, MoveError> {
         }
         Err(_) => Err(MoveError::Illegal {
             text: text.to_string(),
-            legal: legal_list(position),
+            legal: near_misses(position, &san),
         }),
     }
+}
+
+/// The legal moves (SAN) someone who typed `san` may have meant: those to the
+/// same square and those of the same piece; if there are none, every move.
+fn near_misses(position: &Chess, san: &San) -> String {
+    let legal = position.legal_moves();
+    let (role, to) = match san {
+        San::Normal { role, to, .. } => (Some(*role), Some(*to)),
+        San::Castle(_) => (Some(shakmaty::Role::King), None),
+        San::Put { .. } | San::Null => (None, None),
+    };
+    let related: Vec<Move> = legal
+        .iter()
+        .filter(|m| to.is_some_and(|to| m.to() == to) || role.is_some_and(|r| m.role() == r))
+        .copied()
+        .collect();
+    let chosen = if related.is_empty() {
+        legal.to_vec()
+    } else {
+        related
+    };
+    if chosen.is_empty() {
+        return "none (the game is over)".to_string();
+    }
+    chosen
+        .iter()
+        .map(|&m| SanPlus::from_move(position.clone(), m).to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// A line of moves from `position` in SAN with check marks. Stops at the
@@ -110,10 +172,64 @@ mod tests {
         assert_eq!(uci(parse_move(&pos, "Nf3").unwrap()), "g1f3");
         let err = parse_move(&pos, "e2e5").unwrap_err().to_string();
         assert!(err.contains("not legal") && err.contains("e2e4"), "{err}");
+        for (typed, expected) in [
+            ("nf3", "g1f3"),
+            ("Nf3+", "g1f3"),
+            ("e4!?", "e2e4"),
+            (" d4 ", "d2d4"),
+            ("b3", "b2b3"),
+        ] {
+            assert_eq!(uci(parse_move(&pos, typed).unwrap()), expected, "{typed}");
+        }
         assert!(matches!(
             parse_move(&pos, "hello"),
             Err(MoveError::Unparsable { .. })
         ));
+    }
+
+    fn after(moves: &[&str]) -> Chess {
+        moves.iter().fold(Chess::default(), |mut p, t| {
+            let m = parse_uci(&p, t).unwrap();
+            p.play_unchecked(m);
+            p
+        })
+    }
+
+    #[test]
+    fn castling_and_promotion_spellings() {
+        let pos = after(&["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6"]);
+        assert_eq!(uci(parse_move(&pos, "O-O").unwrap()), "e1g1");
+        assert_eq!(uci(parse_move(&pos, "0-0").unwrap()), "e1g1");
+        let fen = "8/4P1k1/8/8/8/8/6K1/8 w - - 0 1";
+        let pos = crate::game::fen::parse_fen(fen).unwrap();
+        for typed in ["e8=Q", "e8Q", "e8q", "e7e8q"] {
+            assert_eq!(uci(parse_move(&pos, typed).unwrap()), "e7e8q", "{typed}");
+        }
+        assert_eq!(uci(parse_move(&pos, "e8=N").unwrap()), "e7e8n");
+    }
+
+    #[test]
+    fn near_misses_name_what_was_meant() {
+        // Nf4 is illegal at the start; no move goes to f4, so the knight moves are offered.
+        let err = parse_move(&Chess::default(), "Nf4")
+            .unwrap_err()
+            .to_string();
+        for meant in ["Na3", "Nc3", "Nf3", "Nh3", "f4"] {
+            assert!(err.contains(meant), "{err}");
+        }
+        assert!(!err.contains("e4"), "{err}");
+        // Qd5 after 1.e4 d5: the queen cannot go there; the capture on d5 and the queen's moves are offered.
+        let pos = after(&["e2e4", "d7d5"]);
+        let err = parse_move(&pos, "Qd5").unwrap_err().to_string();
+        assert!(
+            err.contains("exd5") && err.contains("Qh5") && !err.contains("Nf3"),
+            "{err}"
+        );
+        // Two knights can reach d2: the message lists both.
+        let pos = after(&["d2d4", "d7d5", "b1c3", "g8f6", "e2e3", "e7e6"]);
+        let err = parse_move(&pos, "Ne2").unwrap_err();
+        assert!(matches!(err, MoveError::Ambiguous { .. }), "{err}");
+        assert!(err.to_string().contains("Nce2") && err.to_string().contains("Nge2"));
     }
 
     #[test]
