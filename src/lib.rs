@@ -1,6 +1,7 @@
 //! kibitz: a terminal chess application with its own engine.
 
 pub mod cli;
+pub mod config;
 pub mod engine;
 pub mod game;
 pub mod perft;

@@ -68,18 +68,18 @@ impl Level {
 
     /// The settings of this level. Levels 1-5 are depth-limited (a player who
     /// sees 1..5 plies), 6-9 node-limited (at 1.4 M nodes/s, 9 thinks at most
-    /// about half a second a move), 10 is the full engine.
+    /// about a quarter of a second a move), 10 is the full engine.
     pub fn spec(self) -> LevelSpec {
         let (depth, nodes, multipv, temperature, max_loss) = match self.0 {
-            1 => (Some(1), None, 12, 160, 700),
-            2 => (Some(2), None, 10, 110, 450),
-            3 => (Some(3), None, 8, 75, 280),
-            4 => (Some(4), None, 6, 50, 170),
-            5 => (Some(5), None, 5, 32, 110),
-            6 => (None, Some(20_000), 4, 20, 70),
-            7 => (None, Some(60_000), 3, 12, 45),
-            8 => (None, Some(150_000), 2, 6, 25),
-            9 => (None, Some(600_000), 1, 0, 0),
+            1 => (Some(1), None, 10, 120, 500),
+            2 => (Some(2), None, 8, 60, 250),
+            3 => (Some(3), None, 6, 40, 160),
+            4 => (Some(4), None, 5, 28, 110),
+            5 => (Some(5), None, 4, 20, 80),
+            6 => (None, Some(15_000), 3, 14, 50),
+            7 => (None, Some(40_000), 3, 8, 30),
+            8 => (None, Some(100_000), 2, 5, 15),
+            9 => (None, Some(300_000), 1, 0, 0),
             _ => (None, None, 1, 0, 0),
         };
         LevelSpec {
@@ -219,7 +219,7 @@ mod tests {
             ..Limits::default()
         };
         let limited = Level::new(7).unwrap().limit(&clock);
-        assert_eq!(limited.nodes, Some(60_000));
+        assert_eq!(limited.nodes, Some(40_000));
         assert_eq!(limited.white_time, clock.white_time);
     }
 

@@ -1,0 +1,390 @@
+//! Settings from `config.toml` in the config directory, and where kibitz
+//! keeps its files (from `directories`: on Linux `~/.config/kibitz` and
+//! `~/.local/share/kibitz`).
+//!
+//! A missing file means the defaults. A bad value is reported and replaced
+//! by its default; an unknown key is reported and ignored. Nothing in the
+//! file can stop the program from starting.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+use std::time::Duration;
+
+use crate::engine::level::{Level, MAX_LEVEL, MIN_LEVEL};
+
+/// Board colours.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ThemeName {
+    #[default]
+    Classic,
+    Green,
+    Blue,
+    Mono,
+}
+
+impl ThemeName {
+    pub const ALL: [ThemeName; 4] = [
+        ThemeName::Classic,
+        ThemeName::Green,
+        ThemeName::Blue,
+        ThemeName::Mono,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ThemeName::Classic => "classic",
+            ThemeName::Green => "green",
+            ThemeName::Blue => "blue",
+            ThemeName::Mono => "mono",
+        }
+    }
+}
+
+impl FromStr for ThemeName {
+    type Err = String;
+    fn from_str(text: &str) -> Result<ThemeName, String> {
+        ThemeName::ALL
+            .into_iter()
+            .find(|t| t.name() == text)
+            .ok_or_else(|| format!("'{text}' is not a theme (classic, green, blue, mono)"))
+    }
+}
+
+/// How pieces are drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum PieceStyle {
+    /// The chess symbols of Unicode (♔♕♖♗♘♙).
+    #[default]
+    Unicode,
+    /// Letters, for terminals and fonts without the symbols.
+    Ascii,
+}
+
+impl FromStr for PieceStyle {
+    type Err = String;
+    fn from_str(text: &str) -> Result<PieceStyle, String> {
+        match text {
+            "unicode" => Ok(PieceStyle::Unicode),
+            "ascii" => Ok(PieceStyle::Ascii),
+            _ => Err(format!("'{text}' is not a piece style (unicode, ascii)")),
+        }
+    }
+}
+
+/// A time control: base time per side plus an increment per move (Fischer),
+/// or no clock.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TimeControl {
+    Untimed,
+    Fischer { base: Duration, increment: Duration },
+}
+
+impl TimeControl {
+    pub fn fischer(base_seconds: u64, increment_seconds: u64) -> TimeControl {
+        TimeControl::Fischer {
+            base: Duration::from_secs(base_seconds),
+            increment: Duration::from_secs(increment_seconds),
+        }
+    }
+
+    /// The presets the new-game dialog offers, with their family name.
+    pub fn presets() -> Vec<(&'static str, TimeControl)> {
+        vec![
+            ("bullet", TimeControl::fischer(60, 0)),
+            ("bullet", TimeControl::fischer(120, 1)),
+            ("blitz", TimeControl::fischer(180, 0)),
+            ("blitz", TimeControl::fischer(180, 2)),
+            ("blitz", TimeControl::fischer(300, 0)),
+            ("blitz", TimeControl::fischer(300, 3)),
+            ("rapid", TimeControl::fischer(600, 0)),
+            ("rapid", TimeControl::fischer(600, 5)),
+            ("rapid", TimeControl::fischer(900, 10)),
+            ("classical", TimeControl::fischer(1800, 0)),
+            ("untimed", TimeControl::Untimed),
+        ]
+    }
+
+    /// The PGN `TimeControl` header value ("300+3", or "-" without a clock).
+    pub fn pgn(self) -> String {
+        match self {
+            TimeControl::Untimed => "-".into(),
+            TimeControl::Fischer { base, increment } => {
+                format!("{}+{}", base.as_secs(), increment.as_secs())
+            }
+        }
+    }
+}
+
+impl fmt::Display for TimeControl {
+    /// "5+3" (minutes + seconds), "0.5+0", or "untimed".
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TimeControl::Untimed => write!(f, "untimed"),
+            TimeControl::Fischer { base, increment } => {
+                let secs = base.as_secs();
+                if secs % 60 == 0 {
+                    write!(f, "{}+{}", secs / 60, increment.as_secs())
+                } else {
+                    write!(f, "{}+{}", secs as f64 / 60.0, increment.as_secs())
+                }
+            }
+        }
+    }
+}
+
+impl FromStr for TimeControl {
+    type Err = String;
+    /// "untimed", or "M+S": base minutes (may be fractional) plus increment seconds.
+    fn from_str(text: &str) -> Result<TimeControl, String> {
+        let text = text.trim();
+        if text.eq_ignore_ascii_case("untimed") || text == "-" {
+            return Ok(TimeControl::Untimed);
+        }
+        let bad =
+            || format!("'{text}' is not a time control (like 5+3, minutes+seconds, or untimed)");
+        let (base, increment) = text.split_once('+').unwrap_or((text, "0"));
+        let base: f64 = base.trim().parse().map_err(|_| bad())?;
+        let increment: u64 = increment.trim().parse().map_err(|_| bad())?;
+        if !(base.is_finite() && base > 0.0 && base <= 600.0) || increment > 600 {
+            return Err(format!(
+                "'{text}': the base must be more than 0 and at most 600 minutes, the increment at most 600 seconds"
+            ));
+        }
+        Ok(TimeControl::Fischer {
+            base: Duration::from_secs_f64(base * 60.0),
+            increment: Duration::from_secs(increment),
+        })
+    }
+}
+
+/// Everything the config file can set.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Settings {
+    pub theme: ThemeName,
+    pub pieces: PieceStyle,
+    pub level: Level,
+    pub time_control: TimeControl,
+    pub engine_panel: bool,
+    pub hash_mb: usize,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            theme: ThemeName::Classic,
+            pieces: PieceStyle::Unicode,
+            level: Level::new(5).unwrap_or_default(),
+            time_control: TimeControl::fischer(300, 3),
+            engine_panel: true,
+            hash_mb: crate::engine::DEFAULT_HASH_MB,
+        }
+    }
+}
+
+/// An example file, shown by the help and the README.
+pub const EXAMPLE: &str = r#"# kibitz configuration
+theme = "classic"        # classic, green, blue, mono
+pieces = "unicode"       # unicode, ascii
+level = 5                # engine level 1-10
+time_control = "5+3"     # minutes+increment seconds, or "untimed"
+engine_panel = true      # show the engine's thinking during its turn
+hash_mb = 64             # engine hash table, MiB
+"#;
+
+impl Settings {
+    /// Read settings from TOML text. Returns the settings and a message for
+    /// every problem (each bad value falls back to its default).
+    pub fn parse(text: &str) -> (Settings, Vec<String>) {
+        let mut settings = Settings::default();
+        let mut problems = Vec::new();
+        let table: toml::Table = match text.parse() {
+            Ok(table) => table,
+            Err(e) => {
+                let why = e.to_string();
+                let first = why.lines().next().unwrap_or("syntax error");
+                problems.push(format!("config: {first}; using all defaults"));
+                return (settings, problems);
+            }
+        };
+        for (key, value) in &table {
+            let as_str = || {
+                value
+                    .as_str()
+                    .ok_or_else(|| format!("expected a string, found {value}"))
+            };
+            let outcome: Result<(), String> = match key.as_str() {
+                "theme" => as_str().and_then(str::parse).map(|v| settings.theme = v),
+                "pieces" => as_str().and_then(str::parse).map(|v| settings.pieces = v),
+                "time_control" => as_str()
+                    .and_then(str::parse)
+                    .map(|v| settings.time_control = v),
+                "level" => value
+                    .as_integer()
+                    .and_then(|n| u8::try_from(n).ok())
+                    .and_then(Level::new)
+                    .map(|v| settings.level = v)
+                    .ok_or_else(|| format!("{value} is not a level ({MIN_LEVEL}-{MAX_LEVEL})")),
+                "engine_panel" => value
+                    .as_bool()
+                    .map(|v| settings.engine_panel = v)
+                    .ok_or_else(|| format!("expected true or false, found {value}")),
+                "hash_mb" => value
+                    .as_integer()
+                    .and_then(|n| usize::try_from(n).ok())
+                    .filter(|n| (1..=crate::engine::MAX_HASH_MB).contains(n))
+                    .map(|v| settings.hash_mb = v)
+                    .ok_or_else(|| {
+                        format!(
+                            "{value} is not a hash size (1-{} MiB)",
+                            crate::engine::MAX_HASH_MB
+                        )
+                    }),
+                _ => {
+                    problems.push(format!("config: unknown key '{key}' ignored"));
+                    continue;
+                }
+            };
+            if let Err(why) = outcome {
+                problems.push(format!("config: {key}: {why}; using the default"));
+            }
+        }
+        (settings, problems)
+    }
+
+    /// Load `path`; a missing file gives the defaults without complaint.
+    pub fn load(path: &Path) -> (Settings, Vec<String>) {
+        match std::fs::read_to_string(path) {
+            Ok(text) => Settings::parse(&text),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => (Settings::default(), Vec::new()),
+            Err(e) => (
+                Settings::default(),
+                vec![format!(
+                    "config: cannot read {}: {e}; using defaults",
+                    path.display()
+                )],
+            ),
+        }
+    }
+}
+
+/// Where kibitz keeps its files.
+#[derive(Debug, Clone)]
+pub struct Dirs {
+    pub config: PathBuf,
+    pub data: PathBuf,
+    pub cache: PathBuf,
+}
+
+impl Dirs {
+    /// The platform's directories for kibitz, or `None` when there is no home
+    /// directory to put them in.
+    pub fn locate() -> Option<Dirs> {
+        let dirs = directories::ProjectDirs::from("", "", "kibitz")?;
+        Some(Dirs {
+            config: dirs.config_dir().to_path_buf(),
+            data: dirs.data_dir().to_path_buf(),
+            cache: dirs.cache_dir().to_path_buf(),
+        })
+    }
+
+    pub fn config_file(&self) -> PathBuf {
+        self.config.join("config.toml")
+    }
+}
+
+/// Write `contents` to `path` safely: to a temporary file beside it, then
+/// rename over the old one, so a crash mid-write never leaves half a file.
+pub fn write_atomic(path: &Path, contents: &str) -> std::io::Result<()> {
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent)?;
+    }
+    let mut temp = path.as_os_str().to_owned();
+    temp.push(".tmp");
+    let temp = PathBuf::from(temp);
+    std::fs::write(&temp, contents)?;
+    std::fs::rename(&temp, path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn empty_file_gives_defaults() {
+        let (settings, problems) = Settings::parse("");
+        assert_eq!(settings, Settings::default());
+        assert!(problems.is_empty());
+    }
+
+    #[test]
+    fn the_example_parses_cleanly() {
+        let (settings, problems) = Settings::parse(EXAMPLE);
+        assert!(problems.is_empty(), "{problems:?}");
+        assert_eq!(settings.time_control, TimeControl::fischer(300, 3));
+    }
+
+    #[test]
+    fn good_values_are_taken() {
+        let (settings, problems) = Settings::parse(
+            "theme = \"blue\"\npieces = \"ascii\"\nlevel = 9\ntime_control = \"untimed\"\nengine_panel = false\nhash_mb = 16\n",
+        );
+        assert!(problems.is_empty(), "{problems:?}");
+        assert_eq!(settings.theme, ThemeName::Blue);
+        assert_eq!(settings.pieces, PieceStyle::Ascii);
+        assert_eq!(settings.level.get(), 9);
+        assert_eq!(settings.time_control, TimeControl::Untimed);
+        assert!(!settings.engine_panel);
+        assert_eq!(settings.hash_mb, 16);
+    }
+
+    #[test]
+    fn bad_values_fall_back_one_by_one_with_a_message() {
+        let (settings, problems) = Settings::parse(
+            "theme = \"pink\"\nlevel = 11\ntime_control = \"fast\"\nengine_panel = \"yes\"\ncolour = 1\npieces = \"ascii\"\n",
+        );
+        assert_eq!(settings.theme, ThemeName::Classic);
+        assert_eq!(settings.level, Settings::default().level);
+        assert_eq!(settings.time_control, Settings::default().time_control);
+        assert!(settings.engine_panel);
+        assert_eq!(
+            settings.pieces,
+            PieceStyle::Ascii,
+            "the good value still counts"
+        );
+        assert_eq!(problems.len(), 5, "{problems:?}");
+        assert!(problems.iter().any(|p| p.contains("'pink' is not a theme")));
+        assert!(problems.iter().any(|p| p.contains("unknown key 'colour'")));
+    }
+
+    #[test]
+    fn broken_toml_is_reported_not_fatal() {
+        let (settings, problems) = Settings::parse("level = = 3");
+        assert_eq!(settings, Settings::default());
+        assert_eq!(problems.len(), 1);
+    }
+
+    #[test]
+    fn time_controls_read_and_print() {
+        assert_eq!("5+3".parse(), Ok(TimeControl::fischer(300, 3)));
+        assert_eq!("0.5+0".parse(), Ok(TimeControl::fischer(30, 0)));
+        assert_eq!("10".parse(), Ok(TimeControl::fischer(600, 0)));
+        assert!("0+1".parse::<TimeControl>().is_err());
+        assert!("a+b".parse::<TimeControl>().is_err());
+        assert_eq!(TimeControl::fischer(300, 3).to_string(), "5+3");
+        assert_eq!(TimeControl::fischer(30, 0).to_string(), "0.5+0");
+        assert_eq!(TimeControl::fischer(300, 3).pgn(), "300+3");
+        assert_eq!(TimeControl::Untimed.pgn(), "-");
+    }
+
+    #[test]
+    fn atomic_write_replaces_the_file() {
+        let dir = std::env::temp_dir().join(format!("kibitz-config-test-{}", std::process::id()));
+        let path = dir.join("a").join("file.txt");
+        write_atomic(&path, "one").unwrap();
+        write_atomic(&path, "two").unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "two");
+        assert!(!dir.join("a").join("file.txt.tmp").exists());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
