@@ -6,3 +6,4 @@ pub mod engine;
 pub mod game;
 pub mod perft;
 pub mod uci;
+pub mod tui;

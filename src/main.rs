@@ -12,6 +12,15 @@ use kibitz::cli::{self, AnalyzeArgs, CliError, TraceArgs};
 struct Cli {
     #[command(subcommand)]
     command: Option<Commands>,
+    /// Start the board from this position (FEN).
+    #[arg(long, value_name = "FEN")]
+    fen: Option<String>,
+    /// Draw pieces as letters instead of chess symbols.
+    #[arg(long)]
+    ascii: bool,
+    /// Read settings from this file instead of the config directory's config.toml.
+    #[arg(long, value_name = "FILE")]
+    config: Option<std::path::PathBuf>,
 }
 
 #[derive(Subcommand)]
@@ -160,13 +169,56 @@ fn run(command: Commands, out: &mut dyn Write) -> Result<(), CliError> {
     Ok(())
 }
 
+/// No subcommand: the terminal board.
+fn tui(cli: &Cli, started: std::time::Instant) -> anyhow::Result<ExitCode> {
+    use std::io::IsTerminal;
+    let fen = match &cli.fen {
+        Some(text) => match kibitz::game::fen::parse_fen(text) {
+            Ok(position) => Some(position),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return Ok(ExitCode::from(2));
+            }
+        },
+        None => None,
+    };
+    if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
+        eprintln!(
+            "error: the board needs a terminal; for scripts use a subcommand (see kibitz --help)"
+        );
+        return Ok(ExitCode::from(2));
+    }
+    let dirs = kibitz::config::Dirs::locate();
+    let config_path = cli
+        .config
+        .clone()
+        .or_else(|| dirs.as_ref().map(kibitz::config::Dirs::config_file));
+    let (mut settings, mut messages) = match &config_path {
+        Some(path) => kibitz::config::Settings::load(path),
+        None => (kibitz::config::Settings::default(), Vec::new()),
+    };
+    if dirs.is_none() {
+        messages.push("no home directory: games are not autosaved".into());
+    }
+    if cli.ascii {
+        settings.pieces = kibitz::config::PieceStyle::Ascii;
+    }
+    kibitz::tui::run(kibitz::tui::Options {
+        settings,
+        dirs,
+        fen,
+        messages,
+        started,
+        frame_log: std::env::var_os("KIBITZ_FRAME_LOG").map(Into::into),
+    })?;
+    Ok(ExitCode::SUCCESS)
+}
+
 fn main() -> anyhow::Result<ExitCode> {
+    let started = std::time::Instant::now();
     let cli = Cli::parse();
     let Some(command) = cli.command else {
-        // The terminal board comes in a later release; until then, the help.
-        let mut help = <Cli as clap::CommandFactory>::command();
-        help.print_help().context("printing help")?;
-        return Ok(ExitCode::SUCCESS);
+        return tui(&cli, started);
     };
     if let Commands::Uci = command {
         kibitz::uci::run(std::io::stdin().lock()).context("UCI session")?;

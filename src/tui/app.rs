@@ -1,0 +1,1220 @@
+//! `App`: all the state of the user interface and the one place it changes
+//! (`update`). Drawing reads it and never changes it. `App` talks to the
+//! engine only by leaving `Command`s in an outbox that the event loop sends,
+//! so the whole interface can be driven in tests without a thread or a
+//! terminal.
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use ratatui::crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
+use ratatui::layout::Rect;
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Chess, Color, Move, Position, Role, Square};
+
+use crate::config::{Dirs, Settings, TimeControl};
+use crate::engine::level::{Level, Rng};
+use crate::engine::{Command, GoRequest, Limits, Report, Score, SearchInfo, SearchOptions};
+use crate::game::notation::{parse_move, san_line};
+use crate::game::pgn::{Headers, write_pgn};
+use crate::game::{Game, GameEnd};
+
+use super::clock::{Clock, format_clock};
+use super::layout;
+use super::msg::Msg;
+use super::save::{Players, SavedGame, date_and_time, write_autosave};
+
+/// An untimed game gives the engine this long a move (lower levels stop
+/// sooner at their own depth or node cap).
+const UNTIMED_MOVETIME: Duration = Duration::from_secs(3);
+/// How long the engine thinks about a hint for the player.
+const HINT_MOVETIME: Duration = Duration::from_millis(1500);
+/// The engine accepts a draw when it thinks it stands this badly or worse
+/// (centipawns, its own view)...
+const DRAW_ACCEPT_WORSE: i32 = -30;
+/// ...or, after this many plies, when the position is about level.
+const DRAW_ACCEPT_LEVEL_AFTER: usize = 60;
+const DRAW_ACCEPT_LEVEL: i32 = 15;
+
+/// The promotion pieces in the order the dialog offers them.
+pub const PROMOTION_ROLES: [Role; 4] = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tone {
+    Info,
+    Error,
+}
+
+/// Questions that need a yes or no.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Confirm {
+    Quit,
+    Resign,
+    /// Start a new game while one is in progress.
+    Abandon,
+    /// Two players on one board: the other one accepts the draw?
+    DrawOffer,
+}
+
+impl Confirm {
+    pub fn question(self, game_in_progress: bool) -> &'static str {
+        match self {
+            Confirm::Quit if game_in_progress => {
+                "Quit? The game is autosaved and offered again at the next start."
+            }
+            Confirm::Quit => "Quit kibitz?",
+            Confirm::Resign => "Resign this game?",
+            Confirm::Abandon => "Abandon this game and start a new one?",
+            Confirm::DrawOffer => "A draw is offered. Accept it?",
+        }
+    }
+}
+
+/// Who plays whom in the new-game dialog.
+pub const SIDE_CHOICES: [&str; 4] = ["White", "Black", "Random", "Two players"];
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewGameForm {
+    pub field: usize,
+    pub side: usize,
+    pub level: u8,
+    /// Index into `TimeControl::presets()`, or one past it for custom.
+    pub time: usize,
+    pub custom_minutes: u32,
+    pub custom_increment: u32,
+    /// A start position given with `--fen`, and whether to use it.
+    pub fen_start: Option<Chess>,
+    pub use_fen: bool,
+}
+
+impl NewGameForm {
+    pub const FIELDS: [&'static str; 6] = [
+        "Play as",
+        "Level",
+        "Time",
+        "Minutes",
+        "Increment",
+        "Start from",
+    ];
+
+    fn new(settings: &Settings, fen_start: Option<Chess>) -> NewGameForm {
+        let presets = TimeControl::presets();
+        let (time, minutes, increment) = match presets
+            .iter()
+            .position(|(_, tc)| *tc == settings.time_control)
+        {
+            Some(index) => (index, 5, 3),
+            None => match settings.time_control {
+                TimeControl::Fischer { base, increment } => (
+                    presets.len(),
+                    (base.as_secs() / 60).max(1) as u32,
+                    increment.as_secs() as u32,
+                ),
+                TimeControl::Untimed => (presets.len() - 1, 5, 3),
+            },
+        };
+        NewGameForm {
+            field: 0,
+            side: 0,
+            level: settings.level.get(),
+            time,
+            custom_minutes: minutes,
+            custom_increment: increment,
+            use_fen: fen_start.is_some(),
+            fen_start,
+        }
+    }
+
+    pub fn is_custom(&self) -> bool {
+        self.time >= TimeControl::presets().len()
+    }
+
+    /// Whether a field is shown (and can be selected).
+    pub fn shows(&self, field: usize) -> bool {
+        match field {
+            1 => self.side != 3,
+            3 | 4 => self.is_custom(),
+            5 => self.fen_start.is_some(),
+            _ => field < Self::FIELDS.len(),
+        }
+    }
+
+    pub fn time_control(&self) -> TimeControl {
+        match TimeControl::presets().get(self.time) {
+            Some((_, tc)) => *tc,
+            None => TimeControl::fischer(
+                u64::from(self.custom_minutes) * 60,
+                u64::from(self.custom_increment),
+            ),
+        }
+    }
+
+    /// The text of a field's value.
+    pub fn value(&self, field: usize) -> String {
+        match field {
+            0 => SIDE_CHOICES[self.side].to_string(),
+            1 => format!("{} / 10", self.level),
+            2 => match TimeControl::presets().get(self.time) {
+                Some((family, TimeControl::Untimed)) => (*family).to_string(),
+                Some((family, tc)) => format!("{tc} ({family})"),
+                None => "custom".to_string(),
+            },
+            3 => format!("{} min", self.custom_minutes),
+            4 => format!("{} s", self.custom_increment),
+            5 => if self.use_fen {
+                "the given position"
+            } else {
+                "the standard position"
+            }
+            .to_string(),
+            _ => String::new(),
+        }
+    }
+
+    fn step(&mut self, delta: i32) {
+        let bump = |value: u32, min: u32, max: u32| {
+            (i64::from(value) + i64::from(delta)).clamp(i64::from(min), i64::from(max)) as u32
+        };
+        let presets = TimeControl::presets().len() as u32;
+        match self.field {
+            0 => self.side = bump(self.side as u32, 0, 3) as usize,
+            1 => self.level = bump(u32::from(self.level), 1, 10) as u8,
+            2 => self.time = bump(self.time as u32, 0, presets) as usize,
+            3 => self.custom_minutes = bump(self.custom_minutes, 1, 180),
+            4 => self.custom_increment = bump(self.custom_increment, 0, 60),
+            5 => self.use_fen = !self.use_fen,
+            _ => {}
+        }
+    }
+
+    fn move_field(&mut self, delta: i32) {
+        let mut field = self.field as i32;
+        loop {
+            field += delta;
+            if field < 0 || field >= Self::FIELDS.len() as i32 {
+                return;
+            }
+            if self.shows(field as usize) {
+                self.field = field as usize;
+                return;
+            }
+        }
+    }
+
+    /// Typing digits into the minutes or increment field.
+    fn digit(&mut self, d: u32) {
+        let edit = |value: u32, max: u32| {
+            let typed = value * 10 + d;
+            if typed > max { d } else { typed }
+        };
+        match self.field {
+            3 => self.custom_minutes = edit(self.custom_minutes, 180).max(1),
+            4 => self.custom_increment = edit(self.custom_increment, 60),
+            1 if (1..=9).contains(&d) => self.level = d as u8,
+            _ => {}
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Overlay {
+    None,
+    NewGame(NewGameForm),
+    Resume(Box<SavedGame>),
+    Promotion {
+        from: Square,
+        to: Square,
+        choice: usize,
+    },
+    Confirm(Confirm),
+    Help,
+    GameOver,
+}
+
+/// What the running search is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Purpose {
+    EngineMove,
+    Hint,
+}
+
+/// What the engine panel shows: the latest report of the engine's own move
+/// search, converted for display when it arrived.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Thinking {
+    pub depth: u32,
+    pub seldepth: u32,
+    /// From White's point of view.
+    pub score: Score,
+    pub pv: Vec<String>,
+    pub nodes: u64,
+    pub nps: u64,
+    pub elapsed: Duration,
+    /// Still searching (false: this was the search of its last move).
+    pub live: bool,
+}
+
+pub struct App {
+    pub settings: Settings,
+    dirs: Option<Dirs>,
+    pub size: (u16, u16),
+    pub overlay: Overlay,
+    pub game: Game,
+    pub players: Players,
+    pub time_control: TimeControl,
+    pub clock: Option<Clock>,
+    pub end: Option<GameEnd>,
+    pub flipped: bool,
+    pub cursor: Square,
+    pub selected: Option<Square>,
+    drag_from: Option<Square>,
+    /// The command line, while it is open.
+    pub input: Option<String>,
+    pub message: Option<(String, Tone)>,
+    pub engine_panel: bool,
+    pub thinking: Option<Thinking>,
+    pub hint: Option<Move>,
+    search: Option<(u64, Purpose)>,
+    next_search_id: u64,
+    /// The engine's evaluation at its last move, its own point of view.
+    engine_score: Option<Score>,
+    outbox: Vec<Command>,
+    pub quit: bool,
+    dirty: bool,
+    shown_clocks: (String, String),
+    rng: Rng,
+    date: String,
+    /// A game was started this session (or resumed).
+    started: bool,
+}
+
+impl App {
+    /// A new interface. `dirs` = `None` keeps everything in memory (tests).
+    /// `fen_start` is a position given on the command line.
+    pub fn new(
+        settings: Settings,
+        dirs: Option<Dirs>,
+        fen_start: Option<Chess>,
+        resume: Option<SavedGame>,
+        size: (u16, u16),
+    ) -> App {
+        let form = NewGameForm::new(&settings, fen_start);
+        let overlay = match resume {
+            Some(saved) if form.fen_start.is_none() => Overlay::Resume(Box::new(saved)),
+            _ => Overlay::NewGame(form),
+        };
+        let level = settings.level;
+        App {
+            engine_panel: settings.engine_panel,
+            settings,
+            dirs,
+            size,
+            overlay,
+            game: Game::default(),
+            players: Players::VsEngine {
+                human: Color::White,
+                level,
+            },
+            time_control: TimeControl::Untimed,
+            clock: None,
+            end: None,
+            flipped: false,
+            cursor: Square::E2,
+            selected: None,
+            drag_from: None,
+            input: None,
+            message: None,
+            thinking: None,
+            hint: None,
+            search: None,
+            next_search_id: 0,
+            engine_score: None,
+            outbox: Vec::new(),
+            quit: false,
+            dirty: true,
+            shown_clocks: (String::new(), String::new()),
+            rng: Rng::from_time(),
+            date: date_and_time().0,
+            started: false,
+        }
+    }
+
+    /// Seed the random choices (side "Random") for repeatable tests.
+    pub fn seed(&mut self, seed: u64) {
+        self.rng = Rng::new(seed);
+    }
+
+    /// Commands for the engine produced by the last updates.
+    pub fn take_commands(&mut self) -> Vec<Command> {
+        std::mem::take(&mut self.outbox)
+    }
+
+    /// Whether the screen must be drawn again; clears the flag.
+    pub fn take_dirty(&mut self) -> bool {
+        std::mem::replace(&mut self.dirty, false)
+    }
+
+    /// Whether clock ticks are needed (a clock runs in a live game).
+    pub fn needs_ticks(&self) -> bool {
+        self.end.is_none() && self.clock.as_ref().is_some_and(|c| c.running().is_some())
+    }
+
+    pub fn started_game(&self) -> bool {
+        self.started
+    }
+
+    pub fn engine_thinking(&self) -> bool {
+        matches!(self.search, Some((_, Purpose::EngineMove)))
+    }
+
+    pub fn hint_pending(&self) -> bool {
+        matches!(self.search, Some((_, Purpose::Hint)))
+    }
+
+    /// A game is on and not finished.
+    pub fn in_progress(&self) -> bool {
+        self.started && self.end.is_none() && !self.game.is_empty()
+    }
+
+    /// Whether the person at the keyboard may move now.
+    pub fn human_to_move(&self) -> bool {
+        self.started
+            && self.end.is_none()
+            && !self.players.engine_plays(self.game.position().turn())
+    }
+
+    fn say(&mut self, text: impl Into<String>, tone: Tone) {
+        self.message = Some((text.into(), tone));
+    }
+
+    pub fn update(&mut self, msg: Msg, now: Instant) {
+        match msg {
+            Msg::Key(key, _) => {
+                if key.kind != KeyEventKind::Release {
+                    self.dirty = true;
+                    self.key(key, now);
+                }
+            }
+            Msg::Mouse(mouse) => self.mouse(mouse, now),
+            Msg::Resize(w, h) => {
+                self.size = (w, h);
+                self.dirty = true;
+            }
+            Msg::Engine(report) => self.report(report, now),
+            Msg::Tick => self.tick(now),
+        }
+    }
+
+    // ----- clocks -------------------------------------------------------
+
+    /// The clock texts as shown (White, Black).
+    pub fn clock_texts(&self, now: Instant) -> (String, String) {
+        match &self.clock {
+            Some(clock) => (
+                format_clock(clock.remaining(Color::White, now)),
+                format_clock(clock.remaining(Color::Black, now)),
+            ),
+            None => ("-".into(), "-".into()),
+        }
+    }
+
+    fn tick(&mut self, now: Instant) {
+        if self.end.is_some() {
+            return;
+        }
+        if let Some(loser) = self.clock.as_ref().and_then(|c| c.flagged(now)) {
+            let end = self.game.flag(loser);
+            self.finish(end, now);
+            return;
+        }
+        let texts = self.clock_texts(now);
+        if texts != self.shown_clocks {
+            self.shown_clocks = texts;
+            self.dirty = true;
+        }
+    }
+
+    // ----- starting and ending games --------------------------------------
+
+    fn start_game(&mut self, form: &NewGameForm, now: Instant) {
+        self.stop_search();
+        let players = match form.side {
+            3 => Players::TwoHumans,
+            side => {
+                let human = match side {
+                    0 => Color::White,
+                    1 => Color::Black,
+                    _ if self.rng.next_u64() & 1 == 0 => Color::White,
+                    _ => Color::Black,
+                };
+                Players::VsEngine {
+                    human,
+                    level: Level::new(form.level).unwrap_or_default(),
+                }
+            }
+        };
+        let start = match (&form.fen_start, form.use_fen) {
+            (Some(position), true) => position.clone(),
+            _ => Chess::default(),
+        };
+        self.begin(Game::new(start), players, form.time_control(), None, now);
+        self.say(
+            format!(
+                "New game: {} vs {}, {}",
+                self.players.name(Color::White),
+                self.players.name(Color::Black),
+                self.time_control
+            ),
+            Tone::Info,
+        );
+    }
+
+    /// Set up a game (new or resumed) and get it going.
+    fn begin(
+        &mut self,
+        game: Game,
+        players: Players,
+        time_control: TimeControl,
+        times: Option<(Duration, Duration)>,
+        now: Instant,
+    ) {
+        self.outbox.push(Command::NewGame);
+        self.game = game;
+        self.players = players;
+        self.time_control = time_control;
+        self.clock = match time_control {
+            TimeControl::Untimed => None,
+            TimeControl::Fischer { base, increment } => Some(match times {
+                Some((white, black)) => Clock::with_remaining(white, black, increment),
+                None => Clock::new(base, increment),
+            }),
+        };
+        // A resumed game's clock runs at once; a new game's starts with the
+        // first move, so nobody loses time reading the board.
+        if times.is_some()
+            && let Some(clock) = &mut self.clock
+        {
+            clock.start(self.game.position().turn(), now);
+        }
+        self.end = None;
+        self.started = true;
+        self.overlay = Overlay::None;
+        self.selected = None;
+        self.hint = None;
+        self.thinking = None;
+        self.engine_score = None;
+        self.input = None;
+        self.flipped = matches!(players, Players::VsEngine { human: Color::Black, .. });
+        let turn = self.game.position().turn();
+        self.cursor = if turn.is_white() { Square::E2 } else { Square::E7 };
+        self.shown_clocks = self.clock_texts(now);
+        self.dirty = true;
+        if let Some(end) = self.game.rules_end() {
+            self.finish(end, now);
+            return;
+        }
+        self.engine_turn(now);
+        self.autosave(now);
+    }
+
+    fn finish(&mut self, end: GameEnd, now: Instant) {
+        self.end = Some(end);
+        self.stop_search();
+        if let Some(clock) = &mut self.clock {
+            clock.pause(now);
+        }
+        self.selected = None;
+        self.overlay = Overlay::GameOver;
+        self.say(end.describe(), Tone::Info);
+        self.autosave(now);
+        self.dirty = true;
+    }
+
+    // ----- moves ----------------------------------------------------------
+
+    /// Play `m` for the side to move (already known legal or refused here).
+    fn play(&mut self, m: Move, now: Instant) {
+        let mover = self.game.position().turn();
+        if !self.game.play(m) {
+            self.say("That move is not legal here.", Tone::Error);
+            return;
+        }
+        if let Some(clock) = &mut self.clock {
+            if clock.running() == Some(mover) {
+                clock.moved(mover, now);
+            } else {
+                clock.start(!mover, now);
+            }
+        }
+        self.selected = None;
+        self.hint = None;
+        self.dirty = true;
+        if let Some(end) = self.game.rules_end() {
+            self.finish(end, now);
+            return;
+        }
+        self.engine_turn(now);
+        self.autosave(now);
+    }
+
+    /// If the engine is to move, start its search.
+    fn engine_turn(&mut self, now: Instant) {
+        let turn = self.game.position().turn();
+        let Players::VsEngine { level, .. } = self.players else {
+            return;
+        };
+        if self.end.is_some() || !self.players.engine_plays(turn) {
+            return;
+        }
+        let limits = match &self.clock {
+            Some(clock) => Limits {
+                white_time: Some(clock.remaining(Color::White, now)),
+                black_time: Some(clock.remaining(Color::Black, now)),
+                white_increment: Some(clock.increment()),
+                black_increment: Some(clock.increment()),
+                ..Limits::default()
+            },
+            None => Limits {
+                movetime: Some(UNTIMED_MOVETIME),
+                ..Limits::default()
+            },
+        };
+        self.go(limits, level, Purpose::EngineMove, now);
+        self.thinking = None;
+    }
+
+    fn go(&mut self, limits: Limits, level: Level, purpose: Purpose, now: Instant) {
+        self.next_search_id += 1;
+        self.search = Some((self.next_search_id, purpose));
+        self.outbox.push(Command::Go(Box::new(GoRequest {
+            search_id: self.next_search_id,
+            position: self.game.position().clone(),
+            history: self.game.history_keys(),
+            limits,
+            options: SearchOptions::default(),
+            level,
+            received: now,
+        })));
+    }
+
+    fn stop_search(&mut self) {
+        if self.search.take().is_some() {
+            self.outbox.push(Command::Stop);
+        }
+        if let Some(thinking) = &mut self.thinking {
+            thinking.live = false;
+        }
+    }
+
+    fn report(&mut self, report: Report, now: Instant) {
+        let Some((id, purpose)) = self.search else {
+            return;
+        };
+        // Reports of a search that was stopped or replaced are stale.
+        if report.search_id() != id {
+            return;
+        }
+        match report {
+            Report::Info(info) if purpose == Purpose::EngineMove && info.multipv == 1 => {
+                self.thinking = Some(self.thinking_from(&info));
+                self.dirty = true;
+            }
+            Report::BestMove {
+                best_move, score, ..
+            } => {
+                self.search = None;
+                self.dirty = true;
+                match (purpose, best_move) {
+                    (Purpose::EngineMove, Some(m)) => {
+                        self.engine_score = Some(score);
+                        if let Some(thinking) = &mut self.thinking {
+                            thinking.live = false;
+                        }
+                        self.play(m, now);
+                    }
+                    (Purpose::Hint, Some(m)) => {
+                        let san = san_line(self.game.position(), &[m]).join("");
+                        let side = self.game.position().turn();
+                        self.say(
+                            format!(
+                                "Hint: {san} ({})",
+                                crate::cli::format_score_white(score, side)
+                            ),
+                            Tone::Info,
+                        );
+                        self.hint = Some(m);
+                    }
+                    (_, None) => {}
+                }
+            }
+            Report::Info(_) | Report::Pong(_) => {}
+        }
+    }
+
+    fn thinking_from(&self, info: &SearchInfo) -> Thinking {
+        let position = self.game.position();
+        Thinking {
+            depth: info.depth,
+            seldepth: info.seldepth,
+            score: info.score.for_white(position.turn()),
+            pv: san_line(position, &info.pv),
+            nodes: info.nodes,
+            nps: info.nps,
+            elapsed: info.elapsed,
+            live: true,
+        }
+    }
+
+    /// The destination square a person thinks of for `m` (castling: the
+    /// king's square, not the rook's).
+    pub fn destination(m: Move) -> Square {
+        match m.to_uci(CastlingMode::Standard) {
+            UciMove::Normal { to, .. } => to,
+            _ => m.to(),
+        }
+    }
+
+    /// Legal moves of the piece on `from`.
+    pub fn moves_from(&self, from: Square) -> Vec<Move> {
+        self.game
+            .position()
+            .legal_moves()
+            .into_iter()
+            .filter(|m| m.from() == Some(from))
+            .collect()
+    }
+
+    /// Try to move the selected piece to `to`: plays it, asks for the
+    /// promotion piece, or returns false when it is not a legal target.
+    fn try_move(&mut self, from: Square, to: Square, now: Instant) -> bool {
+        let candidates: Vec<Move> = self
+            .moves_from(from)
+            .into_iter()
+            .filter(|&m| Self::destination(m) == to || (m.is_castle() && m.to() == to))
+            .collect();
+        match candidates.as_slice() {
+            [] => false,
+            [m] => {
+                self.play(*m, now);
+                true
+            }
+            _ => {
+                // Several moves between the same squares: a promotion.
+                self.overlay = Overlay::Promotion {
+                    from,
+                    to,
+                    choice: 0,
+                };
+                true
+            }
+        }
+    }
+
+    fn own_piece(&self, square: Square) -> bool {
+        let position = self.game.position();
+        position.board().color_at(square) == Some(position.turn())
+    }
+
+    /// Enter or Space on the cursor, or a click: pick up or put down.
+    fn activate(&mut self, square: Square, now: Instant) {
+        if !self.human_to_move() {
+            if self.end.is_none() && self.started {
+                self.say("Wait for the engine's move.", Tone::Info);
+            }
+            return;
+        }
+        let selected = self.selected;
+        match selected {
+            Some(from) if from == square => self.selected = None,
+            Some(from) if self.try_move(from, square, now) => {}
+            _ if self.own_piece(square) => {
+                self.selected = Some(square);
+                if self.moves_from(square).is_empty() {
+                    self.say("That piece has no legal move.", Tone::Info);
+                }
+            }
+            Some(_) => self.selected = None,
+            None => {}
+        }
+    }
+
+    // ----- keys -------------------------------------------------------------
+
+    fn key(&mut self, key: KeyEvent, now: Instant) {
+        if key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c') {
+            // Ctrl-C leaves at once; the autosave keeps the game.
+            self.quit = true;
+            return;
+        }
+        let area = Rect::new(0, 0, self.size.0, self.size.1);
+        if layout::screen(area).is_none() {
+            // Only the "too small" message is on screen: q leaves, nothing else acts.
+            self.quit = key.code == KeyCode::Char('q');
+            return;
+        }
+        match std::mem::replace(&mut self.overlay, Overlay::None) {
+            Overlay::None => {}
+            Overlay::NewGame(form) => return self.new_game_key(form, key, now),
+            Overlay::Resume(saved) => return self.resume_key(*saved, key, now),
+            Overlay::Promotion { from, to, choice } => {
+                return self.promotion_key(from, to, choice, key, now);
+            }
+            Overlay::Confirm(question) => return self.confirm_key(question, key, now),
+            Overlay::Help => {
+                // Any key closes the help.
+                return;
+            }
+            Overlay::GameOver => match key.code {
+                KeyCode::Char('n' | 's' | 'q' | 'u' | 'f' | '?') => {}
+                _ => return,
+            },
+        }
+        if self.input.is_some() {
+            return self.input_key(key, now);
+        }
+        self.board_key(key, now);
+    }
+
+    fn board_key(&mut self, key: KeyEvent, now: Instant) {
+        let (up, right): (i32, i32) = match key.code {
+            KeyCode::Up | KeyCode::Char('k') => (1, 0),
+            KeyCode::Down | KeyCode::Char('j') => (-1, 0),
+            KeyCode::Left | KeyCode::Char('h') => (0, -1),
+            KeyCode::Right | KeyCode::Char('l') => (0, 1),
+            _ => (0, 0),
+        };
+        if (up, right) != (0, 0) {
+            // Up is up the screen: towards rank 8, or rank 1 when flipped.
+            let sign = if self.flipped { -1 } else { 1 };
+            let file = (i32::from(self.cursor.file()) + right * sign).clamp(0, 7);
+            let rank = (i32::from(self.cursor.rank()) + up * sign).clamp(0, 7);
+            self.cursor = Square::from_coords(
+                shakmaty::File::new(file as u32),
+                shakmaty::Rank::new(rank as u32),
+            );
+            return;
+        }
+        match key.code {
+            KeyCode::Enter | KeyCode::Char(' ') => self.activate(self.cursor, now),
+            KeyCode::Esc => {
+                self.selected = None;
+                self.message = None;
+            }
+            KeyCode::Char(':' | '/') => self.input = Some(String::new()),
+            KeyCode::Char('?') => self.overlay = Overlay::Help,
+            KeyCode::Char('f') => self.flipped = !self.flipped,
+            KeyCode::Char('e') => {
+                self.engine_panel = !self.engine_panel;
+                let state = if self.engine_panel { "shown" } else { "hidden" };
+                self.say(format!("Engine panel {state}."), Tone::Info);
+            }
+            KeyCode::Char('u') => self.takeback(now),
+            KeyCode::Char('i') => self.ask_hint(now),
+            KeyCode::Char('d') => self.offer_draw(now),
+            KeyCode::Char('r') => {
+                if self.end.is_none() && self.started {
+                    self.overlay = Overlay::Confirm(Confirm::Resign);
+                }
+            }
+            KeyCode::Char('n') => {
+                self.overlay = if self.in_progress() {
+                    Overlay::Confirm(Confirm::Abandon)
+                } else {
+                    Overlay::NewGame(NewGameForm::new(&self.settings, None))
+                };
+            }
+            KeyCode::Char('s') => self.save_pgn(now),
+            KeyCode::Char('q') => {
+                self.overlay = Overlay::Confirm(Confirm::Quit);
+            }
+            _ => {}
+        }
+    }
+
+    fn input_key(&mut self, key: KeyEvent, now: Instant) {
+        let Some(text) = &mut self.input else {
+            return;
+        };
+        match key.code {
+            KeyCode::Esc => self.input = None,
+            KeyCode::Backspace => {
+                if text.pop().is_none() {
+                    self.input = None;
+                }
+            }
+            KeyCode::Tab => {
+                if let [only] = self.completions().as_slice() {
+                    self.input = Some(only.clone());
+                }
+            }
+            KeyCode::Enter => {
+                let typed = text.trim().to_string();
+                self.input = None;
+                self.command(&typed, now);
+            }
+            KeyCode::Char(c) => text.push(c),
+            _ => {}
+        }
+    }
+
+    /// Legal moves (SAN) that begin with what is typed, for the command line.
+    pub fn completions(&self) -> Vec<String> {
+        let Some(typed) = self.input.as_deref() else {
+            return Vec::new();
+        };
+        let typed = typed.trim();
+        if typed.is_empty() {
+            return Vec::new();
+        }
+        let position = self.game.position();
+        let mut sans: Vec<String> = position
+            .legal_moves()
+            .iter()
+            .map(|&m| san_line(position, &[m]).join(""))
+            .filter(|san| san.starts_with(typed))
+            .collect();
+        sans.sort();
+        sans
+    }
+
+    /// What the command line asked for: a word command or a move.
+    fn command(&mut self, typed: &str, now: Instant) {
+        match typed {
+            "" => {}
+            "help" => self.overlay = Overlay::Help,
+            "flip" => self.flipped = !self.flipped,
+            "undo" | "takeback" => self.takeback(now),
+            "hint" => self.ask_hint(now),
+            "draw" => self.offer_draw(now),
+            "resign" => self.overlay = Overlay::Confirm(Confirm::Resign),
+            "new" => self.board_key(KeyEvent::from(KeyCode::Char('n')), now),
+            "save" => self.save_pgn(now),
+            "fen" => {
+                let fen = self.game.fen();
+                self.say(format!("FEN: {fen}"), Tone::Info);
+            }
+            "quit" | "q" => self.overlay = Overlay::Confirm(Confirm::Quit),
+            _ if !self.human_to_move() => {
+                let why = if self.end.is_some() {
+                    "The game is over."
+                } else {
+                    "It is the engine's turn."
+                };
+                self.say(why, Tone::Error);
+            }
+            _ => match parse_move(self.game.position(), typed) {
+                Ok(m) => {
+                    self.message = None;
+                    self.play(m, now);
+                }
+                Err(e) => self.say(e.to_string(), Tone::Error),
+            },
+        }
+    }
+
+    fn new_game_key(&mut self, mut form: NewGameForm, key: KeyEvent, now: Instant) {
+        match key.code {
+            KeyCode::Up | KeyCode::Char('k') => form.move_field(-1),
+            KeyCode::Down | KeyCode::Char('j') | KeyCode::Tab => form.move_field(1),
+            KeyCode::Left | KeyCode::Char('h') => form.step(-1),
+            KeyCode::Right | KeyCode::Char('l') | KeyCode::Char(' ') => form.step(1),
+            KeyCode::Char(c @ '0'..='9') => form.digit(c.to_digit(10).unwrap_or(0)),
+            KeyCode::Enter => return self.start_game(&form, now),
+            KeyCode::Esc if self.started => return,
+            KeyCode::Esc | KeyCode::Char('q') if !self.started => {
+                self.quit = true;
+                return;
+            }
+            _ => {}
+        }
+        self.overlay = Overlay::NewGame(form);
+    }
+
+    fn resume_key(&mut self, saved: SavedGame, key: KeyEvent, now: Instant) {
+        match key.code {
+            KeyCode::Char('y') | KeyCode::Enter => match saved.restore() {
+                Ok((game, players, time_control)) => {
+                    let times = (
+                        Duration::from_millis(saved.white_ms),
+                        Duration::from_millis(saved.black_ms),
+                    );
+                    self.begin(game, players, time_control, Some(times), now);
+                    self.say("Game resumed.", Tone::Info);
+                }
+                Err(e) => {
+                    self.say(format!("Cannot resume: {e}"), Tone::Error);
+                    self.overlay = Overlay::NewGame(NewGameForm::new(&self.settings, None));
+                }
+            },
+            KeyCode::Char('n') | KeyCode::Esc => {
+                self.overlay = Overlay::NewGame(NewGameForm::new(&self.settings, None));
+            }
+            _ => self.overlay = Overlay::Resume(Box::new(saved)),
+        }
+    }
+
+    fn promotion_key(&mut self, from: Square, to: Square, choice: usize, key: KeyEvent, now: Instant) {
+        let pick = match key.code {
+            KeyCode::Char('q') => Some(Role::Queen),
+            KeyCode::Char('r') => Some(Role::Rook),
+            KeyCode::Char('b') => Some(Role::Bishop),
+            KeyCode::Char('n') => Some(Role::Knight),
+            KeyCode::Enter | KeyCode::Char(' ') => Some(PROMOTION_ROLES[choice % 4]),
+            KeyCode::Left | KeyCode::Char('h') | KeyCode::Up | KeyCode::Char('k') => {
+                self.overlay = Overlay::Promotion {
+                    from,
+                    to,
+                    choice: (choice + 3) % 4,
+                };
+                None
+            }
+            KeyCode::Right | KeyCode::Char('l') | KeyCode::Down | KeyCode::Char('j') => {
+                self.overlay = Overlay::Promotion {
+                    from,
+                    to,
+                    choice: (choice + 1) % 4,
+                };
+                None
+            }
+            KeyCode::Esc => {
+                self.selected = None;
+                None
+            }
+            _ => {
+                self.overlay = Overlay::Promotion { from, to, choice };
+                None
+            }
+        };
+        if let Some(role) = pick {
+            let m = self
+                .moves_from(from)
+                .into_iter()
+                .find(|m| m.to() == to && m.promotion() == Some(role));
+            if let Some(m) = m {
+                self.play(m, now);
+            }
+        }
+    }
+
+    fn confirm_key(&mut self, question: Confirm, key: KeyEvent, now: Instant) {
+        let yes = matches!(key.code, KeyCode::Char('y' | 'Y') | KeyCode::Enter);
+        let no = matches!(key.code, KeyCode::Char('n' | 'N') | KeyCode::Esc);
+        if !yes {
+            if !no {
+                self.overlay = Overlay::Confirm(question);
+            } else if question == Confirm::DrawOffer {
+                self.say("The draw offer is declined.", Tone::Info);
+            }
+            return;
+        }
+        match question {
+            Confirm::Quit => self.quit = true,
+            Confirm::Abandon => {
+                self.overlay = Overlay::NewGame(NewGameForm::new(&self.settings, None));
+            }
+            Confirm::Resign => {
+                let resigner = match self.players {
+                    Players::VsEngine { human, .. } => human,
+                    Players::TwoHumans => self.game.position().turn(),
+                };
+                self.finish(GameEnd::Resignation { winner: !resigner }, now);
+            }
+            Confirm::DrawOffer => self.finish(GameEnd::Agreement, now),
+        }
+    }
+
+    // ----- actions ------------------------------------------------------------
+
+    fn takeback(&mut self, now: Instant) {
+        if self.game.is_empty() || !self.started {
+            self.say("Nothing to take back.", Tone::Info);
+            return;
+        }
+        if let Some(GameEnd::Time { .. }) = self.end {
+            self.say("The game was decided on time; no takeback.", Tone::Error);
+            return;
+        }
+        self.stop_search();
+        self.end = None;
+        let mut plies = 0;
+        match self.players {
+            Players::TwoHumans => {
+                self.game.undo();
+                plies = 1;
+            }
+            Players::VsEngine { human, .. } => {
+                // Undo the engine's reply (if it came) and the player's move.
+                while self.game.undo().is_some() {
+                    plies += 1;
+                    if self.game.position().turn() == human {
+                        break;
+                    }
+                }
+            }
+        }
+        if let Some(clock) = &mut self.clock
+            && clock.running().is_some()
+        {
+            clock.start(self.game.position().turn(), now);
+        }
+        self.selected = None;
+        self.hint = None;
+        self.thinking = None;
+        self.overlay = Overlay::None;
+        let s = if plies == 1 { "" } else { "s" };
+        self.say(format!("Took back {plies} ply{s}."), Tone::Info);
+        self.engine_turn(now);
+        self.autosave(now);
+    }
+
+    fn ask_hint(&mut self, now: Instant) {
+        if !self.human_to_move() {
+            self.say("A hint is for your own move.", Tone::Info);
+            return;
+        }
+        if self.search.is_some() {
+            return;
+        }
+        let limits = Limits {
+            movetime: Some(HINT_MOVETIME),
+            ..Limits::default()
+        };
+        self.go(limits, Level::default(), Purpose::Hint, now);
+        self.say("Looking for a hint...", Tone::Info);
+    }
+
+    fn offer_draw(&mut self, now: Instant) {
+        if self.end.is_some() || !self.started {
+            return;
+        }
+        match self.players {
+            Players::TwoHumans => self.overlay = Overlay::Confirm(Confirm::DrawOffer),
+            Players::VsEngine { .. } => {
+                let accept = match self.engine_score {
+                    Some(Score::Mate(n)) => n < 0,
+                    Some(Score::Centipawns(cp)) => {
+                        cp <= DRAW_ACCEPT_WORSE
+                            || (cp <= DRAW_ACCEPT_LEVEL
+                                && self.game.len() >= DRAW_ACCEPT_LEVEL_AFTER)
+                    }
+                    None => false,
+                };
+                if accept {
+                    self.finish(GameEnd::Agreement, now);
+                    self.say("kibitz accepts the draw.", Tone::Info);
+                } else {
+                    self.say("kibitz declines the draw and plays on.", Tone::Info);
+                }
+            }
+        }
+    }
+
+    fn headers(&self) -> Headers {
+        let result = self.end.map_or("*", GameEnd::result);
+        let mut headers = Headers::new(
+            &self.players.name(Color::White),
+            &self.players.name(Color::Black),
+            &self.date,
+            result,
+        );
+        headers.set("TimeControl", self.time_control.pgn());
+        if let Some(end) = self.end {
+            headers.set("Termination", end.termination());
+        }
+        headers
+    }
+
+    fn save_pgn(&mut self, _now: Instant) {
+        if !self.started {
+            return;
+        }
+        let Some(dirs) = &self.dirs else {
+            self.say("No data directory: nothing can be saved.", Tone::Error);
+            return;
+        };
+        let (date, time) = date_and_time();
+        let name = format!("kibitz-{}-{time}.pgn", date.replace('.', ""));
+        let path: PathBuf = dirs.data.join("games").join(name);
+        let result = self.end.map_or("*", GameEnd::result);
+        let text = write_pgn(&self.game, &self.headers(), result);
+        match crate::config::write_atomic(&path, &text) {
+            Ok(()) => self.say(format!("Saved {}", path.display()), Tone::Info),
+            Err(e) => self.say(format!("Cannot save {}: {e}", path.display()), Tone::Error),
+        }
+    }
+
+    fn autosave(&mut self, now: Instant) {
+        let Some(dirs) = &self.dirs else {
+            return;
+        };
+        let times = match &self.clock {
+            Some(clock) => (
+                clock.remaining(Color::White, now),
+                clock.remaining(Color::Black, now),
+            ),
+            None => (Duration::ZERO, Duration::ZERO),
+        };
+        let saved = SavedGame::new(
+            &self.game,
+            self.players,
+            self.time_control,
+            times,
+            self.end.is_some(),
+        );
+        if let Err(e) = write_autosave(&dirs.data, &saved) {
+            self.say(format!("Autosave failed: {e}"), Tone::Error);
+        }
+    }
+
+    // ----- mouse -----------------------------------------------------------
+
+    fn mouse(&mut self, mouse: MouseEvent, now: Instant) {
+        let area = Rect::new(0, 0, self.size.0, self.size.1);
+        let Some(screen) = layout::screen(area) else {
+            return;
+        };
+        if self.overlay != Overlay::None || self.input.is_some() {
+            return;
+        }
+        let square = screen
+            .board
+            .square_at(mouse.column, mouse.row, self.flipped);
+        match mouse.kind {
+            MouseEventKind::Down(MouseButton::Left) => {
+                let Some(square) = square else {
+                    return;
+                };
+                self.cursor = square;
+                self.dirty = true;
+                let was_selected = self.selected;
+                self.activate(square, now);
+                // Pressing on a piece may begin a drag.
+                if self.selected == Some(square) && was_selected != Some(square) {
+                    self.drag_from = Some(square);
+                }
+            }
+            MouseEventKind::Up(MouseButton::Left) => {
+                if let (Some(from), Some(to)) = (self.drag_from.take(), square)
+                    && from != to
+                    && self.selected == Some(from)
+                {
+                    self.cursor = to;
+                    if !self.try_move(from, to, now) {
+                        self.selected = None;
+                    }
+                    self.dirty = true;
+                }
+            }
+            MouseEventKind::Drag(MouseButton::Left) => {
+                if let Some(square) = square
+                    && square != self.cursor
+                {
+                    self.cursor = square;
+                    self.dirty = true;
+                }
+            }
+            _ => {}
+        }
+    }
+}

@@ -1,0 +1,212 @@
+//! The terminal user interface: terminal setup and restore (also on panic),
+//! and the event loop.
+//!
+//! Threads: an input thread blocks on the terminal and turns events into
+//! `Msg`s; the engine runs on its own thread; this thread runs one
+//! `select_biased!` loop over input first, then engine reports, then the
+//! clock tick, so a busy engine can never starve the keyboard. The screen is
+//! drawn only when something visible changed.
+
+pub mod app;
+pub mod clock;
+pub mod layout;
+pub mod msg;
+pub mod save;
+pub mod theme;
+pub mod ui;
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::{Receiver, never, select_biased, tick, unbounded};
+use ratatui::Terminal;
+use ratatui::backend::CrosstermBackend;
+use ratatui::crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event};
+use ratatui::crossterm::execute;
+use ratatui::crossterm::terminal::{
+    EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
+};
+use shakmaty::Chess;
+
+use crate::config::{Dirs, Settings};
+use crate::engine::Engine;
+
+use app::{App, Tone};
+use msg::Msg;
+
+/// How often the clocks are looked at while one runs.
+const TICK: Duration = Duration::from_millis(100);
+
+/// What `kibitz` (no subcommand) was started with.
+pub struct Options {
+    pub settings: Settings,
+    pub dirs: Option<Dirs>,
+    pub fen: Option<Chess>,
+    /// Problems found while starting (config file), shown in the status line.
+    pub messages: Vec<String>,
+    /// When the process started, for the time-to-first-frame figure.
+    pub started: Instant,
+    /// Write frame timings here on exit (`KIBITZ_FRAME_LOG`).
+    pub frame_log: Option<PathBuf>,
+}
+
+/// Put the terminal back as it was: raw mode off, main screen, no mouse
+/// capture, cursor visible. Safe to call more than once.
+fn restore_terminal() {
+    let _ = disable_raw_mode();
+    let mut out = std::io::stdout();
+    let _ = execute!(
+        out,
+        DisableMouseCapture,
+        LeaveAlternateScreen,
+        ratatui::crossterm::cursor::Show
+    );
+    let _ = out.flush();
+}
+
+/// Restores the terminal when dropped: on return, on `?` errors and while
+/// unwinding from a panic.
+struct TerminalGuard;
+
+impl Drop for TerminalGuard {
+    fn drop(&mut self) {
+        restore_terminal();
+    }
+}
+
+/// Timings of drawn frames, for `KIBITZ_FRAME_LOG`.
+#[derive(Default)]
+struct FrameLog {
+    first_frame: Option<Duration>,
+    /// (key to frame on screen, draw time), microseconds.
+    frames: Vec<(Option<u128>, u128)>,
+}
+
+impl FrameLog {
+    fn write(&self, path: &PathBuf) -> std::io::Result<()> {
+        let mut text = String::new();
+        if let Some(first) = self.first_frame {
+            text.push_str(&format!("first_frame_us {}\n", first.as_micros()));
+        }
+        for (latency, draw) in &self.frames {
+            match latency {
+                Some(latency) => text.push_str(&format!("frame key_us {latency} draw_us {draw}\n")),
+                None => text.push_str(&format!("frame draw_us {draw}\n")),
+            }
+        }
+        std::fs::write(path, text)
+    }
+}
+
+/// Run the interface until the user quits.
+pub fn run(options: Options) -> anyhow::Result<()> {
+    let resume = match &options.dirs {
+        Some(dirs) if options.fen.is_none() => match save::read_autosave(&dirs.data) {
+            Ok(saved) => (saved, None),
+            Err(e) => (None, Some(format!("autosave ignored: {e}"))),
+        },
+        _ => (None, None),
+    };
+    let engine = Engine::new(options.settings.hash_mb)?;
+
+    // Restore the terminal before the panic message is printed, so it is
+    // readable and the shell is usable afterwards.
+    let previous_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        restore_terminal();
+        previous_hook(info);
+    }));
+    enable_raw_mode()?;
+    let _guard = TerminalGuard;
+    execute!(std::io::stdout(), EnterAlternateScreen, EnableMouseCapture)?;
+    let mut terminal = Terminal::new(CrosstermBackend::new(std::io::stdout()))?;
+    terminal.clear()?;
+    let size = terminal.size()?;
+
+    let mut app = App::new(
+        options.settings.clone(),
+        options.dirs.clone(),
+        options.fen.clone(),
+        resume.0,
+        (size.width, size.height),
+    );
+    let mut messages = options.messages.clone();
+    messages.extend(resume.1);
+    if !messages.is_empty() {
+        app.message = Some((messages.join("; "), Tone::Error));
+    }
+
+    let input = spawn_input()?;
+    let ticker = tick(TICK);
+    let no_ticks: Receiver<Instant> = never();
+    let reports = engine.reports().clone();
+    let mut log = FrameLog::default();
+    let mut pending_key: Option<Instant> = None;
+
+    loop {
+        if app.take_dirty() {
+            let before = Instant::now();
+            terminal.draw(|frame| ui::draw(frame, &app, before))?;
+            let after = Instant::now();
+            if log.first_frame.is_none() {
+                log.first_frame = Some(after.duration_since(options.started));
+            }
+            if options.frame_log.is_some() {
+                let latency = pending_key.take().map(|k| after.duration_since(k).as_micros());
+                log.frames.push((latency, after.duration_since(before).as_micros()));
+            }
+        }
+        if app.quit {
+            break;
+        }
+        let ticks = if app.needs_ticks() { &ticker } else { &no_ticks };
+        let msg = select_biased! {
+            recv(input) -> msg => match msg {
+                Ok(msg) => msg,
+                // The input thread ended: the terminal is gone.
+                Err(_) => break,
+            },
+            recv(reports) -> report => match report {
+                Ok(report) => Msg::Engine(report),
+                Err(_) => anyhow::bail!("the engine thread stopped"),
+            },
+            recv(ticks) -> _ => Msg::Tick,
+        };
+        if let Msg::Key(_, at) = &msg {
+            pending_key.get_or_insert(*at);
+        }
+        app.update(msg, Instant::now());
+        for command in app.take_commands() {
+            engine.send(command);
+        }
+    }
+    drop(terminal);
+    drop(_guard);
+    if let Some(path) = &options.frame_log {
+        log.write(path)?;
+    }
+    Ok(())
+}
+
+/// The input thread: blocks on terminal events and forwards them.
+fn spawn_input() -> std::io::Result<Receiver<Msg>> {
+    let (tx, rx) = unbounded();
+    std::thread::Builder::new()
+        .name("kibitz-input".into())
+        .spawn(move || {
+            loop {
+                let msg = match event::read() {
+                    Ok(Event::Key(key)) => Msg::Key(key, Instant::now()),
+                    Ok(Event::Mouse(mouse)) => Msg::Mouse(mouse),
+                    Ok(Event::Resize(w, h)) => Msg::Resize(w, h),
+                    Ok(_) => continue,
+                    Err(_) => return,
+                };
+                if tx.send(msg).is_err() {
+                    return;
+                }
+            }
+        })?;
+    Ok(rx)
+}

@@ -1,0 +1,214 @@
+//! The autosave: after every move the game in progress is written to
+//! `autosave.json` in the data directory (temp file + rename), and the next
+//! start offers to resume it. Saved PGNs go to `games/` beside it.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use shakmaty::{Chess, Color};
+
+use crate::config::{TimeControl, write_atomic};
+use crate::engine::level::Level;
+use crate::game::Game;
+use crate::game::fen::parse_fen;
+use crate::game::notation::{parse_uci, uci};
+
+/// Version of the autosave format; an autosave of another version is ignored.
+const VERSION: u32 = 1;
+
+/// Who plays whom.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Players {
+    /// A person plays `human` against the engine at `level`.
+    VsEngine { human: Color, level: Level },
+    /// Two people share the board.
+    TwoHumans,
+}
+
+impl Players {
+    /// Whether the engine plays `color`.
+    pub fn engine_plays(self, color: Color) -> bool {
+        matches!(self, Players::VsEngine { human, .. } if human != color)
+    }
+
+    /// Name of the player of `color` for headers and the title.
+    pub fn name(self, color: Color) -> String {
+        match self {
+            Players::VsEngine { human, level } if human != color => {
+                format!("kibitz level {}", level.get())
+            }
+            Players::VsEngine { .. } => "You".into(),
+            Players::TwoHumans => if color.is_white() { "White" } else { "Black" }.into(),
+        }
+    }
+}
+
+/// The autosave file's contents.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SavedGame {
+    pub version: u32,
+    /// `None` = the standard start position.
+    pub start_fen: Option<String>,
+    pub moves: Vec<String>,
+    /// "white", "black" (the human's colour) or "two".
+    pub players: String,
+    pub level: u8,
+    /// As in the config file: "5+3" or "untimed".
+    pub time_control: String,
+    pub white_ms: u64,
+    pub black_ms: u64,
+    pub finished: bool,
+}
+
+impl SavedGame {
+    pub fn new(
+        game: &Game,
+        players: Players,
+        time_control: TimeControl,
+        times: (Duration, Duration),
+        finished: bool,
+    ) -> SavedGame {
+        let (players, level) = match players {
+            Players::VsEngine { human, level } => (
+                if human.is_white() { "white" } else { "black" }.to_string(),
+                level.get(),
+            ),
+            Players::TwoHumans => ("two".to_string(), 0),
+        };
+        SavedGame {
+            version: VERSION,
+            start_fen: game.start_fen(),
+            moves: game.moves().iter().map(|&m| uci(m)).collect(),
+            players,
+            level,
+            time_control: time_control.to_string(),
+            white_ms: times.0.as_millis() as u64,
+            black_ms: times.1.as_millis() as u64,
+            finished,
+        }
+    }
+
+    /// Rebuild the game; `Err` says what is wrong with the file.
+    pub fn restore(&self) -> Result<(Game, Players, TimeControl), String> {
+        if self.version != VERSION {
+            return Err(format!("autosave version {} is not {VERSION}", self.version));
+        }
+        let start = match &self.start_fen {
+            Some(fen) => parse_fen(fen).map_err(|e| e.to_string())?,
+            None => Chess::default(),
+        };
+        let mut game = Game::new(start);
+        for (index, text) in self.moves.iter().enumerate() {
+            let m = parse_uci(game.position(), text)
+                .map_err(|e| format!("move {}: {e}", index + 1))?;
+            game.play(m);
+        }
+        let players = match self.players.as_str() {
+            "two" => Players::TwoHumans,
+            side @ ("white" | "black") => Players::VsEngine {
+                human: if side == "white" { Color::White } else { Color::Black },
+                level: Level::new(self.level).ok_or("bad level")?,
+            },
+            other => return Err(format!("unknown players '{other}'")),
+        };
+        let time_control = self.time_control.parse()?;
+        Ok((game, players, time_control))
+    }
+}
+
+pub fn autosave_path(data_dir: &Path) -> PathBuf {
+    data_dir.join("autosave.json")
+}
+
+pub fn write_autosave(data_dir: &Path, saved: &SavedGame) -> std::io::Result<()> {
+    let text = serde_json::to_string_pretty(saved).map_err(std::io::Error::other)?;
+    write_atomic(&autosave_path(data_dir), &text)
+}
+
+/// The unfinished game from the last session, if there is one worth offering.
+/// A corrupt file is reported (and left for the user to inspect).
+pub fn read_autosave(data_dir: &Path) -> Result<Option<SavedGame>, String> {
+    let path = autosave_path(data_dir);
+    let text = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+    };
+    let saved: SavedGame = serde_json::from_str(&text)
+        .map_err(|e| format!("{} is not a kibitz autosave: {e}", path.display()))?;
+    saved.restore().map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok((!saved.finished && !saved.moves.is_empty()).then_some(saved))
+}
+
+/// Today's date and the time, `YYYY.MM.DD` and `HHMMSS`, from the system
+/// clock (UTC): for PGN headers and file names.
+pub fn date_and_time() -> (String, String) {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let days = (secs / 86_400) as i64;
+    let (y, m, d) = civil_from_days(days);
+    let rest = secs % 86_400;
+    (
+        format!("{y:04}.{m:02}.{d:02}"),
+        format!("{:02}{:02}{:02}", rest / 3600, rest / 60 % 60, rest % 60),
+    )
+}
+
+/// Days since 1970-01-01 to a (year, month, day) of the proleptic Gregorian
+/// calendar (the well-known era-based conversion).
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::notation::parse_move;
+
+    #[test]
+    fn civil_dates() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+        assert_eq!(civil_from_days(20_778), (2026, 11, 21));
+    }
+
+    #[test]
+    fn autosave_round_trip_and_resume_offer() {
+        let dir = std::env::temp_dir().join(format!("kibitz-save-test-{}", std::process::id()));
+        let mut game = Game::default();
+        for text in ["e4", "c5", "Nf3"] {
+            let m = parse_move(game.position(), text).unwrap();
+            game.play(m);
+        }
+        let players = Players::VsEngine {
+            human: Color::Black,
+            level: Level::new(4).unwrap(),
+        };
+        let tc = TimeControl::fischer(300, 3);
+        let times = (Duration::from_millis(290_500), Duration::from_secs(301));
+        let saved = SavedGame::new(&game, players, tc, times, false);
+        write_autosave(&dir, &saved).unwrap();
+        let read = read_autosave(&dir).unwrap().unwrap();
+        assert_eq!(read, saved);
+        let (back, back_players, back_tc) = read.restore().unwrap();
+        assert_eq!(back.fen(), game.fen());
+        assert_eq!((back_players, back_tc), (players, tc));
+        // A finished game is not offered; a corrupt file is an error, not a panic.
+        write_autosave(&dir, &SavedGame::new(&game, players, tc, times, true)).unwrap();
+        assert_eq!(read_autosave(&dir), Ok(None));
+        std::fs::write(autosave_path(&dir), "{ not json").unwrap();
+        assert!(read_autosave(&dir).unwrap_err().contains("not a kibitz autosave"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,70 @@
+//! Board and interface colours.
+
+use ratatui::style::Color;
+
+use crate::config::ThemeName;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Theme {
+    pub light: Color,
+    pub dark: Color,
+    pub white_piece: Color,
+    pub black_piece: Color,
+    /// The squares of the last move.
+    pub last_move: Color,
+    pub selected: Color,
+    pub cursor: Color,
+    /// Squares the selected piece may move to.
+    pub target: Color,
+    pub check: Color,
+    pub hint: Color,
+    pub accent: Color,
+    pub dim: Color,
+}
+
+impl Theme {
+    pub fn get(name: ThemeName) -> Theme {
+        let base = Theme {
+            light: Color::Rgb(214, 182, 140),
+            dark: Color::Rgb(158, 112, 76),
+            white_piece: Color::Rgb(255, 255, 255),
+            black_piece: Color::Rgb(0, 0, 0),
+            last_move: Color::Rgb(205, 200, 90),
+            selected: Color::Rgb(110, 160, 220),
+            cursor: Color::Rgb(90, 200, 200),
+            target: Color::Rgb(130, 190, 130),
+            check: Color::Rgb(220, 70, 60),
+            hint: Color::Rgb(80, 180, 90),
+            accent: Color::Yellow,
+            dim: Color::DarkGray,
+        };
+        match name {
+            ThemeName::Classic => base,
+            ThemeName::Green => Theme {
+                light: Color::Rgb(200, 210, 170),
+                dark: Color::Rgb(105, 140, 80),
+                ..base
+            },
+            ThemeName::Blue => Theme {
+                light: Color::Rgb(190, 205, 215),
+                dark: Color::Rgb(100, 130, 155),
+                ..base
+            },
+            // For terminals without true colour: the 16 basic colours only.
+            ThemeName::Mono => Theme {
+                light: Color::Gray,
+                dark: Color::DarkGray,
+                white_piece: Color::White,
+                black_piece: Color::Black,
+                last_move: Color::Yellow,
+                selected: Color::Blue,
+                cursor: Color::Cyan,
+                target: Color::Green,
+                check: Color::Red,
+                hint: Color::LightGreen,
+                accent: Color::Yellow,
+                dim: Color::DarkGray,
+            },
+        }
+    }
+}
