@@ -257,7 +257,10 @@ fn draw_panel(frame: &mut Frame, app: &App, area: Rect, theme: &Theme, now: Inst
         } else {
             Style::default().add_modifier(Modifier::BOLD)
         };
-        let name = app.players.name(color);
+        let mut name = app.players.name(color);
+        if name == side_name(color) {
+            name.clear();
+        }
         let width = area.width as usize;
         let pad = width.saturating_sub(2 + 6 + name.chars().count() + clock.len() + 2);
         lines.push(Line::from(vec![
@@ -555,7 +558,7 @@ fn draw_overlay(frame: &mut Frame, app: &App, area: Rect, theme: &Theme) {
         }
         Overlay::GameOver => {
             let Some(end) = app.end else { return };
-            let inner = popup(frame, area, 50, 7, "Game over", theme);
+            let inner = popup(frame, area, 58, 7, "Game over", theme);
             let lines = vec![
                 Line::styled(format!(" {}  {}", end.result(), end.describe()), bold),
                 Line::from(format!(" after {} moves", app.game.len().div_ceil(2))),

@@ -1,0 +1,428 @@
+//! The terminal interface without a terminal: `App` driven by messages, the
+//! screen drawn on ratatui's `TestBackend` and compared with insta snapshots
+//! (clock readings and node rates filtered, since they depend on timing).
+#![allow(clippy::unwrap_used)]
+
+use std::time::{Duration, Instant};
+
+use kibitz::config::{Settings, TimeControl};
+use kibitz::engine::{Bound, Command, Report, Score, SearchInfo};
+use kibitz::game::GameEnd;
+use kibitz::game::fen::parse_fen;
+use kibitz::game::notation::parse_uci;
+use kibitz::tui::app::{App, Overlay};
+use kibitz::tui::msg::Msg;
+use kibitz::tui::ui;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{
+    KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+};
+use shakmaty::{Chess, Color, Position, Square};
+
+const W: u16 = 100;
+const H: u16 = 32;
+
+struct Harness {
+    app: App,
+    now: Instant,
+}
+
+impl Harness {
+    fn new(fen: Option<&str>) -> Harness {
+        Harness::with_size(fen, (W, H))
+    }
+
+    fn with_size(fen: Option<&str>, size: (u16, u16)) -> Harness {
+        let settings = Settings {
+            time_control: TimeControl::fischer(300, 3),
+            ..Settings::default()
+        };
+        let fen = fen.map(|f| parse_fen(f).unwrap());
+        let mut app = App::new(settings, None, fen, None, size);
+        app.seed(1);
+        Harness {
+            app,
+            now: Instant::now(),
+        }
+    }
+
+    fn wait(&mut self, ms: u64) {
+        self.now += Duration::from_millis(ms);
+        self.app.update(Msg::Tick, self.now);
+    }
+
+    fn key(&mut self, code: KeyCode) {
+        self.app
+            .update(Msg::Key(KeyEvent::from(code), self.now), self.now);
+    }
+
+    fn keys(&mut self, text: &str) {
+        for c in text.chars() {
+            self.key(KeyCode::Char(c));
+        }
+    }
+
+    /// Type `text` on the command line and press Enter.
+    fn typed(&mut self, text: &str) {
+        self.key(KeyCode::Char(':'));
+        self.keys(text);
+        self.key(KeyCode::Enter);
+    }
+
+    fn click(&mut self, kind: MouseEventKind, square: Square) {
+        let screen = kibitz::tui::layout::screen(ratatui::layout::Rect::new(0, 0, W, H)).unwrap();
+        let rect = screen.board.square_rect(square, self.app.flipped);
+        self.app.update(
+            Msg::Mouse(MouseEvent {
+                kind,
+                column: rect.x + 1,
+                row: rect.y,
+                modifiers: KeyModifiers::NONE,
+            }),
+            self.now,
+        );
+    }
+
+    /// The search ids of the `Go` commands sent since the last call.
+    fn searches(&mut self) -> Vec<u64> {
+        self.app
+            .take_commands()
+            .into_iter()
+            .filter_map(|c| match c {
+                Command::Go(request) => Some(request.search_id),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The engine answers search `id` with `uci`.
+    fn engine_plays(&mut self, id: u64, uci: &str) {
+        let m = parse_uci(self.app.game.position(), uci).unwrap();
+        self.app.update(
+            Msg::Engine(Report::BestMove {
+                search_id: id,
+                best_move: Some(m),
+                ponder: None,
+                score: Score::Centipawns(20),
+                depth: 10,
+                nodes: 100_000,
+                source: kibitz::engine::MoveSource::Search,
+            }),
+            self.now,
+        );
+    }
+
+    fn info(&mut self, id: u64, pv: &[&str]) {
+        let mut position: Chess = self.app.game.position().clone();
+        let mut moves = Vec::new();
+        for text in pv {
+            let m = parse_uci(&position, text).unwrap();
+            position.play_unchecked(m);
+            moves.push(m);
+        }
+        let info = SearchInfo {
+            search_id: id,
+            multipv: 1,
+            depth: 12,
+            seldepth: 19,
+            score: Score::Centipawns(-35),
+            bound: Bound::Exact,
+            pv: moves,
+            nodes: 1_234_567,
+            nps: 1_456_000,
+            hashfull: 40,
+            elapsed: Duration::from_millis(848),
+            stats: Default::default(),
+            complete: true,
+        };
+        self.app
+            .update(Msg::Engine(Report::Info(Box::new(info))), self.now);
+    }
+
+    fn screen(&self) -> String {
+        let (w, h) = self.app.size;
+        let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
+        terminal
+            .draw(|frame| ui::draw(frame, &self.app, self.now))
+            .unwrap();
+        terminal.backend().to_string()
+    }
+
+    /// Start a game from the dialog (defaults: White, level 5, 5+3).
+    fn start(&mut self) {
+        self.key(KeyCode::Enter);
+        assert_eq!(self.app.overlay, Overlay::None);
+    }
+}
+
+macro_rules! snapshot {
+    ($name:expr, $screen:expr) => {
+        insta::with_settings!({filters => vec![
+            // Clock readings (4:57, 0:09, 9.3) and engine speed depend on timing.
+            (r"\b\d{1,2}:\d{2}(:\d{2})?\b", "[clock]"),
+            (r"\b\d+\.\d\b(\s*s)?", "[time]"),
+            (r"[\d.]+[kM]? n/s", "[nps]"),
+        ]}, {
+            insta::assert_snapshot!($name, $screen);
+        });
+    };
+}
+
+#[test]
+fn start_screen_shows_the_new_game_dialog() {
+    let h = Harness::new(None);
+    assert!(matches!(h.app.overlay, Overlay::NewGame(_)));
+    snapshot!("start_screen", h.screen());
+}
+
+#[test]
+fn mid_game_with_the_engine_thinking() {
+    let mut h = Harness::new(None);
+    h.start();
+    h.searches();
+    h.typed("e4");
+    let id = h.searches()[0];
+    h.wait(400);
+    h.engine_plays(id, "e7e5");
+    h.wait(2_000);
+    h.typed("Nf3");
+    let id = h.searches()[0];
+    h.wait(850);
+    h.info(id, &["b8c6", "f1b5", "a7a6", "b5a4", "g8f6"]);
+    assert!(h.app.engine_thinking());
+    let screen = h.screen();
+    assert!(screen.contains("pv Nc6 Bb5 a6 Ba4 Nf6"), "{screen}");
+    assert!(screen.contains("2. Nf3"), "{screen}");
+    snapshot!("mid_game_engine_panel", screen);
+}
+
+#[test]
+fn promotion_asks_which_piece() {
+    let mut h = Harness::new(Some("8/4P1k1/8/8/8/8/6K1/8 w - - 0 1"));
+    h.start();
+    h.app.cursor = Square::E7;
+    h.key(KeyCode::Enter);
+    h.key(KeyCode::Up);
+    h.key(KeyCode::Enter);
+    assert!(matches!(h.app.overlay, Overlay::Promotion { .. }));
+    snapshot!("promotion_dialog", h.screen());
+    h.key(KeyCode::Char('n'));
+    assert_eq!(h.app.game.sans(), ["e8=N+"]);
+}
+
+#[test]
+fn game_over_by_checkmate() {
+    let mut h = Harness::new(None);
+    // Two players on one board.
+    h.keys("lll");
+    h.key(KeyCode::Enter);
+    for san in ["f3", "e5", "g4", "Qh4#"] {
+        h.typed(san);
+        h.wait(1_000);
+    }
+    assert_eq!(h.app.end, Some(GameEnd::Checkmate { winner: Color::Black }));
+    assert_eq!(h.app.overlay, Overlay::GameOver);
+    snapshot!("game_over", h.screen());
+}
+
+#[test]
+fn help_lists_the_keys() {
+    let mut h = Harness::new(None);
+    h.start();
+    h.key(KeyCode::Char('?'));
+    let screen = h.screen();
+    for key in ["takeback", "hint", "resign", "offer a draw", "flip", "new game", "save"] {
+        assert!(screen.contains(key), "{key}");
+    }
+    snapshot!("help", screen);
+    h.key(KeyCode::Char('x'));
+    assert_eq!(h.app.overlay, Overlay::None);
+}
+
+#[test]
+fn too_small_terminal_says_how_big_it_must_be() {
+    let mut h = Harness::with_size(None, (40, 12));
+    let screen = h.screen();
+    assert!(screen.contains("at least 60 x 18"), "{screen}");
+    snapshot!("too_small", screen);
+    h.app.update(Msg::Resize(W, H), h.now);
+    assert!(h.screen().contains("New game"));
+    h.app.update(Msg::Resize(40, 12), h.now);
+    h.key(KeyCode::Char('q'));
+    assert!(h.app.quit);
+}
+
+#[test]
+fn stale_engine_reports_are_dropped() {
+    let mut h = Harness::new(None);
+    h.start();
+    h.searches();
+    h.typed("d4");
+    let first = h.searches()[0];
+    // Take the move back while the engine thinks, and play another.
+    h.key(KeyCode::Char('u'));
+    assert!(h.app.game.is_empty());
+    h.typed("e4");
+    let second = h.searches()[0];
+    assert!(second > first);
+    // The old search's answer (a reply to 1.d4) must not be played.
+    h.info(first, &["d7d5"]);
+    h.engine_plays(first, "d7d5");
+    assert_eq!(h.app.game.sans(), ["e4"]);
+    assert!(h.app.thinking.is_none());
+    h.engine_plays(second, "c7c5");
+    assert_eq!(h.app.game.sans(), ["e4", "c5"]);
+}
+
+#[test]
+fn takeback_undoes_a_full_move() {
+    let mut h = Harness::new(None);
+    h.start();
+    h.typed("e4");
+    let id = h.searches()[0];
+    h.engine_plays(id, "e7e5");
+    h.typed("Nf3");
+    let id = h.searches()[0];
+    h.engine_plays(id, "b8c6");
+    h.key(KeyCode::Char('u'));
+    assert_eq!(h.app.game.sans(), ["e4", "e5"]);
+    assert!(h.app.human_to_move());
+}
+
+#[test]
+fn keys_mouse_click_and_drag_all_move() {
+    let mut h = Harness::new(None);
+    h.key(KeyCode::Char('l'));
+    h.key(KeyCode::Char('l'));
+    h.key(KeyCode::Char('l'));
+    h.key(KeyCode::Enter); // two players
+    // Keys: the cursor starts on e2.
+    h.keys(" kk ");
+    // Click, click.
+    h.click(MouseEventKind::Down(MouseButton::Left), Square::E7);
+    h.click(MouseEventKind::Up(MouseButton::Left), Square::E7);
+    h.click(MouseEventKind::Down(MouseButton::Left), Square::E5);
+    // Drag.
+    h.click(MouseEventKind::Down(MouseButton::Left), Square::G1);
+    h.click(MouseEventKind::Drag(MouseButton::Left), Square::F3);
+    h.click(MouseEventKind::Up(MouseButton::Left), Square::F3);
+    assert_eq!(h.app.game.sans(), ["e4", "e5", "Nf3"]);
+    // Castling by clicking the king and its destination.
+    for san in ["Nc6", "Bc4", "Nf6"] {
+        h.typed(san);
+    }
+    h.click(MouseEventKind::Down(MouseButton::Left), Square::E1);
+    h.click(MouseEventKind::Up(MouseButton::Left), Square::E1);
+    h.click(MouseEventKind::Down(MouseButton::Left), Square::G1);
+    assert_eq!(h.app.game.sans().last().map(String::as_str), Some("O-O"));
+}
+
+#[test]
+fn illegal_and_ambiguous_typed_moves_explain_themselves() {
+    let mut h = Harness::new(None);
+    h.start();
+    h.typed("Nf4");
+    let (message, _) = h.app.message.clone().unwrap();
+    assert!(message.contains("Nf3") && message.contains("f4"), "{message}");
+    assert!(h.app.game.is_empty());
+    h.typed("e4");
+    assert_eq!(h.app.game.sans(), ["e4"]);
+}
+
+#[test]
+fn flag_fall_ends_the_game_on_time() {
+    let mut h = Harness::new(None);
+    h.start();
+    h.typed("e4");
+    let id = h.searches()[0];
+    h.engine_plays(id, "e7e5");
+    h.wait(299_000);
+    assert!(h.app.end.is_none());
+    h.wait(1_100);
+    assert_eq!(
+        h.app.end,
+        Some(GameEnd::Time {
+            loser: Color::White,
+            winner: Some(Color::Black)
+        })
+    );
+    // The engine is not left thinking, and no takeback after a flag.
+    h.key(KeyCode::Esc);
+    h.key(KeyCode::Char('u'));
+    assert_eq!(h.app.game.len(), 2);
+}
+
+#[test]
+fn hint_shows_the_engine_suggestion() {
+    let mut h = Harness::new(None);
+    h.start();
+    h.searches();
+    h.key(KeyCode::Char('i'));
+    let id = h.searches()[0];
+    assert!(h.app.hint_pending());
+    h.engine_plays(id, "g1f3");
+    assert_eq!(h.app.game.len(), 0, "a hint is shown, not played");
+    assert!(h.app.hint.is_some());
+    assert!(h.app.message.clone().unwrap().0.contains("Hint: Nf3"));
+}
+
+#[test]
+fn resign_and_draw_offers() {
+    let mut h = Harness::new(None);
+    h.start();
+    h.typed("e4");
+    let id = h.searches()[0];
+    h.engine_plays(id, "e7e5");
+    // The engine thinks it is better (+0.20 for it): it declines.
+    h.key(KeyCode::Char('d'));
+    assert!(h.app.end.is_none());
+    assert!(h.app.message.clone().unwrap().0.contains("declines"));
+    h.key(KeyCode::Char('r'));
+    h.key(KeyCode::Char('y'));
+    assert_eq!(
+        h.app.end,
+        Some(GameEnd::Resignation {
+            winner: Color::Black
+        })
+    );
+}
+
+#[test]
+fn quit_asks_first_during_a_game() {
+    let mut h = Harness::new(None);
+    h.start();
+    h.typed("e4");
+    h.key(KeyCode::Char('q'));
+    assert!(!h.app.quit);
+    h.key(KeyCode::Char('n'));
+    assert!(!h.app.quit);
+    h.key(KeyCode::Char('q'));
+    h.key(KeyCode::Char('y'));
+    assert!(h.app.quit);
+}
+
+#[test]
+fn threefold_repetition_is_declared() {
+    let mut h = Harness::new(None);
+    h.keys("lll");
+    h.key(KeyCode::Enter);
+    for san in ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8"] {
+        h.typed(san);
+    }
+    assert_eq!(h.app.end, Some(GameEnd::ThreefoldRepetition));
+    assert!(h.screen().contains("threefold"));
+}
+
+#[test]
+fn playing_black_the_engine_opens_and_the_board_is_flipped() {
+    let mut h = Harness::new(None);
+    h.key(KeyCode::Char('l'));
+    h.key(KeyCode::Enter);
+    assert!(h.app.flipped);
+    let ids = h.searches();
+    assert_eq!(ids.len(), 1, "the engine moves first");
+    h.engine_plays(ids[0], "d2d4");
+    assert!(h.app.human_to_move());
+    assert_eq!(h.app.game.position().turn(), Color::Black);
+}
