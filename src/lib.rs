@@ -5,5 +5,5 @@ pub mod config;
 pub mod engine;
 pub mod game;
 pub mod perft;
-pub mod uci;
 pub mod tui;
+pub mod uci;

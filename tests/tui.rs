@@ -221,7 +221,12 @@ fn game_over_by_checkmate() {
         h.typed(san);
         h.wait(1_000);
     }
-    assert_eq!(h.app.end, Some(GameEnd::Checkmate { winner: Color::Black }));
+    assert_eq!(
+        h.app.end,
+        Some(GameEnd::Checkmate {
+            winner: Color::Black
+        })
+    );
     assert_eq!(h.app.overlay, Overlay::GameOver);
     snapshot!("game_over", h.screen());
 }
@@ -232,7 +237,15 @@ fn help_lists_the_keys() {
     h.start();
     h.key(KeyCode::Char('?'));
     let screen = h.screen();
-    for key in ["takeback", "hint", "resign", "offer a draw", "flip", "new game", "save"] {
+    for key in [
+        "takeback",
+        "hint",
+        "resign",
+        "offer a draw",
+        "flip",
+        "new game",
+        "save",
+    ] {
         assert!(screen.contains(key), "{key}");
     }
     snapshot!("help", screen);
@@ -324,7 +337,10 @@ fn illegal_and_ambiguous_typed_moves_explain_themselves() {
     h.start();
     h.typed("Nf4");
     let (message, _) = h.app.message.clone().unwrap();
-    assert!(message.contains("Nf3") && message.contains("f4"), "{message}");
+    assert!(
+        message.contains("Nf3") && message.contains("f4"),
+        "{message}"
+    );
     assert!(h.app.game.is_empty());
     h.typed("e4");
     assert_eq!(h.app.game.sans(), ["e4"]);

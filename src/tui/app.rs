@@ -505,9 +505,19 @@ impl App {
         self.thinking = None;
         self.engine_score = None;
         self.input = None;
-        self.flipped = matches!(players, Players::VsEngine { human: Color::Black, .. });
+        self.flipped = matches!(
+            players,
+            Players::VsEngine {
+                human: Color::Black,
+                ..
+            }
+        );
         let turn = self.game.position().turn();
-        self.cursor = if turn.is_white() { Square::E2 } else { Square::E7 };
+        self.cursor = if turn.is_white() {
+            Square::E2
+        } else {
+            Square::E7
+        };
         self.shown_clocks = self.clock_texts(now);
         self.dirty = true;
         if let Some(end) = self.game.rules_end() {
@@ -812,10 +822,8 @@ impl App {
             KeyCode::Char('u') => self.takeback(now),
             KeyCode::Char('i') => self.ask_hint(now),
             KeyCode::Char('d') => self.offer_draw(now),
-            KeyCode::Char('r') => {
-                if self.end.is_none() && self.started {
-                    self.overlay = Overlay::Confirm(Confirm::Resign);
-                }
+            KeyCode::Char('r') if self.end.is_none() && self.started => {
+                self.overlay = Overlay::Confirm(Confirm::Resign);
             }
             KeyCode::Char('n') => {
                 self.overlay = if self.in_progress() {
@@ -838,11 +846,8 @@ impl App {
         };
         match key.code {
             KeyCode::Esc => self.input = None,
-            KeyCode::Backspace => {
-                if text.pop().is_none() {
-                    self.input = None;
-                }
-            }
+            KeyCode::Backspace if text.pop().is_none() => self.input = None,
+            KeyCode::Backspace => {}
             KeyCode::Tab => {
                 if let [only] = self.completions().as_slice() {
                     self.input = Some(only.clone());
@@ -954,7 +959,14 @@ impl App {
         }
     }
 
-    fn promotion_key(&mut self, from: Square, to: Square, choice: usize, key: KeyEvent, now: Instant) {
+    fn promotion_key(
+        &mut self,
+        from: Square,
+        to: Square,
+        choice: usize,
+        key: KeyEvent,
+        now: Instant,
+    ) {
         let pick = match key.code {
             KeyCode::Char('q') => Some(Role::Queen),
             KeyCode::Char('r') => Some(Role::Rook),

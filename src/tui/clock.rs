@@ -123,7 +123,11 @@ mod tests {
         assert_eq!(clock.flagged(t0 + s(70)), Some(Color::Black));
         clock.pause(t0 + s(75));
         assert_eq!(clock.remaining(Color::Black, t0 + s(99)), Duration::ZERO);
-        assert_eq!(clock.flagged(t0 + s(99)), None, "a paused clock does not flag");
+        assert_eq!(
+            clock.flagged(t0 + s(99)),
+            None,
+            "a paused clock does not flag"
+        );
     }
 
     #[test]

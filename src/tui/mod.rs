@@ -121,7 +121,8 @@ pub fn run(options: Options) -> anyhow::Result<()> {
     let _guard = TerminalGuard;
     execute!(std::io::stdout(), EnterAlternateScreen, EnableMouseCapture)?;
     let mut terminal = Terminal::new(CrosstermBackend::new(std::io::stdout()))?;
-    terminal.clear()?;
+    // No `terminal.clear()`: it asks the terminal for the cursor position,
+    // which not every terminal answers; the alternate screen starts blank.
     let size = terminal.size()?;
 
     let mut app = App::new(
@@ -153,14 +154,21 @@ pub fn run(options: Options) -> anyhow::Result<()> {
                 log.first_frame = Some(after.duration_since(options.started));
             }
             if options.frame_log.is_some() {
-                let latency = pending_key.take().map(|k| after.duration_since(k).as_micros());
-                log.frames.push((latency, after.duration_since(before).as_micros()));
+                let latency = pending_key
+                    .take()
+                    .map(|k| after.duration_since(k).as_micros());
+                log.frames
+                    .push((latency, after.duration_since(before).as_micros()));
             }
         }
         if app.quit {
             break;
         }
-        let ticks = if app.needs_ticks() { &ticker } else { &no_ticks };
+        let ticks = if app.needs_ticks() {
+            &ticker
+        } else {
+            &no_ticks
+        };
         let msg = select_biased! {
             recv(input) -> msg => match msg {
                 Ok(msg) => msg,

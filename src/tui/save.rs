@@ -92,7 +92,10 @@ impl SavedGame {
     /// Rebuild the game; `Err` says what is wrong with the file.
     pub fn restore(&self) -> Result<(Game, Players, TimeControl), String> {
         if self.version != VERSION {
-            return Err(format!("autosave version {} is not {VERSION}", self.version));
+            return Err(format!(
+                "autosave version {} is not {VERSION}",
+                self.version
+            ));
         }
         let start = match &self.start_fen {
             Some(fen) => parse_fen(fen).map_err(|e| e.to_string())?,
@@ -100,14 +103,18 @@ impl SavedGame {
         };
         let mut game = Game::new(start);
         for (index, text) in self.moves.iter().enumerate() {
-            let m = parse_uci(game.position(), text)
-                .map_err(|e| format!("move {}: {e}", index + 1))?;
+            let m =
+                parse_uci(game.position(), text).map_err(|e| format!("move {}: {e}", index + 1))?;
             game.play(m);
         }
         let players = match self.players.as_str() {
             "two" => Players::TwoHumans,
             side @ ("white" | "black") => Players::VsEngine {
-                human: if side == "white" { Color::White } else { Color::Black },
+                human: if side == "white" {
+                    Color::White
+                } else {
+                    Color::Black
+                },
                 level: Level::new(self.level).ok_or("bad level")?,
             },
             other => return Err(format!("unknown players '{other}'")),
@@ -137,7 +144,9 @@ pub fn read_autosave(data_dir: &Path) -> Result<Option<SavedGame>, String> {
     };
     let saved: SavedGame = serde_json::from_str(&text)
         .map_err(|e| format!("{} is not a kibitz autosave: {e}", path.display()))?;
-    saved.restore().map_err(|e| format!("{}: {e}", path.display()))?;
+    saved
+        .restore()
+        .map_err(|e| format!("{}: {e}", path.display()))?;
     Ok((!saved.finished && !saved.moves.is_empty()).then_some(saved))
 }
 
@@ -208,7 +217,11 @@ mod tests {
         write_autosave(&dir, &SavedGame::new(&game, players, tc, times, true)).unwrap();
         assert_eq!(read_autosave(&dir), Ok(None));
         std::fs::write(autosave_path(&dir), "{ not json").unwrap();
-        assert!(read_autosave(&dir).unwrap_err().contains("not a kibitz autosave"));
+        assert!(
+            read_autosave(&dir)
+                .unwrap_err()
+                .contains("not a kibitz autosave")
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

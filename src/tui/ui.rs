@@ -95,11 +95,18 @@ fn draw_top(frame: &mut Frame, app: &App, area: Rect, theme: &Theme) {
         None if app.engine_thinking() => "kibitz is thinking".to_string(),
         None => {
             let position = app.game.position();
-            let check = if position.is_check() { ", in check" } else { "" };
+            let check = if position.is_check() {
+                ", in check"
+            } else {
+                ""
+            };
             format!("{} to move{check}", side_name(position.turn()))
         }
     };
-    spans.push(Span::styled(state, Style::default().add_modifier(Modifier::BOLD)));
+    spans.push(Span::styled(
+        state,
+        Style::default().add_modifier(Modifier::BOLD),
+    ));
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
 }
 
@@ -109,11 +116,21 @@ fn draw_board(frame: &mut Frame, app: &App, screen: &Screen, theme: &Theme) {
     let board = position.board();
     let last = app.game.moves().last().copied();
     let last_squares: Vec<Square> = last
-        .map(|m| [m.from(), Some(App::destination(m))].into_iter().flatten().collect())
+        .map(|m| {
+            [m.from(), Some(App::destination(m))]
+                .into_iter()
+                .flatten()
+                .collect()
+        })
         .unwrap_or_default();
     let hint_squares: Vec<Square> = app
         .hint
-        .map(|m: Move| [m.from(), Some(App::destination(m))].into_iter().flatten().collect())
+        .map(|m: Move| {
+            [m.from(), Some(App::destination(m))]
+                .into_iter()
+                .flatten()
+                .collect()
+        })
         .unwrap_or_default();
     let check_square = position
         .is_check()
@@ -121,7 +138,12 @@ fn draw_board(frame: &mut Frame, app: &App, screen: &Screen, theme: &Theme) {
         .flatten();
     let targets: Vec<Square> = app
         .selected
-        .map(|from| app.moves_from(from).into_iter().map(App::destination).collect())
+        .map(|from| {
+            app.moves_from(from)
+                .into_iter()
+                .map(App::destination)
+                .collect()
+        })
         .unwrap_or_default();
     let buffer = frame.buffer_mut();
     for square in Square::ALL {
@@ -253,7 +275,10 @@ fn draw_panel(frame: &mut Frame, app: &App, area: Rect, theme: &Theme, now: Inst
         let active = app.end.is_none() && turn == color && app.started_game();
         let marker = if active { "▶ " } else { "  " };
         let clock_style = if active {
-            Style::default().fg(theme.black_piece).bg(theme.accent).add_modifier(Modifier::BOLD)
+            Style::default()
+                .fg(theme.black_piece)
+                .bg(theme.accent)
+                .add_modifier(Modifier::BOLD)
         } else {
             Style::default().add_modifier(Modifier::BOLD)
         };
@@ -273,9 +298,8 @@ fn draw_panel(frame: &mut Frame, app: &App, area: Rect, theme: &Theme, now: Inst
     }
     let balance = material(app);
     let style = app.settings.pieces;
-    let list = |pieces: Vec<Piece>| -> String {
-        pieces.into_iter().map(|p| glyph(p, style)).collect()
-    };
+    let list =
+        |pieces: Vec<Piece>| -> String { pieces.into_iter().map(|p| glyph(p, style)).collect() };
     let lead = match balance {
         0 => "even".to_string(),
         n if n > 0 => format!("White +{n}"),
@@ -304,7 +328,12 @@ fn draw_panel(frame: &mut Frame, app: &App, area: Rect, theme: &Theme, now: Inst
     let show_engine = matches!(app.players, Players::VsEngine { .. });
     if show_engine && remaining >= 6 {
         let engine_height = 5.min(remaining / 2).max(4);
-        draw_engine(frame, app, Rect::new(area.x, y, area.width, engine_height), theme);
+        draw_engine(
+            frame,
+            app,
+            Rect::new(area.x, y, area.width, engine_height),
+            theme,
+        );
         y += engine_height;
     }
     let rest = area.bottom().saturating_sub(y);
@@ -377,8 +406,7 @@ fn draw_moves(frame: &mut Frame, app: &App, area: Rect, theme: &Theme) {
         rows.push(format!("{number:>3}. {:<8}{first}", "..."));
         number += 1;
     }
-    loop {
-        let Some(white) = sans.next() else { break };
+    while let Some(white) = sans.next() {
         match sans.next() {
             Some(black) => rows.push(format!("{number:>3}. {white:<8}{black}")),
             None => rows.push(format!("{number:>3}. {white}")),
@@ -411,7 +439,9 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect, theme: &Theme) {
     let line = match &app.message {
         Some((text, Tone::Error)) => Line::styled(
             format!(" {text}"),
-            Style::default().fg(theme.check).add_modifier(Modifier::BOLD),
+            Style::default()
+                .fg(theme.check)
+                .add_modifier(Modifier::BOLD),
         ),
         Some((text, Tone::Info)) => Line::from(format!(" {text}")),
         None => Line::default(),
@@ -445,7 +475,14 @@ fn draw_input(frame: &mut Frame, app: &App, area: Rect, theme: &Theme) {
 }
 
 /// A box of `width` x `height` in the middle of `area`, cleared.
-fn popup(frame: &mut Frame, area: Rect, width: u16, height: u16, title: &str, theme: &Theme) -> Rect {
+fn popup(
+    frame: &mut Frame,
+    area: Rect,
+    width: u16,
+    height: u16,
+    title: &str,
+    theme: &Theme,
+) -> Rect {
     let width = width.min(area.width);
     let height = height.min(area.height);
     let rect = Rect::new(
@@ -468,7 +505,10 @@ pub const HELP: &[(&str, &str)] = &[
     ("arrows, h j k l", "move the cursor"),
     ("Enter, Space", "pick up a piece / put it down"),
     ("mouse", "click a piece then a square, or drag it"),
-    (": or /", "type a move (Nf3, exd5, O-O, e8=Q, g1f3); Tab completes"),
+    (
+        ": or /",
+        "type a move (Nf3, exd5, O-O, e8=Q, g1f3); Tab completes",
+    ),
     ("u", "take back your last move"),
     ("i", "hint: the engine's suggestion, shown on the board"),
     ("d", "offer a draw"),
@@ -553,7 +593,10 @@ fn draw_overlay(frame: &mut Frame, app: &App, area: Rect, theme: &Theme) {
                 _ => "Confirm",
             };
             let inner = popup(frame, area, width, 5, title, theme);
-            let lines = vec![Line::from(format!(" {text}")), Line::styled(" y yes · n no", bold)];
+            let lines = vec![
+                Line::from(format!(" {text}")),
+                Line::styled(" y yes · n no", bold),
+            ];
             frame.render_widget(Paragraph::new(lines), inner);
         }
         Overlay::GameOver => {

@@ -1,0 +1,189 @@
+//! End to end: the real binary in a pseudo-terminal, driven by keys as a
+//! person would. It plays a move with the cursor keys and one typed in SAN,
+//! sees the engine answer both, quits, and leaves the terminal as it found
+//! it: main screen, cursor shown, mouse reporting off, cooked mode.
+#![allow(clippy::unwrap_used)]
+
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use nix::sys::termios::LocalFlags;
+use portable_pty::{CommandBuilder, PtySize, native_pty_system};
+
+const ROWS: u16 = 40;
+const COLS: u16 = 120;
+
+struct Session {
+    parser: vt100::Parser,
+    bytes: mpsc::Receiver<Vec<u8>>,
+    writer: Box<dyn Write + Send>,
+}
+
+impl Session {
+    fn pump(&mut self, wait: Duration) {
+        if let Ok(chunk) = self.bytes.recv_timeout(wait) {
+            self.parser.process(&chunk);
+        }
+        while let Ok(chunk) = self.bytes.try_recv() {
+            self.parser.process(&chunk);
+        }
+    }
+
+    fn screen(&self) -> String {
+        self.parser.screen().contents()
+    }
+
+    /// Wait until the screen satisfies `ok`, or fail with the screen.
+    fn wait_for(&mut self, what: &str, ok: impl Fn(&str) -> bool) {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while Instant::now() < deadline {
+            if ok(&self.screen()) {
+                return;
+            }
+            self.pump(Duration::from_millis(50));
+        }
+        panic!(
+            "timed out waiting for {what}; the screen:\n{}",
+            self.screen()
+        );
+    }
+
+    fn send(&mut self, keys: &str) {
+        self.writer.write_all(keys.as_bytes()).unwrap();
+        self.writer.flush().unwrap();
+        // Give the app a moment between keys, as a person would.
+        self.pump(Duration::from_millis(60));
+    }
+}
+
+fn temp_home() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("kibitz-pty-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The move list's line for move `n` with both halves played, if any.
+fn full_move(screen: &str, n: u32) -> Option<String> {
+    let prefix = format!("{n}. ");
+    screen.lines().find_map(|line| {
+        let at = line.find(&prefix)?;
+        let rest: Vec<&str> = line[at + prefix.len()..].split_whitespace().collect();
+        (rest.len() >= 2).then(|| format!("{} {}", rest[0], rest[1]))
+    })
+}
+
+#[test]
+fn play_by_keys_and_typed_san_then_quit_with_the_terminal_restored() {
+    let home = temp_home();
+    let pty = native_pty_system()
+        .openpty(PtySize {
+            rows: ROWS,
+            cols: COLS,
+            pixel_width: 0,
+            pixel_height: 0,
+        })
+        .unwrap();
+    let cooked = pty.master.get_termios().unwrap();
+    assert!(cooked.local_flags.contains(LocalFlags::ICANON));
+
+    let mut command = CommandBuilder::new(env!("CARGO_BIN_EXE_kibitz"));
+    command.env("HOME", &home);
+    command.env("XDG_CONFIG_HOME", home.join("config"));
+    command.env("XDG_DATA_HOME", home.join("data"));
+    command.env("XDG_CACHE_HOME", home.join("cache"));
+    command.env("TERM", "xterm-256color");
+    let mut child = pty.slave.spawn_command(command).unwrap();
+    drop(pty.slave);
+
+    let mut reader = pty.master.try_clone_reader().unwrap();
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 8192];
+        while let Ok(n) = reader.read(&mut buf) {
+            if n == 0 || tx.send(buf[..n].to_vec()).is_err() {
+                break;
+            }
+        }
+    });
+    let mut s = Session {
+        parser: vt100::Parser::new(
+            std::num::NonZero::new(ROWS).unwrap(),
+            std::num::NonZero::new(COLS).unwrap(),
+            0,
+        ),
+        bytes: rx,
+        writer: pty.master.take_writer().unwrap(),
+    };
+
+    s.wait_for("the new-game dialog", |screen| screen.contains("New game"));
+    assert!(s.parser.screen().alternate_screen());
+    let raw = pty.master.get_termios().unwrap();
+    assert!(
+        !raw.local_flags.contains(LocalFlags::ICANON),
+        "raw mode while running"
+    );
+
+    // Default game: White against level 5. Start it.
+    s.send("\r");
+    s.wait_for("the game to start", |screen| {
+        screen.contains("White to move")
+    });
+
+    // 1. e4 with the cursor: it starts on e2; Enter picks up, up twice, Enter drops.
+    s.send("\r");
+    s.send("\x1b[A");
+    s.send("k");
+    s.send(" ");
+    s.wait_for("the engine's answer to 1. e4", |screen| {
+        full_move(screen, 1).is_some_and(|m| m.starts_with("e4 "))
+    });
+
+    // 2. Nf3 typed in SAN on the command line.
+    s.send(":");
+    s.send("Nf3");
+    s.send("\r");
+    s.wait_for("the engine's answer to 2. Nf3", |screen| {
+        full_move(screen, 2).is_some_and(|m| m.starts_with("Nf3 "))
+    });
+
+    // Quit asks first during a game.
+    s.send("q");
+    s.wait_for("the quit question", |screen| screen.contains("Quit?"));
+    s.send("y");
+
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(Instant::now() < deadline, "kibitz did not exit");
+        s.pump(Duration::from_millis(50));
+    };
+    s.pump(Duration::from_millis(200));
+    assert!(status.success(), "{status:?}");
+    let screen = s.parser.screen();
+    assert!(!screen.alternate_screen(), "left the alternate screen");
+    assert!(!screen.hide_cursor(), "cursor shown again");
+    assert_eq!(
+        screen.mouse_protocol_mode(),
+        vt100::MouseProtocolMode::None,
+        "mouse capture off"
+    );
+    let restored = pty.master.get_termios().unwrap();
+    assert!(
+        restored
+            .local_flags
+            .contains(LocalFlags::ICANON | LocalFlags::ECHO)
+    );
+
+    // The game was autosaved after every move and is offered next time.
+    let autosave = std::fs::read_to_string(home.join("data/kibitz/autosave.json")).unwrap();
+    assert!(
+        autosave.contains("\"e2e4\"") && autosave.contains("\"g1f3\""),
+        "{autosave}"
+    );
+    std::fs::remove_dir_all(&home).unwrap();
+}
