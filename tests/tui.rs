@@ -442,3 +442,78 @@ fn playing_black_the_engine_opens_and_the_board_is_flipped() {
     assert!(h.app.human_to_move());
     assert_eq!(h.app.game.position().turn(), Color::Black);
 }
+
+#[test]
+fn a_move_after_the_flag_fell_loses_on_time() {
+    let mut h = Harness::new(None);
+    h.start();
+    h.typed("e4");
+    let id = h.searches()[0];
+    h.engine_plays(id, "e7e5");
+    // No tick arrives between the flag and the move: the move must not count.
+    h.now += Duration::from_millis(303_500);
+    h.typed("Nf3");
+    assert_eq!(h.app.game.len(), 2);
+    assert!(matches!(
+        h.app.end,
+        Some(GameEnd::Time {
+            loser: Color::White,
+            ..
+        })
+    ));
+}
+
+#[test]
+fn takeback_after_a_finished_game_restarts_the_clock() {
+    let mut h = Harness::new(None);
+    h.keys("lll");
+    h.key(KeyCode::Enter);
+    for san in ["f3", "e5", "g4", "Qh4#"] {
+        h.typed(san);
+    }
+    assert!(h.app.end.is_some());
+    h.key(KeyCode::Esc);
+    h.key(KeyCode::Char('u'));
+    assert!(h.app.end.is_none());
+    assert_eq!(
+        h.app.clock.as_ref().and_then(|c| c.running()),
+        Some(Color::Black)
+    );
+    assert!(h.app.needs_ticks());
+}
+
+#[test]
+fn abandoning_pauses_the_game_and_escape_resumes_it() {
+    let mut h = Harness::new(None);
+    h.start();
+    h.typed("e4");
+    let id = h.searches()[0];
+    h.engine_plays(id, "e7e5");
+    h.key(KeyCode::Char('n'));
+    h.key(KeyCode::Char('y'));
+    assert!(matches!(h.app.overlay, Overlay::NewGame(_)));
+    assert!(
+        !h.app.needs_ticks(),
+        "the clocks stop while the dialog is open"
+    );
+    h.key(KeyCode::Esc);
+    assert_eq!(h.app.overlay, Overlay::None);
+    assert!(h.app.needs_ticks());
+    assert_eq!(h.app.game.len(), 2);
+}
+
+#[test]
+fn captured_pieces_count_promotions() {
+    // White has promoted a pawn to a second queen; no white pawn was captured
+    // beyond the seven missing ones, and the extra queen stands for one.
+    let mut h = Harness::new(Some("4k3/8/8/8/8/8/8/QQ2K3 w - - 0 1"));
+    h.start();
+    let screen = h.screen();
+    let line = screen
+        .lines()
+        .find(|l| l.contains("Taken by Black"))
+        .unwrap()
+        .to_string();
+    assert_eq!(line.matches('♟').count(), 7, "{line}");
+    assert!(!line.contains('♛'), "{line}");
+}

@@ -81,7 +81,8 @@ pub struct NewGameForm {
     pub level: u8,
     /// Index into `TimeControl::presets()`, or one past it for custom.
     pub time: usize,
-    pub custom_minutes: u32,
+    /// Custom base time, seconds.
+    pub custom_seconds: u32,
     pub custom_increment: u32,
     /// A start position given with `--fen`, and whether to use it.
     pub fen_start: Option<Chess>,
@@ -100,18 +101,18 @@ impl NewGameForm {
 
     fn new(settings: &Settings, fen_start: Option<Chess>) -> NewGameForm {
         let presets = TimeControl::presets();
-        let (time, minutes, increment) = match presets
+        let (time, seconds, increment) = match presets
             .iter()
             .position(|(_, tc)| *tc == settings.time_control)
         {
-            Some(index) => (index, 5, 3),
+            Some(index) => (index, 300, 3),
             None => match settings.time_control {
                 TimeControl::Fischer { base, increment } => (
                     presets.len(),
-                    (base.as_secs() / 60).max(1) as u32,
-                    increment.as_secs() as u32,
+                    base.as_secs().clamp(15, 3 * 3600) as u32,
+                    increment.as_secs().min(60) as u32,
                 ),
-                TimeControl::Untimed => (presets.len() - 1, 5, 3),
+                TimeControl::Untimed => (presets.len() - 1, 300, 3),
             },
         };
         NewGameForm {
@@ -119,7 +120,7 @@ impl NewGameForm {
             side: 0,
             level: settings.level.get(),
             time,
-            custom_minutes: minutes,
+            custom_seconds: seconds,
             custom_increment: increment,
             use_fen: fen_start.is_some(),
             fen_start,
@@ -144,7 +145,7 @@ impl NewGameForm {
         match TimeControl::presets().get(self.time) {
             Some((_, tc)) => *tc,
             None => TimeControl::fischer(
-                u64::from(self.custom_minutes) * 60,
+                u64::from(self.custom_seconds),
                 u64::from(self.custom_increment),
             ),
         }
@@ -160,7 +161,10 @@ impl NewGameForm {
                 Some((family, tc)) => format!("{tc} ({family})"),
                 None => "custom".to_string(),
             },
-            3 => format!("{} min", self.custom_minutes),
+            3 => match self.custom_seconds {
+                s if s % 60 == 0 => format!("{} min", s / 60),
+                s => format!("{}:{:02} min", s / 60, s % 60),
+            },
             4 => format!("{} s", self.custom_increment),
             5 => if self.use_fen {
                 "the given position"
@@ -181,7 +185,13 @@ impl NewGameForm {
             0 => self.side = bump(self.side as u32, 0, 3) as usize,
             1 => self.level = bump(u32::from(self.level), 1, 10) as u8,
             2 => self.time = bump(self.time as u32, 0, presets) as usize,
-            3 => self.custom_minutes = bump(self.custom_minutes, 1, 180),
+            3 => {
+                // Whole minutes, in quarter minutes below two.
+                let step = if self.custom_seconds < 120 { 15 } else { 60 };
+                let next = i64::from(self.custom_seconds) + i64::from(delta) * step;
+                let next = if step == 60 { next - next % 60 } else { next };
+                self.custom_seconds = next.clamp(15, 3 * 3600) as u32;
+            }
             4 => self.custom_increment = bump(self.custom_increment, 0, 60),
             5 => self.use_fen = !self.use_fen,
             _ => {}
@@ -209,8 +219,10 @@ impl NewGameForm {
             if typed > max { d } else { typed }
         };
         match self.field {
-            3 => self.custom_minutes = edit(self.custom_minutes, 180).max(1),
+            3 => self.custom_seconds = edit(self.custom_seconds / 60, 180).max(1) * 60,
             4 => self.custom_increment = edit(self.custom_increment, 60),
+            // "1" then "0" is level 10.
+            1 if d == 0 && self.level == 1 => self.level = 10,
             1 if (1..=9).contains(&d) => self.level = d as u8,
             _ => {}
         }
@@ -545,6 +557,16 @@ impl App {
 
     /// Play `m` for the side to move (already known legal or refused here).
     fn play(&mut self, m: Move, now: Instant) {
+        // A flag that fell before this move arrived decides the game, even
+        // if the tick that would have noticed it has not come yet.
+        if let Some(loser) = self.clock.as_ref().and_then(|c| c.flagged(now)) {
+            let end = self.game.flag(loser);
+            self.finish(end, now);
+            return;
+        }
+        if self.hint_pending() {
+            self.stop_search();
+        }
         let mover = self.game.position().turn();
         if !self.game.play(m) {
             self.say("That move is not legal here.", Tone::Error);
@@ -754,13 +776,13 @@ impl App {
     fn key(&mut self, key: KeyEvent, now: Instant) {
         if key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c') {
             // Ctrl-C leaves at once; the autosave keeps the game.
-            self.quit = true;
+            self.leave(now);
             return;
         }
         let area = Rect::new(0, 0, self.size.0, self.size.1);
         if layout::screen(area).is_none() {
-            // Only the "too small" message is on screen: q leaves, nothing else acts.
-            self.quit = key.code == KeyCode::Char('q');
+            // Only the "too small" message is on screen: nothing acts (Ctrl-C,
+            // above, still quits, keeping the game in the autosave).
             return;
         }
         match std::mem::replace(&mut self.overlay, Overlay::None) {
@@ -892,7 +914,9 @@ impl App {
             "undo" | "takeback" => self.takeback(now),
             "hint" => self.ask_hint(now),
             "draw" => self.offer_draw(now),
-            "resign" => self.overlay = Overlay::Confirm(Confirm::Resign),
+            "resign" if self.end.is_none() && self.started => {
+                self.overlay = Overlay::Confirm(Confirm::Resign);
+            }
             "new" => self.board_key(KeyEvent::from(KeyCode::Char('n')), now),
             "save" => self.save_pgn(now),
             "fen" => {
@@ -926,7 +950,7 @@ impl App {
             KeyCode::Right | KeyCode::Char('l') | KeyCode::Char(' ') => form.step(1),
             KeyCode::Char(c @ '0'..='9') => form.digit(c.to_digit(10).unwrap_or(0)),
             KeyCode::Enter => return self.start_game(&form, now),
-            KeyCode::Esc if self.started => return,
+            KeyCode::Esc if self.started => return self.continue_game(now),
             KeyCode::Esc | KeyCode::Char('q') if !self.started => {
                 self.quit = true;
                 return;
@@ -1021,8 +1045,13 @@ impl App {
             return;
         }
         match question {
-            Confirm::Quit => self.quit = true,
+            Confirm::Quit => self.leave(now),
             Confirm::Abandon => {
+                // The old game waits, clocks stopped, while the dialog is open.
+                self.stop_search();
+                if let Some(clock) = &mut self.clock {
+                    clock.pause(now);
+                }
                 self.overlay = Overlay::NewGame(NewGameForm::new(&self.settings, None));
             }
             Confirm::Resign => {
@@ -1037,6 +1066,28 @@ impl App {
     }
 
     // ----- actions ------------------------------------------------------------
+
+    /// Quit, saving the clocks as they stand so a resumed game does not
+    /// give back the time thought since the last move.
+    fn leave(&mut self, now: Instant) {
+        if self.in_progress() {
+            self.autosave(now);
+        }
+        self.quit = true;
+    }
+
+    /// Back from the new-game dialog to the game it interrupted.
+    fn continue_game(&mut self, now: Instant) {
+        if self.end.is_some() {
+            return;
+        }
+        if let Some(clock) = &mut self.clock
+            && !self.game.is_empty()
+        {
+            clock.start(self.game.position().turn(), now);
+        }
+        self.engine_turn(now);
+    }
 
     fn takeback(&mut self, now: Instant) {
         if self.game.is_empty() || !self.started {
@@ -1065,14 +1116,20 @@ impl App {
                 }
             }
         }
-        if let Some(clock) = &mut self.clock
-            && clock.running().is_some()
-        {
-            clock.start(self.game.position().turn(), now);
+        // The side to move thinks on its own time again (also after a
+        // finished game, whose clock was stopped); back at the start, the
+        // first move is free as in a new game.
+        if let Some(clock) = &mut self.clock {
+            if self.game.is_empty() {
+                clock.pause(now);
+            } else {
+                clock.start(self.game.position().turn(), now);
+            }
         }
         self.selected = None;
         self.hint = None;
         self.thinking = None;
+        self.engine_score = None;
         self.overlay = Overlay::None;
         let s = if plies == 1 { "" } else { "s" };
         self.say(format!("Took back {plies} ply{s}."), Tone::Info);

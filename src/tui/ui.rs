@@ -54,7 +54,7 @@ fn draw_too_small(frame: &mut Frame, area: Rect) {
         Line::from("kibitz needs a bigger terminal"),
         Line::from(format!("at least {MIN_WIDTH} x {MIN_HEIGHT}")),
         Line::from(format!("this one is {} x {}", area.width, area.height)),
-        Line::from("(q quits)"),
+        Line::from("(Ctrl-C quits; a game in progress is saved)"),
     ];
     let y = area.height.saturating_sub(4) / 2;
     let rect = Rect::new(area.x, area.y + y, area.width, area.height.min(4));
@@ -228,10 +228,20 @@ fn captured(app: &App, color: Color) -> Vec<Piece> {
         (Role::Knight, 2),
         (Role::Pawn, 8),
     ];
+    let have = |role: Role| (board.by_role(role) & board.by_color(color)).count();
+    // Pieces beyond the starting count came from promoted pawns.
+    let promoted: usize = full[..4]
+        .iter()
+        .map(|&(role, count)| have(role).saturating_sub(count))
+        .sum();
     let mut out = Vec::new();
     for (role, count) in full {
-        let have = (board.by_role(role) & board.by_color(color)).count();
-        for _ in have..count {
+        let present = if role == Role::Pawn {
+            have(role) + promoted
+        } else {
+            have(role)
+        };
+        for _ in present..count {
             out.push(Piece { color, role });
         }
     }
@@ -528,8 +538,15 @@ fn draw_overlay(frame: &mut Frame, app: &App, area: Rect, theme: &Theme) {
     match &app.overlay {
         Overlay::None => {}
         Overlay::Help => {
-            let inner = popup(frame, area, 80, HELP.len() as u16 + 4, "Keys", theme);
-            let mut lines: Vec<Line> = HELP
+            let inner = popup(
+                frame,
+                area,
+                80,
+                HELP.len() as u16 + 2,
+                "Keys (any key closes)",
+                theme,
+            );
+            let lines: Vec<Line> = HELP
                 .iter()
                 .map(|(key, what)| {
                     Line::from(vec![
@@ -538,8 +555,6 @@ fn draw_overlay(frame: &mut Frame, app: &App, area: Rect, theme: &Theme) {
                     ])
                 })
                 .collect();
-            lines.push(Line::default());
-            lines.push(Line::styled(" any key closes this help", dim));
             frame.render_widget(Paragraph::new(lines), inner);
         }
         Overlay::NewGame(form) => draw_new_game(frame, form, app.started_game(), area, theme),
@@ -587,17 +602,17 @@ fn draw_overlay(frame: &mut Frame, app: &App, area: Rect, theme: &Theme) {
         }
         Overlay::Confirm(question) => {
             let text = question.question(app.in_progress());
-            let width = (text.chars().count() as u16 + 6).max(30);
+            let width = (text.chars().count() as u16 + 4).clamp(30, area.width);
             let title = match question {
                 Confirm::DrawOffer => "Draw offer",
                 _ => "Confirm",
             };
-            let inner = popup(frame, area, width, 5, title, theme);
+            let inner = popup(frame, area, width, 6, title, theme);
             let lines = vec![
                 Line::from(format!(" {text}")),
                 Line::styled(" y yes · n no", bold),
             ];
-            frame.render_widget(Paragraph::new(lines), inner);
+            frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), inner);
         }
         Overlay::GameOver => {
             let Some(end) = app.end else { return };
