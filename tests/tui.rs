@@ -263,7 +263,15 @@ fn too_small_terminal_says_how_big_it_must_be() {
     assert!(h.screen().contains("New game"));
     h.app.update(Msg::Resize(40, 12), h.now);
     h.key(KeyCode::Char('q'));
-    assert!(h.app.quit);
+    assert!(!h.app.quit, "keys do nothing on the too-small screen");
+    h.app.update(
+        Msg::Key(
+            KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL),
+            h.now,
+        ),
+        h.now,
+    );
+    assert!(h.app.quit, "Ctrl-C quits");
 }
 
 #[test]

@@ -56,8 +56,8 @@ fn draw_too_small(frame: &mut Frame, area: Rect) {
         Line::from(format!("this one is {} x {}", area.width, area.height)),
         Line::from("(Ctrl-C quits; a game in progress is saved)"),
     ];
-    let y = area.height.saturating_sub(4) / 2;
-    let rect = Rect::new(area.x, area.y + y, area.width, area.height.min(4));
+    let y = area.height.saturating_sub(6) / 2;
+    let rect = Rect::new(area.x, area.y + y, area.width, area.height.min(6));
     frame.render_widget(
         Paragraph::new(text)
             .alignment(Alignment::Center)
