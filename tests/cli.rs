@@ -218,3 +218,20 @@ fn trace_minimax_agrees_with_alpha_beta_and_visits_more() {
     assert_eq!(pruned["value"], minimax["value"]);
     assert!(pruned["leaves"].as_u64() < minimax["leaves"].as_u64());
 }
+
+#[test]
+fn the_board_refuses_a_bad_fen_and_a_missing_terminal() {
+    // A bad FEN is refused before the terminal is touched, with the reason.
+    let out = kibitz(&["--fen", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).starts_with("error: "), "{}", stderr(&out));
+    assert!(stderr(&out).contains("FEN"), "{}", stderr(&out));
+    // Without a terminal (here: pipes), the board says what to use instead.
+    let out = kibitz(&[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("needs a terminal"),
+        "{}",
+        stderr(&out)
+    );
+}

@@ -19,6 +19,7 @@ fn handshake_lists_options() {
     for option in [
         "option name Hash type spin",
         "option name MultiPV type spin",
+        "option name Level type spin default 10 min 1 max 10",
         "option name Clear Hash type button",
     ] {
         assert!(lines.iter().any(|l| l.starts_with(option)), "{option}");
@@ -120,4 +121,28 @@ fn go_mate_finds_the_mate() {
     let (best, lines) = uci.best_move(LONG);
     assert_eq!(best, "f3f7");
     assert!(lines.iter().any(|l| l.contains("score mate 1")));
+}
+
+#[test]
+fn level_option_limits_the_search_and_rejects_bad_values() {
+    let mut uci = Uci::start();
+    uci.send("uci");
+    uci.until(|l| l == "uciok", LONG);
+    uci.send("setoption name Level value 11");
+    let lines = uci.until(|l| l.starts_with("info string"), LONG);
+    assert!(lines.last().unwrap().contains("out of range"), "{lines:?}");
+    // Level 2 searches two plies, whatever depth the GUI asks for.
+    uci.send("setoption name Level value 2");
+    uci.ready();
+    uci.send("position startpos moves e2e4");
+    uci.send("go depth 12");
+    let (best, infos) = uci.best_move(LONG);
+    assert!(!best.is_empty());
+    assert!(
+        infos
+            .iter()
+            .filter(|l| l.starts_with("info depth"))
+            .all(|l| l.starts_with("info depth 1 ") || l.starts_with("info depth 2 ")),
+        "{infos:?}"
+    );
 }
