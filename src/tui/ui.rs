@@ -477,7 +477,7 @@ fn draw_input(frame: &mut Frame, app: &App, area: Rect, theme: &Theme) {
             Line::from(spans)
         }
         None => Line::styled(
-            " arrows/hjkl+Enter or mouse: move · : type a move · u takeback · i hint · f flip · ? help · q quit",
+            " arrows/mouse/: move · u takeback · i hint · d draw · f flip · ? help · q quit",
             Style::default().fg(theme.dim),
         ),
     };
