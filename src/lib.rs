@@ -1,5 +1,6 @@
 //! kibitz: a terminal chess application with its own engine.
 
+pub mod book;
 pub mod cli;
 pub mod config;
 pub mod engine;
