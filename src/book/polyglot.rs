@@ -192,7 +192,7 @@ impl Book {
         if bytes.is_empty() {
             return Err(BookError::Empty { path: name.into() });
         }
-        if bytes.len() % ENTRY_SIZE != 0 {
+        if !bytes.len().is_multiple_of(ENTRY_SIZE) {
             return Err(BookError::Truncated {
                 path: name.into(),
                 len: bytes.len(),
@@ -277,7 +277,7 @@ impl Book {
                 f64::from(b.weight) / f64::from(total)
             };
         }
-        moves.sort_by(|a, b| b.weight.cmp(&a.weight));
+        moves.sort_by_key(|b| std::cmp::Reverse(b.weight));
         Probe {
             key,
             moves,
