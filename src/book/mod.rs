@@ -1,6 +1,7 @@
 //! Opening books: the Polyglot format, building books from games, the
 //! default book kibitz ships, and how a move is chosen from a book.
 
+pub mod build;
 pub mod polyglot;
 
 use crate::engine::level::Rng;

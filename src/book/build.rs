@@ -1,0 +1,350 @@
+//! Building a Polyglot book from PGN games.
+//!
+//! Every move of every game's main line, up to a ply limit, is counted under
+//! the position it was played in, and scored from the game's result for the
+//! side that played it: a win 2, a draw 1, a loss 0, as Polyglot's own
+//! builder does. A move's weight is its total score, so moves that were
+//! played often and did well come first. Moves seen in fewer than
+//! `min_games` games are dropped; games without a result (`*`) count as
+//! played but score nothing for either side.
+//!
+//! Games stream through pgn-reader one at a time, so a file of any size can
+//! be read. A game with an unreadable or illegal move is skipped whole, and
+//! reported with its number.
+
+use std::collections::HashMap;
+use std::io::Read;
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
+
+use pgn_reader::{KnownOutcome, Outcome, RawTag, Reader, SanPlus, Skip, Visitor};
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess, Color, Position};
+use thiserror::Error;
+
+use super::Book;
+use super::polyglot::{Entry, encode_move, polyglot_key};
+
+#[derive(Debug, Error)]
+pub enum BuildError {
+    #[error("cannot read {path}: {source}")]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+/// What to build.
+#[derive(Debug, Clone)]
+pub struct BuildOptions {
+    /// Count moves up to this many plies into each game.
+    pub max_ply: u32,
+    /// Keep a move only if at least this many games played it.
+    pub min_games: u32,
+    /// Only the moves of this side (a repertoire for one colour).
+    pub only_color: Option<Color>,
+}
+
+impl Default for BuildOptions {
+    fn default() -> BuildOptions {
+        BuildOptions {
+            max_ply: 20,
+            min_games: 1,
+            only_color: None,
+        }
+    }
+}
+
+/// A game that could not be used, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Skipped {
+    pub file: PathBuf,
+    /// 1-based game number in its file.
+    pub game: usize,
+    pub reason: String,
+}
+
+/// The counts of one (position, move) pair.
+#[derive(Debug, Clone, Copy, Default)]
+struct Tally {
+    games: u32,
+    score: u32,
+}
+
+/// The book being built and what went into it.
+#[derive(Debug, Default)]
+pub struct Builder {
+    options: BuildOptions,
+    tallies: HashMap<(u64, u16), Tally>,
+    pub games: usize,
+    pub skipped: Vec<Skipped>,
+}
+
+/// Per-game state of the PGN visitor.
+struct GameState {
+    position: Chess,
+    ply: u32,
+    /// (key, raw move, side that played it), main line only.
+    moves: Vec<(u64, u16, Color)>,
+    error: Option<String>,
+    outcome: Outcome,
+}
+
+struct Collector<'a> {
+    builder: &'a mut Builder,
+    file: &'a Path,
+    game_number: usize,
+}
+
+impl Visitor for Collector<'_> {
+    type Tags = Option<Result<Chess, String>>;
+    type Movetext = GameState;
+    type Output = ();
+
+    fn begin_tags(&mut self) -> ControlFlow<(), Self::Tags> {
+        self.game_number += 1;
+        ControlFlow::Continue(None)
+    }
+
+    fn tag(&mut self, tags: &mut Self::Tags, name: &[u8], value: RawTag<'_>) -> ControlFlow<()> {
+        if name == b"FEN" {
+            let text = value.decode_utf8_lossy().to_string();
+            *tags = Some(
+                text.parse::<Fen>()
+                    .map_err(|e| format!("FEN tag '{text}': {e}"))
+                    .and_then(|fen| {
+                        fen.into_position(CastlingMode::Standard)
+                            .map_err(|e| format!("FEN tag '{text}': {e}"))
+                    }),
+            );
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn begin_movetext(&mut self, tags: Self::Tags) -> ControlFlow<(), GameState> {
+        let (position, error) = match tags {
+            None => (Chess::default(), None),
+            Some(Ok(position)) => (position, None),
+            Some(Err(e)) => (Chess::default(), Some(e)),
+        };
+        ControlFlow::Continue(GameState {
+            position,
+            ply: 0,
+            moves: Vec::new(),
+            error,
+            outcome: Outcome::Unknown,
+        })
+    }
+
+    fn san(&mut self, game: &mut GameState, san: SanPlus) -> ControlFlow<()> {
+        if game.error.is_some() || game.ply >= self.builder.options.max_ply {
+            return ControlFlow::Continue(());
+        }
+        match san.san.to_move(&game.position) {
+            Ok(m) => {
+                let side = game.position.turn();
+                game.moves
+                    .push((polyglot_key(&game.position), encode_move(m), side));
+                game.position.play_unchecked(m);
+                game.ply += 1;
+            }
+            Err(_) => {
+                game.error = Some(format!("ply {}: illegal move {san}", game.ply + 1));
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn begin_variation(&mut self, _game: &mut GameState) -> ControlFlow<(), Skip> {
+        // Only the moves actually played count.
+        ControlFlow::Continue(Skip(true))
+    }
+
+    fn outcome(&mut self, game: &mut GameState, outcome: Outcome) -> ControlFlow<()> {
+        game.outcome = outcome;
+        ControlFlow::Continue(())
+    }
+
+    fn end_game(&mut self, game: GameState) {
+        if let Some(reason) = game.error {
+            self.builder.skipped.push(Skipped {
+                file: self.file.to_path_buf(),
+                game: self.game_number,
+                reason,
+            });
+            return;
+        }
+        self.builder.games += 1;
+        let only = self.builder.options.only_color;
+        for (key, raw, side) in game.moves {
+            if only.is_some_and(|c| c != side) {
+                continue;
+            }
+            let score = match game.outcome {
+                Outcome::Known(KnownOutcome::Decisive { winner }) if winner == side => 2,
+                Outcome::Known(KnownOutcome::Draw) => 1,
+                _ => 0,
+            };
+            let tally = self.builder.tallies.entry((key, raw)).or_default();
+            tally.games += 1;
+            tally.score += score;
+        }
+    }
+}
+
+impl Builder {
+    pub fn new(options: BuildOptions) -> Builder {
+        Builder {
+            options,
+            ..Builder::default()
+        }
+    }
+
+    /// Read every game of a PGN stream. `progress` is called every 10,000
+    /// games with the count so far.
+    pub fn add_pgn(
+        &mut self,
+        source: impl Read,
+        file: &Path,
+        progress: &mut dyn FnMut(usize),
+    ) -> Result<(), BuildError> {
+        let mut reader = Reader::new(source);
+        let mut collector = Collector {
+            builder: self,
+            file,
+            game_number: 0,
+        };
+        loop {
+            match reader.read_game(&mut collector) {
+                Ok(Some(())) => {
+                    if collector.game_number.is_multiple_of(10_000) {
+                        progress(collector.game_number);
+                    }
+                }
+                Ok(None) => return Ok(()),
+                Err(source) => {
+                    return Err(BuildError::Io {
+                        path: file.to_path_buf(),
+                        source,
+                    });
+                }
+            }
+        }
+    }
+
+    /// Read a PGN file.
+    pub fn add_file(
+        &mut self,
+        path: &Path,
+        progress: &mut dyn FnMut(usize),
+    ) -> Result<(), BuildError> {
+        let file = std::fs::File::open(path).map_err(|source| BuildError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        self.add_pgn(std::io::BufReader::new(file), path, progress)
+    }
+
+    /// The book: one entry per (position, move) seen in at least
+    /// `min_games` games, weighted by score. Weights above 65535 are scaled
+    /// down together so their proportions stay.
+    pub fn finish(&self) -> Book {
+        let kept: Vec<(&(u64, u16), &Tally)> = self
+            .tallies
+            .iter()
+            .filter(|(_, t)| t.games >= self.options.min_games)
+            .collect();
+        let max = kept.iter().map(|(_, t)| t.score).max().unwrap_or(0);
+        let scale = max.div_ceil(u32::from(u16::MAX)).max(1);
+        let entries = kept
+            .into_iter()
+            .map(|(&(key, raw_move), tally)| Entry {
+                key,
+                raw_move,
+                weight: u16::try_from(tally.score / scale).unwrap_or(u16::MAX),
+                learn: 0,
+            })
+            .collect();
+        Book::from_entries(entries)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::notation::parse_move;
+
+    fn build(pgn: &str, options: BuildOptions) -> (Book, Builder) {
+        let mut builder = Builder::new(options);
+        builder
+            .add_pgn(pgn.as_bytes(), Path::new("test.pgn"), &mut |_| {})
+            .unwrap();
+        (builder.finish(), builder)
+    }
+
+    fn weights(book: &Book, moves: &str) -> Vec<(String, u32)> {
+        let mut position = Chess::default();
+        for text in moves.split_whitespace() {
+            let m = parse_move(&position, text).unwrap();
+            position.play_unchecked(m);
+        }
+        book.probe(&position)
+            .moves
+            .iter()
+            .map(|b| (crate::game::notation::uci(b.m), b.weight))
+            .collect()
+    }
+
+    const GAMES: &str = "[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 1-0\n\n\
+        [Result \"0-1\"]\n\n1. e4 c5 0-1\n\n\
+        [Result \"1/2-1/2\"]\n\n1. d4 d5 (1... Nf6 2. c4) 1/2-1/2\n\n\
+        [Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Ke7 3. Qxe5# 1-0\n\n\
+        [Result \"*\"]\n\n1. e4 e6 *\n\n\
+        [Result \"1-0\"]\n\n1. e4 e5 2. Ke3 1-0\n";
+
+    #[test]
+    fn scores_moves_by_result_for_the_side_that_played_them() {
+        let (book, builder) = build(GAMES, BuildOptions::default());
+        // e4: two wins (2 each), one loss, one unknown = 4; d4: one draw = 1.
+        // (The sixth game, with an illegal move, is skipped whole.)
+        assert_eq!(weights(&book, ""), [("e2e4".into(), 4), ("d2d4".into(), 1)]);
+        // After 1.e4: e5 lost twice (0), c5 won (2), e6 unknown (0).
+        assert_eq!(
+            weights(&book, "e4"),
+            [("c7c5".into(), 2), ("e7e5".into(), 0), ("e7e6".into(), 0)]
+        );
+        // Variations are not games: 1...Nf6 is not in the book.
+        assert_eq!(weights(&book, "d4"), [("d7d5".into(), 1)]);
+        assert_eq!(builder.games, 5);
+        assert_eq!(builder.skipped.len(), 1);
+        assert_eq!(builder.skipped[0].game, 6);
+        assert!(
+            builder.skipped[0].reason.contains("ply 3"),
+            "{:?}",
+            builder.skipped
+        );
+    }
+
+    #[test]
+    fn limits_ply_games_and_colour() {
+        let options = BuildOptions {
+            max_ply: 1,
+            ..BuildOptions::default()
+        };
+        let (book, _) = build(GAMES, options);
+        assert!(weights(&book, "e4").is_empty());
+        let options = BuildOptions {
+            min_games: 2,
+            ..BuildOptions::default()
+        };
+        let (book, _) = build(GAMES, options);
+        assert_eq!(weights(&book, ""), [("e2e4".into(), 4)]);
+        let options = BuildOptions {
+            only_color: Some(Color::Black),
+            ..BuildOptions::default()
+        };
+        let (book, _) = build(GAMES, options);
+        assert!(weights(&book, "").is_empty());
+        assert_eq!(weights(&book, "e4").len(), 3);
+    }
+}
