@@ -295,7 +295,7 @@ impl Dirs {
 
 /// Write `contents` to `path` safely: to a temporary file beside it, then
 /// rename over the old one, so a crash mid-write never leaves half a file.
-pub fn write_atomic(path: &Path, contents: &str) -> std::io::Result<()> {
+pub fn write_atomic(path: &Path, contents: impl AsRef<[u8]>) -> std::io::Result<()> {
     if let Some(parent) = path.parent() {
         std::fs::create_dir_all(parent)?;
     }

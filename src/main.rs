@@ -53,6 +53,53 @@ enum Commands {
     },
     /// Print every step of a search: windows, moves tried, cutoffs, table use.
     Trace(TraceCommand),
+    /// Polyglot opening books: look a position up, or build a book from games.
+    #[command(subcommand)]
+    Book(BookCommand),
+}
+
+#[derive(Subcommand)]
+enum BookCommand {
+    /// Print a position's key and its book moves with weights, best first.
+    Probe {
+        /// The Polyglot book file.
+        #[arg(long)]
+        book: std::path::PathBuf,
+        /// Position in FEN (default: the start position).
+        #[arg(long)]
+        fen: Option<String>,
+        /// Moves in UCI notation played from the position first.
+        #[arg(long, num_args = 1..)]
+        moves: Vec<String>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Build a Polyglot book from PGN games (win 2, draw 1, loss 0 per move).
+    Build {
+        /// PGN files to read.
+        #[arg(long, num_args = 1.., required = true)]
+        pgn: Vec<std::path::PathBuf>,
+        /// The book file to write.
+        #[arg(long)]
+        out: std::path::PathBuf,
+        /// Count moves up to this many plies into each game.
+        #[arg(long, default_value_t = 20)]
+        max_ply: u32,
+        /// Keep moves played in at least this many games.
+        #[arg(long, default_value_t = 1)]
+        min_games: u32,
+        /// Only the moves of one side: white or black.
+        #[arg(long, value_parser = parse_color)]
+        only_color: Option<shakmaty::Color>,
+    },
+}
+
+fn parse_color(text: &str) -> Result<shakmaty::Color, String> {
+    match text {
+        "white" => Ok(shakmaty::Color::White),
+        "black" => Ok(shakmaty::Color::Black),
+        _ => Err(format!("'{text}' is not a colour (white or black)")),
+    }
 }
 
 #[derive(Args)]
@@ -143,6 +190,28 @@ fn run(command: Commands, out: &mut dyn Write) -> Result<(), CliError> {
             out,
         )?,
         Commands::Bench { depth, json } => cli::bench(depth, json, out)?,
+        Commands::Book(BookCommand::Probe {
+            book,
+            fen,
+            moves,
+            json,
+        }) => cli::book::probe(&book, fen.as_deref(), &moves, json, &mut &mut *out)?,
+        Commands::Book(BookCommand::Build {
+            pgn,
+            out: book_out,
+            max_ply,
+            min_games,
+            only_color,
+        }) => cli::book::build(
+            &cli::book::BuildArgs {
+                pgn,
+                out: book_out,
+                max_ply,
+                min_games,
+                only_color,
+            },
+            &mut &mut *out,
+        )?,
         Commands::Perft {
             fen,
             depth,

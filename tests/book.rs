@@ -153,3 +153,142 @@ fn lasker_trap_book_probes_match_an_independent_decoding() {
         "every entry of the book is found along the line"
     );
 }
+
+fn kibitz(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_kibitz"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn temp(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("kibitz-book-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+#[test]
+fn probe_refuses_missing_empty_truncated_and_unsorted_books() {
+    let empty = temp("empty.bin");
+    std::fs::write(&empty, b"").unwrap();
+    let truncated = temp("truncated.bin");
+    let real = std::fs::read(common::testdata("books/performance.bin")).unwrap();
+    std::fs::write(&truncated, &real[..16 * 10 + 5]).unwrap();
+    let unsorted = temp("unsorted.bin");
+    let mut swapped = real[..16 * 4].to_vec();
+    swapped.rotate_left(16);
+    std::fs::write(&unsorted, &swapped).unwrap();
+    for (path, expected) in [
+        (temp("missing.bin"), "cannot read book"),
+        (empty, "is empty"),
+        (truncated, "truncated: 165 bytes"),
+        (unsorted, "not sorted: entry 3"),
+    ] {
+        let out = kibitz(&["book", "probe", "--book", path.to_str().unwrap()]);
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(
+            err.starts_with("error: ") && err.contains(expected),
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn built_book_gives_back_the_games_moves_with_their_scores() {
+    // Games written here, with results; one with an illegal move that must be
+    // skipped and reported, and a variation that must not count.
+    let games = [
+        ("1-0", "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6"),
+        ("0-1", "e2e4 e7e5 g1f3 g8f6 f3e5 d7d6"),
+        ("1/2-1/2", "e2e4 c7c5 g1f3 d7d6 d2d4 c5d4"),
+        ("1-0", "d2d4 d7d5 c2c4 e7e6 b1c3 g8f6"),
+        ("0-1", "d2d4 g8f6 c2c4 g7g6 b1c3 f8g7"),
+        ("1-0", "e2e4 e7e5 g1f3 b8c6 f1c4 f8c5"),
+    ];
+    let mut pgn = String::new();
+    // Expected: (position key, move) -> summed score, computed here.
+    let mut expected: BTreeMap<u64, BTreeMap<String, u32>> = BTreeMap::new();
+    for (index, (result, line)) in games.iter().enumerate() {
+        let mut position = Chess::default();
+        let mut movetext = String::new();
+        for (ply, uci) in line.split_whitespace().enumerate() {
+            let m = parse_uci(&position, uci).unwrap();
+            let san = shakmaty::san::San::from_move(&position, m).to_string();
+            if ply % 2 == 0 {
+                movetext.push_str(&format!("{}. ", ply / 2 + 1));
+            }
+            movetext.push_str(&san);
+            movetext.push(' ');
+            if ply == 1 {
+                movetext.push_str("(2. Qh5 Nc6) ");
+            }
+            let white = position.turn().is_white();
+            let score = match *result {
+                "1-0" if white => 2,
+                "0-1" if !white => 2,
+                "1/2-1/2" => 1,
+                _ => 0,
+            };
+            *expected
+                .entry(polyglot_key(&position))
+                .or_default()
+                .entry(as_stored(m))
+                .or_default() += score;
+            position.play_unchecked(m);
+        }
+        pgn.push_str(&format!(
+            "[Event \"test {index}\"]\n[Result \"{result}\"]\n\n{movetext}{result}\n\n"
+        ));
+    }
+    pgn.push_str("[Result \"1-0\"]\n\n1. e4 e5 2. Ke3 1-0\n");
+    let pgn_path = temp("games.pgn");
+    std::fs::write(&pgn_path, pgn).unwrap();
+    let book_path = temp("built.bin");
+    let out = kibitz(&[
+        "book",
+        "build",
+        "--pgn",
+        pgn_path.to_str().unwrap(),
+        "--out",
+        book_path.to_str().unwrap(),
+    ]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success(), "{text}");
+    assert!(text.starts_with("games 6 skipped 1 "), "{text}");
+    assert!(text.contains("game 7: ply 3: illegal move Ke3"), "{text}");
+
+    let book = Book::open(&book_path).unwrap();
+    assert_eq!(book.positions(), expected.len());
+    // Walk every game again and compare each position's book moves.
+    for (_, line) in games {
+        let mut position = Chess::default();
+        for uci in line.split_whitespace() {
+            let got: BTreeMap<String, u32> = book
+                .probe(&position)
+                .moves
+                .iter()
+                .map(|b| (as_stored(b.m), b.weight))
+                .collect();
+            assert_eq!(&got, &expected[&polyglot_key(&position)]);
+            let m = parse_uci(&position, uci).unwrap();
+            position.play_unchecked(m);
+        }
+    }
+    // And the command-line probe prints the same, best first.
+    let out = kibitz(&[
+        "book",
+        "probe",
+        "--book",
+        book_path.to_str().unwrap(),
+        "--moves",
+        "e2e4",
+        "e7e5",
+        "g1f3",
+    ]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    // Black lost both games with 3...Nc6 and won the one with 3...Nf6.
+    assert_eq!(lines[1], "Nf6      g8f6   weight      2  100.0%", "{text}");
+    assert_eq!(lines[2], "Nc6      b8c6   weight      0    0.0%", "{text}");
+}

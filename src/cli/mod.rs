@@ -1,6 +1,8 @@
 //! Headless commands: analyze, bench, perft, trace. Each prints text for
 //! people by default and one JSON object per line with `--json`.
 
+pub mod book;
+
 use std::io::Write;
 use std::time::{Duration, Instant};
 
@@ -37,19 +39,27 @@ pub enum CliError {
     Thread(std::io::Error),
     #[error("{0}")]
     Io(#[from] std::io::Error),
+    #[error("{0}")]
+    Book(#[from] crate::book::BookError),
+    #[error("{0}")]
+    BookBuild(#[from] crate::book::build::BuildError),
 }
 
 impl CliError {
     /// The process exit code: 2 for bad input, 1 for anything else.
     pub fn exit_code(&self) -> i32 {
         match self {
-            CliError::Fen(_) | CliError::Move { .. } | CliError::BadInput(_) => 2,
+            CliError::Fen(_)
+            | CliError::Move { .. }
+            | CliError::BadInput(_)
+            | CliError::Book(_)
+            | CliError::BookBuild(_) => 2,
             CliError::Thread(_) | CliError::Io(_) => 1,
         }
     }
 }
 
-const BENCH_POSITIONS: &str = include_str!("../assets/bench.fen");
+const BENCH_POSITIONS: &str = include_str!("../../assets/bench.fen");
 /// Transposition table per bench position: small, so allocating it does not
 /// dominate the short searches, and cleared for each position so the node
 /// count does not depend on the order.

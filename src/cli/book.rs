@@ -1,0 +1,142 @@
+//! `kibitz book probe` and `kibitz book build`.
+
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use serde_json::json;
+use shakmaty::Color;
+
+use super::{CliError, setup};
+use crate::book::Book;
+use crate::book::build::{BuildOptions, Builder};
+use crate::game::notation::{san_line, uci};
+
+/// Print what `book` holds for the position: the key, then the moves, best
+/// first, with weight and share.
+pub fn probe(
+    book_path: &Path,
+    fen: Option<&str>,
+    moves: &[String],
+    json_output: bool,
+    out: &mut impl Write,
+) -> Result<(), CliError> {
+    let (position, _) = setup(fen, moves)?;
+    let book = Book::open(book_path)?;
+    let probe = book.probe(&position);
+    let rows: Vec<(String, String, u32, f64)> = probe
+        .moves
+        .iter()
+        .map(|b| {
+            (
+                san_line(&position, &[b.m]).join(""),
+                uci(b.m),
+                b.weight,
+                b.share,
+            )
+        })
+        .collect();
+    if json_output {
+        let moves: Vec<_> = rows
+            .iter()
+            .map(|(san, uci, weight, share)| {
+                json!({"san": san, "uci": uci, "weight": weight, "share": share})
+            })
+            .collect();
+        let line = json!({
+            "key": format!("{:016x}", probe.key),
+            "moves": moves,
+            "illegal_entries": probe.illegal,
+        });
+        writeln!(out, "{line}")?;
+        return Ok(());
+    }
+    writeln!(out, "key {:016x}", probe.key)?;
+    if rows.is_empty() {
+        writeln!(out, "no book moves for this position")?;
+    }
+    for (san, uci, weight, share) in &rows {
+        writeln!(
+            out,
+            "{san:<8} {uci:<6} weight {weight:>6}  {:>5.1}%",
+            share * 100.0
+        )?;
+    }
+    if probe.illegal > 0 {
+        writeln!(
+            out,
+            "({} entries skipped: their moves are not legal here)",
+            probe.illegal
+        )?;
+    }
+    Ok(())
+}
+
+pub struct BuildArgs {
+    pub pgn: Vec<PathBuf>,
+    pub out: PathBuf,
+    pub max_ply: u32,
+    pub min_games: u32,
+    pub only_color: Option<Color>,
+}
+
+/// Build a book from PGN files and write it. Reports games read, games
+/// skipped (with the first few reasons), the book's size and the speed;
+/// progress goes to stderr when it is a terminal.
+pub fn build(args: &BuildArgs, out: &mut impl Write) -> Result<(), CliError> {
+    if args.max_ply == 0 {
+        return Err(CliError::BadInput("--max-ply must be at least 1".into()));
+    }
+    let started = Instant::now();
+    let mut builder = Builder::new(BuildOptions {
+        max_ply: args.max_ply,
+        min_games: args.min_games.max(1),
+        only_color: args.only_color,
+    });
+    let show_progress = std::io::stderr().is_terminal();
+    for path in &args.pgn {
+        let mut progress = |games: usize| {
+            if show_progress {
+                eprint!("\r{}: {games} games", path.display());
+            }
+        };
+        builder.add_file(path, &mut progress)?;
+        if show_progress {
+            eprintln!();
+        }
+    }
+    let book = builder.finish();
+    if book.is_empty() {
+        return Err(CliError::BadInput(format!(
+            "no moves to put in the book ({} games read, {} skipped)",
+            builder.games,
+            builder.skipped.len()
+        )));
+    }
+    crate::config::write_atomic(&args.out, book.to_bytes())?;
+    let seconds = started.elapsed().as_secs_f64();
+    writeln!(
+        out,
+        "games {} skipped {} entries {} positions {} bytes {} seconds {seconds:.2} games/s {:.0}",
+        builder.games,
+        builder.skipped.len(),
+        book.len(),
+        book.positions(),
+        book.len() * crate::book::polyglot::ENTRY_SIZE,
+        (builder.games + builder.skipped.len()) as f64 / seconds.max(1e-9),
+    )?;
+    for skipped in builder.skipped.iter().take(10) {
+        writeln!(
+            out,
+            "skipped {} game {}: {}",
+            skipped.file.display(),
+            skipped.game,
+            skipped.reason
+        )?;
+    }
+    if builder.skipped.len() > 10 {
+        writeln!(out, "... and {} more skipped", builder.skipped.len() - 10)?;
+    }
+    writeln!(out, "wrote {}", args.out.display())?;
+    Ok(())
+}
