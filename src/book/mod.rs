@@ -2,6 +2,7 @@
 //! default book kibitz ships, and how a move is chosen from a book.
 
 pub mod build;
+pub mod openings;
 pub mod polyglot;
 
 use crate::engine::level::Rng;
