@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::time::Duration;
 
+use crate::book::BookOptions;
 use crate::engine::level::{Level, MAX_LEVEL, MIN_LEVEL};
 
 /// Board colours.
@@ -167,6 +168,9 @@ pub struct Settings {
     pub time_control: TimeControl,
     pub engine_panel: bool,
     pub hash_mb: usize,
+    /// The opening book: `builtin` or a Polyglot file.
+    pub book: String,
+    pub book_options: BookOptions,
 }
 
 impl Default for Settings {
@@ -178,6 +182,8 @@ impl Default for Settings {
             time_control: TimeControl::fischer(300, 3),
             engine_panel: true,
             hash_mb: crate::engine::DEFAULT_HASH_MB,
+            book: crate::book::BUILTIN.to_string(),
+            book_options: BookOptions::default(),
         }
     }
 }
@@ -190,6 +196,9 @@ level = 5                # engine level 1-10
 time_control = "5+3"     # minutes+increment seconds, or "untimed"
 engine_panel = true      # show the engine's thinking during its turn
 hash_mb = 64             # engine hash table, MiB
+book = "builtin"         # opening book: builtin, or a Polyglot .bin file
+book_policy = "weighted" # weighted (varied), best (highest weight), off
+book_depth = 24          # play book moves up to this ply
 "#;
 
 impl Settings {
@@ -225,6 +234,16 @@ impl Settings {
                     .and_then(Level::new)
                     .map(|v| settings.level = v)
                     .ok_or_else(|| format!("{value} is not a level ({MIN_LEVEL}-{MAX_LEVEL})")),
+                "book" => as_str().map(|v| settings.book = v.to_string()),
+                "book_policy" => as_str()
+                    .and_then(str::parse)
+                    .map(|v| settings.book_options.policy = v),
+                "book_depth" => value
+                    .as_integer()
+                    .and_then(|n| u32::try_from(n).ok())
+                    .filter(|n| *n <= 400)
+                    .map(|v| settings.book_options.max_plies = v)
+                    .ok_or_else(|| format!("{value} is not a book depth (0-400 plies)")),
                 "engine_panel" => value
                     .as_bool()
                     .map(|v| settings.engine_panel = v)

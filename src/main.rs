@@ -21,6 +21,15 @@ struct Cli {
     /// Read settings from this file instead of the config directory's config.toml.
     #[arg(long, value_name = "FILE")]
     config: Option<std::path::PathBuf>,
+    /// Opening book for the board: a Polyglot file, or `builtin`.
+    #[arg(long, value_name = "FILE")]
+    book: Option<String>,
+    /// How the engine picks book moves: weighted, best or off.
+    #[arg(long, value_name = "POLICY")]
+    book_policy: Option<kibitz::book::Policy>,
+    /// Play book moves up to this ply.
+    #[arg(long, value_name = "PLIES")]
+    book_depth: Option<u32>,
 }
 
 #[derive(Subcommand)]
@@ -271,6 +280,20 @@ fn tui(cli: &Cli, started: std::time::Instant) -> anyhow::Result<ExitCode> {
     }
     if cli.ascii {
         settings.pieces = kibitz::config::PieceStyle::Ascii;
+    }
+    if let Some(book) = &cli.book {
+        // Refuse a bad book before the terminal is taken over.
+        if let Err(e) = kibitz::book::load(book) {
+            eprintln!("error: {e}");
+            return Ok(ExitCode::from(2));
+        }
+        settings.book = book.clone();
+    }
+    if let Some(policy) = cli.book_policy {
+        settings.book_options.policy = policy;
+    }
+    if let Some(depth) = cli.book_depth {
+        settings.book_options.max_plies = depth;
     }
     kibitz::tui::run(kibitz::tui::Options {
         settings,

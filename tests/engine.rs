@@ -16,6 +16,7 @@ fn go(id: u64, position: &Chess, limits: Limits) -> Command {
         limits,
         options: SearchOptions::default(),
         level: kibitz::engine::level::Level::default(),
+        book: false,
         received: std::time::Instant::now(),
     }))
 }
@@ -155,6 +156,7 @@ fn a_repetition_with_the_game_history_is_a_draw() {
         limits: Limits::depth(4),
         options: SearchOptions::default(),
         level: kibitz::engine::level::Level::default(),
+        book: false,
         received: std::time::Instant::now(),
     };
     let (best, score) = best_and_score(request(vec![
@@ -186,6 +188,7 @@ fn the_fifty_move_rule_is_a_draw() {
         limits: Limits::depth(4),
         options: SearchOptions::default(),
         level: kibitz::engine::level::Level::default(),
+        book: false,
         received: std::time::Instant::now(),
     };
     let (_, score) = best_and_score(request("4k3/8/8/8/8/8/8/Q3K3 w - - 99 80"));
@@ -238,6 +241,7 @@ fn every_level_plays_legal_moves_and_takes_a_mate_in_one() {
             },
             options: SearchOptions::default(),
             level,
+            book: false,
             received: std::time::Instant::now(),
         };
         engine.send(Command::Go(Box::new(request)));

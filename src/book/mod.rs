@@ -9,6 +9,29 @@ use crate::engine::level::Rng;
 
 pub use polyglot::{Book, BookError, BookMove, Probe};
 
+/// The default book, built from the PGN files in `books/` (see
+/// books/README.md) and compiled into the program so it is always there.
+pub const DEFAULT_BOOK: &[u8] = include_bytes!("../../books/kibitz.bin");
+
+/// The name a book setting uses for the built-in book.
+pub const BUILTIN: &str = "builtin";
+
+/// The default book, loaded.
+pub fn default_book() -> Result<Book, BookError> {
+    Book::from_bytes(DEFAULT_BOOK, "the built-in book")
+}
+
+/// Load a book by setting: `builtin` (or empty) for the built-in one, else a
+/// file path.
+pub fn load(setting: &str) -> Result<Book, BookError> {
+    let setting = setting.trim();
+    if setting.is_empty() || setting == BUILTIN || setting == "<builtin>" {
+        default_book()
+    } else {
+        Book::open(std::path::Path::new(setting))
+    }
+}
+
 /// How a move is picked from the book's moves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Policy {

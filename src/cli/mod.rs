@@ -185,6 +185,7 @@ pub fn analyze(args: &AnalyzeArgs, out: &mut dyn Write) -> Result<(), CliError> 
             ..SearchOptions::default()
         },
         level: crate::engine::level::Level::default(),
+        book: false,
         received: Instant::now(),
     })));
     let side = position.turn();

@@ -30,6 +30,7 @@ pub use protocol::{
     position_key, replay,
 };
 
+use crate::book::{Book, BookOptions};
 use level::Rng;
 use ordering::Heuristics;
 use search::SearchContext;
@@ -105,7 +106,11 @@ impl Engine {
                 let latest = self.latest_search.load(Ordering::SeqCst);
                 self.stop.stop_below(latest.saturating_add(1));
             }
-            Command::NewGame | Command::SetHashSize(_) | Command::ClearHash | Command::Ping(_) => {}
+            Command::NewGame
+            | Command::SetHashSize(_)
+            | Command::ClearHash
+            | Command::Ping(_)
+            | Command::SetBook { .. } => {}
         }
         // The thread only ends after Quit or when this handle is dropped, so
         // a failed send means it is already gone and there is no one to tell.
@@ -133,8 +138,10 @@ fn run(commands: Receiver<Command>, reports: Sender<Report>, stop: StopSignal, h
     let mut tt = TranspositionTable::with_fallback(hash_mb.clamp(1, MAX_HASH_MB));
     let mut heuristics = Box::<Heuristics>::default();
     let mut rng = Rng::from_time();
+    let mut book: Option<(Arc<Book>, BookOptions)> = None;
     while let Ok(command) = commands.recv() {
         match command {
+            Command::Go(request) if book_move(&request, book.as_ref(), &mut rng, &reports) => {}
             Command::Go(request) => go(
                 *request,
                 &mut tt,
@@ -154,12 +161,53 @@ fn run(commands: Receiver<Command>, reports: Sender<Report>, stop: StopSignal, h
                 tt = TranspositionTable::with_fallback(mb.clamp(1, MAX_HASH_MB));
             }
             Command::ClearHash => tt.clear(),
+            Command::SetBook {
+                book: new_book,
+                options,
+            } => book = new_book.map(|b| (b, options)),
             Command::Ping(token) => {
                 let _ = reports.send(Report::Pong(token));
             }
             Command::Quit => break,
         }
     }
+}
+
+/// Answer `request` from the opening book if it allows that and the book
+/// has a move for the position; `true` when it did.
+fn book_move(
+    request: &GoRequest,
+    book: Option<&(Arc<Book>, BookOptions)>,
+    rng: &mut Rng,
+    reports: &Sender<Report>,
+) -> bool {
+    let Some((book, options)) = book else {
+        return false;
+    };
+    // `go infinite` waits for a stop and wants analysis, not a book move.
+    if !request.book || request.limits.infinite {
+        return false;
+    }
+    let probe = book.probe(&request.position);
+    let ply = crate::book::ply_of(&request.position);
+    let Some(chosen) = crate::book::choose(&probe, ply, *options, rng) else {
+        return false;
+    };
+    let total = probe.moves.iter().map(|b| b.weight).sum();
+    let _ = reports.send(Report::BestMove {
+        search_id: request.search_id,
+        best_move: Some(chosen.m),
+        ponder: None,
+        // A book move carries no search score.
+        score: Score::Centipawns(0),
+        depth: 0,
+        nodes: 0,
+        source: MoveSource::Book {
+            weight: chosen.weight,
+            total,
+        },
+    });
+    true
 }
 
 fn go(

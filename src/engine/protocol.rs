@@ -8,6 +8,10 @@ use std::time::{Duration, Instant};
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{Chess, EnPassantMode, Move, Position};
 
+use std::sync::Arc;
+
+use crate::book::{Book, BookOptions};
+
 use super::level::Level;
 use super::stats::SearchStats;
 
@@ -31,6 +35,12 @@ pub enum Command {
     /// Answered with `Report::Pong` carrying the same token once every
     /// command sent before it has been carried out (UCI `isready`).
     Ping(u64),
+    /// The opening book the engine plays from (when a `Go` allows it), and
+    /// how it chooses; `None` = no book.
+    SetBook {
+        book: Option<Arc<Book>>,
+        options: BookOptions,
+    },
     /// End the engine thread.
     Quit,
 }
@@ -50,6 +60,9 @@ pub struct GoRequest {
     /// Playing strength: below the top level the search is limited and the
     /// move is chosen among the near-best (see [`super::level`]).
     pub level: Level,
+    /// May the engine answer from its opening book? (Game play: yes;
+    /// analysis and pondering: no, they want the search.)
+    pub book: bool,
     /// When the front end received the request: the clock runs from here,
     /// so time spent waiting in the queue counts against the budget.
     pub received: Instant,
@@ -215,6 +228,12 @@ pub enum MoveSource {
     OnlyMove,
     /// No legal move: the game is over.
     NoMove,
+    /// The opening book: the move's weight and the total weight of the
+    /// position's book moves.
+    Book {
+        weight: u32,
+        total: u32,
+    },
 }
 
 /// What the engine thread sends back.

@@ -5,6 +5,7 @@
 //! terminal.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
@@ -13,9 +14,13 @@ use ratatui::layout::Rect;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Color, Move, Position, Role, Square};
 
+use crate::book::openings::{Opening, Openings};
+use crate::book::{Book, BookMove, BookOptions};
 use crate::config::{Dirs, Settings, TimeControl};
 use crate::engine::level::{Level, Rng};
-use crate::engine::{Command, GoRequest, Limits, Report, Score, SearchInfo, SearchOptions};
+use crate::engine::{
+    Command, GoRequest, Limits, MoveSource, Report, Score, SearchInfo, SearchOptions,
+};
 use crate::game::notation::{parse_move, san_line};
 use crate::game::pgn::{Headers, write_pgn};
 use crate::game::{Game, GameEnd};
@@ -299,6 +304,10 @@ pub struct App {
     date: String,
     /// A game was started this session (or resumed).
     started: bool,
+    /// The opening book (shown in the book panel; the engine has its own copy).
+    pub book: Option<Arc<Book>>,
+    /// Where the engine's last move came from (book or search), with its SAN.
+    pub engine_source: Option<(String, MoveSource)>,
 }
 
 impl App {
@@ -349,7 +358,31 @@ impl App {
             rng: Rng::from_time(),
             date: date_and_time().0,
             started: false,
+            book: None,
+            engine_source: None,
         }
+    }
+
+    /// Use `book` (or none) for the book panel and the engine's moves.
+    pub fn set_book(&mut self, book: Option<Arc<Book>>, options: BookOptions) {
+        self.book = book.clone();
+        self.outbox.push(Command::SetBook { book, options });
+        self.dirty = true;
+    }
+
+    /// The book's moves for the current position.
+    pub fn book_moves(&self) -> Vec<BookMove> {
+        self.book
+            .as_ref()
+            .map(|book| book.probe(self.game.position()).moves)
+            .unwrap_or_default()
+    }
+
+    /// The name of the opening on the board: the deepest named position of
+    /// the game so far.
+    pub fn opening(&self) -> Option<&'static Opening> {
+        let positions = (0..=self.game.len()).filter_map(|i| self.game.position_at(i));
+        Openings::builtin().name_of_game(positions)
     }
 
     /// Seed the random choices (side "Random") for repeatable tests.
@@ -515,6 +548,7 @@ impl App {
         self.selected = None;
         self.hint = None;
         self.thinking = None;
+        self.engine_source = None;
         self.engine_score = None;
         self.input = None;
         self.flipped = matches!(
@@ -626,6 +660,7 @@ impl App {
             limits,
             options: SearchOptions::default(),
             level,
+            book: true,
             received: now,
         })));
     }
@@ -653,13 +688,21 @@ impl App {
                 self.dirty = true;
             }
             Report::BestMove {
-                best_move, score, ..
+                best_move,
+                score,
+                source,
+                ..
             } => {
                 self.search = None;
                 self.dirty = true;
                 match (purpose, best_move) {
                     (Purpose::EngineMove, Some(m)) => {
-                        self.engine_score = Some(score);
+                        let san = san_line(self.game.position(), &[m]).join("");
+                        self.engine_source = Some((san, source));
+                        // A book move has no score: keep the last searched one.
+                        if !matches!(source, MoveSource::Book { .. }) {
+                            self.engine_score = Some(score);
+                        }
                         if let Some(thinking) = &mut self.thinking {
                             thinking.live = false;
                         }
@@ -1129,6 +1172,7 @@ impl App {
         self.selected = None;
         self.hint = None;
         self.thinking = None;
+        self.engine_source = None;
         self.engine_score = None;
         self.overlay = Overlay::None;
         let s = if plies == 1 { "" } else { "s" };

@@ -134,6 +134,13 @@ pub fn run(options: Options) -> anyhow::Result<()> {
     );
     let mut messages = options.messages.clone();
     messages.extend(resume.1);
+    match crate::book::load(&options.settings.book) {
+        Ok(book) => app.set_book(
+            Some(std::sync::Arc::new(book)),
+            options.settings.book_options,
+        ),
+        Err(e) => messages.push(format!("{e}; playing without a book")),
+    }
     if !messages.is_empty() {
         app.message = Some((messages.join("; "), Tone::Error));
     }

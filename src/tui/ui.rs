@@ -9,8 +9,10 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 use shakmaty::{Color, Move, Piece, Position, Role, Square};
 
+use crate::book::BookMove;
 use crate::config::PieceStyle;
-use crate::engine::Score;
+use crate::engine::{MoveSource, Score};
+use crate::game::notation::san_line;
 
 use super::app::{App, Confirm, NewGameForm, Overlay, PROMOTION_ROLES, Tone};
 use super::layout::{self, MIN_HEIGHT, MIN_WIDTH, Screen};
@@ -346,6 +348,18 @@ fn draw_panel(frame: &mut Frame, app: &App, area: Rect, theme: &Theme, now: Inst
         );
         y += engine_height;
     }
+    let book = app.book_moves();
+    let book_height = (book.len().min(4) as u16 + 1).min(area.bottom().saturating_sub(y) / 2);
+    if !book.is_empty() && book_height >= 2 {
+        draw_book(
+            frame,
+            app,
+            &book,
+            Rect::new(area.x, y, area.width, book_height),
+            theme,
+        );
+        y += book_height;
+    }
     let rest = area.bottom().saturating_sub(y);
     if rest >= 3 {
         draw_moves(frame, app, Rect::new(area.x, y, area.width, rest), theme);
@@ -365,13 +379,23 @@ fn draw_engine(frame: &mut Frame, app: &App, area: Rect, theme: &Theme) {
             Style::default().fg(theme.dim),
         )]
     } else {
-        match &app.thinking {
-            None if app.engine_thinking() => vec![Line::from("thinking...")],
-            None => vec![Line::styled(
+        match (&app.thinking, &app.engine_source) {
+            (None, _) if app.engine_thinking() => vec![Line::from("thinking...")],
+            (None, Some((san, MoveSource::Book { weight, total }))) => vec![
+                Line::from(vec![
+                    Span::styled("book move  ", Style::default().fg(theme.dim)),
+                    Span::styled(san.clone(), Style::default().add_modifier(Modifier::BOLD)),
+                ]),
+                Line::from(format!(
+                    "weight {weight} of {total} ({:.0}%)",
+                    f64::from(*weight) * 100.0 / f64::from((*total).max(1))
+                )),
+            ],
+            (None, _) => vec![Line::styled(
                 "waiting for its turn",
                 Style::default().fg(theme.dim),
             )],
-            Some(t) => {
+            (Some(t), _) => {
                 let state = if t.live { "thinking" } else { "last move" };
                 vec![
                     Line::from(vec![
@@ -397,6 +421,36 @@ fn draw_engine(frame: &mut Frame, app: &App, area: Rect, theme: &Theme) {
         }
     };
     frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), inner);
+}
+
+/// The book's moves for the position, with their share as a bar.
+fn draw_book(frame: &mut Frame, app: &App, moves: &[BookMove], area: Rect, theme: &Theme) {
+    let block = Block::default()
+        .borders(Borders::TOP)
+        .title(" Book ")
+        .border_style(Style::default().fg(theme.dim));
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let position = app.game.position();
+    let bar_width = inner.width.saturating_sub(16).min(24) as usize;
+    let lines: Vec<Line> = moves
+        .iter()
+        .take(inner.height as usize)
+        .map(|b| {
+            let san = san_line(position, &[b.m]).join("");
+            let filled = (b.share * bar_width as f64).round() as usize;
+            Line::from(vec![
+                Span::raw(format!("{san:<7}")),
+                Span::styled("█".repeat(filled), Style::default().fg(theme.accent)),
+                Span::styled(
+                    "░".repeat(bar_width.saturating_sub(filled)),
+                    Style::default().fg(theme.dim),
+                ),
+                Span::raw(format!(" {:>3.0}%", b.share * 100.0)),
+            ])
+        })
+        .collect();
+    frame.render_widget(Paragraph::new(lines), inner);
 }
 
 fn draw_moves(frame: &mut Frame, app: &App, area: Rect, theme: &Theme) {
@@ -446,6 +500,21 @@ fn draw_moves(frame: &mut Frame, app: &App, area: Rect, theme: &Theme) {
 }
 
 fn draw_status(frame: &mut Frame, app: &App, area: Rect, theme: &Theme) {
+    // The opening's name on the right, the latest message on the left.
+    let opening = app
+        .opening()
+        .map(|o| format!("{} {} ", o.eco, o.name))
+        .unwrap_or_default();
+    let opening_width = (opening.chars().count() as u16).min(area.width / 2);
+    if opening_width > 0 {
+        let right = Rect::new(area.right() - opening_width, area.y, opening_width, 1);
+        frame.render_widget(
+            Paragraph::new(Line::styled(opening, Style::default().fg(theme.dim)))
+                .alignment(Alignment::Right),
+            right,
+        );
+    }
+    let area = Rect::new(area.x, area.y, area.width - opening_width, 1);
     let line = match &app.message {
         Some((text, Tone::Error)) => Line::styled(
             format!(" {text}"),

@@ -15,10 +15,11 @@ use std::time::{Duration, Instant};
 
 use shakmaty::{CastlingMode, Chess, Position};
 
+use crate::book::{BUILTIN, BookOptions};
 use crate::engine::level::{Level, MAX_LEVEL, MIN_LEVEL};
 use crate::engine::{
-    Bound, Command, DEFAULT_HASH_MB, Engine, GoRequest, Limits, MAX_HASH_MB, Report, SearchInfo,
-    SearchOptions, position_key,
+    Bound, Command, DEFAULT_HASH_MB, Engine, GoRequest, Limits, MAX_HASH_MB, MoveSource, Report,
+    SearchInfo, SearchOptions, position_key,
 };
 use crate::game::fen::parse_fen;
 use crate::game::notation::parse_uci;
@@ -250,6 +251,11 @@ struct Session {
     history: Vec<u64>,
     multipv: usize,
     level: Level,
+    /// UCI `OwnBook`: may the engine play from its book?
+    own_book: bool,
+    /// UCI `BookFile`: a path, or `builtin`.
+    book_file: String,
+    book_options: BookOptions,
     next_search_id: u64,
     /// Searches sent and not yet answered with `bestmove` (the printer
     /// thread counts them down).
@@ -296,8 +302,42 @@ impl Session {
                 spin(value, 1, 1)?;
             }
             "ponder" => {}
+            "ownbook" => {
+                self.own_book = match value.map(str::trim) {
+                    Some("true") => true,
+                    Some("false") => false,
+                    _ => return Err(format!("option '{name}' is true or false")),
+                };
+            }
+            "bookfile" => {
+                let file = value.unwrap_or("").trim();
+                let file = if file.is_empty() { BUILTIN } else { file };
+                let previous = std::mem::replace(&mut self.book_file, file.to_string());
+                if let Err(why) = self.send_book() {
+                    self.book_file = previous;
+                    return Err(format!("{why}; the book is unchanged"));
+                }
+            }
+            "bookpolicy" => {
+                self.book_options.policy = value.unwrap_or("").trim().parse()?;
+                self.send_book()?;
+            }
+            "bookdepth" => {
+                self.book_options.max_plies = spin(value, 0, 400)? as u32;
+                self.send_book()?;
+            }
             _ => return Err(format!("unknown option '{name}'")),
         }
+        Ok(())
+    }
+
+    /// Load the book named by `book_file` and hand it to the engine.
+    fn send_book(&mut self) -> Result<(), String> {
+        let book = crate::book::load(&self.book_file).map_err(|e| e.to_string())?;
+        self.engine.send(Command::SetBook {
+            book: Some(Arc::new(book)),
+            options: self.book_options,
+        });
         Ok(())
     }
 
@@ -346,6 +386,7 @@ impl Session {
                 ..SearchOptions::default()
             },
             level: self.level,
+            book: self.own_book && !ponder,
             received,
         })));
         self.searches_running.fetch_add(1, Ordering::SeqCst);
@@ -365,6 +406,19 @@ pub fn run(input: impl BufRead) -> std::io::Result<()> {
             for report in reports.iter() {
                 let text = match &report {
                     Report::Pong(_) => "readyok".to_string(),
+                    Report::BestMove {
+                        best_move: Some(m),
+                        source: MoveSource::Book { weight, total },
+                        ..
+                    } => {
+                        running.fetch_sub(1, Ordering::SeqCst);
+                        let share = f64::from(*weight) * 100.0 / f64::from((*total).max(1));
+                        format!(
+                            "info string book move {} weight {weight} ({share:.0}%)\n{}",
+                            m.to_uci(CastlingMode::Standard),
+                            UciReport(&report)
+                        )
+                    }
                     Report::BestMove { .. } => {
                         running.fetch_sub(1, Ordering::SeqCst);
                         UciReport(&report).to_string()
@@ -382,11 +436,17 @@ pub fn run(input: impl BufRead) -> std::io::Result<()> {
         history: Vec::new(),
         multipv: 1,
         level: Level::default(),
+        own_book: true,
+        book_file: BUILTIN.to_string(),
+        book_options: BookOptions::default(),
         next_search_id: 0,
         searches_running,
         next_ping: 0,
     };
     let stdout = std::io::stdout();
+    if let Err(why) = session.send_book() {
+        say(&mut stdout.lock(), &format!("info string {why}"))?;
+    }
     for line in input.lines() {
         let received = Instant::now();
         let line = match line {
@@ -434,6 +494,22 @@ pub fn run(input: impl BufRead) -> std::io::Result<()> {
                     &mut out,
                     &format!(
                         "option name Level type spin default {MAX_LEVEL} min {MIN_LEVEL} max {MAX_LEVEL}"
+                    ),
+                )?;
+                say(&mut out, "option name OwnBook type check default true")?;
+                say(
+                    &mut out,
+                    &format!("option name BookFile type string default {BUILTIN}"),
+                )?;
+                say(
+                    &mut out,
+                    "option name BookPolicy type combo default weighted var weighted var best",
+                )?;
+                say(
+                    &mut out,
+                    &format!(
+                        "option name BookDepth type spin default {} min 0 max 400",
+                        BookOptions::default().max_plies
                     ),
                 )?;
                 say(&mut out, "option name Clear Hash type button")?;
