@@ -292,3 +292,85 @@ fn built_book_gives_back_the_games_moves_with_their_scores() {
     assert_eq!(lines[1], "Nf6      g8f6   weight      2  100.0%", "{text}");
     assert_eq!(lines[2], "Nc6      b8c6   weight      0    0.0%", "{text}");
 }
+
+/// The PGN sources of the default book, in a fixed order.
+fn book_sources() -> Vec<std::path::PathBuf> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("books");
+    let mut sources: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "pgn"))
+        .collect();
+    sources.sort();
+    sources
+}
+
+#[test]
+fn the_default_book_rebuilds_byte_for_byte_from_its_sources() {
+    let sources = book_sources();
+    assert!(sources.len() >= 5, "{sources:?}");
+    let out = temp("rebuilt.bin");
+    let mut args = vec![
+        "book".to_string(),
+        "build".into(),
+        "--max-ply".into(),
+        "16".into(),
+        "--pgn".into(),
+    ];
+    args.extend(sources.iter().map(|p| p.display().to_string()));
+    args.extend(["--out".into(), out.display().to_string()]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let result = kibitz(&args);
+    assert!(
+        result.status.success(),
+        "{}",
+        String::from_utf8_lossy(&result.stderr)
+    );
+    let text = String::from_utf8(result.stdout).unwrap();
+    assert!(text.contains(" skipped 0 "), "{text}");
+    let rebuilt = std::fs::read(&out).unwrap();
+    let shipped =
+        std::fs::read(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("books/kibitz.bin"))
+            .unwrap();
+    assert!(
+        rebuilt == shipped,
+        "books/kibitz.bin differs from a rebuild of books/*.pgn ({} vs {} bytes)",
+        shipped.len(),
+        rebuilt.len()
+    );
+    assert_eq!(
+        kibitz::book::DEFAULT_BOOK,
+        shipped.as_slice(),
+        "the binary embeds the shipped book"
+    );
+}
+
+#[test]
+fn the_default_book_is_broad_and_answers_the_main_openings() {
+    let book = kibitz::book::default_book().unwrap();
+    assert!(book.positions() >= 5000, "{}", book.positions());
+    for line in [
+        "",
+        "e2e4",
+        "d2d4",
+        "c2c4",
+        "g1f3",
+        "e2e4 e7e5 g1f3 b8c6",
+        "e2e4 c7c5 g1f3 d7d6 d2d4 c5d4 f3d4 g8f6 b1c3",
+        "e2e4 e7e6 d2d4 d7d5",
+        "e2e4 c7c6 d2d4 d7d5",
+        "d2d4 d7d5 c2c4",
+        "d2d4 g8f6 c2c4 e7e6 b1c3",
+        "d2d4 g8f6 c2c4 g7g6 b1c3 f8g7 e2e4",
+    ] {
+        let mut position = Chess::default();
+        for uci in line.split_whitespace() {
+            let m = parse_uci(&position, uci).unwrap();
+            position.play_unchecked(m);
+        }
+        let probe = book.probe(&position);
+        assert!(!probe.moves.is_empty(), "no book move after '{line}'");
+        assert_eq!(probe.illegal, 0);
+        assert!(probe.moves[0].weight > 0, "after '{line}'");
+    }
+}

@@ -257,3 +257,93 @@ fn every_level_plays_legal_moves_and_takes_a_mate_in_one() {
         );
     }
 }
+
+#[test]
+fn the_engine_answers_from_its_book_when_allowed() {
+    use kibitz::book::{BookOptions, Policy, default_book};
+    use std::sync::Arc;
+    let engine = Engine::new(16).unwrap();
+    let book = Arc::new(default_book().unwrap());
+    engine.send(Command::SetBook {
+        book: Some(Arc::clone(&book)),
+        options: BookOptions {
+            policy: Policy::Best,
+            max_plies: 24,
+        },
+    });
+    let start = Chess::default();
+    let request = |id: u64, use_book: bool, position: &Chess| {
+        let limits = Limits {
+            movetime: Some(Duration::from_millis(100)),
+            ..Limits::default()
+        };
+        let mut command = go(id, position, limits);
+        if let Command::Go(request) = &mut command {
+            request.book = use_book;
+        }
+        command
+    };
+    engine.send(request(1, true, &start));
+    let (infos, best) = wait_best(&engine, 1);
+    let Report::BestMove {
+        best_move,
+        source,
+        depth,
+        ..
+    } = best
+    else {
+        unreachable!()
+    };
+    let expected = book.probe(&start).moves[0];
+    assert_eq!(best_move, Some(expected.m), "the best-weighted move");
+    assert_eq!(
+        source,
+        MoveSource::Book {
+            weight: expected.weight,
+            total: book.probe(&start).moves.iter().map(|b| b.weight).sum()
+        }
+    );
+    assert!(
+        infos.is_empty() && depth == 0,
+        "no search behind a book move"
+    );
+    // A depth limit asks for a search, book or not.
+    let mut deep = go(4, &start, Limits::depth(3));
+    if let Command::Go(request) = &mut deep {
+        request.book = true;
+    }
+    engine.send(deep);
+    let (_, best) = wait_best(&engine, 4);
+    assert!(matches!(
+        best,
+        Report::BestMove {
+            source: MoveSource::Search,
+            ..
+        }
+    ));
+    // Not allowed (analysis): the engine searches.
+    engine.send(request(2, false, &start));
+    let (_, best) = wait_best(&engine, 2);
+    assert!(matches!(
+        best,
+        Report::BestMove {
+            source: MoveSource::Search,
+            ..
+        }
+    ));
+    // Out of book: searches.
+    let odd = parse_fen_or_panic("rnbqkbnr/pppppppp/8/8/8/7P/PPPPPPP1/RNBQKBNR b KQkq - 0 1");
+    engine.send(request(3, true, &odd));
+    let (_, best) = wait_best(&engine, 3);
+    assert!(matches!(
+        best,
+        Report::BestMove {
+            source: MoveSource::Search,
+            ..
+        }
+    ));
+}
+
+fn parse_fen_or_panic(fen: &str) -> Chess {
+    kibitz::game::fen::parse_fen(fen).unwrap()
+}

@@ -146,3 +146,36 @@ fn level_option_limits_the_search_and_rejects_bad_values() {
         "{infos:?}"
     );
 }
+
+#[test]
+fn game_play_uses_the_book_and_ownbook_false_searches() {
+    let mut uci = Uci::start();
+    uci.send("uci");
+    uci.until(|l| l == "uciok", LONG);
+    uci.ready();
+    uci.send("position startpos moves e2e4");
+    uci.send("go wtime 10000 btime 10000");
+    let (best, lines) = uci.best_move(LONG);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with(&format!("info string book move {best} weight "))),
+        "{lines:?}"
+    );
+    uci.send("setoption name OwnBook value false");
+    uci.send("setoption name BookFile value /no/such/book.bin");
+    let lines = uci.until(|l| l.starts_with("info string"), LONG);
+    assert!(
+        lines.last().unwrap().contains("cannot read book"),
+        "{lines:?}"
+    );
+    uci.ready();
+    uci.send("position startpos moves e2e4");
+    uci.send("go depth 3");
+    let (_, lines) = uci.best_move(LONG);
+    assert!(!lines.iter().any(|l| l.contains("book move")), "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 3")),
+        "{lines:?}"
+    );
+}

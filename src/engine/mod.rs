@@ -184,8 +184,15 @@ fn book_move(
     let Some((book, options)) = book else {
         return false;
     };
-    // `go infinite` waits for a stop and wants analysis, not a book move.
-    if !request.book || request.limits.infinite {
+    // `go infinite` waits for a stop and wants analysis; a depth, node or
+    // mate limit asks for a search of that size. Only a game-style request
+    // (a clock, a move time, or nothing) is answered from the book.
+    let limits = &request.limits;
+    let wants_search = limits.infinite
+        || limits.depth.is_some()
+        || limits.nodes.is_some()
+        || limits.mate.is_some();
+    if !request.book || wants_search {
         return false;
     }
     let probe = book.probe(&request.position);
