@@ -91,6 +91,16 @@ impl Level {
         }
     }
 
+    /// How deep into the game (plies) this level may play from the opening
+    /// book: a beginner knows the first moves of an opening, not 12 moves of
+    /// theory. The full engine is limited only by the book settings.
+    pub fn book_plies(self) -> u32 {
+        match self.0 {
+            MAX_LEVEL => u32::MAX,
+            level => 2 * u32::from(level) + 2,
+        }
+    }
+
     /// `limits` tightened by this level: the smaller of each depth and node
     /// limit wins; clocks and movetime stay as they are.
     pub fn limit(self, limits: &Limits) -> Limits {

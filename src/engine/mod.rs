@@ -197,7 +197,11 @@ fn book_move(
     }
     let probe = book.probe(&request.position);
     let ply = crate::book::ply_of(&request.position);
-    let Some(chosen) = crate::book::choose(&probe, ply, *options, rng) else {
+    let options = BookOptions {
+        max_plies: options.max_plies.min(request.level.book_plies()),
+        ..*options
+    };
+    let Some(chosen) = crate::book::choose(&probe, ply, options, rng) else {
         return false;
     };
     let total = probe.moves.iter().map(|b| b.weight).sum();
