@@ -19,6 +19,8 @@ fn the_clock_is_respected() {
 
 fn movetime_and_clock_are_respected() {
     let mut uci = Uci::start();
+    // The book would answer at once: this is about the search's clock.
+    uci.send("setoption name OwnBook value false");
     uci.send("position startpos moves e2e4 c7c5");
     let started = Instant::now();
     uci.send("go movetime 300");

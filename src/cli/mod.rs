@@ -146,6 +146,7 @@ pub struct AnalyzeArgs {
 
 pub fn analyze(args: &AnalyzeArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let (position, history) = setup(args.fen.as_deref(), &args.moves)?;
+    let opening = opening_of(args.fen.as_deref(), &args.moves)?;
     if let Some(depth) = args.depth
         && !(1..=search::MAX_DEPTH).contains(&depth)
     {
@@ -217,13 +218,17 @@ pub fn analyze(args: &AnalyzeArgs, out: &mut dyn Write) -> Result<(), CliError> 
                             "score": score_json(score),
                             "depth": depth,
                             "nodes": nodes,
+                            "opening": opening.map(|o| json!({"eco": o.eco, "name": o.name})),
                         })
                     )?;
                 } else {
+                    let named = opening
+                        .map(|o| format!(" opening {} {}", o.eco, o.name))
+                        .unwrap_or_default();
                     match best_move {
                         Some(m) => writeln!(
                             out,
-                            "bestmove {} ({}) score {} depth {depth} nodes {nodes}",
+                            "bestmove {} ({}) score {} depth {depth} nodes {nodes}{named}",
                             uci(m),
                             san_line(&position, &[m]).join(""),
                             format_score_white(score, side),
@@ -240,6 +245,28 @@ pub fn analyze(args: &AnalyzeArgs, out: &mut dyn Write) -> Result<(), CliError> 
         }
     }
     Ok(())
+}
+
+/// The named opening of the game given by a start FEN and moves: the
+/// deepest named position along it.
+fn opening_of(
+    fen: Option<&str>,
+    moves: &[String],
+) -> Result<Option<&'static crate::book::openings::Opening>, CliError> {
+    let mut position = match fen {
+        Some(fen) => parse_fen(fen)?,
+        None => Chess::default(),
+    };
+    let mut positions = vec![position.clone()];
+    for (index, text) in moves.iter().enumerate() {
+        let m = parse_uci(&position, text).map_err(|source| CliError::Move {
+            index: index + 1,
+            source,
+        })?;
+        position.play_unchecked(m);
+        positions.push(position.clone());
+    }
+    Ok(crate::book::openings::Openings::builtin().name_of_game(positions.iter()))
 }
 
 fn game_over_reason(position: &Chess) -> &'static str {
