@@ -525,3 +525,42 @@ fn captured_pieces_count_promotions() {
     assert_eq!(line.matches('♟').count(), 7, "{line}");
     assert!(!line.contains('♛'), "{line}");
 }
+
+#[test]
+fn book_panel_and_book_moves_are_shown() {
+    use kibitz::book::{BookOptions, default_book};
+    let mut h = Harness::new(None);
+    let book = std::sync::Arc::new(default_book().unwrap());
+    h.app.set_book(Some(book), BookOptions::default());
+    h.start();
+    let screen = h.screen();
+    assert!(screen.contains("Book"), "{screen}");
+    let book_line = screen
+        .lines()
+        .find(|l| l.contains("d4 ") && l.contains('%'))
+        .unwrap_or("");
+    assert!(book_line.contains('█'), "{screen}");
+    // The engine answers 1.e4 from its book: the panel says so, with the weight.
+    h.typed("e4");
+    let id = h.searches()[0];
+    let m = parse_uci(h.app.game.position(), "c7c5").unwrap();
+    h.app.update(
+        Msg::Engine(Report::BestMove {
+            search_id: id,
+            best_move: Some(m),
+            ponder: None,
+            score: Score::Centipawns(0),
+            depth: 0,
+            nodes: 0,
+            source: kibitz::engine::MoveSource::Book {
+                weight: 122,
+                total: 387,
+            },
+        }),
+        h.now,
+    );
+    let screen = h.screen();
+    assert!(screen.contains("book move  c5"), "{screen}");
+    assert!(screen.contains("weight 122 of 387 (32%)"), "{screen}");
+    assert!(screen.contains("B20 Sicilian Defence"), "{screen}");
+}

@@ -256,8 +256,20 @@ impl Book {
         let key = polyglot_key(position);
         let mut moves: Vec<BookMove> = Vec::new();
         let mut illegal = 0;
-        for entry in self.entries_for(key) {
-            match legal_move(position, entry.raw_move) {
+        let entries = self.entries_for(key);
+        // Generate the legal moves once for all entries, and only in book.
+        let legal = if entries.is_empty() {
+            shakmaty::MoveList::new()
+        } else {
+            position.legal_moves()
+        };
+        for entry in entries {
+            let (from, to, promotion) = decode_move(entry.raw_move);
+            let found = legal
+                .iter()
+                .find(|m| m.from() == Some(from) && m.to() == to && m.promotion() == promotion)
+                .copied();
+            match found {
                 Some(m) => match moves.iter_mut().find(|b| b.m == m) {
                     Some(existing) => existing.weight += u32::from(entry.weight),
                     None => moves.push(BookMove {
