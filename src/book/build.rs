@@ -246,23 +246,36 @@ impl Builder {
     }
 
     /// The book: one entry per (position, move) seen in at least
-    /// `min_games` games, weighted by score. Weights above 65535 are scaled
-    /// down together so their proportions stay.
+    /// `min_games` games, weighted by score. Where a position's best score
+    /// exceeds 65535, that position's weights are scaled down together (the
+    /// shares within the position stay), and a move that scored anything
+    /// keeps at least weight 1.
     pub fn finish(&self) -> Book {
         let kept: Vec<(&(u64, u16), &Tally)> = self
             .tallies
             .iter()
             .filter(|(_, t)| t.games >= self.options.min_games)
             .collect();
-        let max = kept.iter().map(|(_, t)| t.score).max().unwrap_or(0);
-        let scale = max.div_ceil(u32::from(u16::MAX)).max(1);
+        let mut max_by_key: HashMap<u64, u32> = HashMap::new();
+        for ((key, _), tally) in &kept {
+            let max = max_by_key.entry(*key).or_default();
+            *max = (*max).max(tally.score);
+        }
         let entries = kept
             .into_iter()
-            .map(|(&(key, raw_move), tally)| Entry {
-                key,
-                raw_move,
-                weight: u16::try_from(tally.score / scale).unwrap_or(u16::MAX),
-                learn: 0,
+            .map(|(&(key, raw_move), tally)| {
+                let max = max_by_key.get(&key).copied().unwrap_or(0);
+                let scale = max.div_ceil(u32::from(u16::MAX)).max(1);
+                let mut weight = tally.score / scale;
+                if tally.score > 0 {
+                    weight = weight.max(1);
+                }
+                Entry {
+                    key,
+                    raw_move,
+                    weight: u16::try_from(weight).unwrap_or(u16::MAX),
+                    learn: 0,
+                }
             })
             .collect();
         Book::from_entries(entries)
@@ -323,6 +336,20 @@ mod tests {
             "{:?}",
             builder.skipped
         );
+    }
+
+    #[test]
+    fn big_scores_scale_per_position_and_rare_moves_keep_weight() {
+        let mut pgn = "[Result \"1-0\"]\n\n1. e4 1-0\n\n".repeat(33_000);
+        pgn.push_str("[Result \"1-0\"]\n\n1. d4 d5 1-0\n");
+        let (book, _) = build(&pgn, BuildOptions::default());
+        // e4 scored 66,000: the start position's weights halve; d4 keeps 1.
+        assert_eq!(
+            weights(&book, ""),
+            [("e2e4".into(), 33_000), ("d2d4".into(), 1)]
+        );
+        // Another position is not scaled by the start position's numbers.
+        assert_eq!(weights(&book, "d4"), [("d7d5".into(), 0)]);
     }
 
     #[test]

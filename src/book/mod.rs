@@ -25,7 +25,7 @@ pub fn default_book() -> Result<Book, BookError> {
 /// file path.
 pub fn load(setting: &str) -> Result<Book, BookError> {
     let setting = setting.trim();
-    if setting.is_empty() || setting == BUILTIN || setting == "<builtin>" {
+    if setting.is_empty() || setting == BUILTIN || setting == "<builtin>" || setting == "<empty>" {
         default_book()
     } else {
         Book::open(std::path::Path::new(setting))
@@ -80,7 +80,8 @@ impl Default for BookOptions {
 pub fn ply_of(position: &shakmaty::Chess) -> u32 {
     use shakmaty::Position;
     let full = position.fullmoves().get().saturating_sub(1);
-    full * 2 + u32::from(position.turn().is_black())
+    full.saturating_mul(2)
+        .saturating_add(u32::from(position.turn().is_black()))
 }
 
 /// Pick a move from a probe under `options`, or `None` (out of book, too
@@ -92,7 +93,8 @@ pub fn choose(probe: &Probe, ply: u32, options: BookOptions, rng: &mut Rng) -> O
     let total: u64 = probe.moves.iter().map(|b| u64::from(b.weight)).sum();
     match options.policy {
         Policy::Off => None,
-        Policy::Best => probe.moves.first().copied(),
+        // A move of weight 0 only lost: the book knows it, the engine never plays it.
+        Policy::Best => probe.moves.first().filter(|b| b.weight > 0).copied(),
         // All weights zero: the book lists moves but recommends none.
         Policy::Weighted if total == 0 => None,
         Policy::Weighted => {
@@ -106,5 +108,94 @@ pub fn choose(probe: &Probe, ply: u32, options: BookOptions, rng: &mut Rng) -> O
             }
             None
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::Chess;
+
+    fn probe_with(weights: &[u32]) -> Probe {
+        let position = Chess::default();
+        let moves = shakmaty::Position::legal_moves(&position);
+        Probe {
+            key: 0,
+            moves: weights
+                .iter()
+                .zip(moves.iter())
+                .map(|(&weight, &m)| BookMove {
+                    m,
+                    weight,
+                    share: 0.0,
+                })
+                .collect(),
+            illegal: 0,
+        }
+    }
+
+    #[test]
+    fn policies_and_depth() {
+        let mut rng = Rng::new(3);
+        let options = BookOptions::default();
+        let probe = probe_with(&[10, 5]);
+        assert_eq!(
+            choose(
+                &probe,
+                0,
+                BookOptions {
+                    policy: Policy::Best,
+                    ..options
+                },
+                &mut rng
+            ),
+            probe.moves.first().copied()
+        );
+        assert_eq!(
+            choose(
+                &probe,
+                0,
+                BookOptions {
+                    policy: Policy::Off,
+                    ..options
+                },
+                &mut rng
+            ),
+            None
+        );
+        assert_eq!(
+            choose(&probe, options.max_plies, options, &mut rng),
+            None,
+            "too deep"
+        );
+        // Weighted: both moves, about 2:1.
+        let firsts = (0..3000)
+            .filter(|_| choose(&probe, 0, options, &mut rng) == probe.moves.first().copied())
+            .count();
+        assert!((1800..2200).contains(&firsts), "{firsts}");
+        // Only zero weights: no policy plays them.
+        let zero = probe_with(&[0, 0]);
+        assert_eq!(
+            choose(
+                &zero,
+                0,
+                BookOptions {
+                    policy: Policy::Best,
+                    ..options
+                },
+                &mut rng
+            ),
+            None
+        );
+        assert_eq!(choose(&zero, 0, options, &mut rng), None);
+    }
+
+    #[test]
+    fn ply_counts_from_the_move_number() {
+        let fen = "4k3/8/8/8/8/8/8/4K3 b - - 0 40";
+        let position = crate::game::fen::parse_fen(fen).unwrap();
+        assert_eq!(ply_of(&position), 79);
+        assert_eq!(ply_of(&Chess::default()), 0);
+        assert!(load("<empty>").is_ok() && load("builtin").is_ok() && load("/no/book").is_err());
     }
 }

@@ -271,7 +271,9 @@ impl Book {
                 .copied();
             match found {
                 Some(m) => match moves.iter_mut().find(|b| b.m == m) {
-                    Some(existing) => existing.weight += u32::from(entry.weight),
+                    Some(existing) => {
+                        existing.weight = existing.weight.saturating_add(u32::from(entry.weight));
+                    }
                     None => moves.push(BookMove {
                         m,
                         weight: u32::from(entry.weight),
@@ -281,12 +283,12 @@ impl Book {
                 None => illegal += 1,
             }
         }
-        let total: u32 = moves.iter().map(|b| b.weight).sum();
+        let total: u64 = moves.iter().map(|b| u64::from(b.weight)).sum();
         for b in &mut moves {
             b.share = if total == 0 {
                 0.0
             } else {
-                f64::from(b.weight) / f64::from(total)
+                b.weight as f64 / total as f64
             };
         }
         moves.sort_by_key(|b| std::cmp::Reverse(b.weight));

@@ -204,7 +204,10 @@ fn book_move(
     let Some(chosen) = crate::book::choose(&probe, ply, options, rng) else {
         return false;
     };
-    let total = probe.moves.iter().map(|b| b.weight).sum();
+    let total = probe
+        .moves
+        .iter()
+        .fold(0u32, |sum, b| sum.saturating_add(b.weight));
     let _ = reports.send(Report::BestMove {
         search_id: request.search_id,
         best_move: Some(chosen.m),

@@ -660,7 +660,8 @@ impl App {
             limits,
             options: SearchOptions::default(),
             level,
-            book: true,
+            // A hint is the search's suggestion, not a random book pick.
+            book: purpose == Purpose::EngineMove,
             received: now,
         })));
     }

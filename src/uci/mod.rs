@@ -253,8 +253,8 @@ struct Session {
     level: Level,
     /// UCI `OwnBook`: may the engine play from its book?
     own_book: bool,
-    /// UCI `BookFile`: a path, or `builtin`.
-    book_file: String,
+    /// The book loaded from UCI `BookFile` (a path, or `builtin`).
+    book: Option<Arc<crate::book::Book>>,
     book_options: BookOptions,
     next_search_id: u64,
     /// Searches sent and not yet answered with `bestmove` (the printer
@@ -311,34 +311,30 @@ impl Session {
             }
             "bookfile" => {
                 let file = value.unwrap_or("").trim();
-                let file = if file.is_empty() { BUILTIN } else { file };
-                let previous = std::mem::replace(&mut self.book_file, file.to_string());
-                if let Err(why) = self.send_book() {
-                    self.book_file = previous;
-                    return Err(format!("{why}; the book is unchanged"));
-                }
+                let book = crate::book::load(file)
+                    .map_err(|why| format!("{why}; the book is unchanged"))?;
+                self.book = Some(Arc::new(book));
+                self.send_book();
             }
             "bookpolicy" => {
                 self.book_options.policy = value.unwrap_or("").trim().parse()?;
-                self.send_book()?;
+                self.send_book();
             }
             "bookdepth" => {
                 self.book_options.max_plies = spin(value, 0, 400)? as u32;
-                self.send_book()?;
+                self.send_book();
             }
             _ => return Err(format!("unknown option '{name}'")),
         }
         Ok(())
     }
 
-    /// Load the book named by `book_file` and hand it to the engine.
-    fn send_book(&mut self) -> Result<(), String> {
-        let book = crate::book::load(&self.book_file).map_err(|e| e.to_string())?;
+    /// Hand the loaded book and the book options to the engine.
+    fn send_book(&mut self) {
         self.engine.send(Command::SetBook {
-            book: Some(Arc::new(book)),
+            book: self.book.clone(),
             options: self.book_options,
         });
-        Ok(())
     }
 
     /// Set up a position; on an illegal move, keep the moves before it and say so.
@@ -437,16 +433,18 @@ pub fn run(input: impl BufRead) -> std::io::Result<()> {
         multipv: 1,
         level: Level::default(),
         own_book: true,
-        book_file: BUILTIN.to_string(),
+        book: None,
         book_options: BookOptions::default(),
         next_search_id: 0,
         searches_running,
         next_ping: 0,
     };
     let stdout = std::io::stdout();
-    if let Err(why) = session.send_book() {
-        say(&mut stdout.lock(), &format!("info string {why}"))?;
+    match crate::book::default_book() {
+        Ok(book) => session.book = Some(Arc::new(book)),
+        Err(why) => say(&mut stdout.lock(), &format!("info string {why}"))?,
     }
+    session.send_book();
     for line in input.lines() {
         let received = Instant::now();
         let line = match line {
