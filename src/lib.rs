@@ -6,5 +6,6 @@ pub mod config;
 pub mod engine;
 pub mod game;
 pub mod perft;
+pub mod tablebase;
 pub mod tui;
 pub mod uci;

@@ -65,6 +65,43 @@ enum Commands {
     /// Polyglot opening books: look a position up, or build a book from games.
     #[command(subcommand)]
     Book(BookCommand),
+    /// Endgame tablebases: generate kibitz's own, check them, probe a position.
+    #[command(subcommand)]
+    Tb(TbCommand),
+}
+
+#[derive(Subcommand)]
+enum TbCommand {
+    /// Generate distance-to-mate tables (3 and 4 pieces) into the cache folder.
+    Generate {
+        /// Signatures like KQvK or KRPvKR (their dependencies come along).
+        signatures: Vec<String>,
+        /// All 35 tables (the default without signatures).
+        #[arg(long)]
+        all: bool,
+        /// Folder for the tables (default: the cache folder's tablebases/).
+        #[arg(long)]
+        dir: Option<std::path::PathBuf>,
+        /// Generate again even if a valid file is there.
+        #[arg(long)]
+        force: bool,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Compare the built-in tables with Syzygy tables by win/draw/loss.
+    Verify {
+        /// Signatures to check (default: all).
+        signatures: Vec<String>,
+        /// The Syzygy folder.
+        #[arg(long)]
+        syzygy: std::path::PathBuf,
+        /// Check this many random positions per table instead of all.
+        #[arg(long)]
+        sample: Option<usize>,
+        /// Folder of the built-in tables.
+        #[arg(long)]
+        dir: Option<std::path::PathBuf>,
+    },
 }
 
 #[derive(Subcommand)]
@@ -199,6 +236,26 @@ fn run(command: Commands, out: &mut dyn Write) -> Result<(), CliError> {
             out,
         )?,
         Commands::Bench { depth, json } => cli::bench(depth, json, out)?,
+        Commands::Tb(TbCommand::Generate {
+            signatures,
+            all,
+            dir,
+            force,
+            json,
+        }) => cli::tb::generate(&signatures, all, dir, force, json, &mut &mut *out)?,
+        Commands::Tb(TbCommand::Verify {
+            signatures,
+            syzygy,
+            sample,
+            dir,
+        }) => {
+            let disagreements = cli::tb::verify(&signatures, &syzygy, sample, dir, &mut &mut *out)?;
+            if disagreements > 0 {
+                return Err(CliError::BadInput(format!(
+                    "{disagreements} positions disagree with Syzygy"
+                )));
+            }
+        }
         Commands::Book(BookCommand::Probe {
             book,
             fen,

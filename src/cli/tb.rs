@@ -1,0 +1,235 @@
+//! `kibitz tb generate` and `kibitz tb verify`.
+
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use serde_json::json;
+
+use super::CliError;
+use crate::tablebase::material::Material;
+use crate::tablebase::retro::{Layout, Value};
+use crate::tablebase::{Builtin, store};
+
+/// The default folder for kibitz's tables: `<cache dir>/tablebases`.
+pub fn default_dir() -> Option<PathBuf> {
+    crate::config::Dirs::locate().map(|d| d.cache.join("tablebases"))
+}
+
+fn parse_materials(names: &[String], all: bool) -> Result<Vec<Material>, CliError> {
+    if all || names.is_empty() {
+        return Ok(Material::all());
+    }
+    let mut wanted = Vec::new();
+    for name in names {
+        let material: Material = name.parse().map_err(CliError::BadInput)?;
+        if material.count() > 4 || material.count() < 3 {
+            return Err(CliError::BadInput(format!(
+                "{name}: the built-in tables have 3 or 4 pieces"
+            )));
+        }
+        wanted.push(material.canonical().0);
+    }
+    Ok(wanted)
+}
+
+/// Every table `wanted` needs, itself included, in generation order.
+fn with_dependencies(wanted: &[Material]) -> Vec<Material> {
+    Material::all()
+        .into_iter()
+        .filter(|m| wanted.iter().any(|w| w == m || w.depends_on(m)))
+        .collect()
+}
+
+/// Load each table from `dir` or generate it (and store it), reporting as
+/// it goes. Returns the tables.
+pub fn load_or_generate(
+    materials: &[Material],
+    dir: Option<&Path>,
+    force: bool,
+    json_output: bool,
+    out: &mut impl Write,
+) -> Result<Builtin, CliError> {
+    let mut tables = Builtin::new();
+    let show_progress = std::io::stderr().is_terminal() && !json_output;
+    let total_started = Instant::now();
+    for material in with_dependencies(materials) {
+        if !force
+            && let Some(dir) = dir
+        {
+            match store::read(dir, &material) {
+                Ok(table) => {
+                    tables.insert(table);
+                    continue;
+                }
+                Err(store::StoreError::Io { source, .. })
+                    if source.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => writeln!(out, "{e}; generating it again")?,
+            }
+        }
+        let started = Instant::now();
+        let mut progress = |ply: u8| {
+            if show_progress {
+                eprint!("\r{material}: ply {ply:<3}");
+            }
+        };
+        let table = tables
+            .generate(&material, &mut progress)
+            .map_err(CliError::BadInput)?;
+        if show_progress {
+            eprint!("\r");
+        }
+        let seconds = started.elapsed().as_secs_f64();
+        let (longest, [wins, draws, losses]) = table.summary();
+        let layout = &table.layout;
+        // value, count, exit win, exit loss, escape: five bytes an index.
+        let working_mb = layout.size as f64 * 5.0 / 1e6;
+        let stored = match dir {
+            Some(dir) => match store::write(dir, table) {
+                Ok(path) => Some(path),
+                Err(e) => {
+                    writeln!(out, "{e}; the table stays in memory only")?;
+                    None
+                }
+            },
+            None => None,
+        };
+        if json_output {
+            let line = json!({
+                "table": material.to_string(),
+                "seconds": seconds,
+                "indices": layout.size,
+                "wins": wins, "draws": draws, "losses": losses,
+                "longest_win_plies": longest,
+                "working_mb": working_mb,
+                "file": stored.as_ref().map(|p| p.display().to_string()),
+                "bytes": layout.size,
+            });
+            writeln!(out, "{line}")?;
+        } else {
+            writeln!(
+                out,
+                "{:<7} {seconds:>6.2} s  {:>9} indices  win/draw/loss {wins}/{draws}/{losses}  longest win {longest} plies  working memory {working_mb:.0} MB",
+                material.to_string(),
+                layout.size,
+            )?;
+        }
+    }
+    if !json_output {
+        writeln!(
+            out,
+            "{} tables ready in {:.1} s{}",
+            tables.len(),
+            total_started.elapsed().as_secs_f64(),
+            dir.map(|d| format!(" ({})", d.display())).unwrap_or_default()
+        )?;
+    }
+    Ok(tables)
+}
+
+pub fn generate(
+    names: &[String],
+    all: bool,
+    dir: Option<PathBuf>,
+    force: bool,
+    json_output: bool,
+    out: &mut impl Write,
+) -> Result<(), CliError> {
+    let materials = parse_materials(names, all)?;
+    let dir = dir.or_else(default_dir);
+    load_or_generate(&materials, dir.as_deref(), force, json_output, out)?;
+    Ok(())
+}
+
+/// Compare every built-in table (or `sample` positions of each) with the
+/// Syzygy tables in `syzygy` by win/draw/loss. Cursed wins and blessed
+/// losses count as wins and losses: distance to mate ignores the fifty-move
+/// rule.
+pub fn verify(
+    names: &[String],
+    syzygy_dir: &Path,
+    sample: Option<usize>,
+    dir: Option<PathBuf>,
+    out: &mut impl Write,
+) -> Result<usize, CliError> {
+    use shakmaty_syzygy::{Tablebase, Wdl};
+    let mut syzygy = Tablebase::<shakmaty::Chess>::new();
+    syzygy.add_directory(syzygy_dir).map_err(|e| {
+        CliError::BadInput(format!("Syzygy folder {}: {e}", syzygy_dir.display()))
+    })?;
+    let materials = parse_materials(names, names.is_empty())?;
+    let dir = dir.or_else(default_dir);
+    let tables = load_or_generate(&materials, dir.as_deref(), false, false, &mut std::io::sink())?;
+    let mut total_mismatches = 0;
+    for material in with_dependencies(&materials) {
+        let Some(table) = tables.get(&material) else {
+            continue;
+        };
+        let layout: &Layout = &table.layout;
+        let started = Instant::now();
+        let mut checked = 0usize;
+        let mut mismatches = 0usize;
+        let mut first = None;
+        let mut rng = crate::engine::level::Rng::new(0x5EED ^ layout.size as u64);
+        // Some(None): agrees; Some(Some(text)): disagrees; None: not compared.
+        let check = |index: usize| -> Option<Option<String>> {
+            let value = table.value(index)?;
+            let pos = layout.decode(index);
+            if pos.ep {
+                // Syzygy positions carry no en passant right here; skip the flag.
+                return None;
+            }
+            let placement = layout
+                .pieces
+                .iter()
+                .zip(pos.sq.iter())
+                .map(|(p, s)| (*p, *s))
+                .collect();
+            let chess = crate::tablebase::chess_of(&placement, pos.stm)?;
+            let wdl = syzygy.probe_wdl_after_zeroing(&chess).ok()?;
+            let expected = match wdl {
+                Wdl::Win | Wdl::CursedWin => 1,
+                Wdl::Draw => 0,
+                Wdl::Loss | Wdl::BlessedLoss => -1,
+            };
+            let ours = match value {
+                Value::Win(_) => 1,
+                Value::Draw => 0,
+                Value::Loss(_) => -1,
+            };
+            Some((ours != expected).then(|| {
+                let fen = shakmaty::fen::Fen::from_position(&chess, shakmaty::EnPassantMode::Legal);
+                format!("{fen}: kibitz {value:?}, Syzygy {wdl:?}")
+            }))
+        };
+        let indices: Box<dyn Iterator<Item = usize>> = match sample {
+            Some(n) => Box::new(
+                (0..n.saturating_mul(50))
+                    .map(move |_| (rng.next_u64() % layout.size as u64) as usize),
+            ),
+            None => Box::new(0..layout.size),
+        };
+        for index in indices {
+            if sample.is_some_and(|n| checked >= n) {
+                break;
+            }
+            if let Some(result) = check(index) {
+                checked += 1;
+                if let Some(text) = result {
+                    mismatches += 1;
+                    first.get_or_insert(text);
+                }
+            }
+        }
+        total_mismatches += mismatches;
+        writeln!(
+            out,
+            "{:<7} {checked:>9} positions checked  {mismatches} disagree  {:.1} s{}",
+            material.to_string(),
+            started.elapsed().as_secs_f64(),
+            first.map(|f| format!("  first: {f}")).unwrap_or_default()
+        )?;
+    }
+    writeln!(out, "total disagreements: {total_mismatches}")?;
+    Ok(total_mismatches)
+}

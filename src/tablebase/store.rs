@@ -1,0 +1,99 @@
+//! Tables on disk: `<cache dir>/tablebases/<signature>.ktb`.
+//!
+//! Format, version 1: the bytes `KIBITZTB`, the format version (u32 LE), the
+//! signature's length (u8) and text, the number of entries (u64 LE), an
+//! FNV-1a 64 checksum of the entries (u64 LE), then one byte per entry (see
+//! `retro::encode`). A file that is short, of another version, for another
+//! signature or with a wrong checksum is refused, and the caller rebuilds it.
+
+use std::path::{Path, PathBuf};
+
+use thiserror::Error;
+
+use super::material::Material;
+use super::retro::{Layout, Table};
+
+const MAGIC: &[u8; 8] = b"KIBITZTB";
+pub const VERSION: u32 = 1;
+
+#[derive(Debug, Error)]
+pub enum StoreError {
+    #[error("{path}: {source}")]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{path}: {why}")]
+    Corrupt { path: PathBuf, why: String },
+}
+
+pub fn path(dir: &Path, material: &Material) -> PathBuf {
+    dir.join(format!("{material}.ktb"))
+}
+
+fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        hash ^= u64::from(b);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    hash
+}
+
+pub fn write(dir: &Path, table: &Table) -> Result<PathBuf, StoreError> {
+    let path = path(dir, &table.layout.material);
+    let name = table.layout.material.to_string();
+    let mut bytes = Vec::with_capacity(table.values.len() + 64);
+    bytes.extend_from_slice(MAGIC);
+    bytes.extend_from_slice(&VERSION.to_le_bytes());
+    bytes.push(name.len() as u8);
+    bytes.extend_from_slice(name.as_bytes());
+    bytes.extend_from_slice(&(table.values.len() as u64).to_le_bytes());
+    bytes.extend_from_slice(&fnv1a(&table.values).to_le_bytes());
+    bytes.extend_from_slice(&table.values);
+    crate::config::write_atomic(&path, bytes).map_err(|source| StoreError::Io {
+        path: path.clone(),
+        source,
+    })?;
+    Ok(path)
+}
+
+pub fn read(dir: &Path, material: &Material) -> Result<Table, StoreError> {
+    let path = path(dir, material);
+    let bytes = std::fs::read(&path).map_err(|source| StoreError::Io {
+        path: path.clone(),
+        source,
+    })?;
+    let corrupt = |why: &str| StoreError::Corrupt {
+        path: path.clone(),
+        why: why.to_string(),
+    };
+    let take = |from: usize, len: usize| bytes.get(from..from + len).ok_or_else(|| corrupt("file too short"));
+    if take(0, 8)? != MAGIC {
+        return Err(corrupt("not a kibitz table"));
+    }
+    let version = u32::from_le_bytes(take(8, 4)?.try_into().map_err(|_| corrupt("version"))?);
+    if version != VERSION {
+        return Err(corrupt(&format!("format version {version}, this kibitz reads {VERSION}")));
+    }
+    let name_len = usize::from(take(12, 1)?[0]);
+    let name = take(13, name_len)?;
+    if name != material.to_string().as_bytes() {
+        return Err(corrupt("made for another signature"));
+    }
+    let at = 13 + name_len;
+    let count = u64::from_le_bytes(take(at, 8)?.try_into().map_err(|_| corrupt("size"))?) as usize;
+    let checksum = u64::from_le_bytes(take(at + 8, 8)?.try_into().map_err(|_| corrupt("checksum"))?);
+    let layout = Layout::new(material);
+    if count != layout.size {
+        return Err(corrupt("wrong number of entries"));
+    }
+    let values = take(at + 16, count)?.to_vec();
+    if bytes.len() != at + 16 + count {
+        return Err(corrupt("trailing bytes"));
+    }
+    if fnv1a(&values) != checksum {
+        return Err(corrupt("checksum mismatch"));
+    }
+    Ok(Table { layout, values })
+}
