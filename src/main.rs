@@ -88,6 +88,23 @@ enum TbCommand {
         #[arg(long)]
         json: bool,
     },
+    /// What the tables say about a position: win/draw/loss, distance, best move.
+    Probe {
+        /// The position (FEN).
+        #[arg(long)]
+        fen: String,
+        /// A Syzygy folder, for positions the built-in tables do not cover.
+        #[arg(long)]
+        syzygy: Option<std::path::PathBuf>,
+        /// Also list every legal move and what it leads to.
+        #[arg(long)]
+        moves: bool,
+        /// Folder of the built-in tables.
+        #[arg(long)]
+        dir: Option<std::path::PathBuf>,
+        #[arg(long)]
+        json: bool,
+    },
     /// Compare the built-in tables with Syzygy tables by win/draw/loss.
     Verify {
         /// Signatures to check (default: all).
@@ -243,6 +260,13 @@ fn run(command: Commands, out: &mut dyn Write) -> Result<(), CliError> {
             force,
             json,
         }) => cli::tb::generate(&signatures, all, dir, force, json, &mut &mut *out)?,
+        Commands::Tb(TbCommand::Probe {
+            fen,
+            syzygy,
+            moves,
+            dir,
+            json,
+        }) => cli::tb::probe(&fen, syzygy.as_deref(), dir, moves, json, &mut &mut *out)?,
         Commands::Tb(TbCommand::Verify {
             signatures,
             syzygy,

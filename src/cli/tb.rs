@@ -54,9 +54,7 @@ pub fn load_or_generate(
     let show_progress = std::io::stderr().is_terminal() && !json_output;
     let total_started = Instant::now();
     for material in with_dependencies(materials) {
-        if !force
-            && let Some(dir) = dir
-        {
+        if !force && let Some(dir) = dir {
             match store::read(dir, &material) {
                 Ok(table) => {
                     tables.insert(table);
@@ -121,7 +119,8 @@ pub fn load_or_generate(
             "{} tables ready in {:.1} s{}",
             tables.len(),
             total_started.elapsed().as_secs_f64(),
-            dir.map(|d| format!(" ({})", d.display())).unwrap_or_default()
+            dir.map(|d| format!(" ({})", d.display()))
+                .unwrap_or_default()
         )?;
     }
     Ok(tables)
@@ -154,12 +153,18 @@ pub fn verify(
 ) -> Result<usize, CliError> {
     use shakmaty_syzygy::{Tablebase, Wdl};
     let mut syzygy = Tablebase::<shakmaty::Chess>::new();
-    syzygy.add_directory(syzygy_dir).map_err(|e| {
-        CliError::BadInput(format!("Syzygy folder {}: {e}", syzygy_dir.display()))
-    })?;
+    syzygy
+        .add_directory(syzygy_dir)
+        .map_err(|e| CliError::BadInput(format!("Syzygy folder {}: {e}", syzygy_dir.display())))?;
     let materials = parse_materials(names, names.is_empty())?;
     let dir = dir.or_else(default_dir);
-    let tables = load_or_generate(&materials, dir.as_deref(), false, false, &mut std::io::sink())?;
+    let tables = load_or_generate(
+        &materials,
+        dir.as_deref(),
+        false,
+        false,
+        &mut std::io::sink(),
+    )?;
     let mut total_mismatches = 0;
     for material in with_dependencies(&materials) {
         let Some(table) = tables.get(&material) else {
@@ -232,4 +237,125 @@ pub fn verify(
     }
     writeln!(out, "total disagreements: {total_mismatches}")?;
     Ok(total_mismatches)
+}
+
+/// Words for a probe: "win, mate in 10 moves (19 plies)".
+pub fn describe(probe: &crate::tablebase::TbProbe) -> String {
+    let mut text = probe.wdl.name().to_string();
+    if let Some(dtm) = probe.dtm
+        && dtm != 0
+    {
+        let plies = dtm.abs();
+        let moves = (plies + 1) / 2;
+        if dtm > 0 {
+            text.push_str(&format!(", mate in {moves} moves ({plies} plies)"));
+        } else {
+            text.push_str(&format!(", mated in {moves} moves ({plies} plies)"));
+        }
+    }
+    if let Some(dtz) = probe.dtz {
+        text.push_str(&format!(", DTZ {dtz}"));
+    }
+    text
+}
+
+/// Tables for one position: its material's table and what that needs,
+/// loaded from `dir` or generated (and stored) if missing.
+pub fn tablebases_for(
+    position: &shakmaty::Chess,
+    dir: Option<&Path>,
+    syzygy: Option<&Path>,
+) -> Result<crate::tablebase::Tablebases, CliError> {
+    use shakmaty::Position;
+    let mut builtin = Builtin::new();
+    let pieces = position.board().occupied().count();
+    if (3..=4).contains(&pieces) {
+        let material = Material::from_board(position.board()).canonical().0;
+        let mut report = Vec::new();
+        builtin = load_or_generate(&[material], dir, false, false, &mut report)?;
+        for line in String::from_utf8_lossy(&report)
+            .lines()
+            .filter(|l| !l.contains("tables ready"))
+        {
+            eprintln!("{line}");
+        }
+    }
+    let mut tables = crate::tablebase::Tablebases::new(builtin);
+    if let Some(dir) = syzygy {
+        tables.add_syzygy(dir).map_err(CliError::BadInput)?;
+    }
+    Ok(tables)
+}
+
+pub fn probe(
+    fen: &str,
+    syzygy: Option<&Path>,
+    dir: Option<PathBuf>,
+    with_moves: bool,
+    json_output: bool,
+    out: &mut impl Write,
+) -> Result<(), CliError> {
+    use crate::game::notation::{san_line, uci};
+    let position = crate::game::fen::parse_fen(fen)?;
+    let dir = dir.or_else(default_dir);
+    let tables = tablebases_for(&position, dir.as_deref(), syzygy)?;
+    let Some(probe) = tables.probe(&position) else {
+        return Err(CliError::BadInput(
+            "no table covers this position (kibitz's own: 3-4 pieces without castling rights; more needs --syzygy)".into(),
+        ));
+    };
+    let moves = if with_moves {
+        tables.probe_moves(&position).unwrap_or_default()
+    } else {
+        Vec::new()
+    };
+    let source = match probe.source {
+        crate::tablebase::TbSource::Builtin => "kibitz",
+        crate::tablebase::TbSource::Syzygy => "syzygy",
+    };
+    if json_output {
+        let moves: Vec<_> = moves
+            .iter()
+            .map(|(m, p)| json!({"uci": uci(*m), "san": san_line(&position, &[*m]).join(""), "wdl": p.wdl.name(), "dtm": p.dtm, "dtz": p.dtz}))
+            .collect();
+        let line = json!({
+            "wdl": probe.wdl.name(),
+            "dtm": probe.dtm,
+            "dtz": probe.dtz,
+            "best_move": probe.best_move.map(uci),
+            "source": source,
+            "moves": if with_moves { Some(moves) } else { None },
+        });
+        writeln!(out, "{line}")?;
+        return Ok(());
+    }
+    use shakmaty::Position;
+    let side = if position.turn().is_white() {
+        "White"
+    } else {
+        "Black"
+    };
+    writeln!(
+        out,
+        "{side} to move: {} (source: {source} tables)",
+        describe(&probe)
+    )?;
+    if let Some(m) = probe.best_move {
+        writeln!(
+            out,
+            "best move {} ({})",
+            san_line(&position, &[m]).join(""),
+            uci(m)
+        )?;
+    }
+    for (m, p) in &moves {
+        writeln!(
+            out,
+            "  {:<8} {:<6} {}",
+            san_line(&position, &[*m]).join(""),
+            uci(*m),
+            describe(p)
+        )?;
+    }
+    Ok(())
 }

@@ -100,7 +100,10 @@ impl Material {
     /// The canonical signatures one capture or promotion leads to.
     pub fn children(&self) -> Vec<Material> {
         let mut out = Vec::new();
-        for (side, other, white) in [(&self.white, &self.black, true), (&self.black, &self.white, false)] {
+        for (side, other, white) in [
+            (&self.white, &self.black, true),
+            (&self.black, &self.white, false),
+        ] {
             for i in 0..side.len() {
                 // A capture of this piece.
                 let mut less = side.clone();
@@ -145,7 +148,13 @@ impl Material {
     /// Every canonical signature of 3 and 4 pieces (35), in an order where a
     /// table comes after every table its captures and promotions lead to.
     pub fn all() -> Vec<Material> {
-        let roles = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight, Role::Pawn];
+        let roles = [
+            Role::Queen,
+            Role::Rook,
+            Role::Bishop,
+            Role::Knight,
+            Role::Pawn,
+        ];
         let mut out = Vec::new();
         for &a in &roles {
             out.push(Material::new(vec![a], vec![]));

@@ -8,7 +8,9 @@ pub mod store;
 
 use std::collections::HashMap;
 
-use shakmaty::{Board, CastlingMode, Chess, Color, EnPassantMode, FromSetup, Piece, Position, Setup};
+use shakmaty::{
+    Board, CastlingMode, Chess, Color, EnPassantMode, FromSetup, Piece, Position, Setup,
+};
 
 use material::Material;
 use retro::{Placement, Table, Value};
@@ -138,4 +140,245 @@ pub fn chess_of(placement: &Placement, stm: Color) -> Option<Chess> {
     Chess::from_setup(setup, CastlingMode::Standard)
         .or_else(shakmaty::PositionError::ignore_impossible_check)
         .ok()
+}
+
+/// Win, draw or loss for the side to move. Cursed wins and blessed losses
+/// are Syzygy's: won or lost, but the fifty-move rule turns them into draws.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Wdl {
+    Loss,
+    BlessedLoss,
+    Draw,
+    CursedWin,
+    Win,
+}
+
+impl Wdl {
+    pub fn name(self) -> &'static str {
+        match self {
+            Wdl::Loss => "loss",
+            Wdl::BlessedLoss => "blessed loss",
+            Wdl::Draw => "draw",
+            Wdl::CursedWin => "cursed win",
+            Wdl::Win => "win",
+        }
+    }
+
+    /// For the other side.
+    pub fn negate(self) -> Wdl {
+        match self {
+            Wdl::Loss => Wdl::Win,
+            Wdl::BlessedLoss => Wdl::CursedWin,
+            Wdl::Draw => Wdl::Draw,
+            Wdl::CursedWin => Wdl::BlessedLoss,
+            Wdl::Win => Wdl::Loss,
+        }
+    }
+}
+
+/// Which tables answered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TbSource {
+    /// kibitz's own distance-to-mate tables.
+    Builtin,
+    Syzygy,
+}
+
+/// What the tables know about a position.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TbProbe {
+    pub wdl: Wdl,
+    /// Plies to mate with best play (built-in tables): positive when the side
+    /// to move wins, negative when it loses.
+    pub dtm: Option<i32>,
+    /// Syzygy's distance to zeroing (plies, signed as `dtm`).
+    pub dtz: Option<i32>,
+    /// The best move: the shortest win, the longest resistance.
+    pub best_move: Option<shakmaty::Move>,
+    pub source: TbSource,
+}
+
+/// All tablebases: the built-in ones that are loaded, and Syzygy.
+#[derive(Default)]
+pub struct Tablebases {
+    pub builtin: Builtin,
+    syzygy: Option<shakmaty_syzygy::Tablebase<Chess>>,
+    syzygy_pieces: usize,
+}
+
+impl std::fmt::Debug for Tablebases {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Tablebases")
+            .field("builtin", &self.builtin.len())
+            .field("syzygy", &self.syzygy.is_some())
+            .finish()
+    }
+}
+
+fn value_wdl(value: Value) -> (Wdl, i32) {
+    match value {
+        Value::Win(n) => (Wdl::Win, i32::from(n)),
+        Value::Loss(n) => (Wdl::Loss, -i32::from(n)),
+        Value::Draw => (Wdl::Draw, 0),
+    }
+}
+
+impl Tablebases {
+    pub fn new(builtin: Builtin) -> Tablebases {
+        Tablebases {
+            builtin,
+            ..Tablebases::default()
+        }
+    }
+
+    /// Add a Syzygy folder; the number of tables found there.
+    pub fn add_syzygy(&mut self, dir: &std::path::Path) -> Result<usize, String> {
+        if !dir.is_dir() {
+            return Err(format!("Syzygy folder {} does not exist", dir.display()));
+        }
+        let tables = self
+            .syzygy
+            .get_or_insert_with(shakmaty_syzygy::Tablebase::new);
+        let found = tables
+            .add_directory(dir)
+            .map_err(|e| format!("Syzygy folder {}: {e}", dir.display()))?;
+        self.syzygy_pieces = tables.max_pieces();
+        Ok(found)
+    }
+
+    /// Most pieces any table here covers.
+    pub fn max_pieces(&self) -> usize {
+        let builtin = if self.builtin.is_empty() { 0 } else { 4 };
+        builtin.max(self.syzygy_pieces)
+    }
+
+    /// Win/draw/loss only, as the search wants it after a capture or pawn
+    /// move (the fifty-move count is zero then).
+    pub fn probe_wdl(&self, position: &Chess) -> Option<Wdl> {
+        if position.board().occupied().count() > self.max_pieces() {
+            return None;
+        }
+        if let Some(value) = self.builtin.probe(position) {
+            return Some(value_wdl(value).0);
+        }
+        let wdl = self
+            .syzygy
+            .as_ref()?
+            .probe_wdl_after_zeroing(position)
+            .ok()?;
+        Some(syzygy_wdl(wdl))
+    }
+
+    /// Everything the tables say about `position`.
+    pub fn probe(&self, position: &Chess) -> Option<TbProbe> {
+        if position.board().occupied().count() > self.max_pieces() {
+            return None;
+        }
+        if let Some(value) = self.builtin.probe(position) {
+            let (wdl, dtm) = value_wdl(value);
+            // The best move: every child is in the tables too (same or fewer pieces).
+            let mut best: Option<(shakmaty::Move, i32)> = None;
+            for m in position.legal_moves() {
+                let mut child = position.clone();
+                child.play_unchecked(m);
+                let Some(after) = self.builtin.probe(&child) else {
+                    continue;
+                };
+                // Score for us: a quick win is best, a long loss better than a short one.
+                let score = match after {
+                    Value::Loss(n) => 1000 - i32::from(n),
+                    Value::Draw => 0,
+                    Value::Win(n) => -1000 + i32::from(n),
+                };
+                if best.is_none_or(|(_, s)| score > s) {
+                    best = Some((m, score));
+                }
+            }
+            return Some(TbProbe {
+                wdl,
+                dtm: Some(dtm),
+                dtz: None,
+                best_move: best.map(|(m, _)| m),
+                source: TbSource::Builtin,
+            });
+        }
+        let syzygy = self.syzygy.as_ref()?;
+        let wdl = syzygy
+            .probe_wdl(position)
+            .ok()?
+            .unambiguous()
+            .map(syzygy_wdl)?;
+        let dtz = syzygy
+            .probe_dtz(position)
+            .ok()
+            .map(|d| d.ignore_rounding().0);
+        let best_move = syzygy.best_move(position).ok().flatten().map(|(m, _)| m);
+        Some(TbProbe {
+            wdl,
+            dtm: None,
+            dtz,
+            best_move,
+            source: TbSource::Syzygy,
+        })
+    }
+
+    /// For each legal move, what the tables say about the position after it
+    /// (from the mover's point of view: `wdl` and `dtm` negated back).
+    pub fn probe_moves(&self, position: &Chess) -> Option<Vec<(shakmaty::Move, TbProbe)>> {
+        self.probe(position)?;
+        let mut out = Vec::new();
+        for m in position.legal_moves() {
+            let mut child = position.clone();
+            child.play_unchecked(m);
+            let probe = if child.is_checkmate() {
+                TbProbe {
+                    wdl: Wdl::Loss,
+                    dtm: Some(0),
+                    dtz: Some(0),
+                    best_move: None,
+                    source: TbSource::Builtin,
+                }
+            } else {
+                self.probe(&child)?
+            };
+            out.push((
+                m,
+                TbProbe {
+                    wdl: probe.wdl.negate(),
+                    dtm: probe.dtm.map(|d| match probe.wdl {
+                        Wdl::Draw => 0,
+                        _ if d <= 0 => -d + 1,
+                        _ => -(d + 1),
+                    }),
+                    dtz: probe.dtz.map(|d| -d),
+                    best_move: None,
+                    source: probe.source,
+                },
+            ));
+        }
+        out.sort_by_key(|(_, p)| std::cmp::Reverse(rank(p)));
+        Some(out)
+    }
+}
+
+/// Order outcomes for the mover: quick wins first, long losses before short.
+fn rank(p: &TbProbe) -> i64 {
+    let distance = i64::from(p.dtm.or(p.dtz).unwrap_or(0).abs());
+    match p.wdl {
+        Wdl::Win => 4_000 - distance,
+        Wdl::CursedWin => 3_000 - distance,
+        Wdl::Draw => 2_000,
+        Wdl::BlessedLoss => 1_000 + distance,
+        Wdl::Loss => distance,
+    }
+}
+
+fn syzygy_wdl(wdl: shakmaty_syzygy::Wdl) -> Wdl {
+    match wdl {
+        shakmaty_syzygy::Wdl::Loss => Wdl::Loss,
+        shakmaty_syzygy::Wdl::BlessedLoss => Wdl::BlessedLoss,
+        shakmaty_syzygy::Wdl::Draw => Wdl::Draw,
+        shakmaty_syzygy::Wdl::CursedWin => Wdl::CursedWin,
+        shakmaty_syzygy::Wdl::Win => Wdl::Win,
+    }
 }

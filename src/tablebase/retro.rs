@@ -150,8 +150,14 @@ fn relative_rank(color: Color, sq: Square) -> u32 {
 impl Layout {
     pub fn new(material: &Material) -> Layout {
         let mut pieces = vec![Color::White.king(), Color::Black.king()];
-        pieces.extend(material.white.iter().map(|&role| Piece { color: Color::White, role }));
-        pieces.extend(material.black.iter().map(|&role| Piece { color: Color::Black, role }));
+        pieces.extend(material.white.iter().map(|&role| Piece {
+            color: Color::White,
+            role,
+        }));
+        pieces.extend(material.black.iter().map(|&role| Piece {
+            color: Color::Black,
+            role,
+        }));
         let pawns = material.pawns() > 0;
         let region: Vec<Square> = if pawns {
             Square::ALL
@@ -166,7 +172,8 @@ impl Layout {
             region_of[*s as usize] = i as u8;
         }
         let ep = material.both_sides_have_pawns();
-        let size = (if ep { 2 } else { 1 }) * 2 * region.len() * 64usize.pow(pieces.len() as u32 - 1);
+        let size =
+            (if ep { 2 } else { 1 }) * 2 * region.len() * 64usize.pow(pieces.len() as u32 - 1);
         Layout {
             material: material.clone(),
             pieces,
@@ -197,7 +204,11 @@ impl Layout {
 
     /// The canonical index of a placement.
     pub fn index(&self, pos: &Pos) -> usize {
-        let transforms: &[u8] = if self.pawns { &[0, 1] } else { &[0, 1, 2, 3, 4, 5, 6, 7] };
+        let transforms: &[u8] = if self.pawns {
+            &[0, 1]
+        } else {
+            &[0, 1, 2, 3, 4, 5, 6, 7]
+        };
         let mut best = usize::MAX;
         for &t in transforms {
             let mut sq = pos.sq;
@@ -228,7 +239,11 @@ impl Layout {
         }
         sq[0] = self.region[index % self.region.len()];
         index /= self.region.len();
-        let stm = if index % 2 == 1 { Color::Black } else { Color::White };
+        let stm = if index % 2 == 1 {
+            Color::Black
+        } else {
+            Color::White
+        };
         let ep = index / 2 == 1;
         Pos { sq, stm, ep }
     }
@@ -242,7 +257,14 @@ impl Layout {
     }
 
     /// Is `target` attacked by `color`'s pieces (ignoring the one on `skip`)?
-    fn attacked(&self, pos: &Pos, target: Square, color: Color, occ: Bitboard, skip: Option<usize>) -> bool {
+    fn attacked(
+        &self,
+        pos: &Pos,
+        target: Square,
+        color: Color,
+        occ: Bitboard,
+        skip: Option<usize>,
+    ) -> bool {
         (0..self.n()).any(|i| {
             Some(i) != skip
                 && self.pieces[i].color == color
@@ -251,14 +273,24 @@ impl Layout {
     }
 
     fn in_check(&self, pos: &Pos, color: Color) -> bool {
-        let king = if color.is_white() { pos.sq[0] } else { pos.sq[1] };
+        let king = if color.is_white() {
+            pos.sq[0]
+        } else {
+            pos.sq[1]
+        };
         self.attacked(pos, king, !color, self.occupied(pos), None)
     }
 
     /// The pawn of `color`, if there is one (tables with an en passant flag
     /// have exactly one per side).
     fn pawn_of(&self, color: Color) -> Option<usize> {
-        (0..self.n()).find(|&i| self.pieces[i] == Piece { color, role: Role::Pawn })
+        (0..self.n()).find(|&i| {
+            self.pieces[i]
+                == Piece {
+                    color,
+                    role: Role::Pawn,
+                }
+        })
     }
 
     /// May `pos.ep` be set: the pawn of the side not to move stands where a
@@ -282,7 +314,8 @@ impl Layout {
             return false;
         }
         let t = pos.sq[taker];
-        t.rank() == sq.rank() && (u32::from(t.file()) as i32 - u32::from(sq.file()) as i32).abs() == 1
+        t.rank() == sq.rank()
+            && (u32::from(t.file()) as i32 - u32::from(sq.file()) as i32).abs() == 1
     }
 
     /// Is the index a real, canonical position?
@@ -295,9 +328,7 @@ impl Layout {
                     return false;
                 }
             }
-            if self.pieces[i].role == Role::Pawn
-                && matches!(u32::from(pos.sq[i].rank()), 0 | 7)
-            {
+            if self.pieces[i].role == Role::Pawn && matches!(u32::from(pos.sq[i].rank()), 0 | 7) {
                 return false;
             }
         }
@@ -345,7 +376,8 @@ fn successors(
         }
         let from = pos.sq[i];
         // (to, captured slot, promotion, double step)
-        let mut targets: ArrayVec<(Square, Option<usize>, Option<Role>, bool), 32> = ArrayVec::new();
+        let mut targets: ArrayVec<(Square, Option<usize>, Option<Role>, bool), 32> =
+            ArrayVec::new();
         if piece.role == Role::Pawn {
             let step = forward(stm);
             let promotes = |to: Square| relative_rank(stm, to) == 7;
@@ -403,7 +435,11 @@ fn successors(
                 after.discard(pos.sq[j]);
             }
             after.add(to);
-            let king = if stm.is_white() { next.sq[0] } else { next.sq[1] };
+            let king = if stm.is_white() {
+                next.sq[0]
+            } else {
+                next.sq[1]
+            };
             if layout.attacked(&next, king, !stm, after, captured) {
                 continue;
             }
@@ -634,7 +670,9 @@ pub fn generate(
                 Value::Loss(ply)
             };
             if ply > 126 {
-                return Err(format!("{material}: a distance of {ply} plies does not fit the table format"));
+                return Err(format!(
+                    "{material}: a distance of {ply} plies does not fit the table format"
+                ));
             }
             value[index] = encode(solved);
             let pos = layout.decode(index);
@@ -661,7 +699,10 @@ pub fn generate(
             *v = DRAW;
         }
     }
-    Ok(Table { layout, values: value })
+    Ok(Table {
+        layout,
+        values: value,
+    })
 }
 
 #[cfg(test)]

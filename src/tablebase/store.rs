@@ -68,13 +68,19 @@ pub fn read(dir: &Path, material: &Material) -> Result<Table, StoreError> {
         path: path.clone(),
         why: why.to_string(),
     };
-    let take = |from: usize, len: usize| bytes.get(from..from + len).ok_or_else(|| corrupt("file too short"));
+    let take = |from: usize, len: usize| {
+        bytes
+            .get(from..from + len)
+            .ok_or_else(|| corrupt("file too short"))
+    };
     if take(0, 8)? != MAGIC {
         return Err(corrupt("not a kibitz table"));
     }
     let version = u32::from_le_bytes(take(8, 4)?.try_into().map_err(|_| corrupt("version"))?);
     if version != VERSION {
-        return Err(corrupt(&format!("format version {version}, this kibitz reads {VERSION}")));
+        return Err(corrupt(&format!(
+            "format version {version}, this kibitz reads {VERSION}"
+        )));
     }
     let name_len = usize::from(take(12, 1)?[0]);
     let name = take(13, name_len)?;
@@ -83,7 +89,11 @@ pub fn read(dir: &Path, material: &Material) -> Result<Table, StoreError> {
     }
     let at = 13 + name_len;
     let count = u64::from_le_bytes(take(at, 8)?.try_into().map_err(|_| corrupt("size"))?) as usize;
-    let checksum = u64::from_le_bytes(take(at + 8, 8)?.try_into().map_err(|_| corrupt("checksum"))?);
+    let checksum = u64::from_le_bytes(
+        take(at + 8, 8)?
+            .try_into()
+            .map_err(|_| corrupt("checksum"))?,
+    );
     let layout = Layout::new(material);
     if count != layout.size {
         return Err(corrupt("wrong number of entries"));
