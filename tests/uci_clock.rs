@@ -48,6 +48,8 @@ fn plays_a_whole_game_on_the_clock() {
     for p in players.iter_mut() {
         p.send("uci");
         p.until(|l| l == "uciok", LONG);
+        // Generating tables in the background would compete for the clock.
+        p.send("setoption name KibitzTables value false");
         p.send("ucinewgame");
         p.ready();
     }

@@ -31,6 +31,7 @@ pub use protocol::{
 };
 
 use crate::book::{Book, BookOptions};
+use crate::tablebase::Tablebases;
 use level::Rng;
 use ordering::Heuristics;
 use search::SearchContext;
@@ -110,11 +111,19 @@ impl Engine {
             | Command::SetHashSize(_)
             | Command::ClearHash
             | Command::Ping(_)
-            | Command::SetBook { .. } => {}
+            | Command::SetBook { .. }
+            | Command::SetTablebases(_) => {}
         }
         // The thread only ends after Quit or when this handle is dropped, so
         // a failed send means it is already gone and there is no one to tell.
         let _ = self.commands.send(command);
+    }
+
+    /// A sender for commands from another thread that only feeds the engine
+    /// data (`SetTablebases`, `SetBook`). `Go`, `Stop` and `Quit` must go
+    /// through [`Engine::send`], which keeps the stop signal right.
+    pub fn feeder(&self) -> Sender<Command> {
+        self.commands.clone()
     }
 
     /// The reports, in order. Clone the receiver to wait on it in a `select!`.
@@ -139,14 +148,17 @@ fn run(commands: Receiver<Command>, reports: Sender<Report>, stop: StopSignal, h
     let mut heuristics = Box::<Heuristics>::default();
     let mut rng = Rng::from_time();
     let mut book: Option<(Arc<Book>, BookOptions)> = None;
+    let mut tablebases: Option<Arc<Tablebases>> = None;
     while let Ok(command) = commands.recv() {
         match command {
             Command::Go(request) if book_move(&request, book.as_ref(), &mut rng, &reports) => {}
+            Command::Go(request) if tablebase_move(&request, tablebases.as_deref(), &reports) => {}
             Command::Go(request) => go(
                 *request,
                 &mut tt,
                 &mut heuristics,
                 &mut rng,
+                tablebases.as_deref(),
                 &reports,
                 &stop,
             ),
@@ -165,6 +177,7 @@ fn run(commands: Receiver<Command>, reports: Sender<Report>, stop: StopSignal, h
                 book: new_book,
                 options,
             } => book = new_book.map(|b| (b, options)),
+            Command::SetTablebases(tables) => tablebases = tables,
             Command::Ping(token) => {
                 let _ = reports.send(Report::Pong(token));
             }
@@ -224,11 +237,61 @@ fn book_move(
     true
 }
 
+/// Answer `request` from the endgame tables when they cover the position
+/// (game-style requests at full strength, as for the book): the shortest
+/// win, the longest defence. `true` when they did.
+fn tablebase_move(
+    request: &GoRequest,
+    tables: Option<&Tablebases>,
+    reports: &Sender<Report>,
+) -> bool {
+    let Some(tables) = tables else {
+        return false;
+    };
+    let limits = &request.limits;
+    let wants_search = limits.infinite
+        || limits.depth.is_some()
+        || limits.nodes.is_some()
+        || limits.mate.is_some();
+    if wants_search || !request.level.is_full_strength() {
+        return false;
+    }
+    let Some(probe) = tables.probe(&request.position) else {
+        return false;
+    };
+    let Some(best_move) = probe.best_move else {
+        return false;
+    };
+    let score = match probe.dtm {
+        // A table mate: in moves, as UCI counts them.
+        Some(d) if d != 0 => Score::Mate(if d > 0 { (d + 1) / 2 } else { d / 2 }),
+        _ => match probe.wdl {
+            crate::tablebase::Wdl::Win => Score::Centipawns(search::TB_WIN),
+            crate::tablebase::Wdl::Loss => Score::Centipawns(-search::TB_WIN),
+            _ => Score::Centipawns(0),
+        },
+    };
+    let _ = reports.send(Report::BestMove {
+        search_id: request.search_id,
+        best_move: Some(best_move),
+        ponder: None,
+        score,
+        depth: 0,
+        nodes: 0,
+        source: MoveSource::Tablebase {
+            wdl: probe.wdl,
+            dtm: probe.dtm,
+        },
+    });
+    true
+}
+
 fn go(
     request: GoRequest,
     tt: &mut TranspositionTable,
     heuristics: &mut Heuristics,
     rng: &mut Rng,
+    tablebases: Option<&Tablebases>,
     reports: &Sender<Report>,
     stop: &StopSignal,
 ) {
@@ -250,6 +313,7 @@ fn go(
         on_info: &mut on_info,
         search_id,
         clock_start: request.received,
+        tablebases,
     };
     let result = search::search(
         &request.position,

@@ -11,6 +11,7 @@ use shakmaty::{Chess, EnPassantMode, Move, Position};
 use std::sync::Arc;
 
 use crate::book::{Book, BookOptions};
+use crate::tablebase::{Tablebases, Wdl};
 
 use super::level::Level;
 use super::stats::SearchStats;
@@ -41,6 +42,8 @@ pub enum Command {
         book: Option<Arc<Book>>,
         options: BookOptions,
     },
+    /// The endgame tables the engine uses at the root and in the search.
+    SetTablebases(Option<Arc<Tablebases>>),
     /// End the engine thread.
     Quit,
 }
@@ -233,6 +236,12 @@ pub enum MoveSource {
     Book {
         weight: u32,
         total: u32,
+    },
+    /// The endgame tables: their verdict and (kibitz's own tables) the
+    /// distance to mate in plies, signed for the side to move.
+    Tablebase {
+        wdl: Wdl,
+        dtm: Option<i32>,
     },
 }
 

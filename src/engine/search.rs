@@ -69,6 +69,10 @@ pub const MATE_BOUND: i32 = MATE - 1_000;
 /// Larger than any value.
 pub const INFINITY: i32 = 32_000;
 pub const DRAW: i32 = 0;
+/// A position the tablebases call won: above any evaluation, below every
+/// mate the search can prove, so a found mate is still preferred and the
+/// shorter road into a won table ending wins ties.
+pub const TB_WIN: i32 = 20_000;
 /// Deepest iteration the engine will start.
 pub const MAX_DEPTH: u32 = 100;
 
@@ -152,6 +156,8 @@ pub struct SearchContext<'a> {
     /// When the clock started for this search (usually when the request
     /// arrived, which may be a little before the search starts).
     pub clock_start: Instant,
+    /// Endgame tables the search may consult.
+    pub tablebases: Option<&'a crate::tablebase::Tablebases>,
 }
 
 pub(super) struct Searcher<'a, 'c, T: Tracer> {
@@ -255,6 +261,7 @@ pub fn search_fresh<T: Tracer>(
         on_info: &mut ignore,
         search_id: 0,
         clock_start: Instant::now(),
+        tablebases: None,
     };
     search(position, history, limits, options, &mut ctx, tracer)
 }
@@ -491,6 +498,26 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         }
         if self.is_draw(position) {
             return self.leave(ply, DRAW);
+        }
+        // A capture or pawn move just brought the position into the tables:
+        // their verdict replaces the whole subtree. (Only then: the fifty-move
+        // count is zero, so win/draw/loss is exact.)
+        if ply > 0
+            && position.halfmoves() == 0
+            && let Some(tables) = self.ctx.tablebases
+            && position.board().occupied().count() <= tables.max_pieces()
+            && let Some(wdl) = tables.probe_wdl(position)
+        {
+            use crate::tablebase::Wdl;
+            let value = match wdl {
+                Wdl::Win => TB_WIN - ply as i32,
+                Wdl::Loss => -TB_WIN + ply as i32,
+                // Won or lost, but the fifty-move rule makes it a draw.
+                Wdl::CursedWin => 1,
+                Wdl::BlessedLoss => -1,
+                Wdl::Draw => DRAW,
+            };
+            return self.leave(ply, value);
         }
         let ab = self.options.alpha_beta;
         if ab {

@@ -382,3 +382,63 @@ fn syzygy_wdl(wdl: shakmaty_syzygy::Wdl) -> Wdl {
         shakmaty_syzygy::Wdl::Win => Wdl::Win,
     }
 }
+
+/// Load every built-in table found in `dir` and, if `generate_missing`,
+/// generate the others there, in dependency order. `ready` gets the set each
+/// time it grew (first the loaded tables, then after generating). Meant for
+/// a background thread: the caller never waits for it.
+pub fn load_in_background(
+    dir: std::path::PathBuf,
+    syzygy: Option<std::path::PathBuf>,
+    generate_missing: bool,
+    ready: &dyn Fn(std::sync::Arc<Tablebases>),
+) -> Vec<String> {
+    let mut messages = Vec::new();
+    let mut builtin = Builtin::new();
+    let mut missing = Vec::new();
+    for material in Material::all() {
+        match store::read(&dir, &material) {
+            Ok(table) => builtin.insert(table),
+            Err(store::StoreError::Io { source, .. })
+                if source.kind() == std::io::ErrorKind::NotFound =>
+            {
+                missing.push(material)
+            }
+            Err(e) => {
+                messages.push(format!("{e}; generating it again"));
+                missing.push(material);
+            }
+        }
+    }
+    let with_syzygy = |builtin: Builtin, messages: &mut Vec<String>| {
+        let mut tables = Tablebases::new(builtin);
+        if let Some(dir) = &syzygy
+            && let Err(e) = tables.add_syzygy(dir)
+        {
+            messages.push(format!("{e}; running without Syzygy"));
+        }
+        std::sync::Arc::new(tables)
+    };
+    if !missing.is_empty() && generate_missing {
+        // Generating needs every smaller table in memory; send what is there first.
+        ready(with_syzygy(clone_builtin(&builtin), &mut messages));
+        for material in missing {
+            match builtin.generate(&material, &mut |_| {}) {
+                Ok(table) => {
+                    if let Err(e) = store::write(&dir, table) {
+                        messages.push(format!("{e}; the table stays in memory only"));
+                    }
+                }
+                Err(e) => messages.push(e),
+            }
+        }
+    }
+    ready(with_syzygy(builtin, &mut messages));
+    messages
+}
+
+fn clone_builtin(builtin: &Builtin) -> Builtin {
+    Builtin {
+        tables: builtin.tables.clone(),
+    }
+}

@@ -253,6 +253,13 @@ struct Session {
     level: Level,
     /// UCI `OwnBook`: may the engine play from its book?
     own_book: bool,
+    /// UCI `SyzygyPath`.
+    syzygy: Option<std::path::PathBuf>,
+    /// UCI `KibitzTables`: use (and make) the built-in tables.
+    builtin_tables: bool,
+    /// Missing built-in tables are being generated (started once a game
+    /// came within five pieces).
+    generating: bool,
     /// The book loaded from UCI `BookFile` (a path, or `builtin`).
     book: Option<Arc<crate::book::Book>>,
     book_options: BookOptions,
@@ -302,6 +309,26 @@ impl Session {
                 spin(value, 1, 1)?;
             }
             "ponder" => {}
+            "kibitztables" => {
+                self.builtin_tables = match value.map(str::trim) {
+                    Some("true") => true,
+                    Some("false") => false,
+                    _ => return Err(format!("option '{name}' is true or false")),
+                };
+                self.load_tablebases();
+            }
+            "syzygypath" => {
+                let path = value.unwrap_or("").trim();
+                self.syzygy = (!path.is_empty() && path != "<empty>").then(|| path.into());
+                if let Some(dir) = &self.syzygy
+                    && !dir.is_dir()
+                {
+                    let why = format!("Syzygy folder {} does not exist", dir.display());
+                    self.syzygy = None;
+                    return Err(why);
+                }
+                self.load_tablebases();
+            }
             "ownbook" => {
                 self.own_book = match value.map(str::trim) {
                     Some("true") => true,
@@ -327,6 +354,40 @@ impl Session {
             _ => return Err(format!("unknown option '{name}'")),
         }
         Ok(())
+    }
+
+    /// Load the built-in tables found in the cache (and, once a game gets
+    /// near them, generate the missing ones) and Syzygy on a background
+    /// thread, which hands them to the engine when ready. The engine never
+    /// waits for them.
+    fn load_tablebases(&mut self) {
+        let dir = if self.builtin_tables {
+            crate::cli::tb::default_dir()
+        } else {
+            None
+        };
+        let feeder = self.engine.feeder();
+        let syzygy = self.syzygy.clone();
+        let generate = self.generating;
+        let _ = std::thread::Builder::new()
+            .name("kibitz-tablebases".into())
+            .spawn(move || {
+                let send = |tables| {
+                    let _ = feeder.send(Command::SetTablebases(Some(tables)));
+                };
+                match dir {
+                    Some(dir) => {
+                        crate::tablebase::load_in_background(dir, syzygy, generate, &send);
+                    }
+                    None => {
+                        let mut tables = crate::tablebase::Tablebases::default();
+                        if let Some(dir) = &syzygy {
+                            let _ = tables.add_syzygy(dir);
+                        }
+                        send(std::sync::Arc::new(tables));
+                    }
+                }
+            });
     }
 
     /// Hand the loaded book and the book options to the engine.
@@ -367,6 +428,11 @@ impl Session {
     }
 
     fn go(&mut self, mut limits: Limits, ponder: bool, received: Instant) {
+        if self.builtin_tables && !self.generating && self.position.board().occupied().count() <= 5
+        {
+            self.generating = true;
+            self.load_tablebases();
+        }
         if ponder {
             // Pondering: search until the GUI says stop or ponderhit.
             limits.infinite = true;
@@ -415,6 +481,21 @@ pub fn run(input: impl BufRead) -> std::io::Result<()> {
                             UciReport(&report)
                         )
                     }
+                    Report::BestMove {
+                        source: MoveSource::Tablebase { wdl, dtm },
+                        ..
+                    } => {
+                        running.fetch_sub(1, Ordering::SeqCst);
+                        let distance = dtm
+                            .filter(|d| *d != 0)
+                            .map(|d| format!(" dtm {d} plies"))
+                            .unwrap_or_default();
+                        format!(
+                            "info string tablebase {}{distance}\n{}",
+                            wdl.name(),
+                            UciReport(&report)
+                        )
+                    }
                     Report::BestMove { .. } => {
                         running.fetch_sub(1, Ordering::SeqCst);
                         UciReport(&report).to_string()
@@ -434,6 +515,9 @@ pub fn run(input: impl BufRead) -> std::io::Result<()> {
         level: Level::default(),
         own_book: true,
         book: None,
+        syzygy: None,
+        builtin_tables: true,
+        generating: false,
         book_options: BookOptions::default(),
         next_search_id: 0,
         searches_running,
@@ -445,6 +529,7 @@ pub fn run(input: impl BufRead) -> std::io::Result<()> {
         Err(why) => say(&mut stdout.lock(), &format!("info string {why}"))?,
     }
     session.send_book();
+    session.load_tablebases();
     for line in input.lines() {
         let received = Instant::now();
         let line = match line {
@@ -510,6 +595,11 @@ pub fn run(input: impl BufRead) -> std::io::Result<()> {
                         BookOptions::default().max_plies
                     ),
                 )?;
+                say(
+                    &mut out,
+                    "option name SyzygyPath type string default <empty>",
+                )?;
+                say(&mut out, "option name KibitzTables type check default true")?;
                 say(&mut out, "option name Clear Hash type button")?;
                 say(&mut out, "uciok")?;
             }

@@ -1,0 +1,210 @@
+//! The built-in tablebases: every table generated, compared position by
+//! position (a random sample per table here; `kibitz tb verify` checks them
+//! all) with the Syzygy tables by win/draw/loss, the known longest mates, and
+//! the engine mating in exactly the distance the tables give.
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+use kibitz::engine::level::Rng;
+use kibitz::engine::{Command, Engine, GoRequest, Limits, MoveSource, Report, SearchOptions};
+use kibitz::game::fen::parse_fen;
+use kibitz::tablebase::material::Material;
+use kibitz::tablebase::retro::Value;
+use kibitz::tablebase::{Builtin, Tablebases, Wdl, chess_of};
+use shakmaty::{Chess, Color, Position};
+
+/// All 35 tables, generated once for this test binary.
+fn tables() -> &'static Tablebases {
+    static TABLES: OnceLock<Tablebases> = OnceLock::new();
+    TABLES.get_or_init(|| {
+        let mut builtin = Builtin::new();
+        for material in Material::all() {
+            builtin.generate(&material, &mut |_| {}).unwrap();
+        }
+        let mut tables = Tablebases::new(builtin);
+        tables.add_syzygy(&common::testdata("syzygy")).unwrap();
+        tables
+    })
+}
+
+#[test]
+fn every_table_agrees_with_syzygy_on_a_sample() {
+    use shakmaty_syzygy::{Tablebase, Wdl as SWdl};
+    let mut syzygy = Tablebase::<Chess>::new();
+    syzygy.add_directory(common::testdata("syzygy")).unwrap();
+    let all = Material::all();
+    assert_eq!(all.len(), 35);
+    let mut rng = Rng::new(2026);
+    for material in all {
+        let table = tables().builtin.get(&material).unwrap();
+        let layout = &table.layout;
+        let mut checked = 0;
+        let mut tries = 0;
+        while checked < 3000 && tries < 1_000_000 {
+            tries += 1;
+            let index = (rng.next_u64() % layout.size as u64) as usize;
+            let Some(value) = table.value(index) else {
+                continue;
+            };
+            let pos = layout.decode(index);
+            if pos.ep {
+                continue;
+            }
+            let placement = layout.pieces.iter().copied().zip(pos.sq).collect();
+            let Some(chess) = chess_of(&placement, pos.stm) else {
+                continue;
+            };
+            let wdl = syzygy.probe_wdl_after_zeroing(&chess).unwrap();
+            let expected = match wdl {
+                SWdl::Win | SWdl::CursedWin => 1,
+                SWdl::Draw => 0,
+                SWdl::Loss | SWdl::BlessedLoss => -1,
+            };
+            let ours = match value {
+                Value::Win(_) => 1,
+                Value::Draw => 0,
+                Value::Loss(_) => -1,
+            };
+            assert_eq!(
+                ours,
+                expected,
+                "{material}: {} kibitz {value:?} Syzygy {wdl:?}",
+                shakmaty::fen::Fen::from_position(&chess, shakmaty::EnPassantMode::Legal)
+            );
+            checked += 1;
+        }
+        assert_eq!(checked, 3000, "{material}: too few valid positions found");
+    }
+}
+
+#[test]
+fn the_longest_mates_are_the_known_ones() {
+    for (name, plies) in [("KQvK", 19), ("KRvK", 31), ("KBNvK", 65), ("KQvKR", 69)] {
+        let material: Material = name.parse().unwrap();
+        let (longest, _) = tables().builtin.get(&material).unwrap().summary();
+        assert_eq!(longest, plies, "{name}");
+    }
+}
+
+/// The winning position of `material` with the longest mate, White to move.
+fn longest_win(material: &str) -> (Chess, i32) {
+    let material: Material = material.parse().unwrap();
+    let table = tables().builtin.get(&material).unwrap();
+    let layout = &table.layout;
+    let mut best: Option<(usize, u8)> = None;
+    for index in 0..layout.size {
+        if let Some(Value::Win(n)) = table.value(index)
+            && layout.decode(index).stm == Color::White
+            && !layout.decode(index).ep
+            && best.is_none_or(|(_, b)| n > b)
+        {
+            best = Some((index, n));
+        }
+    }
+    let (index, n) = best.unwrap();
+    let pos = layout.decode(index);
+    let placement = layout.pieces.iter().copied().zip(pos.sq).collect();
+    (chess_of(&placement, pos.stm).unwrap(), i32::from(n))
+}
+
+#[test]
+fn the_engine_mates_in_exactly_the_table_distance() {
+    let tables: Arc<Tablebases> = Arc::new(Tablebases::new({
+        let mut builtin = Builtin::new();
+        for name in ["KQvK", "KRvK", "KBvK", "KNvK", "KBNvK"] {
+            builtin.insert(
+                tables()
+                    .builtin
+                    .get(&name.parse().unwrap())
+                    .unwrap()
+                    .clone(),
+            );
+        }
+        builtin
+    }));
+    let engine = Engine::new(16).unwrap();
+    engine.send(Command::SetTablebases(Some(Arc::clone(&tables))));
+    let mut id = 0;
+    let mut rng = Rng::new(7);
+    for name in ["KQvK", "KRvK", "KBNvK"] {
+        let (start, dtm) = longest_win(name);
+        for random_defence in [false, true] {
+            let mut position = start.clone();
+            let mut plies = 0;
+            while !position.is_checkmate() {
+                assert!(!position.is_game_over(), "{name}: the win slipped away");
+                let m = if position.turn() == Color::White {
+                    id += 1;
+                    engine.send(Command::Go(Box::new(GoRequest {
+                        search_id: id,
+                        position: position.clone(),
+                        history: Vec::new(),
+                        limits: Limits {
+                            movetime: Some(Duration::from_millis(200)),
+                            ..Limits::default()
+                        },
+                        options: SearchOptions::default(),
+                        level: Default::default(),
+                        book: false,
+                        received: std::time::Instant::now(),
+                    })));
+                    loop {
+                        let report = engine
+                            .reports()
+                            .recv_timeout(Duration::from_secs(20))
+                            .unwrap();
+                        if let Report::BestMove {
+                            search_id,
+                            best_move,
+                            source,
+                            ..
+                        } = report
+                            && search_id == id
+                        {
+                            assert!(matches!(
+                                source,
+                                MoveSource::Tablebase { wdl: Wdl::Win, .. }
+                            ));
+                            break best_move.unwrap();
+                        }
+                    }
+                } else if random_defence {
+                    let moves = position.legal_moves();
+                    moves[(rng.next_u64() % moves.len() as u64) as usize]
+                } else {
+                    tables.probe(&position).unwrap().best_move.unwrap()
+                };
+                position.play_unchecked(m);
+                plies += 1;
+            }
+            if random_defence {
+                assert!(
+                    plies <= dtm,
+                    "{name}: {plies} plies against a random defence, table says {dtm}"
+                );
+            } else {
+                assert_eq!(plies, dtm, "{name}: mate against the best defence");
+            }
+        }
+    }
+}
+
+#[test]
+fn probe_reports_distance_best_move_and_every_moves_outcome() {
+    let position = parse_fen("8/8/8/4k3/8/8/8/KQ6 w - - 0 1").unwrap();
+    let probe = tables().probe(&position).unwrap();
+    assert_eq!(probe.wdl, Wdl::Win);
+    assert_eq!(probe.dtm, Some(17));
+    let moves = tables().probe_moves(&position).unwrap();
+    assert_eq!(moves.len(), position.legal_moves().len());
+    assert_eq!(moves[0].1.dtm, Some(17), "the best keeps the distance");
+    assert!(
+        moves
+            .iter()
+            .all(|(_, p)| p.dtm.unwrap() >= 17 || p.wdl != Wdl::Win)
+    );
+}
