@@ -564,3 +564,31 @@ fn book_panel_and_book_moves_are_shown() {
     assert!(screen.contains("weight 122 of 387 (32%)"), "{screen}");
     assert!(screen.contains("B20 Sicilian Defence"), "{screen}");
 }
+
+#[test]
+fn tablebase_panel_shows_the_verdict_and_the_moves() {
+    use kibitz::tablebase::{Builtin, Tablebases};
+    let mut builtin = Builtin::new();
+    builtin
+        .generate(&"KQvK".parse().unwrap(), &mut |_| {})
+        .unwrap();
+    let tables = std::sync::Arc::new(Tablebases::new(builtin));
+    let mut h = Harness::new(Some("8/8/8/4k3/8/8/8/KQ6 w - - 0 1"));
+    h.app.update(Msg::Tablebases(tables), h.now);
+    h.start();
+    assert!(h.app.wants_tables, "three pieces: time to make the tables");
+    let screen = h.screen();
+    assert!(screen.contains("Tablebase"), "{screen}");
+    assert!(
+        screen.contains("White: win, mate in 9 moves (17 plies)"),
+        "{screen}"
+    );
+    assert!(screen.contains("Qf1     win, mate in 9 moves"), "{screen}");
+    assert!(
+        h.app
+            .take_commands()
+            .iter()
+            .any(|c| matches!(c, Command::SetTablebases(Some(_)))),
+        "the engine gets the tables too"
+    );
+}

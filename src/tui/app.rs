@@ -24,6 +24,7 @@ use crate::engine::{
 use crate::game::notation::{parse_move, san_line};
 use crate::game::pgn::{Headers, write_pgn};
 use crate::game::{Game, GameEnd};
+use crate::tablebase::{Tablebases, TbProbe};
 
 use super::clock::{Clock, format_clock};
 use super::layout;
@@ -308,6 +309,11 @@ pub struct App {
     pub book: Option<Arc<Book>>,
     /// Where the engine's last move came from (book or search), with its SAN.
     pub engine_source: Option<(String, MoveSource)>,
+    /// Endgame tables, once loaded in the background.
+    pub tablebases: Option<Arc<Tablebases>>,
+    /// Set when the game came within five pieces: the loop then starts
+    /// generating the missing tables (once).
+    pub wants_tables: bool,
 }
 
 impl App {
@@ -360,7 +366,18 @@ impl App {
             started: false,
             book: None,
             engine_source: None,
+            tablebases: None,
+            wants_tables: false,
         }
+    }
+
+    /// What the tables say about the current position, and about each move.
+    pub fn tablebase_view(&self) -> Option<(TbProbe, Vec<(Move, TbProbe)>)> {
+        let tables = self.tablebases.as_ref()?;
+        let position = self.game.position();
+        let probe = tables.probe(position)?;
+        let moves = tables.probe_moves(position).unwrap_or_default();
+        Some((probe, moves))
     }
 
     /// Use `book` (or none) for the book panel and the engine's moves.
@@ -448,6 +465,14 @@ impl App {
             }
             Msg::Engine(report) => self.report(report, now),
             Msg::Tick => self.tick(now),
+            Msg::Tablebases(tables) => {
+                self.tablebases = Some(Arc::clone(&tables));
+                self.outbox.push(Command::SetTablebases(Some(tables)));
+                self.dirty = true;
+            }
+        }
+        if !self.wants_tables && self.game.position().board().occupied().count() <= 5 {
+            self.wants_tables = true;
         }
     }
 

@@ -146,6 +146,25 @@ pub fn run(options: Options) -> anyhow::Result<()> {
     }
 
     let input = spawn_input()?;
+    // Endgame tables load in the background: found ones at once, missing ones
+    // generated when a game comes near them. The board never waits.
+    let (tables_tx, tables_rx) = unbounded::<Msg>();
+    let tables_dir = options.dirs.as_ref().map(|d| d.cache.join("tablebases"));
+    let spawn_tables = |generate: bool| {
+        let Some(dir) = tables_dir.clone() else {
+            return;
+        };
+        let tx = tables_tx.clone();
+        let _ = std::thread::Builder::new()
+            .name("kibitz-tablebases".into())
+            .spawn(move || {
+                crate::tablebase::load_in_background(dir, None, generate, &|tables| {
+                    let _ = tx.send(Msg::Tablebases(tables));
+                });
+            });
+    };
+    spawn_tables(false);
+    let mut generation_started = false;
     let ticker = tick(TICK);
     let no_ticks: Receiver<Instant> = never();
     let reports = engine.reports().clone();
@@ -186,6 +205,10 @@ pub fn run(options: Options) -> anyhow::Result<()> {
                 Ok(report) => Msg::Engine(report),
                 Err(_) => anyhow::bail!("the engine thread stopped"),
             },
+            recv(tables_rx) -> msg => match msg {
+                Ok(msg) => msg,
+                Err(_) => continue,
+            },
             recv(ticks) -> _ => Msg::Tick,
         };
         if let Msg::Key(_, at) = &msg {
@@ -194,6 +217,10 @@ pub fn run(options: Options) -> anyhow::Result<()> {
         app.update(msg, Instant::now());
         for command in app.take_commands() {
             engine.send(command);
+        }
+        if app.wants_tables && !generation_started {
+            generation_started = true;
+            spawn_tables(true);
         }
     }
     drop(terminal);

@@ -18,4 +18,6 @@ pub enum Msg {
     Engine(Report),
     /// The clock ticked: time to look at the clocks.
     Tick,
+    /// Endgame tables finished loading (or generating) in the background.
+    Tablebases(std::sync::Arc<crate::tablebase::Tablebases>),
 }

@@ -13,6 +13,7 @@ use crate::book::BookMove;
 use crate::config::PieceStyle;
 use crate::engine::{MoveSource, Score};
 use crate::game::notation::san_line;
+use crate::tablebase::TbProbe;
 
 use super::app::{App, Confirm, NewGameForm, Overlay, PROMOTION_ROLES, Tone};
 use super::layout::{self, MIN_HEIGHT, MIN_WIDTH, Screen};
@@ -348,6 +349,20 @@ fn draw_panel(frame: &mut Frame, app: &App, area: Rect, theme: &Theme, now: Inst
         );
         y += engine_height;
     }
+    if let Some((probe, moves)) = app.tablebase_view() {
+        let height = (moves.len().min(3) as u16 + 2).min(area.bottom().saturating_sub(y) / 2);
+        if height >= 2 {
+            draw_tablebase(
+                frame,
+                app,
+                &probe,
+                &moves,
+                Rect::new(area.x, y, area.width, height),
+                theme,
+            );
+            y += height;
+        }
+    }
     let book = app.book_moves();
     let book_height = (book.len().min(4) as u16 + 1).min(area.bottom().saturating_sub(y) / 2);
     if !book.is_empty() && book_height >= 2 {
@@ -421,6 +436,40 @@ fn draw_engine(frame: &mut Frame, app: &App, area: Rect, theme: &Theme) {
         }
     };
     frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), inner);
+}
+
+/// The tables' verdict for the position and the best few moves.
+fn draw_tablebase(
+    frame: &mut Frame,
+    app: &App,
+    probe: &TbProbe,
+    moves: &[(shakmaty::Move, TbProbe)],
+    area: Rect,
+    theme: &Theme,
+) {
+    let block = Block::default()
+        .borders(Borders::TOP)
+        .title(" Tablebase ")
+        .border_style(Style::default().fg(theme.dim));
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let position = app.game.position();
+    let side = side_name(position.turn());
+    let mut lines = vec![Line::from(vec![
+        Span::styled(format!("{side}: "), Style::default().fg(theme.dim)),
+        Span::styled(
+            crate::cli::tb::describe(probe),
+            Style::default().add_modifier(Modifier::BOLD),
+        ),
+    ])];
+    for (m, outcome) in moves.iter().take(inner.height.saturating_sub(1) as usize) {
+        let san = san_line(position, &[*m]).join("");
+        lines.push(Line::from(format!(
+            "{san:<7} {}",
+            crate::cli::tb::describe(outcome)
+        )));
+    }
+    frame.render_widget(Paragraph::new(lines), inner);
 }
 
 /// The book's moves for the position, with their share as a bar.
