@@ -171,6 +171,8 @@ pub struct Settings {
     /// The opening book: `builtin` or a Polyglot file.
     pub book: String,
     pub book_options: BookOptions,
+    /// A folder of Syzygy tables, if the user has one.
+    pub syzygy: Option<PathBuf>,
 }
 
 impl Default for Settings {
@@ -184,6 +186,7 @@ impl Default for Settings {
             hash_mb: crate::engine::DEFAULT_HASH_MB,
             book: crate::book::BUILTIN.to_string(),
             book_options: BookOptions::default(),
+            syzygy: None,
         }
     }
 }
@@ -199,6 +202,7 @@ hash_mb = 64             # engine hash table, MiB
 book = "builtin"         # opening book: builtin, or a Polyglot .bin file
 book_policy = "weighted" # weighted (varied), best (highest weight), off
 book_depth = 24          # play book moves up to this ply
+# syzygy = "/path/to/syzygy"  # Syzygy tables, if you have them
 "#;
 
 impl Settings {
@@ -235,6 +239,7 @@ impl Settings {
                     .map(|v| settings.level = v)
                     .ok_or_else(|| format!("{value} is not a level ({MIN_LEVEL}-{MAX_LEVEL})")),
                 "book" => as_str().map(|v| settings.book = v.to_string()),
+                "syzygy" => as_str().map(|v| settings.syzygy = Some(PathBuf::from(v))),
                 "book_policy" => as_str()
                     .and_then(str::parse)
                     .map(|v| settings.book_options.policy = v),

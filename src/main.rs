@@ -30,6 +30,9 @@ struct Cli {
     /// Play book moves up to this ply.
     #[arg(long, value_name = "PLIES")]
     book_depth: Option<u32>,
+    /// A folder of Syzygy endgame tables.
+    #[arg(long, value_name = "DIR")]
+    syzygy: Option<std::path::PathBuf>,
 }
 
 #[derive(Subcommand)]
@@ -375,6 +378,9 @@ fn tui(cli: &Cli, started: std::time::Instant) -> anyhow::Result<ExitCode> {
     }
     if let Some(depth) = cli.book_depth {
         settings.book_options.max_plies = depth;
+    }
+    if let Some(dir) = &cli.syzygy {
+        settings.syzygy = Some(dir.clone());
     }
     kibitz::tui::run(kibitz::tui::Options {
         settings,

@@ -107,3 +107,43 @@ pub fn read(dir: &Path, material: &Material) -> Result<Table, StoreError> {
     }
     Ok(Table { layout, values })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tablebase::Builtin;
+
+    #[test]
+    fn tables_round_trip_and_damage_is_caught() {
+        let dir = std::env::temp_dir().join(format!("kibitz-tb-store-{}", std::process::id()));
+        let material: Material = "KRvK".parse().expect("signature");
+        let mut builtin = Builtin::new();
+        let table = builtin
+            .generate(&material, &mut |_| {})
+            .expect("generates")
+            .clone();
+        let path = write(&dir, &table).expect("writes");
+        let back = read(&dir, &material).expect("reads");
+        assert_eq!(back.values, table.values);
+        // One flipped byte in the entries: the checksum says so.
+        let mut bytes = std::fs::read(&path).expect("file");
+        let last = bytes.len() - 1;
+        bytes[last] ^= 1;
+        std::fs::write(&path, &bytes).expect("write");
+        let err = read(&dir, &material).expect_err("corrupt");
+        assert!(err.to_string().contains("checksum"), "{err}");
+        // Truncated, another version, another signature.
+        std::fs::write(&path, &bytes[..20]).expect("write");
+        assert!(read(&dir, &material).is_err());
+        let mut old = std::fs::read(&write(&dir, &table).expect("writes")).expect("file");
+        old[8] = 9;
+        std::fs::write(&path, &old).expect("write");
+        assert!(
+            read(&dir, &material)
+                .expect_err("old")
+                .to_string()
+                .contains("version")
+        );
+        std::fs::remove_dir_all(&dir).expect("clean up");
+    }
+}

@@ -465,6 +465,10 @@ impl App {
             }
             Msg::Engine(report) => self.report(report, now),
             Msg::Tick => self.tick(now),
+            Msg::Notice(text) => {
+                self.say(text, Tone::Error);
+                self.dirty = true;
+            }
             Msg::Tablebases(tables) => {
                 self.tablebases = Some(Arc::clone(&tables));
                 self.outbox.push(Command::SetTablebases(Some(tables)));

@@ -150,17 +150,23 @@ pub fn run(options: Options) -> anyhow::Result<()> {
     // generated when a game comes near them. The board never waits.
     let (tables_tx, tables_rx) = unbounded::<Msg>();
     let tables_dir = options.dirs.as_ref().map(|d| d.cache.join("tablebases"));
+    let syzygy = options.settings.syzygy.clone();
     let spawn_tables = |generate: bool| {
         let Some(dir) = tables_dir.clone() else {
             return;
         };
         let tx = tables_tx.clone();
+        let syzygy = syzygy.clone();
         let _ = std::thread::Builder::new()
             .name("kibitz-tablebases".into())
             .spawn(move || {
-                crate::tablebase::load_in_background(dir, None, generate, &|tables| {
-                    let _ = tx.send(Msg::Tablebases(tables));
-                });
+                let messages =
+                    crate::tablebase::load_in_background(dir, syzygy, generate, &|tables| {
+                        let _ = tx.send(Msg::Tablebases(tables));
+                    });
+                if !messages.is_empty() {
+                    let _ = tx.send(Msg::Notice(messages.join("; ")));
+                }
             });
     };
     spawn_tables(false);

@@ -20,4 +20,6 @@ pub enum Msg {
     Tick,
     /// Endgame tables finished loading (or generating) in the background.
     Tablebases(std::sync::Arc<crate::tablebase::Tablebases>),
+    /// Something a background task wants the user to know.
+    Notice(String),
 }

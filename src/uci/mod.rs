@@ -377,7 +377,11 @@ impl Session {
                 };
                 match dir {
                     Some(dir) => {
-                        crate::tablebase::load_in_background(dir, syzygy, generate, &send);
+                        for message in
+                            crate::tablebase::load_in_background(dir, syzygy, generate, &send)
+                        {
+                            println!("info string {message}");
+                        }
                     }
                     None => {
                         let mut tables = crate::tablebase::Tablebases::default();
