@@ -135,7 +135,7 @@ mod tests {
         // Truncated, another version, another signature.
         std::fs::write(&path, &bytes[..20]).expect("write");
         assert!(read(&dir, &material).is_err());
-        let mut old = std::fs::read(&write(&dir, &table).expect("writes")).expect("file");
+        let mut old = std::fs::read(write(&dir, &table).expect("writes")).expect("file");
         old[8] = 9;
         std::fs::write(&path, &old).expect("write");
         assert!(
