@@ -208,3 +208,29 @@ fn probe_reports_distance_best_move_and_every_moves_outcome() {
             .all(|(_, p)| p.dtm.unwrap() >= 17 || p.wdl != Wdl::Win)
     );
 }
+
+#[test]
+fn syzygy_alone_answers_with_wdl_dtz_and_a_move() {
+    let mut syzygy_only = Tablebases::default();
+    let found = syzygy_only.add_syzygy(&common::testdata("syzygy")).unwrap();
+    assert!(found >= 70, "{found}");
+    // KRvK, White to move and win: Syzygy gives the verdict, a distance to
+    // zeroing and a winning move; no distance to mate.
+    let position = parse_fen("8/8/8/4k3/8/8/8/R3K3 w - - 0 1").unwrap();
+    let probe = syzygy_only.probe(&position).unwrap();
+    assert_eq!(probe.source, kibitz::tablebase::TbSource::Syzygy);
+    assert_eq!(probe.wdl, Wdl::Win);
+    assert!(probe.dtm.is_none() && probe.dtz.is_some_and(|d| d > 0));
+    let mut after = position.clone();
+    after.play_unchecked(probe.best_move.unwrap());
+    assert_eq!(
+        syzygy_only.probe_wdl(&after),
+        Some(Wdl::Loss),
+        "the move keeps the win"
+    );
+    // A missing folder is a clear error, not a panic.
+    let err = Tablebases::default()
+        .add_syzygy(std::path::Path::new("/no/such/folder"))
+        .unwrap_err();
+    assert!(err.contains("does not exist"), "{err}");
+}
