@@ -323,8 +323,12 @@ pub fn write_atomic(path: &Path, contents: impl AsRef<[u8]>) -> std::io::Result<
     if let Some(parent) = path.parent() {
         std::fs::create_dir_all(parent)?;
     }
+    // A name of its own per write, so two writers of one file never share
+    // a temporary file; the rename is atomic and the last one wins.
+    static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let mut temp = path.as_os_str().to_owned();
-    temp.push(".tmp");
+    temp.push(format!(".{}.{n}.tmp", std::process::id()));
     let temp = PathBuf::from(temp);
     std::fs::write(&temp, contents)?;
     std::fs::rename(&temp, path)
@@ -408,7 +412,11 @@ mod tests {
         write_atomic(&path, "one").unwrap();
         write_atomic(&path, "two").unwrap();
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "two");
-        assert!(!dir.join("a").join("file.txt.tmp").exists());
+        let names: Vec<_> = std::fs::read_dir(dir.join("a"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, ["file.txt"], "no temporary file left behind");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -73,6 +73,9 @@ pub const DRAW: i32 = 0;
 /// mate the search can prove, so a found mate is still preferred and the
 /// shorter road into a won table ending wins ties.
 pub const TB_WIN: i32 = 20_000;
+/// Values beyond this are tablebase wins or mates: both count plies from the
+/// root, so the transposition table stores them relative to the node.
+pub const TB_BOUND: i32 = TB_WIN - super::ordering::MAX_PLY as i32;
 /// Deepest iteration the engine will start.
 pub const MAX_DEPTH: u32 = 100;
 
@@ -505,6 +508,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         if ply > 0
             && position.halfmoves() == 0
             && let Some(tables) = self.ctx.tablebases
+            && !(position.is_check() && position.legal_moves().is_empty())
             && position.board().occupied().count() <= tables.max_pieces()
             && let Some(wdl) = tables.probe_wdl(position)
         {

@@ -12,7 +12,7 @@ use shakmaty::{Chess, Move, Position, Role, Square};
 use super::trace::TtBound;
 
 /// Scores at or beyond this magnitude are mates; see `search.rs`.
-use super::search::MATE_BOUND;
+use super::search::TB_BOUND;
 
 /// One slot: 16 bytes, so four share a cache line.
 #[derive(Debug, Clone, Copy, Default)]
@@ -242,13 +242,13 @@ impl TranspositionTable {
     }
 }
 
-/// Mate scores count plies from the root, but a table entry may be reached at
-/// another ply; store them as distance from the node and convert back.
+/// Mate and tablebase-win scores count plies from the root, but a table
+/// entry may be reached at another ply; store them as distance from the node and convert back.
 fn value_to_tt(value: i32, ply: u32) -> i32 {
     let ply = ply as i32;
-    if value >= MATE_BOUND {
+    if value >= TB_BOUND {
         value + ply
-    } else if value <= -MATE_BOUND {
+    } else if value <= -TB_BOUND {
         value - ply
     } else {
         value
@@ -257,9 +257,9 @@ fn value_to_tt(value: i32, ply: u32) -> i32 {
 
 fn value_from_tt(value: i32, ply: u32) -> i32 {
     let ply = ply as i32;
-    if value >= MATE_BOUND {
+    if value >= TB_BOUND {
         value - ply
-    } else if value <= -MATE_BOUND {
+    } else if value <= -TB_BOUND {
         value + ply
     } else {
         value

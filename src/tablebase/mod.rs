@@ -231,18 +231,22 @@ impl Tablebases {
         }
     }
 
-    /// Add a Syzygy folder; the number of tables found there.
-    pub fn add_syzygy(&mut self, dir: &std::path::Path) -> Result<usize, String> {
-        if !dir.is_dir() {
-            return Err(format!("Syzygy folder {} does not exist", dir.display()));
+    /// Add Syzygy folders (one, or several joined as in `PATH`); the number
+    /// of tables found.
+    pub fn add_syzygy(&mut self, dirs: &std::path::Path) -> Result<usize, String> {
+        let mut found = 0;
+        for dir in std::env::split_paths(dirs.as_os_str()) {
+            if !dir.is_dir() {
+                return Err(format!("Syzygy folder {} does not exist", dir.display()));
+            }
+            let tables = self
+                .syzygy
+                .get_or_insert_with(shakmaty_syzygy::Tablebase::new);
+            found += tables
+                .add_directory(&dir)
+                .map_err(|e| format!("Syzygy folder {}: {e}", dir.display()))?;
+            self.syzygy_pieces = tables.max_pieces();
         }
-        let tables = self
-            .syzygy
-            .get_or_insert_with(shakmaty_syzygy::Tablebase::new);
-        let found = tables
-            .add_directory(dir)
-            .map_err(|e| format!("Syzygy folder {}: {e}", dir.display()))?;
-        self.syzygy_pieces = tables.max_pieces();
         Ok(found)
     }
 
@@ -274,14 +278,27 @@ impl Tablebases {
         if position.board().occupied().count() > self.max_pieces() {
             return None;
         }
-        if let Some(value) = self.builtin.probe(position) {
+        // Distance to mate ignores the fifty-move rule: when the count is
+        // already so high that it may matter, Syzygy (which knows) answers.
+        let builtin = self.builtin.probe(position).filter(|v| {
+            let plies = i32::from(match v {
+                Value::Win(n) | Value::Loss(n) => *n,
+                Value::Draw => 0,
+            });
+            self.syzygy.is_none() || position.halfmoves() as i32 + plies <= 100
+        });
+        if let Some(value) = builtin {
             let (wdl, dtm) = value_wdl(value);
-            // The best move: every child is in the tables too (same or fewer pieces).
+            // The best move: every child is in the tables too (same or fewer
+            // pieces). If one is missing (tables still loading), name no move
+            // rather than a move chosen from part of them.
             let mut best: Option<(shakmaty::Move, i32)> = None;
+            let mut complete = true;
             for m in position.legal_moves() {
                 let mut child = position.clone();
                 child.play_unchecked(m);
                 let Some(after) = self.builtin.probe(&child) else {
+                    complete = false;
                     continue;
                 };
                 // Score for us: a quick win is best, a long loss better than a short one.
@@ -298,16 +315,23 @@ impl Tablebases {
                 wdl,
                 dtm: Some(dtm),
                 dtz: None,
-                best_move: best.map(|(m, _)| m),
+                best_move: best.filter(|_| complete).map(|(m, _)| m),
                 source: TbSource::Builtin,
             });
         }
         let syzygy = self.syzygy.as_ref()?;
-        let wdl = syzygy
+        let wdl = match syzygy
             .probe_wdl(position)
-            .ok()?
-            .unambiguous()
-            .map(syzygy_wdl)?;
+            .ok()
+            .and_then(|w| w.unambiguous())
+        {
+            Some(wdl) => syzygy_wdl(wdl),
+            // Right after a capture or pawn move the verdict is exact.
+            None if position.halfmoves() == 0 => {
+                syzygy_wdl(syzygy.probe_wdl_after_zeroing(position).ok()?)
+            }
+            None => return None,
+        };
         let dtz = syzygy
             .probe_dtz(position)
             .ok()
@@ -339,7 +363,11 @@ impl Tablebases {
                     source: TbSource::Builtin,
                 }
             } else {
-                self.probe(&child)?
+                // A child the tables cannot answer is left out, not fatal.
+                match self.probe(&child) {
+                    Some(probe) => probe,
+                    None => continue,
+                }
             };
             out.push((
                 m,

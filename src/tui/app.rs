@@ -314,6 +314,11 @@ pub struct App {
     /// Set when the game came within five pieces: the loop then starts
     /// generating the missing tables (once).
     pub wants_tables: bool,
+    /// The tablebase panel's contents, worked out once per position (a
+    /// Syzygy probe of every move is too slow to repeat on every frame).
+    tb_view: Option<(TbProbe, Vec<(Move, TbProbe)>)>,
+    /// The position and tables `tb_view` was made for.
+    tb_view_for: Option<(u64, usize)>,
 }
 
 impl App {
@@ -368,16 +373,35 @@ impl App {
             engine_source: None,
             tablebases: None,
             wants_tables: false,
+            tb_view: None,
+            tb_view_for: None,
         }
     }
 
     /// What the tables say about the current position, and about each move.
-    pub fn tablebase_view(&self) -> Option<(TbProbe, Vec<(Move, TbProbe)>)> {
-        let tables = self.tablebases.as_ref()?;
+    pub fn tablebase_view(&self) -> Option<&(TbProbe, Vec<(Move, TbProbe)>)> {
+        self.tb_view.as_ref()
+    }
+
+    /// Work the tablebase panel out again if the position or the tables
+    /// changed since the last time.
+    fn refresh_tablebase_view(&mut self) {
+        let Some(tables) = &self.tablebases else {
+            return;
+        };
         let position = self.game.position();
-        let probe = tables.probe(position)?;
-        let moves = tables.probe_moves(position).unwrap_or_default();
-        Some((probe, moves))
+        let key = (
+            crate::engine::position_key(position),
+            Arc::as_ptr(tables) as usize,
+        );
+        if self.tb_view_for == Some(key) {
+            return;
+        }
+        self.tb_view_for = Some(key);
+        self.tb_view = tables.probe(position).map(|probe| {
+            let moves = tables.probe_moves(position).unwrap_or_default();
+            (probe, moves)
+        });
     }
 
     /// Use `book` (or none) for the book panel and the engine's moves.
@@ -478,6 +502,7 @@ impl App {
         if !self.wants_tables && self.game.position().board().occupied().count() <= 5 {
             self.wants_tables = true;
         }
+        self.refresh_tablebase_view();
     }
 
     // ----- clocks -------------------------------------------------------

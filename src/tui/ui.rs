@@ -355,8 +355,8 @@ fn draw_panel(frame: &mut Frame, app: &App, area: Rect, theme: &Theme, now: Inst
             draw_tablebase(
                 frame,
                 app,
-                &probe,
-                &moves,
+                probe,
+                moves,
                 Rect::new(area.x, y, area.width, height),
                 theme,
             );

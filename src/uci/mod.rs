@@ -9,8 +9,8 @@
 
 use std::io::{BufRead, Write};
 use std::str::FromStr;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use shakmaty::{CastlingMode, Chess, Position};
@@ -257,9 +257,12 @@ struct Session {
     syzygy: Option<std::path::PathBuf>,
     /// UCI `KibitzTables`: use (and make) the built-in tables.
     builtin_tables: bool,
-    /// Missing built-in tables are being generated (started once a game
-    /// came within five pieces).
+    /// A game came within five pieces: missing built-in tables are wanted.
     generating: bool,
+    /// The generation thread was started (once per session).
+    generation_started: bool,
+    /// The tables the engine should have; background loads check it.
+    tables_wanted: Arc<Mutex<TablesWanted>>,
     /// The book loaded from UCI `BookFile` (a path, or `builtin`).
     book: Option<Arc<crate::book::Book>>,
     book_options: BookOptions,
@@ -268,6 +271,21 @@ struct Session {
     /// thread counts them down).
     searches_running: Arc<AtomicUsize>,
     next_ping: u64,
+}
+
+/// What the tablebase loaders should deliver; `epoch` grows with every change.
+#[derive(Debug, Default)]
+struct TablesWanted {
+    epoch: u64,
+    builtin: bool,
+    syzygy: Option<std::path::PathBuf>,
+}
+
+/// Lock a mutex; a panicked holder left plain data, which is still usable.
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 fn say(out: &mut impl Write, text: &str) -> std::io::Result<()> {
@@ -320,11 +338,13 @@ impl Session {
             "syzygypath" => {
                 let path = value.unwrap_or("").trim();
                 self.syzygy = (!path.is_empty() && path != "<empty>").then(|| path.into());
-                if let Some(dir) = &self.syzygy
-                    && !dir.is_dir()
+                if let Some(dirs) = &self.syzygy
+                    && let Some(missing) =
+                        std::env::split_paths(dirs.as_os_str()).find(|d| !d.is_dir())
                 {
-                    let why = format!("Syzygy folder {} does not exist", dir.display());
+                    let why = format!("Syzygy folder {} does not exist", missing.display());
                     self.syzygy = None;
+                    self.load_tablebases();
                     return Err(why);
                 }
                 self.load_tablebases();
@@ -361,24 +381,40 @@ impl Session {
     /// thread, which hands them to the engine when ready. The engine never
     /// waits for them.
     fn load_tablebases(&mut self) {
-        let dir = if self.builtin_tables {
-            crate::cli::tb::default_dir()
-        } else {
-            None
-        };
+        let generate = self.generating && !self.generation_started;
+        self.generation_started |= generate;
+        {
+            let mut wanted = lock(&self.tables_wanted);
+            wanted.epoch += 1;
+            wanted.builtin = self.builtin_tables;
+            wanted.syzygy = self.syzygy.clone();
+        }
+        let wanted = Arc::clone(&self.tables_wanted);
         let feeder = self.engine.feeder();
-        let syzygy = self.syzygy.clone();
-        let generate = self.generating;
         let _ = std::thread::Builder::new()
             .name("kibitz-tablebases".into())
             .spawn(move || {
-                let send = |tables| {
-                    let _ = feeder.send(Command::SetTablebases(Some(tables)));
+                let dir = crate::cli::tb::default_dir();
+                if generate && let Some(dir) = &dir {
+                    // Make the missing files; what to send is decided below,
+                    // from the settings as they are when this is done.
+                    for message in
+                        crate::tablebase::load_in_background(dir.clone(), None, true, &|_| {})
+                    {
+                        println!("info string {message}");
+                    }
+                }
+                let (epoch, builtin, syzygy) = {
+                    let w = lock(&wanted);
+                    (w.epoch, w.builtin, w.syzygy.clone())
                 };
-                match dir {
+                let loaded = std::cell::RefCell::new(None);
+                match dir.filter(|_| builtin) {
                     Some(dir) => {
                         for message in
-                            crate::tablebase::load_in_background(dir, syzygy, generate, &send)
+                            crate::tablebase::load_in_background(dir, syzygy, false, &|t| {
+                                *loaded.borrow_mut() = Some(t);
+                            })
                         {
                             println!("info string {message}");
                         }
@@ -388,8 +424,17 @@ impl Session {
                         if let Some(dir) = &syzygy {
                             let _ = tables.add_syzygy(dir);
                         }
-                        send(std::sync::Arc::new(tables));
+                        *loaded.borrow_mut() = Some(Arc::new(tables));
                     }
+                }
+                // Only the newest settings reach the engine: an older load
+                // that finishes late is dropped. The lock is held while
+                // sending so two loads cannot pass each other here.
+                let w = lock(&wanted);
+                if w.epoch == epoch
+                    && let Some(tables) = loaded.into_inner()
+                {
+                    let _ = feeder.send(Command::SetTablebases(Some(tables)));
                 }
             });
     }
@@ -522,6 +567,8 @@ pub fn run(input: impl BufRead) -> std::io::Result<()> {
         syzygy: None,
         builtin_tables: true,
         generating: false,
+        generation_started: false,
+        tables_wanted: Arc::default(),
         book_options: BookOptions::default(),
         next_search_id: 0,
         searches_running,
