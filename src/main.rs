@@ -68,6 +68,13 @@ enum Commands {
     /// Polyglot opening books: look a position up, or build a book from games.
     #[command(subcommand)]
     Book(BookCommand),
+    /// Summarise the games of a PGN file: headers, opening, plies, result, errors.
+    Pgn {
+        /// The PGN file.
+        file: std::path::PathBuf,
+        #[arg(long)]
+        json: bool,
+    },
     /// Endgame tablebases: generate kibitz's own, check them, probe a position.
     #[command(subcommand)]
     Tb(TbCommand),
@@ -256,6 +263,7 @@ fn run(command: Commands, out: &mut dyn Write) -> Result<(), CliError> {
             out,
         )?,
         Commands::Bench { depth, json } => cli::bench(depth, json, out)?,
+        Commands::Pgn { file, json } => cli::pgn::summary(&file, json, &mut &mut *out)?,
         Commands::Tb(TbCommand::Generate {
             signatures,
             all,

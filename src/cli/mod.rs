@@ -2,6 +2,7 @@
 //! people by default and one JSON object per line with `--json`.
 
 pub mod book;
+pub mod pgn;
 pub mod tb;
 
 use std::io::Write;

@@ -4,6 +4,7 @@
 pub mod fen;
 pub mod notation;
 pub mod pgn;
+pub mod tree;
 
 use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;

@@ -1,0 +1,90 @@
+//! `kibitz pgn FILE`: what is in a PGN file, game by game.
+
+use std::io::Write;
+use std::path::Path;
+
+use serde_json::json;
+
+use super::CliError;
+use crate::book::openings::Openings;
+use crate::game::tree::{GameTree, fen_of, read_games};
+
+/// Print a summary of every game in `path`. Errors inside games are
+/// reported, not fatal; an unreadable file is.
+pub fn summary(path: &Path, json_output: bool, out: &mut impl Write) -> Result<(), CliError> {
+    let file = std::fs::File::open(path)
+        .map_err(|e| CliError::BadInput(format!("cannot read {}: {e}", path.display())))?;
+    let mut number = 0;
+    let mut write_error = None;
+    let read = read_games(std::io::BufReader::new(file), &mut |tree: GameTree| {
+        number += 1;
+        if let Err(e) = write_game(number, &tree, json_output, out) {
+            write_error = Some(e);
+            return false;
+        }
+        true
+    });
+    if let Some(e) = write_error {
+        return Err(e.into());
+    }
+    read.map_err(|e| CliError::BadInput(format!("cannot read {}: {e}", path.display())))?;
+    if !json_output {
+        writeln!(out, "{number} games")?;
+    }
+    Ok(())
+}
+
+fn write_game(
+    number: usize,
+    tree: &GameTree,
+    json_output: bool,
+    out: &mut impl Write,
+) -> std::io::Result<()> {
+    let line = tree.mainline();
+    let mut positions = vec![tree.start.clone()];
+    for &node in &line {
+        positions.push(tree.position(node));
+    }
+    let opening = Openings::builtin().name_of_game(positions.iter());
+    let final_fen = positions.last().map(fen_of).unwrap_or_default();
+    let (variations, comments, nags) = tree.counts();
+    let header = |name: &str| tree.headers.get(name).unwrap_or("?").to_string();
+    if json_output {
+        let value = json!({
+            "game": number,
+            "headers": tree.headers.0.iter().map(|(k, v)| (k.clone(), json!(v))).collect::<serde_json::Map<_, _>>(),
+            "opening": opening.map(|o| json!({"eco": o.eco, "name": o.name})),
+            "plies": line.len(),
+            "result": tree.result,
+            "final_fen": final_fen,
+            "variations": variations,
+            "comments": comments,
+            "nags": nags,
+            "error": tree.error.as_ref().map(ToString::to_string),
+        });
+        writeln!(out, "{value}")?;
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "game {number}: {} - {} {}  {} {}",
+        header("White"),
+        header("Black"),
+        tree.result,
+        header("Event"),
+        header("Date"),
+    )?;
+    if let Some(o) = opening {
+        writeln!(out, "  opening {} {}", o.eco, o.name)?;
+    }
+    writeln!(
+        out,
+        "  plies {}  variations {variations}  comments {comments}  nags {nags}",
+        line.len()
+    )?;
+    writeln!(out, "  final {final_fen}")?;
+    if let Some(error) = &tree.error {
+        writeln!(out, "  error: {error}")?;
+    }
+    Ok(())
+}

@@ -1,0 +1,201 @@
+//! PGN import against real-world files, and import -> export -> import.
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use kibitz::game::tree::{GameTree, read_games};
+use proptest::prelude::*;
+use shakmaty::{Chess, Position};
+
+fn load(name: &str) -> Vec<GameTree> {
+    let bytes = std::fs::read(common::testdata(&format!("pgn/{name}"))).unwrap();
+    let mut games = Vec::new();
+    read_games(bytes.as_slice(), &mut |g| {
+        games.push(g);
+        true
+    })
+    .unwrap();
+    games
+}
+
+/// The tree's shape, independent of the order nodes were stored in: each
+/// node's move, NAGs, comments and children, recursively.
+fn shape(tree: &GameTree, node: usize) -> String {
+    let n = &tree.nodes[node];
+    let children: Vec<String> = n.children.iter().map(|&c| shape(tree, c)).collect();
+    format!(
+        "({} {:?} {:?} [{}])",
+        n.san,
+        n.nags,
+        n.comments,
+        children.join(" ")
+    )
+}
+
+fn plies(tree: &GameTree) -> usize {
+    tree.mainline().len()
+}
+
+#[test]
+fn real_world_files_load_with_their_games_and_moves() {
+    let games = load("kasparov-deep-blue-1997.pgn");
+    assert_eq!(games.len(), 6);
+    for g in &games {
+        let count: usize = g.headers.get("PlyCount").unwrap().parse().unwrap();
+        assert_eq!(plies(g), count, "{:?}", g.headers.get("Round"));
+        assert!(g.error.is_none());
+    }
+    let games = load("molinari-bordais-1979.pgn");
+    assert_eq!(games.len(), 1);
+    assert_eq!(plies(&games[0]), 10);
+    assert!(
+        games[0]
+            .position(*games[0].mainline().last().unwrap())
+            .is_checkmate()
+    );
+    // An empty line inside the game, and comments on every move.
+    assert_eq!(plies(&load("chessbase-empty-line.pgn")[0]), 134);
+    let learning = load("stockfish-learning.pgn");
+    assert_eq!(plies(&learning[0]), 154);
+    assert_eq!(learning[0].counts().1, 154, "every comment kept");
+    // Movetext in UCI notation.
+    let uci = load("uci-moves.pgn");
+    assert_eq!(plies(&uci[0]), 113);
+    // A byte-order mark and two empty games.
+    let bom = load("utf8-bom.pgn");
+    assert_eq!(bom.len(), 2);
+    assert_eq!(bom[0].headers.get("Event"), Some("A"));
+    assert!(bom.iter().all(|g| plies(g) == 0 && g.error.is_none()));
+}
+
+#[test]
+fn an_unreadable_move_is_reported_with_game_and_ply_and_the_moves_before_stay() {
+    let text = "[Event \"one\"]\n\n1. e4 e5 2. Nf3 *\n\n[Event \"two\"]\n\n1. d4 d5 2. Ke3 Nf6 *\n\n[Event \"three\"]\n\n1. c4 *\n";
+    let mut games = Vec::new();
+    read_games(text.as_bytes(), &mut |g| {
+        games.push(g);
+        true
+    })
+    .unwrap();
+    assert_eq!(games.len(), 3, "the other games load");
+    let error = games[1].error.clone().unwrap();
+    assert_eq!((error.game, error.ply, error.text.as_str()), (2, 3, "Ke3"));
+    assert_eq!(plies(&games[1]), 2);
+    assert!(games[2].error.is_none() && plies(&games[2]) == 1);
+}
+
+#[test]
+fn variations_comments_and_nags_survive_a_round_trip() {
+    let text = "[Event \"t\"]\n[Result \"*\"]\n\n{ start } 1. e4 $1 { best by test } e5 (1... c5 2. Nf3 (2. c3) d6) (1... e6) 2. Nf3 Nc6 $2 3. Bb5 *\n";
+    let mut games = Vec::new();
+    read_games(text.as_bytes(), &mut |g| {
+        games.push(g);
+        true
+    })
+    .unwrap();
+    let tree = &games[0];
+    assert_eq!(tree.counts(), (3, 2, 2));
+    let pgn = tree.to_pgn();
+    let mut again = Vec::new();
+    read_games(pgn.as_bytes(), &mut |g| {
+        again.push(g);
+        true
+    })
+    .unwrap();
+    assert_eq!(shape(&again[0], 0), shape(tree, 0), "{pgn}");
+}
+
+#[test]
+fn every_test_file_round_trips() {
+    for name in [
+        "anastasian-lewis.pgn",
+        "chessbase-empty-line.pgn",
+        "kasparov-deep-blue-1997.pgn",
+        "molinari-bordais-1979.pgn",
+        "stockfish-learning.pgn",
+        "uci-moves.pgn",
+        "utf8-bom.pgn",
+    ] {
+        for tree in load(name) {
+            let pgn = tree.to_pgn();
+            let mut again = Vec::new();
+            read_games(pgn.as_bytes(), &mut |g| {
+                again.push(g);
+                true
+            })
+            .unwrap();
+            assert_eq!(again.len(), 1, "{name}");
+            assert_eq!(shape(&again[0], 0), shape(&tree, 0), "{name}");
+            assert_eq!(again[0].result, tree.result, "{name}");
+        }
+    }
+}
+
+/// A random tree: random legal moves, random variations, comments and NAGs.
+fn random_tree(seed: u64) -> GameTree {
+    let mut rng = kibitz::engine::level::Rng::new(seed);
+    let mut tree = GameTree::new(Chess::default());
+    let mut frontier = vec![0usize];
+    for _ in 0..40 {
+        let at = frontier[(rng.next_u64() % frontier.len() as u64) as usize];
+        let position = tree.position(at);
+        let moves = position.legal_moves();
+        if moves.is_empty() {
+            continue;
+        }
+        let m = moves[(rng.next_u64() % moves.len() as u64) as usize];
+        let node = tree.add_move(at, m);
+        if rng.next_u64().is_multiple_of(4) {
+            tree.nodes[node]
+                .comments
+                .push(format!("note {}", rng.next_u64() % 100));
+        }
+        if rng.next_u64().is_multiple_of(5) {
+            tree.nodes[node].nags.push((1 + rng.next_u64() % 6) as u8);
+        }
+        frontier.push(node);
+    }
+    tree
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+    #[test]
+    fn generated_trees_round_trip(seed in any::<u64>()) {
+        let tree = random_tree(seed);
+        let pgn = tree.to_pgn();
+        let mut again = Vec::new();
+        read_games(pgn.as_bytes(), &mut |g| { again.push(g); true }).unwrap();
+        prop_assert_eq!(again.len(), 1);
+        prop_assert_eq!(shape(&again[0], 0), shape(&tree, 0), "{}", pgn);
+    }
+}
+
+#[test]
+fn pgn_command_summarises_and_exits_2_on_an_unreadable_file() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kibitz"))
+        .args([
+            "pgn",
+            "--json",
+            common::testdata("pgn/kasparov-deep-blue-1997.pgn")
+                .to_str()
+                .unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let lines: Vec<serde_json::Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 6);
+    assert_eq!(lines[0]["plies"], 89);
+    assert_eq!(lines[0]["opening"]["eco"], "A07");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kibitz"))
+        .args(["pgn", "/no/such/file.pgn"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read"));
+}
