@@ -45,6 +45,11 @@ fn real_world_files_load_with_their_games_and_moves() {
         assert_eq!(plies(g), count, "{:?}", g.headers.get("Round"));
         assert!(g.error.is_none());
     }
+    // A null move (Z0) in the main line: 41...Z0 42. Ke1 Qh1+.
+    let games = load("anastasian-lewis.pgn");
+    assert_eq!(games.len(), 1);
+    assert!(games[0].error.is_none(), "{:?}", games[0].error);
+    assert_eq!(plies(&games[0]), 84);
     let games = load("molinari-bordais-1979.pgn");
     assert_eq!(games.len(), 1);
     assert_eq!(plies(&games[0]), 10);

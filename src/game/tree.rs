@@ -19,6 +19,8 @@ use super::pgn::Headers;
 #[derive(Debug, Clone, PartialEq)]
 pub struct Node {
     pub parent: Option<usize>,
+    /// The move; `None` at the root and for a null move (`--`, `Z0`: the
+    /// side to move passes, as annotators write to show a threat).
     pub m: Option<Move>,
     pub san: String,
     /// Comments after the move (at the root: before the first move).
@@ -83,14 +85,22 @@ impl GameTree {
         let mut path = Vec::new();
         let mut at = Some(node);
         while let Some(i) = at {
-            if let Some(m) = self.nodes[i].m {
-                path.push(m);
+            if self.nodes[i].parent.is_some() {
+                path.push(self.nodes[i].m);
             }
             at = self.nodes[i].parent;
         }
         let mut position = self.start.clone();
         for m in path.into_iter().rev() {
-            position.play_unchecked(m);
+            match m {
+                Some(m) => position.play_unchecked(m),
+                // A null move was only added where passing is legal.
+                None => {
+                    if let Ok(passed) = position.clone().swap_turn() {
+                        position = passed;
+                    }
+                }
+            }
         }
         position
     }
@@ -117,6 +127,30 @@ impl GameTree {
         });
         self.nodes[node].children.push(index);
         index
+    }
+
+    /// Add a null move after `node`, if the side to move may pass (it is not
+    /// in check).
+    pub fn add_null(&mut self, node: usize) -> Option<usize> {
+        if let Some(&existing) = self.nodes[node]
+            .children
+            .iter()
+            .find(|&&c| self.nodes[c].m.is_none())
+        {
+            return Some(existing);
+        }
+        self.position(node).swap_turn().ok()?;
+        let index = self.nodes.len();
+        self.nodes.push(Node {
+            parent: Some(node),
+            m: None,
+            san: "--".into(),
+            comments: Vec::new(),
+            nags: Vec::new(),
+            children: Vec::new(),
+        });
+        self.nodes[node].children.push(index);
+        Some(index)
     }
 
     /// The main line's nodes after the root.
@@ -305,6 +339,15 @@ impl Visitor for TreeVisitor {
         let ply = b.ply_at.last().copied().unwrap_or(0) + 1;
         // Movetext in UCI notation (`g1f3`) reads as SAN with a from-square;
         // when that is not legal, try it as UCI.
+        if matches!(san.san, shakmaty::san::San::Null)
+            && let Some(node) = b.tree.add_null(b.at)
+        {
+            b.at = node;
+            if let Some(last) = b.ply_at.last_mut() {
+                *last = ply;
+            }
+            return ControlFlow::Continue(());
+        }
         let parsed = san
             .san
             .to_move(&position)
