@@ -4,6 +4,7 @@ use std::io::Write;
 use std::path::Path;
 
 use serde_json::json;
+use shakmaty::Position;
 
 use super::CliError;
 use crate::book::openings::Openings;
@@ -43,7 +44,12 @@ fn write_game(
     let line = tree.mainline();
     let mut positions = vec![tree.start.clone()];
     for &node in &line {
-        positions.push(tree.position(node));
+        let mut next = positions[positions.len() - 1].clone();
+        match tree.nodes[node].m {
+            Some(m) => next.play_unchecked(m),
+            None => next = tree.position(node),
+        }
+        positions.push(next);
     }
     let opening = Openings::builtin().name_of_game(positions.iter());
     let final_fen = positions.last().map(fen_of).unwrap_or_default();

@@ -107,6 +107,13 @@ impl GameTree {
 
     /// Add `m` after `node` (or return the existing child with that move).
     pub fn add_move(&mut self, node: usize, m: Move) -> usize {
+        let position = self.position(node);
+        self.add_move_at(node, &position, m)
+    }
+
+    /// `add_move` when the caller already has the position at `node`
+    /// (reading a game move by move stays linear, not quadratic).
+    pub fn add_move_at(&mut self, node: usize, position: &Chess, m: Move) -> usize {
         if let Some(&existing) = self.nodes[node]
             .children
             .iter()
@@ -114,7 +121,7 @@ impl GameTree {
         {
             return existing;
         }
-        let mut position = self.position(node);
+        let mut position = position.clone();
         let san = ShakSanPlus::from_move_and_play_unchecked(&mut position, m).to_string();
         let index = self.nodes.len();
         self.nodes.push(Node {
@@ -260,6 +267,8 @@ struct Builder {
     /// Where each open variation started from (to return on `)`).
     stack: Vec<usize>,
     ply_at: Vec<usize>,
+    /// The position at `at`.
+    position: Chess,
     /// Set after an illegal move: ignore the rest of the game.
     stopped: bool,
 }
@@ -323,6 +332,7 @@ impl Visitor for TreeVisitor {
         let stopped = error.is_some();
         tree.error = error;
         ControlFlow::Continue(Builder {
+            position: tree.start.clone(),
             tree,
             at: 0,
             stack: Vec::new(),
@@ -335,7 +345,7 @@ impl Visitor for TreeVisitor {
         if b.stopped {
             return ControlFlow::Continue(());
         }
-        let position = b.tree.position(b.at);
+        let position = b.position.clone();
         let ply = b.ply_at.last().copied().unwrap_or(0) + 1;
         // Movetext in UCI notation (`g1f3`) reads as SAN with a from-square;
         // when that is not legal, try it as UCI.
@@ -343,6 +353,7 @@ impl Visitor for TreeVisitor {
             && let Some(node) = b.tree.add_null(b.at)
         {
             b.at = node;
+            b.position = b.tree.position(node);
             if let Some(last) = b.ply_at.last_mut() {
                 *last = ply;
             }
@@ -355,7 +366,8 @@ impl Visitor for TreeVisitor {
             .or_else(|| crate::game::notation::parse_uci(&position, &san.to_string()).ok());
         match parsed {
             Some(m) => {
-                b.at = b.tree.add_move(b.at, m);
+                b.at = b.tree.add_move_at(b.at, &position, m);
+                b.position.play_unchecked(m);
                 if let Some(last) = b.ply_at.last_mut() {
                     *last = ply;
                 }
@@ -398,6 +410,7 @@ impl Visitor for TreeVisitor {
         // A variation replaces the last move: it starts from that move's parent.
         b.stack.push(b.at);
         b.at = b.tree.nodes[b.at].parent.unwrap_or(0);
+        b.position = b.tree.position(b.at);
         let ply = b.ply_at.last().copied().unwrap_or(1);
         b.ply_at.push(ply.saturating_sub(1));
         ControlFlow::Continue(Skip(false))
@@ -406,6 +419,7 @@ impl Visitor for TreeVisitor {
     fn end_variation(&mut self, b: &mut Builder) -> ControlFlow<GameTree> {
         if let Some(back) = b.stack.pop() {
             b.at = back;
+            b.position = b.tree.position(back);
             b.ply_at.pop();
         }
         ControlFlow::Continue(())
