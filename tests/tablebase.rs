@@ -234,3 +234,59 @@ fn syzygy_alone_answers_with_wdl_dtz_and_a_move() {
         .unwrap_err();
     assert!(err.contains("does not exist"), "{err}");
 }
+
+#[test]
+fn the_search_scores_a_capture_into_the_tables_by_them() {
+    // Five pieces: after Qxd8+ the queen against king and pawn is a won
+    // table ending; the search sees it at once as a tablebase win.
+    let position = parse_fen("3r2k1/p7/8/8/8/8/8/K2Q4 w - - 0 1").unwrap();
+    let all: &'static Tablebases = tables();
+    let mut builtin = Builtin::new();
+    for m in Material::all() {
+        builtin.insert(all.builtin.get(&m).unwrap().clone());
+    }
+    let engine = Engine::new(16).unwrap();
+    engine.send(Command::SetTablebases(Some(Arc::new(Tablebases::new(
+        builtin,
+    )))));
+    engine.send(Command::Go(Box::new(GoRequest {
+        search_id: 1,
+        position,
+        history: Vec::new(),
+        limits: Limits::depth(3),
+        options: SearchOptions::default(),
+        level: Default::default(),
+        book: false,
+        received: std::time::Instant::now(),
+    })));
+    loop {
+        let report = engine
+            .reports()
+            .recv_timeout(Duration::from_secs(20))
+            .unwrap();
+        if let Report::BestMove {
+            best_move,
+            score,
+            source,
+            ..
+        } = report
+        {
+            assert_eq!(
+                source,
+                MoveSource::Search,
+                "a depth limit asks for a search"
+            );
+            assert_eq!(
+                best_move.map(|m| m.to_uci(shakmaty::CastlingMode::Standard).to_string()),
+                Some("d1d8".to_string())
+            );
+            match score {
+                kibitz::engine::Score::Centipawns(cp) => {
+                    assert!(cp > kibitz::engine::search::TB_BOUND, "{cp}");
+                }
+                other => panic!("expected a tablebase win value, got {other:?}"),
+            }
+            break;
+        }
+    }
+}
