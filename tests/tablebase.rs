@@ -22,9 +22,10 @@ fn tables() -> &'static Tablebases {
     static TABLES: OnceLock<Tablebases> = OnceLock::new();
     TABLES.get_or_init(|| {
         let mut builtin = Builtin::new();
-        for material in Material::all() {
-            builtin.generate(&material, &mut |_| {}).unwrap();
-        }
+        builtin
+            .generate_all(&Material::all(), 2, &mut |_, _| {})
+            .unwrap();
+        assert_eq!(builtin.len(), 35);
         let mut tables = Tablebases::new(builtin);
         tables.add_syzygy(&common::testdata("syzygy")).unwrap();
         tables

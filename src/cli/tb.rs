@@ -53,6 +53,7 @@ pub fn load_or_generate(
     let mut tables = Builtin::new();
     let show_progress = std::io::stderr().is_terminal() && !json_output;
     let total_started = Instant::now();
+    let mut missing = Vec::new();
     for material in with_dependencies(materials) {
         if !force && let Some(dir) = dir {
             match store::read(dir, &material) {
@@ -65,28 +66,30 @@ pub fn load_or_generate(
                 Err(e) => writeln!(out, "{e}; generating it again")?,
             }
         }
-        let started = Instant::now();
-        let mut progress = |ply: u8| {
-            if show_progress {
-                eprint!("\r{material}: ply {ply:<3}");
-            }
-        };
-        let table = tables
-            .generate(&material, &mut progress)
-            .map_err(CliError::BadInput)?;
+        missing.push(material);
+    }
+    // Tables whose smaller tables are done are solved side by side, one per
+    // processor.
+    let threads = std::thread::available_parallelism().map_or(1, usize::from);
+    let total = missing.len();
+    let mut finished = 0;
+    let mut failure: Option<std::io::Error> = None;
+    let mut report = |table: &crate::tablebase::retro::Table, seconds: f64| {
+        finished += 1;
         if show_progress {
-            eprint!("\r");
+            eprint!("\r{finished}/{total} tables ");
         }
-        let seconds = started.elapsed().as_secs_f64();
+        let material = &table.layout.material;
         let (longest, [wins, draws, losses]) = table.summary();
         let layout = &table.layout;
         // value, count, exit win, exit loss, escape: five bytes an index.
         let working_mb = layout.size as f64 * 5.0 / 1e6;
+        let mut lines = Vec::new();
         let stored = match dir {
             Some(dir) => match store::write(dir, table) {
                 Ok(path) => Some(path),
                 Err(e) => {
-                    writeln!(out, "{e}; the table stays in memory only")?;
+                    lines.push(format!("{e}; the table stays in memory only"));
                     None
                 }
             },
@@ -103,15 +106,28 @@ pub fn load_or_generate(
                 "file": stored.as_ref().map(|p| p.display().to_string()),
                 "bytes": layout.size,
             });
-            writeln!(out, "{line}")?;
+            lines.push(line.to_string());
         } else {
-            writeln!(
-                out,
+            lines.push(format!(
                 "{:<7} {seconds:>6.2} s  {:>9} indices  win/draw/loss {wins}/{draws}/{losses}  longest win {longest} plies  working memory {working_mb:.0} MB",
                 material.to_string(),
                 layout.size,
-            )?;
+            ));
         }
+        for line in lines {
+            if let Err(e) = writeln!(out, "{line}") {
+                failure.get_or_insert(e);
+            }
+        }
+    };
+    tables
+        .generate_all(&missing, threads, &mut report)
+        .map_err(CliError::BadInput)?;
+    if let Some(e) = failure {
+        return Err(e.into());
+    }
+    if show_progress {
+        eprint!("\r");
     }
     if !json_output {
         writeln!(

@@ -103,6 +103,73 @@ impl Builtin {
         material: &Material,
         progress: &mut dyn FnMut(u8),
     ) -> Result<&Table, String> {
+        let table = self.solve(material, progress)?;
+        self.insert(table);
+        self.tables
+            .get(material)
+            .ok_or_else(|| format!("{material}: table lost"))
+    }
+
+    /// Generate every table of `materials` not here yet, on up to `threads`
+    /// threads at once: each round solves, side by side, the tables whose
+    /// smaller tables are all done. `done` hears of each finished table and
+    /// its time in seconds.
+    pub fn generate_all(
+        &mut self,
+        materials: &[Material],
+        threads: usize,
+        done: &mut dyn FnMut(&Table, f64),
+    ) -> Result<(), String> {
+        let mut todo: Vec<Material> = materials
+            .iter()
+            .filter(|m| !self.tables.contains_key(m))
+            .cloned()
+            .collect();
+        while !todo.is_empty() {
+            let (ready, waiting): (Vec<Material>, Vec<Material>) = todo
+                .into_iter()
+                .partition(|m| m.children().iter().all(|c| self.tables.contains_key(c)));
+            if ready.is_empty() {
+                let names: Vec<String> = waiting.iter().map(ToString::to_string).collect();
+                return Err(format!(
+                    "cannot generate {}: smaller tables missing",
+                    names.join(", ")
+                ));
+            }
+            for batch in ready.chunks(threads.max(1)) {
+                let solved: Vec<Result<(Table, f64), String>> = std::thread::scope(|scope| {
+                    let handles: Vec<_> = batch
+                        .iter()
+                        .map(|m| {
+                            let this = &*self;
+                            scope.spawn(move || {
+                                let started = std::time::Instant::now();
+                                this.solve(m, &mut |_| {})
+                                    .map(|t| (t, started.elapsed().as_secs_f64()))
+                            })
+                        })
+                        .collect();
+                    handles
+                        .into_iter()
+                        .map(|h| {
+                            h.join()
+                                .unwrap_or_else(|_| Err("a generator thread panicked".into()))
+                        })
+                        .collect()
+                });
+                for result in solved {
+                    let (table, seconds) = result?;
+                    done(&table, seconds);
+                    self.insert(table);
+                }
+            }
+            todo = waiting;
+        }
+        Ok(())
+    }
+
+    /// Solve `material` from the tables here, without storing it.
+    fn solve(&self, material: &Material, progress: &mut dyn FnMut(u8)) -> Result<Table, String> {
         let missing = std::cell::Cell::new(None);
         let outside = |placement: &Placement, stm: Color| match self.value(placement, stm, false) {
             Some(v) => v,
@@ -115,10 +182,7 @@ impl Builtin {
         if let Some(m) = missing.take() {
             return Err(format!("{material} needs the {m} table first"));
         }
-        self.insert(table);
-        self.tables
-            .get(material)
-            .ok_or_else(|| format!("{material}: table lost"))
+        Ok(table)
     }
 }
 
@@ -450,15 +514,14 @@ pub fn load_in_background(
     if !missing.is_empty() && generate_missing {
         // Generating needs every smaller table in memory; send what is there first.
         ready(with_syzygy(clone_builtin(&builtin), &mut messages));
-        for material in missing {
-            match builtin.generate(&material, &mut |_| {}) {
-                Ok(table) => {
-                    if let Err(e) = store::write(&dir, table) {
-                        messages.push(format!("{e}; the table stays in memory only"));
-                    }
-                }
-                Err(e) => messages.push(e),
+        let threads = std::thread::available_parallelism().map_or(1, usize::from);
+        let mut report = |table: &Table, _seconds: f64| {
+            if let Err(e) = store::write(&dir, table) {
+                messages.push(format!("{e}; the table stays in memory only"));
             }
+        };
+        if let Err(e) = builtin.generate_all(&missing, threads, &mut report) {
+            messages.push(e);
         }
     }
     ready(with_syzygy(builtin, &mut messages));
