@@ -7,15 +7,19 @@ use kibitz::game::tree::{GameTree, read_games};
 use proptest::prelude::*;
 use shakmaty::{Chess, Position};
 
-fn load(name: &str) -> Vec<GameTree> {
-    let bytes = std::fs::read(common::testdata(&format!("pgn/{name}"))).unwrap();
+/// Every game of a PGN text.
+fn parse(text: &[u8]) -> Vec<GameTree> {
     let mut games = Vec::new();
-    read_games(bytes.as_slice(), &mut |g| {
+    read_games(text, &mut |g| {
         games.push(g);
         true
     })
     .unwrap();
     games
+}
+
+fn load(name: &str) -> Vec<GameTree> {
+    parse(&std::fs::read(common::testdata(&format!("pgn/{name}"))).unwrap())
 }
 
 /// The tree's shape, independent of the order nodes were stored in: each
@@ -76,12 +80,7 @@ fn real_world_files_load_with_their_games_and_moves() {
 #[test]
 fn an_unreadable_move_is_reported_with_game_and_ply_and_the_moves_before_stay() {
     let text = "[Event \"one\"]\n\n1. e4 e5 2. Nf3 *\n\n[Event \"two\"]\n\n1. d4 d5 2. Ke3 Nf6 *\n\n[Event \"three\"]\n\n1. c4 *\n";
-    let mut games = Vec::new();
-    read_games(text.as_bytes(), &mut |g| {
-        games.push(g);
-        true
-    })
-    .unwrap();
+    let games = parse(text.as_bytes());
     assert_eq!(games.len(), 3, "the other games load");
     let error = games[1].error.clone().unwrap();
     assert_eq!((error.game, error.ply, error.text.as_str()), (2, 3, "Ke3"));
@@ -92,21 +91,11 @@ fn an_unreadable_move_is_reported_with_game_and_ply_and_the_moves_before_stay() 
 #[test]
 fn variations_comments_and_nags_survive_a_round_trip() {
     let text = "[Event \"t\"]\n[Result \"*\"]\n\n{ start } 1. e4 $1 { best by test } e5 (1... c5 2. Nf3 (2. c3) d6) (1... e6) 2. Nf3 Nc6 $2 3. Bb5 *\n";
-    let mut games = Vec::new();
-    read_games(text.as_bytes(), &mut |g| {
-        games.push(g);
-        true
-    })
-    .unwrap();
+    let games = parse(text.as_bytes());
     let tree = &games[0];
     assert_eq!(tree.counts(), (3, 2, 2));
     let pgn = tree.to_pgn();
-    let mut again = Vec::new();
-    read_games(pgn.as_bytes(), &mut |g| {
-        again.push(g);
-        true
-    })
-    .unwrap();
+    let again = parse(pgn.as_bytes());
     assert_eq!(shape(&again[0], 0), shape(tree, 0), "{pgn}");
 }
 
@@ -123,12 +112,7 @@ fn every_test_file_round_trips() {
     ] {
         for tree in load(name) {
             let pgn = tree.to_pgn();
-            let mut again = Vec::new();
-            read_games(pgn.as_bytes(), &mut |g| {
-                again.push(g);
-                true
-            })
-            .unwrap();
+            let again = parse(pgn.as_bytes());
             assert_eq!(again.len(), 1, "{name}");
             assert_eq!(shape(&again[0], 0), shape(&tree, 0), "{name}");
             assert_eq!(again[0].result, tree.result, "{name}");
@@ -169,8 +153,7 @@ proptest! {
     fn generated_trees_round_trip(seed in any::<u64>()) {
         let tree = random_tree(seed);
         let pgn = tree.to_pgn();
-        let mut again = Vec::new();
-        read_games(pgn.as_bytes(), &mut |g| { again.push(g); true }).unwrap();
+        let again = parse(pgn.as_bytes());
         prop_assert_eq!(again.len(), 1);
         prop_assert_eq!(shape(&again[0], 0), shape(&tree, 0), "{}", pgn);
     }

@@ -17,6 +17,20 @@ use kibitz::tablebase::retro::Value;
 use kibitz::tablebase::{Builtin, Tablebases, Wdl, chess_of};
 use shakmaty::{Chess, Color, Position};
 
+/// A search request at full strength, without the book.
+fn go(id: u64, position: Chess, limits: Limits) -> Command {
+    Command::Go(Box::new(GoRequest {
+        search_id: id,
+        position,
+        history: Vec::new(),
+        limits,
+        options: SearchOptions::default(),
+        level: Default::default(),
+        book: false,
+        received: std::time::Instant::now(),
+    }))
+}
+
 /// All 35 tables, generated once for this test binary.
 fn tables() -> &'static Tablebases {
     static TABLES: OnceLock<Tablebases> = OnceLock::new();
@@ -140,19 +154,11 @@ fn the_engine_mates_in_exactly_the_table_distance() {
                 assert!(!position.is_game_over(), "{name}: the win slipped away");
                 let m = if position.turn() == Color::White {
                     id += 1;
-                    engine.send(Command::Go(Box::new(GoRequest {
-                        search_id: id,
-                        position: position.clone(),
-                        history: Vec::new(),
-                        limits: Limits {
-                            movetime: Some(Duration::from_millis(200)),
-                            ..Limits::default()
-                        },
-                        options: SearchOptions::default(),
-                        level: Default::default(),
-                        book: false,
-                        received: std::time::Instant::now(),
-                    })));
+                    let limits = Limits {
+                        movetime: Some(Duration::from_millis(200)),
+                        ..Limits::default()
+                    };
+                    engine.send(go(id, position.clone(), limits));
                     loop {
                         let report = engine
                             .reports()
@@ -250,16 +256,7 @@ fn the_search_scores_a_capture_into_the_tables_by_them() {
     engine.send(Command::SetTablebases(Some(Arc::new(Tablebases::new(
         builtin,
     )))));
-    engine.send(Command::Go(Box::new(GoRequest {
-        search_id: 1,
-        position,
-        history: Vec::new(),
-        limits: Limits::depth(3),
-        options: SearchOptions::default(),
-        level: Default::default(),
-        book: false,
-        received: std::time::Instant::now(),
-    })));
+    engine.send(go(1, position, Limits::depth(3)));
     loop {
         let report = engine
             .reports()

@@ -197,15 +197,7 @@ fn book_move(
     let Some((book, options)) = book else {
         return false;
     };
-    // `go infinite` waits for a stop and wants analysis; a depth, node or
-    // mate limit asks for a search of that size. Only a game-style request
-    // (a clock, a move time, or nothing) is answered from the book.
-    let limits = &request.limits;
-    let wants_search = limits.infinite
-        || limits.depth.is_some()
-        || limits.nodes.is_some()
-        || limits.mate.is_some();
-    if !request.book || wants_search {
+    if !request.book || request.limits.wants_search() {
         return false;
     }
     let probe = book.probe(&request.position);
@@ -248,12 +240,7 @@ fn tablebase_move(
     let Some(tables) = tables else {
         return false;
     };
-    let limits = &request.limits;
-    let wants_search = limits.infinite
-        || limits.depth.is_some()
-        || limits.nodes.is_some()
-        || limits.mate.is_some();
-    if wants_search || !request.level.is_full_strength() {
+    if request.limits.wants_search() || !request.level.is_full_strength() {
         return false;
     }
     let Some(probe) = tables.probe(&request.position) else {

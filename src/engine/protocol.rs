@@ -90,6 +90,14 @@ pub struct Limits {
 }
 
 impl Limits {
+    /// Does the request ask for a search as such? `go infinite` waits for a
+    /// stop and wants analysis; a depth, node or mate limit asks for a search
+    /// of that size. Only a game-style request (a clock, a move time, or
+    /// nothing) may be answered from the book or the endgame tables.
+    pub fn wants_search(&self) -> bool {
+        self.infinite || self.depth.is_some() || self.nodes.is_some() || self.mate.is_some()
+    }
+
     pub fn depth(depth: u32) -> Limits {
         Limits {
             depth: Some(depth),

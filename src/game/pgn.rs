@@ -56,12 +56,6 @@ pub fn write_pgn(game: &Game, headers: &Headers, result: &str) -> String {
         headers.set("SetUp", "1");
         headers.set("FEN", fen);
     }
-    let mut out = String::new();
-    for (name, value) in &headers.0 {
-        let _ = writeln!(out, "[{name} \"{}\"]", escape(value));
-    }
-    out.push('\n');
-
     let start = game.start();
     let mut move_number = start.fullmoves().get();
     let mut white_to_move = start.turn().is_white();
@@ -79,7 +73,17 @@ pub fn write_pgn(game: &Game, headers: &Headers, result: &str) -> String {
         white_to_move = !white_to_move;
     }
     tokens.push(result.to_string());
+    assemble(&headers, &tokens)
+}
 
+/// A PGN game from its headers and its movetext tokens: the tag pairs, an
+/// empty line, then the tokens wrapped below 80 columns.
+pub fn assemble(headers: &Headers, tokens: &[String]) -> String {
+    let mut out = String::new();
+    for (name, value) in &headers.0 {
+        let _ = writeln!(out, "[{name} \"{}\"]", escape(value));
+    }
+    out.push('\n');
     let mut line = String::new();
     for token in tokens {
         if !line.is_empty() && line.len() + 1 + token.len() > 79 {
@@ -90,7 +94,7 @@ pub fn write_pgn(game: &Game, headers: &Headers, result: &str) -> String {
         if !line.is_empty() {
             line.push(' ');
         }
-        line.push_str(&token);
+        line.push_str(token);
     }
     out.push_str(&line);
     out.push('\n');

@@ -187,35 +187,13 @@ impl GameTree {
     pub fn to_pgn(&self) -> String {
         let mut headers = self.headers.clone();
         headers.set("Result", self.result.clone());
-        let mut out = String::new();
-        for (name, value) in &headers.0 {
-            out.push_str(&format!(
-                "[{name} \"{}\"]\n",
-                value.replace('\\', "\\\\").replace('"', "\\\"")
-            ));
-        }
-        out.push('\n');
         let mut tokens = Vec::new();
         for comment in &self.nodes[0].comments {
             tokens.push(format!("{{ {} }}", comment.trim()));
         }
         self.write_line(0, &mut tokens, true);
         tokens.push(self.result.clone());
-        let mut line = String::new();
-        for token in tokens {
-            if !line.is_empty() && line.len() + 1 + token.len() > 79 {
-                out.push_str(&line);
-                out.push('\n');
-                line.clear();
-            }
-            if !line.is_empty() {
-                line.push(' ');
-            }
-            line.push_str(&token);
-        }
-        out.push_str(&line);
-        out.push('\n');
-        out
+        super::pgn::assemble(&headers, &tokens)
     }
 
     /// Movetext of the line continuing from `node`: its first child, then
