@@ -31,6 +31,19 @@ fn go(id: u64, position: Chess, limits: Limits) -> Command {
     }))
 }
 
+/// The engine's `BestMove` report for search `id`.
+fn best_move_of(engine: &Engine, id: u64) -> Report {
+    loop {
+        let report = engine
+            .reports()
+            .recv_timeout(Duration::from_secs(20))
+            .unwrap();
+        if matches!(report, Report::BestMove { search_id, .. } if search_id == id) {
+            return report;
+        }
+    }
+}
+
 /// All 35 tables, generated once for this test binary.
 fn tables() -> &'static Tablebases {
     static TABLES: OnceLock<Tablebases> = OnceLock::new();
@@ -159,26 +172,17 @@ fn the_engine_mates_in_exactly_the_table_distance() {
                         ..Limits::default()
                     };
                     engine.send(go(id, position.clone(), limits));
-                    loop {
-                        let report = engine
-                            .reports()
-                            .recv_timeout(Duration::from_secs(20))
-                            .unwrap();
-                        if let Report::BestMove {
-                            search_id,
-                            best_move,
-                            source,
-                            ..
-                        } = report
-                            && search_id == id
-                        {
-                            assert!(matches!(
-                                source,
-                                MoveSource::Tablebase { wdl: Wdl::Win, .. }
-                            ));
-                            break best_move.unwrap();
-                        }
-                    }
+                    let Report::BestMove {
+                        best_move, source, ..
+                    } = best_move_of(&engine, id)
+                    else {
+                        unreachable!()
+                    };
+                    assert!(matches!(
+                        source,
+                        MoveSource::Tablebase { wdl: Wdl::Win, .. }
+                    ));
+                    best_move.unwrap()
                 } else if random_defence {
                     let moves = position.legal_moves();
                     moves[(rng.next_u64() % moves.len() as u64) as usize]
@@ -257,34 +261,28 @@ fn the_search_scores_a_capture_into_the_tables_by_them() {
         builtin,
     )))));
     engine.send(go(1, position, Limits::depth(3)));
-    loop {
-        let report = engine
-            .reports()
-            .recv_timeout(Duration::from_secs(20))
-            .unwrap();
-        if let Report::BestMove {
-            best_move,
-            score,
-            source,
-            ..
-        } = report
-        {
-            assert_eq!(
-                source,
-                MoveSource::Search,
-                "a depth limit asks for a search"
-            );
-            assert_eq!(
-                best_move.map(|m| m.to_uci(shakmaty::CastlingMode::Standard).to_string()),
-                Some("d1d8".to_string())
-            );
-            match score {
-                kibitz::engine::Score::Centipawns(cp) => {
-                    assert!(cp > kibitz::engine::search::TB_BOUND, "{cp}");
-                }
-                other => panic!("expected a tablebase win value, got {other:?}"),
-            }
-            break;
+    let Report::BestMove {
+        best_move,
+        score,
+        source,
+        ..
+    } = best_move_of(&engine, 1)
+    else {
+        unreachable!()
+    };
+    assert_eq!(
+        source,
+        MoveSource::Search,
+        "a depth limit asks for a search"
+    );
+    assert_eq!(
+        best_move.map(|m| m.to_uci(shakmaty::CastlingMode::Standard).to_string()),
+        Some("d1d8".to_string())
+    );
+    match score {
+        kibitz::engine::Score::Centipawns(cp) => {
+            assert!(cp > kibitz::engine::search::TB_BOUND, "{cp}");
         }
+        other => panic!("expected a tablebase win value, got {other:?}"),
     }
 }

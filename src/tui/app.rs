@@ -620,6 +620,12 @@ impl App {
         };
         self.shown_clocks = self.clock_texts(now);
         self.dirty = true;
+        self.after_move(now);
+    }
+
+    /// The position changed: the rules may end the game; otherwise the
+    /// engine may be to move, and the game is autosaved.
+    fn after_move(&mut self, now: Instant) {
         if let Some(end) = self.game.rules_end() {
             self.finish(end, now);
             return;
@@ -670,12 +676,7 @@ impl App {
         self.selected = None;
         self.hint = None;
         self.dirty = true;
-        if let Some(end) = self.game.rules_end() {
-            self.finish(end, now);
-            return;
-        }
-        self.engine_turn(now);
-        self.autosave(now);
+        self.after_move(now);
     }
 
     /// If the engine is to move, start its search.
