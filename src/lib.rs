@@ -6,6 +6,7 @@ pub mod config;
 pub mod engine;
 pub mod game;
 pub mod perft;
+pub mod review;
 pub mod tablebase;
 pub mod tui;
 pub mod uci;

@@ -78,6 +78,23 @@ enum Commands {
     /// Endgame tablebases: generate kibitz's own, check them, probe a position.
     #[command(subcommand)]
     Tb(TbCommand),
+    /// Review a game: evaluate every position, mark inaccuracies, mistakes, blunders.
+    Review {
+        /// The PGN file.
+        #[arg(long)]
+        pgn: std::path::PathBuf,
+        /// Which game of the file (1 = the first).
+        #[arg(long, default_value_t = 1)]
+        game: usize,
+        /// Thinking time per position, milliseconds.
+        #[arg(long, default_value_t = 300)]
+        movetime: u64,
+        /// Write the game with the review in it ([%eval], ?! ? ??, better lines) here.
+        #[arg(long)]
+        out: Option<std::path::PathBuf>,
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 #[derive(Subcommand)]
@@ -264,6 +281,23 @@ fn run(command: Commands, out: &mut dyn Write) -> Result<(), CliError> {
         )?,
         Commands::Bench { depth, json } => cli::bench(depth, json, out)?,
         Commands::Pgn { file, json } => cli::pgn::summary(&file, json, &mut &mut *out)?,
+        Commands::Review {
+            pgn,
+            game,
+            movetime,
+            out: annotated,
+            json,
+        } => cli::review::run(
+            &cli::review::ReviewArgs {
+                pgn,
+                game,
+                movetime,
+                json,
+                out: annotated,
+                hash_mb: kibitz::engine::DEFAULT_HASH_MB,
+            },
+            out,
+        )?,
         Commands::Tb(TbCommand::Generate {
             signatures,
             all,

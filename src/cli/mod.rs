@@ -3,6 +3,7 @@
 
 pub mod book;
 pub mod pgn;
+pub mod review;
 pub mod tb;
 
 use std::io::Write;

@@ -1,6 +1,7 @@
 //! The game record and the notation people type. Independent of the engine
 //! and of any user interface.
 
+pub mod annotations;
 pub mod fen;
 pub mod notation;
 pub mod pgn;

@@ -171,6 +171,97 @@ impl GameTree {
         out
     }
 
+    /// The nodes from the first move to `node` (the root is not included).
+    pub fn path(&self, node: usize) -> Vec<usize> {
+        let mut path = Vec::new();
+        let mut at = node;
+        while let Some(parent) = self.nodes[at].parent {
+            path.push(at);
+            at = parent;
+        }
+        path.reverse();
+        path
+    }
+
+    /// Whether `node` lies on the main line.
+    pub fn on_mainline(&self, node: usize) -> bool {
+        self.path(node).iter().all(|&n| {
+            self.nodes[n]
+                .parent
+                .is_some_and(|p| self.nodes[p].children[0] == n)
+        })
+    }
+
+    /// The end of the line `node` is on: follow first children.
+    pub fn line_end(&self, node: usize) -> usize {
+        let mut at = node;
+        while let Some(&next) = self.nodes[at].children.first() {
+            at = next;
+        }
+        at
+    }
+
+    /// Promote the variation `node` is in by one level: at the nearest
+    /// branch point above it, its line becomes the first child (the
+    /// continuation) and the line that was there becomes a variation.
+    /// Returns false when `node` is already on the main line.
+    pub fn promote(&mut self, node: usize) -> bool {
+        let mut at = node;
+        while let Some(parent) = self.nodes[at].parent {
+            let children = &mut self.nodes[parent].children;
+            if let Some(index) = children.iter().position(|&c| c == at)
+                && index > 0
+            {
+                let moved = children.remove(index);
+                children.insert(0, moved);
+                return true;
+            }
+            at = parent;
+        }
+        false
+    }
+
+    /// Delete `node` and everything after it. The arena is compacted; the
+    /// returned index is where `node`'s parent now is. The root cannot be
+    /// deleted (`None`).
+    pub fn delete(&mut self, node: usize) -> Option<usize> {
+        let parent = self.nodes.get(node)?.parent?;
+        self.nodes[parent].children.retain(|&c| c != node);
+        // Keep every node still reachable from the root, in order, and
+        // renumber them.
+        let mut keep = vec![false; self.nodes.len()];
+        let mut stack = vec![0];
+        while let Some(n) = stack.pop() {
+            keep[n] = true;
+            stack.extend(self.nodes[n].children.iter().copied());
+        }
+        let mut new_index = vec![usize::MAX; self.nodes.len()];
+        let mut next = 0;
+        for (old, kept) in keep.iter().enumerate() {
+            if *kept {
+                new_index[old] = next;
+                next += 1;
+            }
+        }
+        let old_nodes = std::mem::take(&mut self.nodes);
+        for (old, mut n) in old_nodes.into_iter().enumerate() {
+            if !keep[old] {
+                continue;
+            }
+            n.parent = n.parent.map(|p| new_index[p]);
+            for c in &mut n.children {
+                *c = new_index[*c];
+            }
+            self.nodes.push(n);
+        }
+        Some(new_index[parent])
+    }
+
+    /// Number of plies from the start to `node`.
+    pub fn ply(&self, node: usize) -> usize {
+        self.path(node).len()
+    }
+
     /// Counts of variations (extra children), comments and NAGs.
     pub fn counts(&self) -> (usize, usize, usize) {
         let variations = self
@@ -413,13 +504,10 @@ impl Visitor for TreeVisitor {
     }
 }
 
-/// Read every game of a PGN stream, one at a time, handing each to `each`
-/// (return `false` to stop). A byte-order mark at the start is skipped.
-pub fn read_games(
-    mut source: impl Read,
-    each: &mut dyn FnMut(GameTree) -> bool,
-) -> std::io::Result<usize> {
-    // Skip a UTF-8 byte-order mark.
+/// A PGN reader over `source` that skips a UTF-8 byte-order mark.
+fn pgn_reader<R: Read>(
+    mut source: R,
+) -> std::io::Result<Reader<std::io::Chain<std::io::Cursor<Vec<u8>>, R>>> {
     let mut head = [0u8; 3];
     let mut filled = 0;
     while filled < 3 {
@@ -428,13 +516,21 @@ pub fn read_games(
             n => filled += n,
         }
     }
-    let prefix: &[u8] = if head[..filled] == [0xEF, 0xBB, 0xBF] {
-        &[]
+    let prefix = if head[..filled] == [0xEF, 0xBB, 0xBF] {
+        Vec::new()
     } else {
-        &head[..filled]
+        head[..filled].to_vec()
     };
-    let chained = std::io::Read::chain(prefix, source);
-    let mut reader = Reader::new(chained);
+    Ok(Reader::new(std::io::Cursor::new(prefix).chain(source)))
+}
+
+/// Read every game of a PGN stream, one at a time, handing each to `each`
+/// (return `false` to stop). A byte-order mark at the start is skipped.
+pub fn read_games(
+    source: impl Read,
+    each: &mut dyn FnMut(GameTree) -> bool,
+) -> std::io::Result<usize> {
+    let mut reader = pgn_reader(source)?;
     let mut visitor = TreeVisitor { game: 0 };
     let mut count = 0;
     while let Some(tree) = reader.read_game(&mut visitor)? {
@@ -444,6 +540,21 @@ pub fn read_games(
         }
     }
     Ok(count)
+}
+
+/// Game `number` (1-based) of a PGN stream, skipping the games before it
+/// without reading their moves; `None` when the stream has fewer games.
+pub fn read_game_at(source: impl Read, number: usize) -> std::io::Result<Option<GameTree>> {
+    let mut reader = pgn_reader(source)?;
+    for _ in 1..number {
+        if !reader.skip_game()? {
+            return Ok(None);
+        }
+    }
+    let mut visitor = TreeVisitor {
+        game: number.saturating_sub(1),
+    };
+    reader.read_game(&mut visitor)
 }
 
 /// The FEN of a position.

@@ -1,0 +1,198 @@
+//! `kibitz review --pgn FILE`: the engine judges every move of one game.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde_json::json;
+use shakmaty::Color;
+
+use super::{CliError, format_score_white};
+use crate::engine::{Limits, Score};
+use crate::game::tree::{GameTree, read_game_at};
+use crate::review::{self, Class, MoveReview, PositionEval};
+
+pub struct ReviewArgs {
+    pub pgn: PathBuf,
+    pub game: usize,
+    pub movetime: u64,
+    pub json: bool,
+    pub out: Option<PathBuf>,
+    pub hash_mb: usize,
+}
+
+/// Read game `number` (1-based) of a PGN file.
+pub fn load_game(path: &Path, number: usize) -> Result<GameTree, CliError> {
+    if number == 0 {
+        return Err(CliError::BadInput("games are numbered from 1".into()));
+    }
+    let file = std::fs::File::open(path)
+        .map_err(|e| CliError::BadInput(format!("cannot read {}: {e}", path.display())))?;
+    match read_game_at(std::io::BufReader::new(file), number) {
+        Ok(Some(tree)) => Ok(tree),
+        Ok(None) => Err(CliError::BadInput(format!(
+            "{} has no game {number}",
+            path.display()
+        ))),
+        Err(e) => Err(CliError::BadInput(format!(
+            "cannot read {}: {e}",
+            path.display()
+        ))),
+    }
+}
+
+fn score_json(score: Score) -> serde_json::Value {
+    match score {
+        Score::Centipawns(cp) => json!({"cp": cp}),
+        Score::Mate(n) => json!({"mate": n}),
+    }
+}
+
+fn side(color: Color) -> &'static str {
+    if color.is_white() { "white" } else { "black" }
+}
+
+/// Counts of inaccuracies, mistakes and blunders by one side.
+fn tally(reviews: &[MoveReview], color: Color) -> [usize; 3] {
+    let mut counts = [0; 3];
+    for r in reviews.iter().filter(|r| r.mover == color) {
+        match r.class {
+            Some(Class::Inaccuracy) => counts[0] += 1,
+            Some(Class::Mistake) => counts[1] += 1,
+            Some(Class::Blunder) => counts[2] += 1,
+            None => {}
+        }
+    }
+    counts
+}
+
+pub fn run(args: &ReviewArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    if !(1..=60_000).contains(&args.movetime) {
+        return Err(CliError::BadInput(format!(
+            "movetime {} ms is out of range 1..=60000",
+            args.movetime
+        )));
+    }
+    let mut tree = load_game(&args.pgn, args.game)?;
+    if let Some(error) = &tree.error {
+        eprintln!("warning: {error}; reviewing the moves before it");
+    }
+    let limits = Limits {
+        movetime: Some(Duration::from_millis(args.movetime)),
+        ..Limits::default()
+    };
+    let never = || false;
+    let (evals, reviews) =
+        review::review(&tree, &limits, args.hash_mb, None, &never, &mut |_, _| {});
+    let header = |name: &str| tree.headers.get(name).unwrap_or("?").to_string();
+    if args.json {
+        let moves: Vec<_> = reviews
+            .iter()
+            .map(|r| {
+                json!({
+                    "ply": r.ply,
+                    "san": r.san,
+                    "mover": side(r.mover),
+                    "eval_before": score_json(r.before),
+                    "eval_after": if r.mates { json!({"mated": side(!r.mover)}) } else { score_json(r.after) },
+                    "lost": (r.lost * 10.0).round() / 10.0,
+                    "class": r.class.map(Class::name),
+                    "best": r.better_line.first(),
+                    "best_line": r.better_line,
+                })
+            })
+            .collect();
+        let counts = |c| {
+            let [i, m, b] = tally(&reviews, c);
+            json!({"inaccuracies": i, "mistakes": m, "blunders": b})
+        };
+        let value = json!({
+            "game": args.game,
+            "white": header("White"),
+            "black": header("Black"),
+            "result": tree.result,
+            "movetime_ms": args.movetime,
+            "thresholds": {"inaccuracy": review::INACCURACY, "mistake": review::MISTAKE, "blunder": review::BLUNDER},
+            "moves": moves,
+            "summary": {"white": counts(Color::White), "black": counts(Color::Black)},
+            "error": tree.error.as_ref().map(ToString::to_string),
+        });
+        writeln!(out, "{value}")?;
+    } else {
+        write_text(args, &tree, &evals, &reviews, out)?;
+    }
+    if let Some(path) = &args.out {
+        review::annotate(&mut tree, &reviews, &evals);
+        crate::config::write_atomic(path, &tree.to_pgn())
+            .map_err(|e| CliError::BadInput(format!("cannot write {}: {e}", path.display())))?;
+        if !args.json {
+            writeln!(out, "annotated game written to {}", path.display())?;
+        }
+    }
+    Ok(())
+}
+
+fn write_text(
+    args: &ReviewArgs,
+    tree: &GameTree,
+    _evals: &[Option<PositionEval>],
+    reviews: &[MoveReview],
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    let header = |name: &str| tree.headers.get(name).unwrap_or("?").to_string();
+    writeln!(
+        out,
+        "game {}: {} - {} {}  ({} plies, {} ms a position)",
+        args.game,
+        header("White"),
+        header("Black"),
+        tree.result,
+        reviews.len(),
+        args.movetime
+    )?;
+    writeln!(
+        out,
+        "thresholds (winning chance lost): inaccuracy {}, mistake {}, blunder {}",
+        review::INACCURACY,
+        review::MISTAKE,
+        review::BLUNDER
+    )?;
+    for r in reviews {
+        let number = r.ply.div_ceil(2);
+        let dots = if r.mover.is_white() { "." } else { "..." };
+        let after = if r.mates {
+            "mate".to_string()
+        } else {
+            format_score_white(r.after, Color::White)
+        };
+        let mut line = format!(
+            "{:>4}{dots:<3} {:<8} {:>7}",
+            number,
+            format!("{}{}", r.san, r.class.map_or("", Class::symbol)),
+            after
+        );
+        if let Some(class) = r.class {
+            line.push_str(&format!(
+                "  {}, {:.0}% of winning chance lost; best {}",
+                class.name(),
+                r.lost,
+                r.better_line
+                    .iter()
+                    .take(4)
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            ));
+        }
+        writeln!(out, "{}", line.trim_end())?;
+    }
+    for color in [Color::White, Color::Black] {
+        let [i, m, b] = tally(reviews, color);
+        writeln!(
+            out,
+            "{}: {i} inaccuracies, {m} mistakes, {b} blunders",
+            side(color)
+        )?;
+    }
+    Ok(())
+}

@@ -1,0 +1,415 @@
+//! Game review: the engine evaluates every position of a game's main line
+//! at a fixed budget, and each move is judged by how much of the mover's
+//! winning chances it gave away.
+//!
+//! Why winning chances and not centipawns: losing two pawns matters when
+//! the game is level and hardly at all when you are a queen up. A
+//! centipawn score `cp` (side to move's view) becomes a winning chance
+//!
+//! ```text
+//!     win% = 50 + 50 * (2 / (1 + exp(-0.00368208 * cp)) - 1)
+//! ```
+//!
+//! (the logistic fit lichess publishes for its own review), so +1.00 is
+//! about 59 %, +3.00 about 75 %, a forced mate 100 %. A move then costs
+//! `win% before - win% after` from the mover's side, and:
+//!
+//! | class       | lost winning chance | NAG  |
+//! |-------------|---------------------|------|
+//! | inaccuracy  | 5 points or more    | `?!` |
+//! | mistake     | 10 points or more   | `?`  |
+//! | blunder     | 15 points or more   | `??` |
+//!
+//! A move that is the engine's own first choice costs nothing (the two
+//! searches see different depths, and their noise is not the player's
+//! fault); a forced move (the only legal one) is never classified.
+
+use std::time::Instant;
+
+use shakmaty::{Chess, Color, Move, Position};
+
+use crate::engine::ordering::Heuristics;
+use crate::engine::search::{self, SearchContext};
+use crate::engine::tt::TranspositionTable;
+use crate::engine::{Limits, Score, SearchInfo, SearchOptions, position_key};
+use crate::game::annotations::{self, CommentEval};
+use crate::game::notation::san_line;
+use crate::game::tree::GameTree;
+use crate::tablebase::Tablebases;
+
+/// Lost winning-chance points (0-100 scale) from which a move is an
+/// inaccuracy, a mistake, a blunder.
+pub const INACCURACY: f64 = 5.0;
+pub const MISTAKE: f64 = 10.0;
+pub const BLUNDER: f64 = 15.0;
+
+/// How many moves of the engine's better line go into an annotated game.
+const BETTER_LINE_PLIES: usize = 6;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Class {
+    Inaccuracy,
+    Mistake,
+    Blunder,
+}
+
+impl Class {
+    pub fn name(self) -> &'static str {
+        match self {
+            Class::Inaccuracy => "inaccuracy",
+            Class::Mistake => "mistake",
+            Class::Blunder => "blunder",
+        }
+    }
+
+    /// The PGN NAG: 6 = `?!`, 2 = `?`, 4 = `??`.
+    pub fn nag(self) -> u8 {
+        match self {
+            Class::Inaccuracy => 6,
+            Class::Mistake => 2,
+            Class::Blunder => 4,
+        }
+    }
+
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Class::Inaccuracy => "?!",
+            Class::Mistake => "?",
+            Class::Blunder => "??",
+        }
+    }
+
+    fn of(lost: f64) -> Option<Class> {
+        if lost >= BLUNDER {
+            Some(Class::Blunder)
+        } else if lost >= MISTAKE {
+            Some(Class::Mistake)
+        } else if lost >= INACCURACY {
+            Some(Class::Inaccuracy)
+        } else {
+            None
+        }
+    }
+}
+
+/// The engine's view of one position.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PositionEval {
+    /// From White's point of view (0 when the game is over on the board).
+    pub score: Score,
+    /// The best line from here (empty when the game is over).
+    pub pv: Vec<Move>,
+    pub depth: u32,
+    /// Legal moves in the position (1 = the move was forced).
+    pub legal_moves: usize,
+    /// The side checkmated in this position, if it is checkmate.
+    pub mated: Option<Color>,
+}
+
+impl PositionEval {
+    /// `side`'s winning chance here (0-100).
+    pub fn chance_for(&self, side: Color) -> f64 {
+        match self.mated {
+            Some(mated) if mated == side => 0.0,
+            Some(_) => 100.0,
+            None => win_chance(self.score.for_white(side)),
+        }
+    }
+}
+
+/// One judged move of the main line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MoveReview {
+    /// The tree node of the move.
+    pub node: usize,
+    /// 1-based ply.
+    pub ply: usize,
+    pub mover: Color,
+    pub san: String,
+    /// Evaluations before and after the move, White's view.
+    pub before: Score,
+    pub after: Score,
+    /// The move gave checkmate.
+    pub mates: bool,
+    /// Winning-chance points the mover gave away (0 or more).
+    pub lost: f64,
+    pub class: Option<Class>,
+    /// The engine's choice, when it differs from the move played.
+    pub better: Option<Move>,
+    /// The engine's line from before the move, in SAN.
+    pub better_line: Vec<String>,
+}
+
+/// The mover's winning chance (0-100) for a score from its own side.
+pub fn win_chance(score: Score) -> f64 {
+    match score {
+        Score::Mate(n) if n > 0 => 100.0,
+        Score::Mate(_) => 0.0,
+        Score::Centipawns(cp) => {
+            50.0 + 50.0 * (2.0 / (1.0 + (-0.003_682_08 * f64::from(cp)).exp()) - 1.0)
+        }
+    }
+}
+
+/// Evaluates positions one after the other, keeping its hash table and
+/// move-ordering history between them (neighbouring positions of a game
+/// share most of their trees).
+pub struct Reviewer {
+    tt: TranspositionTable,
+    heuristics: Box<Heuristics>,
+}
+
+impl Reviewer {
+    pub fn new(hash_mb: usize) -> Reviewer {
+        Reviewer {
+            tt: TranspositionTable::new(hash_mb),
+            heuristics: Box::default(),
+        }
+    }
+
+    /// Evaluate `position` (reached after the positions in `history`)
+    /// within `limits`; `stop` ends the search early.
+    pub fn evaluate(
+        &mut self,
+        position: &Chess,
+        history: &[u64],
+        limits: &Limits,
+        stop: &dyn Fn() -> bool,
+        tablebases: Option<&Tablebases>,
+    ) -> PositionEval {
+        let legal_moves = position.legal_moves().len();
+        let turn = position.turn();
+        if legal_moves == 0 {
+            let mated = position.is_check().then_some(turn);
+            return PositionEval {
+                score: Score::Centipawns(0),
+                pv: Vec::new(),
+                depth: 0,
+                legal_moves,
+                mated,
+            };
+        }
+        if position.is_insufficient_material() {
+            return PositionEval {
+                score: Score::Centipawns(0),
+                pv: Vec::new(),
+                depth: 0,
+                legal_moves,
+                mated: None,
+            };
+        }
+        let mut ignore = |_: SearchInfo| {};
+        let mut ctx = SearchContext {
+            tt: &mut self.tt,
+            heuristics: &mut self.heuristics,
+            stop,
+            on_info: &mut ignore,
+            search_id: 0,
+            clock_start: Instant::now(),
+            tablebases,
+        };
+        let result = search::search(
+            position,
+            history,
+            limits,
+            SearchOptions::default(),
+            &mut ctx,
+            &mut crate::engine::trace::NoTrace,
+        );
+        let pv = result
+            .lines
+            .first()
+            .map(|line| line.pv.clone())
+            .or_else(|| result.best_move.map(|m| vec![m]))
+            .unwrap_or_default();
+        PositionEval {
+            score: result.score.for_white(turn),
+            pv,
+            depth: result.depth,
+            legal_moves,
+            mated: None,
+        }
+    }
+}
+
+/// The main line's positions and their history keys, from the start.
+pub fn mainline_positions(tree: &GameTree) -> Vec<(Chess, Vec<u64>)> {
+    let mut out = Vec::new();
+    let mut position = tree.start.clone();
+    let mut keys = Vec::new();
+    out.push((position.clone(), keys.clone()));
+    for node in tree.mainline() {
+        keys.push(position_key(&position));
+        match tree.nodes[node].m {
+            Some(m) => position.play_unchecked(m),
+            None => match position.clone().swap_turn() {
+                Ok(passed) => position = passed,
+                Err(_) => break,
+            },
+        }
+        out.push((position.clone(), keys.clone()));
+    }
+    out
+}
+
+/// Judge the main line's moves from the evaluations known so far:
+/// `evals[i]` is the position after `i` plies (`evals[0]` the start). Moves
+/// whose two positions are not both evaluated yet are left out.
+pub fn judge(tree: &GameTree, evals: &[Option<PositionEval>]) -> Vec<MoveReview> {
+    let mainline = tree.mainline();
+    let positions = mainline_positions(tree);
+    let mut out = Vec::new();
+    for (index, &node) in mainline.iter().enumerate() {
+        let (Some(Some(before)), Some(Some(after))) = (evals.get(index), evals.get(index + 1))
+        else {
+            continue;
+        };
+        let Some(m) = tree.nodes[node].m else {
+            continue;
+        };
+        let Some((position, _)) = positions.get(index) else {
+            continue;
+        };
+        let mover = position.turn();
+        let best = before.pv.first().copied();
+        let lost = if best == Some(m) {
+            0.0
+        } else {
+            (before.chance_for(mover) - after.chance_for(mover)).max(0.0)
+        };
+        let class = if before.legal_moves > 1 {
+            Class::of(lost)
+        } else {
+            None
+        };
+        out.push(MoveReview {
+            node,
+            ply: index + 1,
+            mover,
+            san: tree.nodes[node].san.clone(),
+            before: before.score,
+            after: after.score,
+            mates: after.mated.is_some(),
+            lost,
+            class,
+            better: best.filter(|&b| b != m),
+            better_line: san_line(position, &before.pv),
+        });
+    }
+    out
+}
+
+/// A score (White's view) as `[%eval]` writes it.
+pub fn comment_eval(score: Score) -> CommentEval {
+    match score {
+        Score::Centipawns(cp) => CommentEval::Centipawns(cp),
+        Score::Mate(n) => CommentEval::Mate(n),
+    }
+}
+
+/// Write a review into the tree: an `[%eval]` in the comment of every
+/// judged move, the NAG of each inaccuracy, mistake and blunder (unless the
+/// move already carries a move-quality NAG), and the engine's better line
+/// as a variation.
+pub fn annotate(tree: &mut GameTree, reviews: &[MoveReview], evals: &[Option<PositionEval>]) {
+    let positions = mainline_positions(tree);
+    for review in reviews {
+        // Nothing to evaluate after a mating move.
+        if !review.mates {
+            let eval = comment_eval(review.after);
+            let node = &mut tree.nodes[review.node];
+            match node.comments.first_mut() {
+                Some(first) => *first = annotations::with_eval(first, eval),
+                None => node.comments.push(annotations::with_eval("", eval)),
+            }
+        }
+        let Some(class) = review.class else {
+            continue;
+        };
+        // NAGs 1-6 are the move-quality marks; keep a human's own.
+        if !tree.nodes[review.node]
+            .nags
+            .iter()
+            .any(|n| (1..=6).contains(n))
+        {
+            tree.nodes[review.node].nags.push(class.nag());
+        }
+        let Some(parent) = tree.nodes[review.node].parent else {
+            continue;
+        };
+        let Some(Some(before)) = evals.get(review.ply - 1) else {
+            continue;
+        };
+        if review.better.is_none() {
+            continue;
+        }
+        let Some((position, _)) = positions.get(review.ply - 1) else {
+            continue;
+        };
+        let mut at = parent;
+        let mut pos = position.clone();
+        for (i, &m) in before.pv.iter().take(BETTER_LINE_PLIES).enumerate() {
+            if !pos.is_legal(m) {
+                break;
+            }
+            at = tree.add_move_at(at, &pos, m);
+            pos.play_unchecked(m);
+            if i == 0 && tree.nodes[at].comments.is_empty() {
+                let eval = comment_eval(before.score);
+                tree.nodes[at]
+                    .comments
+                    .push(annotations::with_eval("", eval));
+            }
+        }
+    }
+}
+
+/// Review a whole main line on this thread: `progress(ply, eval)` is told
+/// each position as it is done (the start is ply 0).
+pub fn review(
+    tree: &GameTree,
+    limits: &Limits,
+    hash_mb: usize,
+    tablebases: Option<&Tablebases>,
+    stop: &dyn Fn() -> bool,
+    progress: &mut dyn FnMut(usize, &PositionEval),
+) -> (Vec<Option<PositionEval>>, Vec<MoveReview>) {
+    let mut reviewer = Reviewer::new(hash_mb);
+    let mut evals = Vec::new();
+    for (ply, (position, history)) in mainline_positions(tree).iter().enumerate() {
+        if stop() {
+            break;
+        }
+        let eval = reviewer.evaluate(position, history, limits, stop, tablebases);
+        progress(ply, &eval);
+        evals.push(Some(eval));
+    }
+    let reviews = judge(tree, &evals);
+    (evals, reviews)
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn winning_chances_follow_the_fit() {
+        assert!((win_chance(Score::Centipawns(0)) - 50.0).abs() < 1e-9);
+        let plus_one = win_chance(Score::Centipawns(100));
+        assert!((59.0..60.0).contains(&plus_one), "{plus_one}");
+        let minus_one = win_chance(Score::Centipawns(-100));
+        assert!((plus_one + minus_one - 100.0).abs() < 1e-9);
+        assert_eq!(win_chance(Score::Mate(3)), 100.0);
+        assert_eq!(win_chance(Score::Mate(-1)), 0.0);
+    }
+
+    #[test]
+    fn thresholds_make_the_classes() {
+        assert_eq!(Class::of(4.9), None);
+        assert_eq!(Class::of(5.0), Some(Class::Inaccuracy));
+        assert_eq!(Class::of(10.0), Some(Class::Mistake));
+        assert_eq!(Class::of(15.0), Some(Class::Blunder));
+        assert_eq!(Class::of(80.0), Some(Class::Blunder));
+    }
+}
