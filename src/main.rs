@@ -33,6 +33,15 @@ struct Cli {
     /// A folder of Syzygy endgame tables.
     #[arg(long, value_name = "DIR")]
     syzygy: Option<std::path::PathBuf>,
+    /// Open a PGN file on the analysis board (the game list, or --game N).
+    #[arg(long, value_name = "FILE")]
+    pgn: Option<std::path::PathBuf>,
+    /// Which game of the --pgn file to open (1 = the first).
+    #[arg(long, value_name = "N", requires = "pgn")]
+    game: Option<usize>,
+    /// Start on the analysis board (from --fen, or the start position).
+    #[arg(long, visible_alias = "analyze")]
+    analyse: bool,
 }
 
 #[derive(Subcommand)]
@@ -386,6 +395,20 @@ fn tui(cli: &Cli, started: std::time::Instant) -> anyhow::Result<ExitCode> {
         },
         None => None,
     };
+    if let Some(path) = &cli.pgn {
+        // Refuse an unreadable file or a missing game before the terminal is
+        // taken over.
+        let checked = match cli.game {
+            Some(number) => cli::review::load_game(path, number).map(|_| ()),
+            None => std::fs::File::open(path)
+                .map(|_| ())
+                .map_err(|e| CliError::BadInput(format!("cannot read {}: {e}", path.display()))),
+        };
+        if let Err(e) = checked {
+            eprintln!("error: {e}");
+            return Ok(ExitCode::from(2));
+        }
+    }
     if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
         eprintln!(
             "error: the board needs a terminal; for scripts use a subcommand (see kibitz --help)"
@@ -431,6 +454,8 @@ fn tui(cli: &Cli, started: std::time::Instant) -> anyhow::Result<ExitCode> {
         messages,
         started,
         frame_log: std::env::var_os("KIBITZ_FRAME_LOG").map(Into::into),
+        pgn: cli.pgn.clone().map(|path| (path, cli.game)),
+        analyse: cli.analyse,
     })?;
     Ok(ExitCode::SUCCESS)
 }

@@ -5,6 +5,7 @@ pub mod annotations;
 pub mod fen;
 pub mod notation;
 pub mod pgn;
+pub mod summary;
 pub mod tree;
 
 use shakmaty::fen::Fen;

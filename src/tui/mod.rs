@@ -7,6 +7,7 @@
 //! clock tick, so a busy engine can never starve the keyboard. The screen is
 //! drawn only when something visible changed.
 
+pub mod analysis_ui;
 pub mod app;
 pub mod clock;
 pub mod layout;
@@ -17,12 +18,17 @@ pub mod ui;
 
 use std::io::Write;
 use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, never, select_biased, tick, unbounded};
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
-use ratatui::crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event};
+use ratatui::crossterm::event::{
+    self, DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture,
+    Event,
+};
 use ratatui::crossterm::execute;
 use ratatui::crossterm::terminal::{
     EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
@@ -37,6 +43,10 @@ use msg::Msg;
 
 /// How often the clocks are looked at while one runs.
 const TICK: Duration = Duration::from_millis(100);
+/// Games per message while a game list is read.
+const GAME_LIST_BATCH: usize = 500;
+/// The review's own hash table (the analysis engine keeps its own).
+const REVIEW_HASH_MB: usize = 32;
 
 /// What `kibitz` (no subcommand) was started with.
 pub struct Options {
@@ -49,6 +59,10 @@ pub struct Options {
     pub started: Instant,
     /// Write frame timings here on exit (`KIBITZ_FRAME_LOG`).
     pub frame_log: Option<PathBuf>,
+    /// Open this PGN file on the analysis board (a game number, or the list).
+    pub pgn: Option<(PathBuf, Option<usize>)>,
+    /// Start on the analysis board (with `fen`, or the start position).
+    pub analyse: bool,
 }
 
 /// Put the terminal back as it was: raw mode off, main screen, no mouse
@@ -58,6 +72,7 @@ fn restore_terminal() {
     let mut out = std::io::stdout();
     let _ = execute!(
         out,
+        DisableBracketedPaste,
         DisableMouseCapture,
         LeaveAlternateScreen,
         ratatui::crossterm::cursor::Show
@@ -81,6 +96,8 @@ struct FrameLog {
     first_frame: Option<Duration>,
     /// (key to frame on screen, draw time), microseconds.
     frames: Vec<(Option<u128>, u128)>,
+    /// From asking for a position's analysis to its first line on screen.
+    analysis: Vec<u128>,
 }
 
 impl FrameLog {
@@ -95,17 +112,120 @@ impl FrameLog {
                 None => text.push_str(&format!("frame draw_us {draw}\n")),
             }
         }
+        for latency in &self.analysis {
+            text.push_str(&format!("analysis_first_line_us {latency}\n"));
+        }
         std::fs::write(path, text)
+    }
+}
+
+/// Carry out what the analysis board asked for, on background threads that
+/// answer through `tx`.
+fn background_request(
+    request: app::Request,
+    tx: &crossbeam_channel::Sender<Msg>,
+    review_stop: &mut Option<Arc<AtomicBool>>,
+    tables: Option<Arc<crate::tablebase::Tablebases>>,
+) {
+    let tx = tx.clone();
+    let spawn = |name: &str, work: Box<dyn FnOnce() + Send>| {
+        if let Err(e) = std::thread::Builder::new().name(name.into()).spawn(work) {
+            let _ = tx.send(Msg::Notice(format!("cannot start a thread: {e}")));
+        }
+    };
+    match request {
+        app::Request::ListGames(path) => {
+            let tx = tx.clone();
+            spawn(
+                "kibitz-game-list",
+                Box::new(move || {
+                    let done = match std::fs::File::open(&path) {
+                        Ok(file) => crate::game::summary::summaries(
+                            std::io::BufReader::new(file),
+                            GAME_LIST_BATCH,
+                            &mut |batch| {
+                                tx.send(Msg::GameList {
+                                    path: path.clone(),
+                                    event: app::ListEvent::Games(batch),
+                                })
+                                .is_ok()
+                            },
+                        )
+                        .map_err(|e| format!("cannot read {}: {e}", path.display())),
+                        Err(e) => Err(format!("cannot open {}: {e}", path.display())),
+                    };
+                    let _ = tx.send(Msg::GameList {
+                        path,
+                        event: app::ListEvent::Done(done),
+                    });
+                }),
+            );
+        }
+        app::Request::LoadGame { path, number } => {
+            let tx = tx.clone();
+            spawn(
+                "kibitz-load-game",
+                Box::new(move || {
+                    let result =
+                        crate::cli::review::load_game(&path, number).map_err(|e| e.to_string());
+                    let _ = tx.send(Msg::GameLoaded {
+                        path,
+                        number,
+                        result,
+                    });
+                }),
+            );
+        }
+        app::Request::Review { id, tree, movetime } => {
+            if let Some(stop) = review_stop.take() {
+                stop.store(true, Ordering::Relaxed);
+            }
+            let stop = Arc::new(AtomicBool::new(false));
+            *review_stop = Some(Arc::clone(&stop));
+            let tx = tx.clone();
+            spawn(
+                "kibitz-review",
+                Box::new(move || {
+                    let limits = crate::engine::Limits {
+                        movetime: Some(movetime),
+                        ..crate::engine::Limits::default()
+                    };
+                    let stopped = || stop.load(Ordering::Relaxed);
+                    crate::review::review(
+                        &tree,
+                        &limits,
+                        REVIEW_HASH_MB,
+                        tables.as_deref(),
+                        &stopped,
+                        &mut |ply, eval| {
+                            let _ = tx.send(Msg::Review {
+                                id,
+                                ply,
+                                eval: eval.clone(),
+                            });
+                        },
+                    );
+                    let _ = tx.send(Msg::ReviewDone { id });
+                }),
+            );
+        }
+        app::Request::StopReview => {
+            if let Some(stop) = review_stop.take() {
+                stop.store(true, Ordering::Relaxed);
+            }
+        }
     }
 }
 
 /// Run the interface until the user quits.
 pub fn run(options: Options) -> anyhow::Result<()> {
     let resume = match &options.dirs {
-        Some(dirs) if options.fen.is_none() => match save::read_autosave(&dirs.data) {
-            Ok(saved) => (saved, None),
-            Err(e) => (None, Some(format!("autosave ignored: {e}"))),
-        },
+        Some(dirs) if options.fen.is_none() && options.pgn.is_none() && !options.analyse => {
+            match save::read_autosave(&dirs.data) {
+                Ok(saved) => (saved, None),
+                Err(e) => (None, Some(format!("autosave ignored: {e}"))),
+            }
+        }
         _ => (None, None),
     };
     let engine = Engine::new(options.settings.hash_mb)?;
@@ -119,7 +239,12 @@ pub fn run(options: Options) -> anyhow::Result<()> {
     }));
     enable_raw_mode()?;
     let _guard = TerminalGuard;
-    execute!(std::io::stdout(), EnterAlternateScreen, EnableMouseCapture)?;
+    execute!(
+        std::io::stdout(),
+        EnterAlternateScreen,
+        EnableMouseCapture,
+        EnableBracketedPaste
+    )?;
     let mut terminal = Terminal::new(CrosstermBackend::new(std::io::stdout()))?;
     // No `terminal.clear()`: it asks the terminal for the cursor position,
     // which not every terminal answers; the alternate screen starts blank.
@@ -140,6 +265,12 @@ pub fn run(options: Options) -> anyhow::Result<()> {
             options.settings.book_options,
         ),
         Err(e) => messages.push(format!("{e}; playing without a book")),
+    }
+    let now = Instant::now();
+    if let Some((path, number)) = &options.pgn {
+        app.open_path(path.clone(), *number);
+    } else if options.analyse {
+        app.analyse_position(options.fen.clone().unwrap_or_default(), now);
     }
     if !messages.is_empty() {
         app.message = Some((messages.join("; "), Tone::Error));
@@ -176,6 +307,12 @@ pub fn run(options: Options) -> anyhow::Result<()> {
     let reports = engine.reports().clone();
     let mut log = FrameLog::default();
     let mut pending_key: Option<Instant> = None;
+    let mut review_stop: Option<Arc<AtomicBool>> = None;
+    let mut timed_search: Option<u64> = None;
+    let background = tables_tx.clone();
+    for command in app.take_commands() {
+        engine.send(command);
+    }
 
     loop {
         if app.take_dirty() {
@@ -191,6 +328,17 @@ pub fn run(options: Options) -> anyhow::Result<()> {
                     .map(|k| after.duration_since(k).as_micros());
                 log.frames
                     .push((latency, after.duration_since(before).as_micros()));
+                // The first frame that shows an analysis line of a new
+                // position: the delay from the move to its analysis.
+                if let Some(a) = &app.analysis
+                    && let (Some(id), Some(asked)) = (a.search, a.asked_at)
+                    && !a.lines.is_empty()
+                    && timed_search != Some(id)
+                {
+                    timed_search = Some(id);
+                    log.analysis
+                        .push(after.saturating_duration_since(asked).as_micros());
+                }
             }
         }
         if app.quit {
@@ -224,6 +372,10 @@ pub fn run(options: Options) -> anyhow::Result<()> {
         for command in app.take_commands() {
             engine.send(command);
         }
+        for request in app.take_requests() {
+            let tables = app.tablebases.clone();
+            background_request(request, &background, &mut review_stop, tables);
+        }
         if app.wants_tables && !generation_started {
             generation_started = true;
             spawn_tables(true);
@@ -248,6 +400,7 @@ fn spawn_input() -> std::io::Result<Receiver<Msg>> {
                     Ok(Event::Key(key)) => Msg::Key(key, Instant::now()),
                     Ok(Event::Mouse(mouse)) => Msg::Mouse(mouse),
                     Ok(Event::Resize(w, h)) => Msg::Resize(w, h),
+                    Ok(Event::Paste(text)) => Msg::Paste(text),
                     Ok(_) => continue,
                     Err(_) => return,
                 };

@@ -22,4 +22,27 @@ pub enum Msg {
     Tablebases(std::sync::Arc<crate::tablebase::Tablebases>),
     /// Something a background task wants the user to know.
     Notice(String),
+    /// Text pasted into the terminal.
+    Paste(String),
+    /// The game list's background reader made progress.
+    GameList {
+        path: std::path::PathBuf,
+        event: crate::tui::app::ListEvent,
+    },
+    /// A game asked for with `Request::LoadGame`.
+    GameLoaded {
+        path: std::path::PathBuf,
+        number: usize,
+        result: Result<crate::game::tree::GameTree, String>,
+    },
+    /// The review evaluated the position after `ply` moves.
+    Review {
+        id: u64,
+        ply: usize,
+        eval: crate::review::PositionEval,
+    },
+    /// The review finished (or was stopped).
+    ReviewDone {
+        id: u64,
+    },
 }

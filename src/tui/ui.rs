@@ -46,7 +46,11 @@ pub fn draw(frame: &mut Frame, app: &App, now: Instant) {
     };
     draw_top(frame, app, screen.top, &theme);
     draw_board(frame, app, &screen, &theme);
-    draw_panel(frame, app, screen.panel, &theme, now);
+    if app.analysing() {
+        super::analysis_ui::draw_panel(frame, app, screen.panel, &theme);
+    } else {
+        draw_panel(frame, app, screen.panel, &theme, now);
+    }
     draw_status(frame, app, screen.status, &theme);
     draw_input(frame, app, screen.input, &theme);
     draw_overlay(frame, app, area, &theme);
@@ -89,6 +93,41 @@ fn draw_top(frame: &mut Frame, app: &App, area: Rect, theme: &Theme) {
         ),
         Players::TwoHumans => " Two players".to_string(),
     };
+    if let Some(analysis) = &app.analysis {
+        let tag = |name: &str| {
+            analysis
+                .tree
+                .headers
+                .get(name)
+                .filter(|v| !v.is_empty() && *v != "?")
+                .map(str::to_string)
+        };
+        let mut text = " Analysis".to_string();
+        if let (Some(white), Some(black)) = (tag("White"), tag("Black")) {
+            text.push_str(&format!(" · {white} - {black} {}", analysis.tree.result));
+        }
+        if let Some(source) = &analysis.source {
+            let name = source
+                .path
+                .file_name()
+                .map(|n| n.to_string_lossy().to_string())
+                .unwrap_or_default();
+            text.push_str(&format!(" · {name} #{}", source.number));
+        }
+        if analysis.modified {
+            text.push_str(" · modified");
+        }
+        spans.push(Span::raw(text));
+        spans.push(Span::styled(" · ", Style::default().fg(theme.dim)));
+        let position = app.game.position();
+        let ply = analysis.tree.ply(analysis.cursor);
+        spans.push(Span::styled(
+            format!("ply {ply}, {} to move", side_name(position.turn())),
+            Style::default().add_modifier(Modifier::BOLD),
+        ));
+        frame.render_widget(Paragraph::new(Line::from(spans)), area);
+        return;
+    }
     spans.push(Span::raw(who));
     spans.push(Span::styled(" · ", Style::default().fg(theme.dim)));
     spans.push(Span::raw(app.time_control.to_string()));
@@ -439,7 +478,7 @@ fn draw_engine(frame: &mut Frame, app: &App, area: Rect, theme: &Theme) {
 }
 
 /// The tables' verdict for the position and the best few moves.
-fn draw_tablebase(
+pub(super) fn draw_tablebase(
     frame: &mut Frame,
     app: &App,
     probe: &TbProbe,
@@ -473,7 +512,13 @@ fn draw_tablebase(
 }
 
 /// The book's moves for the position, with their share as a bar.
-fn draw_book(frame: &mut Frame, app: &App, moves: &[BookMove], area: Rect, theme: &Theme) {
+pub(super) fn draw_book(
+    frame: &mut Frame,
+    app: &App,
+    moves: &[BookMove],
+    area: Rect,
+    theme: &Theme,
+) {
     let block = Block::default()
         .borders(Borders::TOP)
         .title(" Book ")
@@ -581,8 +626,9 @@ fn draw_input(frame: &mut Frame, app: &App, area: Rect, theme: &Theme) {
     let line = match &app.input {
         Some(text) => {
             let completions = app.completions();
+            let prompt = if app.analysing() { " > " } else { " move> " };
             let mut spans = vec![
-                Span::styled(" move> ", Style::default().fg(theme.accent)),
+                Span::styled(prompt, Style::default().fg(theme.accent)),
                 Span::raw(text.clone()),
                 Span::styled("▏", Style::default().fg(theme.accent)),
             ];
@@ -594,6 +640,10 @@ fn draw_input(frame: &mut Frame, app: &App, area: Rect, theme: &Theme) {
             }
             Line::from(spans)
         }
+        None if app.analysing() => Line::styled(
+            " ←→ moves · ↑↓ variations · a engine · +/- lines · R review · g games · o open · s save · ? help",
+            Style::default().fg(theme.dim),
+        ),
         None => Line::styled(
             " arrows/mouse/: move · u takeback · i hint · d draw · f flip · ? help · q quit",
             Style::default().fg(theme.dim),
@@ -603,7 +653,7 @@ fn draw_input(frame: &mut Frame, app: &App, area: Rect, theme: &Theme) {
 }
 
 /// A box of `width` x `height` in the middle of `area`, cleared.
-fn popup(
+pub(super) fn popup(
     frame: &mut Frame,
     area: Rect,
     width: u16,
@@ -648,6 +698,49 @@ pub const HELP: &[(&str, &str)] = &[
     ("Esc", "cancel a selection or a dialog"),
     ("?", "this help"),
     ("q, Ctrl-C", "quit (the game is autosaved)"),
+    ("o, g", "open a PGN file; the games of the open file"),
+    (":analyse", "take the finished game to the analysis board"),
+];
+
+pub const ANALYSIS_HELP: &[(&str, &str)] = &[
+    (
+        "← →, Home End",
+        "back and forward along the line; to its start and end",
+    ),
+    ("↑ ↓", "the other moves played here (variations)"),
+    (
+        "h j k l, Enter",
+        "board cursor, pick up / put down (or mouse, or :move)",
+    ),
+    ("a, + -", "engine analysis on/off; 1-5 lines"),
+    ("1-5", "play the first move of that engine line"),
+    (
+        "p, x",
+        "promote the variation; delete the move and what follows",
+    ),
+    (
+        "c, :nag ?!",
+        "comment on the move; set a mark (! ? !! ?? !? ?!)",
+    ),
+    (
+        "R, n N",
+        "review the game (:review MS); next / previous marked move",
+    ),
+    (
+        ":annotate",
+        "write the review into the game ([%eval], ?! ? ??, lines)",
+    ),
+    ("b", "the evaluation, term by term"),
+    (
+        "g, o",
+        "the games of the file; open a file (or paste FEN/PGN)",
+    ),
+    (
+        "s, :save PATH",
+        "save into the file (all games); this game to PATH",
+    ),
+    (":fen", "the position's FEN"),
+    ("f, ?, q", "flip, this help, quit"),
 ];
 
 fn draw_overlay(frame: &mut Frame, app: &App, area: Rect, theme: &Theme) {
@@ -655,16 +748,23 @@ fn draw_overlay(frame: &mut Frame, app: &App, area: Rect, theme: &Theme) {
     let dim = Style::default().fg(theme.dim);
     match &app.overlay {
         Overlay::None => {}
+        Overlay::GameList => {
+            if let Some(list) = &app.game_list {
+                super::analysis_ui::draw_game_list(frame, list, area, theme);
+            }
+        }
+        Overlay::Open(dialog) => super::analysis_ui::draw_open(frame, dialog, area, theme),
         Overlay::Help => {
+            let help = if app.analysing() { ANALYSIS_HELP } else { HELP };
             let inner = popup(
                 frame,
                 area,
                 80,
-                HELP.len() as u16 + 2,
+                help.len() as u16 + 2,
                 "Keys (any key closes)",
                 theme,
             );
-            let lines: Vec<Line> = HELP
+            let lines: Vec<Line> = help
                 .iter()
                 .map(|(key, what)| {
                     Line::from(vec![
@@ -739,7 +839,10 @@ fn draw_overlay(frame: &mut Frame, app: &App, area: Rect, theme: &Theme) {
                 Line::styled(format!(" {}  {}", end.result(), end.describe()), bold),
                 Line::from(format!(" after {} moves", app.game.len().div_ceil(2))),
                 Line::default(),
-                Line::styled(" n new game · s save PGN · u takeback · Esc board", dim),
+                Line::styled(
+                    " n new game · s save · u takeback · a analyse · Esc board",
+                    dim,
+                ),
             ];
             frame.render_widget(Paragraph::new(lines), inner);
         }

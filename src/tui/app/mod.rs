@@ -23,8 +23,17 @@ use crate::engine::{
 };
 use crate::game::notation::{parse_move, san_line};
 use crate::game::pgn::{Headers, write_pgn};
+use crate::game::tree::GameTree;
 use crate::game::{Game, GameEnd};
 use crate::tablebase::{Tablebases, TbProbe};
+
+mod analysis;
+mod files;
+
+pub use analysis::{
+    Analysis, EngineLine, GameSource, MAX_LINES, REVIEW_MOVETIME_MS, Request, ReviewState,
+};
+pub use files::{GameList, ListEvent, OpenDialog, Pending, complete_path};
 
 use super::clock::{Clock, format_clock};
 use super::layout;
@@ -61,6 +70,12 @@ pub enum Confirm {
     Abandon,
     /// Two players on one board: the other one accepts the draw?
     DrawOffer,
+    /// Quit the analysis board with unsaved changes.
+    QuitUnsaved,
+    /// Open something else and drop the unsaved changes.
+    Discard,
+    /// Delete the move under the cursor and what follows it.
+    Delete,
 }
 
 impl Confirm {
@@ -73,12 +88,17 @@ impl Confirm {
             Confirm::Resign => "Resign this game?",
             Confirm::Abandon => "Abandon this game and start a new one?",
             Confirm::DrawOffer => "A draw is offered. Accept it?",
+            Confirm::QuitUnsaved => "The analysis has unsaved changes (s saves). Quit anyway?",
+            Confirm::Discard => "The analysis has unsaved changes. Drop them?",
+            Confirm::Delete => "Delete this move and everything after it?",
         }
     }
 }
 
 /// Who plays whom in the new-game dialog.
-pub const SIDE_CHOICES: [&str; 4] = ["White", "Black", "Random", "Two players"];
+pub const SIDE_CHOICES: [&str; 5] = ["White", "Black", "Random", "Two players", "Analysis board"];
+/// The side choice that opens the analysis board instead of a game.
+const ANALYSIS_CHOICE: usize = 4;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct NewGameForm {
@@ -140,8 +160,9 @@ impl NewGameForm {
     /// Whether a field is shown (and can be selected).
     pub fn shows(&self, field: usize) -> bool {
         match field {
-            1 => self.side != 3,
-            3 | 4 => self.is_custom(),
+            1 => self.side < 3,
+            2 => self.side != ANALYSIS_CHOICE,
+            3 | 4 => self.is_custom() && self.side != ANALYSIS_CHOICE,
             5 => self.fen_start.is_some(),
             _ => field < Self::FIELDS.len(),
         }
@@ -188,7 +209,7 @@ impl NewGameForm {
         };
         let presets = TimeControl::presets().len() as u32;
         match self.field {
-            0 => self.side = bump(self.side as u32, 0, 3) as usize,
+            0 => self.side = bump(self.side as u32, 0, ANALYSIS_CHOICE as u32) as usize,
             1 => self.level = bump(u32::from(self.level), 1, 10) as u8,
             2 => self.time = bump(self.time as u32, 0, presets) as usize,
             3 => {
@@ -248,6 +269,9 @@ pub enum Overlay {
     Confirm(Confirm),
     Help,
     GameOver,
+    /// The games of the open file.
+    GameList,
+    Open(OpenDialog),
 }
 
 /// What the running search is for.
@@ -319,6 +343,15 @@ pub struct App {
     tb_view: Option<(TbProbe, Vec<(Move, TbProbe)>)>,
     /// The position and tables `tb_view` was made for.
     tb_view_for: Option<(u64, usize)>,
+    /// The analysis board, when it is on instead of a game.
+    pub analysis: Option<Box<Analysis>>,
+    /// The games of the last opened file.
+    pub game_list: Option<GameList>,
+    /// Files and threads the event loop is asked for.
+    requests: Vec<Request>,
+    recent: Vec<PathBuf>,
+    /// What waits for the answer to "drop unsaved changes?".
+    pending: Option<Pending>,
 }
 
 impl App {
@@ -337,7 +370,7 @@ impl App {
             _ => Overlay::NewGame(form),
         };
         let level = settings.level;
-        App {
+        let mut app = App {
             engine_panel: settings.engine_panel,
             settings,
             dirs,
@@ -375,7 +408,19 @@ impl App {
             wants_tables: false,
             tb_view: None,
             tb_view_for: None,
-        }
+            analysis: None,
+            game_list: None,
+            requests: Vec::new(),
+            recent: Vec::new(),
+            pending: None,
+        };
+        app.load_recent();
+        app
+    }
+
+    /// Files to read and threads to start, asked for by the last updates.
+    pub fn take_requests(&mut self) -> Vec<Request> {
+        std::mem::take(&mut self.requests)
     }
 
     /// What the tables say about the current position, and about each move.
@@ -460,11 +505,15 @@ impl App {
 
     /// A game is on and not finished.
     pub fn in_progress(&self) -> bool {
-        self.started && self.end.is_none() && !self.game.is_empty()
+        self.analysis.is_none() && self.started && self.end.is_none() && !self.game.is_empty()
     }
 
     /// Whether the person at the keyboard may move now.
     pub fn human_to_move(&self) -> bool {
+        if self.analysis.is_some() {
+            // On the analysis board either side may move.
+            return !self.game.position().legal_moves().is_empty();
+        }
         self.started
             && self.end.is_none()
             && !self.players.engine_plays(self.game.position().turn())
@@ -498,6 +547,18 @@ impl App {
                 self.outbox.push(Command::SetTablebases(Some(tables)));
                 self.dirty = true;
             }
+            Msg::Paste(text) => {
+                self.dirty = true;
+                self.paste(text, now);
+            }
+            Msg::GameList { path, event } => self.list_event(path, event),
+            Msg::GameLoaded {
+                path,
+                number,
+                result,
+            } => self.game_loaded(path, number, result, now),
+            Msg::Review { id, ply, eval } => self.review_progress(id, ply, eval),
+            Msg::ReviewDone { id } => self.review_done(id),
         }
         if !self.wants_tables && self.game.position().board().occupied().count() <= 5 {
             self.wants_tables = true;
@@ -537,6 +598,19 @@ impl App {
     // ----- starting and ending games --------------------------------------
 
     fn start_game(&mut self, form: &NewGameForm, now: Instant) {
+        if form.side == ANALYSIS_CHOICE {
+            let start = match (&form.fen_start, form.use_fen) {
+                (Some(position), true) => position.clone(),
+                _ => Chess::default(),
+            };
+            self.analyse_position(start, now);
+            self.say(
+                "Analysis board: move for either side; ? lists the keys.",
+                Tone::Info,
+            );
+            return;
+        }
+        self.analysis = None;
         self.stop_search();
         let players = match form.side {
             3 => Players::TwoHumans,
@@ -570,6 +644,27 @@ impl App {
     }
 
     /// Set up a game (new or resumed) and get it going.
+    /// Take the game on the board to the analysis board.
+    fn analyse_game(&mut self, now: Instant) {
+        if self.in_progress() {
+            self.say("Finish the game first (or resign with r).", Tone::Error);
+            return;
+        }
+        let mut tree = GameTree::new(self.game.start().clone());
+        let mut at = 0;
+        for &m in self.game.moves() {
+            at = tree.add_move(at, m);
+        }
+        tree.headers = self.headers();
+        tree.result = self.end.map_or("*", GameEnd::result).to_string();
+        let last = at;
+        self.analyse(tree, None, now);
+        if let Some(analysis) = &mut self.analysis {
+            analysis.modified = !self.game.is_empty();
+        }
+        self.goto(last, now);
+    }
+
     fn begin(
         &mut self,
         game: Game,
@@ -651,6 +746,9 @@ impl App {
 
     /// Play `m` for the side to move (already known legal or refused here).
     fn play(&mut self, m: Move, now: Instant) {
+        if self.analysis.is_some() {
+            return self.analysis_play(m, now);
+        }
         // A flag that fell before this move arrived decides the game, even
         // if the tick that would have noticed it has not come yet.
         if let Some(loser) = self.clock.as_ref().and_then(|c| c.flagged(now)) {
@@ -731,6 +829,9 @@ impl App {
     }
 
     fn report(&mut self, report: Report, now: Instant) {
+        if self.analysis.is_some() {
+            return self.analysis_report(report, now);
+        }
         let Some((id, purpose)) = self.search else {
             return;
         };
@@ -897,12 +998,18 @@ impl App {
                 return;
             }
             Overlay::GameOver => match key.code {
+                KeyCode::Char('a') => return self.analyse_game(now),
                 KeyCode::Char('n' | 's' | 'q' | 'u' | 'f' | '?') => {}
                 _ => return,
             },
+            Overlay::GameList => return self.game_list_key(key),
+            Overlay::Open(dialog) => return self.open_key(dialog, key),
         }
         if self.input.is_some() {
             return self.input_key(key, now);
+        }
+        if self.analysis.is_some() && self.analysis_key(key, now) {
+            return;
         }
         self.board_key(key, now);
     }
@@ -940,12 +1047,20 @@ impl App {
                 let state = if self.engine_panel { "shown" } else { "hidden" };
                 self.say(format!("Engine panel {state}."), Tone::Info);
             }
+            KeyCode::Char('u' | 'i' | 'd' | 'r') if self.analysis.is_some() => {
+                self.say(
+                    "That is for games; here Left goes back (n starts a game).",
+                    Tone::Info,
+                );
+            }
             KeyCode::Char('u') => self.takeback(now),
             KeyCode::Char('i') => self.ask_hint(now),
             KeyCode::Char('d') => self.offer_draw(now),
             KeyCode::Char('r') if self.end.is_none() && self.started => {
                 self.overlay = Overlay::Confirm(Confirm::Resign);
             }
+            KeyCode::Char('o') => self.open_dialog(),
+            KeyCode::Char('g') => self.open_game_list(),
             KeyCode::Char('n') => {
                 self.overlay = if self.in_progress() {
                     Overlay::Confirm(Confirm::Abandon)
@@ -1006,8 +1121,31 @@ impl App {
 
     /// What the command line asked for: a word command or a move.
     fn command(&mut self, typed: &str, now: Instant) {
+        if self.analysis.is_some() && self.analysis_command(typed, now) {
+            return;
+        }
+        if let Some(text) = typed.strip_prefix("fen ") {
+            return match crate::game::fen::parse_fen(text.trim()) {
+                Ok(position) if !self.in_progress() => self.analyse_position(position, now),
+                Ok(_) => self.say("Finish or leave the game first (n).", Tone::Error),
+                Err(e) => self.say(format!("Not a FEN: {e}"), Tone::Error),
+            };
+        }
+        if !self.in_progress() && self.load_text(typed, now) {
+            return;
+        }
         match typed {
             "" => {}
+            "analyse" | "analyze" | "analysis" => self.analyse_game(now),
+            "open" => self.open_dialog(),
+            "games" => self.open_game_list(),
+            "new" if self.unsaved() => {
+                self.overlay = Overlay::Confirm(Confirm::QuitUnsaved);
+                self.say(
+                    "Save first (s), or quit and start kibitz again.",
+                    Tone::Info,
+                );
+            }
             "help" => self.overlay = Overlay::Help,
             "flip" => self.flipped = !self.flipped,
             "undo" | "takeback" => self.takeback(now),
@@ -1021,6 +1159,9 @@ impl App {
             "fen" => {
                 let fen = self.game.fen();
                 self.say(format!("FEN: {fen}"), Tone::Info);
+            }
+            "quit" | "q" if self.unsaved() => {
+                self.overlay = Overlay::Confirm(Confirm::QuitUnsaved);
             }
             "quit" | "q" => self.overlay = Overlay::Confirm(Confirm::Quit),
             _ if !self.human_to_move() => {
@@ -1140,11 +1281,15 @@ impl App {
                 self.overlay = Overlay::Confirm(question);
             } else if question == Confirm::DrawOffer {
                 self.say("The draw offer is declined.", Tone::Info);
+            } else if question == Confirm::Discard {
+                self.pending = None;
             }
             return;
         }
         match question {
-            Confirm::Quit => self.leave(now),
+            Confirm::Quit | Confirm::QuitUnsaved => self.leave(now),
+            Confirm::Discard => self.run_pending(now),
+            Confirm::Delete => self.delete_here(now),
             Confirm::Abandon => {
                 // The old game waits, clocks stopped, while the dialog is open.
                 self.stop_search();
@@ -1317,6 +1462,10 @@ impl App {
         let Some(dirs) = &self.dirs else {
             return;
         };
+        // The autosave keeps games; the analysis board saves on request.
+        if self.analysis.is_some() {
+            return;
+        }
         let times = match &self.clock {
             Some(clock) => (
                 clock.remaining(Color::White, now),
@@ -1338,12 +1487,47 @@ impl App {
 
     // ----- mouse -----------------------------------------------------------
 
+    /// Clicks on the analysis panel: a move in the list goes there, an
+    /// engine line plays its first move; the wheel steps through the line.
+    fn analysis_mouse(&mut self, screen: &layout::Screen, mouse: MouseEvent, now: Instant) -> bool {
+        let panel = screen.panel;
+        let inside = panel.contains((mouse.column, mouse.row).into());
+        match mouse.kind {
+            MouseEventKind::Down(MouseButton::Left) if inside => {
+                if let Some(node) =
+                    super::analysis_ui::move_at(self, panel, mouse.column, mouse.row)
+                {
+                    self.goto(node, now);
+                } else if let Some(index) =
+                    super::analysis_ui::line_at(self, panel, mouse.column, mouse.row)
+                {
+                    self.play_line(index, now);
+                }
+                self.dirty = true;
+                true
+            }
+            MouseEventKind::ScrollUp | MouseEventKind::ScrollDown if inside => {
+                let code = if mouse.kind == MouseEventKind::ScrollUp {
+                    KeyCode::Left
+                } else {
+                    KeyCode::Right
+                };
+                self.analysis_key(KeyEvent::from(code), now);
+                true
+            }
+            _ => false,
+        }
+    }
+
     fn mouse(&mut self, mouse: MouseEvent, now: Instant) {
         let area = Rect::new(0, 0, self.size.0, self.size.1);
         let Some(screen) = layout::screen(area) else {
             return;
         };
         if self.overlay != Overlay::None || self.input.is_some() {
+            return;
+        }
+        if self.analysis.is_some() && self.analysis_mouse(&screen, mouse, now) {
             return;
         }
         let square = screen

@@ -1,0 +1,108 @@
+//! One line per game of a PGN file, for the game list: read in a stream, so
+//! a large file shows its first games while the rest is still being read.
+
+use std::io::Read;
+
+use shakmaty::Position;
+
+use crate::book::openings::Openings;
+
+use super::tree::{GameTree, read_games};
+
+/// What the game list shows of a game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameSummary {
+    /// 1-based number in the file.
+    pub number: usize,
+    pub white: String,
+    pub black: String,
+    pub result: String,
+    pub event: String,
+    pub date: String,
+    /// ECO code and opening name: the file's tags, or else the built-in
+    /// opening names.
+    pub opening: String,
+    pub plies: usize,
+    /// An unreadable move, if the game has one.
+    pub error: Option<String>,
+}
+
+impl GameSummary {
+    pub fn of(number: usize, tree: &GameTree) -> GameSummary {
+        let tag = |name: &str| {
+            tree.headers
+                .get(name)
+                .filter(|v| !v.is_empty() && *v != "?")
+                .unwrap_or("")
+                .to_string()
+        };
+        let line = tree.mainline();
+        let opening = match (tag("ECO"), tag("Opening")) {
+            (eco, name) if !name.is_empty() => format!("{eco} {name}").trim().to_string(),
+            (eco, _) => {
+                let mut position = tree.start.clone();
+                let mut positions = vec![position.clone()];
+                for &node in &line {
+                    match tree.nodes[node].m {
+                        Some(m) => position.play_unchecked(m),
+                        None => break,
+                    }
+                    positions.push(position.clone());
+                }
+                match Openings::builtin().name_of_game(positions.iter()) {
+                    Some(o) => format!("{} {}", o.eco, o.name),
+                    None => eco,
+                }
+            }
+        };
+        GameSummary {
+            number,
+            white: tag("White"),
+            black: tag("Black"),
+            result: tree.result.clone(),
+            event: tag("Event"),
+            date: tag("Date"),
+            opening,
+            plies: line.len(),
+            error: tree.error.as_ref().map(ToString::to_string),
+        }
+    }
+
+    /// Whether the game matches a search: every word of `query` appears in
+    /// a player's name, the event, the date or the opening (any case).
+    pub fn matches(&self, query: &str) -> bool {
+        let haystack = format!(
+            "{} {} {} {} {}",
+            self.white, self.black, self.event, self.date, self.opening
+        )
+        .to_lowercase();
+        query
+            .to_lowercase()
+            .split_whitespace()
+            .all(|word| haystack.contains(word))
+    }
+}
+
+/// Summarise every game of a stream, handing them over in batches of
+/// `batch` (return `false` to stop). Returns the number of games read.
+pub fn summaries(
+    source: impl Read,
+    batch: usize,
+    each: &mut dyn FnMut(Vec<GameSummary>) -> bool,
+) -> std::io::Result<usize> {
+    let mut pending = Vec::with_capacity(batch);
+    let mut number = 0;
+    let mut go_on = true;
+    let count = read_games(source, &mut |tree| {
+        number += 1;
+        pending.push(GameSummary::of(number, &tree));
+        if pending.len() >= batch {
+            go_on = each(std::mem::take(&mut pending));
+        }
+        go_on
+    })?;
+    if go_on && !pending.is_empty() {
+        each(pending);
+    }
+    Ok(count)
+}
