@@ -235,3 +235,79 @@ fn the_board_refuses_a_bad_fen_and_a_missing_terminal() {
         stderr(&out)
     );
 }
+
+fn scholar_file(name: &str) -> std::path::PathBuf {
+    let path = std::env::temp_dir().join(format!("kibitz-cli-{name}-{}.pgn", std::process::id()));
+    std::fs::write(
+        &path,
+        "[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0\n",
+    )
+    .unwrap();
+    path
+}
+
+#[test]
+fn review_finds_the_blunder_and_writes_an_annotated_game() {
+    let pgn = scholar_file("review");
+    let out = pgn.with_extension("out.pgn");
+    let output = kibitz(&[
+        "review",
+        "--pgn",
+        pgn.to_str().unwrap(),
+        "--movetime",
+        "150",
+        "--json",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let value: serde_json::Value = serde_json::from_str(stdout(&output).trim()).unwrap();
+    let moves = value["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 7);
+    let nf6 = &moves[5];
+    assert_eq!(nf6["san"], "Nf6");
+    assert_eq!(nf6["class"], "blunder");
+    assert_ne!(nf6["best"], "Nf6");
+    assert_eq!(moves[6]["eval_after"]["mated"], "black");
+    assert_eq!(value["summary"]["black"]["blunders"], 1);
+    assert_eq!(value["summary"]["white"]["blunders"], 0);
+    // The annotated game reads back with the mark, evaluations and a variation.
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.contains("Nf6 $4"), "{text}");
+    assert!(text.contains("[%eval "), "{text}");
+    let mut trees = Vec::new();
+    kibitz::game::tree::read_games(text.as_bytes(), &mut |t| {
+        trees.push(t);
+        true
+    })
+    .unwrap();
+    assert_eq!(trees[0].mainline().len(), 7);
+    // One better-move variation per marked move (timing may mark a small
+    // inaccuracy besides the blunder), one at 3... Nf6 for sure.
+    let marked = moves.iter().filter(|m| !m["class"].is_null()).count();
+    assert_eq!(trees[0].counts().0, marked);
+    let nf6_node = trees[0].mainline()[5];
+    let parent = trees[0].nodes[nf6_node].parent.unwrap();
+    assert_eq!(trees[0].nodes[parent].children.len(), 2);
+    assert!(trees[0].error.is_none());
+}
+
+#[test]
+fn review_and_the_analysis_board_refuse_bad_input_with_exit_2() {
+    let pgn = scholar_file("bad");
+    let file = pgn.to_str().unwrap();
+    for args in [
+        vec!["review", "--pgn", "/nonexistent/x.pgn"],
+        vec!["review", "--pgn", file, "--game", "2"],
+        vec!["review", "--pgn", file, "--game", "0"],
+        vec!["review", "--pgn", file, "--movetime", "0"],
+        vec!["--pgn", "/nonexistent/x.pgn"],
+        vec!["--pgn", file, "--game", "3"],
+    ] {
+        let output = kibitz(&args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let err = stderr(&output);
+        assert!(err.starts_with("error: "), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+    }
+}

@@ -157,6 +157,103 @@ proptest! {
         prop_assert_eq!(again.len(), 1);
         prop_assert_eq!(shape(&again[0], 0), shape(&tree, 0), "{}", pgn);
     }
+
+    /// Promoting and deleting keep a tree that writes and reads back the same,
+    /// with no node lost or left over.
+    #[test]
+    fn edited_trees_stay_whole_and_round_trip(seed in any::<u64>(), pick in any::<usize>()) {
+        let mut tree = random_tree(seed);
+        let node = 1 + pick % (tree.nodes.len() - 1).max(1);
+        if node < tree.nodes.len() {
+            let was_main = tree.on_mainline(node);
+            prop_assert_eq!(tree.promote(node), !was_main);
+            // Promoting as often as it takes makes it the main line.
+            while tree.promote(node) {}
+            prop_assert!(tree.on_mainline(node));
+            let reachable = |t: &GameTree| {
+                let mut stack = vec![0];
+                let mut count = 0;
+                while let Some(n) = stack.pop() {
+                    count += 1;
+                    stack.extend(t.nodes[n].children.iter().copied());
+                }
+                count
+            };
+            prop_assert_eq!(reachable(&tree), tree.nodes.len());
+            let subtree = {
+                let mut stack = vec![node];
+                let mut count = 0;
+                while let Some(n) = stack.pop() {
+                    count += 1;
+                    stack.extend(tree.nodes[n].children.iter().copied());
+                }
+                count
+            };
+            let before = tree.nodes.len();
+            let parent = tree.delete(node).unwrap();
+            prop_assert_eq!(tree.nodes.len(), before - subtree);
+            prop_assert_eq!(reachable(&tree), tree.nodes.len());
+            prop_assert!(parent < tree.nodes.len());
+        }
+        let again = parse(tree.to_pgn().as_bytes());
+        prop_assert_eq!(shape(&again[0], 0), shape(&tree, 0));
+    }
+}
+
+#[test]
+fn the_game_list_reads_every_test_file_in_batches() {
+    for name in [
+        "kasparov-deep-blue-1997.pgn",
+        "anastasian-lewis.pgn",
+        "utf8-bom.pgn",
+        "uci-moves.pgn",
+        "stockfish-learning.pgn",
+    ] {
+        let text = std::fs::read(common::testdata(&format!("pgn/{name}"))).unwrap();
+        let games = parse(&text);
+        let mut listed = Vec::new();
+        let count = kibitz::game::summary::summaries(&text[..], 3, &mut |batch| {
+            assert!(batch.len() <= 3);
+            listed.extend(batch);
+            true
+        })
+        .unwrap();
+        assert_eq!(count, games.len(), "{name}");
+        assert_eq!(listed.len(), games.len(), "{name}");
+        for (i, (summary, game)) in listed.iter().zip(&games).enumerate() {
+            assert_eq!(summary.number, i + 1);
+            assert_eq!(summary.plies, plies(game), "{name} game {}", i + 1);
+            assert_eq!(summary.result, game.result);
+        }
+        // Game N read alone is the same as game N read in order.
+        let last = games.len();
+        let alone = kibitz::game::tree::read_game_at(&text[..], last)
+            .unwrap()
+            .unwrap();
+        assert_eq!(shape(&alone, 0), shape(&games[last - 1], 0), "{name}");
+        assert!(
+            kibitz::game::tree::read_game_at(&text[..], last + 1)
+                .unwrap()
+                .is_none()
+        );
+    }
+    let listed = {
+        let text = std::fs::read(common::testdata("pgn/kasparov-deep-blue-1997.pgn")).unwrap();
+        let mut all = Vec::new();
+        kibitz::game::summary::summaries(&text[..], 100, &mut |b| {
+            all.extend(b);
+            true
+        })
+        .unwrap();
+        all
+    };
+    assert!(listed[0].matches("kasparov ibm"));
+    assert!(!listed[0].matches("karpov"));
+    assert!(
+        listed[5].opening.contains("Caro-Kann"),
+        "{}",
+        listed[5].opening
+    );
 }
 
 #[test]

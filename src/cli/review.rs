@@ -123,7 +123,7 @@ pub fn run(args: &ReviewArgs, out: &mut dyn Write) -> Result<(), CliError> {
     }
     if let Some(path) = &args.out {
         review::annotate(&mut tree, &reviews, &evals);
-        crate::config::write_atomic(path, &tree.to_pgn())
+        crate::config::write_atomic(path, tree.to_pgn())
             .map_err(|e| CliError::BadInput(format!("cannot write {}: {e}", path.display())))?;
         if !args.json {
             writeln!(out, "annotated game written to {}", path.display())?;

@@ -119,7 +119,7 @@ fn move_token(analysis: &Analysis, node: usize, b: &mut RowBuilder, force_number
     let start = &tree.start;
     let ply = tree.ply(parent) as u32 + u32::from(start.turn().is_black());
     let number = start.fullmoves().get() + ply / 2;
-    let white = ply % 2 == 0;
+    let white = ply.is_multiple_of(2);
     if white {
         b.push(format!("{number}."), None, Kind::Number);
     } else if force_number {
@@ -667,7 +667,7 @@ pub fn draw_game_list(frame: &mut Frame, list: &GameList, area: Rect, theme: &Th
     let name_w = (w.saturating_sub(40) / 4).clamp(8, 22);
     lines.push(Line::styled(
         format!(
-            " {:>5} {:<nw$} {:<nw$} {:<7} {:>4} {:<10} {}",
+            "  {:>4} {:<nw$} {:<nw$} {:<7} {:>4} {:<10} {}",
             "#",
             "White",
             "Black",
@@ -693,9 +693,10 @@ pub fn draw_game_list(frame: &mut Frame, list: &GameList, area: Rect, theme: &Th
             (false, true) => g.event.clone(),
             _ => g.opening.clone(),
         };
+        let pointer = if i == list.selected { "▶" } else { " " };
         let mark = if g.error.is_some() { "!" } else { " " };
         let text = format!(
-            "{mark}{:>5} {:<nw$} {:<nw$} {:<7} {:>4} {:<10} {}",
+            "{pointer}{mark}{:>4} {:<nw$} {:<nw$} {:<7} {:>4} {:<10} {}",
             g.number,
             clip(&g.white, name_w),
             clip(&g.black, name_w),

@@ -166,8 +166,9 @@ fn background_request(
             spawn(
                 "kibitz-load-game",
                 Box::new(move || {
-                    let result =
-                        crate::cli::review::load_game(&path, number).map_err(|e| e.to_string());
+                    let result = crate::cli::review::load_game(&path, number)
+                        .map(Box::new)
+                        .map_err(|e| e.to_string());
                     let _ = tx.send(Msg::GameLoaded {
                         path,
                         number,

@@ -33,7 +33,7 @@ pub enum Msg {
     GameLoaded {
         path: std::path::PathBuf,
         number: usize,
-        result: Result<crate::game::tree::GameTree, String>,
+        result: Result<Box<crate::game::tree::GameTree>, String>,
     },
     /// The review evaluated the position after `ply` moves.
     Review {

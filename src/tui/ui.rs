@@ -102,7 +102,16 @@ fn draw_top(frame: &mut Frame, app: &App, area: Rect, theme: &Theme) {
                 .filter(|v| !v.is_empty() && *v != "?")
                 .map(str::to_string)
         };
-        let mut text = " Analysis".to_string();
+        let position = app.game.position();
+        let ply = analysis.tree.ply(analysis.cursor);
+        spans.push(Span::styled(
+            format!(
+                " Analysis · ply {ply}, {} to move",
+                side_name(position.turn())
+            ),
+            Style::default().add_modifier(Modifier::BOLD),
+        ));
+        let mut text = String::new();
         if let (Some(white), Some(black)) = (tag("White"), tag("Black")) {
             text.push_str(&format!(" · {white} - {black} {}", analysis.tree.result));
         }
@@ -114,17 +123,13 @@ fn draw_top(frame: &mut Frame, app: &App, area: Rect, theme: &Theme) {
                 .unwrap_or_default();
             text.push_str(&format!(" · {name} #{}", source.number));
         }
-        if analysis.modified {
-            text.push_str(" · modified");
-        }
         spans.push(Span::raw(text));
-        spans.push(Span::styled(" · ", Style::default().fg(theme.dim)));
-        let position = app.game.position();
-        let ply = analysis.tree.ply(analysis.cursor);
-        spans.push(Span::styled(
-            format!("ply {ply}, {} to move", side_name(position.turn())),
-            Style::default().add_modifier(Modifier::BOLD),
-        ));
+        if analysis.modified {
+            spans.push(Span::styled(
+                " · modified",
+                Style::default().fg(theme.accent),
+            ));
+        }
         frame.render_widget(Paragraph::new(Line::from(spans)), area);
         return;
     }

@@ -406,7 +406,7 @@ impl App {
         let target = if forward {
             marks.clone().find(|m| m.ply > here)
         } else {
-            marks.clone().filter(|m| m.ply < here).last()
+            marks.clone().rfind(|m| m.ply < here)
         };
         match target {
             Some(m) => {

@@ -215,12 +215,14 @@ impl App {
     }
 
     pub(super) fn open_dialog(&mut self) {
-        let mut dialog = OpenDialog::default();
-        dialog.choices = self
-            .recent
-            .iter()
-            .map(|p| p.display().to_string())
-            .collect();
+        let dialog = OpenDialog {
+            choices: self
+                .recent
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect(),
+            ..OpenDialog::default()
+        };
         self.overlay = Overlay::Open(dialog);
     }
 
@@ -258,11 +260,12 @@ impl App {
         &mut self,
         path: PathBuf,
         number: usize,
-        result: Result<GameTree, String>,
+        result: Result<Box<GameTree>, String>,
         now: Instant,
     ) {
         match result {
             Ok(tree) => {
+                let tree = *tree;
                 let error = tree.error.as_ref().map(ToString::to_string);
                 self.remember(&path);
                 let name = path.display().to_string();
@@ -409,10 +412,13 @@ impl App {
                 }
                 return;
             }
-            Overlay::None => {}
+            Overlay::None | Overlay::NewGame(_) | Overlay::GameOver => {}
             _ => return,
         }
-        if !self.load_text(&text, now) {
+        if !self.in_progress() && self.load_text(&text, now) {
+            return;
+        }
+        {
             let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
             match &mut self.input {
                 Some(input) => input.push_str(&flat),

@@ -1,0 +1,619 @@
+//! The analysis board without a terminal: `App` driven by messages, its
+//! requests carried out by hand, the screen drawn on ratatui's `TestBackend`
+//! and compared with insta snapshots.
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use kibitz::config::Settings;
+use kibitz::engine::{Bound, Command, Report, Score, SearchInfo};
+use kibitz::game::notation::parse_uci;
+use kibitz::game::summary::summaries;
+use kibitz::game::tree::{GameTree, read_game_at, read_games};
+use kibitz::review::PositionEval;
+use kibitz::tui::app::{App, Confirm, ListEvent, Overlay, Request};
+use kibitz::tui::msg::Msg;
+use kibitz::tui::ui;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{
+    KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+};
+use shakmaty::{Chess, Color, Position};
+
+const W: u16 = 110;
+const H: u16 = 34;
+
+struct Harness {
+    app: App,
+    now: Instant,
+}
+
+impl Harness {
+    fn new() -> Harness {
+        let app = App::new(Settings::default(), None, None, None, (W, H));
+        Harness {
+            app,
+            now: Instant::now(),
+        }
+    }
+
+    /// A harness with game `number` of a test-data file on the board.
+    fn with_game(file: &str, number: usize) -> Harness {
+        let mut h = Harness::new();
+        let path = common::testdata(file);
+        h.open(&path, Some(number));
+        h
+    }
+
+    fn update(&mut self, msg: Msg) {
+        self.app.update(msg, self.now);
+    }
+
+    /// Open a file the way the event loop would: the requests are carried
+    /// out on this thread.
+    fn open(&mut self, path: &Path, number: Option<usize>) {
+        self.app.open_path(path.to_path_buf(), number);
+        self.serve();
+    }
+
+    /// Carry out the app's file requests (reviews are left to the test).
+    fn serve(&mut self) -> Vec<Request> {
+        let mut left = Vec::new();
+        loop {
+            let requests = self.app.take_requests();
+            if requests.is_empty() {
+                return left;
+            }
+            for request in requests {
+                match request {
+                    Request::ListGames(path) => {
+                        let file = std::fs::File::open(&path).unwrap();
+                        let mut batches = Vec::new();
+                        let count = summaries(file, 2, &mut |b| {
+                            batches.push(b);
+                            true
+                        })
+                        .unwrap();
+                        for batch in batches {
+                            self.update(Msg::GameList {
+                                path: path.clone(),
+                                event: ListEvent::Games(batch),
+                            });
+                        }
+                        self.update(Msg::GameList {
+                            path,
+                            event: ListEvent::Done(Ok(count)),
+                        });
+                    }
+                    Request::LoadGame { path, number } => {
+                        let file = std::fs::File::open(&path).unwrap();
+                        let tree = read_game_at(file, number)
+                            .unwrap()
+                            .map(Box::new)
+                            .ok_or("no game".to_string());
+                        self.update(Msg::GameLoaded {
+                            path,
+                            number,
+                            result: tree,
+                        });
+                    }
+                    other => left.push(other),
+                }
+            }
+        }
+    }
+
+    fn key(&mut self, code: KeyCode) {
+        self.update(Msg::Key(KeyEvent::from(code), self.now));
+    }
+
+    fn keys(&mut self, text: &str) {
+        for c in text.chars() {
+            self.key(KeyCode::Char(c));
+        }
+    }
+
+    fn typed(&mut self, text: &str) {
+        self.key(KeyCode::Char(':'));
+        self.keys(text);
+        self.key(KeyCode::Enter);
+    }
+
+    fn cursor(&self) -> usize {
+        self.app.analysis.as_ref().unwrap().cursor
+    }
+
+    fn tree(&self) -> &GameTree {
+        &self.app.analysis.as_ref().unwrap().tree
+    }
+
+    fn ply(&self) -> usize {
+        self.tree().ply(self.cursor())
+    }
+
+    /// The `Go` requests sent since the last call: (id, multipv, infinite).
+    fn searches(&mut self) -> Vec<(u64, usize, bool)> {
+        self.app
+            .take_commands()
+            .into_iter()
+            .filter_map(|c| match c {
+                Command::Go(r) => Some((r.search_id, r.options.multipv, r.limits.infinite)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn last_search(&mut self) -> u64 {
+        self.searches().last().expect("an analysis search").0
+    }
+
+    /// Engine line `multipv` of search `id`: `pv` in UCI, `cp` for the side
+    /// to move.
+    fn info(&mut self, id: u64, multipv: usize, cp: i32, pv: &[&str]) {
+        let mut position: Chess = self.app.game.position().clone();
+        let mut moves = Vec::new();
+        for text in pv {
+            let m = parse_uci(&position, text).unwrap();
+            position.play_unchecked(m);
+            moves.push(m);
+        }
+        let info = SearchInfo {
+            search_id: id,
+            multipv,
+            depth: 17,
+            seldepth: 24,
+            score: Score::Centipawns(cp),
+            bound: Bound::Exact,
+            pv: moves,
+            nodes: 2_000_000,
+            nps: 1_500_000,
+            hashfull: 100,
+            elapsed: Duration::from_millis(1333),
+            stats: Default::default(),
+            complete: true,
+        };
+        self.update(Msg::Engine(Report::Info(Box::new(info))));
+    }
+
+    fn screen(&self) -> String {
+        let mut terminal = Terminal::new(TestBackend::new(W, H)).unwrap();
+        terminal
+            .draw(|frame| ui::draw(frame, &self.app, self.now))
+            .unwrap();
+        terminal.backend().to_string()
+    }
+
+    fn message(&self) -> String {
+        self.app.message.clone().map(|m| m.0).unwrap_or_default()
+    }
+
+    fn click(&mut self, column: u16, row: u16) {
+        self.update(Msg::Mouse(MouseEvent {
+            kind: MouseEventKind::Down(MouseButton::Left),
+            column,
+            row,
+            modifiers: KeyModifiers::NONE,
+        }));
+    }
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("kibitz-analysis-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn opening_a_game_puts_it_on_the_analysis_board() {
+    let h = Harness::with_game("pgn/kasparov-deep-blue-1997.pgn", 6);
+    assert!(h.app.analysing());
+    assert_eq!(h.tree().mainline().len(), 37);
+    assert_eq!(h.cursor(), 0);
+    assert_eq!(h.app.overlay, Overlay::None);
+    assert!(h.message().contains("Game 6"), "{}", h.message());
+}
+
+#[test]
+fn walking_the_main_line_and_its_ends() {
+    let mut h = Harness::with_game("pgn/kasparov-deep-blue-1997.pgn", 6);
+    for _ in 0..4 {
+        h.key(KeyCode::Right);
+    }
+    assert_eq!(h.ply(), 4);
+    assert_eq!(
+        h.app.game.len(),
+        4,
+        "the board shows the line to the cursor"
+    );
+    h.key(KeyCode::Left);
+    assert_eq!(h.ply(), 3);
+    h.key(KeyCode::End);
+    assert_eq!(h.ply(), 37);
+    h.key(KeyCode::Right);
+    assert_eq!(h.ply(), 37, "no move after the end");
+    h.key(KeyCode::Home);
+    assert_eq!(h.ply(), 0);
+    h.key(KeyCode::Left);
+    assert_eq!(h.ply(), 0);
+}
+
+#[test]
+fn every_move_restarts_the_analysis_and_old_reports_are_dropped() {
+    let mut h = Harness::with_game("pgn/kasparov-deep-blue-1997.pgn", 6);
+    let searches = h.searches();
+    let (first, multipv, infinite) = *searches.last().unwrap();
+    assert_eq!((multipv, infinite), (3, true));
+    h.key(KeyCode::Right);
+    let second = h.last_search();
+    assert!(second > first);
+    // A late report about the start position must not show on ply 1.
+    h.update(Msg::Engine(Report::Info(Box::new(SearchInfo {
+        search_id: first,
+        multipv: 1,
+        depth: 30,
+        seldepth: 30,
+        score: Score::Centipawns(999),
+        bound: Bound::Exact,
+        pv: vec![parse_uci(&Chess::default(), "d2d4").unwrap()],
+        nodes: 1,
+        nps: 1,
+        hashfull: 0,
+        elapsed: Duration::ZERO,
+        stats: Default::default(),
+        complete: true,
+    }))));
+    assert!(h.app.analysis.as_ref().unwrap().lines.is_empty());
+    h.info(second, 1, -20, &["c7c6"]);
+    let lines = &h.app.analysis.as_ref().unwrap().lines;
+    assert_eq!(lines.len(), 1);
+    assert_eq!(lines[0].san, vec!["c6"]);
+    // The score is shown from White's side: -20 for Black to move is +0.20.
+    assert_eq!(lines[0].score, Score::Centipawns(20));
+    assert!(h.app.analysis.as_ref().unwrap().first_line.is_some());
+}
+
+#[test]
+fn lines_can_be_added_removed_and_played() {
+    let mut h = Harness::with_game("pgn/kasparov-deep-blue-1997.pgn", 6);
+    h.searches();
+    h.key(KeyCode::Char('+'));
+    h.key(KeyCode::Char('+'));
+    h.key(KeyCode::Char('+'));
+    let (id, multipv, _) = *h.searches().last().unwrap();
+    assert_eq!(multipv, 5, "at most five lines");
+    h.key(KeyCode::Char('-'));
+    let (id2, multipv, _) = *h.searches().last().unwrap();
+    assert_eq!(multipv, 4);
+    assert!(id2 > id);
+    h.info(id2, 1, 20, &["d2d4", "d7d5"]);
+    h.info(id2, 2, 10, &["c2c4"]);
+    // Playing line 2 adds 1. c4 as a variation beside the game's 1. e4.
+    h.key(KeyCode::Char('2'));
+    assert_eq!(h.tree().nodes[h.cursor()].san, "c4");
+    assert_eq!(h.tree().nodes[0].children.len(), 2);
+    assert!(h.app.unsaved());
+    h.key(KeyCode::Char('5'));
+    assert!(h.message().contains("No engine line 5"), "{}", h.message());
+}
+
+#[test]
+fn moves_add_variations_or_follow_existing_ones_and_can_be_promoted_and_deleted() {
+    let mut h = Harness::with_game("pgn/kasparov-deep-blue-1997.pgn", 6);
+    let nodes = h.tree().nodes.len();
+    // 1. e4 is the game's move: following it adds nothing.
+    h.typed("e4");
+    assert_eq!(h.tree().nodes.len(), nodes);
+    assert!(!h.app.unsaved());
+    // 1... e5 instead of the game's 1... c6: a variation.
+    h.typed("e5");
+    assert_eq!(h.tree().nodes.len(), nodes + 1);
+    let e5 = h.cursor();
+    assert!(!h.tree().on_mainline(e5));
+    assert!(h.message().contains("New variation e5"));
+    h.typed("Nf3");
+    assert_eq!(h.ply(), 3);
+    // Up and Down step between 1... c6 and 1... e5.
+    h.key(KeyCode::Left);
+    h.key(KeyCode::Up);
+    assert_eq!(h.tree().nodes[h.cursor()].san, "c6");
+    h.key(KeyCode::Down);
+    assert_eq!(h.cursor(), e5);
+    // Promote: 1... e5 becomes the main line.
+    h.key(KeyCode::Char('p'));
+    assert!(h.tree().on_mainline(e5));
+    assert_eq!(h.tree().mainline().len(), 3);
+    // Promote it back down by promoting c6, then delete the e5 line.
+    let c6 = h.tree().nodes[0].children[0];
+    let c6 = h.tree().nodes[c6].children[1];
+    h.app.goto(c6, h.now);
+    h.key(KeyCode::Char('p'));
+    assert_eq!(h.tree().mainline().len(), 37);
+    h.app.goto(e5, h.now);
+    h.key(KeyCode::Char('x'));
+    assert_eq!(h.app.overlay, Overlay::Confirm(Confirm::Delete));
+    h.key(KeyCode::Char('y'));
+    assert_eq!(h.tree().nodes.len(), nodes, "e5 and Nf3 are gone");
+    assert_eq!(h.ply(), 1, "the cursor is on 1. e4");
+    assert_eq!(h.tree().nodes[h.cursor()].san, "e4");
+}
+
+#[test]
+fn comments_and_nags_are_edited_and_saved_as_pgn() {
+    let mut h = Harness::with_game("pgn/kasparov-deep-blue-1997.pgn", 6);
+    h.key(KeyCode::Right);
+    h.key(KeyCode::Char('c'));
+    assert_eq!(h.app.input.as_deref(), Some("comment "));
+    h.keys("The king's pawn.");
+    h.key(KeyCode::Enter);
+    h.typed("nag !");
+    h.typed("nag ?!");
+    h.typed("nag $14");
+    let node = &h.tree().nodes[h.cursor()];
+    assert_eq!(node.comments, vec!["The king's pawn."]);
+    assert_eq!(
+        node.nags,
+        vec![6, 14],
+        "one quality mark, replaced; others add up"
+    );
+    let pgn = h.tree().to_pgn();
+    assert!(pgn.contains("1. e4 $6 $14 { The king's pawn. }"), "{pgn}");
+    // The edited tree reads back the same.
+    let mut again = Vec::new();
+    read_games(pgn.as_bytes(), &mut |t| {
+        again.push(t);
+        true
+    })
+    .unwrap();
+    assert_eq!(again[0].nodes, h.tree().nodes);
+    h.typed("nag bogus");
+    assert!(h.message().contains("nag takes"));
+}
+
+#[test]
+fn the_analysis_screen_with_three_lines() {
+    let mut h = Harness::with_game("pgn/kasparov-deep-blue-1997.pgn", 6);
+    for _ in 0..8 {
+        h.key(KeyCode::Right);
+    }
+    h.typed("comment A sharp line.");
+    let id = h.last_search();
+    h.info(id, 1, 35, &["g1f3", "g8f6", "f1d3"]);
+    h.info(id, 2, 20, &["f1d3", "g8f6"]);
+    h.info(id, 3, -10, &["c2c3", "g8f6"]);
+    insta::assert_snapshot!("analysis_multipv", h.screen());
+}
+
+#[test]
+fn the_game_list_fills_searches_and_opens() {
+    let mut h = Harness::new();
+    let path = common::testdata("pgn/kasparov-deep-blue-1997.pgn");
+    h.open(&path, None);
+    assert_eq!(h.app.overlay, Overlay::GameList);
+    let list = h.app.game_list.as_ref().unwrap();
+    assert!(list.done);
+    assert_eq!(list.games.len(), 6);
+    insta::assert_snapshot!("game_list", h.screen());
+    h.keys("caro");
+    assert_eq!(h.app.game_list.as_ref().unwrap().shown.len(), 2);
+    h.key(KeyCode::Down);
+    h.key(KeyCode::Enter);
+    let requests = h.app.take_requests();
+    assert_eq!(
+        requests,
+        vec![Request::LoadGame {
+            path: path.clone(),
+            number: 6
+        }]
+    );
+    h.key(KeyCode::Backspace);
+}
+
+#[test]
+fn a_file_of_one_game_opens_that_game() {
+    let mut h = Harness::new();
+    let path = common::testdata("pgn/anastasian-lewis.pgn");
+    h.open(&path, None);
+    h.serve();
+    assert!(h.app.analysing());
+    assert_eq!(h.app.overlay, Overlay::None);
+    assert_eq!(h.tree().mainline().len(), 84);
+}
+
+#[test]
+fn an_illegal_move_is_reported_when_the_game_opens() {
+    let dir = temp_dir("illegal");
+    let path = dir.join("bad.pgn");
+    std::fs::write(
+        &path,
+        "[White \"A\"]\n\n1. e4 e5 2. Ke3 Nc6 *\n\n[White \"B\"]\n\n1. d4 *\n",
+    )
+    .unwrap();
+    let mut h = Harness::new();
+    h.open(&path, Some(1));
+    assert!(h.app.analysing());
+    assert_eq!(h.tree().mainline().len(), 2, "the moves before it are kept");
+    assert!(
+        h.message().contains("game 1, ply 3: 'Ke3'"),
+        "{}",
+        h.message()
+    );
+    // Saving back would lose the rest of the game: refused, with the way out.
+    h.typed("comment checked");
+    h.key(KeyCode::Char('s'));
+    assert!(h.message().contains(":save PATH"), "{}", h.message());
+    assert!(std::fs::read_to_string(&path).unwrap().contains("Ke3"));
+}
+
+#[test]
+fn saving_writes_the_whole_file_back_with_the_edited_game() {
+    let dir = temp_dir("save");
+    let path = dir.join("two.pgn");
+    let text = "[Event \"One\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. e4 e5 { first } 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n\
+                [Event \"Two\"]\n[White \"C\"]\n[Black \"D\"]\n[Result \"*\"]\n\n1. d4 d5 2. c4 *\n";
+    std::fs::write(&path, text).unwrap();
+    let mut h = Harness::new();
+    h.open(&path, Some(2));
+    h.key(KeyCode::Right);
+    h.typed("Nf6");
+    assert!(h.app.unsaved());
+    // Quitting asks first.
+    h.key(KeyCode::Char('q'));
+    assert_eq!(h.app.overlay, Overlay::Confirm(Confirm::QuitUnsaved));
+    h.key(KeyCode::Char('n'));
+    assert!(!h.app.quit);
+    h.key(KeyCode::Char('s'));
+    assert!(!h.app.unsaved(), "{}", h.message());
+    assert!(h.message().contains("game 2 of 2"), "{}", h.message());
+    let mut games = Vec::new();
+    read_games(std::fs::File::open(&path).unwrap(), &mut |t| {
+        games.push(t);
+        true
+    })
+    .unwrap();
+    assert_eq!(games.len(), 2);
+    assert_eq!(games[0].mainline().len(), 7);
+    assert_eq!(games[0].nodes[2].comments, vec!["first"]);
+    assert_eq!(games[1].to_pgn(), h.tree().to_pgn(), "the edited game");
+    assert_eq!(games[1].nodes[1].children.len(), 2);
+    // This game alone to a new file; an existing file is not overwritten.
+    let single = dir.join("single.pgn");
+    h.typed(&format!("save {}", single.display()));
+    let mut read = Vec::new();
+    read_games(std::fs::File::open(&single).unwrap(), &mut |t| {
+        read.push(t);
+        true
+    })
+    .unwrap();
+    assert_eq!(read.len(), 1);
+    let other = dir.join("other.pgn");
+    std::fs::write(&other, "keep me").unwrap();
+    h.typed(&format!("save {}", other.display()));
+    assert!(h.message().contains("exists"), "{}", h.message());
+    assert_eq!(std::fs::read_to_string(&other).unwrap(), "keep me");
+    let leftovers: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_name().to_string_lossy().contains("tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "temp files left: {leftovers:?}");
+}
+
+#[test]
+fn pasting_a_fen_or_a_pgn_loads_it() {
+    let mut h = Harness::new();
+    let fen = "8/8/8/4k3/8/8/4P3/4K3 w - - 0 1";
+    h.update(Msg::Paste(format!("{fen}\n")));
+    assert!(h.app.analysing());
+    assert_eq!(h.app.game.fen(), fen);
+    h.typed("e4");
+    assert!(h.app.unsaved());
+    // A pasted PGN would drop the unsaved move: asks first.
+    h.update(Msg::Paste(
+        "[Event \"x\"]\n\n1. f4 e5 2. g4 Qh4# 0-1\n".into(),
+    ));
+    assert_eq!(h.app.overlay, Overlay::Confirm(Confirm::Discard));
+    h.key(KeyCode::Char('y'));
+    assert_eq!(h.tree().mainline().len(), 4);
+    assert_eq!(h.tree().result, "0-1");
+    // Text that is neither lands on the command line for editing.
+    h.update(Msg::Paste("hello".into()));
+    assert_eq!(h.app.input.as_deref(), Some("hello"));
+}
+
+#[test]
+fn review_results_mark_moves_and_are_written_into_the_game() {
+    let dir = temp_dir("review");
+    let path = dir.join("scholar.pgn");
+    std::fs::write(&path, "[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0\n").unwrap();
+    let mut h = Harness::new();
+    h.open(&path, Some(1));
+    h.key(KeyCode::Char('R'));
+    let requests = h.serve();
+    let Some(Request::Review { id, tree, .. }) = requests.into_iter().next() else {
+        panic!("a review request");
+    };
+    // The review's results, as the background pass would send them: White
+    // keeps a small edge until 3... Nf6?? allows mate (the engine wanted
+    // 3... g6).
+    let scores = [30, 35, 30, 40, 20, 25];
+    let positions = kibitz::review::mainline_positions(&tree);
+    let mainline = tree.mainline();
+    for (ply, (position, _)) in positions.iter().enumerate() {
+        let played = mainline.get(ply).and_then(|&n| tree.nodes[n].m);
+        let (score, pv) = match ply {
+            5 => (
+                Score::Centipawns(25),
+                vec![parse_uci(position, "g7g6").unwrap()],
+            ),
+            6 => (Score::Mate(1), played.into_iter().collect()),
+            7 => (Score::Centipawns(0), Vec::new()),
+            _ => (Score::Centipawns(scores[ply]), played.into_iter().collect()),
+        };
+        let eval = PositionEval {
+            score,
+            pv,
+            depth: 12,
+            legal_moves: position.legal_moves().len(),
+            mated: (ply == 7).then_some(Color::Black),
+        };
+        h.update(Msg::Review { id, ply, eval });
+    }
+    h.update(Msg::ReviewDone { id });
+    assert!(h.message().contains("1 blunders"), "{}", h.message());
+    h.key(KeyCode::Char('n'));
+    assert_eq!(h.tree().nodes[h.cursor()].san, "Nf6");
+    insta::assert_snapshot!("analysis_review", h.screen());
+    h.typed("annotate");
+    let pgn = h.tree().to_pgn();
+    assert!(pgn.contains("Nf6 $4"), "{pgn}");
+    assert!(pgn.contains("[%eval"), "{pgn}");
+    let nf6 = h.cursor();
+    let parent = h.tree().nodes[nf6].parent.unwrap();
+    assert_eq!(
+        h.tree().nodes[parent].children.len(),
+        2,
+        "the better move as a variation"
+    );
+}
+
+#[test]
+fn clicking_a_move_in_the_list_goes_there() {
+    let mut h = Harness::with_game("pgn/kasparov-deep-blue-1997.pgn", 6);
+    let screen = h.screen();
+    // Find "Nc3" (3. Nc3) on screen and click it.
+    let (row, line) = screen
+        .lines()
+        .enumerate()
+        .find(|(_, l)| l.contains("3. Nc3"))
+        .unwrap();
+    let col = line.chars().collect::<Vec<_>>();
+    let text: String = col.iter().collect();
+    let byte = text.find("Nc3").unwrap();
+    let column = text[..byte].chars().count() as u16;
+    h.click(column + 1, row as u16);
+    assert_eq!(h.tree().nodes[h.cursor()].san, "Nc3");
+    assert_eq!(h.ply(), 5);
+}
+
+#[test]
+fn the_analysis_board_from_the_new_game_dialog_and_from_a_finished_game() {
+    let mut h = Harness::new();
+    // Side: White, Black, Random, Two players, Analysis board.
+    for _ in 0..4 {
+        h.key(KeyCode::Right);
+    }
+    h.key(KeyCode::Enter);
+    assert!(h.app.analysing());
+    assert_eq!(h.app.game.position().turn(), Color::White);
+    h.typed("f3");
+    h.typed("e5");
+    h.typed("g4");
+    h.typed("Qh4#");
+    assert!(h.screen().contains("mate"));
+    assert!(!h.app.human_to_move(), "no moves after mate");
+}
