@@ -201,11 +201,27 @@ impl Harness {
     }
 }
 
-fn temp_dir(name: &str) -> PathBuf {
+/// A scratch folder, removed when dropped.
+struct TempDir(PathBuf);
+
+impl std::ops::Deref for TempDir {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn temp_dir(name: &str) -> TempDir {
     let dir = std::env::temp_dir().join(format!("kibitz-analysis-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    dir
+    TempDir(dir)
 }
 
 #[test]
@@ -495,7 +511,7 @@ fn saving_writes_the_whole_file_back_with_the_edited_game() {
     h.typed(&format!("save {}", other.display()));
     assert!(h.message().contains("exists"), "{}", h.message());
     assert_eq!(std::fs::read_to_string(&other).unwrap(), "keep me");
-    let leftovers: Vec<_> = std::fs::read_dir(&dir)
+    let leftovers: Vec<_> = std::fs::read_dir(&*dir)
         .unwrap()
         .filter_map(Result::ok)
         .filter(|e| e.file_name().to_string_lossy().contains("tmp"))

@@ -289,6 +289,8 @@ fn review_finds_the_blunder_and_writes_an_annotated_game() {
     let nf6_node = trees[0].mainline()[5];
     let parent = trees[0].nodes[nf6_node].parent.unwrap();
     assert_eq!(trees[0].nodes[parent].children.len(), 2);
+    let _ = std::fs::remove_file(&pgn);
+    let _ = std::fs::remove_file(&out);
     assert!(trees[0].error.is_none());
 }
 
@@ -310,4 +312,5 @@ fn review_and_the_analysis_board_refuse_bad_input_with_exit_2() {
         assert!(err.starts_with("error: "), "{args:?}: {err}");
         assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
     }
+    let _ = std::fs::remove_file(&pgn);
 }

@@ -58,8 +58,12 @@ impl Session {
     }
 }
 
-fn temp_home() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("kibitz-pty-{}", std::process::id()));
+struct Pty {
+    master: Box<dyn portable_pty::MasterPty + Send>,
+}
+
+fn temp_home(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("kibitz-pty-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
@@ -75,9 +79,15 @@ fn full_move(screen: &str, n: u32) -> Option<String> {
     })
 }
 
-#[test]
-fn play_by_keys_and_typed_san_then_quit_with_the_terminal_restored() {
-    let home = temp_home();
+/// The binary on a fresh pseudo-terminal with its own home folder.
+fn start(
+    home: &std::path::Path,
+    args: &[&str],
+) -> (
+    Session,
+    Box<dyn portable_pty::Child + Send + Sync>,
+    Box<dyn portable_pty::MasterPty + Send>,
+) {
     let pty = native_pty_system()
         .openpty(PtySize {
             rows: ROWS,
@@ -86,18 +96,15 @@ fn play_by_keys_and_typed_san_then_quit_with_the_terminal_restored() {
             pixel_height: 0,
         })
         .unwrap();
-    let cooked = pty.master.get_termios().unwrap();
-    assert!(cooked.local_flags.contains(LocalFlags::ICANON));
-
     let mut command = CommandBuilder::new(env!("CARGO_BIN_EXE_kibitz"));
-    command.env("HOME", &home);
+    command.args(args);
+    command.env("HOME", home);
     command.env("XDG_CONFIG_HOME", home.join("config"));
     command.env("XDG_DATA_HOME", home.join("data"));
     command.env("XDG_CACHE_HOME", home.join("cache"));
     command.env("TERM", "xterm-256color");
-    let mut child = pty.slave.spawn_command(command).unwrap();
+    let child = pty.slave.spawn_command(command).unwrap();
     drop(pty.slave);
-
     let mut reader = pty.master.try_clone_reader().unwrap();
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || {
@@ -108,7 +115,7 @@ fn play_by_keys_and_typed_san_then_quit_with_the_terminal_restored() {
             }
         }
     });
-    let mut s = Session {
+    let session = Session {
         parser: vt100::Parser::new(
             std::num::NonZero::new(ROWS).unwrap(),
             std::num::NonZero::new(COLS).unwrap(),
@@ -117,7 +124,14 @@ fn play_by_keys_and_typed_san_then_quit_with_the_terminal_restored() {
         bytes: rx,
         writer: pty.master.take_writer().unwrap(),
     };
+    (session, child, pty.master)
+}
 
+#[test]
+fn play_by_keys_and_typed_san_then_quit_with_the_terminal_restored() {
+    let home = temp_home("play");
+    let (mut s, mut child, master) = start(&home, &[]);
+    let pty = Pty { master };
     s.wait_for("the new-game dialog", |screen| screen.contains("New game"));
     assert!(s.parser.screen().alternate_screen());
     let raw = pty.master.get_termios().unwrap();
@@ -185,5 +199,50 @@ fn play_by_keys_and_typed_san_then_quit_with_the_terminal_restored() {
         autosave.contains("\"e2e4\"") && autosave.contains("\"g1f3\""),
         "{autosave}"
     );
+    std::fs::remove_dir_all(&home).unwrap();
+}
+
+#[test]
+fn analyse_a_pgn_game_walk_it_and_paste_a_fen() {
+    let home = temp_home("analyse");
+    let pgn = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/testdata/pgn/kasparov-deep-blue-1997.pgn");
+    assert!(pgn.exists(), "test data missing: {}", pgn.display());
+    let (mut s, mut child, _master) =
+        start(&home, &["--pgn", pgn.to_str().unwrap(), "--game", "6"]);
+    s.wait_for("the analysis board", |screen| {
+        screen.contains("Analysis · ply 0")
+    });
+    // The engine analyses the start position: a line from move 1.
+    s.wait_for("an engine line", |screen| {
+        screen.contains("Engine · depth") && screen.contains(" 1.")
+    });
+    // Three moves forward: the analysis follows to Black's second move.
+    s.send("\x1b[C");
+    s.send("\x1b[C");
+    s.send("\x1b[C");
+    s.wait_for("ply 3", |screen| screen.contains("ply 3, Black to move"));
+    s.wait_for("lines for the new position", |screen| {
+        screen.contains("2...")
+    });
+    // A FEN pasted into the terminal (bracketed paste) opens a new board.
+    s.send("\x1b[200~8/8/8/4k3/8/8/4P3/4K3 w - - 0 1\x1b[201~");
+    s.wait_for("the pasted position", |screen| {
+        screen.contains("Analysis · ply 0, White to move") && !screen.contains("Kasparov")
+    });
+    s.send("q");
+    s.wait_for("the quit question", |screen| {
+        screen.contains("Quit kibitz?")
+    });
+    s.send("y");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(Instant::now() < deadline, "kibitz did not exit");
+        s.pump(Duration::from_millis(50));
+    };
+    assert!(status.success(), "{status:?}");
     std::fs::remove_dir_all(&home).unwrap();
 }

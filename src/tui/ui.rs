@@ -844,10 +844,7 @@ fn draw_overlay(frame: &mut Frame, app: &App, area: Rect, theme: &Theme) {
                 Line::styled(format!(" {}  {}", end.result(), end.describe()), bold),
                 Line::from(format!(" after {} moves", app.game.len().div_ceil(2))),
                 Line::default(),
-                Line::styled(
-                    " n new game · s save · u takeback · a analyse · Esc board",
-                    dim,
-                ),
+                Line::styled(" n new game · s save · u takeback · a analyse · Esc", dim),
             ];
             frame.render_widget(Paragraph::new(lines), inner);
         }
