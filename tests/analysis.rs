@@ -633,3 +633,31 @@ fn the_analysis_board_from_the_new_game_dialog_and_from_a_finished_game() {
     assert!(h.screen().contains("mate"));
     assert!(!h.app.human_to_move(), "no moves after mate");
 }
+
+#[test]
+fn a_new_game_from_the_analysis_board_stops_the_analysis_and_asks_about_unsaved_work() {
+    let mut h = Harness::with_game("pgn/kasparov-deep-blue-1997.pgn", 6);
+    h.typed("d4");
+    assert!(h.app.unsaved());
+    h.typed("new");
+    assert_eq!(h.app.overlay, Overlay::Confirm(Confirm::Discard));
+    h.key(KeyCode::Char('y'));
+    assert!(matches!(h.app.overlay, Overlay::NewGame(_)));
+    h.app.take_commands();
+    h.key(KeyCode::Enter);
+    assert!(!h.app.analysing());
+    let commands = h.app.take_commands();
+    assert!(
+        commands.iter().any(|c| matches!(c, Command::Stop)),
+        "the endless analysis is stopped: {commands:?}"
+    );
+    // Ctrl-C with unsaved analysis asks once, then quits.
+    let mut h = Harness::with_game("pgn/kasparov-deep-blue-1997.pgn", 6);
+    h.typed("d4");
+    let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
+    h.update(Msg::Key(ctrl_c, h.now));
+    assert_eq!(h.app.overlay, Overlay::Confirm(Confirm::QuitUnsaved));
+    assert!(!h.app.quit);
+    h.update(Msg::Key(ctrl_c, h.now));
+    assert!(h.app.quit);
+}

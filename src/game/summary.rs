@@ -71,17 +71,26 @@ impl GameSummary {
     /// Whether the game matches a search: every word of `query` appears in
     /// a player's name, the event, the date or the opening (any case).
     pub fn matches(&self, query: &str) -> bool {
-        let haystack = format!(
+        matches_words(&self.search_text(), &query.to_lowercase())
+    }
+
+    /// What a search looks through, lower-cased (the game list keeps it,
+    /// so typing in a list of 100,000 games does not rebuild it per key).
+    pub fn search_text(&self) -> String {
+        format!(
             "{} {} {} {} {}",
             self.white, self.black, self.event, self.date, self.opening
         )
-        .to_lowercase();
-        query
-            .to_lowercase()
-            .split_whitespace()
-            .all(|word| haystack.contains(word))
+        .to_lowercase()
     }
 }
+
+/// Whether every word of a lower-cased query is in a lower-cased text.
+pub fn matches_words(text: &str, query: &str) -> bool {
+    query.split_whitespace().all(|word| text.contains(word))
+}
+
+impl GameSummary {}
 
 /// Summarise every game of a stream, handing them over in batches of
 /// `batch` (return `false` to stop). Returns the number of games read.

@@ -156,6 +156,16 @@ impl App {
         self.sync_board(now);
     }
 
+    /// Close the analysis board: its endless search and its review stop.
+    pub(super) fn leave_analysis(&mut self) {
+        self.stop_review();
+        if let Some(analysis) = self.analysis.take()
+            && analysis.search.is_some()
+        {
+            self.outbox.push(Command::Stop);
+        }
+    }
+
     /// Whether the analysis board is on.
     pub fn analysing(&self) -> bool {
         self.analysis.is_some()

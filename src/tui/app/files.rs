@@ -8,7 +8,7 @@ use std::time::Instant;
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
 
 use crate::game::fen::parse_fen;
-use crate::game::summary::GameSummary;
+use crate::game::summary::{GameSummary, matches_words};
 use crate::game::tree::{GameTree, read_games};
 
 use super::analysis::{GameSource, Request};
@@ -22,6 +22,8 @@ const RECENT_MAX: usize = 10;
 pub struct GameList {
     pub path: PathBuf,
     pub games: Vec<GameSummary>,
+    /// Each game's `search_text`.
+    texts: Vec<String>,
     /// Indices into `games` that match `query`.
     pub shown: Vec<usize>,
     pub query: String,
@@ -38,6 +40,7 @@ impl GameList {
         GameList {
             path,
             games: Vec::new(),
+            texts: Vec::new(),
             shown: Vec::new(),
             query: String::new(),
             selected: 0,
@@ -48,18 +51,33 @@ impl GameList {
     }
 
     fn add(&mut self, batch: Vec<GameSummary>) {
+        let query = self.query.to_lowercase();
         for game in batch {
-            if game.matches(&self.query) {
+            let text = game.search_text();
+            if matches_words(&text, &query) {
                 self.shown.push(self.games.len());
             }
             self.games.push(game);
+            self.texts.push(text);
         }
     }
 
-    fn refilter(&mut self) {
-        self.shown = (0..self.games.len())
-            .filter(|&i| self.games[i].matches(&self.query))
-            .collect();
+    /// Filter again after the query changed. A longer query only narrows
+    /// what is shown, so only the shown games need looking at.
+    fn refilter(&mut self, narrowed: bool) {
+        let query = self.query.to_lowercase();
+        let texts = &self.texts;
+        self.shown = if narrowed {
+            self.shown
+                .iter()
+                .copied()
+                .filter(|&i| matches_words(&texts[i], &query))
+                .collect()
+        } else {
+            (0..texts.len())
+                .filter(|&i| matches_words(&texts[i], &query))
+                .collect()
+        };
         self.selected = self.selected.min(self.shown.len().saturating_sub(1));
     }
 
@@ -91,6 +109,8 @@ pub enum Pending {
     Open(PathBuf, Option<usize>),
     Tree(Box<GameTree>),
     LoadGame(PathBuf, usize),
+    /// The new-game dialog.
+    NewGame,
 }
 
 /// Directory entries that complete `typed`: folders (with a trailing `/`)
@@ -316,11 +336,12 @@ impl App {
             }
             KeyCode::Backspace => {
                 list.query.pop();
-                list.refilter();
+                list.refilter(false);
             }
             KeyCode::Char(c) => {
+                // A space starts a new word: still only narrows.
                 list.query.push(c);
-                list.refilter();
+                list.refilter(true);
             }
             _ => {}
         }
@@ -408,7 +429,7 @@ impl App {
             Overlay::GameList => {
                 if let Some(list) = &mut self.game_list {
                     list.query.push_str(text.trim());
-                    list.refilter();
+                    list.refilter(true);
                 }
                 return;
             }
@@ -483,6 +504,9 @@ impl App {
             Some(Pending::Tree(tree)) => self.analyse(*tree, None, now),
             Some(Pending::LoadGame(path, number)) => {
                 self.requests.push(Request::LoadGame { path, number });
+            }
+            Some(Pending::NewGame) => {
+                self.overlay = Overlay::NewGame(super::NewGameForm::new(&self.settings, None));
             }
             None => {}
         }

@@ -610,7 +610,7 @@ impl App {
             );
             return;
         }
-        self.analysis = None;
+        self.leave_analysis();
         self.stop_search();
         let players = match form.side {
             3 => Players::TwoHumans,
@@ -779,6 +779,9 @@ impl App {
 
     /// If the engine is to move, start its search.
     fn engine_turn(&mut self, now: Instant) {
+        if self.analysis.is_some() {
+            return;
+        }
         let turn = self.game.position().turn();
         let Players::VsEngine { level, .. } = self.players else {
             return;
@@ -975,7 +978,13 @@ impl App {
 
     fn key(&mut self, key: KeyEvent, now: Instant) {
         if key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c') {
-            // Ctrl-C leaves at once; the autosave keeps the game.
+            // Ctrl-C leaves at once; the autosave keeps the game. Unsaved
+            // analysis is not autosaved: the first Ctrl-C asks, a second
+            // one quits.
+            if self.unsaved() && self.overlay != Overlay::Confirm(Confirm::QuitUnsaved) {
+                self.overlay = Overlay::Confirm(Confirm::QuitUnsaved);
+                return;
+            }
             self.leave(now);
             return;
         }
@@ -1140,11 +1149,8 @@ impl App {
             "open" => self.open_dialog(),
             "games" => self.open_game_list(),
             "new" if self.unsaved() => {
-                self.overlay = Overlay::Confirm(Confirm::QuitUnsaved);
-                self.say(
-                    "Save first (s), or quit and start kibitz again.",
-                    Tone::Info,
-                );
+                self.pending = Some(Pending::NewGame);
+                self.overlay = Overlay::Confirm(Confirm::Discard);
             }
             "help" => self.overlay = Overlay::Help,
             "flip" => self.flipped = !self.flipped,
@@ -1322,6 +1328,9 @@ impl App {
 
     /// Back from the new-game dialog to the game it interrupted.
     fn continue_game(&mut self, now: Instant) {
+        if self.analysis.is_some() {
+            return self.sync_board(now);
+        }
         if self.end.is_some() {
             return;
         }
