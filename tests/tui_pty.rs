@@ -50,6 +50,18 @@ impl Session {
         );
     }
 
+    /// Wait for the program to end, reading what it still writes.
+    fn wait_exit(&mut self, child: &mut dyn portable_pty::Child) -> portable_pty::ExitStatus {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                return status;
+            }
+            assert!(Instant::now() < deadline, "kibitz did not exit");
+            self.pump(Duration::from_millis(50));
+        }
+    }
+
     fn send(&mut self, keys: &str) {
         self.writer.write_all(keys.as_bytes()).unwrap();
         self.writer.flush().unwrap();
@@ -168,14 +180,7 @@ fn play_by_keys_and_typed_san_then_quit_with_the_terminal_restored() {
     s.wait_for("the quit question", |screen| screen.contains("Quit?"));
     s.send("y");
 
-    let deadline = Instant::now() + Duration::from_secs(10);
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        assert!(Instant::now() < deadline, "kibitz did not exit");
-        s.pump(Duration::from_millis(50));
-    };
+    let status = s.wait_exit(&mut *child);
     s.pump(Duration::from_millis(200));
     assert!(status.success(), "{status:?}");
     let screen = s.parser.screen();
@@ -235,14 +240,7 @@ fn analyse_a_pgn_game_walk_it_and_paste_a_fen() {
         screen.contains("Quit kibitz?")
     });
     s.send("y");
-    let deadline = Instant::now() + Duration::from_secs(10);
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        assert!(Instant::now() < deadline, "kibitz did not exit");
-        s.pump(Duration::from_millis(50));
-    };
+    let status = s.wait_exit(&mut *child);
     assert!(status.success(), "{status:?}");
     std::fs::remove_dir_all(&home).unwrap();
 }

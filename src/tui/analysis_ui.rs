@@ -7,7 +7,7 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Color as TermColor, Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph};
+use ratatui::widgets::Paragraph;
 use shakmaty::{Color, Position};
 
 use crate::engine::Score;
@@ -17,7 +17,7 @@ use crate::review::{self, Class};
 
 use super::app::{Analysis, App, GameList, OpenDialog};
 use super::theme::Theme;
-use super::ui::{human_count, popup, score_text};
+use super::ui::{human_count, popup, score_text, section};
 
 /// What a piece of the move list is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -329,12 +329,7 @@ pub fn draw_panel(frame: &mut Frame, app: &App, area: Rect, theme: &Theme) {
             None => " Engine ".to_string(),
         }
     };
-    let block = Block::default()
-        .borders(Borders::TOP)
-        .title(title)
-        .border_style(dim);
-    let inner = block.inner(layout.engine);
-    frame.render_widget(block, layout.engine);
+    let inner = section(frame, title, layout.engine, theme);
     let mut lines = Vec::new();
     if !analysis.engine_on {
         lines.push(Line::styled("a starts the analysis", dim));
@@ -439,12 +434,7 @@ fn draw_graph(frame: &mut Frame, analysis: &Analysis, area: Rect, theme: &Theme)
         side_counts(Color::White),
         side_counts(Color::Black)
     );
-    let block = Block::default()
-        .borders(Borders::TOP)
-        .title(title)
-        .border_style(Style::default().fg(theme.dim));
-    let inner = block.inner(area);
-    frame.render_widget(block, area);
+    let inner = section(frame, title, area, theme);
     let plies = review.evals.len();
     if plies == 0 || inner.width == 0 || inner.height == 0 {
         return;
@@ -498,15 +488,12 @@ fn draw_graph(frame: &mut Frame, analysis: &Analysis, area: Rect, theme: &Theme)
 /// The static evaluation of the position, term by term.
 fn draw_breakdown(frame: &mut Frame, app: &App, area: Rect, theme: &Theme) {
     let breakdown = eval::breakdown(app.game.position());
-    let block = Block::default()
-        .borders(Borders::TOP)
-        .title(format!(
-            " Evaluation (White's view) · phase {}/24 ",
-            breakdown.phase
-        ))
-        .border_style(Style::default().fg(theme.dim));
-    let inner = block.inner(area);
-    frame.render_widget(block, area);
+    let inner = section(
+        frame,
+        format!(" Evaluation (White's view) · phase {}/24 ", breakdown.phase),
+        area,
+        theme,
+    );
     let dim = Style::default().fg(theme.dim);
     let mut lines = vec![Line::styled(
         format!("{:<16}{:>7}{:>7}{:>8}", "term", "mg", "eg", "blend"),
@@ -533,12 +520,7 @@ fn draw_moves(frame: &mut Frame, analysis: &Analysis, area: Rect, theme: &Theme)
         true => " Moves ".to_string(),
         false => " Moves (c edits the comment) ".to_string(),
     };
-    let block = Block::default()
-        .borders(Borders::TOP)
-        .title(title)
-        .border_style(Style::default().fg(theme.dim));
-    let inner = block.inner(area);
-    frame.render_widget(block, area);
+    let inner = section(frame, title, area, theme);
     let rows = move_rows(analysis, inner.width);
     if rows.is_empty() {
         frame.render_widget(
@@ -583,16 +565,21 @@ fn draw_moves(frame: &mut Frame, analysis: &Analysis, area: Rect, theme: &Theme)
     frame.render_widget(Paragraph::new(lines), inner);
 }
 
+/// A panel part without its title row (what `Block` with a top border
+/// leaves inside).
+fn below_title(rect: Rect) -> Rect {
+    Rect::new(
+        rect.x,
+        rect.y.saturating_add(1),
+        rect.width,
+        rect.height.saturating_sub(1),
+    )
+}
+
 /// The tree node of the move drawn at a terminal cell, if any.
 pub fn move_at(app: &App, panel: Rect, column: u16, row: u16) -> Option<usize> {
     let analysis = app.analysis.as_ref()?;
-    let layout = panel_layout(app, panel);
-    let inner = Rect::new(
-        layout.moves.x,
-        layout.moves.y + 1,
-        layout.moves.width,
-        layout.moves.height.saturating_sub(1),
-    );
+    let inner = below_title(panel_layout(app, panel).moves);
     if !inner.contains((column, row).into()) {
         return None;
     }
@@ -609,13 +596,7 @@ pub fn move_at(app: &App, panel: Rect, column: u16, row: u16) -> Option<usize> {
 /// The engine line drawn at a terminal row, if any (0 = best).
 pub fn line_at(app: &App, panel: Rect, column: u16, row: u16) -> Option<usize> {
     let analysis = app.analysis.as_ref()?;
-    let layout = panel_layout(app, panel);
-    let inner = Rect::new(
-        layout.engine.x,
-        layout.engine.y + 1,
-        layout.engine.width,
-        layout.engine.height.saturating_sub(1),
-    );
+    let inner = below_title(panel_layout(app, panel).engine);
     if !inner.contains((column, row).into()) {
         return None;
     }
@@ -708,10 +689,7 @@ pub fn draw_game_list(frame: &mut Frame, list: &GameList, area: Rect, theme: &Th
         );
         let text: String = text.chars().take(w).collect();
         let style = if i == list.selected {
-            Style::default()
-                .fg(theme.black_piece)
-                .bg(theme.accent)
-                .add_modifier(Modifier::BOLD)
+            theme.highlight()
         } else {
             Style::default()
         };
@@ -743,10 +721,7 @@ pub fn draw_open(frame: &mut Frame, dialog: &OpenDialog, area: Rect, theme: &The
     let first = dialog.selected.map_or(0, |s| (s + 1).saturating_sub(rows));
     for (i, choice) in dialog.choices.iter().enumerate().skip(first).take(rows) {
         let style = if Some(i) == dialog.selected {
-            Style::default()
-                .fg(theme.black_piece)
-                .bg(theme.accent)
-                .add_modifier(Modifier::BOLD)
+            theme.highlight()
         } else {
             Style::default()
         };

@@ -95,12 +95,7 @@ pub fn format_clock(left: Duration) -> String {
     if millis < 10_000 {
         return format!("{}.{}", millis / 1000, (millis % 1000) / 100);
     }
-    let secs = left.as_secs();
-    if secs >= 3600 {
-        format!("{}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60)
-    } else {
-        format!("{}:{:02}", secs / 60, secs % 60)
-    }
+    crate::game::annotations::format_clock(left)
 }
 
 #[cfg(test)]

@@ -23,6 +23,15 @@ pub struct Theme {
 }
 
 impl Theme {
+    /// The style of the selected item of a list or form: bold dark text on
+    /// the accent colour.
+    pub fn highlight(&self) -> ratatui::style::Style {
+        ratatui::style::Style::default()
+            .fg(self.black_piece)
+            .bg(self.accent)
+            .add_modifier(ratatui::style::Modifier::BOLD)
+    }
+
     pub fn get(name: ThemeName) -> Theme {
         let base = Theme {
             light: Color::Rgb(214, 182, 140),

@@ -78,13 +78,7 @@ fn side_name(color: Color) -> &'static str {
 }
 
 fn draw_top(frame: &mut Frame, app: &App, area: Rect, theme: &Theme) {
-    let mut spans = vec![Span::styled(
-        " kibitz ",
-        Style::default()
-            .fg(theme.black_piece)
-            .bg(theme.accent)
-            .add_modifier(Modifier::BOLD),
-    )];
+    let mut spans = vec![Span::styled(" kibitz ", theme.highlight())];
     let who = match app.players {
         Players::VsEngine { human, level } => format!(
             " You ({}) vs kibitz level {}",
@@ -332,10 +326,7 @@ fn draw_panel(frame: &mut Frame, app: &App, area: Rect, theme: &Theme, now: Inst
         let active = app.end.is_none() && turn == color && app.started_game();
         let marker = if active { "▶ " } else { "  " };
         let clock_style = if active {
-            Style::default()
-                .fg(theme.black_piece)
-                .bg(theme.accent)
-                .add_modifier(Modifier::BOLD)
+            theme.highlight()
         } else {
             Style::default().add_modifier(Modifier::BOLD)
         };
@@ -426,12 +417,7 @@ fn draw_panel(frame: &mut Frame, app: &App, area: Rect, theme: &Theme, now: Inst
 }
 
 fn draw_engine(frame: &mut Frame, app: &App, area: Rect, theme: &Theme) {
-    let block = Block::default()
-        .borders(Borders::TOP)
-        .title(" Engine ")
-        .border_style(Style::default().fg(theme.dim));
-    let inner = block.inner(area);
-    frame.render_widget(block, area);
+    let inner = section(frame, " Engine ", area, theme);
     let lines = if !app.engine_panel {
         vec![Line::styled(
             "hidden (e shows it)",
@@ -491,12 +477,7 @@ pub(super) fn draw_tablebase(
     area: Rect,
     theme: &Theme,
 ) {
-    let block = Block::default()
-        .borders(Borders::TOP)
-        .title(" Tablebase ")
-        .border_style(Style::default().fg(theme.dim));
-    let inner = block.inner(area);
-    frame.render_widget(block, area);
+    let inner = section(frame, " Tablebase ", area, theme);
     let position = app.game.position();
     let side = side_name(position.turn());
     let mut lines = vec![Line::from(vec![
@@ -524,12 +505,7 @@ pub(super) fn draw_book(
     area: Rect,
     theme: &Theme,
 ) {
-    let block = Block::default()
-        .borders(Borders::TOP)
-        .title(" Book ")
-        .border_style(Style::default().fg(theme.dim));
-    let inner = block.inner(area);
-    frame.render_widget(block, area);
+    let inner = section(frame, " Book ", area, theme);
     let position = app.game.position();
     let bar_width = inner.width.saturating_sub(16).min(24) as usize;
     let lines: Vec<Line> = moves
@@ -553,12 +529,7 @@ pub(super) fn draw_book(
 }
 
 fn draw_moves(frame: &mut Frame, app: &App, area: Rect, theme: &Theme) {
-    let block = Block::default()
-        .borders(Borders::TOP)
-        .title(" Moves ")
-        .border_style(Style::default().fg(theme.dim));
-    let inner = block.inner(area);
-    frame.render_widget(block, area);
+    let inner = section(frame, " Moves ", area, theme);
     let start = app.game.start();
     let mut number = start.fullmoves().get();
     let mut rows: Vec<String> = Vec::new();
@@ -655,6 +626,23 @@ fn draw_input(frame: &mut Frame, app: &App, area: Rect, theme: &Theme) {
         ),
     };
     frame.render_widget(Paragraph::new(line), area);
+}
+
+/// A panel section: a dim rule across the top with `title` in it. Draws it
+/// and returns the area inside.
+pub(super) fn section(
+    frame: &mut Frame,
+    title: impl Into<String>,
+    area: Rect,
+    theme: &Theme,
+) -> Rect {
+    let block = Block::default()
+        .borders(Borders::TOP)
+        .title(title.into())
+        .border_style(Style::default().fg(theme.dim));
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    inner
 }
 
 /// A box of `width` x `height` in the middle of `area`, cleared.
@@ -860,10 +848,7 @@ fn draw_new_game(frame: &mut Frame, form: &NewGameForm, started: bool, area: Rec
     for field in shown {
         let selected = field == form.field;
         let style = if selected {
-            Style::default()
-                .fg(theme.black_piece)
-                .bg(theme.accent)
-                .add_modifier(Modifier::BOLD)
+            theme.highlight()
         } else {
             Style::default()
         };
