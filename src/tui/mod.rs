@@ -210,6 +210,12 @@ fn background_request(
                 }),
             );
         }
+        app::Request::Clipboard(text) => {
+            // OSC 52: the terminal puts the text on the system clipboard.
+            let mut out = std::io::stdout();
+            let _ = write!(out, "\x1b]52;c;{}\x07", base64(text.as_bytes()));
+            let _ = out.flush();
+        }
         app::Request::StopReview => {
             if let Some(stop) = review_stop.take() {
                 stop.store(true, Ordering::Relaxed);
@@ -411,4 +417,46 @@ fn spawn_input() -> std::io::Result<Receiver<Msg>> {
             }
         })?;
     Ok(rx)
+}
+
+/// Standard base64 (RFC 4648) with padding, for OSC 52.
+fn base64(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let b = [
+            chunk[0],
+            chunk.get(1).copied().unwrap_or(0),
+            chunk.get(2).copied().unwrap_or(0),
+        ];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(char::from(ALPHABET[(n >> (18 - 6 * i) & 63) as usize]));
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn base64_matches_the_rfc_examples() {
+        // RFC 4648, section 10.
+        let cases = [
+            ("", ""),
+            ("f", "Zg=="),
+            ("fo", "Zm8="),
+            ("foo", "Zm9v"),
+            ("foob", "Zm9vYg=="),
+            ("fooba", "Zm9vYmE="),
+            ("foobar", "Zm9vYmFy"),
+        ];
+        for (plain, encoded) in cases {
+            assert_eq!(super::base64(plain.as_bytes()), encoded);
+        }
+    }
 }

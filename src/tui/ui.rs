@@ -732,7 +732,7 @@ pub const ANALYSIS_HELP: &[(&str, &str)] = &[
         "s, :save PATH",
         "save into the file (all games); this game to PATH",
     ),
-    (":fen", "the position's FEN"),
+    (":fen, :copy", "the position's FEN; the game's PGN (to the clipboard)"),
     ("f, ?, q", "flip, this help, quit"),
 ];
 

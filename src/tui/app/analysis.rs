@@ -131,6 +131,8 @@ pub enum Request {
         movetime: Duration,
     },
     StopReview,
+    /// Put text on the clipboard (OSC 52, where the terminal supports it).
+    Clipboard(String),
 }
 
 impl App {
@@ -677,6 +679,13 @@ impl App {
                 }
             }
             "annotate" => self.annotate(now),
+            "copy" | "pgn" => {
+                if let Some(analysis) = &self.analysis {
+                    let pgn = analysis.tree.to_pgn();
+                    self.requests.push(Request::Clipboard(pgn));
+                    self.say("PGN copied (if the terminal allows).", Tone::Info);
+                }
+            }
             "promote" => self.promote(now),
             "delete" => {
                 if self.analysis.as_ref().is_some_and(|a| a.cursor != 0) {

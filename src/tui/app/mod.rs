@@ -1164,7 +1164,11 @@ impl App {
             "save" => self.save_pgn(now),
             "fen" => {
                 let fen = self.game.fen();
-                self.say(format!("FEN: {fen}"), Tone::Info);
+                self.requests.push(Request::Clipboard(fen.clone()));
+                self.say(
+                    format!("FEN: {fen} (copied, if the terminal allows)"),
+                    Tone::Info,
+                );
             }
             "quit" | "q" if self.unsaved() => {
                 self.overlay = Overlay::Confirm(Confirm::QuitUnsaved);
