@@ -124,6 +124,8 @@ pub struct MoveReview {
     pub node: usize,
     /// 1-based ply.
     pub ply: usize,
+    /// The move's number as written (`12.` / `12...`).
+    pub move_number: u32,
     pub mover: Color,
     pub san: String,
     /// Evaluations before and after the move, White's view.
@@ -285,6 +287,7 @@ pub fn judge(tree: &GameTree, evals: &[Option<PositionEval>]) -> Vec<MoveReview>
         out.push(MoveReview {
             node,
             ply: index + 1,
+            move_number: position.fullmoves().get(),
             mover,
             san: tree.nodes[node].san.clone(),
             before: before.score,

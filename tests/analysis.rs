@@ -70,7 +70,7 @@ impl Harness {
             }
             for request in requests {
                 match request {
-                    Request::ListGames(path) => {
+                    Request::ListGames { path, id } => {
                         let file = std::fs::File::open(&path).unwrap();
                         let mut batches = Vec::new();
                         let count = summaries(file, 2, &mut |b| {
@@ -80,12 +80,12 @@ impl Harness {
                         .unwrap();
                         for batch in batches {
                             self.update(Msg::GameList {
-                                path: path.clone(),
+                                id,
                                 event: ListEvent::Games(batch),
                             });
                         }
                         self.update(Msg::GameList {
-                            path,
+                            id,
                             event: ListEvent::Done(Ok(count)),
                         });
                     }
@@ -595,6 +595,11 @@ fn review_results_mark_moves_and_are_written_into_the_game() {
         2,
         "the better move as a variation"
     );
+    // Promoting the better line changes the main line: the review goes.
+    let better = h.tree().nodes[parent].children[1];
+    h.app.goto(better, h.now);
+    h.key(KeyCode::Char('p'));
+    assert!(h.app.analysis.as_ref().unwrap().review.is_none());
 }
 
 #[test]
@@ -660,4 +665,92 @@ fn a_new_game_from_the_analysis_board_stops_the_analysis_and_asks_about_unsaved_
     assert!(!h.app.quit);
     h.update(Msg::Key(ctrl_c, h.now));
     assert!(h.app.quit);
+}
+
+#[test]
+fn what_could_lose_work_is_refused_or_asked() {
+    // A file that is not UTF-8: writing it back would change the other
+    // game's names, so saving into it is refused and the file kept.
+    let dir = temp_dir("latin1");
+    let path = dir.join("latin1.pgn");
+    let mut bytes = b"[White \"M".to_vec();
+    bytes.push(0xfc); // ü in Latin-1
+    bytes.extend_from_slice(b"ller\"]\n\n1. e4 *\n\n[White \"B\"]\n\n1. d4 *\n");
+    std::fs::write(&path, &bytes).unwrap();
+    let mut h = Harness::new();
+    h.open(&path, Some(2));
+    h.key(KeyCode::Right);
+    h.typed("d5");
+    h.key(KeyCode::Char('s'));
+    assert!(h.message().contains("not UTF-8"), "{}", h.message());
+    assert_eq!(std::fs::read(&path).unwrap(), bytes);
+    assert!(h.app.unsaved());
+
+    // A `}` typed into a comment cannot end the comment early in the PGN.
+    h.typed("comment see {this} line");
+    let pgn = h.tree().to_pgn();
+    let mut again = Vec::new();
+    read_games(pgn.as_bytes(), &mut |t| {
+        again.push(t);
+        true
+    })
+    .unwrap();
+    assert_eq!(again[0].mainline().len(), 2, "{pgn}");
+    assert!(
+        again[0]
+            .nodes
+            .iter()
+            .any(|n| n.comments == ["see {this) line"]),
+        "{pgn}"
+    );
+
+    // Pasting while typing adds to the text, it does not load a game.
+    h.key(KeyCode::Char('c'));
+    h.update(Msg::Paste("1. d4 is better".into()));
+    assert_eq!(
+        h.app.input.as_deref(),
+        Some("comment see {this} line1. d4 is better")
+    );
+    h.key(KeyCode::Esc);
+
+    // Opening the file's list replaces nothing; leaving it keeps the work
+    // marked unsaved.
+    h.open(&path, None);
+    assert_eq!(h.app.overlay, Overlay::GameList);
+    h.key(KeyCode::Esc);
+    assert!(h.app.unsaved());
+    // A game from the list asks first; "no" keeps the board.
+    h.open(&path, None);
+    h.key(KeyCode::Enter);
+    assert_eq!(h.app.overlay, Overlay::Confirm(Confirm::Discard));
+    h.key(KeyCode::Char('n'));
+    assert!(h.app.unsaved());
+    assert_eq!(h.tree().mainline().len(), 2);
+    // A typed FEN asks too.
+    h.typed("fen 8/8/8/4k3/8/8/4P3/4K3 w - - 0 1");
+    assert_eq!(h.app.overlay, Overlay::Confirm(Confirm::Discard));
+    h.key(KeyCode::Char('y'));
+    assert_eq!(h.app.game.fen(), "8/8/8/4k3/8/8/4P3/4K3 w - - 0 1");
+    assert!(!h.app.unsaved());
+}
+
+#[test]
+fn a_stale_game_list_reader_is_ignored() {
+    let mut h = Harness::new();
+    let path = common::testdata("pgn/kasparov-deep-blue-1997.pgn");
+    h.app.open_path(path.clone(), None);
+    let first = h.app.take_requests();
+    h.app.open_path(path, None);
+    h.serve();
+    assert_eq!(h.app.game_list.as_ref().unwrap().games.len(), 6);
+    // The first reading's games arrive late: not added twice.
+    let Request::ListGames { id, .. } = &first[0] else {
+        panic!("a list request: {first:?}");
+    };
+    let batch = h.app.game_list.as_ref().unwrap().games.clone();
+    h.update(Msg::GameList {
+        id: *id,
+        event: ListEvent::Games(batch),
+    });
+    assert_eq!(h.app.game_list.as_ref().unwrap().games.len(), 6);
 }

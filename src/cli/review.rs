@@ -158,7 +158,7 @@ fn write_text(
         review::BLUNDER
     )?;
     for r in reviews {
-        let number = r.ply.div_ceil(2);
+        let number = r.move_number;
         let dots = if r.mover.is_white() { "." } else { "..." };
         let after = if r.mates {
             "mate".to_string()

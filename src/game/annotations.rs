@@ -55,6 +55,9 @@ pub fn eval(comment: &str) -> Option<CommentEval> {
 /// The `[%clk]` of a comment: the time left after the move.
 pub fn clock(comment: &str) -> Option<Duration> {
     let arg = command(comment, "clk")?;
+    if arg.split(':').count() > 3 {
+        return None;
+    }
     let mut seconds = 0.0;
     for part in arg.split(':') {
         let value: f64 = part.parse().ok()?;
@@ -63,7 +66,7 @@ pub fn clock(comment: &str) -> Option<Duration> {
         }
         seconds = seconds * 60.0 + value;
     }
-    Some(Duration::from_secs_f64(seconds))
+    Duration::try_from_secs_f64(seconds).ok()
 }
 
 /// The comment without its `[%...]` commands, for showing as text.
@@ -129,6 +132,8 @@ mod tests {
         assert_eq!(clock("[%clk 1:02:03]"), Some(Duration::from_secs(3723)));
         assert_eq!(clock("[%clk 0:00:09.5]"), Some(Duration::from_millis(9500)));
         assert_eq!(clock("[%clk 1:xx]"), None);
+        assert_eq!(clock("[%clk 1:0:0:0:0:0:0:0:0:0:0:0]"), None);
+        assert_eq!(clock("[%clk 9999999:59:59]"), None);
     }
 
     #[test]

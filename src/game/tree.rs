@@ -280,7 +280,7 @@ impl GameTree {
         headers.set("Result", self.result.clone());
         let mut tokens = Vec::new();
         for comment in &self.nodes[0].comments {
-            tokens.push(format!("{{ {} }}", comment.trim()));
+            tokens.push(format!("{{ {} }}", comment_text(comment)));
         }
         self.write_line(0, &mut tokens, true);
         tokens.push(self.result.clone());
@@ -323,9 +323,15 @@ impl GameTree {
             tokens.push(format!("${nag}"));
         }
         for comment in &self.nodes[node].comments {
-            tokens.push(format!("{{ {} }}", comment.trim()));
+            tokens.push(format!("{{ {} }}", comment_text(comment)));
         }
     }
+}
+
+/// A comment as it can stand between braces: PGN has no escape, so a `}`
+/// inside would end the comment early and lose the rest; it becomes `)`.
+fn comment_text(comment: &str) -> String {
+    comment.trim().replace('}', ")")
 }
 
 /// Per-game state while reading.

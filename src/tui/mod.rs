@@ -125,6 +125,7 @@ fn background_request(
     request: app::Request,
     tx: &crossbeam_channel::Sender<Msg>,
     review_stop: &mut Option<Arc<AtomicBool>>,
+    list_stop: &mut Option<Arc<AtomicBool>>,
     tables: Option<Arc<crate::tablebase::Tablebases>>,
 ) {
     let tx = tx.clone();
@@ -134,7 +135,14 @@ fn background_request(
         }
     };
     match request {
-        app::Request::ListGames(path) => {
+        app::Request::ListGames { path, id } => {
+            // One reader at a time: a file opened again (or another file)
+            // stops the reader before it.
+            if let Some(stop) = list_stop.take() {
+                stop.store(true, Ordering::Relaxed);
+            }
+            let stop = Arc::new(AtomicBool::new(false));
+            *list_stop = Some(Arc::clone(&stop));
             let tx = tx.clone();
             spawn(
                 "kibitz-game-list",
@@ -144,18 +152,20 @@ fn background_request(
                             std::io::BufReader::new(file),
                             GAME_LIST_BATCH,
                             &mut |batch| {
-                                tx.send(Msg::GameList {
-                                    path: path.clone(),
-                                    event: app::ListEvent::Games(batch),
-                                })
-                                .is_ok()
+                                !stop.load(Ordering::Relaxed)
+                                    && tx
+                                        .send(Msg::GameList {
+                                            id,
+                                            event: app::ListEvent::Games(batch),
+                                        })
+                                        .is_ok()
                             },
                         )
                         .map_err(|e| format!("cannot read {}: {e}", path.display())),
                         Err(e) => Err(format!("cannot open {}: {e}", path.display())),
                     };
                     let _ = tx.send(Msg::GameList {
-                        path,
+                        id,
                         event: app::ListEvent::Done(done),
                     });
                 }),
@@ -315,6 +325,7 @@ pub fn run(options: Options) -> anyhow::Result<()> {
     let mut log = FrameLog::default();
     let mut pending_key: Option<Instant> = None;
     let mut review_stop: Option<Arc<AtomicBool>> = None;
+    let mut list_stop: Option<Arc<AtomicBool>> = None;
     let mut timed_search: Option<u64> = None;
     let background = tables_tx.clone();
     for command in app.take_commands() {
@@ -381,7 +392,13 @@ pub fn run(options: Options) -> anyhow::Result<()> {
         }
         for request in app.take_requests() {
             let tables = app.tablebases.clone();
-            background_request(request, &background, &mut review_stop, tables);
+            background_request(
+                request,
+                &background,
+                &mut review_stop,
+                &mut list_stop,
+                tables,
+            );
         }
         if app.wants_tables && !generation_started {
             generation_started = true;

@@ -26,7 +26,8 @@ pub enum Msg {
     Paste(String),
     /// The game list's background reader made progress.
     GameList {
-        path: std::path::PathBuf,
+        /// The `ListGames` request this answers.
+        id: u64,
         event: crate::tui::app::ListEvent,
     },
     /// A game asked for with `Request::LoadGame`.

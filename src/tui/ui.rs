@@ -732,7 +732,10 @@ pub const ANALYSIS_HELP: &[(&str, &str)] = &[
         "s, :save PATH",
         "save into the file (all games); this game to PATH",
     ),
-    (":fen, :copy", "the position's FEN; the game's PGN (to the clipboard)"),
+    (
+        ":fen, :copy",
+        "the position's FEN; the game's PGN (to the clipboard)",
+    ),
     ("f, ?, q", "flip, this help, quit"),
 ];
 

@@ -117,8 +117,12 @@ impl Analysis {
 /// the event loop carries these out and answers with `Msg`s.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Request {
-    /// Read the game list of a file in the background.
-    ListGames(PathBuf),
+    /// Read the game list of a file in the background (a reader with an
+    /// older id is stopped).
+    ListGames {
+        path: PathBuf,
+        id: u64,
+    },
     /// Read one game of a file.
     LoadGame {
         path: PathBuf,
@@ -318,6 +322,14 @@ impl App {
             analysis.cursor = node;
         }
         self.sync_board(now);
+    }
+
+    /// Forget the review: it was made for a main line that changed.
+    fn drop_review(&mut self) {
+        self.stop_review();
+        if let Some(analysis) = &mut self.analysis {
+            analysis.review = None;
+        }
     }
 
     fn stop_review(&mut self) {
@@ -601,6 +613,10 @@ impl App {
         };
         if analysis.tree.promote(analysis.cursor) {
             analysis.modified = true;
+            self.drop_review();
+            let Some(analysis) = &mut self.analysis else {
+                return;
+            };
             let main = analysis.tree.on_mainline(analysis.cursor);
             let text = if main {
                 "The line is the main line now."
@@ -624,12 +640,7 @@ impl App {
             analysis.cursor = parent;
             analysis.modified = true;
             // The review's node numbers are gone with the old arena.
-            if analysis.review.is_some() {
-                self.stop_review();
-                if let Some(analysis) = &mut self.analysis {
-                    analysis.review = None;
-                }
-            }
+            self.drop_review();
             self.say(format!("Deleted {san} and what followed."), Tone::Info);
             self.sync_board(now);
         }

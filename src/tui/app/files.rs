@@ -21,6 +21,8 @@ const RECENT_MAX: usize = 10;
 #[derive(Debug, Clone, PartialEq)]
 pub struct GameList {
     pub path: PathBuf,
+    /// Which reading of the file this is (a reopened file starts another).
+    pub id: u64,
     pub games: Vec<GameSummary>,
     /// Each game's `search_text`.
     texts: Vec<String>,
@@ -36,9 +38,10 @@ pub struct GameList {
 }
 
 impl GameList {
-    fn new(path: PathBuf, open_single: bool) -> GameList {
+    fn new(path: PathBuf, id: u64, open_single: bool) -> GameList {
         GameList {
             path,
+            id,
             games: Vec::new(),
             texts: Vec::new(),
             shown: Vec::new(),
@@ -106,7 +109,6 @@ pub struct OpenDialog {
 /// Something to do once the user agrees to drop unsaved changes.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Pending {
-    Open(PathBuf, Option<usize>),
     Tree(Box<GameTree>),
     LoadGame(PathBuf, usize),
     /// The new-game dialog.
@@ -209,18 +211,22 @@ impl App {
     /// Open a PGN file: game `number`, or the game list (a file of one game
     /// opens that game).
     pub fn open_path(&mut self, path: PathBuf, number: Option<usize>) {
-        if self.unsaved() {
-            self.pending = Some(Pending::Open(path, number));
-            self.overlay = Overlay::Confirm(Confirm::Discard);
-            return;
-        }
         if let Err(e) = std::fs::File::open(&path) {
             self.say(format!("Cannot open {}: {e}", path.display()), Tone::Error);
             return;
         }
-        self.game_list = Some(GameList::new(path.clone(), number.is_none()));
-        self.requests.push(Request::ListGames(path.clone()));
+        self.list_id += 1;
+        self.game_list = Some(GameList::new(path.clone(), self.list_id, number.is_none()));
+        self.requests.push(Request::ListGames {
+            path: path.clone(),
+            id: self.list_id,
+        });
         match number {
+            // Showing the list replaces nothing; a game does, so that asks.
+            Some(n) if self.unsaved() => {
+                self.pending = Some(Pending::LoadGame(path, n));
+                self.overlay = Overlay::Confirm(Confirm::Discard);
+            }
             Some(n) => self.requests.push(Request::LoadGame { path, number: n }),
             None => self.overlay = Overlay::GameList,
         }
@@ -247,11 +253,12 @@ impl App {
     }
 
     /// The game list's reader reported.
-    pub(super) fn list_event(&mut self, path: PathBuf, event: ListEvent) {
+    pub(super) fn list_event(&mut self, id: u64, event: ListEvent) {
         let Some(list) = &mut self.game_list else {
             return;
         };
-        if list.path != path {
+        // A reader of a file opened before this one.
+        if list.id != id {
             return;
         }
         match event {
@@ -436,7 +443,8 @@ impl App {
             Overlay::None | Overlay::NewGame(_) | Overlay::GameOver => {}
             _ => return,
         }
-        if !self.in_progress() && self.load_text(&text, now) {
+        // While typing (a comment, a command), a paste is text to add.
+        if self.input.is_none() && !self.in_progress() && self.load_text(&text, now) {
             return;
         }
         {
@@ -485,7 +493,7 @@ impl App {
     }
 
     /// Analyse `tree` (asking first if unsaved work would be dropped).
-    fn load_tree(&mut self, tree: GameTree, now: Instant) {
+    pub(super) fn load_tree(&mut self, tree: GameTree, now: Instant) {
         if self.unsaved() {
             self.pending = Some(Pending::Tree(Box::new(tree)));
             self.overlay = Overlay::Confirm(Confirm::Discard);
@@ -495,12 +503,10 @@ impl App {
     }
 
     /// The user agreed to drop unsaved changes: do what waited.
+    /// The board's changes stay marked unsaved until something actually
+    /// replaces them (a load can fail, a dialog can be left).
     pub(super) fn run_pending(&mut self, now: Instant) {
-        if let Some(analysis) = &mut self.analysis {
-            analysis.modified = false;
-        }
         match self.pending.take() {
-            Some(Pending::Open(path, number)) => self.open_path(path, number),
             Some(Pending::Tree(tree)) => self.analyse(*tree, None, now),
             Some(Pending::LoadGame(path, number)) => {
                 self.requests.push(Request::LoadGame { path, number });
@@ -526,7 +532,7 @@ impl App {
         let result = match (path, &source) {
             (Some(path), Some(src)) if same_file(&path, &src.path) => self
                 .save_into(&src.path, src.number)
-                .map(|n| (src.path.clone(), n, src.number)),
+                .map(|(n, at)| (src.path.clone(), n, at)),
             (Some(path), _) => {
                 if path.exists() && !force {
                     self.say(
@@ -545,7 +551,7 @@ impl App {
             }
             (None, Some(src)) => self
                 .save_into(&src.path, src.number)
-                .map(|n| (src.path.clone(), n, src.number)),
+                .map(|(n, at)| (src.path.clone(), n, at)),
             (None, None) => {
                 let Some(dirs) = &self.dirs else {
                     self.say("No data folder: save with :save PATH", Tone::Error);
@@ -582,8 +588,8 @@ impl App {
     /// Write the file at `path` again with game `number` replaced by the
     /// tree on the board. Refuses when another game of the file has an
     /// unreadable move, since writing it back would cut that game short.
-    /// Returns the number of games written.
-    fn save_into(&self, path: &Path, number: usize) -> Result<usize, String> {
+    /// Returns the number of games written and the game's number in them.
+    fn save_into(&self, path: &Path, number: usize) -> Result<(usize, usize), String> {
         let Some(analysis) = &self.analysis else {
             return Err("nothing to save".into());
         };
@@ -592,11 +598,17 @@ impl App {
                 "{error}; writing it back would drop the moves after it (save it alone with :save PATH)"
             ));
         }
-        let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        if std::str::from_utf8(&bytes).is_err() {
+            return Err(format!(
+                "{} is not UTF-8 text; writing it back would change the other games' names (save this game alone with :save PATH)",
+                path.display()
+            ));
+        }
         let mut text = String::new();
         let mut count = 0;
         let mut problem = None;
-        read_games(std::io::BufReader::new(file), &mut |tree| {
+        read_games(&bytes[..], &mut |tree| {
             count += 1;
             if count == number {
                 text.push_str(&analysis.tree.to_pgn());
@@ -615,14 +627,16 @@ impl App {
         if let Some(problem) = problem {
             return Err(problem);
         }
+        let mut at = number;
         if count < number {
             // The game is new to the file (or the file shrank): append it.
             text.push_str(&analysis.tree.to_pgn());
             text.push('\n');
             count += 1;
+            at = count;
         }
         crate::config::write_atomic(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
-        Ok(count)
+        Ok((count, at))
     }
 }
 

@@ -352,6 +352,8 @@ pub struct App {
     recent: Vec<PathBuf>,
     /// What waits for the answer to "drop unsaved changes?".
     pending: Option<Pending>,
+    /// The id of the latest game list reading.
+    list_id: u64,
 }
 
 impl App {
@@ -413,6 +415,7 @@ impl App {
             requests: Vec::new(),
             recent: Vec::new(),
             pending: None,
+            list_id: 0,
         };
         app.load_recent();
         app
@@ -551,7 +554,7 @@ impl App {
                 self.dirty = true;
                 self.paste(text, now);
             }
-            Msg::GameList { path, event } => self.list_event(path, event),
+            Msg::GameList { id, event } => self.list_event(id, event),
             Msg::GameLoaded {
                 path,
                 number,
@@ -646,6 +649,10 @@ impl App {
     /// Set up a game (new or resumed) and get it going.
     /// Take the game on the board to the analysis board.
     fn analyse_game(&mut self, now: Instant) {
+        if self.analysis.is_some() {
+            self.say("This is the analysis board already.", Tone::Info);
+            return;
+        }
         if self.in_progress() {
             self.say("Finish the game first (or resign with r).", Tone::Error);
             return;
@@ -1058,7 +1065,7 @@ impl App {
             }
             KeyCode::Char('u' | 'i' | 'd' | 'r') if self.analysis.is_some() => {
                 self.say(
-                    "That is for games; here Left goes back (n starts a game).",
+                    "That is for games; here Left goes back (:new starts a game).",
                     Tone::Info,
                 );
             }
@@ -1135,7 +1142,9 @@ impl App {
         }
         if let Some(text) = typed.strip_prefix("fen ") {
             return match crate::game::fen::parse_fen(text.trim()) {
-                Ok(position) if !self.in_progress() => self.analyse_position(position, now),
+                Ok(position) if !self.in_progress() => {
+                    self.load_tree(GameTree::new(position), now);
+                }
                 Ok(_) => self.say("Finish or leave the game first (n).", Tone::Error),
                 Err(e) => self.say(format!("Not a FEN: {e}"), Tone::Error),
             };
