@@ -133,7 +133,7 @@ mod tests {
         assert_eq!(clock("[%clk 0:00:09.5]"), Some(Duration::from_millis(9500)));
         assert_eq!(clock("[%clk 1:xx]"), None);
         assert_eq!(clock("[%clk 1:0:0:0:0:0:0:0:0:0:0:0]"), None);
-        assert_eq!(clock("[%clk 9999999:59:59]"), None);
+        assert_eq!(clock("[%clk 99999999:59:59]"), None);
     }
 
     #[test]
