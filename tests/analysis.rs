@@ -754,3 +754,46 @@ fn a_stale_game_list_reader_is_ignored() {
     });
     assert_eq!(h.app.game_list.as_ref().unwrap().games.len(), 6);
 }
+
+#[test]
+fn nested_variations_are_indented_and_closed() {
+    let dir = temp_dir("nested");
+    let path = dir.join("vars.pgn");
+    std::fs::write(
+        &path,
+        "[White \"W\"]\n[Black \"B\"]\n\n{Start} 1. e4 e5 (1... c5 {Sicilian} 2. Nf3 (2. c3 d5 (2... Nf6)) 2... d6) \
+         2. Nf3 {[%clk 0:04:58] Develops.} Nc6 $1 *\n",
+    )
+    .unwrap();
+    let mut h = Harness::new();
+    h.open(&path, Some(1));
+    let analysis = h.app.analysis.as_ref().unwrap();
+    let rows = kibitz::tui::analysis_ui::move_rows(analysis, 40);
+    let text: Vec<String> = rows
+        .iter()
+        .map(|row| {
+            let mut line = String::new();
+            for t in row {
+                while line.chars().count() < usize::from(t.x) {
+                    line.push(' ');
+                }
+                line.push_str(&t.text);
+            }
+            line
+        })
+        .collect();
+    assert_eq!(
+        text,
+        vec![
+            "Start 1. e4 e5",
+            "  (1... c5 Sicilian 2. Nf3",
+            "    (2. c3 d5",
+            "      (2... Nf6))",
+            "  2... d6)",
+            "2. Nf3 [4:58] Develops. 2... Nc6!",
+        ]
+    );
+    // The tokens name their nodes: every move of the tree is clickable.
+    let moves = rows.iter().flatten().filter(|t| t.node.is_some()).count();
+    assert_eq!(moves, analysis.tree.nodes.len() - 1);
+}

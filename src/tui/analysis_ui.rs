@@ -163,9 +163,9 @@ fn line(analysis: &Analysis, node: usize, b: &mut RowBuilder, mut need_number: b
                 b,
                 !tree.nodes[variation].comments.is_empty(),
             );
-            if let Some(row) = b.rows.last_mut()
-                && let Some(last) = row.last_mut()
-            {
+            // Close the parenthesis on the variation's last token (a nested
+            // variation may have left an empty row after it).
+            if let Some(last) = b.rows.iter_mut().rev().find_map(|row| row.last_mut()) {
                 last.text.push(')');
             }
             b.depth -= 1;
