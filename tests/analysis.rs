@@ -797,3 +797,56 @@ fn nested_variations_are_indented_and_closed() {
     let moves = rows.iter().flatten().filter(|t| t.node.is_some()).count();
     assert_eq!(moves, analysis.tree.nodes.len() - 1);
 }
+
+#[test]
+fn every_terminal_size_draws_without_panicking() {
+    let mut h = Harness::with_game("pgn/kasparov-deep-blue-1997.pgn", 2);
+    for _ in 0..30 {
+        h.key(KeyCode::Right);
+    }
+    h.typed("comment a long comment with several words to wrap around the narrow panel");
+    let id = h.last_search();
+    h.info(id, 1, 35, &[]);
+    h.key(KeyCode::Char('b'));
+    h.key(KeyCode::Char('R'));
+    let requests = h.serve();
+    let Some(Request::Review { id, .. }) = requests.into_iter().next() else {
+        panic!("a review request");
+    };
+    h.update(Msg::Review {
+        id,
+        ply: 3,
+        eval: PositionEval {
+            score: Score::Mate(-4),
+            pv: Vec::new(),
+            depth: 1,
+            legal_moves: 20,
+            mated: None,
+        },
+    });
+    for (w, hgt) in [
+        (60, 18),
+        (61, 19),
+        (80, 24),
+        (100, 30),
+        (200, 60),
+        (59, 17),
+        (20, 5),
+        (1, 1),
+    ] {
+        h.update(Msg::Resize(w, hgt));
+        let mut terminal = Terminal::new(TestBackend::new(w, hgt)).unwrap();
+        terminal
+            .draw(|frame| ui::draw(frame, &h.app, h.now))
+            .unwrap();
+        // Clicks anywhere land somewhere sensible or nowhere.
+        for (x, y) in [
+            (0, 0),
+            (w - 1, hgt - 1),
+            (w / 2, hgt / 2),
+            (w * 3 / 4, hgt / 3),
+        ] {
+            h.click(x, y);
+        }
+    }
+}
