@@ -149,15 +149,8 @@ impl App {
         // a position from a FEN at its start.
         analysis.cursor = 0;
         self.analysis = Some(Box::new(analysis));
-        self.started = true;
-        self.end = None;
+        self.fresh_board();
         self.clock = None;
-        self.overlay = Overlay::None;
-        self.selected = None;
-        self.hint = None;
-        self.thinking = None;
-        self.engine_source = None;
-        self.input = None;
         self.flipped = false;
         self.sync_board(now);
     }

@@ -647,6 +647,20 @@ impl App {
     }
 
     /// Set up a game (new or resumed) and get it going.
+    /// A new game or analysis is on the board: nothing of the last one's
+    /// selection, hint, engine output or dialogs stays.
+    fn fresh_board(&mut self) {
+        self.end = None;
+        self.started = true;
+        self.overlay = Overlay::None;
+        self.selected = None;
+        self.hint = None;
+        self.thinking = None;
+        self.engine_source = None;
+        self.engine_score = None;
+        self.input = None;
+    }
+
     /// Take the game on the board to the analysis board.
     fn analyse_game(&mut self, now: Instant) {
         if self.analysis.is_some() {
@@ -698,15 +712,7 @@ impl App {
         {
             clock.start(self.game.position().turn(), now);
         }
-        self.end = None;
-        self.started = true;
-        self.overlay = Overlay::None;
-        self.selected = None;
-        self.hint = None;
-        self.thinking = None;
-        self.engine_source = None;
-        self.engine_score = None;
-        self.input = None;
+        self.fresh_board();
         self.flipped = matches!(
             players,
             Players::VsEngine {
