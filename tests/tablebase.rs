@@ -61,7 +61,7 @@ fn tables() -> &'static Tablebases {
 
 #[test]
 fn every_table_agrees_with_syzygy_on_a_sample() {
-    use shakmaty_syzygy::{Tablebase, Wdl as SWdl};
+    use shakmaty_syzygy::Tablebase;
     let mut syzygy = Tablebase::<Chess>::new();
     syzygy.add_directory(common::testdata("syzygy")).unwrap();
     let all = Material::all();
@@ -87,19 +87,9 @@ fn every_table_agrees_with_syzygy_on_a_sample() {
                 continue;
             };
             let wdl = syzygy.probe_wdl_after_zeroing(&chess).unwrap();
-            let expected = match wdl {
-                SWdl::Win | SWdl::CursedWin => 1,
-                SWdl::Draw => 0,
-                SWdl::Loss | SWdl::BlessedLoss => -1,
-            };
-            let ours = match value {
-                Value::Win(_) => 1,
-                Value::Draw => 0,
-                Value::Loss(_) => -1,
-            };
             assert_eq!(
-                ours,
-                expected,
+                value.outcome(),
+                kibitz::tablebase::syzygy_wdl(wdl).outcome(),
                 "{material}: {} kibitz {value:?} Syzygy {wdl:?}",
                 shakmaty::fen::Fen::from_position(&chess, shakmaty::EnPassantMode::Legal)
             );

@@ -8,7 +8,7 @@ use serde_json::json;
 
 use super::CliError;
 use crate::tablebase::material::Material;
-use crate::tablebase::retro::{Layout, Value};
+use crate::tablebase::retro::Layout;
 use crate::tablebase::{Builtin, store};
 
 /// The default folder for kibitz's tables: `<cache dir>/tablebases`.
@@ -167,7 +167,7 @@ pub fn verify(
     dir: Option<PathBuf>,
     out: &mut impl Write,
 ) -> Result<usize, CliError> {
-    use shakmaty_syzygy::{Tablebase, Wdl};
+    use shakmaty_syzygy::Tablebase;
     let mut syzygy = Tablebase::<shakmaty::Chess>::new();
     syzygy
         .add_directory(syzygy_dir)
@@ -208,17 +208,8 @@ pub fn verify(
                 .collect();
             let chess = crate::tablebase::chess_of(&placement, pos.stm)?;
             let wdl = syzygy.probe_wdl_after_zeroing(&chess).ok()?;
-            let expected = match wdl {
-                Wdl::Win | Wdl::CursedWin => 1,
-                Wdl::Draw => 0,
-                Wdl::Loss | Wdl::BlessedLoss => -1,
-            };
-            let ours = match value {
-                Value::Win(_) => 1,
-                Value::Draw => 0,
-                Value::Loss(_) => -1,
-            };
-            Some((ours != expected).then(|| {
+            let expected = crate::tablebase::syzygy_wdl(wdl).outcome();
+            Some((value.outcome() != expected).then(|| {
                 let fen = shakmaty::fen::Fen::from_position(&chess, shakmaty::EnPassantMode::Legal);
                 format!("{fen}: kibitz {value:?}, Syzygy {wdl:?}")
             }))

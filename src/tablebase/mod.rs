@@ -228,6 +228,16 @@ impl Wdl {
         }
     }
 
+    /// 1 won, 0 drawn, -1 lost, leaving the fifty-move rule aside (a cursed
+    /// win is a win): what the built-in tables, which ignore that rule, say.
+    pub fn outcome(self) -> i8 {
+        match self {
+            Wdl::Win | Wdl::CursedWin => 1,
+            Wdl::Draw => 0,
+            Wdl::Loss | Wdl::BlessedLoss => -1,
+        }
+    }
+
     /// For the other side.
     pub fn negate(self) -> Wdl {
         match self {
@@ -465,7 +475,7 @@ fn rank(p: &TbProbe) -> i64 {
     }
 }
 
-fn syzygy_wdl(wdl: shakmaty_syzygy::Wdl) -> Wdl {
+pub fn syzygy_wdl(wdl: shakmaty_syzygy::Wdl) -> Wdl {
     match wdl {
         shakmaty_syzygy::Wdl::Loss => Wdl::Loss,
         shakmaty_syzygy::Wdl::BlessedLoss => Wdl::BlessedLoss,

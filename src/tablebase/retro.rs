@@ -52,6 +52,15 @@ pub enum Value {
 }
 
 impl Value {
+    /// 1 won, 0 drawn, -1 lost, as `Wdl::outcome`.
+    pub fn outcome(self) -> i8 {
+        match self {
+            Value::Win(_) => 1,
+            Value::Draw => 0,
+            Value::Loss(_) => -1,
+        }
+    }
+
     /// The value for the other side, one ply earlier.
     pub fn back(self) -> Value {
         match self {

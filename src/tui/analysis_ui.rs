@@ -55,7 +55,7 @@ pub fn move_rows(analysis: &Analysis, width: u16) -> Vec<Vec<Token>> {
     for comment in &tree.nodes[0].comments {
         builder.words(&annotations::text(comment), Kind::Comment);
     }
-    line(analysis, 0, &mut builder, true);
+    line(analysis, 0, 0, &mut builder, true);
     if builder.rows.last().is_some_and(Vec::is_empty) {
         builder.rows.pop();
     }
@@ -111,13 +111,19 @@ impl RowBuilder {
     }
 }
 
-fn move_token(analysis: &Analysis, node: usize, b: &mut RowBuilder, force_number: bool) {
+/// One move's tokens; `before` is the number of plies played before it.
+fn move_token(
+    analysis: &Analysis,
+    node: usize,
+    before: u32,
+    b: &mut RowBuilder,
+    force_number: bool,
+) {
     let tree = &analysis.tree;
     let n = &tree.nodes[node];
-    let parent = n.parent.unwrap_or(0);
     // The move number comes from the ply count (cheaper than replaying).
     let start = &tree.start;
-    let ply = tree.ply(parent) as u32 + u32::from(start.turn().is_black());
+    let ply = before + u32::from(start.turn().is_black());
     let number = start.fullmoves().get() + ply / 2;
     let white = ply.is_multiple_of(2);
     if white {
@@ -145,21 +151,23 @@ fn move_token(analysis: &Analysis, node: usize, b: &mut RowBuilder, force_number
     }
 }
 
-fn line(analysis: &Analysis, node: usize, b: &mut RowBuilder, mut need_number: bool) {
+/// The line continuing from `node`, which is `ply` plies from the start.
+fn line(analysis: &Analysis, node: usize, mut ply: u32, b: &mut RowBuilder, mut need_number: bool) {
     let tree = &analysis.tree;
     let mut at = node;
     while let Some((&first, rest)) = tree.nodes[at].children.split_first() {
-        move_token(analysis, first, b, need_number);
+        move_token(analysis, first, ply, b, need_number);
         need_number = !tree.nodes[first].comments.is_empty();
         for &variation in rest {
             b.depth += 1;
             b.new_row();
             b.push("(".into(), None, Kind::Paren);
             b.x -= 1;
-            move_token(analysis, variation, b, true);
+            move_token(analysis, variation, ply, b, true);
             line(
                 analysis,
                 variation,
+                ply + 1,
                 b,
                 !tree.nodes[variation].comments.is_empty(),
             );
@@ -173,6 +181,7 @@ fn line(analysis: &Analysis, node: usize, b: &mut RowBuilder, mut need_number: b
             need_number = true;
         }
         at = first;
+        ply += 1;
     }
 }
 
@@ -254,7 +263,8 @@ pub fn panel_layout(app: &App, area: Rect) -> PanelLayout {
     let graph = (analysis.review.is_some() && room(y) >= GRAPH_HEIGHT + 5)
         .then(|| take(GRAPH_HEIGHT + 1, &mut y));
     let breakdown = (analysis.breakdown && room(y) >= 8).then(|| {
-        let terms = eval::breakdown(app.game.position()).terms.len() as u16;
+        // A row a term, the header and the total.
+        let terms = eval::Term::ALL.len() as u16;
         take((terms + 2).min(room(y) - 4), &mut y)
     });
     let moves = take(room(y), &mut y);
@@ -271,7 +281,7 @@ pub fn panel_layout(app: &App, area: Rect) -> PanelLayout {
 
 /// The evaluation shown in the bar: the engine's best line, or the
 /// review's evaluation of this position.
-fn shown_score(app: &App, analysis: &Analysis) -> Option<Score> {
+fn shown_score(analysis: &Analysis) -> Option<Score> {
     if let Some(line) = analysis.lines.first() {
         return Some(line.score);
     }
@@ -279,7 +289,6 @@ fn shown_score(app: &App, analysis: &Analysis) -> Option<Score> {
     let ply = analysis.tree.ply(analysis.cursor);
     let on_main = analysis.tree.on_mainline(analysis.cursor);
     let eval = review.evals.get(ply)?.as_ref().filter(|_| on_main)?;
-    let _ = app;
     Some(eval.score)
 }
 
@@ -293,7 +302,7 @@ pub fn draw_panel(frame: &mut Frame, app: &App, area: Rect, theme: &Theme) {
 
     // The evaluation bar: White's share of the winning chances.
     let position = app.game.position();
-    let score = shown_score(app, analysis);
+    let score = shown_score(analysis);
     let (chance, label) = match (position.legal_moves().is_empty(), score) {
         (true, _) if position.is_check() => {
             let white_mated = position.turn().is_white();
@@ -401,13 +410,6 @@ fn draw_graph(frame: &mut Frame, analysis: &Analysis, area: Rect, theme: &Theme)
     let Some(review) = &analysis.review else {
         return;
     };
-    let count = |class| {
-        review
-            .moves
-            .iter()
-            .filter(|m| m.class == Some(class))
-            .count()
-    };
     let side_counts = |color: Color| {
         let of = |class| {
             review
@@ -428,7 +430,6 @@ fn draw_graph(frame: &mut Frame, analysis: &Analysis, area: Rect, theme: &Theme)
     } else {
         format!(" {}/{}", review.evaluated(), review.evals.len())
     };
-    let _ = count;
     let title = format!(
         " Review{state} · W {} · B {} ",
         side_counts(Color::White),

@@ -119,6 +119,21 @@ impl FrameLog {
     }
 }
 
+/// Stop the background task whose flag is in `slot`, if any.
+fn stop(slot: &mut Option<Arc<AtomicBool>>) {
+    if let Some(flag) = slot.take() {
+        flag.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Stop the task in `slot` and hand out the flag of the one replacing it.
+fn replace_stop(slot: &mut Option<Arc<AtomicBool>>) -> Arc<AtomicBool> {
+    stop(slot);
+    let flag = Arc::new(AtomicBool::new(false));
+    *slot = Some(Arc::clone(&flag));
+    flag
+}
+
 /// Carry out what the analysis board asked for, on background threads that
 /// answer through `tx`.
 fn background_request(
@@ -138,11 +153,7 @@ fn background_request(
         app::Request::ListGames { path, id } => {
             // One reader at a time: a file opened again (or another file)
             // stops the reader before it.
-            if let Some(stop) = list_stop.take() {
-                stop.store(true, Ordering::Relaxed);
-            }
-            let stop = Arc::new(AtomicBool::new(false));
-            *list_stop = Some(Arc::clone(&stop));
+            let stop = replace_stop(list_stop);
             let tx = tx.clone();
             spawn(
                 "kibitz-game-list",
@@ -188,11 +199,7 @@ fn background_request(
             );
         }
         app::Request::Review { id, tree, movetime } => {
-            if let Some(stop) = review_stop.take() {
-                stop.store(true, Ordering::Relaxed);
-            }
-            let stop = Arc::new(AtomicBool::new(false));
-            *review_stop = Some(Arc::clone(&stop));
+            let stop = replace_stop(review_stop);
             let tx = tx.clone();
             spawn(
                 "kibitz-review",
@@ -226,11 +233,7 @@ fn background_request(
             let _ = write!(out, "\x1b]52;c;{}\x07", base64(text.as_bytes()));
             let _ = out.flush();
         }
-        app::Request::StopReview => {
-            if let Some(stop) = review_stop.take() {
-                stop.store(true, Ordering::Relaxed);
-            }
-        }
+        app::Request::StopReview => stop(review_stop),
     }
 }
 

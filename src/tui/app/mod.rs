@@ -1256,34 +1256,29 @@ impl App {
         key: KeyEvent,
         now: Instant,
     ) {
+        // Arrows move the choice round the four pieces (3 steps forward =
+        // one back); other keys leave the dialog open as it is.
+        let step = match key.code {
+            KeyCode::Left | KeyCode::Char('h') | KeyCode::Up | KeyCode::Char('k') => 3,
+            KeyCode::Right | KeyCode::Char('l') | KeyCode::Down | KeyCode::Char('j') => 1,
+            _ => 0,
+        };
         let pick = match key.code {
             KeyCode::Char('q') => Some(Role::Queen),
             KeyCode::Char('r') => Some(Role::Rook),
             KeyCode::Char('b') => Some(Role::Bishop),
             KeyCode::Char('n') => Some(Role::Knight),
             KeyCode::Enter | KeyCode::Char(' ') => Some(PROMOTION_ROLES[choice % 4]),
-            KeyCode::Left | KeyCode::Char('h') | KeyCode::Up | KeyCode::Char('k') => {
-                self.overlay = Overlay::Promotion {
-                    from,
-                    to,
-                    choice: (choice + 3) % 4,
-                };
-                None
-            }
-            KeyCode::Right | KeyCode::Char('l') | KeyCode::Down | KeyCode::Char('j') => {
-                self.overlay = Overlay::Promotion {
-                    from,
-                    to,
-                    choice: (choice + 1) % 4,
-                };
-                None
-            }
             KeyCode::Esc => {
                 self.selected = None;
                 None
             }
             _ => {
-                self.overlay = Overlay::Promotion { from, to, choice };
+                self.overlay = Overlay::Promotion {
+                    from,
+                    to,
+                    choice: (choice + step) % 4,
+                };
                 None
             }
         };
