@@ -244,9 +244,9 @@ pub fn mainline_positions(tree: &GameTree) -> Vec<(Chess, Vec<u64>)> {
         keys.push(position_key(&position));
         match tree.nodes[node].m {
             Some(m) => position.play_unchecked(m),
-            None => match position.clone().swap_turn() {
-                Ok(passed) => position = passed,
-                Err(_) => break,
+            None => match crate::game::tree::pass(&position) {
+                Some(passed) => position = passed,
+                None => break,
             },
         }
         out.push((position.clone(), keys.clone()));

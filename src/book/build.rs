@@ -8,22 +8,21 @@
 //! `min_games` games are dropped; games without a result (`*`) count as
 //! played but score nothing for either side.
 //!
-//! Games stream through pgn-reader one at a time, so a file of any size can
+//! Games stream through the project's PGN reader one at a time, so a file of any size can
 //! be read. A game with an unreadable or illegal move is skipped whole, and
 //! reported with its number.
 
 use std::collections::HashMap;
 use std::io::Read;
-use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
-use pgn_reader::{KnownOutcome, Outcome, RawTag, Reader, SanPlus, Skip, Visitor};
-use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess, Color, Position};
+use shakmaty::{Chess, Color, Position};
 use thiserror::Error;
 
 use super::Book;
 use super::polyglot::{Entry, encode_move, polyglot_key};
+use crate::game::import::start_from_fen;
+use crate::game::movetext::{GameReader, RawGame, Token};
 
 #[derive(Debug, Error)]
 pub enum BuildError {
@@ -80,115 +79,46 @@ pub struct Builder {
     pub skipped: Vec<Skipped>,
 }
 
-/// Per-game state of the PGN visitor.
-struct GameState {
-    position: Chess,
-    ply: u32,
-    /// (key, raw move, side that played it), main line only.
+/// A game's main-line moves up to the ply limit: (key, raw move, side that
+/// played it), and the result written in its movetext.
+struct GameMoves {
     moves: Vec<(u64, u16, Color)>,
-    error: Option<String>,
-    outcome: Outcome,
+    result: Option<&'static str>,
 }
 
-struct Collector<'a> {
-    builder: &'a mut Builder,
-    file: &'a Path,
-    game_number: usize,
-}
-
-impl Visitor for Collector<'_> {
-    type Tags = Option<Result<Chess, String>>;
-    type Movetext = GameState;
-    type Output = ();
-
-    fn begin_tags(&mut self) -> ControlFlow<(), Self::Tags> {
-        self.game_number += 1;
-        ControlFlow::Continue(None)
-    }
-
-    fn tag(&mut self, tags: &mut Self::Tags, name: &[u8], value: RawTag<'_>) -> ControlFlow<()> {
-        if name == b"FEN" {
-            let text = value.decode_utf8_lossy().to_string();
-            *tags = Some(
-                text.parse::<Fen>()
-                    .map_err(|e| format!("FEN tag '{text}': {e}"))
-                    .and_then(|fen| {
-                        fen.into_position(CastlingMode::Standard)
-                            .map_err(|e| format!("FEN tag '{text}': {e}"))
-                    }),
-            );
-        }
-        ControlFlow::Continue(())
-    }
-
-    fn begin_movetext(&mut self, tags: Self::Tags) -> ControlFlow<(), GameState> {
-        let (position, error) = match tags {
-            None => (Chess::default(), None),
-            Some(Ok(position)) => (position, None),
-            Some(Err(e)) => (Chess::default(), Some(e)),
+impl GameMoves {
+    /// Read the main line of `game` up to `max_ply` plies (variations are
+    /// not games: only the moves actually played count). An unreadable
+    /// start or move is the reason the game is skipped.
+    fn read(game: &RawGame, max_ply: u32) -> Result<GameMoves, String> {
+        let mut position = match game.tag("FEN") {
+            Some(fen) => start_from_fen(fen.trim())
+                .map(|(p, _)| p)
+                .map_err(|e| format!("FEN tag {e}"))?,
+            None => Chess::default(),
         };
-        ControlFlow::Continue(GameState {
-            position,
-            ply: 0,
-            moves: Vec::new(),
-            error,
-            outcome: Outcome::Unknown,
-        })
-    }
-
-    fn san(&mut self, game: &mut GameState, san: SanPlus) -> ControlFlow<()> {
-        if game.error.is_some() || game.ply >= self.builder.options.max_ply {
-            return ControlFlow::Continue(());
-        }
-        match san.san.to_move(&game.position) {
-            Ok(m) => {
-                let side = game.position.turn();
-                game.moves
-                    .push((polyglot_key(&game.position), encode_move(m), side));
-                game.position.play_unchecked(m);
-                game.ply += 1;
-            }
-            Err(_) => {
-                game.error = Some(format!("ply {}: illegal move {san}", game.ply + 1));
+        let mut moves = Vec::new();
+        let mut result = None;
+        let mut depth = 0usize;
+        let mut ply = 0;
+        for token in &game.tokens {
+            match token {
+                Token::Open => depth += 1,
+                Token::Close => depth = depth.saturating_sub(1),
+                Token::Result(r) if depth == 0 => result = Some(*r),
+                Token::Move { text, san } if depth == 0 && ply < max_ply => {
+                    let m = san.to_move(&position).map_err(|_| {
+                        format!("ply {}: illegal move {}", ply + 1, game.slice(text))
+                    })?;
+                    let side = position.turn();
+                    moves.push((polyglot_key(&position), encode_move(m), side));
+                    position.play_unchecked(m);
+                    ply += 1;
+                }
+                _ => {}
             }
         }
-        ControlFlow::Continue(())
-    }
-
-    fn begin_variation(&mut self, _game: &mut GameState) -> ControlFlow<(), Skip> {
-        // Only the moves actually played count.
-        ControlFlow::Continue(Skip(true))
-    }
-
-    fn outcome(&mut self, game: &mut GameState, outcome: Outcome) -> ControlFlow<()> {
-        game.outcome = outcome;
-        ControlFlow::Continue(())
-    }
-
-    fn end_game(&mut self, game: GameState) {
-        if let Some(reason) = game.error {
-            self.builder.skipped.push(Skipped {
-                file: self.file.to_path_buf(),
-                game: self.game_number,
-                reason,
-            });
-            return;
-        }
-        self.builder.games += 1;
-        let only = self.builder.options.only_color;
-        for (key, raw, side) in game.moves {
-            if only.is_some_and(|c| c != side) {
-                continue;
-            }
-            let score = match game.outcome {
-                Outcome::Known(KnownOutcome::Decisive { winner }) if winner == side => 2,
-                Outcome::Known(KnownOutcome::Draw) => 1,
-                _ => 0,
-            };
-            let tally = self.builder.tallies.entry((key, raw)).or_default();
-            tally.games += 1;
-            tally.score += score;
-        }
+        Ok(GameMoves { moves, result })
     }
 }
 
@@ -208,27 +138,48 @@ impl Builder {
         file: &Path,
         progress: &mut dyn FnMut(usize),
     ) -> Result<(), BuildError> {
-        let mut reader = Reader::new(source);
-        let mut collector = Collector {
-            builder: self,
-            file,
-            game_number: 0,
-        };
+        let mut reader = GameReader::new(std::io::BufReader::new(source));
+        let mut number = 0;
         loop {
-            match reader.read_game(&mut collector) {
-                Ok(Some(())) => {
-                    if collector.game_number.is_multiple_of(10_000) {
-                        progress(collector.game_number);
-                    }
-                }
-                Ok(None) => return Ok(()),
-                Err(source) => {
-                    return Err(BuildError::Io {
-                        path: file.to_path_buf(),
-                        source,
-                    });
-                }
+            let game = reader.next_game().map_err(|source| BuildError::Io {
+                path: file.to_path_buf(),
+                source,
+            })?;
+            let Some(game) = game else {
+                return Ok(());
+            };
+            number += 1;
+            match GameMoves::read(&game, self.options.max_ply) {
+                Ok(moves) => self.count(moves),
+                Err(reason) => self.skipped.push(Skipped {
+                    file: file.to_path_buf(),
+                    game: number,
+                    reason,
+                }),
             }
+            if number.is_multiple_of(10_000) {
+                progress(number);
+            }
+        }
+    }
+
+    /// Count one game's moves, scored by its result for the side that
+    /// played each.
+    fn count(&mut self, game: GameMoves) {
+        self.games += 1;
+        let only = self.options.only_color;
+        for (key, raw, side) in game.moves {
+            if only.is_some_and(|c| c != side) {
+                continue;
+            }
+            let score = match (game.result, side) {
+                (Some("1-0"), Color::White) | (Some("0-1"), Color::Black) => 2,
+                (Some("1/2-1/2"), _) => 1,
+                _ => 0,
+            };
+            let tally = self.tallies.entry((key, raw)).or_default();
+            tally.games += 1;
+            tally.score += score;
         }
     }
 
@@ -242,7 +193,7 @@ impl Builder {
             path: path.to_path_buf(),
             source,
         })?;
-        self.add_pgn(std::io::BufReader::new(file), path, progress)
+        self.add_pgn(file, path, progress)
     }
 
     /// The book: one entry per (position, move) seen in at least

@@ -3,6 +3,8 @@
 
 pub mod annotations;
 pub mod fen;
+pub mod import;
+pub mod movetext;
 pub mod notation;
 pub mod pgn;
 pub mod summary;

@@ -4,13 +4,13 @@
 //! Nodes live in one vector; node 0 is the start position. Each node's first
 //! child continues the line it belongs to, the others are variations.
 
-use std::io::Read;
-use std::ops::ControlFlow;
+use std::io::{BufReader, Read};
 
-use pgn_reader::{Nag, Outcome, RawComment, RawTag, Reader, SanPlus, Skip, Visitor};
 use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus as ShakSanPlus;
-use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
+use shakmaty::{CastlingMode, Chess, EnPassantMode, FromSetup, Move, Position};
+
+use super::movetext::GameReader;
 
 use super::pgn::Headers;
 
@@ -37,16 +37,53 @@ pub struct MoveError {
     pub game: usize,
     /// 1-based ply of the move along its line.
     pub ply: usize,
+    /// The move as written (for [`Problem::BadStart`] and
+    /// [`Problem::TooLarge`]: the reason).
     pub text: String,
+    pub problem: Problem,
+}
+
+/// What went wrong with a game's movetext.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Problem {
+    /// The move is not legal there: the rest of its line is not read (the
+    /// rest of the game, or of the variation).
+    Illegal { in_variation: bool },
+    /// More than one legal move fits the text.
+    Ambiguous { in_variation: bool },
+    /// The `FEN` tag cannot be read: no moves are read.
+    BadStart,
+    /// The game is beyond the reader's limits: it stops there.
+    TooLarge,
 }
 
 impl std::fmt::Display for MoveError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "game {}, ply {}: '{}' is not a legal move there; the game stops before it",
-            self.game, self.ply, self.text
-        )
+        let (game, ply, text) = (self.game, self.ply, &self.text);
+        let rest = |in_variation: bool| {
+            if in_variation {
+                "the variation stops before it"
+            } else {
+                "the game stops before it"
+            }
+        };
+        match self.problem {
+            Problem::Illegal { in_variation } => write!(
+                f,
+                "game {game}, ply {ply}: '{text}' is not a legal move there; {}",
+                rest(in_variation)
+            ),
+            Problem::Ambiguous { in_variation } => write!(
+                f,
+                "game {game}, ply {ply}: '{text}' is ambiguous there; {}",
+                rest(in_variation)
+            ),
+            Problem::BadStart => write!(
+                f,
+                "game {game}: the FEN tag cannot be read ({text}); its moves are not read"
+            ),
+            Problem::TooLarge => write!(f, "game {game}, ply {ply}: {text}; the game stops there"),
+        }
     }
 }
 
@@ -60,6 +97,10 @@ pub struct GameTree {
     pub result: String,
     /// The first unreadable move, if any (the game keeps what came before).
     pub error: Option<MoveError>,
+    /// What the reader changed or skipped without losing a move: castling
+    /// rights dropped from a FEN tag, words that are not moves, variations
+    /// beyond the nesting limit.
+    pub notes: Vec<String>,
 }
 
 impl GameTree {
@@ -77,6 +118,7 @@ impl GameTree {
             }],
             result: "*".into(),
             error: None,
+            notes: Vec::new(),
         }
     }
 
@@ -96,7 +138,7 @@ impl GameTree {
                 Some(m) => position.play_unchecked(m),
                 // A null move was only added where passing is legal.
                 None => {
-                    if let Ok(passed) = position.clone().swap_turn() {
+                    if let Some(passed) = pass(&position) {
                         position = passed;
                     }
                 }
@@ -121,6 +163,13 @@ impl GameTree {
         {
             return existing;
         }
+        self.push_move_at(node, position, m)
+    }
+
+    /// Add `m` after `node` as a new child even when the same move is there
+    /// already: a file's variation that repeats the game's move stays a
+    /// variation. `position` is the position at `node`.
+    pub fn push_move_at(&mut self, node: usize, position: &Chess, m: Move) -> usize {
         let mut position = position.clone();
         let san = ShakSanPlus::from_move_and_play_unchecked(&mut position, m).to_string();
         let index = self.nodes.len();
@@ -146,7 +195,13 @@ impl GameTree {
         {
             return Some(existing);
         }
-        self.position(node).swap_turn().ok()?;
+        pass(&self.position(node))?;
+        Some(self.push_null_at(node))
+    }
+
+    /// Add a null move after `node` as a new child; the caller has checked
+    /// that the side to move may pass.
+    pub fn push_null_at(&mut self, node: usize) -> usize {
         let index = self.nodes.len();
         self.nodes.push(Node {
             parent: Some(node),
@@ -157,7 +212,7 @@ impl GameTree {
             children: Vec::new(),
         });
         self.nodes[node].children.push(index);
-        Some(index)
+        index
     }
 
     /// The main line's nodes after the root.
@@ -282,41 +337,59 @@ impl GameTree {
         for comment in &self.nodes[0].comments {
             tokens.push(format!("{{ {} }}", comment_text(comment)));
         }
-        self.write_line(0, &mut tokens, true);
+        let start = MoveNumber {
+            fullmoves: self.start.fullmoves().get(),
+            white_to_move: self.start.turn().is_white(),
+        };
+        self.write_line(0, start, &mut tokens, true);
         tokens.push(self.result.clone());
         super::pgn::assemble(&headers, &tokens)
     }
 
-    /// Movetext of the line continuing from `node`: its first child, then
-    /// that child's siblings as variations, and on.
-    fn write_line(&self, node: usize, tokens: &mut Vec<String>, mut need_number: bool) {
+    /// Movetext of the line continuing from `node` (where `number` is the
+    /// move number and side to move): its first child, then that child's
+    /// siblings as variations, and on. The numbers are carried along, so
+    /// writing is linear in the size of the tree.
+    fn write_line(
+        &self,
+        node: usize,
+        mut number: MoveNumber,
+        tokens: &mut Vec<String>,
+        mut need_number: bool,
+    ) {
         let mut at = node;
         while let Some((&first, rest)) = self.nodes[at].children.split_first() {
-            self.write_move(first, tokens, need_number);
+            self.write_move(first, number, tokens, need_number);
             need_number = !self.nodes[first].comments.is_empty();
             for &variation in rest {
                 tokens.push("(".into());
-                self.write_move(variation, tokens, true);
+                self.write_move(variation, number, tokens, true);
                 self.write_line(
                     variation,
+                    number.next(),
                     tokens,
                     !self.nodes[variation].comments.is_empty(),
                 );
                 tokens.push(")".into());
                 need_number = true;
             }
+            number = number.next();
             at = first;
         }
     }
 
-    fn write_move(&self, node: usize, tokens: &mut Vec<String>, force_number: bool) {
-        let parent = self.nodes[node].parent.unwrap_or(0);
-        let before = self.position(parent);
-        let number = before.fullmoves().get();
-        if before.turn().is_white() {
-            tokens.push(format!("{number}."));
+    fn write_move(
+        &self,
+        node: usize,
+        number: MoveNumber,
+        tokens: &mut Vec<String>,
+        force_number: bool,
+    ) {
+        let n = number.fullmoves;
+        if number.white_to_move {
+            tokens.push(format!("{n}."));
         } else if force_number {
-            tokens.push(format!("{number}..."));
+            tokens.push(format!("{n}..."));
         }
         tokens.push(self.nodes[node].san.clone());
         for nag in &self.nodes[node].nags {
@@ -328,206 +401,44 @@ impl GameTree {
     }
 }
 
+/// The move number and side to move before a move, for writing movetext.
+#[derive(Debug, Clone, Copy)]
+struct MoveNumber {
+    fullmoves: u32,
+    white_to_move: bool,
+}
+
+impl MoveNumber {
+    /// After one move (a null move counts as one).
+    fn next(self) -> MoveNumber {
+        MoveNumber {
+            fullmoves: self.fullmoves + u32::from(!self.white_to_move),
+            white_to_move: !self.white_to_move,
+        }
+    }
+}
+
+/// The position after the side to move passes (a null move): the other side
+/// is to move, the en-passant square is gone and the clocks go on as after a
+/// move. `None` when the side to move is in check and may not pass.
+pub fn pass(position: &Chess) -> Option<Chess> {
+    if position.is_check() {
+        return None;
+    }
+    let mut setup = position.to_setup(EnPassantMode::Legal);
+    let black_passed = setup.turn.is_black();
+    setup.swap_turn();
+    setup.halfmoves = setup.halfmoves.saturating_add(1);
+    if black_passed {
+        setup.fullmoves = setup.fullmoves.saturating_add(1);
+    }
+    Chess::from_setup(setup, CastlingMode::Standard).ok()
+}
+
 /// A comment as it can stand between braces: PGN has no escape, so a `}`
 /// inside would end the comment early and lose the rest; it becomes `)`.
 fn comment_text(comment: &str) -> String {
     comment.trim().replace('}', ")")
-}
-
-/// Per-game state while reading.
-struct Builder {
-    tree: GameTree,
-    /// The node new moves attach to.
-    at: usize,
-    /// Where each open variation started from (to return on `)`).
-    stack: Vec<usize>,
-    ply_at: Vec<usize>,
-    /// The position at `at`.
-    position: Chess,
-    /// Set after an illegal move: ignore the rest of the game.
-    stopped: bool,
-}
-
-struct TreeVisitor {
-    game: usize,
-}
-
-impl Visitor for TreeVisitor {
-    type Tags = (Headers, Option<Result<Chess, String>>);
-    type Movetext = Builder;
-    type Output = GameTree;
-
-    fn begin_tags(&mut self) -> ControlFlow<GameTree, Self::Tags> {
-        self.game += 1;
-        ControlFlow::Continue((Headers(Vec::new()), None))
-    }
-
-    fn tag(
-        &mut self,
-        tags: &mut Self::Tags,
-        name: &[u8],
-        value: RawTag<'_>,
-    ) -> ControlFlow<GameTree> {
-        let name = String::from_utf8_lossy(name).to_string();
-        let value = value.decode_utf8_lossy().to_string();
-        if name == "FEN" {
-            tags.1 = Some(
-                value
-                    .parse::<Fen>()
-                    .map_err(|e| e.to_string())
-                    .and_then(|f| {
-                        f.into_position(CastlingMode::Standard)
-                            .map_err(|e| e.to_string())
-                    }),
-            );
-        }
-        tags.0.0.push((name, value));
-        ControlFlow::Continue(())
-    }
-
-    fn begin_movetext(&mut self, tags: Self::Tags) -> ControlFlow<GameTree, Builder> {
-        let (headers, fen) = tags;
-        let (start, error) = match fen {
-            None => (Chess::default(), None),
-            Some(Ok(position)) => (position, None),
-            Some(Err(e)) => (
-                Chess::default(),
-                Some(MoveError {
-                    game: self.game,
-                    ply: 0,
-                    text: format!("FEN tag: {e}"),
-                }),
-            ),
-        };
-        let mut tree = GameTree::new(start);
-        tree.headers = headers;
-        if let Some(result) = tree.headers.get("Result") {
-            tree.result = result.to_string();
-        }
-        let stopped = error.is_some();
-        tree.error = error;
-        ControlFlow::Continue(Builder {
-            position: tree.start.clone(),
-            tree,
-            at: 0,
-            stack: Vec::new(),
-            ply_at: vec![0],
-            stopped,
-        })
-    }
-
-    fn san(&mut self, b: &mut Builder, san: SanPlus) -> ControlFlow<GameTree> {
-        if b.stopped {
-            return ControlFlow::Continue(());
-        }
-        let position = b.position.clone();
-        let ply = b.ply_at.last().copied().unwrap_or(0) + 1;
-        // Movetext in UCI notation (`g1f3`) reads as SAN with a from-square;
-        // when that is not legal, try it as UCI.
-        if matches!(san.san, shakmaty::san::San::Null)
-            && let Some(node) = b.tree.add_null(b.at)
-        {
-            b.at = node;
-            b.position = b.tree.position(node);
-            if let Some(last) = b.ply_at.last_mut() {
-                *last = ply;
-            }
-            return ControlFlow::Continue(());
-        }
-        let parsed = san
-            .san
-            .to_move(&position)
-            .ok()
-            .or_else(|| crate::game::notation::parse_uci(&position, &san.to_string()).ok());
-        match parsed {
-            Some(m) => {
-                b.at = b.tree.add_move_at(b.at, &position, m);
-                b.position.play_unchecked(m);
-                if let Some(last) = b.ply_at.last_mut() {
-                    *last = ply;
-                }
-            }
-            None => {
-                b.tree.error = Some(MoveError {
-                    game: self.game,
-                    ply,
-                    text: san.to_string(),
-                });
-                b.stopped = true;
-            }
-        }
-        ControlFlow::Continue(())
-    }
-
-    fn nag(&mut self, b: &mut Builder, nag: Nag) -> ControlFlow<GameTree> {
-        if !b.stopped && b.at != 0 {
-            b.tree.nodes[b.at].nags.push(nag.0);
-        }
-        ControlFlow::Continue(())
-    }
-
-    fn comment(&mut self, b: &mut Builder, comment: RawComment<'_>) -> ControlFlow<GameTree> {
-        if !b.stopped {
-            let text = String::from_utf8_lossy(comment.as_bytes())
-                .trim()
-                .to_string();
-            if !text.is_empty() {
-                b.tree.nodes[b.at].comments.push(text);
-            }
-        }
-        ControlFlow::Continue(())
-    }
-
-    fn begin_variation(&mut self, b: &mut Builder) -> ControlFlow<GameTree, Skip> {
-        if b.stopped || b.at == 0 {
-            return ControlFlow::Continue(Skip(true));
-        }
-        // A variation replaces the last move: it starts from that move's parent.
-        b.stack.push(b.at);
-        b.at = b.tree.nodes[b.at].parent.unwrap_or(0);
-        b.position = b.tree.position(b.at);
-        let ply = b.ply_at.last().copied().unwrap_or(1);
-        b.ply_at.push(ply.saturating_sub(1));
-        ControlFlow::Continue(Skip(false))
-    }
-
-    fn end_variation(&mut self, b: &mut Builder) -> ControlFlow<GameTree> {
-        if let Some(back) = b.stack.pop() {
-            b.at = back;
-            b.position = b.tree.position(back);
-            b.ply_at.pop();
-        }
-        ControlFlow::Continue(())
-    }
-
-    fn outcome(&mut self, b: &mut Builder, outcome: Outcome) -> ControlFlow<GameTree> {
-        b.tree.result = outcome.to_string();
-        ControlFlow::Continue(())
-    }
-
-    fn end_game(&mut self, b: Builder) -> GameTree {
-        b.tree
-    }
-}
-
-/// A PGN reader over `source` that skips a UTF-8 byte-order mark.
-fn pgn_reader<R: Read>(
-    mut source: R,
-) -> std::io::Result<Reader<std::io::Chain<std::io::Cursor<Vec<u8>>, R>>> {
-    let mut head = [0u8; 3];
-    let mut filled = 0;
-    while filled < 3 {
-        match source.read(&mut head[filled..])? {
-            0 => break,
-            n => filled += n,
-        }
-    }
-    let prefix = if head[..filled] == [0xEF, 0xBB, 0xBF] {
-        Vec::new()
-    } else {
-        head[..filled].to_vec()
-    };
-    Ok(Reader::new(std::io::Cursor::new(prefix).chain(source)))
 }
 
 /// Read every game of a PGN stream, one at a time, handing each to `each`
@@ -536,12 +447,11 @@ pub fn read_games(
     source: impl Read,
     each: &mut dyn FnMut(GameTree) -> bool,
 ) -> std::io::Result<usize> {
-    let mut reader = pgn_reader(source)?;
-    let mut visitor = TreeVisitor { game: 0 };
+    let mut reader = GameReader::new(BufReader::new(source));
     let mut count = 0;
-    while let Some(tree) = reader.read_game(&mut visitor)? {
+    while let Some(raw) = reader.next_game()? {
         count += 1;
-        if !each(tree) {
+        if !each(super::import::build(&raw, count)) {
             break;
         }
     }
@@ -551,16 +461,15 @@ pub fn read_games(
 /// Game `number` (1-based) of a PGN stream, skipping the games before it
 /// without reading their moves; `None` when the stream has fewer games.
 pub fn read_game_at(source: impl Read, number: usize) -> std::io::Result<Option<GameTree>> {
-    let mut reader = pgn_reader(source)?;
+    let mut reader = GameReader::new(BufReader::new(source));
     for _ in 1..number {
         if !reader.skip_game()? {
             return Ok(None);
         }
     }
-    let mut visitor = TreeVisitor {
-        game: number.saturating_sub(1),
-    };
-    reader.read_game(&mut visitor)
+    Ok(reader
+        .next_game()?
+        .map(|raw| super::import::build(&raw, number)))
 }
 
 /// The FEN of a position.

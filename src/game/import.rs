@@ -1,0 +1,313 @@
+//! Building a [`GameTree`] from a game's movetext tokens.
+//!
+//! The tree keeps the game exactly as written: every move becomes a node of
+//! its own, so a variation that starts with the game's own move
+//! (`5. Qh5+ (5. Qh5+ g6 6. Nxg6)`, as annotators write to show what would
+//! follow) stays a variation beside the main line instead of merging into
+//! it. Reading is linear in the length of the movetext however deep the
+//! variations nest or however many null moves there are: the position is
+//! carried along, never replayed from the start.
+
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess, Position};
+
+use super::movetext::{MoveProblem, MoveText, RawGame, Token};
+use super::pgn::Headers;
+use super::tree::{GameTree, MoveError, Problem, pass};
+
+/// Variations nested deeper than this are skipped (with a note): no real
+/// annotation nests a tenth as deep, and each level costs a saved position.
+pub const MAX_VARIATION_DEPTH: usize = 256;
+
+/// A game stops growing at this many moves (main line and variations
+/// together); the longest possible chess game has under 9,000 moves a side.
+pub const MAX_NODES: usize = 500_000;
+
+/// At most this many notes about skipped text are kept per game.
+const MAX_NOTES: usize = 20;
+
+/// Where the reader stands on one line of the game.
+struct Line {
+    /// The node new moves attach to.
+    at: usize,
+    /// The position at `at`.
+    position: Chess,
+    /// The position before `at`'s move, when known (a variation that
+    /// replaces that move starts from it).
+    before: Option<Chess>,
+    /// Plies from the start to `at`.
+    ply: usize,
+}
+
+/// Read state of one game.
+struct Builder {
+    tree: GameTree,
+    game: usize,
+    line: Line,
+    /// The lines to return to at each `)`.
+    stack: Vec<Line>,
+    /// Tokens are being skipped: how many `(` deep inside the skipped part
+    /// (0 = the skip ends at the next `)`), and whether that `)` also ends a
+    /// variation that was entered (a skip after an unreadable move) rather
+    /// than one skipped whole at its `(`.
+    skip: Option<(usize, bool)>,
+    /// The main line hit an unreadable move: the rest is not read.
+    stopped: bool,
+    skipped_notes: usize,
+}
+
+impl Builder {
+    fn note(&mut self, text: String) {
+        if self.tree.notes.len() < MAX_NOTES {
+            self.tree.notes.push(text);
+        } else {
+            self.skipped_notes += 1;
+        }
+    }
+
+    fn fail(&mut self, ply: usize, text: &str, problem: Problem) {
+        if self.tree.error.is_none() {
+            self.tree.error = Some(MoveError {
+                game: self.game,
+                ply,
+                text: text.to_string(),
+                problem,
+            });
+        } else {
+            let note = MoveError {
+                game: self.game,
+                ply,
+                text: text.to_string(),
+                problem,
+            }
+            .to_string();
+            self.note(note);
+        }
+        if self.stack.is_empty() {
+            self.stopped = true;
+        } else {
+            // Only the rest of this variation is lost; the line it hangs
+            // from goes on after its `)`.
+            self.skip = Some((0, true));
+        }
+    }
+
+    fn in_variation(&self) -> bool {
+        !self.stack.is_empty()
+    }
+
+    fn play(&mut self, text: &str, san: MoveText) {
+        let ply = self.line.ply + 1;
+        if self.tree.nodes.len() >= MAX_NODES {
+            self.fail(
+                ply,
+                &format!("more than {MAX_NODES} moves"),
+                Problem::TooLarge,
+            );
+            self.stopped = true;
+            return;
+        }
+        let in_variation = self.in_variation();
+        let next = match san {
+            MoveText::Null => pass(&self.line.position)
+                .map(|passed| (self.tree.push_null_at(self.line.at), passed)),
+            _ => match san.to_move(&self.line.position) {
+                Ok(m) => {
+                    let node = self.tree.push_move_at(self.line.at, &self.line.position, m);
+                    let mut after = self.line.position.clone();
+                    after.play_unchecked(m);
+                    Some((node, after))
+                }
+                Err(MoveProblem::Ambiguous) => {
+                    self.fail(ply, text, Problem::Ambiguous { in_variation });
+                    return;
+                }
+                Err(MoveProblem::Illegal) => None,
+            },
+        };
+        match next {
+            Some((node, after)) => {
+                let before = std::mem::replace(&mut self.line.position, after);
+                self.line.before = Some(before);
+                self.line.at = node;
+                self.line.ply = ply;
+            }
+            None => self.fail(ply, text, Problem::Illegal { in_variation }),
+        }
+    }
+
+    fn open(&mut self) {
+        if self.line.at == 0 {
+            self.note(format!(
+                "ply {}: a variation before the first move was skipped",
+                self.line.ply
+            ));
+            self.skip = Some((0, false));
+            return;
+        }
+        if self.stack.len() >= MAX_VARIATION_DEPTH {
+            self.note(format!(
+                "ply {}: variations nested deeper than {MAX_VARIATION_DEPTH} levels were skipped",
+                self.line.ply
+            ));
+            self.skip = Some((0, false));
+            return;
+        }
+        // A variation replaces the last move: it starts from that move's
+        // parent, in the position before it.
+        let parent = self.tree.nodes[self.line.at].parent.unwrap_or(0);
+        let position = match &self.line.before {
+            Some(before) => before.clone(),
+            // Only when a `(` follows a `(` with no move between: rare, and
+            // bounded by the nesting limit.
+            None => self.tree.position(parent),
+        };
+        let line = Line {
+            at: parent,
+            position,
+            before: None,
+            ply: self.line.ply.saturating_sub(1),
+        };
+        self.stack.push(std::mem::replace(&mut self.line, line));
+    }
+
+    fn close(&mut self) {
+        if let Some(line) = self.stack.pop() {
+            self.line = line;
+        }
+    }
+
+    fn token(&mut self, raw: &RawGame, token: &Token) {
+        if let Some((depth, entered)) = self.skip {
+            match token {
+                Token::Open => self.skip = Some((depth + 1, entered)),
+                Token::Close if depth == 0 => {
+                    self.skip = None;
+                    if entered {
+                        self.close();
+                    }
+                }
+                Token::Close => self.skip = Some((depth - 1, entered)),
+                Token::Result(result) => self.tree.result = (*result).to_string(),
+                _ => {}
+            }
+            return;
+        }
+        if self.stopped {
+            if let Token::Result(result) = token {
+                self.tree.result = (*result).to_string();
+            }
+            return;
+        }
+        match token {
+            Token::Move { text, san } => self.play(raw.slice(text), *san),
+            Token::Unknown(text) => {
+                let note = format!(
+                    "ply {}: '{}' is not a move and was skipped",
+                    self.line.ply + 1,
+                    raw.slice(text)
+                );
+                self.note(note);
+            }
+            Token::Nag(nag) => {
+                if self.line.at != 0 {
+                    self.tree.nodes[self.line.at].nags.push(*nag);
+                }
+            }
+            Token::Comment(text) => {
+                let text = raw.slice(text).trim();
+                if !text.is_empty() {
+                    self.tree.nodes[self.line.at]
+                        .comments
+                        .push(text.to_string());
+                }
+            }
+            Token::Open => self.open(),
+            Token::Close => self.close(),
+            Token::Result(result) => self.tree.result = (*result).to_string(),
+        }
+    }
+}
+
+/// The start position a `FEN` tag names. A FEN whose castling rights name a
+/// rook that is not there (odds games are often written with `KQkq` and a
+/// rook removed) is read without those rights, and an impossible en-passant
+/// square without it; `Ok` then carries a note saying so.
+pub fn start_from_fen(text: &str) -> Result<(Chess, Option<String>), String> {
+    let fen: Fen = text.parse().map_err(|e| format!("'{text}': {e}"))?;
+    match fen.into_position::<Chess>(CastlingMode::Standard) {
+        Ok(position) => Ok((position, None)),
+        Err(error) => {
+            let reason = error.to_string();
+            match error
+                .ignore_invalid_castling_rights()
+                .or_else(shakmaty::PositionError::ignore_invalid_ep_square)
+            {
+                Ok(position) => {
+                    let note = format!(
+                        "FEN tag: {reason}; read with the impossible castling rights or en-passant square dropped"
+                    );
+                    Ok((position, Some(note)))
+                }
+                Err(_) => Err(format!("'{text}': {reason}")),
+            }
+        }
+    }
+}
+
+/// The tree of game number `game` (1-based) from its raw tokens.
+pub fn build(raw: &RawGame, game: usize) -> GameTree {
+    let mut start = Chess::default();
+    let mut notes = Vec::new();
+    let mut error = None;
+    if let Some(fen) = raw.tag("FEN") {
+        match start_from_fen(fen.trim()) {
+            Ok((position, note)) => {
+                start = position;
+                notes.extend(note);
+            }
+            Err(reason) => {
+                error = Some(MoveError {
+                    game,
+                    ply: 0,
+                    text: reason,
+                    problem: Problem::BadStart,
+                });
+            }
+        }
+    }
+    let mut tree = GameTree::new(start.clone());
+    tree.headers = Headers(raw.tags.clone());
+    if let Some(result) = tree.headers.get("Result") {
+        tree.result = result.to_string();
+    }
+    tree.notes = notes;
+    let stopped = error.is_some();
+    tree.error = error;
+    let mut builder = Builder {
+        tree,
+        game,
+        line: Line {
+            at: 0,
+            position: start,
+            before: None,
+            ply: 0,
+        },
+        stack: Vec::new(),
+        skip: None,
+        stopped,
+        skipped_notes: 0,
+    };
+    for token in &raw.tokens {
+        builder.token(raw, token);
+    }
+    if let Some(reason) = &raw.truncated {
+        let ply = builder.line.ply;
+        builder.fail(ply, reason, Problem::TooLarge);
+    }
+    if builder.skipped_notes > 0 {
+        let more = builder.skipped_notes;
+        builder.tree.notes.push(format!("and {more} more notes"));
+    }
+    builder.tree
+}
