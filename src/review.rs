@@ -236,22 +236,15 @@ impl Reviewer {
 
 /// The main line's positions and their history keys, from the start.
 pub fn mainline_positions(tree: &GameTree) -> Vec<(Chess, Vec<u64>)> {
-    let mut out = Vec::new();
-    let mut position = tree.start.clone();
     let mut keys = Vec::new();
-    out.push((position.clone(), keys.clone()));
-    for node in tree.mainline() {
-        keys.push(position_key(&position));
-        match tree.nodes[node].m {
-            Some(m) => position.play_unchecked(m),
-            None => match crate::game::tree::pass(&position) {
-                Some(passed) => position = passed,
-                None => break,
-            },
-        }
-        out.push((position.clone(), keys.clone()));
-    }
-    out
+    tree.mainline_positions()
+        .into_iter()
+        .map(|position| {
+            let history = keys.clone();
+            keys.push(position_key(&position));
+            (position, history)
+        })
+        .collect()
 }
 
 /// Judge the main line's moves from the evaluations known so far:

@@ -42,15 +42,7 @@ fn write_game(
     out: &mut impl Write,
 ) -> std::io::Result<()> {
     let line = tree.mainline();
-    let mut positions = vec![tree.start.clone()];
-    for &node in &line {
-        let mut next = positions[positions.len() - 1].clone();
-        match tree.nodes[node].m {
-            Some(m) => next.play_unchecked(m),
-            None => next = tree.position(node),
-        }
-        positions.push(next);
-    }
+    let positions = tree.mainline_positions();
     let opening = Openings::builtin().name_of_game(positions.iter());
     let final_fen = positions.last().map(fen_of).unwrap_or_default();
     let (variations, comments, nags) = tree.counts();

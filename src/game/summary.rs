@@ -40,15 +40,7 @@ impl GameSummary {
         let opening = match (tag("ECO"), tag("Opening")) {
             (eco, name) if !name.is_empty() => format!("{eco} {name}").trim().to_string(),
             (eco, _) => {
-                let mut position = tree.start.clone();
-                let mut positions = vec![position.clone()];
-                for &node in &line {
-                    match tree.nodes[node].m {
-                        Some(m) => position.play_unchecked(m),
-                        None => break,
-                    }
-                    positions.push(position.clone());
-                }
+                let positions = tree.mainline_positions();
                 match Openings::builtin().name_of_game(positions.iter()) {
                     Some(o) => format!("{} {}", o.eco, o.name),
                     None => eco,

@@ -215,6 +215,24 @@ impl GameTree {
         index
     }
 
+    /// The positions along the main line: the start, then the position
+    /// after each move (linear in the length of the game).
+    pub fn mainline_positions(&self) -> Vec<Chess> {
+        let mut position = self.start.clone();
+        let mut out = vec![position.clone()];
+        for node in self.mainline() {
+            match self.nodes[node].m {
+                Some(m) => position.play_unchecked(m),
+                None => match pass(&position) {
+                    Some(passed) => position = passed,
+                    None => break,
+                },
+            }
+            out.push(position.clone());
+        }
+        out
+    }
+
     /// The main line's nodes after the root.
     pub fn mainline(&self) -> Vec<usize> {
         let mut out = Vec::new();
