@@ -400,14 +400,21 @@ fn tui(cli: &Cli, started: std::time::Instant) -> anyhow::Result<ExitCode> {
         // taken over.
         let checked = match cli.game {
             Some(number) => cli::review::load_game(path, number).map(|_| ()),
-            None => std::fs::File::open(path)
+            None => kibitz::fsutil::open_regular(path)
                 .map(|_| ())
-                .map_err(|e| CliError::BadInput(format!("cannot read {}: {e}", path.display()))),
+                .map_err(|e| CliError::BadInput(e.to_string())),
         };
         if let Err(e) = checked {
             eprintln!("error: {e}");
             return Ok(ExitCode::from(2));
         }
+    }
+    if let Some(book) = &cli.book
+        && let Err(e) = kibitz::book::load(book)
+    {
+        // Refuse a bad book before the terminal is taken over.
+        eprintln!("error: {e}");
+        return Ok(ExitCode::from(2));
     }
     if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
         eprintln!(
@@ -431,11 +438,6 @@ fn tui(cli: &Cli, started: std::time::Instant) -> anyhow::Result<ExitCode> {
         settings.pieces = kibitz::config::PieceStyle::Ascii;
     }
     if let Some(book) = &cli.book {
-        // Refuse a bad book before the terminal is taken over.
-        if let Err(e) = kibitz::book::load(book) {
-            eprintln!("error: {e}");
-            return Ok(ExitCode::from(2));
-        }
         settings.book = book.clone();
     }
     if let Some(policy) = cli.book_policy {

@@ -158,7 +158,7 @@ fn background_request(
             spawn(
                 "kibitz-game-list",
                 Box::new(move || {
-                    let done = match std::fs::File::open(&path) {
+                    let done = match crate::fsutil::open_regular(&path) {
                         Ok(file) => crate::game::summary::summaries(
                             std::io::BufReader::new(file),
                             GAME_LIST_BATCH,
@@ -173,7 +173,7 @@ fn background_request(
                             },
                         )
                         .map_err(|e| format!("cannot read {}: {e}", path.display())),
-                        Err(e) => Err(format!("cannot open {}: {e}", path.display())),
+                        Err(e) => Err(e.to_string()),
                     };
                     let _ = tx.send(Msg::GameList {
                         id,
