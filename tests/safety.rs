@@ -167,3 +167,21 @@ fn an_out_file_in_a_missing_folder_is_refused_and_no_folder_made() {
     assert_eq!(code, 0, "{stderr}");
     assert!(home.path("book.bin").is_file());
 }
+
+#[test]
+fn tb_generate_into_a_folder_it_cannot_write_fails() {
+    let home = Home::new("tb");
+    // A folder below a plain file can never be made (permissions would not
+    // stop the tests when they run as root).
+    let file = home.path("plain");
+    std::fs::write(&file, "x").unwrap();
+    let dir = file.join("tables");
+    let (code, stdout, stderr) = home.run(&["tb", "generate", "KQvK", "--dir", text(&dir)]);
+    assert_eq!(code, 2, "stdout {stdout} stderr {stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains(&format!("cannot write to {}", text(&dir))),
+        "{stderr}"
+    );
+    assert!(!stdout.contains("tables ready"), "{stdout}");
+}
