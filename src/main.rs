@@ -449,7 +449,7 @@ fn tui(cli: &Cli, started: std::time::Instant) -> anyhow::Result<ExitCode> {
     if let Some(dir) = &cli.syzygy {
         settings.syzygy = Some(dir.clone());
     }
-    kibitz::tui::run(kibitz::tui::Options {
+    let ended_by = kibitz::tui::run(kibitz::tui::Options {
         settings,
         dirs,
         fen,
@@ -459,7 +459,11 @@ fn tui(cli: &Cli, started: std::time::Instant) -> anyhow::Result<ExitCode> {
         pgn: cli.pgn.clone().map(|path| (path, cli.game)),
         analyse: cli.analyse,
     })?;
-    Ok(ExitCode::SUCCESS)
+    // Ended by a signal: the shell's convention, 128 + the signal's number.
+    Ok(match ended_by {
+        Some(signal) => ExitCode::from(u8::try_from(128 + signal).unwrap_or(1)),
+        None => ExitCode::SUCCESS,
+    })
 }
 
 fn main() -> anyhow::Result<ExitCode> {
