@@ -159,27 +159,27 @@ pub fn read_autosave(data_dir: &Path) -> Result<Option<SavedGame>, String> {
         crate::fsutil::MAX_AUTOSAVE_BYTES,
         "an autosave",
     ) {
-        Ok(text) => check_autosave(&path, &text),
+        Ok(text) => check_autosave(&text),
         Err(e) if e.is_not_found() => return Ok(None),
-        Err(e) => Err(e.to_string()),
+        Err(e) => Err(e.why.to_string()),
     };
     match checked {
         Ok(saved) => Ok((!saved.finished && !saved.moves.is_empty()).then_some(saved)),
         Err(why) => Err(match keep_aside(&path) {
-            Ok(kept) => format!("{why}; the file is kept as {}", kept.display()),
+            // Where it went first: a status line may cut the end off.
+            Ok(kept) => format!("kept as {}: {why}", kept.display()),
             Err(e) => format!(
-                "{why}; it could not be moved aside ({e}) and the next autosave replaces it"
+                "{}: {why}; it could not be moved aside ({e}) and the next autosave replaces it",
+                path.display()
             ),
         }),
     }
 }
 
-fn check_autosave(path: &Path, text: &str) -> Result<SavedGame, String> {
-    let saved: SavedGame = serde_json::from_str(text)
-        .map_err(|e| format!("{} is not a kibitz autosave: {e}", path.display()))?;
-    saved
-        .restore()
-        .map_err(|e| format!("{}: {e}", path.display()))?;
+fn check_autosave(text: &str) -> Result<SavedGame, String> {
+    let saved: SavedGame =
+        serde_json::from_str(text).map_err(|e| format!("not a kibitz autosave: {e}"))?;
+    saved.restore()?;
     Ok(saved)
 }
 
