@@ -276,17 +276,19 @@ impl Settings {
         (settings, problems)
     }
 
-    /// Load `path`; a missing file gives the defaults without complaint.
+    /// Load `path`; a missing file gives the defaults without complaint. Only
+    /// a regular file of at most [`crate::fsutil::MAX_CONFIG_BYTES`] is read.
     pub fn load(path: &Path) -> (Settings, Vec<String>) {
-        match std::fs::read_to_string(path) {
+        match crate::fsutil::read_text_capped(
+            path,
+            crate::fsutil::MAX_CONFIG_BYTES,
+            "a config file",
+        ) {
             Ok(text) => Settings::parse(&text),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => (Settings::default(), Vec::new()),
+            Err(e) if e.is_not_found() => (Settings::default(), Vec::new()),
             Err(e) => (
                 Settings::default(),
-                vec![format!(
-                    "config: cannot read {}: {e}; using defaults",
-                    path.display()
-                )],
+                vec![format!("config: {e}; using defaults")],
             ),
         }
     }
@@ -317,22 +319,7 @@ impl Dirs {
     }
 }
 
-/// Write `contents` to `path` safely: to a temporary file beside it, then
-/// rename over the old one, so a crash mid-write never leaves half a file.
-pub fn write_atomic(path: &Path, contents: impl AsRef<[u8]>) -> std::io::Result<()> {
-    if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent)?;
-    }
-    // A name of its own per write, so two writers of one file never share
-    // a temporary file; the rename is atomic and the last one wins.
-    static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let n = WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let mut temp = path.as_os_str().to_owned();
-    temp.push(format!(".{}.{n}.tmp", std::process::id()));
-    let temp = PathBuf::from(temp);
-    std::fs::write(&temp, contents)?;
-    std::fs::rename(&temp, path)
-}
+pub use crate::fsutil::write_atomic;
 
 #[cfg(test)]
 mod tests {
@@ -393,6 +380,20 @@ mod tests {
     }
 
     #[test]
+    fn a_config_that_is_not_a_regular_file_gives_defaults_and_says_why() {
+        let (settings, problems) = Settings::load(Path::new("/dev/zero"));
+        assert_eq!(settings, Settings::default());
+        assert_eq!(
+            problems,
+            [
+                "config: cannot read /dev/zero: it is a character device, not a regular file; using defaults"
+            ]
+        );
+        let (_, problems) = Settings::load(Path::new("/no/such/config.toml"));
+        assert!(problems.is_empty(), "a missing file is no problem");
+    }
+
+    #[test]
     fn time_controls_read_and_print() {
         assert_eq!("5+3".parse(), Ok(TimeControl::fischer(300, 3)));
         assert_eq!("0.5+0".parse(), Ok(TimeControl::fischer(30, 0)));
@@ -403,20 +404,5 @@ mod tests {
         assert_eq!(TimeControl::fischer(30, 0).to_string(), "0.5+0");
         assert_eq!(TimeControl::fischer(300, 3).pgn(), "300+3");
         assert_eq!(TimeControl::Untimed.pgn(), "-");
-    }
-
-    #[test]
-    fn atomic_write_replaces_the_file() {
-        let dir = std::env::temp_dir().join(format!("kibitz-config-test-{}", std::process::id()));
-        let path = dir.join("a").join("file.txt");
-        write_atomic(&path, "one").unwrap();
-        write_atomic(&path, "two").unwrap();
-        assert_eq!(std::fs::read_to_string(&path).unwrap(), "two");
-        let names: Vec<_> = std::fs::read_dir(dir.join("a"))
-            .unwrap()
-            .map(|e| e.unwrap().file_name())
-            .collect();
-        assert_eq!(names, ["file.txt"], "no temporary file left behind");
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -4,6 +4,7 @@ pub mod book;
 pub mod cli;
 pub mod config;
 pub mod engine;
+pub mod fsutil;
 pub mod game;
 pub mod perft;
 pub mod review;

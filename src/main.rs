@@ -400,14 +400,21 @@ fn tui(cli: &Cli, started: std::time::Instant) -> anyhow::Result<ExitCode> {
         // taken over.
         let checked = match cli.game {
             Some(number) => cli::review::load_game(path, number).map(|_| ()),
-            None => std::fs::File::open(path)
+            None => kibitz::fsutil::open_regular(path)
                 .map(|_| ())
-                .map_err(|e| CliError::BadInput(format!("cannot read {}: {e}", path.display()))),
+                .map_err(|e| CliError::BadInput(e.to_string())),
         };
         if let Err(e) = checked {
             eprintln!("error: {e}");
             return Ok(ExitCode::from(2));
         }
+    }
+    if let Some(book) = &cli.book
+        && let Err(e) = kibitz::book::load(book)
+    {
+        // Refuse a bad book before the terminal is taken over.
+        eprintln!("error: {e}");
+        return Ok(ExitCode::from(2));
     }
     if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
         eprintln!(
@@ -431,11 +438,6 @@ fn tui(cli: &Cli, started: std::time::Instant) -> anyhow::Result<ExitCode> {
         settings.pieces = kibitz::config::PieceStyle::Ascii;
     }
     if let Some(book) = &cli.book {
-        // Refuse a bad book before the terminal is taken over.
-        if let Err(e) = kibitz::book::load(book) {
-            eprintln!("error: {e}");
-            return Ok(ExitCode::from(2));
-        }
         settings.book = book.clone();
     }
     if let Some(policy) = cli.book_policy {
@@ -447,7 +449,7 @@ fn tui(cli: &Cli, started: std::time::Instant) -> anyhow::Result<ExitCode> {
     if let Some(dir) = &cli.syzygy {
         settings.syzygy = Some(dir.clone());
     }
-    kibitz::tui::run(kibitz::tui::Options {
+    let ended_by = kibitz::tui::run(kibitz::tui::Options {
         settings,
         dirs,
         fen,
@@ -457,7 +459,11 @@ fn tui(cli: &Cli, started: std::time::Instant) -> anyhow::Result<ExitCode> {
         pgn: cli.pgn.clone().map(|path| (path, cli.game)),
         analyse: cli.analyse,
     })?;
-    Ok(ExitCode::SUCCESS)
+    // Ended by a signal: the shell's convention, 128 + the signal's number.
+    Ok(match ended_by {
+        Some(signal) => ExitCode::from(u8::try_from(128 + signal).unwrap_or(1)),
+        None => ExitCode::SUCCESS,
+    })
 }
 
 fn main() -> anyhow::Result<ExitCode> {

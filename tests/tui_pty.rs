@@ -244,3 +244,60 @@ fn analyse_a_pgn_game_walk_it_and_paste_a_fen() {
     assert!(status.success(), "{status:?}");
     std::fs::remove_dir_all(&home).unwrap();
 }
+
+#[test]
+fn term_hup_and_quit_signals_autosave_and_restore_the_terminal() {
+    for (signal, number) in [("TERM", 15), ("HUP", 1), ("QUIT", 3)] {
+        let home = temp_home(&format!("signal-{signal}"));
+        let (mut s, mut child, master) = start(&home, &[]);
+        let pty = Pty { master };
+        s.wait_for("the new-game dialog", |screen| screen.contains("New game"));
+        s.send("\r");
+        s.wait_for("the game to start", |screen| {
+            screen.contains("White to move")
+        });
+        s.send(":");
+        s.send("e4");
+        s.send("\r");
+        s.wait_for("the engine's answer to 1. e4", |screen| {
+            full_move(screen, 1).is_some_and(|m| m.starts_with("e4 "))
+        });
+        // The moves' autosave goes: what is there after the signal was
+        // written on the way out.
+        let autosave = home.join("data/kibitz/autosave.json");
+        std::fs::remove_file(&autosave).unwrap();
+        assert!(s.parser.screen().alternate_screen());
+        let pid = child.process_id().unwrap();
+        let sent = std::process::Command::new("kill")
+            .args([format!("-{signal}"), pid.to_string()])
+            .status()
+            .unwrap();
+        assert!(sent.success());
+
+        let status = s.wait_exit(&mut *child);
+        s.pump(Duration::from_millis(200));
+        assert_eq!(status.exit_code(), 128 + number, "SIG{signal}: {status:?}");
+        let screen = s.parser.screen();
+        assert!(
+            !screen.alternate_screen(),
+            "SIG{signal}: left the alternate screen"
+        );
+        assert!(!screen.hide_cursor(), "SIG{signal}: cursor shown again");
+        assert_eq!(
+            screen.mouse_protocol_mode(),
+            vt100::MouseProtocolMode::None,
+            "SIG{signal}: mouse capture off"
+        );
+        let restored = pty.master.get_termios().unwrap();
+        assert!(
+            restored
+                .local_flags
+                .contains(LocalFlags::ICANON | LocalFlags::ECHO),
+            "SIG{signal}: cooked mode again"
+        );
+        let saved = std::fs::read_to_string(&autosave)
+            .unwrap_or_else(|e| panic!("SIG{signal}: no autosave: {e}"));
+        assert!(saved.contains("\"e2e4\""), "SIG{signal}: {saved}");
+        std::fs::remove_dir_all(&home).unwrap();
+    }
+}

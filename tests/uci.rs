@@ -42,7 +42,6 @@ fn garbage_gets_an_info_string_and_the_engine_carries_on() {
     let mut uci = Uci::start();
     for (line, expect) in [
         ("xyzzy", "unknown command 'xyzzy'"),
-        ("go depth x", "not a valid number"),
         ("position fen not/a/fen w - - 0 1", "FEN field 1"),
         ("position sideways", "position: expected"),
         ("setoption name Hash value lots", "not a number"),
@@ -176,6 +175,87 @@ fn game_play_uses_the_book_and_ownbook_false_searches() {
     assert!(!lines.iter().any(|l| l.contains("book move")), "{lines:?}");
     assert!(
         lines.iter().any(|l| l.starts_with("info depth 3")),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn every_go_with_bad_values_ends_in_exactly_one_legal_bestmove() {
+    let mut uci = Uci::start();
+    // Out of the book: each answer comes from a search.
+    uci.send("setoption name OwnBook value false");
+    let mut position = Chess::default();
+    for m in ["e2e4", "e7e5"] {
+        let m = parse_uci(&position, m).unwrap();
+        position.play_unchecked(m);
+    }
+    for (go, why) in [
+        ("go depth 0", "'depth 0': must be at least 1"),
+        ("go depth", "'depth' needs a value"),
+        ("go nodes -5", "'nodes -5': not a valid number"),
+        ("go wtime", "'wtime' needs a value"),
+        ("go movestogo -1", "'movestogo -1': not a valid number"),
+        ("go depth x", "'depth x': not a valid number"),
+    ] {
+        uci.send("position startpos moves e2e4 e7e5");
+        uci.send(go);
+        let (best, lines) = uci.best_move(LONG);
+        let said = lines
+            .iter()
+            .find(|l| l.starts_with("info string go:"))
+            .unwrap_or_else(|| panic!("{go}: no info string: {lines:?}"));
+        assert!(said.contains(why), "{go}: {said}");
+        assert!(said.contains("searching to depth"), "{go}: {said}");
+        assert!(
+            parse_uci(&position, &best).is_ok(),
+            "{go}: {best} is not legal"
+        );
+        uci.send("isready");
+        let after = uci.until(|l| l == "readyok", LONG);
+        assert!(
+            after.iter().all(|l| !l.starts_with("bestmove")),
+            "{go}: a second best move: {after:?}"
+        );
+    }
+    // A bad value beside a good one: the good one is searched.
+    uci.send("go depth x depth 3");
+    let (best, lines) = uci.best_move(LONG);
+    assert!(parse_uci(&position, &best).is_ok());
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 3 ")),
+        "{lines:?}"
+    );
+    assert!(
+        !lines.iter().any(|l| l.contains("searching to depth")),
+        "{lines:?}"
+    );
+    std::thread::sleep(Duration::from_millis(200));
+    let late: Vec<String> = uci.lines.try_iter().collect();
+    assert!(late.iter().all(|l| !l.starts_with("bestmove")), "{late:?}");
+}
+
+#[test]
+fn a_book_file_that_is_not_a_regular_file_is_refused_and_the_engine_answers() {
+    let mut uci = Uci::start();
+    uci.send("setoption name BookFile value /dev/zero");
+    let lines = uci.until(|l| l.starts_with("info string"), Duration::from_secs(10));
+    assert!(
+        lines
+            .last()
+            .unwrap()
+            .contains("cannot read book /dev/zero: it is a character device"),
+        "{lines:?}"
+    );
+    uci.ready();
+    uci.send("setoption name BookFile value /tmp");
+    let lines = uci.until(|l| l.starts_with("info string"), Duration::from_secs(10));
+    assert!(lines.last().unwrap().contains("a directory"), "{lines:?}");
+    // The built-in book is still in use.
+    uci.send("position startpos");
+    uci.send("go wtime 10000 btime 10000");
+    let (_, lines) = uci.best_move(LONG);
+    assert!(
+        lines.iter().any(|l| l.starts_with("info string book move")),
         "{lines:?}"
     );
 }

@@ -31,6 +31,8 @@ pub enum BuildError {
         path: PathBuf,
         source: std::io::Error,
     },
+    #[error("{0}")]
+    File(#[from] crate::fsutil::ReadError),
 }
 
 /// What to build.
@@ -189,10 +191,7 @@ impl Builder {
         path: &Path,
         progress: &mut dyn FnMut(usize),
     ) -> Result<(), BuildError> {
-        let file = std::fs::File::open(path).map_err(|source| BuildError::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        let file = crate::fsutil::open_regular(path)?;
         self.add_pgn(file, path, progress)
     }
 

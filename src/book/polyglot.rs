@@ -33,6 +33,11 @@ pub enum BookError {
         path: String,
         source: std::io::Error,
     },
+    #[error("cannot read book {path}: {why}")]
+    Unreadable {
+        path: String,
+        why: crate::fsutil::Unreadable,
+    },
     #[error("book {path} is empty")]
     Empty { path: String },
     #[error("book {path} is truncated: {len} bytes is not a whole number of 16-byte entries")]
@@ -178,12 +183,20 @@ pub struct Book {
 }
 
 impl Book {
-    /// Read and validate a book file.
+    /// Read and validate a book file: a regular file of at most
+    /// [`crate::fsutil::MAX_BOOK_BYTES`].
     pub fn open(path: &Path) -> Result<Book, BookError> {
-        let bytes = std::fs::read(path).map_err(|source| BookError::Io {
-            path: path.display().to_string(),
-            source,
-        })?;
+        let bytes = crate::fsutil::read_capped(path, crate::fsutil::MAX_BOOK_BYTES, "a book")
+            .map_err(|e| match e.why {
+                crate::fsutil::Unreadable::Io(source) => BookError::Io {
+                    path: path.display().to_string(),
+                    source,
+                },
+                why => BookError::Unreadable {
+                    path: path.display().to_string(),
+                    why,
+                },
+            })?;
         Book::from_bytes(&bytes, &path.display().to_string())
     }
 

@@ -87,6 +87,7 @@ pub fn build(args: &BuildArgs, out: &mut impl Write) -> Result<(), CliError> {
     if args.max_ply == 0 {
         return Err(CliError::BadInput("--max-ply must be at least 1".into()));
     }
+    crate::fsutil::check_user_target(&args.out).map_err(CliError::BadInput)?;
     let started = Instant::now();
     let mut builder = Builder::new(BuildOptions {
         max_ply: args.max_ply,
@@ -113,7 +114,7 @@ pub fn build(args: &BuildArgs, out: &mut impl Write) -> Result<(), CliError> {
             builder.skipped.len()
         )));
     }
-    crate::config::write_atomic(&args.out, book.to_bytes())?;
+    crate::fsutil::write_user_file(&args.out, book.to_bytes()).map_err(CliError::BadInput)?;
     let seconds = started.elapsed().as_secs_f64();
     writeln!(
         out,

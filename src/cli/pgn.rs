@@ -4,7 +4,6 @@ use std::io::Write;
 use std::path::Path;
 
 use serde_json::json;
-use shakmaty::Position;
 
 use super::CliError;
 use crate::book::openings::Openings;
@@ -13,8 +12,7 @@ use crate::game::tree::{GameTree, fen_of, read_games};
 /// Print a summary of every game in `path`. Errors inside games are
 /// reported, not fatal; an unreadable file is.
 pub fn summary(path: &Path, json_output: bool, out: &mut impl Write) -> Result<(), CliError> {
-    let file = std::fs::File::open(path)
-        .map_err(|e| CliError::BadInput(format!("cannot read {}: {e}", path.display())))?;
+    let file = crate::fsutil::open_regular(path).map_err(|e| CliError::BadInput(e.to_string()))?;
     let mut number = 0;
     let mut write_error = None;
     let read = read_games(std::io::BufReader::new(file), &mut |tree: GameTree| {

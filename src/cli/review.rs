@@ -26,8 +26,7 @@ pub fn load_game(path: &Path, number: usize) -> Result<GameTree, CliError> {
     if number == 0 {
         return Err(CliError::BadInput("games are numbered from 1".into()));
     }
-    let file = std::fs::File::open(path)
-        .map_err(|e| CliError::BadInput(format!("cannot read {}: {e}", path.display())))?;
+    let file = crate::fsutil::open_regular(path).map_err(|e| CliError::BadInput(e.to_string()))?;
     match read_game_at(std::io::BufReader::new(file), number) {
         Ok(Some(tree)) => Ok(tree),
         Ok(None) => Err(CliError::BadInput(format!(
@@ -72,6 +71,9 @@ pub fn run(args: &ReviewArgs, out: &mut dyn Write) -> Result<(), CliError> {
             "movetime {} ms is out of range 1..=60000",
             args.movetime
         )));
+    }
+    if let Some(path) = &args.out {
+        crate::fsutil::check_user_target(path).map_err(CliError::BadInput)?;
     }
     let mut tree = load_game(&args.pgn, args.game)?;
     if let Some(error) = &tree.error {
@@ -123,8 +125,7 @@ pub fn run(args: &ReviewArgs, out: &mut dyn Write) -> Result<(), CliError> {
     }
     if let Some(path) = &args.out {
         review::annotate(&mut tree, &reviews, &evals);
-        crate::config::write_atomic(path, tree.to_pgn())
-            .map_err(|e| CliError::BadInput(format!("cannot write {}: {e}", path.display())))?;
+        crate::fsutil::write_user_file(path, tree.to_pgn()).map_err(CliError::BadInput)?;
         if !args.json {
             writeln!(out, "annotated game written to {}", path.display())?;
         }

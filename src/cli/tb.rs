@@ -42,14 +42,15 @@ fn with_dependencies(wanted: &[Material]) -> Vec<Material> {
 }
 
 /// Load each table from `dir` or generate it (and store it), reporting as
-/// it goes. Returns the tables.
+/// it goes. Returns the tables, and why the first table that could not be
+/// stored was not.
 pub fn load_or_generate(
     materials: &[Material],
     dir: Option<&Path>,
     force: bool,
     json_output: bool,
     out: &mut impl Write,
-) -> Result<Builtin, CliError> {
+) -> Result<(Builtin, Option<String>), CliError> {
     let mut tables = Builtin::new();
     let show_progress = std::io::stderr().is_terminal() && !json_output;
     let total_started = Instant::now();
@@ -74,6 +75,7 @@ pub fn load_or_generate(
     let total = missing.len();
     let mut finished = 0;
     let mut failure: Option<std::io::Error> = None;
+    let mut not_stored: Option<String> = None;
     let mut report = |table: &crate::tablebase::retro::Table, seconds: f64| {
         finished += 1;
         if show_progress {
@@ -90,6 +92,7 @@ pub fn load_or_generate(
                 Ok(path) => Some(path),
                 Err(e) => {
                     lines.push(format!("{e}; the table stays in memory only"));
+                    not_stored.get_or_insert_with(|| format!("cannot store {material}: {e}"));
                     None
                 }
             },
@@ -129,7 +132,7 @@ pub fn load_or_generate(
     if show_progress {
         eprint!("\r");
     }
-    if !json_output {
+    if !json_output && not_stored.is_none() {
         writeln!(
             out,
             "{} tables ready in {:.1} s{}",
@@ -139,7 +142,7 @@ pub fn load_or_generate(
                 .unwrap_or_default()
         )?;
     }
-    Ok(tables)
+    Ok((tables, not_stored))
 }
 
 pub fn generate(
@@ -151,8 +154,15 @@ pub fn generate(
     out: &mut impl Write,
 ) -> Result<(), CliError> {
     let materials = parse_materials(names, all)?;
-    let dir = dir.or_else(default_dir);
-    load_or_generate(&materials, dir.as_deref(), force, json_output, out)?;
+    let dir = dir.or_else(default_dir).ok_or_else(|| {
+        CliError::BadInput("no home folder to keep the tables in: give --dir".into())
+    })?;
+    // Tables that cannot be kept are not worth generating: find out first.
+    crate::fsutil::check_writable_dir(&dir).map_err(CliError::BadInput)?;
+    let tables = load_or_generate(&materials, Some(&dir), force, json_output, out)?;
+    if let Some(why) = tables.1 {
+        return Err(CliError::BadInput(why));
+    }
     Ok(())
 }
 
@@ -174,7 +184,7 @@ pub fn verify(
         .map_err(|e| CliError::BadInput(format!("Syzygy folder {}: {e}", syzygy_dir.display())))?;
     let materials = parse_materials(names, names.is_empty())?;
     let dir = dir.or_else(default_dir);
-    let tables = load_or_generate(
+    let (tables, _) = load_or_generate(
         &materials,
         dir.as_deref(),
         false,
@@ -279,7 +289,7 @@ pub fn tablebases_for(
     if (3..=4).contains(&pieces) {
         let material = Material::from_board(position.board()).canonical().0;
         let mut report = Vec::new();
-        builtin = load_or_generate(&[material], dir, false, false, &mut report)?;
+        builtin = load_or_generate(&[material], dir, false, false, &mut report)?.0;
         for line in String::from_utf8_lossy(&report)
             .lines()
             .filter(|l| !l.contains("tables ready"))

@@ -3,7 +3,6 @@
 
 use std::io::Read;
 
-use shakmaty::Position;
 
 use crate::book::openings::Openings;
 

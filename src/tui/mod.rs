@@ -158,7 +158,7 @@ fn background_request(
             spawn(
                 "kibitz-game-list",
                 Box::new(move || {
-                    let done = match std::fs::File::open(&path) {
+                    let done = match crate::fsutil::open_regular(&path) {
                         Ok(file) => crate::game::summary::summaries(
                             std::io::BufReader::new(file),
                             GAME_LIST_BATCH,
@@ -173,7 +173,7 @@ fn background_request(
                             },
                         )
                         .map_err(|e| format!("cannot read {}: {e}", path.display())),
-                        Err(e) => Err(format!("cannot open {}: {e}", path.display())),
+                        Err(e) => Err(e.to_string()),
                     };
                     let _ = tx.send(Msg::GameList {
                         id,
@@ -237,8 +237,34 @@ fn background_request(
     }
 }
 
-/// Run the interface until the user quits.
-pub fn run(options: Options) -> anyhow::Result<()> {
+/// The signals that end the board the way Ctrl-C does: the game is
+/// autosaved and the terminal put back before the process exits.
+const ENDING_SIGNALS: [i32; 3] = [
+    signal_hook::consts::SIGTERM,
+    signal_hook::consts::SIGHUP,
+    signal_hook::consts::SIGQUIT,
+];
+
+/// Catch [`ENDING_SIGNALS`] on a thread of their own and pass them on.
+fn spawn_signals() -> std::io::Result<(Receiver<i32>, signal_hook::iterator::Handle)> {
+    let mut signals = signal_hook::iterator::Signals::new(ENDING_SIGNALS)?;
+    let handle = signals.handle();
+    let (tx, rx) = unbounded();
+    std::thread::Builder::new()
+        .name("kibitz-signals".into())
+        .spawn(move || {
+            for signal in signals.forever() {
+                if tx.send(signal).is_err() {
+                    return;
+                }
+            }
+        })?;
+    Ok((rx, handle))
+}
+
+/// Run the interface until the user quits. Returns the signal that ended
+/// it, if one did (the caller exits with 128 + its number).
+pub fn run(options: Options) -> anyhow::Result<Option<i32>> {
     let resume = match &options.dirs {
         Some(dirs) if options.fen.is_none() && options.pgn.is_none() && !options.analyse => {
             match save::read_autosave(&dirs.data) {
@@ -257,6 +283,8 @@ pub fn run(options: Options) -> anyhow::Result<()> {
         restore_terminal();
         previous_hook(info);
     }));
+    // Caught from before the terminal is changed, so it is always put back.
+    let (signals, signals_handle) = spawn_signals()?;
     enable_raw_mode()?;
     let _guard = TerminalGuard;
     execute!(
@@ -331,6 +359,7 @@ pub fn run(options: Options) -> anyhow::Result<()> {
     let mut list_stop: Option<Arc<AtomicBool>> = None;
     let mut timed_search: Option<u64> = None;
     let background = tables_tx.clone();
+    let mut ended_by = None;
     for command in app.take_commands() {
         engine.send(command);
     }
@@ -371,10 +400,17 @@ pub fn run(options: Options) -> anyhow::Result<()> {
             &no_ticks
         };
         let msg = select_biased! {
+            recv(signals) -> signal => {
+                if let Ok(signal) = signal {
+                    ended_by = Some(signal);
+                }
+                Msg::Terminate
+            },
             recv(input) -> msg => match msg {
                 Ok(msg) => msg,
-                // The input thread ended: the terminal is gone.
-                Err(_) => break,
+                // The input thread ended: the terminal is gone. Keep the
+                // game, as for a signal.
+                Err(_) => Msg::Terminate,
             },
             recv(reports) -> report => match report {
                 Ok(report) => Msg::Engine(report),
@@ -388,6 +424,12 @@ pub fn run(options: Options) -> anyhow::Result<()> {
         };
         if let Msg::Key(_, at) = &msg {
             pending_key.get_or_insert(*at);
+        }
+        if let Msg::Terminate = msg {
+            // Autosave and leave without drawing again: the terminal may be
+            // gone (SIGHUP).
+            app.update(msg, Instant::now());
+            break;
         }
         app.update(msg, Instant::now());
         for command in app.take_commands() {
@@ -410,10 +452,11 @@ pub fn run(options: Options) -> anyhow::Result<()> {
     }
     drop(terminal);
     drop(_guard);
+    signals_handle.close();
     if let Some(path) = &options.frame_log {
         log.write(path)?;
     }
-    Ok(())
+    Ok(ended_by)
 }
 
 /// The input thread: blocks on terminal events and forwards them.

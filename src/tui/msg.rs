@@ -46,4 +46,7 @@ pub enum Msg {
     ReviewDone {
         id: u64,
     },
+    /// The process was told to end (SIGTERM, SIGHUP, SIGQUIT): autosave
+    /// the game and leave at once, as Ctrl-C does, without asking.
+    Terminate,
 }

@@ -83,8 +83,8 @@ impl SavedGame {
             players,
             level,
             time_control: time_control.to_string(),
-            white_ms: times.0.as_millis() as u64,
-            black_ms: times.1.as_millis() as u64,
+            white_ms: u64::try_from(times.0.as_millis()).unwrap_or(u64::MAX),
+            black_ms: u64::try_from(times.1.as_millis()).unwrap_or(u64::MAX),
             finished,
         }
     }
@@ -119,7 +119,22 @@ impl SavedGame {
             },
             other => return Err(format!("unknown players '{other}'")),
         };
-        let time_control = self.time_control.parse()?;
+        let time_control: TimeControl = self.time_control.parse()?;
+        if let TimeControl::Fischer { base, increment } = time_control {
+            // A clock gains the increment once a move at most: more than
+            // that is not a time this game can have left.
+            let moves = u32::try_from(self.moves.len()).unwrap_or(u32::MAX);
+            let most = base.saturating_add(increment.saturating_mul(moves.saturating_add(1)));
+            for (side, ms) in [("white", self.white_ms), ("black", self.black_ms)] {
+                if u128::from(ms) > most.as_millis() {
+                    return Err(format!(
+                        "{side}'s clock of {ms} ms is more than a {time_control} game can have left after {} moves ({} ms)",
+                        self.moves.len(),
+                        most.as_millis()
+                    ));
+                }
+            }
+        }
         Ok((game, players, time_control))
     }
 }
@@ -134,20 +149,58 @@ pub fn write_autosave(data_dir: &Path, saved: &SavedGame) -> std::io::Result<()>
 }
 
 /// The unfinished game from the last session, if there is one worth offering.
-/// A corrupt file is reported (and left for the user to inspect).
+/// A file that cannot be used is moved aside, to
+/// `autosave.corrupt-YYYYMMDD-HHMMSS.json` beside it, so the next autosave
+/// does not overwrite it; the error says why and where it went.
 pub fn read_autosave(data_dir: &Path) -> Result<Option<SavedGame>, String> {
     let path = autosave_path(data_dir);
-    let text = match std::fs::read_to_string(&path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+    let checked = match crate::fsutil::read_text_capped(
+        &path,
+        crate::fsutil::MAX_AUTOSAVE_BYTES,
+        "an autosave",
+    ) {
+        Ok(text) => check_autosave(&text),
+        Err(e) if e.is_not_found() => return Ok(None),
+        Err(e) => Err(e.why.to_string()),
     };
-    let saved: SavedGame = serde_json::from_str(&text)
-        .map_err(|e| format!("{} is not a kibitz autosave: {e}", path.display()))?;
-    saved
-        .restore()
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-    Ok((!saved.finished && !saved.moves.is_empty()).then_some(saved))
+    match checked {
+        Ok(saved) => Ok((!saved.finished && !saved.moves.is_empty()).then_some(saved)),
+        Err(why) => Err(match keep_aside(&path) {
+            // Where it went first: a status line may cut the end off.
+            Ok(kept) => format!("kept as {}: {why}", kept.display()),
+            Err(e) => format!(
+                "{}: {why}; it could not be moved aside ({e}) and the next autosave replaces it",
+                path.display()
+            ),
+        }),
+    }
+}
+
+fn check_autosave(text: &str) -> Result<SavedGame, String> {
+    let saved: SavedGame =
+        serde_json::from_str(text).map_err(|e| format!("not a kibitz autosave: {e}"))?;
+    saved.restore()?;
+    Ok(saved)
+}
+
+/// Rename an unusable autosave to a name of its own beside it.
+fn keep_aside(path: &Path) -> std::io::Result<PathBuf> {
+    let (date, time) = date_and_time();
+    let stamp = format!("{}-{time}", date.replace('.', ""));
+    let dir = path.parent().unwrap_or(Path::new("."));
+    for n in 0..100 {
+        let name = match n {
+            0 => format!("autosave.corrupt-{stamp}.json"),
+            n => format!("autosave.corrupt-{stamp}-{n}.json"),
+        };
+        let target = dir.join(name);
+        // Never replace an earlier kept file.
+        if std::fs::symlink_metadata(&target).is_err() {
+            std::fs::rename(path, &target)?;
+            return Ok(target);
+        }
+    }
+    Err(std::io::Error::other("too many kept autosaves this second"))
 }
 
 /// Today's date and the time, `YYYY.MM.DD` and `HHMMSS`, from the system
@@ -222,6 +275,98 @@ mod tests {
                 .unwrap_err()
                 .contains("not a kibitz autosave")
         );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// The files in `dir` whose names start with `prefix`.
+    fn named(dir: &Path, prefix: &str) -> Vec<PathBuf> {
+        std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| {
+                p.file_name()
+                    .is_some_and(|n| n.to_string_lossy().starts_with(prefix))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_corrupt_autosave_is_kept_beside_the_next_one() {
+        let dir = std::env::temp_dir().join(format!("kibitz-corrupt-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for round in 0..2 {
+            std::fs::write(autosave_path(&dir), format!("{{ not json {round}")).unwrap();
+            let why = read_autosave(&dir).unwrap_err();
+            let kept = named(&dir, "autosave.corrupt-");
+            assert_eq!(kept.len(), round + 1, "{kept:?}");
+            let newest = kept
+                .iter()
+                .find(|p| std::fs::read_to_string(p).unwrap() == format!("{{ not json {round}"))
+                .unwrap();
+            assert!(
+                why.contains(&format!("kept as {}", newest.display())),
+                "{why}"
+            );
+            let name = newest.file_name().unwrap().to_string_lossy().into_owned();
+            // autosave.corrupt-YYYYMMDD-HHMMSS.json (and -N the same second).
+            assert!(name.ends_with(".json") && name.len() >= 37, "{name}");
+            // The next move's autosave does not touch it.
+            let saved = SavedGame::new(
+                &Game::default(),
+                Players::TwoHumans,
+                TimeControl::Untimed,
+                (Duration::ZERO, Duration::ZERO),
+                false,
+            );
+            write_autosave(&dir, &saved).unwrap();
+            assert_eq!(
+                std::fs::read_to_string(newest).unwrap(),
+                format!("{{ not json {round}")
+            );
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn clocks_out_of_range_are_refused() {
+        let mut game = Game::default();
+        let m = parse_move(game.position(), "e4").unwrap();
+        game.play(m);
+        let tc = TimeControl::fischer(300, 3);
+        let mut saved = SavedGame::new(
+            &game,
+            Players::TwoHumans,
+            tc,
+            (Duration::from_secs(290), Duration::from_secs(300)),
+            false,
+        );
+        assert!(saved.restore().is_ok());
+        // 300 s plus two increments is the most after one move.
+        saved.black_ms = 306_000;
+        assert!(saved.restore().is_ok());
+        saved.black_ms = 306_001;
+        assert!(saved.restore().unwrap_err().contains("black's clock"));
+        saved.black_ms = u64::MAX;
+        let why = saved.restore().unwrap_err();
+        assert!(why.contains("18446744073709551615 ms"), "{why}");
+        // Through the file: refused with the path, and kept aside.
+        let dir = std::env::temp_dir().join(format!("kibitz-clock-test-{}", std::process::id()));
+        write_autosave(&dir, &saved).unwrap();
+        let why = read_autosave(&dir).unwrap_err();
+        assert!(
+            why.contains("black's clock of 18446744073709551615 ms"),
+            "{why}"
+        );
+        assert!(why.contains("kept as"), "{why}");
+        // A huge clock is saved as the most a u64 holds, never wrapped.
+        let huge = SavedGame::new(
+            &game,
+            Players::TwoHumans,
+            tc,
+            (Duration::MAX, Duration::ZERO),
+            false,
+        );
+        assert_eq!(huge.white_ms, u64::MAX);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

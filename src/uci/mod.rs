@@ -58,11 +58,13 @@ pub enum UciCommand {
         fen: Option<String>,
         moves: Vec<String>,
     },
-    /// `ignored` lists tokens that were not understood and skipped.
+    /// `ignored` lists tokens that were not understood and skipped;
+    /// `problems` says why each bad value of a known keyword was skipped.
     Go {
         limits: Limits,
         ponder: bool,
         ignored: Vec<String>,
+        problems: Vec<String>,
     },
     Stop,
     PonderHit,
@@ -82,10 +84,51 @@ fn parse_millis(token: Option<&str>, name: &str) -> Result<Duration, UciParseErr
     Ok(Duration::from_millis(ms.max(0) as u64))
 }
 
-fn parse_number<T: FromStr>(token: Option<&str>, name: &str) -> Result<T, UciParseError> {
+/// A count of at least 1 (depth, nodes, mate, movestogo).
+fn parse_count<T: FromStr + Default + PartialEq>(
+    token: Option<&str>,
+    name: &str,
+) -> Result<T, UciParseError> {
     let text = token.ok_or_else(|| UciParseError(format!("'{name}' needs a value")))?;
-    text.parse()
-        .map_err(|_| UciParseError(format!("'{name} {text}': not a valid number")))
+    let n: T = text
+        .parse()
+        .map_err(|_| UciParseError(format!("'{name} {text}': not a valid number")))?;
+    if n == T::default() {
+        return Err(UciParseError(format!(
+            "'{name} {text}': must be at least 1"
+        )));
+    }
+    Ok(n)
+}
+
+/// The value after a `go` keyword: the next token, unless it is another
+/// keyword (`go wtime depth 5` lacks the time and keeps the depth).
+fn go_value<'a>(
+    tokens: &mut std::iter::Peekable<std::str::SplitWhitespace<'a>>,
+) -> Option<&'a str> {
+    match tokens.peek() {
+        Some(next) if !GO_KEYWORDS.contains(next) => tokens.next(),
+        _ => None,
+    }
+}
+
+/// The depth searched when a `go` had bad values and nothing is left that
+/// would end the search: a quick answer rather than a GUI waiting forever.
+pub const FALLBACK_DEPTH: u32 = 4;
+
+/// Whether a search under `limits` ends without a `stop` from the GUI
+/// (`infinite` waits for one but was asked for).
+fn ends_by_itself(limits: &Limits, side: shakmaty::Color) -> bool {
+    let clock = match side {
+        shakmaty::Color::White => limits.white_time,
+        shakmaty::Color::Black => limits.black_time,
+    };
+    limits.infinite
+        || limits.depth.is_some()
+        || limits.nodes.is_some()
+        || limits.mate.is_some()
+        || limits.movetime.is_some()
+        || clock.is_some()
 }
 
 impl FromStr for UciCommand {
@@ -143,26 +186,40 @@ impl FromStr for UciCommand {
                 let mut limits = Limits::default();
                 let mut ponder = false;
                 let mut ignored = Vec::new();
+                let mut problems = Vec::new();
                 let mut tokens = tokens.peekable();
                 while let Some(token) = tokens.next() {
-                    match token {
-                        "wtime" => limits.white_time = Some(parse_millis(tokens.next(), token)?),
-                        "btime" => limits.black_time = Some(parse_millis(tokens.next(), token)?),
-                        "winc" => {
-                            limits.white_increment = Some(parse_millis(tokens.next(), token)?)
+                    // A bad value is reported and skipped; the rest of the
+                    // line still counts.
+                    let outcome = match token {
+                        "wtime" | "btime" | "winc" | "binc" | "movetime" => {
+                            parse_millis(go_value(&mut tokens), token).map(|d| {
+                                *match token {
+                                    "wtime" => &mut limits.white_time,
+                                    "btime" => &mut limits.black_time,
+                                    "winc" => &mut limits.white_increment,
+                                    "binc" => &mut limits.black_increment,
+                                    _ => &mut limits.movetime,
+                                } = Some(d);
+                            })
                         }
-                        "binc" => {
-                            limits.black_increment = Some(parse_millis(tokens.next(), token)?)
+                        "movestogo" => parse_count(go_value(&mut tokens), token)
+                            .map(|n| limits.moves_to_go = Some(n)),
+                        "depth" => parse_count(go_value(&mut tokens), token)
+                            .map(|n| limits.depth = Some(n)),
+                        "nodes" => parse_count(go_value(&mut tokens), token)
+                            .map(|n| limits.nodes = Some(n)),
+                        "mate" => {
+                            parse_count(go_value(&mut tokens), token).map(|n| limits.mate = Some(n))
                         }
-                        "movetime" => limits.movetime = Some(parse_millis(tokens.next(), token)?),
-                        "movestogo" => {
-                            limits.moves_to_go = Some(parse_number(tokens.next(), token)?)
+                        "infinite" => {
+                            limits.infinite = true;
+                            Ok(())
                         }
-                        "depth" => limits.depth = Some(parse_number(tokens.next(), token)?),
-                        "nodes" => limits.nodes = Some(parse_number(tokens.next(), token)?),
-                        "mate" => limits.mate = Some(parse_number(tokens.next(), token)?),
-                        "infinite" => limits.infinite = true,
-                        "ponder" => ponder = true,
+                        "ponder" => {
+                            ponder = true;
+                            Ok(())
+                        }
                         // Restricting the root is not supported: skip the moves,
                         // keep the limits that follow them.
                         "searchmoves" => {
@@ -174,17 +231,22 @@ impl FromStr for UciCommand {
                                 ignored.push(next.to_string());
                                 tokens.next();
                             }
+                            Ok(())
                         }
-                        other => ignored.push(other.to_string()),
+                        other => {
+                            ignored.push(other.to_string());
+                            Ok(())
+                        }
+                    };
+                    if let Err(UciParseError(why)) = outcome {
+                        problems.push(why);
                     }
-                }
-                if limits.depth == Some(0) {
-                    return Err(UciParseError("go: depth must be at least 1".into()));
                 }
                 Ok(UciCommand::Go {
                     limits,
                     ponder,
                     ignored,
+                    problems,
                 })
             }
             other => Err(UciParseError(format!("unknown command '{other}'"))),
@@ -677,14 +739,28 @@ pub fn run(input: impl BufRead) -> std::io::Result<()> {
                 }
             }
             UciCommand::Go {
-                limits,
+                mut limits,
                 ponder,
                 ignored,
+                problems,
             } => {
+                let mut notes = problems;
                 if !ignored.is_empty() {
+                    notes.push(format!("ignored '{}'", ignored.join(" ")));
+                }
+                // Every `go` ends in a best move: when what was skipped left
+                // nothing that ends the search, a shallow search answers.
+                if !notes.is_empty() && !ponder && !ends_by_itself(&limits, session.position.turn())
+                {
+                    limits.depth = Some(FALLBACK_DEPTH);
+                    notes.push(format!(
+                        "nothing valid is left, searching to depth {FALLBACK_DEPTH}"
+                    ));
+                }
+                if !notes.is_empty() {
                     say(
                         &mut stdout.lock(),
-                        &format!("info string go: ignored '{}'", ignored.join(" ")),
+                        &format!("info string go: {}", notes.join("; ")),
                     )?;
                 }
                 session.go(limits, ponder, received);
@@ -713,12 +789,13 @@ mod tests {
             limits,
             ponder,
             ignored,
+            problems,
         } = cmd
         else {
             panic!()
         };
         assert!(!ponder);
-        assert!(ignored.is_empty());
+        assert!(ignored.is_empty() && problems.is_empty());
         assert_eq!(limits.white_time, Some(Duration::from_millis(1000)));
         assert_eq!(limits.black_time, Some(Duration::ZERO));
         assert_eq!(limits.black_increment, Some(Duration::from_millis(20)));
@@ -747,7 +824,25 @@ mod tests {
                 value: None
             }
         );
-        assert!("go depth x".parse::<UciCommand>().is_err());
+        let UciCommand::Go {
+            limits, problems, ..
+        } = "go depth x nodes 500 wtime movestogo 0".parse().unwrap()
+        else {
+            panic!()
+        };
+        assert_eq!(limits.nodes, Some(500), "the good value counts");
+        assert_eq!(
+            (limits.depth, limits.white_time, limits.moves_to_go),
+            (None, None, None)
+        );
+        assert_eq!(
+            problems,
+            [
+                "'depth x': not a valid number",
+                "'wtime' needs a value",
+                "'movestogo 0': must be at least 1"
+            ]
+        );
         let UciCommand::Go {
             limits, ignored, ..
         } = "go searchmoves e2e4 d2d4 wtime 500 frob".parse().unwrap()

@@ -179,7 +179,11 @@ impl App {
 
     pub(super) fn load_recent(&mut self) {
         if let Some(path) = self.recent_file()
-            && let Ok(text) = std::fs::read_to_string(path)
+            && let Ok(text) = crate::fsutil::read_text_capped(
+                &path,
+                crate::fsutil::MAX_STATE_BYTES,
+                "the recent-files list",
+            )
         {
             self.recent = text
                 .lines()
@@ -211,8 +215,11 @@ impl App {
     /// Open a PGN file: game `number`, or the game list (a file of one game
     /// opens that game).
     pub fn open_path(&mut self, path: PathBuf, number: Option<usize>) {
-        if let Err(e) = std::fs::File::open(&path) {
-            self.say(format!("Cannot open {}: {e}", path.display()), Tone::Error);
+        if let Err(e) = crate::fsutil::open_regular(&path) {
+            self.say(
+                format!("Cannot open {}: {}", path.display(), e.why),
+                Tone::Error,
+            );
             return;
         }
         self.list_id += 1;
@@ -598,7 +605,8 @@ impl App {
                 "{error}; writing it back would drop the moves after it (save it alone with :save PATH)"
             ));
         }
-        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let bytes = crate::fsutil::read_capped(path, crate::fsutil::MAX_PGN_BYTES, "a PGN file")
+            .map_err(|e| format!("{}: {}", path.display(), e.why))?;
         if std::str::from_utf8(&bytes).is_err() {
             return Err(format!(
                 "{} is not UTF-8 text; writing it back would change the other games' names (save this game alone with :save PATH)",

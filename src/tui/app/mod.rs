@@ -562,6 +562,7 @@ impl App {
             } => self.game_loaded(path, number, result, now),
             Msg::Review { id, ply, eval } => self.review_progress(id, ply, eval),
             Msg::ReviewDone { id } => self.review_done(id),
+            Msg::Terminate => self.leave(now),
         }
         if !self.wants_tables && self.game.position().board().occupied().count() <= 5 {
             self.wants_tables = true;

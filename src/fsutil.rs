@@ -1,0 +1,289 @@
+//! Reading and writing the user's files safely.
+//!
+//! Reads are bounded: only a regular file is opened (after following
+//! symlinks), never a directory, a FIFO or a device such as `/dev/zero`
+//! that would block or never end, and whole-file reads stop at a size cap.
+//! Writes go to a temporary file beside the target and are renamed over it,
+//! so a crash mid-write never leaves half a file.
+
+use std::fs::File;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use thiserror::Error;
+
+const MIB: u64 = 1024 * 1024;
+
+/// The largest Polyglot book read (32 million entries).
+pub const MAX_BOOK_BYTES: u64 = 512 * MIB;
+/// The largest `config.toml` read.
+pub const MAX_CONFIG_BYTES: u64 = MIB;
+/// The largest `autosave.json` read (a game of a million moves fits).
+pub const MAX_AUTOSAVE_BYTES: u64 = 16 * MIB;
+/// The largest small state file (the recent-files list) read.
+pub const MAX_STATE_BYTES: u64 = MIB;
+/// The largest PGN file read whole (to write one of its games back); PGN
+/// files read game by game have no cap.
+pub const MAX_PGN_BYTES: u64 = 2048 * MIB;
+
+/// Why a file could not be read.
+#[derive(Debug, Error)]
+pub enum Unreadable {
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+    #[error("it is {0}, not a regular file")]
+    NotRegular(&'static str),
+    #[error("it is {size} bytes, more than the {} MiB kibitz reads for {what}", limit / MIB)]
+    TooLarge {
+        size: u64,
+        limit: u64,
+        what: &'static str,
+    },
+}
+
+/// A file that could not be read, and why.
+#[derive(Debug, Error)]
+#[error("cannot read {}: {why}", path.display())]
+pub struct ReadError {
+    pub path: PathBuf,
+    pub why: Unreadable,
+}
+
+impl ReadError {
+    /// The file is not there (a missing config or autosave is no error).
+    pub fn is_not_found(&self) -> bool {
+        matches!(&self.why, Unreadable::Io(e) if e.kind() == std::io::ErrorKind::NotFound)
+    }
+}
+
+/// What a file that is not a regular one is, for messages.
+fn kind_of(file_type: std::fs::FileType) -> Option<&'static str> {
+    if file_type.is_file() {
+        return None;
+    }
+    if file_type.is_dir() {
+        return Some("a directory");
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if file_type.is_fifo() {
+            return Some("a FIFO (named pipe)");
+        }
+        if file_type.is_char_device() {
+            return Some("a character device");
+        }
+        if file_type.is_block_device() {
+            return Some("a block device");
+        }
+        if file_type.is_socket() {
+            return Some("a socket");
+        }
+    }
+    Some("not a file")
+}
+
+/// Open `path` for reading if it is a regular file (symlinks followed).
+/// The type is checked before opening, so a FIFO is never opened (which
+/// would block until a writer came), and again on the open file.
+pub fn open_regular(path: &Path) -> Result<File, ReadError> {
+    let fail = |why: Unreadable| ReadError {
+        path: path.to_path_buf(),
+        why,
+    };
+    let check = |metadata: std::fs::Metadata| match kind_of(metadata.file_type()) {
+        Some(kind) => Err(fail(Unreadable::NotRegular(kind))),
+        None => Ok(()),
+    };
+    check(std::fs::metadata(path).map_err(|e| fail(e.into()))?)?;
+    let file = File::open(path).map_err(|e| fail(e.into()))?;
+    check(file.metadata().map_err(|e| fail(e.into()))?)?;
+    Ok(file)
+}
+
+/// Read all of a regular file of at most `limit` bytes; `what` names the
+/// kind of file in the message when it is larger ("a book").
+pub fn read_capped(path: &Path, limit: u64, what: &'static str) -> Result<Vec<u8>, ReadError> {
+    let fail = |why: Unreadable| ReadError {
+        path: path.to_path_buf(),
+        why,
+    };
+    let file = open_regular(path)?;
+    let size = file.metadata().map_err(|e| fail(e.into()))?.len();
+    let too_large = |size| fail(Unreadable::TooLarge { size, limit, what });
+    if size > limit {
+        return Err(too_large(size));
+    }
+    // The file may grow while it is read: never take more than the cap.
+    let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
+    file.take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|e| fail(e.into()))?;
+    if bytes.len() as u64 > limit {
+        return Err(too_large(bytes.len() as u64));
+    }
+    Ok(bytes)
+}
+
+/// [`read_capped`] for UTF-8 text.
+pub fn read_text_capped(path: &Path, limit: u64, what: &'static str) -> Result<String, ReadError> {
+    let bytes = read_capped(path, limit, what)?;
+    String::from_utf8(bytes).map_err(|_| ReadError {
+        path: path.to_path_buf(),
+        why: Unreadable::Io(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            "it is not UTF-8 text",
+        )),
+    })
+}
+
+/// Write `contents` to `path` safely: to a temporary file beside it, then
+/// rename over the old one, so a crash mid-write never leaves half a file.
+/// Missing parent folders are created (for kibitz's own folders).
+pub fn write_atomic(path: &Path, contents: impl AsRef<[u8]>) -> std::io::Result<()> {
+    if let Some(parent) = path.parent()
+        && !parent.as_os_str().is_empty()
+    {
+        std::fs::create_dir_all(parent)?;
+    }
+    write_beside(path, contents.as_ref())
+}
+
+/// Write a file the user named (`--out FILE`): as [`write_atomic`], but a
+/// missing folder is refused rather than created, as is a target that is a
+/// directory. The message names the path and the reason.
+pub fn write_user_file(path: &Path, contents: impl AsRef<[u8]>) -> Result<(), String> {
+    check_user_target(path)?;
+    write_beside(path, contents.as_ref())
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// Whether [`write_user_file`] may write `path`: its folder exists and it
+/// is not a directory. For checking before long work whose result goes there.
+pub fn check_user_target(path: &Path) -> Result<(), String> {
+    let parent = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    if !parent.is_dir() {
+        let why = if parent.exists() {
+            "it is not a folder"
+        } else {
+            "no such folder"
+        };
+        return Err(format!(
+            "cannot write {}: {}: {why}",
+            path.display(),
+            parent.display()
+        ));
+    }
+    if path.is_dir() {
+        return Err(format!(
+            "cannot write {}: it is a directory",
+            path.display()
+        ));
+    }
+    Ok(())
+}
+
+fn write_beside(path: &Path, contents: &[u8]) -> std::io::Result<()> {
+    // A name of its own per write, so two writers of one file never share
+    // a temporary file; the rename is atomic and the last one wins.
+    static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let mut temp = path.as_os_str().to_owned();
+    temp.push(format!(".{}.{n}.tmp", std::process::id()));
+    let temp = PathBuf::from(temp);
+    if let Err(e) = std::fs::write(&temp, contents) {
+        let _ = std::fs::remove_file(&temp);
+        return Err(e);
+    }
+    std::fs::rename(&temp, path).inspect_err(|_| {
+        let _ = std::fs::remove_file(&temp);
+    })
+}
+
+/// Check that files can be written in `dir` (created if missing): by
+/// writing and removing a small file there.
+pub fn check_writable_dir(dir: &Path) -> Result<(), String> {
+    let fail = |e: std::io::Error| format!("cannot write to {}: {e}", dir.display());
+    std::fs::create_dir_all(dir).map_err(fail)?;
+    let probe = dir.join(format!(".kibitz-write-test.{}", std::process::id()));
+    std::fs::write(&probe, b"").map_err(fail)?;
+    std::fs::remove_file(&probe).map_err(fail)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temp_dir(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("kibitz-fsutil-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn atomic_write_replaces_the_file() {
+        let dir = temp_dir("atomic");
+        let path = dir.join("a").join("file.txt");
+        write_atomic(&path, "one").unwrap();
+        write_atomic(&path, "two").unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "two");
+        let names: Vec<_> = std::fs::read_dir(dir.join("a"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, ["file.txt"], "no temporary file left behind");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn only_regular_files_within_the_cap_are_read() {
+        let dir = temp_dir("read");
+        let file = dir.join("small.txt");
+        std::fs::write(&file, "hello").unwrap();
+        assert_eq!(read_capped(&file, 5, "a test").unwrap(), b"hello");
+        let big = read_capped(&file, 4, "a test").unwrap_err();
+        assert!(
+            matches!(big.why, Unreadable::TooLarge { size: 5, .. }),
+            "{big}"
+        );
+        let folder = read_capped(&dir, 100, "a test").unwrap_err();
+        assert_eq!(
+            folder.to_string(),
+            format!(
+                "cannot read {}: it is a directory, not a regular file",
+                dir.display()
+            )
+        );
+        let device = open_regular(Path::new("/dev/zero")).unwrap_err();
+        assert!(
+            device.to_string().contains("a character device"),
+            "{device}"
+        );
+        assert!(
+            open_regular(&dir.join("missing"))
+                .unwrap_err()
+                .is_not_found()
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_user_file_needs_its_folder() {
+        let dir = temp_dir("user");
+        let missing = dir.join("no/such/book.bin");
+        let why = write_user_file(&missing, "x").unwrap_err();
+        assert!(why.contains("no such folder"), "{why}");
+        assert!(!dir.join("no").exists(), "no folder was created");
+        write_user_file(&dir.join("book.bin"), "x").unwrap();
+        assert!(
+            write_user_file(&dir, "x")
+                .unwrap_err()
+                .contains("is a directory")
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
