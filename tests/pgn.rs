@@ -18,8 +18,16 @@ fn parse(text: &[u8]) -> Vec<GameTree> {
     games
 }
 
+/// A test PGN: `own:NAME` is the project's own `tests/data/pgn/NAME`, any
+/// other name the third-party data.
 fn load(name: &str) -> Vec<GameTree> {
-    parse(&std::fs::read(common::testdata(&format!("pgn/{name}"))).unwrap())
+    let path = match name.strip_prefix("own:") {
+        Some(own) => std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data/pgn")
+            .join(own),
+        None => common::testdata(&format!("pgn/{name}")),
+    };
+    parse(&std::fs::read(path).unwrap())
 }
 
 /// The tree's shape, independent of the order nodes were stored in: each
@@ -109,6 +117,7 @@ fn every_test_file_round_trips() {
         "stockfish-learning.pgn",
         "uci-moves.pgn",
         "utf8-bom.pgn",
+        "own:hand-typed.pgn",
     ] {
         for tree in load(name) {
             let pgn = tree.to_pgn();
@@ -132,8 +141,23 @@ fn random_tree(seed: u64) -> GameTree {
         if moves.is_empty() {
             continue;
         }
-        let m = moves[(rng.next_u64() % moves.len() as u64) as usize];
-        let node = tree.add_move(at, m);
+        let roll = rng.next_u64() % 10;
+        let node = if roll == 0
+            && let Some(passed) = kibitz::game::tree::pass(&position)
+        {
+            // A null move, where the side to move may pass.
+            let _ = passed;
+            tree.push_null_at(at)
+        } else if roll == 1
+            && let Some(&first) = tree.nodes[at].children.first()
+            && let Some(m) = tree.nodes[first].m
+        {
+            // A variation that repeats the move already played here.
+            tree.push_move_at(at, &position, m)
+        } else {
+            let m = moves[(rng.next_u64() % moves.len() as u64) as usize];
+            tree.add_move(at, m)
+        };
         if rng.next_u64().is_multiple_of(4) {
             tree.nodes[node]
                 .comments
@@ -156,6 +180,20 @@ proptest! {
         let again = parse(pgn.as_bytes());
         prop_assert_eq!(again.len(), 1);
         prop_assert_eq!(shape(&again[0], 0), shape(&tree, 0), "{}", pgn);
+    }
+
+    /// The same trees written the way hand-typed and old PGN writes them
+    /// (`++`, promotions without `=`, castling with zeros, NAGs as glued
+    /// `!?` marks, `Z0` for a null move) read back to the same tree.
+    #[test]
+    fn decorated_trees_read_back_the_same(seed in any::<u64>(), style in any::<u64>()) {
+        let tree = random_tree(seed);
+        let pgn = tree.to_pgn();
+        let decorated = decorate(&pgn, style);
+        let again = parse(decorated.as_bytes());
+        prop_assert_eq!(again.len(), 1);
+        prop_assert!(again[0].error.is_none(), "{:?}\n{}", again[0].error, decorated);
+        prop_assert_eq!(shape(&again[0], 0), shape(&tree, 0), "{}", decorated);
     }
 
     /// Promoting and deleting keep a tree that writes and reads back the same,
@@ -198,6 +236,163 @@ proptest! {
         let again = parse(tree.to_pgn().as_bytes());
         prop_assert_eq!(shape(&again[0], 0), shape(&tree, 0));
     }
+}
+
+/// Movetext rewritten in the spellings readers must accept; `style` picks
+/// which tokens change.
+fn decorate(pgn: &str, style: u64) -> String {
+    let (headers, movetext) = pgn.split_once("\n\n").unwrap();
+    let mut rng = kibitz::engine::level::Rng::new(style);
+    let mut out: Vec<String> = Vec::new();
+    for token in movetext.split_whitespace() {
+        let coin = rng.next_u64() % 2 == 0;
+        let nag = match token {
+            "$1" => Some("!"),
+            "$2" => Some("?"),
+            "$3" => Some("!!"),
+            "$4" => Some("??"),
+            "$5" => Some("!?"),
+            "$6" => Some("?!"),
+            _ => None,
+        };
+        // Two glued marks would read as other ones (`?` + `??` is `???`).
+        if let (Some(mark), true, Some(last)) = (nag, coin, out.last_mut())
+            && !last.ends_with(['!', '?'])
+        {
+            last.push_str(mark);
+            continue;
+        }
+        let mut word = token.to_string();
+        if coin {
+            if word.ends_with('+') {
+                word.push('+');
+            }
+            word = word.replace('=', "");
+            if word.starts_with("O-O") {
+                word = word.replace('O', "0");
+            }
+            if word == "--" {
+                word = "Z0".into();
+            }
+        }
+        out.push(word);
+    }
+    format!("{headers}\n\n{}\n", out.join(" "))
+}
+
+#[test]
+fn a_variation_that_repeats_the_games_move_stays_a_variation() {
+    let games = load("own:hand-typed.pgn");
+    assert_eq!(games.len(), 5);
+    let legal = &games[0];
+    // 5. Nxe5 (5. Nxe5 Bxd1 6. Bxf7+ Ke7 7. Nd5#) 5... Bxd1?? 6. Bxf7++ Ke7
+    // 7. Nd5#: the main line is the 13 moves played, not the variation's.
+    let mainline: Vec<&str> = legal
+        .mainline()
+        .iter()
+        .map(|&n| legal.nodes[n].san.as_str())
+        .collect();
+    assert_eq!(
+        mainline,
+        [
+            "e4", "e5", "Nf3", "d6", "Bc4", "Bg4", "Nc3", "g6", "Nxe5", "Bxd1", "Bxf7+", "Ke7",
+            "Nd5#"
+        ]
+    );
+    let branch = legal.nodes[legal.mainline()[7]].children.clone();
+    assert_eq!(branch.len(), 2, "the game's move and the variation's");
+    assert_eq!(legal.nodes[branch[0]].san, legal.nodes[branch[1]].san);
+    assert_eq!(legal.ply(legal.line_end(branch[1])), 13);
+    assert_eq!(legal.nodes[legal.mainline()[9]].nags, [4], "5... Bxd1??");
+    // Written and read again, it is the same tree.
+    let again = parse(legal.to_pgn().as_bytes());
+    assert_eq!(shape(&again[0], 0), shape(legal, 0));
+}
+
+#[test]
+fn old_and_hand_typed_spellings_read_every_move() {
+    // Plies and final positions as python-chess 1.11 reads the same file.
+    let expected = [
+        (
+            13,
+            "rn1q1bnr/ppp1kB1p/3p2p1/3NN3/4P3/8/PPPP1PPP/R1BbK2R b KQ - 2 7",
+        ),
+        (
+            17,
+            "r1bq1rk1/pp4pp/2nbpn2/2pp4/8/1PNB1N2/PBPP1PPP/R2Q1RK1 b - - 3 9",
+        ),
+        (1, "8/8/8/8/8/k7/8/K2q4 w - - 0 2"),
+        (
+            8,
+            "r1bqk1nr/ppp2ppp/2np4/2b1p3/2B1P3/3P1N2/PPP2PPP/RNBQK3 w Qkq - 0 5",
+        ),
+        (
+            6,
+            "rnbqkbnr/pppp1ppp/8/4p3/3PP3/5N2/PPP2PPP/RNBQKB1R w KQkq - 0 4",
+        ),
+    ];
+    let games = load("own:hand-typed.pgn");
+    for (game, (plies_expected, fen)) in games.iter().zip(expected) {
+        assert!(game.error.is_none(), "{:?}", game.error);
+        assert_eq!(
+            plies(game),
+            plies_expected,
+            "{:?}",
+            game.headers.get("Event")
+        );
+        let last = game.mainline().last().copied().unwrap_or(0);
+        assert_eq!(kibitz::game::tree::fen_of(&game.position(last)), fen);
+    }
+    // The odds game's impossible castling right is dropped, and said.
+    assert_eq!(games[3].notes.len(), 1);
+    assert!(games[3].notes[0].contains("'KQkq'") && games[3].notes[0].contains("'Qkq'"));
+}
+
+#[test]
+fn an_illegal_move_in_a_variation_cuts_only_that_variation() {
+    let games = parse(b"1. e4 e5 (1... c5 2. Ke3 Nc6) 2. Nf3 Nc6 *\n");
+    let game = &games[0];
+    assert_eq!(plies(game), 4, "the main line goes on after the variation");
+    let error = game.error.clone().unwrap();
+    assert_eq!((error.ply, error.text.as_str()), (3, "Ke3"));
+    assert!(error.to_string().contains("the variation stops"), "{error}");
+    assert_eq!(game.counts().0, 1, "the variation keeps 1... c5");
+}
+
+#[test]
+fn null_moves_and_deep_nesting_read_in_linear_time_with_limits() {
+    // 20,000 null moves (this never finished before the reader carried the
+    // position along).
+    let mut text = String::from("[Event \"passes\"]\n\n");
+    for ply in 0..20_000 {
+        if ply % 2 == 0 {
+            text.push_str(&format!("{}. ", ply / 2 + 1));
+        }
+        text.push_str("-- ");
+    }
+    text.push('*');
+    let games = parse(text.as_bytes());
+    assert_eq!(plies(&games[0]), 20_000);
+    assert!(games[0].error.is_none());
+    let pgn = games[0].to_pgn();
+    assert_eq!(plies(&parse(pgn.as_bytes())[0]), 20_000);
+    // 50,000 levels of nested variations: the first 256 are read, the rest
+    // skipped with a note, and the main line is whole.
+    let levels = 50_000;
+    let text = format!(
+        "1. Nf3 Nf6 {}{} *",
+        "Ng1 Ng8 ( Nh5 Nf3 Nf6 ".repeat(levels),
+        ")".repeat(levels)
+    );
+    let games = parse(text.as_bytes());
+    assert_eq!(plies(&games[0]), 4);
+    assert_eq!(
+        games[0].counts().0,
+        kibitz::game::import::MAX_VARIATION_DEPTH
+    );
+    assert!(games[0].notes.iter().any(|n| n.contains("nested deeper")));
+    let again = parse(games[0].to_pgn().as_bytes());
+    assert_eq!(shape(&again[0], 0), shape(&games[0], 0));
 }
 
 #[test]

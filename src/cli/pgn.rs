@@ -57,6 +57,7 @@ fn write_game(
             "comments": comments,
             "nags": nags,
             "error": tree.error.as_ref().map(ToString::to_string),
+            "notes": tree.notes,
         });
         writeln!(out, "{value}")?;
         return Ok(());
@@ -81,6 +82,9 @@ fn write_game(
     writeln!(out, "  final {final_fen}")?;
     if let Some(error) = &tree.error {
         writeln!(out, "  error: {error}")?;
+    }
+    for note in &tree.notes {
+        writeln!(out, "  note: {note}")?;
     }
     Ok(())
 }

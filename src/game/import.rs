@@ -9,7 +9,7 @@
 //! carried along, never replayed from the start.
 
 use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess, Position};
+use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
 
 use super::movetext::{MoveProblem, MoveText, RawGame, Token};
 use super::pgn::Headers;
@@ -239,14 +239,28 @@ pub fn start_from_fen(text: &str) -> Result<(Chess, Option<String>), String> {
         Ok(position) => Ok((position, None)),
         Err(error) => {
             let reason = error.to_string();
+            // Both relaxations leave a legal position: only the claim about
+            // castling or en passant was wrong, never a piece.
             match error
                 .ignore_invalid_castling_rights()
                 .or_else(shakmaty::PositionError::ignore_invalid_ep_square)
             {
                 Ok(position) => {
-                    let note = format!(
-                        "FEN tag: {reason}; read with the impossible castling rights or en-passant square dropped"
-                    );
+                    let field = |fen: &str, n: usize| {
+                        fen.split_whitespace().nth(n).unwrap_or("-").to_string()
+                    };
+                    let read = Fen::from_position(&position, EnPassantMode::Legal).to_string();
+                    let (castling, read_castling) = (field(text, 2), field(&read, 2));
+                    let note = if castling == read_castling {
+                        format!(
+                            "FEN tag: en-passant square '{}' is impossible there; read without it",
+                            field(text, 3)
+                        )
+                    } else {
+                        format!(
+                            "FEN tag: castling rights '{castling}' name a king or rook that is not on its square; read as '{read_castling}'"
+                        )
+                    };
                     Ok((position, Some(note)))
                 }
                 Err(_) => Err(format!("'{text}': {reason}")),

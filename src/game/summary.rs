@@ -3,7 +3,6 @@
 
 use std::io::Read;
 
-
 use crate::book::openings::Openings;
 
 use super::tree::{GameTree, read_games};

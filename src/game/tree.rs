@@ -233,6 +233,16 @@ impl GameTree {
         out
     }
 
+    /// The reader's notes in one line for a status bar: the first, and how
+    /// many more there are.
+    pub fn notes_summary(&self) -> Option<String> {
+        let first = self.notes.first()?;
+        Some(match self.notes.len() - 1 {
+            0 => first.clone(),
+            more => format!("{first} (and {more} more notes; `kibitz pgn` lists them)"),
+        })
+    }
+
     /// The main line's nodes after the root.
     pub fn mainline(&self) -> Vec<usize> {
         let mut out = Vec::new();

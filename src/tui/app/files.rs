@@ -301,12 +301,16 @@ impl App {
             Ok(tree) => {
                 let tree = *tree;
                 let error = tree.error.as_ref().map(ToString::to_string);
+                let notes = tree.notes_summary();
                 self.remember(&path);
                 let name = path.display().to_string();
                 self.analyse(tree, Some(GameSource { path, number }), now);
-                match error {
-                    Some(e) => self.say(e, Tone::Error),
-                    None => self.say(format!("Game {number} of {name}"), Tone::Info),
+                match (error, notes) {
+                    (Some(e), _) => self.say(e, Tone::Error),
+                    (None, Some(note)) => {
+                        self.say(format!("Game {number} of {name}: {note}"), Tone::Info);
+                    }
+                    (None, None) => self.say(format!("Game {number} of {name}"), Tone::Info),
                 }
             }
             Err(e) => self.say(e, Tone::Error),
@@ -485,8 +489,9 @@ impl App {
         match (read, games.into_iter().next()) {
             (Ok(count), Some(tree)) if !tree.mainline().is_empty() || tree.error.is_some() => {
                 let error = tree.error.as_ref().map(ToString::to_string);
+                let notes = tree.notes_summary();
                 self.load_tree(tree, now);
-                match error {
+                match error.or(notes) {
                     Some(e) => self.say(e, Tone::Error),
                     None if count > 1 => {
                         self.say("Several games pasted: showing the first.", Tone::Info);
