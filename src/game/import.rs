@@ -9,7 +9,7 @@
 //! carried along, never replayed from the start.
 
 use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
+use shakmaty::{CastlingMode, Chess, EnPassantMode};
 
 use super::movetext::{MoveProblem, MoveText, RawGame, Token};
 use super::pgn::Headers;
@@ -113,9 +113,8 @@ impl Builder {
                 .map(|passed| (self.tree.push_null_at(self.line.at), passed)),
             _ => match san.to_move(&self.line.position) {
                 Ok(m) => {
-                    let node = self.tree.push_move_at(self.line.at, &self.line.position, m);
                     let mut after = self.line.position.clone();
-                    after.play_unchecked(m);
+                    let node = self.tree.push_played(self.line.at, &mut after, m);
                     Some((node, after))
                 }
                 Err(MoveProblem::Ambiguous) => {

@@ -194,7 +194,8 @@ impl MoveText {
             } => {
                 let role = role.unwrap_or(Role::Pawn);
                 let mut found = None;
-                for m in position.legal_moves() {
+                // Only the moves of that piece to that square are generated.
+                for m in position.san_candidates(role, to) {
                     let from = m.from();
                     let fits = !m.is_castle()
                         && m.role() == role

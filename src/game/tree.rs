@@ -171,11 +171,22 @@ impl GameTree {
     /// variation. `position` is the position at `node`.
     pub fn push_move_at(&mut self, node: usize, position: &Chess, m: Move) -> usize {
         let mut position = position.clone();
-        let san = ShakSanPlus::from_move_and_play_unchecked(&mut position, m).to_string();
+        self.push_played(node, &mut position, m)
+    }
+
+    /// `push_move_at` that plays `m` on `position` (the position at `node`)
+    /// as it goes: a reader walking a line needs the position after the move
+    /// anyway, and so makes one copy per move, not two.
+    pub fn push_played(&mut self, node: usize, position: &mut Chess, m: Move) -> usize {
+        let san = ShakSanPlus::from_move_and_play_unchecked(position, m).to_string();
+        self.push_child(node, Some(m), san)
+    }
+
+    fn push_child(&mut self, node: usize, m: Option<Move>, san: String) -> usize {
         let index = self.nodes.len();
         self.nodes.push(Node {
             parent: Some(node),
-            m: Some(m),
+            m,
             san,
             comments: Vec::new(),
             nags: Vec::new(),
@@ -202,17 +213,7 @@ impl GameTree {
     /// Add a null move after `node` as a new child; the caller has checked
     /// that the side to move may pass.
     pub fn push_null_at(&mut self, node: usize) -> usize {
-        let index = self.nodes.len();
-        self.nodes.push(Node {
-            parent: Some(node),
-            m: None,
-            san: "--".into(),
-            comments: Vec::new(),
-            nags: Vec::new(),
-            children: Vec::new(),
-        });
-        self.nodes[node].children.push(index);
-        index
+        self.push_child(node, None, "--".into())
     }
 
     /// The positions along the main line: the start, then the position
