@@ -291,8 +291,14 @@ pub fn build(raw: &RawGame, game: usize) -> GameTree {
     }
     let mut tree = GameTree::new(start.clone());
     tree.headers = Headers(raw.tags.clone());
-    if let Some(result) = tree.headers.get("Result") {
-        tree.result = result.to_string();
+    // The tag's result counts when it is one; the movetext's result token,
+    // if any, has the last word.
+    if let Some(result) = tree.headers.get("Result")
+        && let Some(known) = ["1-0", "0-1", "1/2-1/2", "*"]
+            .into_iter()
+            .find(|r| *r == result.trim())
+    {
+        tree.result = known.to_string();
     }
     tree.notes = notes;
     let stopped = error.is_some();

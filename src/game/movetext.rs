@@ -380,6 +380,7 @@ impl<R: BufRead> GameReader<R> {
         // Past the game's size limit: lines are read to find its end, not
         // kept.
         let mut full = false;
+        let mut blank_after_tags = false;
         while let Some(cut) = self.next_line()? {
             if cut && game.truncated.is_none() {
                 game.truncated = Some(format!(
@@ -395,15 +396,17 @@ impl<R: BufRead> GameReader<R> {
                 let blank = line.iter().all(u8::is_ascii_whitespace);
                 let tag_line = line.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[');
                 match phase {
-                    Phase::Before | Phase::Tags if blank => continue,
+                    Phase::Before | Phase::Tags if blank => {
+                        blank_after_tags = phase == Phase::Tags;
+                        continue;
+                    }
                     Phase::Before | Phase::Tags if tag_line => {
                         let mut tags = Vec::new();
                         parse_tags(line, &mut tags);
-                        // A tag the game already has begins the next game
-                        // (a game without movetext, then the next one's
-                        // tags after a blank line).
-                        if phase == Phase::Tags
-                            && tags.iter().any(|(name, _)| game.tag(name).is_some())
+                        // After a blank line, a tag the game already has
+                        // begins the next game (a game without movetext,
+                        // then the next one's tags).
+                        if blank_after_tags && tags.iter().any(|(name, _)| game.tag(name).is_some())
                         {
                             self.pending = Some(std::mem::take(&mut self.line));
                             break;

@@ -176,7 +176,8 @@ pub fn read_autosave(data_dir: &Path) -> Result<Option<SavedGame>, String> {
     }
 }
 
-fn check_autosave(text: &str) -> Result<SavedGame, String> {
+/// An autosave from its text, checked: every move legal, every clock possible.
+pub fn check_autosave(text: &str) -> Result<SavedGame, String> {
     let saved: SavedGame =
         serde_json::from_str(text).map_err(|e| format!("not a kibitz autosave: {e}"))?;
     saved.restore()?;
