@@ -302,17 +302,19 @@ pub fn run(options: Options) -> anyhow::Result<()> {
     let (tables_tx, tables_rx) = unbounded::<Msg>();
     let tables_dir = options.dirs.as_ref().map(|d| d.cache.join("tablebases"));
     let syzygy = options.settings.syzygy.clone();
+    let pace = crate::tablebase::Pace::background(engine.searching());
     let spawn_tables = |generate: bool| {
         let Some(dir) = tables_dir.clone() else {
             return;
         };
         let tx = tables_tx.clone();
         let syzygy = syzygy.clone();
+        let pace = generate.then(|| pace.clone());
         let _ = std::thread::Builder::new()
             .name("kibitz-tablebases".into())
             .spawn(move || {
                 let messages =
-                    crate::tablebase::load_in_background(dir, syzygy, generate, &|tables| {
+                    crate::tablebase::load_in_background(dir, syzygy, pace.as_ref(), &|tables| {
                         let _ = tx.send(Msg::Tablebases(tables));
                     });
                 if !messages.is_empty() {

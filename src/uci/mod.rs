@@ -383,6 +383,7 @@ impl Session {
     fn load_tablebases(&mut self) {
         let generate = self.generating && !self.generation_started;
         self.generation_started |= generate;
+        let pace = crate::tablebase::Pace::background(self.engine.searching());
         {
             let mut wanted = lock(&self.tables_wanted);
             wanted.epoch += 1;
@@ -398,9 +399,12 @@ impl Session {
                 if generate && let Some(dir) = &dir {
                     // Make the missing files; what to send is decided below,
                     // from the settings as they are when this is done.
-                    for message in
-                        crate::tablebase::load_in_background(dir.clone(), None, true, &|_| {})
-                    {
+                    for message in crate::tablebase::load_in_background(
+                        dir.clone(),
+                        None,
+                        Some(&pace),
+                        &|_| {},
+                    ) {
                         println!("info string {message}");
                     }
                 }
@@ -412,7 +416,7 @@ impl Session {
                 match dir.filter(|_| builtin) {
                     Some(dir) => {
                         for message in
-                            crate::tablebase::load_in_background(dir, syzygy, false, &|t| {
+                            crate::tablebase::load_in_background(dir, syzygy, None, &|t| {
                                 *loaded.borrow_mut() = Some(t);
                             })
                         {
