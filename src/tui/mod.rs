@@ -297,8 +297,10 @@ pub fn run(options: Options) -> anyhow::Result<()> {
     }
 
     let input = spawn_input()?;
-    // Endgame tables load in the background: found ones at once, missing ones
-    // generated when a game comes near them. The board never waits.
+    // Endgame tables: the ones on disk are opened at once and read when a
+    // position needs them; missing ones are generated as the
+    // `tablebase_generation` setting says (by default in the background, at
+    // the lowest priority, when a game comes near them). The board never waits.
     let (tables_tx, tables_rx) = unbounded::<Msg>();
     let tables_dir = options.dirs.as_ref().map(|d| d.cache.join("tablebases"));
     let syzygy = options.settings.syzygy.clone();
@@ -324,6 +326,7 @@ pub fn run(options: Options) -> anyhow::Result<()> {
     };
     spawn_tables(false);
     let mut generation_started = false;
+    let mut warmed: usize = 0;
     let ticker = tick(TICK);
     let no_ticks: Receiver<Instant> = never();
     let reports = engine.reports().clone();
@@ -408,6 +411,15 @@ pub fn run(options: Options) -> anyhow::Result<()> {
         if app.wants_tables && !generation_started {
             generation_started = true;
             spawn_tables(true);
+        }
+        // Near the tables, read the ones the game can reach before the
+        // search needs them (again for each new set of tables).
+        if app.near_tables
+            && let Some(tables) = &app.tablebases
+            && Arc::as_ptr(tables) as usize != warmed
+        {
+            warmed = Arc::as_ptr(tables) as usize;
+            crate::tablebase::warm_in_background(Arc::clone(tables), app.game.position());
         }
     }
     drop(terminal);
