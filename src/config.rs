@@ -173,6 +173,8 @@ pub struct Settings {
     pub book_options: BookOptions,
     /// A folder of Syzygy tables, if the user has one.
     pub syzygy: Option<PathBuf>,
+    /// Whether missing endgame tables are generated as a game nears them.
+    pub tablebase_generation: crate::tablebase::Generation,
 }
 
 impl Default for Settings {
@@ -187,6 +189,7 @@ impl Default for Settings {
             book: crate::book::BUILTIN.to_string(),
             book_options: BookOptions::default(),
             syzygy: None,
+            tablebase_generation: crate::tablebase::Generation::Background,
         }
     }
 }
@@ -203,6 +206,7 @@ book = "builtin"         # opening book: builtin, or a Polyglot .bin file
 book_policy = "weighted" # weighted (varied), best (highest weight), off
 book_depth = 24          # play book moves up to this ply
 # syzygy = "/path/to/syzygy"  # Syzygy tables, if you have them
+tablebase_generation = "background"  # make missing endgame tables: background, off, ask
 "#;
 
 impl Settings {
@@ -240,6 +244,9 @@ impl Settings {
                     .ok_or_else(|| format!("{value} is not a level ({MIN_LEVEL}-{MAX_LEVEL})")),
                 "book" => as_str().map(|v| settings.book = v.to_string()),
                 "syzygy" => as_str().map(|v| settings.syzygy = Some(PathBuf::from(v))),
+                "tablebase_generation" => as_str()
+                    .and_then(str::parse)
+                    .map(|v| settings.tablebase_generation = v),
                 "book_policy" => as_str()
                     .and_then(str::parse)
                     .map(|v| settings.book_options.policy = v),
@@ -370,6 +377,21 @@ mod tests {
         assert_eq!(problems.len(), 5, "{problems:?}");
         assert!(problems.iter().any(|p| p.contains("'pink' is not a theme")));
         assert!(problems.iter().any(|p| p.contains("unknown key 'colour'")));
+    }
+
+    #[test]
+    fn tablebase_generation_is_read_and_a_bad_value_falls_back() {
+        use crate::tablebase::Generation;
+        let (settings, problems) = Settings::parse("tablebase_generation = \"ask\"\n");
+        assert!(problems.is_empty(), "{problems:?}");
+        assert_eq!(settings.tablebase_generation, Generation::Ask);
+        let (settings, problems) = Settings::parse("tablebase_generation = \"always\"\n");
+        assert_eq!(settings.tablebase_generation, Generation::Background);
+        assert_eq!(problems.len(), 1);
+        assert!(
+            problems[0].contains("(background, off, ask)"),
+            "{problems:?}"
+        );
     }
 
     #[test]

@@ -592,3 +592,36 @@ fn tablebase_panel_shows_the_verdict_and_the_moves() {
         "the engine gets the tables too"
     );
 }
+
+#[test]
+fn near_the_tables_generation_follows_the_setting() {
+    use kibitz::tablebase::{Builtin, Generation, Tablebases};
+    for mode in [Generation::Background, Generation::Off, Generation::Ask] {
+        let mut h = Harness::new(Some("8/8/8/4k3/8/8/8/KQ6 w - - 0 1"));
+        h.app.settings.tablebase_generation = mode;
+        // No table on disk: all are missing.
+        let none = std::sync::Arc::new(Tablebases::new(Builtin::new()));
+        h.app.update(Msg::Tablebases(none), h.now);
+        h.start();
+        assert!(h.app.near_tables, "{mode:?}: three pieces");
+        assert_eq!(
+            h.app.wants_tables,
+            mode == Generation::Background,
+            "{mode:?}: generate at once only in the background mode"
+        );
+        let asked = h
+            .app
+            .message
+            .as_ref()
+            .is_some_and(|(text, _)| text.contains(":tables"));
+        assert_eq!(
+            asked,
+            mode == Generation::Ask,
+            "{mode:?}: {:?}",
+            h.app.message
+        );
+        // Typed, the command generates in any mode.
+        h.typed("tables");
+        assert!(h.app.wants_tables, "{mode:?}");
+    }
+}

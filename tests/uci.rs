@@ -259,3 +259,75 @@ fn a_book_file_that_is_not_a_regular_file_is_refused_and_the_engine_answers() {
         "{lines:?}"
     );
 }
+
+/// The session's built-in table files (in its own cache).
+fn table_files(uci: &Uci) -> Vec<String> {
+    let dir = uci.home.join("cache").join("kibitz").join("tablebases");
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .filter(|n| n.ends_with(".ktb"))
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names
+}
+
+/// The nice values of the engine's threads named `kibitz-tablebases`
+/// (and the unnamed generators they start, which inherit the name).
+fn table_threads(uci: &Uci) -> Vec<i32> {
+    let tasks = format!("/proc/{}/task", uci.child.id());
+    let Ok(entries) = std::fs::read_dir(tasks) else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(|e| std::fs::read_to_string(e.ok()?.path().join("stat")).ok())
+        .filter(|stat| stat.contains("(kibitz-tablebas"))
+        .filter_map(|stat| {
+            let rest = stat.get(stat.rfind(')')? + 2..)?;
+            rest.split(' ').nth(16)?.parse().ok()
+        })
+        .collect()
+}
+
+#[test]
+fn tables_are_generated_only_when_asked_and_at_the_lowest_priority() {
+    let mut uci = Uci::start();
+    uci.send("uci");
+    let lines = uci.until(|l| l == "uciok", LONG);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "option name KibitzGenerateTables type check default false"),
+        "{lines:?}"
+    );
+    // Five pieces, one capture from KRvKP and KRvK, no tables on disk: the
+    // engine plays on what it has and makes none.
+    uci.send("position fen r7/8/8/4k3/3p4/8/3R4/4K3 w - - 0 1");
+    uci.send("go movetime 300");
+    uci.best_move(LONG);
+    uci.send("position fen 8/8/8/4k3/3p4/8/3R4/4K3 b - - 0 1");
+    uci.send("go movetime 300");
+    uci.best_move(LONG);
+    std::thread::sleep(Duration::from_millis(700));
+    uci.ready();
+    assert_eq!(table_files(&uci), Vec::<String>::new());
+    assert_eq!(table_threads(&uci), Vec::<i32>::new(), "no generator runs");
+
+    // Asked, it makes them, its generating threads at nice 19.
+    uci.send("setoption name KibitzGenerateTables value true");
+    let started = Instant::now();
+    while table_files(&uci).is_empty() {
+        assert!(started.elapsed() < LONG, "no table made");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    // All 35 take a minute or more: the generators are still at work.
+    let nice = table_threads(&uci);
+    assert!(
+        !nice.is_empty() && nice.iter().all(|n| *n == 19),
+        "{nice:?}"
+    );
+    uci.ready();
+}

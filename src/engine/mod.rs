@@ -19,7 +19,7 @@ pub mod trace;
 pub mod tt;
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -72,6 +72,8 @@ pub struct Engine {
     reports: Receiver<Report>,
     stop: StopSignal,
     latest_search: AtomicU64,
+    /// Set while the engine thread searches.
+    searching: Arc<AtomicBool>,
     thread: Option<JoinHandle<()>>,
 }
 
@@ -82,14 +84,25 @@ impl Engine {
         let (report_tx, reports) = bounded(INFO_QUEUE);
         let stop = StopSignal::default();
         let thread_stop = stop.clone();
+        let searching = Arc::new(AtomicBool::new(false));
+        let thread_searching = Arc::clone(&searching);
         let thread = std::thread::Builder::new()
             .name("kibitz-engine".into())
-            .spawn(move || run(command_rx, report_tx, thread_stop, hash_mb))?;
+            .spawn(move || {
+                run(
+                    command_rx,
+                    report_tx,
+                    thread_stop,
+                    &thread_searching,
+                    hash_mb,
+                )
+            })?;
         Ok(Engine {
             commands,
             reports,
             stop,
             latest_search: AtomicU64::new(0),
+            searching,
             thread: Some(thread),
         })
     }
@@ -126,6 +139,12 @@ impl Engine {
         self.commands.clone()
     }
 
+    /// A flag that is set while the engine searches (for background work
+    /// that should make way, such as generating endgame tables).
+    pub fn searching(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.searching)
+    }
+
     /// The reports, in order. Clone the receiver to wait on it in a `select!`.
     pub fn reports(&self) -> &Receiver<Report> {
         &self.reports
@@ -143,7 +162,13 @@ impl Drop for Engine {
 
 /// The engine thread: owns the transposition table and move-ordering
 /// history, which live from one search to the next.
-fn run(commands: Receiver<Command>, reports: Sender<Report>, stop: StopSignal, hash_mb: usize) {
+fn run(
+    commands: Receiver<Command>,
+    reports: Sender<Report>,
+    stop: StopSignal,
+    searching: &AtomicBool,
+    hash_mb: usize,
+) {
     let mut tt = TranspositionTable::with_fallback(hash_mb.clamp(1, MAX_HASH_MB));
     let mut heuristics = Box::<Heuristics>::default();
     let mut rng = Rng::from_time();
@@ -153,15 +178,19 @@ fn run(commands: Receiver<Command>, reports: Sender<Report>, stop: StopSignal, h
         match command {
             Command::Go(request) if book_move(&request, book.as_ref(), &mut rng, &reports) => {}
             Command::Go(request) if tablebase_move(&request, tablebases.as_deref(), &reports) => {}
-            Command::Go(request) => go(
-                *request,
-                &mut tt,
-                &mut heuristics,
-                &mut rng,
-                tablebases.as_deref(),
-                &reports,
-                &stop,
-            ),
+            Command::Go(request) => {
+                searching.store(true, Ordering::Relaxed);
+                go(
+                    *request,
+                    &mut tt,
+                    &mut heuristics,
+                    &mut rng,
+                    tablebases.as_deref(),
+                    &reports,
+                    &stop,
+                );
+                searching.store(false, Ordering::Relaxed);
+            }
             Command::Stop => {}
             Command::NewGame => {
                 tt.clear();

@@ -7,6 +7,9 @@ pub mod retro;
 pub mod store;
 
 use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
 
 use shakmaty::{
     Board, CastlingMode, Chess, Color, EnPassantMode, FromSetup, Piece, Position, Setup,
@@ -15,10 +18,35 @@ use shakmaty::{
 use material::Material;
 use retro::{Placement, Table, Value};
 
-/// The built-in tables that have been generated or loaded.
-#[derive(Debug, Default)]
+/// The built-in tables: generated in memory, or found on disk and read the
+/// first time a position needs them (a game starts with 32 pieces; most
+/// never need a table, and memory stays small until an endgame).
+///
+/// Clones share their tables: a table read through one is there for all.
+#[derive(Debug, Default, Clone)]
 pub struct Builtin {
-    tables: HashMap<Material, Table>,
+    tables: HashMap<Material, Arc<Slot>>,
+}
+
+/// One table: in memory, or on disk until first needed.
+#[derive(Debug)]
+struct Slot {
+    /// The folder of a table not read yet.
+    dir: Option<PathBuf>,
+    /// The table once read (or made), or why it could not be read.
+    table: OnceLock<Result<Arc<Table>, String>>,
+}
+
+impl Slot {
+    fn get(&self, material: &Material) -> Option<&Table> {
+        let loaded = self.table.get_or_init(|| match &self.dir {
+            Some(dir) => store::read(dir, material)
+                .map(Arc::new)
+                .map_err(|e| e.to_string()),
+            None => Err(format!("{material}: no table")),
+        });
+        loaded.as_deref().ok()
+    }
 }
 
 /// The pieces of a board as a placement, or `None` above four pieces.
@@ -53,20 +81,128 @@ impl Builtin {
         Builtin::default()
     }
 
+    /// The tables in `dir`, each read when a position first needs it. Only
+    /// the headers are checked now; a file that fails them is left out and
+    /// named in `problems`.
+    pub fn open(dir: &Path, problems: &mut Vec<String>) -> Builtin {
+        let mut builtin = Builtin::new();
+        for material in Material::all() {
+            match store::check(dir, &material) {
+                Ok(()) => {
+                    let slot = Slot {
+                        dir: Some(dir.to_path_buf()),
+                        table: OnceLock::new(),
+                    };
+                    builtin.tables.insert(material, Arc::new(slot));
+                }
+                Err(store::StoreError::Io { source, .. })
+                    if source.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => problems.push(e.to_string()),
+            }
+        }
+        builtin
+    }
+
+    /// `material`'s table, read from disk if this is the first time (a
+    /// table that fails its checksum is then treated as absent).
     pub fn get(&self, material: &Material) -> Option<&Table> {
-        self.tables.get(material)
+        self.tables.get(material)?.get(material)
     }
 
     pub fn insert(&mut self, table: Table) {
-        self.tables.insert(table.layout.material.clone(), table);
+        let material = table.layout.material.clone();
+        let slot = Slot {
+            dir: None,
+            table: OnceLock::from(Ok(Arc::new(table))),
+        };
+        self.tables.insert(material, Arc::new(slot));
     }
 
+    /// Is `material`'s table here (in memory or on disk)?
+    pub fn contains(&self, material: &Material) -> bool {
+        self.tables.contains_key(material)
+    }
+
+    /// The tables here, in memory or on disk.
     pub fn len(&self) -> usize {
         self.tables.len()
     }
 
     pub fn is_empty(&self) -> bool {
         self.tables.is_empty()
+    }
+
+    /// The tables in memory now (read or made), in `Material::all` order.
+    pub fn loaded(&self) -> Vec<Material> {
+        Material::all()
+            .into_iter()
+            .filter(|m| {
+                self.tables
+                    .get(m)
+                    .is_some_and(|slot| matches!(slot.table.get(), Some(Ok(_))))
+            })
+            .collect()
+    }
+
+    /// Why tables that were needed could not be read.
+    pub fn problems(&self) -> Vec<String> {
+        let mut problems: Vec<String> = self
+            .tables
+            .values()
+            .filter_map(|slot| slot.table.get()?.as_ref().err().cloned())
+            .collect();
+        problems.sort();
+        problems
+    }
+
+    /// Leave out the tables that could not be read; which, and why.
+    fn take_failed(&mut self) -> Vec<(Material, String)> {
+        let failed: Vec<(Material, String)> = self
+            .tables
+            .iter()
+            .filter_map(|(m, slot)| Some((m.clone(), slot.table.get()?.as_ref().err()?.clone())))
+            .collect();
+        for (m, _) in &failed {
+            self.tables.remove(m);
+        }
+        failed
+    }
+
+    /// The tables made in memory that are now stored in `dir` go back to
+    /// disk, to be read when needed; the others stay as they are.
+    fn reopen(self, dir: &Path) -> Builtin {
+        let on_disk = Builtin::open(dir, &mut Vec::new());
+        let tables = self
+            .tables
+            .into_iter()
+            .map(|(m, slot)| match on_disk.tables.get(&m) {
+                Some(fresh) if slot.dir.is_none() => (m, Arc::clone(fresh)),
+                _ => (m, slot),
+            })
+            .collect();
+        Builtin { tables }
+    }
+
+    /// Read now every table a position of `material` can reach by captures
+    /// and promotions (and its own), so that the search does not wait for
+    /// the disk when it gets there. For a background thread.
+    pub fn warm(&self, material: &Material) {
+        if material.count() > 5 {
+            return;
+        }
+        let mut seen = vec![material.canonical().0];
+        let mut next = 0;
+        while let Some(m) = seen.get(next).cloned() {
+            next += 1;
+            if m.count() <= 4 {
+                self.get(&m);
+            }
+            for child in m.children() {
+                if !seen.contains(&child) {
+                    seen.push(child);
+                }
+            }
+        }
     }
 
     /// The value of a placement with `stm` to move (no en passant), if its
@@ -77,7 +213,7 @@ impl Builtin {
         }
         let material = Material::from_board(&board_of(placement));
         let (canonical, flipped) = material.canonical();
-        let table = self.tables.get(&canonical)?;
+        let table = self.get(&canonical)?;
         if flipped {
             table.probe(&flip(placement), !stm, ep)
         } else {
@@ -105,8 +241,7 @@ impl Builtin {
     ) -> Result<&Table, String> {
         let table = self.solve(material, progress)?;
         self.insert(table);
-        self.tables
-            .get(material)
+        self.get(material)
             .ok_or_else(|| format!("{material}: table lost"))
     }
 
@@ -120,15 +255,26 @@ impl Builtin {
         threads: usize,
         done: &mut dyn FnMut(&Table, f64),
     ) -> Result<(), String> {
+        self.generate_all_paced(materials, threads, &Pace::default(), done)
+    }
+
+    /// As [`Builtin::generate_all`], sharing the machine as `pace` says.
+    pub fn generate_all_paced(
+        &mut self,
+        materials: &[Material],
+        threads: usize,
+        pace: &Pace,
+        done: &mut dyn FnMut(&Table, f64),
+    ) -> Result<(), String> {
         let mut todo: Vec<Material> = materials
             .iter()
-            .filter(|m| !self.tables.contains_key(m))
+            .filter(|m| !self.contains(m))
             .cloned()
             .collect();
         while !todo.is_empty() {
             let (ready, waiting): (Vec<Material>, Vec<Material>) = todo
                 .into_iter()
-                .partition(|m| m.children().iter().all(|c| self.tables.contains_key(c)));
+                .partition(|m| m.children().iter().all(|c| self.contains(c)));
             if ready.is_empty() {
                 let names: Vec<String> = waiting.iter().map(ToString::to_string).collect();
                 return Err(format!(
@@ -140,11 +286,15 @@ impl Builtin {
                 let solved: Vec<Result<(Table, f64), String>> = std::thread::scope(|scope| {
                     let handles: Vec<_> = batch
                         .iter()
-                        .map(|m| {
+                        .enumerate()
+                        .map(|(worker, m)| {
                             let this = &*self;
                             scope.spawn(move || {
+                                if pace.low_priority {
+                                    lower_thread_priority();
+                                }
                                 let started = std::time::Instant::now();
-                                this.solve(m, &mut |_| {})
+                                this.solve(m, &mut |_| pace.wait_turn(worker))
                                     .map(|t| (t, started.elapsed().as_secs_f64()))
                             })
                         })
@@ -184,6 +334,108 @@ impl Builtin {
         }
         Ok(table)
     }
+}
+
+/// Read, on a thread of its own, every built-in table a game at `position`
+/// can reach (see [`Builtin::warm`]).
+pub fn warm_in_background(tables: Arc<Tablebases>, position: &Chess) {
+    let material = Material::from_board(position.board());
+    let _ = std::thread::Builder::new()
+        .name("kibitz-tables-warm".into())
+        .spawn(move || tables.builtin.warm(&material));
+}
+
+/// Whether the board generates missing tables when a game nears them (the
+/// `tablebase_generation` setting).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Generation {
+    /// In the background, at the lowest priority, on one thread while the
+    /// engine searches.
+    #[default]
+    Background,
+    /// Never: only the tables already on disk are used.
+    Off,
+    /// Say that tables are missing and generate them when asked (`:tables`).
+    Ask,
+}
+
+impl Generation {
+    pub fn name(self) -> &'static str {
+        match self {
+            Generation::Background => "background",
+            Generation::Off => "off",
+            Generation::Ask => "ask",
+        }
+    }
+}
+
+impl std::str::FromStr for Generation {
+    type Err = String;
+    fn from_str(text: &str) -> Result<Generation, String> {
+        [Generation::Background, Generation::Off, Generation::Ask]
+            .into_iter()
+            .find(|g| g.name() == text)
+            .ok_or_else(|| format!("'{text}' is not a generation mode (background, off, ask)"))
+    }
+}
+
+/// How table generation shares the machine with a game.
+#[derive(Debug, Clone, Default)]
+pub struct Pace {
+    /// Run the generating threads at the lowest priority (nice 19; Linux).
+    pub low_priority: bool,
+    /// Set while the engine searches: then the first generating thread goes
+    /// on and the others wait, so the engine keeps a processor to itself.
+    pub busy: Option<Arc<AtomicBool>>,
+}
+
+impl Pace {
+    /// For a game in progress: lowest priority, one thread while `busy`.
+    pub fn background(busy: Arc<AtomicBool>) -> Pace {
+        Pace {
+            low_priority: true,
+            busy: Some(busy),
+        }
+    }
+
+    /// Called by generator `worker` as it goes: waits while it should.
+    fn wait_turn(&self, worker: usize) {
+        if worker == 0 {
+            return;
+        }
+        if let Some(busy) = &self.busy {
+            while busy.load(Ordering::Relaxed) {
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+        }
+    }
+}
+
+/// Give the calling thread the lowest priority (nice 19): it then gets only
+/// the processor time other threads leave. Linux only, where the nice value
+/// belongs to a thread (elsewhere it would lower the whole process); if the
+/// system refuses, the thread runs on as it was.
+pub fn lower_thread_priority() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: gettid and setpriority take and return plain numbers and
+    // touch no memory.
+    unsafe {
+        let thread = libc::gettid();
+        libc::setpriority(libc::PRIO_PROCESS, thread as libc::id_t, 19);
+    }
+}
+
+/// The calling thread's nice value (Linux), for tests.
+pub fn thread_nice() -> Option<i32> {
+    #[cfg(target_os = "linux")]
+    {
+        let stat = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
+        // The fields after the command name (in parentheses): nice is the 19th field overall.
+        let rest = stat.get(stat.rfind(')')? + 2..)?;
+        rest.split(' ').nth(16)?.parse().ok()
+    }
+    #[cfg(not(target_os = "linux"))]
+    None
 }
 
 /// A board with the placement's pieces.
@@ -485,33 +737,32 @@ pub fn syzygy_wdl(wdl: shakmaty_syzygy::Wdl) -> Wdl {
     }
 }
 
-/// Load every built-in table found in `dir` and, if `generate_missing`,
-/// generate the others there, in dependency order. `ready` gets the set each
-/// time it grew (first the loaded tables, then after generating). Meant for
-/// a background thread: the caller never waits for it.
+/// Open the built-in tables in `dir` (each is read when first needed) and,
+/// with `generate_missing`, generate the others there, in dependency order,
+/// at the pace given. `ready` gets the set each time it grew (first the
+/// tables found, then after generating). Meant for a background thread: the
+/// caller never waits for it.
 pub fn load_in_background(
-    dir: std::path::PathBuf,
-    syzygy: Option<std::path::PathBuf>,
-    generate_missing: bool,
-    ready: &dyn Fn(std::sync::Arc<Tablebases>),
+    dir: PathBuf,
+    syzygy: Option<PathBuf>,
+    generate_missing: Option<&Pace>,
+    ready: &dyn Fn(Arc<Tablebases>),
 ) -> Vec<String> {
-    let mut messages = Vec::new();
-    let mut builtin = Builtin::new();
-    let mut missing = Vec::new();
-    for material in Material::all() {
-        match store::read(&dir, &material) {
-            Ok(table) => builtin.insert(table),
-            Err(store::StoreError::Io { source, .. })
-                if source.kind() == std::io::ErrorKind::NotFound =>
-            {
-                missing.push(material)
-            }
-            Err(e) => {
-                messages.push(format!("{e}; generating it again"));
-                missing.push(material);
-            }
-        }
+    if generate_missing.is_some_and(|pace| pace.low_priority) {
+        lower_thread_priority();
     }
+    let mut problems = Vec::new();
+    let mut builtin = Builtin::open(&dir, &mut problems);
+    let fate = if generate_missing.is_some() {
+        "generating it again"
+    } else {
+        "left out"
+    };
+    let mut messages: Vec<String> = problems.iter().map(|p| format!("{p}; {fate}")).collect();
+    let mut missing: Vec<Material> = Material::all()
+        .into_iter()
+        .filter(|m| !builtin.contains(m))
+        .collect();
     let with_syzygy = |builtin: Builtin, messages: &mut Vec<String>| {
         let mut tables = Tablebases::new(builtin);
         if let Some(dir) = &syzygy
@@ -519,27 +770,205 @@ pub fn load_in_background(
         {
             messages.push(format!("{e}; running without Syzygy"));
         }
-        std::sync::Arc::new(tables)
+        Arc::new(tables)
     };
-    if !missing.is_empty() && generate_missing {
-        // Generating needs every smaller table in memory; send what is there first.
-        ready(with_syzygy(clone_builtin(&builtin), &mut messages));
+    if let Some(pace) = generate_missing
+        && !missing.is_empty()
+    {
+        // The tables found go to the engine at once (they share memory).
+        ready(with_syzygy(builtin.clone(), &mut messages));
+        // Generating reads the smaller tables: one that fails its checksum
+        // is made again too.
+        for m in Material::all() {
+            if builtin.contains(&m) && missing.iter().any(|w| w.depends_on(&m)) {
+                builtin.get(&m);
+            }
+        }
+        for (m, why) in builtin.take_failed() {
+            messages.push(format!("{why}; generating it again"));
+            missing.push(m);
+        }
         let threads = std::thread::available_parallelism().map_or(1, usize::from);
+        let mut stored = true;
         let mut report = |table: &Table, _seconds: f64| {
             if let Err(e) = store::write(&dir, table) {
+                stored = false;
                 messages.push(format!("{e}; the table stays in memory only"));
             }
         };
-        if let Err(e) = builtin.generate_all(&missing, threads, &mut report) {
+        let generated = builtin.generate_all_paced(&missing, threads, pace, &mut report);
+        if let Err(e) = generated {
             messages.push(e);
+        }
+        // The new tables are on disk: let them be read again when needed
+        // rather than keep every one in memory.
+        if stored {
+            builtin = builtin.reopen(&dir);
         }
     }
     ready(with_syzygy(builtin, &mut messages));
     messages
 }
 
-fn clone_builtin(builtin: &Builtin) -> Builtin {
-    Builtin {
-        tables: builtin.tables.clone(),
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::fen::parse_fen;
+
+    fn temp_dir(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("kibitz-tb-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        dir
+    }
+
+    /// KQvK and KRvK, made in memory and stored in `dir`.
+    fn two_tables(dir: &Path) -> Builtin {
+        let mut builtin = Builtin::new();
+        for name in ["KQvK", "KRvK"] {
+            let material: Material = name.parse().expect("signature");
+            let table = builtin.generate(&material, &mut |_| {}).expect("generates");
+            store::write(dir, table).expect("writes");
+        }
+        builtin
+    }
+
+    #[test]
+    fn tables_on_disk_are_read_when_a_position_first_needs_them() {
+        let dir = temp_dir("lazy");
+        let in_memory = Tablebases::new(two_tables(&dir));
+        let mut problems = Vec::new();
+        let lazy = Tablebases::new(Builtin::open(&dir, &mut problems));
+        assert!(problems.is_empty(), "{problems:?}");
+        assert_eq!(lazy.builtin.len(), 2, "both tables are there");
+        assert!(lazy.builtin.loaded().is_empty(), "and none is read yet");
+        assert_eq!(lazy.max_pieces(), 4);
+
+        // The start position and a five-piece one read nothing.
+        let start = Chess::default();
+        assert_eq!(lazy.probe(&start), None);
+        let five = parse_fen("8/8/8/4k3/8/8/Q3P3/4K2R w - - 0 1").expect("fen");
+        assert_eq!(lazy.probe(&five), None);
+        assert!(lazy.builtin.loaded().is_empty());
+
+        // A KRvK position (with Black's colours, too) reads exactly KRvK, and
+        // the answers are the in-memory table's.
+        let krk = parse_fen("8/8/8/4k3/8/8/8/R3K3 w - - 0 1").expect("fen");
+        let probe = lazy.probe(&krk).expect("KRvK answers");
+        assert_eq!(Some(&probe), in_memory.probe(&krk).as_ref());
+        assert_eq!(probe.wdl, Wdl::Win);
+        let loaded: Vec<String> = lazy
+            .builtin
+            .loaded()
+            .iter()
+            .map(|m| m.to_string())
+            .collect();
+        assert_eq!(loaded, ["KRvK"]);
+        let kkr = parse_fen("r3k3/8/8/8/4K3/8/8/8 b - - 0 1").expect("fen");
+        assert_eq!(lazy.probe(&kkr), in_memory.probe(&kkr));
+        assert_eq!(lazy.probe_moves(&krk), in_memory.probe_moves(&krk));
+
+        // A clone shares what was read; KQvK is read on its first probe.
+        let clone = Tablebases::new(lazy.builtin.clone());
+        assert_eq!(clone.builtin.loaded().len(), 1);
+        let kqk = parse_fen("8/8/8/4k3/8/8/8/Q3K3 b - - 0 1").expect("fen");
+        assert_eq!(clone.probe_wdl(&kqk), in_memory.probe_wdl(&kqk));
+        assert_eq!(lazy.builtin.loaded().len(), 2);
+        std::fs::remove_dir_all(&dir).expect("clean up");
+    }
+
+    #[test]
+    fn a_damaged_file_is_left_out_not_trusted() {
+        let dir = temp_dir("damaged");
+        two_tables(&dir);
+        let krk: Material = "KRvK".parse().expect("signature");
+        let kqk: Material = "KQvK".parse().expect("signature");
+        // KQvK cut short: its header says so at once.
+        let path = store::path(&dir, &kqk);
+        let bytes = std::fs::read(&path).expect("file");
+        std::fs::write(&path, &bytes[..bytes.len() - 1]).expect("write");
+        // KRvK with one entry changed: only reading it finds out.
+        let path = store::path(&dir, &krk);
+        let mut bytes = std::fs::read(&path).expect("file");
+        let last = bytes.len() - 1;
+        bytes[last] ^= 1;
+        std::fs::write(&path, &bytes).expect("write");
+
+        let mut problems = Vec::new();
+        let builtin = Builtin::open(&dir, &mut problems);
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert!(problems[0].contains("too short"), "{problems:?}");
+        assert!(!builtin.contains(&kqk) && builtin.contains(&krk));
+        assert!(builtin.get(&krk).is_none(), "the checksum is wrong");
+        let problems = builtin.problems();
+        assert!(problems[0].contains("checksum"), "{problems:?}");
+        std::fs::remove_dir_all(&dir).expect("clean up");
+    }
+
+    #[test]
+    fn warming_reads_the_tables_a_position_can_reach() {
+        let dir = temp_dir("warm");
+        two_tables(&dir);
+        let builtin = Builtin::open(&dir, &mut Vec::new());
+        // KRvKN: captures lead to KRvK and KNvK (not here); KQvK is not
+        // reachable.
+        builtin.warm(&"KRvKN".parse().expect("signature"));
+        let loaded: Vec<String> = builtin.loaded().iter().map(|m| m.to_string()).collect();
+        assert_eq!(loaded, ["KRvK"]);
+        std::fs::remove_dir_all(&dir).expect("clean up");
+    }
+
+    #[test]
+    fn background_generation_lowers_its_threads_and_makes_way_for_the_search() {
+        // The nice value is the thread's own: the caller keeps its own.
+        let before = thread_nice();
+        let lowered = std::thread::spawn(|| {
+            lower_thread_priority();
+            thread_nice()
+        })
+        .join()
+        .expect("thread");
+        if cfg!(target_os = "linux") {
+            assert_eq!(lowered, Some(19));
+            assert_eq!(thread_nice(), before);
+        }
+
+        // While the engine searches, the second generator waits; the first
+        // goes on. (At normal priority here, so that the test's timing does
+        // not depend on what else the machine runs.)
+        let busy = Arc::new(AtomicBool::new(true));
+        let pace = Pace {
+            low_priority: false,
+            busy: Some(Arc::clone(&busy)),
+        };
+        let release = {
+            let busy = Arc::clone(&busy);
+            std::thread::spawn(move || {
+                std::thread::sleep(std::time::Duration::from_secs(1));
+                busy.store(false, Ordering::Relaxed);
+            })
+        };
+        let materials: Vec<Material> = ["KQvK", "KRvK"]
+            .iter()
+            .map(|n| n.parse().expect("signature"))
+            .collect();
+        let mut builtin = Builtin::new();
+        let mut times = Vec::new();
+        builtin
+            .generate_all_paced(&materials, 2, &pace, &mut |t, seconds| {
+                times.push((t.layout.material.to_string(), seconds));
+            })
+            .expect("generates");
+        release.join().expect("thread");
+        assert_eq!(times.len(), 2);
+        assert_eq!(times[0].0, "KQvK");
+        assert!(
+            times[0].1 < 0.35,
+            "the first generator did not wait: {times:?}"
+        );
+        assert!(
+            times[1].1 >= 0.35,
+            "the second waited for the search: {times:?}"
+        );
+        assert_eq!(builtin.len(), 2);
     }
 }

@@ -601,7 +601,8 @@ impl Layout {
 
 /// Solve one table. `outside` gives the value of a position after a capture
 /// or promotion (from the smaller tables). `progress` is told the ply being
-/// solved.
+/// solved (0 during the first pass), every 65,536 positions: it may pause
+/// the work.
 pub fn generate(
     material: &Material,
     outside: &dyn Fn(&Placement, Color) -> Value,
@@ -624,6 +625,9 @@ pub fn generate(
     let mut succ = Vec::with_capacity(64);
     let mut inside = Vec::with_capacity(64);
     for index in 0..size {
+        if index % 65_536 == 0 {
+            progress(0);
+        }
         if !layout.is_valid(index) {
             continue;
         }
@@ -667,8 +671,10 @@ pub fn generate(
         if bucket.is_empty() && buckets[usize::from(ply)..].iter().all(Vec::is_empty) {
             break;
         }
-        progress(ply);
-        for index in bucket {
+        for (done, index) in bucket.into_iter().enumerate() {
+            if done % 65_536 == 0 {
+                progress(ply);
+            }
             let index = index as usize;
             if value[index] != UNKNOWN {
                 continue;

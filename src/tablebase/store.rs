@@ -58,12 +58,32 @@ pub fn write(dir: &Path, table: &Table) -> Result<PathBuf, StoreError> {
     Ok(path)
 }
 
-pub fn read(dir: &Path, material: &Material) -> Result<Table, StoreError> {
+/// The longest header: magic, version, name length, a name of up to 255
+/// bytes, entry count and checksum.
+const MAX_HEADER: u64 = 8 + 4 + 1 + 255 + 8 + 8;
+
+/// The header's promises: where the entries start and their checksum.
+struct Header {
+    entries_at: u64,
+    checksum: u64,
+    layout: Layout,
+}
+
+/// Open `material`'s file and check its header against the signature, the
+/// format and the file's length (without reading the entries).
+fn open(dir: &Path, material: &Material) -> Result<(std::fs::File, Header), StoreError> {
+    use std::io::Read;
     let path = path(dir, material);
-    let bytes = std::fs::read(&path).map_err(|source| StoreError::Io {
+    let io = |source| StoreError::Io {
         path: path.clone(),
         source,
-    })?;
+    };
+    let file = std::fs::File::open(&path).map_err(io)?;
+    let mut bytes = Vec::new();
+    (&file)
+        .take(MAX_HEADER)
+        .read_to_end(&mut bytes)
+        .map_err(io)?;
     let corrupt = |why: &str| StoreError::Corrupt {
         path: path.clone(),
         why: why.to_string(),
@@ -88,24 +108,62 @@ pub fn read(dir: &Path, material: &Material) -> Result<Table, StoreError> {
         return Err(corrupt("made for another signature"));
     }
     let at = 13 + name_len;
-    let count = u64::from_le_bytes(take(at, 8)?.try_into().map_err(|_| corrupt("size"))?) as usize;
+    let count = u64::from_le_bytes(take(at, 8)?.try_into().map_err(|_| corrupt("size"))?);
     let checksum = u64::from_le_bytes(
         take(at + 8, 8)?
             .try_into()
             .map_err(|_| corrupt("checksum"))?,
     );
     let layout = Layout::new(material);
-    if count != layout.size {
+    if count != layout.size as u64 {
         return Err(corrupt("wrong number of entries"));
     }
-    let values = take(at + 16, count)?.to_vec();
-    if bytes.len() != at + 16 + count {
+    let entries_at = (at + 16) as u64;
+    let length = file.metadata().map_err(io)?.len();
+    if length < entries_at + count {
+        return Err(corrupt("file too short"));
+    }
+    if length > entries_at + count {
         return Err(corrupt("trailing bytes"));
     }
-    if fnv1a(&values) != checksum {
-        return Err(corrupt("checksum mismatch"));
+    Ok((
+        file,
+        Header {
+            entries_at,
+            checksum,
+            layout,
+        },
+    ))
+}
+
+/// Is `material`'s file there and sound as far as its header and length
+/// tell? Cheap: the entries are not read (nor their checksum checked).
+pub fn check(dir: &Path, material: &Material) -> Result<(), StoreError> {
+    open(dir, material).map(|_| ())
+}
+
+/// Read `material`'s table, checksum and all.
+pub fn read(dir: &Path, material: &Material) -> Result<Table, StoreError> {
+    use std::io::{Read, Seek};
+    let (mut file, header) = open(dir, material)?;
+    let path = path(dir, material);
+    let mut values = vec![0u8; header.layout.size];
+    file.seek(std::io::SeekFrom::Start(header.entries_at))
+        .and_then(|_| file.read_exact(&mut values))
+        .map_err(|source| StoreError::Io {
+            path: path.clone(),
+            source,
+        })?;
+    if fnv1a(&values) != header.checksum {
+        return Err(StoreError::Corrupt {
+            path,
+            why: "checksum mismatch".into(),
+        });
     }
-    Ok(Table { layout, values })
+    Ok(Table {
+        layout: header.layout,
+        values,
+    })
 }
 
 #[cfg(test)]

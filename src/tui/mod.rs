@@ -325,22 +325,26 @@ pub fn run(options: Options) -> anyhow::Result<Option<i32>> {
     }
 
     let input = spawn_input()?;
-    // Endgame tables load in the background: found ones at once, missing ones
-    // generated when a game comes near them. The board never waits.
+    // Endgame tables: the ones on disk are opened at once and read when a
+    // position needs them; missing ones are generated as the
+    // `tablebase_generation` setting says (by default in the background, at
+    // the lowest priority, when a game comes near them). The board never waits.
     let (tables_tx, tables_rx) = unbounded::<Msg>();
     let tables_dir = options.dirs.as_ref().map(|d| d.cache.join("tablebases"));
     let syzygy = options.settings.syzygy.clone();
+    let pace = crate::tablebase::Pace::background(engine.searching());
     let spawn_tables = |generate: bool| {
         let Some(dir) = tables_dir.clone() else {
             return;
         };
         let tx = tables_tx.clone();
         let syzygy = syzygy.clone();
+        let pace = generate.then(|| pace.clone());
         let _ = std::thread::Builder::new()
             .name("kibitz-tablebases".into())
             .spawn(move || {
                 let messages =
-                    crate::tablebase::load_in_background(dir, syzygy, generate, &|tables| {
+                    crate::tablebase::load_in_background(dir, syzygy, pace.as_ref(), &|tables| {
                         let _ = tx.send(Msg::Tablebases(tables));
                     });
                 if !messages.is_empty() {
@@ -350,6 +354,7 @@ pub fn run(options: Options) -> anyhow::Result<Option<i32>> {
     };
     spawn_tables(false);
     let mut generation_started = false;
+    let mut warmed: usize = 0;
     let ticker = tick(TICK);
     let no_ticks: Receiver<Instant> = never();
     let reports = engine.reports().clone();
@@ -448,6 +453,15 @@ pub fn run(options: Options) -> anyhow::Result<Option<i32>> {
         if app.wants_tables && !generation_started {
             generation_started = true;
             spawn_tables(true);
+        }
+        // Near the tables, read the ones the game can reach before the
+        // search needs them (again for each new set of tables).
+        if app.near_tables
+            && let Some(tables) = &app.tablebases
+            && Arc::as_ptr(tables) as usize != warmed
+        {
+            warmed = Arc::as_ptr(tables) as usize;
+            crate::tablebase::warm_in_background(Arc::clone(tables), app.game.position());
         }
     }
     drop(terminal);

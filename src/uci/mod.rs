@@ -317,9 +317,11 @@ struct Session {
     own_book: bool,
     /// UCI `SyzygyPath`.
     syzygy: Option<std::path::PathBuf>,
-    /// UCI `KibitzTables`: use (and make) the built-in tables.
+    /// UCI `KibitzTables`: use the built-in tables found on disk.
     builtin_tables: bool,
-    /// A game came within five pieces: missing built-in tables are wanted.
+    /// UCI `KibitzGenerateTables`: make the missing built-in tables (in the
+    /// background, at the lowest priority). Off by default: a UCI engine
+    /// does no unasked work beside the game.
     generating: bool,
     /// The generation thread was started (once per session).
     generation_started: bool,
@@ -389,6 +391,16 @@ impl Session {
                 spin(value, 1, 1)?;
             }
             "ponder" => {}
+            "kibitzgeneratetables" => {
+                self.generating = match value.map(str::trim) {
+                    Some("true") => true,
+                    Some("false") => false,
+                    _ => return Err(format!("option '{name}' is true or false")),
+                };
+                if self.generating && !self.generation_started {
+                    self.load_tablebases();
+                }
+            }
             "kibitztables" => {
                 self.builtin_tables = match value.map(str::trim) {
                     Some("true") => true,
@@ -438,12 +450,13 @@ impl Session {
         Ok(())
     }
 
-    /// Load the built-in tables found in the cache (and, once a game gets
-    /// near them, generate the missing ones) and Syzygy on a background
-    /// thread, which hands them to the engine when ready. The engine never
-    /// waits for them.
+    /// Open the built-in tables found in the cache (each is read when first
+    /// needed; with `KibitzGenerateTables`, generate the missing ones first)
+    /// and Syzygy on a background thread, which hands them to the engine
+    /// when ready. The engine never waits for them.
     fn load_tablebases(&mut self) {
         let generate = self.generating && !self.generation_started;
+        let pace = crate::tablebase::Pace::background(self.engine.searching());
         self.generation_started |= generate;
         {
             let mut wanted = lock(&self.tables_wanted);
@@ -460,9 +473,12 @@ impl Session {
                 if generate && let Some(dir) = &dir {
                     // Make the missing files; what to send is decided below,
                     // from the settings as they are when this is done.
-                    for message in
-                        crate::tablebase::load_in_background(dir.clone(), None, true, &|_| {})
-                    {
+                    for message in crate::tablebase::load_in_background(
+                        dir.clone(),
+                        None,
+                        Some(&pace),
+                        &|_| {},
+                    ) {
                         println!("info string {message}");
                     }
                 }
@@ -474,7 +490,7 @@ impl Session {
                 match dir.filter(|_| builtin) {
                     Some(dir) => {
                         for message in
-                            crate::tablebase::load_in_background(dir, syzygy, false, &|t| {
+                            crate::tablebase::load_in_background(dir, syzygy, None, &|t| {
                                 *loaded.borrow_mut() = Some(t);
                             })
                         {
@@ -539,11 +555,6 @@ impl Session {
     }
 
     fn go(&mut self, mut limits: Limits, ponder: bool, received: Instant) {
-        if self.builtin_tables && !self.generating && self.position.board().occupied().count() <= 5
-        {
-            self.generating = true;
-            self.load_tablebases();
-        }
         if ponder {
             // Pondering: search until the GUI says stop or ponderhit.
             limits.infinite = true;
@@ -713,6 +724,10 @@ pub fn run(input: impl BufRead) -> std::io::Result<()> {
                     "option name SyzygyPath type string default <empty>",
                 )?;
                 say(&mut out, "option name KibitzTables type check default true")?;
+                say(
+                    &mut out,
+                    "option name KibitzGenerateTables type check default false",
+                )?;
                 say(&mut out, "option name Clear Hash type button")?;
                 say(&mut out, "uciok")?;
             }

@@ -14,17 +14,24 @@ pub struct Uci {
     pub child: Child,
     stdin: ChildStdin,
     pub lines: Receiver<String>,
-    /// The engine's own home, config, data and cache folder.
-    home: PathBuf,
+    /// The session's own home (config, data and cache), removed at the end.
+    pub home: PathBuf,
+}
+
+/// A fresh, empty folder for one session's home.
+pub fn temp_home() -> PathBuf {
+    static SESSIONS: AtomicUsize = AtomicUsize::new(0);
+    let n = SESSIONS.fetch_add(1, Ordering::Relaxed);
+    let home = std::env::temp_dir().join(format!("kibitz-uci-home-{}-{n}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&home);
+    std::fs::create_dir_all(&home).unwrap();
+    home
 }
 
 impl Uci {
+    /// A session with a home of its own (never the user's cache or config).
     pub fn start() -> Uci {
-        static SESSIONS: AtomicUsize = AtomicUsize::new(0);
-        let n = SESSIONS.fetch_add(1, Ordering::Relaxed);
-        let home = std::env::temp_dir().join(format!("kibitz-uci-{}-{n}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&home);
-        std::fs::create_dir_all(&home).unwrap();
+        let home = temp_home();
         let mut child = Command::new(env!("CARGO_BIN_EXE_kibitz"))
             .arg("uci")
             .env("HOME", &home)

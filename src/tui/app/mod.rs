@@ -335,9 +335,13 @@ pub struct App {
     pub engine_source: Option<(String, MoveSource)>,
     /// Endgame tables, once loaded in the background.
     pub tablebases: Option<Arc<Tablebases>>,
-    /// Set when the game came within five pieces: the loop then starts
+    /// Set when the game came within five pieces (with generation in the
+    /// background) or the user typed `:tables`: the loop then starts
     /// generating the missing tables (once).
     pub wants_tables: bool,
+    /// The game came within five pieces (the loop then reads the tables it
+    /// can reach, before the search needs them).
+    pub near_tables: bool,
     /// The tablebase panel's contents, worked out once per position (a
     /// Syzygy probe of every move is too slow to repeat on every frame).
     tb_view: Option<(TbProbe, Vec<(Move, TbProbe)>)>,
@@ -408,6 +412,7 @@ impl App {
             engine_source: None,
             tablebases: None,
             wants_tables: false,
+            near_tables: false,
             tb_view: None,
             tb_view_for: None,
             analysis: None,
@@ -564,10 +569,30 @@ impl App {
             Msg::ReviewDone { id } => self.review_done(id),
             Msg::Terminate => self.leave(now),
         }
-        if !self.wants_tables && self.game.position().board().occupied().count() <= 5 {
-            self.wants_tables = true;
+        if !self.near_tables && self.game.position().board().occupied().count() <= 5 {
+            self.near_tables = true;
+            self.near_tables_reached();
         }
         self.refresh_tablebase_view();
+    }
+
+    /// The game came within five pieces: generate the missing tables as the
+    /// `tablebase_generation` setting says.
+    fn near_tables_reached(&mut self) {
+        use crate::tablebase::Generation;
+        let all = crate::tablebase::material::Material::all().len();
+        let missing = self
+            .tablebases
+            .as_ref()
+            .is_some_and(|t| t.builtin.len() < all);
+        match self.settings.tablebase_generation {
+            Generation::Background => self.wants_tables = true,
+            Generation::Ask if missing => self.say(
+                "Endgame tables are missing: type :tables to generate them in the background.",
+                Tone::Info,
+            ),
+            Generation::Ask | Generation::Off => {}
+        }
     }
 
     // ----- clocks -------------------------------------------------------
@@ -1169,6 +1194,13 @@ impl App {
                 self.overlay = Overlay::Confirm(Confirm::Discard);
             }
             "help" => self.overlay = Overlay::Help,
+            "tables" => {
+                self.wants_tables = true;
+                self.say(
+                    "Generating the missing endgame tables in the background.",
+                    Tone::Info,
+                );
+            }
             "flip" => self.flipped = !self.flipped,
             "undo" | "takeback" => self.takeback(now),
             "hint" => self.ask_hint(now),
