@@ -245,7 +245,7 @@ fn decorate(pgn: &str, style: u64) -> String {
     let mut rng = kibitz::engine::level::Rng::new(style);
     let mut out: Vec<String> = Vec::new();
     for token in movetext.split_whitespace() {
-        let coin = rng.next_u64() % 2 == 0;
+        let coin = rng.next_u64().is_multiple_of(2);
         let nag = match token {
             "$1" => Some("!"),
             "$2" => Some("?"),
