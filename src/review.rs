@@ -31,7 +31,7 @@ use shakmaty::{Chess, Color, Move, Position};
 use crate::engine::ordering::Heuristics;
 use crate::engine::search::{self, SearchContext};
 use crate::engine::tt::TranspositionTable;
-use crate::engine::{Limits, Score, SearchInfo, SearchOptions, position_key};
+use crate::engine::{Limits, Score, SearchOptions, position_key};
 use crate::game::annotations::{self, CommentEval};
 use crate::game::notation::san_line;
 use crate::game::tree::GameTree;
@@ -200,7 +200,7 @@ impl Reviewer {
                 mated: None,
             };
         }
-        let mut ignore = |_: SearchInfo| {};
+        let mut ignore = |_: search::Progress| {};
         let mut ctx = SearchContext {
             tt: &mut self.tt,
             heuristics: &mut self.heuristics,

@@ -173,7 +173,6 @@ impl Harness {
             nps: 1_500_000,
             hashfull: 100,
             elapsed: Duration::from_millis(1333),
-            stats: Default::default(),
             complete: true,
         };
         self.update(Msg::Engine(Report::Info(Box::new(info))));
@@ -280,7 +279,6 @@ fn every_move_restarts_the_analysis_and_old_reports_are_dropped() {
         nps: 1,
         hashfull: 0,
         elapsed: Duration::ZERO,
-        stats: Default::default(),
         complete: true,
     }))));
     assert!(h.app.analysis.as_ref().unwrap().lines.is_empty());

@@ -8,7 +8,7 @@
 
 use kibitz::cli::run_trace;
 use kibitz::engine::SearchOptions;
-use kibitz::engine::trace::Recorder;
+use kibitz::engine::trace::{Recorder, TraceEvent};
 use proptest::prelude::*;
 use shakmaty::{Chess, Position};
 
@@ -134,5 +134,101 @@ fn with_quiescence_alpha_beta_still_equals_minimax_at_depth_one() {
         // search may re-search a move whose null-window test failed high,
         // evaluating its captures twice, which can cost more than it saves.
         assert_eq!(pruned.value, minimax.value, "{choices:?}");
+    }
+}
+
+/// What the statistics should say, counted from a recorded trace: nodes
+/// entered (main and quiescence), beta cutoffs and those of the first move
+/// tried at their node, table probes, hits and cutoffs.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Counted {
+    main: u64,
+    quiescence: u64,
+    beta_cutoffs: u64,
+    first_move_cutoffs: u64,
+    tt_probes: u64,
+    tt_hits: u64,
+    tt_cutoffs: u64,
+}
+
+fn count_events(events: &[TraceEvent]) -> Counted {
+    let mut counted = Counted::default();
+    // The index of the move being tried at each ply.
+    let mut tried: Vec<Option<u32>> = Vec::new();
+    for event in events {
+        match *event {
+            TraceEvent::EnterNode {
+                ply, quiescence, ..
+            } => {
+                if quiescence {
+                    counted.quiescence += 1;
+                } else {
+                    counted.main += 1;
+                }
+                let ply = ply as usize;
+                tried.resize(tried.len().max(ply + 1), None);
+                tried[ply] = None;
+            }
+            TraceEvent::MoveTried { ply, index, .. } => {
+                let ply = ply as usize;
+                tried.resize(tried.len().max(ply + 1), None);
+                tried[ply] = Some(index);
+            }
+            TraceEvent::BetaCutoff { ply, .. } => {
+                counted.beta_cutoffs += 1;
+                if tried.get(ply as usize).copied().flatten() == Some(0) {
+                    counted.first_move_cutoffs += 1;
+                }
+            }
+            TraceEvent::TtProbe { hit, cutoff, .. } => {
+                counted.tt_probes += 1;
+                counted.tt_hits += u64::from(hit);
+                counted.tt_cutoffs += u64::from(cutoff);
+            }
+            _ => {}
+        }
+    }
+    counted
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 60, ..ProptestConfig::default() })]
+
+    /// The statistics the panel draws are the search's own events, counted.
+    #[test]
+    fn statistics_agree_with_the_recorded_trace(
+        choices in proptest::collection::vec(any::<u16>(), 0..40),
+        depth in 1u32..=3,
+        table in any::<bool>(),
+        quiescence in any::<bool>(),
+    ) {
+        let position = random_position(&choices);
+        prop_assume!(!position.legal_moves().is_empty());
+        let options = SearchOptions {
+            transposition_table: table,
+            quiescence,
+            ..alpha_beta()
+        };
+        let mut recorder = Recorder::new(5_000_000);
+        let summary = run_trace(&position, &[], depth, options, &mut recorder);
+        prop_assert_eq!(recorder.dropped(), 0);
+        let totals = summary.stats.totals;
+        let counted = count_events(recorder.events());
+        prop_assert_eq!(counted, Counted {
+            main: totals.main,
+            quiescence: totals.quiescence,
+            beta_cutoffs: totals.beta_cutoffs,
+            first_move_cutoffs: totals.first_move_cutoffs,
+            tt_probes: totals.tt_probes,
+            tt_hits: totals.tt_hits,
+            tt_cutoffs: totals.tt_cutoffs,
+        });
+        // Every iteration is in the list, and the list adds up to the totals.
+        let iterations = &summary.stats.iterations;
+        prop_assert_eq!(iterations.len() as u32, depth);
+        let main: u64 = iterations.iter().map(|i| i.counters.main).sum();
+        let cutoffs: u64 = iterations.iter().map(|i| i.counters.beta_cutoffs).sum();
+        prop_assert_eq!(main, totals.main);
+        prop_assert_eq!(cutoffs, totals.beta_cutoffs);
     }
 }

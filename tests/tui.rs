@@ -133,7 +133,6 @@ impl Harness {
             nps: 1_456_000,
             hashfull: 40,
             elapsed: Duration::from_millis(848),
-            stats: Default::default(),
             complete: true,
         };
         self.app

@@ -113,17 +113,23 @@ fn bound_name(bound: Bound) -> &'static str {
 }
 
 fn stats_json(stats: &SearchStats) -> serde_json::Value {
+    let totals = &stats.totals;
     json!({
-        "main_nodes": stats.main_nodes,
-        "quiescence_nodes": stats.quiescence_nodes,
-        "leaves": stats.leaves,
-        "beta_cutoffs": stats.beta_cutoffs,
-        "first_move_cutoffs": stats.first_move_cutoffs,
-        "first_move_cutoff_rate": stats.first_move_cutoff_rate(),
-        "tt_probes": stats.tt_probes,
-        "tt_hits": stats.tt_hits,
-        "tt_cutoffs": stats.tt_cutoffs,
+        "main_nodes": totals.main,
+        "quiescence_nodes": totals.quiescence,
+        "leaves": totals.leaves,
+        "beta_cutoffs": totals.beta_cutoffs,
+        "first_move_cutoffs": totals.first_move_cutoffs,
+        "first_move_cutoff_rate": totals.first_move_cutoff_rate(),
+        "tt_probes": totals.tt_probes,
+        "tt_hits": totals.tt_hits,
+        "tt_cutoffs": totals.tt_cutoffs,
+        "quiescence_share": totals.quiescence_share(),
+        "selective_depth": stats.selective_depth,
+        "elapsed_ms": stats.elapsed_ms,
+        "nodes_per_second": stats.nodes_per_second(),
         "effective_branching_factor": stats.effective_branching_factor(),
+        "branching_factors": stats.branching_factors(),
         "iterations": stats.iterations,
     })
 }
@@ -193,13 +199,39 @@ pub fn analyze(args: &AnalyzeArgs, out: &mut dyn Write) -> Result<(), CliError> 
         received: Instant::now(),
     })));
     let side = position.turn();
+    let mut latest_stats: Option<std::sync::Arc<SearchStats>> = None;
+    let mut pending_stats: Option<(u32, String)> = None;
     for report in engine.reports().iter() {
         match report {
             Report::Pong(_) => {}
             Report::Info(info) => {
                 if info.complete {
-                    write_info(out, &position, &info, args.json)?;
+                    // Text: an iteration's statistics follow its lines.
+                    if let Some((depth, line)) = &pending_stats
+                        && info.depth > *depth
+                    {
+                        writeln!(out, "  {line}")?;
+                        pending_stats = None;
+                    }
+                    write_info(out, &position, &info, latest_stats.as_deref(), args.json)?;
                 }
+            }
+            // The engine reports the statistics of each finished iteration
+            // just before that iteration's last line.
+            Report::Stats { stats, .. } => {
+                if !args.json
+                    && let Some(last) = stats.iterations.len().checked_sub(1)
+                    && pending_stats
+                        .as_ref()
+                        .is_none_or(|(d, _)| *d != stats.iterations[last].depth)
+                    && let Some(line) = stats.iteration_line(last)
+                {
+                    if let Some((_, earlier)) = pending_stats.take() {
+                        writeln!(out, "  {earlier}")?;
+                    }
+                    pending_stats = Some((stats.iterations[last].depth, line));
+                }
+                latest_stats = Some(stats);
             }
             Report::BestMove {
                 best_move,
@@ -209,6 +241,9 @@ pub fn analyze(args: &AnalyzeArgs, out: &mut dyn Write) -> Result<(), CliError> 
                 nodes,
                 ..
             } => {
+                if let Some((_, line)) = pending_stats.take() {
+                    writeln!(out, "  {line}")?;
+                }
                 if args.json {
                     writeln!(
                         out,
@@ -284,6 +319,7 @@ fn write_info(
     out: &mut dyn Write,
     position: &Chess,
     info: &SearchInfo,
+    stats: Option<&SearchStats>,
     json: bool,
 ) -> Result<(), CliError> {
     let san = san_line(position, &info.pv);
@@ -304,7 +340,7 @@ fn write_info(
                 "time_ms": info.elapsed.as_millis() as u64,
                 "pv": info.pv.iter().map(|&m| uci(m)).collect::<Vec<_>>(),
                 "pv_san": san,
-                "stats": stats_json(&info.stats),
+                "stats": stats.map(stats_json),
             })
         )?;
     } else {
@@ -511,8 +547,8 @@ pub fn run_trace(
         score: value_to_score(result.value),
         pv,
         nodes: result.nodes,
-        leaves: result.stats.leaves,
-        beta_cutoffs: result.stats.beta_cutoffs,
+        leaves: result.stats.totals.leaves,
+        beta_cutoffs: result.stats.totals.beta_cutoffs,
         stats: result.stats,
     }
 }
@@ -692,11 +728,12 @@ pub fn trace(args: &TraceArgs, out: &mut dyn Write) -> Result<(), CliError> {
             out,
             "nodes {} (quiescence {}), leaves {}, beta cutoffs {}{}",
             summary.nodes,
-            summary.stats.quiescence_nodes,
+            summary.stats.totals.quiescence,
             summary.leaves,
             summary.beta_cutoffs,
             summary
                 .stats
+                .totals
                 .first_move_cutoff_rate()
                 .map(|r| format!(" ({:.0}% by the first move)", r * 100.0))
                 .unwrap_or_default()
@@ -704,9 +741,9 @@ pub fn trace(args: &TraceArgs, out: &mut dyn Write) -> Result<(), CliError> {
         writeln!(
             out,
             "table probes {}, hits {}, cutoffs {}; events recorded {}, dropped {}",
-            summary.stats.tt_probes,
-            summary.stats.tt_hits,
-            summary.stats.tt_cutoffs,
+            summary.stats.totals.tt_probes,
+            summary.stats.totals.tt_hits,
+            summary.stats.totals.tt_cutoffs,
             recorder.events().len(),
             recorder.dropped()
         )?;

@@ -34,7 +34,7 @@ use crate::book::{Book, BookOptions};
 use crate::tablebase::Tablebases;
 use level::Rng;
 use ordering::Heuristics;
-use search::SearchContext;
+use search::{Progress, SearchContext};
 use trace::NoTrace;
 use tt::TranspositionTable;
 
@@ -318,9 +318,17 @@ fn go(
     let mut options = request.options;
     options.multipv = options.multipv.max(spec.multipv);
     let stopped = || stop.is_stopped(search_id);
-    let mut on_info = |info: SearchInfo| {
+    let mut on_info = |progress: Progress| {
         // A slow reader loses progress reports, never the search's time.
-        let _ = reports.try_send(Report::Info(Box::new(info)));
+        let report = match progress {
+            Progress::Line(info) => Report::Info(Box::new(info)),
+            Progress::Stats(stats) => Report::Stats {
+                search_id,
+                stats: Arc::new(stats),
+                done: false,
+            },
+        };
+        let _ = reports.try_send(report);
     };
     let mut ctx = SearchContext {
         tt,
@@ -361,6 +369,11 @@ fn go(
         }
         Some(_) => MoveSource::Search,
     };
+    let _ = reports.send(Report::Stats {
+        search_id,
+        stats: Arc::new(result.stats),
+        done: true,
+    });
     let _ = reports.send(Report::BestMove {
         search_id,
         best_move,

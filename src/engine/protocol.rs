@@ -226,7 +226,6 @@ pub struct SearchInfo {
     /// Transposition table fill, per mille.
     pub hashfull: u32,
     pub elapsed: Duration,
-    pub stats: SearchStats,
     pub complete: bool,
 }
 
@@ -268,6 +267,15 @@ pub enum Report {
         nodes: u64,
         source: MoveSource,
     },
+    /// The search's statistics: after each finished iteration
+    /// (`done == false`; a slow reader may miss one, and the next carries
+    /// everything) and once at the end, just before `BestMove` (`done ==
+    /// true`, never dropped). Shared, not copied, on its way to the reader.
+    Stats {
+        search_id: u64,
+        stats: Arc<SearchStats>,
+        done: bool,
+    },
     /// The answer to `Command::Ping`.
     Pong(u64),
 }
@@ -277,7 +285,7 @@ impl Report {
     pub fn search_id(&self) -> u64 {
         match self {
             Report::Info(info) => info.search_id,
-            Report::BestMove { search_id, .. } => *search_id,
+            Report::BestMove { search_id, .. } | Report::Stats { search_id, .. } => *search_id,
             Report::Pong(token) => *token,
         }
     }

@@ -38,7 +38,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
             return 0;
         }
         if !self.options.quiescence || ply as usize >= MAX_PLY - 1 {
-            self.stats.leaves += 1;
+            self.stats.totals.leaves += 1;
             let value = evaluate(position);
             if T::ENABLED {
                 self.tracer.record(TraceEvent::LeafEval { ply, value });
@@ -64,7 +64,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
             moves.into_iter().collect()
         } else {
             stand_pat = evaluate(position);
-            self.stats.leaves += 1;
+            self.stats.totals.leaves += 1;
             if T::ENABLED {
                 self.tracer.record(TraceEvent::StandPat {
                     ply,
@@ -132,9 +132,9 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                             .record(TraceEvent::AlphaRaised { ply, mv: m, value });
                     }
                     if ab && value >= beta {
-                        self.stats.beta_cutoffs += 1;
+                        self.stats.totals.beta_cutoffs += 1;
                         if index == 0 {
-                            self.stats.first_move_cutoffs += 1;
+                            self.stats.totals.first_move_cutoffs += 1;
                         }
                         if T::ENABLED {
                             self.tracer.record(TraceEvent::BetaCutoff {

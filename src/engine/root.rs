@@ -14,10 +14,10 @@ use shakmaty::{Chess, Move, Position};
 use super::ordering::MovePicker;
 use super::protocol::{Bound, Limits, Score, SearchInfo};
 use super::search::{
-    ASPIRATION_WINDOW, INFINITY, Line, MATE, MATE_BOUND, MAX_DEPTH, SearchResult, Searcher,
-    value_to_score,
+    ASPIRATION_WINDOW, INFINITY, Line, MATE, MATE_BOUND, MAX_DEPTH, Progress, SearchResult,
+    Searcher, value_to_score,
 };
-use super::stats::IterationNodes;
+use super::stats::IterationStats;
 use super::time::NEW_ITERATION_SHARE;
 use super::trace::{OrderReason, TraceEvent, Tracer};
 
@@ -62,7 +62,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                         depth: depth as i32,
                     });
                 }
-                let before = (self.stats.main_nodes, self.stats.quiescence_nodes);
+                let before = self.stats.totals;
                 let mut lines = Vec::with_capacity(multipv);
                 for pv_index in 0..multipv {
                     let previous = completed.get(pv_index).map(|l: &Line| l.value);
@@ -86,8 +86,26 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                         depth,
                         seldepth: best.seldepth.max(self.seldepth),
                     };
-                    self.report(&line, pv_index + 1, Bound::Exact, true);
                     lines.push(line);
+                    if pv_index + 1 == multipv {
+                        // The iteration is finished: close its share of the
+                        // counters and report them, so that its last line
+                        // goes out with statistics that include it.
+                        self.stats.iterations.push(IterationStats {
+                            depth,
+                            counters: self.stats.totals.since(&before),
+                            selective_depth: lines
+                                .iter()
+                                .map(|l| l.seldepth)
+                                .max()
+                                .unwrap_or(depth),
+                            elapsed_ms: self.elapsed().as_millis() as u64,
+                        });
+                        self.report_stats();
+                    }
+                    if let Some(line) = lines.last() {
+                        self.report(line, pv_index + 1, Bound::Exact, true);
+                    }
                 }
                 if self.stopped {
                     // A partly finished iteration still counts when its first line is done
@@ -106,11 +124,6 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                 for m in root_moves.iter_mut() {
                     m.previous_value = m.value;
                 }
-                self.stats.iterations.push(IterationNodes {
-                    depth,
-                    main: self.stats.main_nodes - before.0,
-                    quiescence: self.stats.quiescence_nodes - before.1,
-                });
                 completed = lines;
                 completed_depth = depth;
                 self.last_lines = completed.clone();
@@ -143,6 +156,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         }
 
         let nodes = self.nodes;
+        self.close_stats();
         let (best_move, ponder, value) = match completed.first() {
             Some(line) => (
                 line.pv.first().copied(),
@@ -268,7 +282,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         beta: i32,
     ) -> i32 {
         self.nodes += 1;
-        self.stats.main_nodes += 1;
+        self.stats.totals.main += 1;
         self.pv[0].clear();
         if T::ENABLED {
             self.tracer.record(TraceEvent::EnterNode {
@@ -346,9 +360,9 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                         });
                     }
                     if self.options.alpha_beta && value >= beta {
-                        self.stats.beta_cutoffs += 1;
+                        self.stats.totals.beta_cutoffs += 1;
                         if index == 0 {
-                            self.stats.first_move_cutoffs += 1;
+                            self.stats.totals.first_move_cutoffs += 1;
                         }
                         if T::ENABLED {
                             self.tracer.record(TraceEvent::BetaCutoff {
@@ -405,9 +419,20 @@ impl<T: Tracer> Searcher<'_, '_, T> {
             nps: self.nps(),
             hashfull: self.ctx.tt.hashfull(),
             elapsed: self.elapsed(),
-            stats: self.stats.clone(),
             complete,
         };
-        (self.ctx.on_info)(info);
+        (self.ctx.on_info)(Progress::Line(info));
+    }
+
+    /// Bring the totals' time and selective depth up to date.
+    fn close_stats(&mut self) {
+        self.stats.selective_depth = self.seldepth;
+        self.stats.elapsed_ms = self.elapsed().as_millis() as u64;
+    }
+
+    /// Report the statistics so far (at the end of each iteration).
+    fn report_stats(&mut self) {
+        self.close_stats();
+        (self.ctx.on_info)(Progress::Stats(self.stats.clone()));
     }
 }

@@ -147,6 +147,15 @@ pub struct SearchResult {
     pub stats: SearchStats,
 }
 
+/// What the search tells its owner as it goes.
+#[derive(Debug, Clone)]
+pub enum Progress {
+    /// A line finished (or a heartbeat repeating the last one).
+    Line(SearchInfo),
+    /// The statistics, at the end of each finished iteration.
+    Stats(SearchStats),
+}
+
 /// What the search needs from its owner.
 pub struct SearchContext<'a> {
     pub tt: &'a mut TranspositionTable,
@@ -154,7 +163,7 @@ pub struct SearchContext<'a> {
     /// Polled every few thousand nodes; `true` ends the search.
     pub stop: &'a dyn Fn() -> bool,
     /// Receives every progress report.
-    pub on_info: &'a mut dyn FnMut(SearchInfo),
+    pub on_info: &'a mut dyn FnMut(Progress),
     pub search_id: u64,
     /// When the clock started for this search (usually when the request
     /// arrived, which may be a little before the search starts).
@@ -256,7 +265,7 @@ pub fn search_fresh<T: Tracer>(
     let mut tt = TranspositionTable::new(hash_mb);
     let mut heuristics = Box::<Heuristics>::default();
     let never = || false;
-    let mut ignore = |_: SearchInfo| {};
+    let mut ignore = |_: Progress| {};
     let mut ctx = SearchContext {
         tt: &mut tt,
         heuristics: &mut heuristics,
@@ -409,7 +418,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         if !self.options.transposition_table {
             return (None, None);
         }
-        self.stats.tt_probes += 1;
+        self.stats.totals.tt_probes += 1;
         let hit = self.ctx.tt.probe(key, ply);
         let cutoff = hit.and_then(|hit| {
             let settles = match hit.bound {
@@ -420,10 +429,10 @@ impl<T: Tracer> Searcher<'_, '_, T> {
             (beta - alpha == 1 && hit.depth >= depth && settles).then_some(hit.value)
         });
         if hit.is_some() {
-            self.stats.tt_hits += 1;
+            self.stats.totals.tt_hits += 1;
         }
         if cutoff.is_some() {
-            self.stats.tt_cutoffs += 1;
+            self.stats.totals.tt_cutoffs += 1;
         }
         if T::ENABLED {
             self.tracer.record(TraceEvent::TtProbe {
@@ -698,9 +707,9 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                             .record(TraceEvent::AlphaRaised { ply, mv: m, value });
                     }
                     if ab && value >= beta {
-                        self.stats.beta_cutoffs += 1;
+                        self.stats.totals.beta_cutoffs += 1;
                         if index == 0 {
-                            self.stats.first_move_cutoffs += 1;
+                            self.stats.totals.first_move_cutoffs += 1;
                         }
                         if quiet {
                             self.ctx
@@ -746,9 +755,9 @@ impl<T: Tracer> Searcher<'_, '_, T> {
     ) -> bool {
         self.nodes += 1;
         if quiescence {
-            self.stats.quiescence_nodes += 1;
+            self.stats.totals.quiescence += 1;
         } else {
-            self.stats.main_nodes += 1;
+            self.stats.totals.main += 1;
         }
         self.poll();
         if self.stopped {

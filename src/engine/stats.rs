@@ -2,31 +2,21 @@
 //! technique saves: how many nodes each iteration cost, how often the first
 //! move already refuted a position (a sign of good move ordering), how often
 //! the transposition table answered.
+//!
+//! The search counts into running totals; at the end of each iteration of
+//! iterative deepening it closes an [`IterationStats`] with what that
+//! iteration alone cost, and reports the whole [`SearchStats`] (the engine
+//! sends it as its own report, `Report::Stats`, per iteration and at the end).
 
 use serde::Serialize;
 
-/// Nodes spent by one iteration of iterative deepening.
+/// The counters, as running totals or as one iteration's share of them.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
-pub struct IterationNodes {
-    pub depth: u32,
+pub struct Counters {
     /// Nodes of the main (full-width) search.
     pub main: u64,
     /// Nodes of the quiescence search.
     pub quiescence: u64,
-}
-
-impl IterationNodes {
-    pub fn total(&self) -> u64 {
-        self.main + self.quiescence
-    }
-}
-
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-pub struct SearchStats {
-    /// One entry per finished iteration, shallowest first.
-    pub iterations: Vec<IterationNodes>,
-    pub main_nodes: u64,
-    pub quiescence_nodes: u64,
     /// Positions scored by the static evaluation at the end of a line.
     pub leaves: u64,
     /// Nodes where a move scored at least beta, so the remaining moves were
@@ -41,35 +31,217 @@ pub struct SearchStats {
     pub tt_cutoffs: u64,
 }
 
-impl SearchStats {
+impl Counters {
     pub fn nodes(&self) -> u64 {
-        self.main_nodes + self.quiescence_nodes
+        self.main + self.quiescence
+    }
+
+    /// What was counted since `earlier` (a snapshot of the same totals).
+    pub fn since(&self, earlier: &Counters) -> Counters {
+        Counters {
+            main: self.main - earlier.main,
+            quiescence: self.quiescence - earlier.quiescence,
+            leaves: self.leaves - earlier.leaves,
+            beta_cutoffs: self.beta_cutoffs - earlier.beta_cutoffs,
+            first_move_cutoffs: self.first_move_cutoffs - earlier.first_move_cutoffs,
+            tt_probes: self.tt_probes - earlier.tt_probes,
+            tt_hits: self.tt_hits - earlier.tt_hits,
+            tt_cutoffs: self.tt_cutoffs - earlier.tt_cutoffs,
+        }
     }
 
     /// Share of beta cutoffs made by the first move: ideal ordering gives 1.
     pub fn first_move_cutoff_rate(&self) -> Option<f64> {
-        (self.beta_cutoffs > 0).then(|| self.first_move_cutoffs as f64 / self.beta_cutoffs as f64)
+        ratio(self.first_move_cutoffs, self.beta_cutoffs)
     }
 
     pub fn tt_hit_rate(&self) -> Option<f64> {
-        (self.tt_probes > 0).then(|| self.tt_hits as f64 / self.tt_probes as f64)
+        ratio(self.tt_hits, self.tt_probes)
     }
 
-    /// Effective branching factor: how many times more nodes the last
-    /// iteration cost than the one before. Minimax pays about the number of
-    /// legal moves (~35); a well-ordered alpha-beta search pays its square
-    /// root or less.
+    /// Share of the nodes spent in quiescence search.
+    pub fn quiescence_share(&self) -> Option<f64> {
+        ratio(self.quiescence, self.nodes())
+    }
+}
+
+fn ratio(part: u64, whole: u64) -> Option<f64> {
+    (whole > 0).then(|| part as f64 / whole as f64)
+}
+
+/// One finished iteration of iterative deepening.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct IterationStats {
+    pub depth: u32,
+    /// What this iteration alone cost (not the iterations before it).
+    #[serde(flatten)]
+    pub counters: Counters,
+    /// The deepest ply this iteration reached (quiescence and extensions go
+    /// beyond `depth`).
+    pub selective_depth: u32,
+    /// Milliseconds from the start of the search to the end of this
+    /// iteration.
+    pub elapsed_ms: u64,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct SearchStats {
+    /// One entry per finished iteration, shallowest first.
+    pub iterations: Vec<IterationStats>,
+    /// Totals over the whole search, including an unfinished last iteration.
+    #[serde(flatten)]
+    pub totals: Counters,
+    pub selective_depth: u32,
+    pub elapsed_ms: u64,
+}
+
+/// The effective branching factor of one iteration, by both common
+/// definitions. A full-width minimax tree of depth d with b moves a node has
+/// about b^d leaves, so both are estimates of b: plain minimax pays about the
+/// number of legal moves (~35 in the middlegame), alpha-beta with perfect
+/// ordering about its square root (~6), and the selective pruning of a real
+/// engine less still.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct BranchingFactor {
+    pub depth: u32,
+    /// N(d) / N(d-1): how many times more nodes this iteration cost than the
+    /// one before. Sensitive to odd/even depth and to what the table kept
+    /// from the previous iteration; `None` at depth 1.
+    pub ratio: Option<f64>,
+    /// The d-th root of all nodes searched up to and including depth d:
+    /// smoother, and defined from depth 1.
+    pub root: f64,
+}
+
+impl SearchStats {
+    pub fn nodes(&self) -> u64 {
+        self.totals.nodes()
+    }
+
+    /// Nodes a second over the whole search.
+    pub fn nodes_per_second(&self) -> u64 {
+        self.nodes() * 1000 / self.elapsed_ms.max(1)
+    }
+
+    /// The branching factor of each finished iteration, shallowest first.
+    pub fn branching_factors(&self) -> Vec<BranchingFactor> {
+        let mut cumulative = 0u64;
+        let mut previous: Option<u64> = None;
+        self.iterations
+            .iter()
+            .map(|it| {
+                let nodes = it.counters.nodes();
+                cumulative += nodes;
+                let ratio = previous.filter(|&p| p > 0).map(|p| nodes as f64 / p as f64);
+                previous = Some(nodes);
+                BranchingFactor {
+                    depth: it.depth,
+                    ratio,
+                    root: (cumulative as f64).powf(1.0 / f64::from(it.depth.max(1))),
+                }
+            })
+            .collect()
+    }
+
+    /// One line of plain text on finished iteration `index`: what that
+    /// iteration cost and what saved work in it. `kibitz analyze` prints it
+    /// and the board's compact statistics panel shows it.
+    pub fn iteration_line(&self, index: usize) -> Option<String> {
+        let it = self.iterations.get(index)?;
+        let bf = self.branching_factors().get(index).copied()?;
+        let c = &it.counters;
+        let percent = |r: Option<f64>| r.map_or("-".to_string(), |r| format!("{:.0}%", r * 100.0));
+        let ratio = bf
+            .ratio
+            .map(|r| format!("N{}/N{} {r:.2}, ", it.depth, it.depth - 1))
+            .unwrap_or_default();
+        let elapsed = it.elapsed_ms.max(1);
+        let cumulative: u64 = self.iterations[..=index]
+            .iter()
+            .map(|i| i.counters.nodes())
+            .sum();
+        Some(format!(
+            "depth {}: nodes {} (quiescence {}) | branching factor {ratio}(all nodes)^(1/{}) {:.2} | cutoffs {} ({} by the first move) | TT hits {} of {} probes ({}), {} cutoffs | seldepth {} | {} nodes/s",
+            it.depth,
+            c.nodes(),
+            percent(c.quiescence_share()),
+            it.depth,
+            bf.root,
+            c.beta_cutoffs,
+            percent(c.first_move_cutoff_rate()),
+            c.tt_hits,
+            c.tt_probes,
+            percent(c.tt_hit_rate()),
+            c.tt_cutoffs,
+            it.selective_depth,
+            cumulative * 1000 / elapsed,
+        ))
+    }
+
+    /// The last finished iteration's N(d)/N(d-1).
     pub fn effective_branching_factor(&self) -> Option<f64> {
-        match self.iterations.as_slice() {
-            [.., previous, last] if previous.total() > 0 => {
-                Some(last.total() as f64 / previous.total() as f64)
-            }
-            _ => None,
+        self.branching_factors().last().and_then(|b| b.ratio)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn iteration(depth: u32, main: u64, quiescence: u64) -> IterationStats {
+        IterationStats {
+            depth,
+            counters: Counters {
+                main,
+                quiescence,
+                ..Counters::default()
+            },
+            ..IterationStats::default()
         }
     }
 
-    /// Share of all nodes spent in quiescence search.
-    pub fn quiescence_share(&self) -> Option<f64> {
-        (self.nodes() > 0).then(|| self.quiescence_nodes as f64 / self.nodes() as f64)
+    #[test]
+    fn branching_factor_by_both_definitions() {
+        let stats = SearchStats {
+            iterations: vec![
+                iteration(1, 20, 0),
+                iteration(2, 60, 20),
+                iteration(3, 400, 0),
+            ],
+            ..SearchStats::default()
+        };
+        let b = stats.branching_factors();
+        assert_eq!(b[0].ratio, None);
+        assert_eq!(b[0].root, 20.0);
+        assert_eq!(b[1].ratio, Some(4.0));
+        assert!((b[1].root - 10.0).abs() < 1e-9, "sqrt(20 + 80)");
+        assert_eq!(b[2].ratio, Some(5.0));
+        assert!((b[2].root - 500f64.powf(1.0 / 3.0)).abs() < 1e-9);
+        assert_eq!(stats.effective_branching_factor(), Some(5.0));
+    }
+
+    #[test]
+    fn counters_since_a_snapshot_and_rates() {
+        let before = Counters {
+            main: 10,
+            beta_cutoffs: 4,
+            first_move_cutoffs: 3,
+            ..Counters::default()
+        };
+        let after = Counters {
+            main: 30,
+            quiescence: 10,
+            beta_cutoffs: 14,
+            first_move_cutoffs: 12,
+            tt_probes: 8,
+            tt_hits: 2,
+            ..Counters::default()
+        };
+        let delta = after.since(&before);
+        assert_eq!((delta.main, delta.beta_cutoffs), (20, 10));
+        assert_eq!(delta.first_move_cutoff_rate(), Some(0.9));
+        assert_eq!(delta.quiescence_share(), Some(1.0 / 3.0));
+        assert_eq!(delta.tt_hit_rate(), Some(0.25));
+        assert_eq!(Counters::default().tt_hit_rate(), None);
     }
 }

@@ -261,6 +261,8 @@ impl std::fmt::Display for UciReport<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self.0 {
             Report::Info(info) => write_info(f, info),
+            // UCI has no message for the search's statistics.
+            Report::Stats { .. } => Ok(()),
             Report::Pong(_) => write!(f, "readyok"),
             Report::BestMove {
                 best_move, ponder, ..
@@ -623,6 +625,7 @@ pub fn run(input: impl BufRead) -> std::io::Result<()> {
                         UciReport(&report).to_string()
                     }
                     Report::Info(_) => UciReport(&report).to_string(),
+                    Report::Stats { .. } => continue,
                 };
                 if say(&mut stdout.lock(), &text).is_err() {
                     break;

@@ -274,7 +274,7 @@ impl App {
                 self.dirty = true;
             }
             Report::BestMove { .. } => analysis.search = None,
-            Report::Info(_) | Report::Pong(_) => {}
+            Report::Info(_) | Report::Stats { .. } | Report::Pong(_) => {}
         }
     }
 

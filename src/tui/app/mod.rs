@@ -922,7 +922,7 @@ impl App {
                     (_, None) => {}
                 }
             }
-            Report::Info(_) | Report::Pong(_) => {}
+            Report::Info(_) | Report::Stats { .. } | Report::Pong(_) => {}
         }
     }
 
