@@ -9,5 +9,6 @@ pub mod game;
 pub mod perft;
 pub mod review;
 pub mod tablebase;
+#[cfg(feature = "tui")]
 pub mod tui;
 pub mod uci;
