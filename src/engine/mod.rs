@@ -31,8 +31,8 @@ pub use protocol::{
 };
 
 use crate::book::{Book, BookOptions};
+use crate::core::Rng;
 use crate::tablebase::Tablebases;
-use level::Rng;
 use ordering::Heuristics;
 use search::SearchContext;
 use trace::NoTrace;
