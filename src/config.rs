@@ -326,6 +326,9 @@ impl Dirs {
     }
 }
 
+/// Compatibility only: atomic writes live in [`crate::fsutil`], where every
+/// caller in the crate now takes them from; kept for outside code and
+/// branches that still name `config::write_atomic`.
 pub use crate::fsutil::write_atomic;
 
 #[cfg(test)]
