@@ -324,6 +324,11 @@ impl Dirs {
     pub fn config_file(&self) -> PathBuf {
         self.config.join("config.toml")
     }
+
+    /// Where kibitz keeps the endgame tables it generates.
+    pub fn tablebases(&self) -> PathBuf {
+        self.cache.join("tablebases")
+    }
 }
 
 /// Compatibility only: atomic writes live in [`crate::fsutil`], where every
