@@ -324,8 +324,16 @@ impl Dirs {
     pub fn config_file(&self) -> PathBuf {
         self.config.join("config.toml")
     }
+
+    /// Where kibitz keeps the endgame tables it generates.
+    pub fn tablebases(&self) -> PathBuf {
+        self.cache.join("tablebases")
+    }
 }
 
+/// Compatibility only: atomic writes live in [`crate::fsutil`], where every
+/// caller in the crate now takes them from; kept for outside code and
+/// branches that still name `config::write_atomic`.
 pub use crate::fsutil::write_atomic;
 
 #[cfg(test)]

@@ -3,11 +3,13 @@
 pub mod book;
 pub mod cli;
 pub mod config;
+pub mod core;
 pub mod engine;
 pub mod fsutil;
 pub mod game;
 pub mod perft;
 pub mod review;
 pub mod tablebase;
+#[cfg(feature = "tui")]
 pub mod tui;
 pub mod uci;

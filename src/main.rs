@@ -8,6 +8,8 @@ use kibitz::cli::{self, AnalyzeArgs, CliError, TraceArgs};
 
 /// kibitz: chess in the terminal, with an engine that shows its thinking.
 #[derive(Parser)]
+// Without the board, its options are parsed (so scripts keep working) but unread.
+#[cfg_attr(not(feature = "tui"), allow(dead_code))]
 #[command(version, about, long_about = None)]
 struct Cli {
     #[command(subcommand)]
@@ -382,7 +384,17 @@ fn run(command: Commands, out: &mut dyn Write) -> Result<(), CliError> {
     Ok(())
 }
 
+/// No subcommand, in a build without the `tui` feature: there is no board.
+#[cfg(not(feature = "tui"))]
+fn tui(_cli: &Cli, _started: std::time::Instant) -> anyhow::Result<ExitCode> {
+    eprintln!(
+        "error: this kibitz was built without the terminal board (the `tui` feature); use a subcommand (see kibitz --help)"
+    );
+    Ok(ExitCode::from(2))
+}
+
 /// No subcommand: the terminal board.
+#[cfg(feature = "tui")]
 fn tui(cli: &Cli, started: std::time::Instant) -> anyhow::Result<ExitCode> {
     use std::io::IsTerminal;
     let fen = match &cli.fen {

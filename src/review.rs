@@ -28,10 +28,11 @@ use std::time::Instant;
 
 use shakmaty::{Chess, Color, Move, Position};
 
+use crate::core::position_key;
 use crate::engine::ordering::Heuristics;
 use crate::engine::search::{self, SearchContext};
 use crate::engine::tt::TranspositionTable;
-use crate::engine::{Limits, Score, SearchOptions, position_key};
+use crate::engine::{Limits, Score, SearchOptions};
 use crate::game::annotations::{self, CommentEval};
 use crate::game::notation::san_line;
 use crate::game::tree::GameTree;

@@ -2,10 +2,13 @@
 //! default book kibitz ships, and how a move is chosen from a book.
 
 pub mod build;
-pub mod openings;
 pub mod polyglot;
 
-use crate::engine::level::Rng;
+/// Opening names are game knowledge and moved to [`crate::game::openings`];
+/// this path is kept only for compatibility (the board and the CLI name it).
+pub use crate::game::openings;
+
+use crate::core::Rng;
 
 pub use polyglot::{Book, BookError, BookMove, Probe};
 

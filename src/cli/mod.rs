@@ -164,11 +164,11 @@ pub fn analyze(args: &AnalyzeArgs, out: &mut dyn Write) -> Result<(), CliError> 
             search::MAX_DEPTH
         )));
     }
-    if !(1..=crate::uci::MAX_MULTIPV).contains(&args.multipv) {
+    if !(1..=crate::engine::MAX_MULTIPV).contains(&args.multipv) {
         return Err(CliError::BadInput(format!(
             "multipv {} is out of range 1..={}",
             args.multipv,
-            crate::uci::MAX_MULTIPV
+            crate::engine::MAX_MULTIPV
         )));
     }
     if !(1..=crate::engine::MAX_HASH_MB).contains(&args.hash_mb) {

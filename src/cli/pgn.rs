@@ -6,7 +6,7 @@ use std::path::Path;
 use serde_json::json;
 
 use super::CliError;
-use crate::book::openings::Openings;
+use crate::game::openings::Openings;
 use crate::game::tree::{GameTree, fen_of, read_games};
 
 /// Print a summary of every game in `path`. Errors inside games are

@@ -13,7 +13,7 @@ use crate::tablebase::{Builtin, store};
 
 /// The default folder for kibitz's tables: `<cache dir>/tablebases`.
 pub fn default_dir() -> Option<PathBuf> {
-    crate::config::Dirs::locate().map(|d| d.cache.join("tablebases"))
+    crate::config::Dirs::locate().map(|d| d.tablebases())
 }
 
 fn parse_materials(names: &[String], all: bool) -> Result<Vec<Material>, CliError> {

@@ -20,6 +20,9 @@
 
 use super::protocol::Limits;
 use super::search::Line;
+/// The generator moved to [`crate::core`]; this path is kept for callers
+/// (the board, tests) that name it here.
+pub use crate::core::Rng;
 
 /// The strongest level: the full engine, limited only by the clock.
 pub const MAX_LEVEL: u8 = 10;
@@ -115,40 +118,6 @@ impl Level {
             nodes: tighter(limits.nodes, spec.nodes),
             ..limits.clone()
         }
-    }
-}
-
-/// A small, fast pseudo-random generator (xorshift64*). Choosing a move needs
-/// no cryptography, and a seed makes tests repeatable.
-#[derive(Debug, Clone)]
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        // Zero is xorshift's one fixed point.
-        Rng(seed.max(1))
-    }
-
-    /// Seeded from the clock.
-    pub fn from_time() -> Rng {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0x9E37_79B9_7F4A_7C15, |d| d.as_nanos() as u64);
-        Rng::new(nanos ^ 0x9E37_79B9_7F4A_7C15)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        self.0 = x;
-        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    /// Uniform in [0, 1).
-    pub fn next_f64(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
     }
 }
 

@@ -31,8 +31,8 @@ pub use protocol::{
 };
 
 use crate::book::{Book, BookOptions};
+use crate::core::Rng;
 use crate::tablebase::Tablebases;
-use level::Rng;
 use ordering::Heuristics;
 use search::{Progress, SearchContext};
 use trace::NoTrace;
@@ -42,6 +42,8 @@ use tt::TranspositionTable;
 pub const DEFAULT_HASH_MB: usize = 64;
 /// Largest table a user may ask for, MiB.
 pub const MAX_HASH_MB: usize = 65_536;
+/// Most lines (MultiPV) a front end may ask one search for.
+pub const MAX_MULTIPV: usize = 64;
 /// Progress reports that may wait unread before new ones are dropped.
 /// `BestMove` is never dropped.
 const INFO_QUEUE: usize = 1024;

@@ -5,8 +5,7 @@
 use std::fmt;
 use std::time::{Duration, Instant};
 
-use shakmaty::zobrist::Zobrist64;
-use shakmaty::{Chess, EnPassantMode, Move, Position};
+use shakmaty::{Chess, Move, Position};
 
 use std::sync::Arc;
 
@@ -15,6 +14,11 @@ use crate::tablebase::{Tablebases, Wdl};
 
 use super::level::Level;
 use super::stats::SearchStats;
+
+/// The key lives in [`crate::core`]; re-exported here (and as
+/// `engine::position_key`) because the search and most front ends (the board,
+/// UCI, the CLI, tests) name it through the engine.
+pub use crate::core::position_key;
 
 /// What a front end asks of the engine thread.
 #[derive(Debug, Clone)]
@@ -289,14 +293,6 @@ impl Report {
             Report::Pong(token) => *token,
         }
     }
-}
-
-/// The key the engine uses for a position in its transposition table and its
-/// repetition history: the Polyglot-compatible Zobrist hash, counting the en
-/// passant square only when a capture there is legal (so positions that are
-/// the same for the rules hash the same).
-pub fn position_key(position: &Chess) -> u64 {
-    position.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
 }
 
 /// Play `moves` from `start`; returns the final position and the keys of all

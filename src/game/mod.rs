@@ -6,6 +6,7 @@ pub mod fen;
 pub mod import;
 pub mod movetext;
 pub mod notation;
+pub mod openings;
 pub mod pgn;
 pub mod summary;
 pub mod tree;
@@ -14,7 +15,7 @@ use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
 use shakmaty::{Chess, Color, EnPassantMode, Move, Position};
 
-use crate::engine::position_key;
+use crate::core::position_key;
 
 /// How a game ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -3,7 +3,7 @@
 
 use std::io::Read;
 
-use crate::book::openings::Openings;
+use super::openings::Openings;
 
 use super::tree::{GameTree, read_games};
 

@@ -51,7 +51,7 @@ pub fn write(dir: &Path, table: &Table) -> Result<PathBuf, StoreError> {
     bytes.extend_from_slice(&(table.values.len() as u64).to_le_bytes());
     bytes.extend_from_slice(&fnv1a(&table.values).to_le_bytes());
     bytes.extend_from_slice(&table.values);
-    crate::config::write_atomic(&path, bytes).map_err(|source| StoreError::Io {
+    crate::fsutil::write_atomic(&path, bytes).map_err(|source| StoreError::Io {
         path: path.clone(),
         source,
     })?;

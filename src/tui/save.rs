@@ -8,8 +8,9 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use shakmaty::{Chess, Color};
 
-use crate::config::{TimeControl, write_atomic};
+use crate::config::TimeControl;
 use crate::engine::level::Level;
+use crate::fsutil::write_atomic;
 use crate::game::Game;
 use crate::game::fen::parse_fen;
 use crate::game::notation::{parse_uci, uci};

@@ -24,7 +24,8 @@ use crate::engine::{
 use crate::game::fen::parse_fen;
 use crate::game::notation::parse_uci;
 
-pub const MAX_MULTIPV: usize = 64;
+/// The limit is the engine's; re-exported so `uci::MAX_MULTIPV` keeps working.
+pub use crate::engine::MAX_MULTIPV;
 const ENGINE_NAME: &str = concat!("kibitz ", env!("CARGO_PKG_VERSION"));
 
 const GO_KEYWORDS: [&str; 12] = [
@@ -471,7 +472,7 @@ impl Session {
         let _ = std::thread::Builder::new()
             .name("kibitz-tablebases".into())
             .spawn(move || {
-                let dir = crate::cli::tb::default_dir();
+                let dir = crate::config::Dirs::locate().map(|d| d.tablebases());
                 if generate && let Some(dir) = &dir {
                     // Make the missing files; what to send is decided below,
                     // from the settings as they are when this is done.

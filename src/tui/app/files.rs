@@ -206,7 +206,7 @@ impl App {
                 .map(|p| format!("{}\n", p.display()))
                 .collect();
             // A lost recent-files list is not worth an error message.
-            let _ = crate::config::write_atomic(&file, text);
+            let _ = crate::fsutil::write_atomic(&file, text);
         }
     }
 
@@ -557,7 +557,7 @@ impl App {
                     );
                     return;
                 }
-                crate::config::write_atomic(&path, analysis.tree.to_pgn())
+                crate::fsutil::write_atomic(&path, analysis.tree.to_pgn())
                     .map(|()| (path, 1, 1))
                     .map_err(|e| e.to_string())
             }
@@ -572,7 +572,7 @@ impl App {
                 let (date, time) = super::date_and_time();
                 let name = format!("analysis-{}-{time}.pgn", date.replace('.', ""));
                 let path = dirs.data.join("games").join(name);
-                crate::config::write_atomic(&path, analysis.tree.to_pgn())
+                crate::fsutil::write_atomic(&path, analysis.tree.to_pgn())
                     .map(|()| (path, 1, 1))
                     .map_err(|e| e.to_string())
             }
@@ -648,7 +648,7 @@ impl App {
             count += 1;
             at = count;
         }
-        crate::config::write_atomic(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+        crate::fsutil::write_atomic(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
         Ok((count, at))
     }
 }

@@ -1508,7 +1508,7 @@ impl App {
         let path: PathBuf = dirs.data.join("games").join(name);
         let result = self.end.map_or("*", GameEnd::result);
         let text = write_pgn(&self.game, &self.headers(), result);
-        match crate::config::write_atomic(&path, &text) {
+        match crate::fsutil::write_atomic(&path, &text) {
             Ok(()) => self.say(format!("Saved {}", path.display()), Tone::Info),
             Err(e) => self.say(format!("Cannot save {}: {e}", path.display()), Tone::Error),
         }

@@ -11,8 +11,8 @@ use std::sync::OnceLock;
 
 use shakmaty::{Chess, Position};
 
-use crate::engine::position_key;
-use crate::game::notation::parse_move;
+use super::notation::parse_move;
+use crate::core::position_key;
 
 const TABLE: &str = include_str!("../../assets/openings.tsv");
 

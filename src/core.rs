@@ -1,0 +1,72 @@
+//! The small shared core below the engine, the book, the tablebases and the
+//! game: how a position is keyed, and the pseudo-random numbers that choose
+//! among moves. It imports nothing from the rest of the crate, so every
+//! module may use it without an import loop.
+
+use shakmaty::zobrist::Zobrist64;
+use shakmaty::{Chess, EnPassantMode, Position};
+
+/// The key of a position: the Polyglot-compatible Zobrist hash, counting the
+/// en passant square only when a capture there is legal (so positions that are
+/// the same for the rules hash the same). The engine's transposition table
+/// and repetition history, the game's repetition count, the opening names and
+/// Polyglot books all use it.
+pub fn position_key(position: &Chess) -> u64 {
+    position.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
+}
+
+/// A small, fast pseudo-random generator (xorshift64*). Choosing a move needs
+/// no cryptography, and a seed makes tests repeatable.
+#[derive(Debug, Clone)]
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        // Zero is xorshift's one fixed point.
+        Rng(seed.max(1))
+    }
+
+    /// Seeded from the clock.
+    pub fn from_time() -> Rng {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0x9E37_79B9_7F4A_7C15, |d| d.as_nanos() as u64);
+        Rng::new(nanos ^ 0x9E37_79B9_7F4A_7C15)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.0 = x;
+        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    /// Uniform in [0, 1).
+    pub fn next_f64(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_seed_repeats_and_zero_is_not_stuck() {
+        let mut a = Rng::new(42);
+        let mut b = Rng::new(42);
+        assert_eq!(a.next_u64(), b.next_u64());
+        let mut zero = Rng::new(0);
+        assert_ne!(zero.next_u64(), zero.next_u64());
+        let f = a.next_f64();
+        assert!((0.0..1.0).contains(&f));
+    }
+
+    #[test]
+    fn the_start_position_has_the_polyglot_key() {
+        // The Polyglot specification's key for the initial position.
+        assert_eq!(position_key(&Chess::default()), 0x463b_9618_1691_fc9c);
+    }
+}
