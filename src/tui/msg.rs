@@ -28,7 +28,7 @@ pub enum Msg {
     GameList {
         /// The `ListGames` request this answers.
         id: u64,
-        event: crate::tui::app::ListEvent,
+        event: crate::tui::tasks::ListEvent,
     },
     /// A game asked for with `Request::LoadGame`.
     GameLoaded {

@@ -1,0 +1,100 @@
+//! The modes of the board. Each mode is one file: its own state, its keys,
+//! its command-line words, what it does with engine reports, and which
+//! panels it shows beside the board. `App` holds one `Mode` and hands it
+//! what the dialogs and the shared board keys leave over.
+//!
+//! A new mode is a new file here plus a variant of `Mode` and its arm in
+//! each `match` of this file and of `app/mod.rs` (the compiler lists them).
+
+pub mod analyse;
+pub mod play;
+
+use analyse::Analysis;
+
+use super::shared::Shared;
+
+/// What is on the board.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Mode {
+    /// A game against the engine or between two players.
+    Play,
+    /// The analysis board.
+    Analyse(Box<Analysis>),
+}
+
+/// The panels beside the board. Each is drawn by its widget.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Panel {
+    /// Names, clocks and material of a game.
+    Players,
+    /// The engine's search for its own move in a game.
+    Engine,
+    /// The analysis lines.
+    EngineLines,
+    EvalBar,
+    EvalGraph,
+    Breakdown,
+    Book,
+    Tablebase,
+    /// A game's moves in pairs.
+    MoveList,
+    /// The analysis board's tree of moves.
+    MoveTree,
+}
+
+/// A panel a mode shows, and its height for the room left (none: not
+/// shown in that room).
+pub struct Slot {
+    pub panel: Panel,
+    pub height: Box<dyn Fn(u16) -> Option<u16>>,
+}
+
+impl Slot {
+    pub fn new(panel: Panel, height: impl Fn(u16) -> Option<u16> + 'static) -> Slot {
+        Slot {
+            panel,
+            height: Box::new(height),
+        }
+    }
+}
+
+impl Mode {
+    /// The panels the mode shows, top to bottom.
+    pub fn panels(&self, cx: &Shared) -> Vec<Slot> {
+        match self {
+            Mode::Play => play::panels(cx),
+            Mode::Analyse(analysis) => analysis.panels(cx),
+        }
+    }
+
+    /// The mode's keys, for the help.
+    pub fn help(&self) -> &'static [(&'static str, &'static str)] {
+        match self {
+            Mode::Play => play::HELP,
+            Mode::Analyse(_) => analyse::HELP,
+        }
+    }
+
+    /// The key line under the board.
+    pub fn key_line(&self) -> &'static str {
+        match self {
+            Mode::Play => play::KEY_LINE,
+            Mode::Analyse(_) => analyse::KEY_LINE,
+        }
+    }
+
+    /// The prompt of the command line.
+    pub fn prompt(&self) -> &'static str {
+        match self {
+            Mode::Play => " move> ",
+            Mode::Analyse(_) => " > ",
+        }
+    }
+
+    pub fn analysis(&self) -> Option<&Analysis> {
+        match self {
+            Mode::Analyse(analysis) => Some(analysis),
+            Mode::Play => None,
+        }
+    }
+}
