@@ -22,10 +22,11 @@ use crate::tablebase::{Tablebases, TbProbe};
 
 use super::clock::{Clock, format_clock};
 use super::engine_line::Thinking;
+use super::msg::ListEvent;
 use super::overlays::game_list::GameList;
 use super::overlays::{Confirm, OpenDialog, Overlay};
 use super::save::{Players, date_and_time};
-use super::tasks::{ListEvent, Request};
+use super::tasks::Request;
 
 /// How many recent files are remembered.
 const RECENT_MAX: usize = 10;

@@ -8,10 +8,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use crate::game::summary::GameSummary;
 use crate::game::tree::GameTree;
 
-use super::msg::Msg;
+use super::msg::{ListEvent, Msg};
 
 /// Games per message while a game list is read.
 const GAME_LIST_BATCH: usize = 500;
@@ -42,14 +41,6 @@ pub enum Request {
     StopReview,
     /// Put text on the clipboard (OSC 52, where the terminal supports it).
     Clipboard(String),
-}
-
-/// Progress of the game list's background reader.
-#[derive(Debug, Clone)]
-pub enum ListEvent {
-    Games(Vec<GameSummary>),
-    /// Finished: the number of games, or why the file could not be read.
-    Done(Result<usize, String>),
 }
 
 /// Stop the background task whose flag is in `slot`, if any.

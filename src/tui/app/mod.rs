@@ -33,10 +33,11 @@ use super::msg::Msg;
 use super::save::SavedGame;
 use super::shared::{Pending, Shared, destination};
 
+pub use super::msg::ListEvent;
 pub use super::overlays::promotion::PROMOTION_ROLES;
 pub use super::overlays::{Confirm, NewGameForm, OpenDialog, Overlay};
 pub use super::shared::Tone;
-pub use super::tasks::{ListEvent, Request};
+pub use super::tasks::Request;
 
 pub struct App {
     /// What every mode shares (`App` derefs to it).
