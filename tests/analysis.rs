@@ -124,11 +124,11 @@ impl Harness {
     }
 
     fn cursor(&self) -> usize {
-        self.app.analysis.as_ref().unwrap().cursor
+        self.app.analysis().unwrap().cursor
     }
 
     fn tree(&self) -> &GameTree {
-        &self.app.analysis.as_ref().unwrap().tree
+        &self.app.analysis().unwrap().tree
     }
 
     fn ply(&self) -> usize {
@@ -281,14 +281,14 @@ fn every_move_restarts_the_analysis_and_old_reports_are_dropped() {
         elapsed: Duration::ZERO,
         complete: true,
     }))));
-    assert!(h.app.analysis.as_ref().unwrap().lines.is_empty());
+    assert!(h.app.analysis().unwrap().lines.is_empty());
     h.info(second, 1, -20, &["c7c6"]);
-    let lines = &h.app.analysis.as_ref().unwrap().lines;
+    let lines = &h.app.analysis().unwrap().lines;
     assert_eq!(lines.len(), 1);
     assert_eq!(lines[0].san, vec!["c6"]);
     // The score is shown from White's side: -20 for Black to move is +0.20.
     assert_eq!(lines[0].score, Score::Centipawns(20));
-    assert!(h.app.analysis.as_ref().unwrap().first_line.is_some());
+    assert!(h.app.analysis().unwrap().first_line.is_some());
 }
 
 #[test]
@@ -597,7 +597,7 @@ fn review_results_mark_moves_and_are_written_into_the_game() {
     let better = h.tree().nodes[parent].children[1];
     h.app.goto(better, h.now);
     h.key(KeyCode::Char('p'));
-    assert!(h.app.analysis.as_ref().unwrap().review.is_none());
+    assert!(h.app.analysis().unwrap().review.is_none());
 }
 
 #[test]
@@ -765,8 +765,8 @@ fn nested_variations_are_indented_and_closed() {
     .unwrap();
     let mut h = Harness::new();
     h.open(&path, Some(1));
-    let analysis = h.app.analysis.as_ref().unwrap();
-    let rows = kibitz::tui::analysis_ui::move_rows(analysis, 40);
+    let analysis = h.app.analysis().unwrap();
+    let rows = kibitz::tui::layout::move_rows::move_rows(analysis, 40);
     let text: Vec<String> = rows
         .iter()
         .map(|row| {

@@ -7,6 +7,7 @@ use std::time::Instant;
 use ratatui::crossterm::event::{KeyEvent, MouseEvent};
 
 use crate::engine::Report;
+use crate::game::summary::GameSummary;
 
 #[derive(Debug, Clone)]
 pub enum Msg {
@@ -28,7 +29,7 @@ pub enum Msg {
     GameList {
         /// The `ListGames` request this answers.
         id: u64,
-        event: crate::tui::app::ListEvent,
+        event: ListEvent,
     },
     /// A game asked for with `Request::LoadGame`.
     GameLoaded {
@@ -49,4 +50,12 @@ pub enum Msg {
     /// The process was told to end (SIGTERM, SIGHUP, SIGQUIT): autosave
     /// the game and leave at once, as Ctrl-C does, without asking.
     Terminate,
+}
+
+/// Progress of the game list's background reader.
+#[derive(Debug, Clone)]
+pub enum ListEvent {
+    Games(Vec<GameSummary>),
+    /// Finished: the number of games, or why the file could not be read.
+    Done(Result<usize, String>),
 }

@@ -2,7 +2,9 @@
 
 use ratatui::style::Color;
 
-use crate::config::ThemeName;
+use shakmaty::{Piece, Role};
+
+use crate::config::{PieceStyle, ThemeName};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Theme {
@@ -75,5 +77,22 @@ impl Theme {
                 dim: Color::DarkGray,
             },
         }
+    }
+}
+
+/// The glyph of a piece: filled Unicode symbols for both sides (coloured),
+/// which read better at terminal sizes than the outlined white set; or a
+/// letter, upper case for White.
+pub fn glyph(piece: Piece, style: PieceStyle) -> char {
+    match style {
+        PieceStyle::Unicode => match piece.role {
+            Role::King => '♚',
+            Role::Queen => '♛',
+            Role::Rook => '♜',
+            Role::Bishop => '♝',
+            Role::Knight => '♞',
+            Role::Pawn => '♟',
+        },
+        PieceStyle::Ascii => piece.char(),
     }
 }

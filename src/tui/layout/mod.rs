@@ -1,9 +1,14 @@
 //! Where everything goes on the screen, as a pure function of the terminal
-//! size. Drawing and mouse handling both use it, so a click always lands on
-//! the square that was drawn there.
+//! size and the panels the mode shows. Drawing and mouse handling both use
+//! it, so a click always lands on the square, move or line drawn there.
+
+pub mod move_rows;
 
 use ratatui::layout::Rect;
 use shakmaty::{File, Rank, Square};
+
+use super::modes::analyse::Analysis;
+use super::modes::{Panel, Slot};
 
 /// Below this the screen shows a message instead of the board.
 pub const MIN_WIDTH: u16 = 60;
@@ -110,6 +115,66 @@ pub fn screen(area: Rect) -> Option<Screen> {
         status,
         input,
     })
+}
+
+/// The panels of a mode, stacked down the side panel `area` in the order
+/// the mode gives them, each as high as its rule says for the room left.
+pub fn stack(area: Rect, slots: &[Slot]) -> Vec<(Panel, Rect)> {
+    let mut y = area.y;
+    let mut placed = Vec::with_capacity(slots.len());
+    for slot in slots {
+        let room = area.bottom().saturating_sub(y);
+        if let Some(height) = (slot.height)(room) {
+            let height = height.min(room);
+            placed.push((slot.panel, Rect::new(area.x, y, area.width, height)));
+            y += height;
+        }
+    }
+    placed
+}
+
+/// Where `panel` was placed, if it was.
+pub fn find(placed: &[(Panel, Rect)], panel: Panel) -> Option<Rect> {
+    placed.iter().find(|(p, _)| *p == panel).map(|(_, r)| *r)
+}
+
+/// A panel part without its title row (what `Block` with a top border
+/// leaves inside).
+fn below_title(rect: Rect) -> Rect {
+    Rect::new(
+        rect.x,
+        rect.y.saturating_add(1),
+        rect.width,
+        rect.height.saturating_sub(1),
+    )
+}
+
+/// The tree node of the move drawn at a terminal cell of the move tree
+/// panel (`rect`), if any.
+pub fn move_at(analysis: &Analysis, rect: Rect, column: u16, row: u16) -> Option<usize> {
+    let inner = below_title(rect);
+    if !inner.contains((column, row).into()) {
+        return None;
+    }
+    let rows = move_rows::move_rows(analysis, inner.width);
+    let first = move_rows::scroll(&rows, analysis.cursor, inner.height as usize);
+    let tokens = rows.get(first + usize::from(row - inner.y))?;
+    let x = column - inner.x;
+    tokens
+        .iter()
+        .find(|t| t.node.is_some() && x >= t.x && x < t.x + t.text.chars().count() as u16)
+        .and_then(|t| t.node)
+}
+
+/// The engine line drawn at a terminal cell of the engine lines panel
+/// (`rect`), if any (0 = best) among the `shown` lines.
+pub fn line_at(rect: Rect, shown: usize, column: u16, row: u16) -> Option<usize> {
+    let inner = below_title(rect);
+    if !inner.contains((column, row).into()) {
+        return None;
+    }
+    let index = usize::from(row - inner.y);
+    (index < shown).then_some(index)
 }
 
 #[cfg(test)]

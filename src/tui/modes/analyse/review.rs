@@ -1,0 +1,168 @@
+//! The review on the analysis board: a background pass evaluates every
+//! position of the main line; its verdicts mark the moves, fill the graph
+//! and can be written into the game.
+
+use std::time::{Duration, Instant};
+
+use crate::review::{self, PositionEval};
+use crate::tui::shared::{Shared, Tone};
+use crate::tui::tasks::Request;
+
+use super::{Analysis, REVIEW_MOVETIME_MS, ReviewState};
+
+impl Analysis {
+    /// Forget the review: it was made for a main line that changed.
+    pub fn drop_review(&mut self, cx: &mut Shared) {
+        self.stop_review(cx);
+        {
+            let analysis = &mut *self;
+            analysis.review = None;
+        }
+    }
+
+    pub fn stop_review(&mut self, cx: &mut Shared) {
+        if let Some(review) = &mut self.review
+            && !review.done
+        {
+            review.done = true;
+            cx.requests.push(Request::StopReview);
+        }
+    }
+
+    /// Start (or restart) the review of the main line.
+    pub fn start_review(&mut self, cx: &mut Shared, movetime_ms: u64) {
+        self.stop_review(cx);
+        cx.next_search_id += 1;
+        let id = cx.next_search_id;
+        let analysis = &mut *self;
+        let positions = analysis.tree.mainline().len() + 1;
+        analysis.review = Some(ReviewState {
+            id,
+            evals: vec![None; positions],
+            moves: Vec::new(),
+            done: false,
+            movetime_ms,
+        });
+        cx.requests.push(Request::Review {
+            id,
+            tree: Box::new(analysis.tree.clone()),
+            movetime: Duration::from_millis(movetime_ms),
+        });
+        let seconds = positions as u64 * movetime_ms / 1000;
+        cx.say(
+            format!("Reviewing {positions} positions, about {seconds} s..."),
+            Tone::Info,
+        );
+    }
+
+    /// A reviewed position arrived from the background pass.
+    pub fn review_progress(&mut self, cx: &mut Shared, id: u64, ply: usize, eval: PositionEval) {
+        let analysis = &mut *self;
+        let Some(review) = &mut analysis.review else {
+            return;
+        };
+        if review.id != id || ply >= review.evals.len() {
+            return;
+        }
+        review.evals[ply] = Some(eval);
+        review.moves = review::judge(&analysis.tree, &review.evals);
+        cx.dirty = true;
+    }
+
+    pub fn review_done(&mut self, cx: &mut Shared, id: u64) {
+        let analysis = &mut *self;
+        let Some(review) = &mut analysis.review else {
+            return;
+        };
+        if review.id != id {
+            return;
+        }
+        let finished = review.evaluated() == review.evals.len();
+        review.done = true;
+        let count = |class| {
+            review
+                .moves
+                .iter()
+                .filter(|m| m.class == Some(class))
+                .count()
+        };
+        let text = format!(
+            "Review {}: {} inaccuracies, {} mistakes, {} blunders (n/N jump between them; :annotate writes them into the game)",
+            if finished { "done" } else { "stopped" },
+            count(review::Class::Inaccuracy),
+            count(review::Class::Mistake),
+            count(review::Class::Blunder),
+        );
+        cx.say(text, Tone::Info);
+        cx.dirty = true;
+    }
+
+    /// Jump to the next (or previous) classified move of the review.
+    pub fn jump_to_mark(&mut self, cx: &mut Shared, forward: bool, now: Instant) {
+        let analysis = &*self;
+        let Some(review) = &analysis.review else {
+            cx.say("No review yet: R reviews the game.", Tone::Info);
+            return;
+        };
+        let here = analysis.tree.ply(analysis.cursor);
+        let marks = review.moves.iter().filter(|m| m.class.is_some());
+        let target = if forward {
+            marks.clone().find(|m| m.ply > here)
+        } else {
+            marks.clone().rfind(|m| m.ply < here)
+        };
+        match target {
+            Some(m) => {
+                let text = format!(
+                    "{}{}: {} ({:.0}% lost), best {}",
+                    m.san,
+                    m.class.map_or("", review::Class::symbol),
+                    m.class.map_or("", review::Class::name),
+                    m.lost,
+                    m.better_line
+                        .iter()
+                        .take(3)
+                        .cloned()
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                );
+                let node = m.node;
+                self.goto(cx, node, now);
+                cx.say(text, Tone::Info);
+            }
+            None => cx.say("No more marked moves that way.", Tone::Info),
+        }
+    }
+
+    /// Write the finished review into the tree.
+    pub fn annotate(&mut self, cx: &mut Shared, now: Instant) {
+        let analysis = &mut *self;
+        let Some(review) = &analysis.review else {
+            cx.say("No review to write: R reviews the game first.", Tone::Error);
+            return;
+        };
+        if review.evaluated() == 0 {
+            cx.say("The review has no results yet.", Tone::Error);
+            return;
+        }
+        let (moves, evals) = (review.moves.clone(), review.evals.clone());
+        review::annotate(&mut analysis.tree, &moves, &evals);
+        analysis.modified = true;
+        let marked = moves.iter().filter(|m| m.class.is_some()).count();
+        cx.say(
+            format!("Review written into the game: evaluations, {marked} marks and better lines."),
+            Tone::Info,
+        );
+        self.sync_board(cx, now);
+    }
+
+    pub fn toggle_review(&mut self, cx: &mut Shared) {
+        let running = self.review.as_ref().is_some_and(|r| !r.done);
+        if running {
+            self.stop_review(cx);
+            cx.say("Review stopped.", Tone::Info);
+        } else {
+            self.start_review(cx, REVIEW_MOVETIME_MS);
+        }
+    }
+}

@@ -1,0 +1,141 @@
+//! The modes of the board. Each mode is one file: its own state, its keys,
+//! its command-line words, what it does with engine reports, and which
+//! panels it shows beside the board. `App` holds one `Mode` and hands it
+//! what the dialogs and the shared board keys leave over.
+//!
+//! A new mode is a new file here plus a variant of `Mode` and its arm in
+//! each `match` of this file and of `app/mod.rs` (the compiler lists them).
+
+pub mod analyse;
+pub mod play;
+
+use analyse::Analysis;
+
+use crate::engine::stats::SearchStats;
+
+use super::shared::Shared;
+
+/// What is on the board.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Mode {
+    /// A game against the engine or between two players.
+    Play,
+    /// The analysis board.
+    Analyse(Box<Analysis>),
+}
+
+/// The panels beside the board. Each is drawn by its widget.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Panel {
+    /// Names, clocks and material of a game.
+    Players,
+    /// The engine's search for its own move in a game.
+    Engine,
+    /// The analysis lines.
+    EngineLines,
+    EvalBar,
+    EvalGraph,
+    Breakdown,
+    Book,
+    Tablebase,
+    /// A game's moves in pairs.
+    MoveList,
+    /// The analysis board's tree of moves.
+    MoveTree,
+    /// The engine's search statistics, in full.
+    Stats,
+    /// The same in one line, where there is no room for more.
+    StatsLine,
+}
+
+/// A panel a mode shows, and its height for the room left (none: not
+/// shown in that room).
+pub struct Slot {
+    pub panel: Panel,
+    pub height: Box<dyn Fn(u16) -> Option<u16>>,
+}
+
+impl Slot {
+    pub fn new(panel: Panel, height: impl Fn(u16) -> Option<u16> + 'static) -> Slot {
+        Slot {
+            panel,
+            height: Box::new(height),
+        }
+    }
+}
+
+/// At most this many iterations get a bar of their own (the deepest).
+pub const STATS_BARS: usize = 8;
+
+/// Terminals this wide leave the side panel room for the brief statistics
+/// in one line.
+const STATS_LINE_WIDTH: u16 = 110;
+
+/// Rows of the full statistics panel: the title, a header, a bar per
+/// iteration (up to [`STATS_BARS`]) and three rows of figures.
+pub fn stats_height(stats: &SearchStats) -> u16 {
+    2 + stats.iterations.len().clamp(1, STATS_BARS) as u16 + 3
+}
+
+/// The statistics panel's slots: the full panel where the room left allows
+/// it and still leaves `keep` rows for what comes after, else one line, else
+/// nothing. Nothing either until a search has reported.
+pub fn stats_slots(cx: &Shared, by_default: bool, keep: u16) -> [Slot; 2] {
+    let shown = cx.stats_shown(by_default) && cx.stats.is_some();
+    let full = cx.stats.as_ref().map_or(0, |s| stats_height(s));
+    let fits = move |room: u16| shown && room >= full + keep;
+    // The brief form: one line where the side panel is wide enough.
+    let line_rows = if cx.size.0 >= STATS_LINE_WIDTH { 1 } else { 2 };
+    [
+        Slot::new(Panel::Stats, move |room| fits(room).then_some(full)),
+        Slot::new(Panel::StatsLine, move |room| {
+            (shown && !fits(room) && room >= keep + line_rows).then_some(line_rows)
+        }),
+    ]
+}
+
+impl Mode {
+    /// The panels the mode shows, top to bottom.
+    pub fn panels(&self, cx: &Shared) -> Vec<Slot> {
+        match self {
+            Mode::Play => play::panels(cx),
+            Mode::Analyse(analysis) => analysis.panels(cx),
+        }
+    }
+
+    /// The mode's keys, for the help.
+    pub fn help(&self) -> &'static [(&'static str, &'static str)] {
+        match self {
+            Mode::Play => play::HELP,
+            Mode::Analyse(_) => analyse::HELP,
+        }
+    }
+
+    /// The key line under the board.
+    pub fn key_line(&self) -> &'static str {
+        match self {
+            Mode::Play => play::KEY_LINE,
+            Mode::Analyse(_) => analyse::KEY_LINE,
+        }
+    }
+
+    /// The prompt of the command line.
+    pub fn prompt(&self) -> &'static str {
+        match self {
+            Mode::Play => " move> ",
+            Mode::Analyse(_) => " > ",
+        }
+    }
+
+    /// Whether the mode shows the statistics panel until `S` says otherwise.
+    pub fn stats_by_default(&self) -> bool {
+        matches!(self, Mode::Analyse(_))
+    }
+
+    pub fn analysis(&self) -> Option<&Analysis> {
+        match self {
+            Mode::Analyse(analysis) => Some(analysis),
+            Mode::Play => None,
+        }
+    }
+}

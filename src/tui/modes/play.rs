@@ -1,0 +1,538 @@
+//! Play mode: a game against the engine (or two players on one board),
+//! with clocks, hints, takebacks, draw offers and resignation. Its state
+//! is the game in `Shared`; this file is what the mode does with it.
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use ratatui::crossterm::event::{KeyCode, KeyEvent};
+use shakmaty::{Chess, Color, Move, Position, Square};
+
+use crate::config::TimeControl;
+use crate::engine::level::Level;
+use crate::engine::{Command, Limits, MoveSource, Report, Score};
+use crate::game::notation::san_line;
+use crate::game::pgn::{Headers, write_pgn};
+use crate::game::{Game, GameEnd};
+use crate::tui::clock::Clock;
+use crate::tui::engine_line::{EngineLine, Thinking};
+use crate::tui::overlays::new_game::NewGameForm;
+use crate::tui::overlays::{Confirm, Overlay};
+use crate::tui::save::{Players, SavedGame, date_and_time, write_autosave};
+use crate::tui::shared::{Purpose, Shared, Tone};
+
+use super::{Panel, Slot};
+
+/// An untimed game gives the engine this long a move (lower levels stop
+/// sooner at their own depth or node cap).
+const UNTIMED_MOVETIME: Duration = Duration::from_secs(3);
+/// How long the engine thinks about a hint for the player.
+const HINT_MOVETIME: Duration = Duration::from_millis(1500);
+/// The engine accepts a draw when it thinks it stands this badly or worse
+/// (centipawns, its own view)...
+const DRAW_ACCEPT_WORSE: i32 = -30;
+/// ...or, after this many plies, when the position is about level.
+const DRAW_ACCEPT_LEVEL_AFTER: usize = 60;
+const DRAW_ACCEPT_LEVEL: i32 = 15;
+
+/// The keys of a game, for the help.
+pub const HELP: &[(&str, &str)] = &[
+    ("arrows, h j k l", "move the cursor"),
+    ("Enter, Space", "pick up a piece / put it down"),
+    ("mouse", "click a piece then a square, or drag it"),
+    (
+        ": or /",
+        "type a move (Nf3, exd5, O-O, e8=Q, g1f3); Tab completes",
+    ),
+    ("u", "take back your last move"),
+    ("i", "hint: the engine's suggestion, shown on the board"),
+    ("d", "offer a draw"),
+    ("r", "resign"),
+    ("n", "new game"),
+    ("s", "save the game as PGN"),
+    ("f", "flip the board"),
+    ("e", "show or hide the engine panel"),
+    (
+        "S, :stats",
+        "search statistics: nodes per depth, cutoffs, TT hits",
+    ),
+    (
+        "",
+        "branching factor: N(d)/N(d-1), and root = (all nodes)^(1/d)",
+    ),
+    ("Esc", "cancel a selection or a dialog"),
+    ("?", "this help"),
+    ("q, Ctrl-C", "quit (the game is autosaved)"),
+    ("o, g", "open a PGN file; the games of the open file"),
+    (":analyse", "take the finished game to the analysis board"),
+];
+
+/// The key line under the board.
+pub const KEY_LINE: &str =
+    " arrows/mouse/: move · u takeback · i hint · d draw · f flip · ? help · q quit";
+
+/// The panels beside the board, top to bottom, and how high each is for
+/// the room left below it.
+pub fn panels(cx: &Shared) -> Vec<Slot> {
+    let show_engine = matches!(cx.players, Players::VsEngine { .. });
+    let tablebase_moves = cx.tablebase_view().map(|(_, moves)| moves.len());
+    let book_moves = cx.book_moves().len();
+    // The move list keeps at least 4 rows below the statistics.
+    let [stats_full, stats_line] = super::stats_slots(cx, false, 4);
+    vec![
+        // The players' rows and a blank row under them.
+        Slot::new(Panel::Players, |_| Some(6)),
+        Slot::new(Panel::Engine, move |room| {
+            (show_engine && room >= 6).then(|| 5.min(room / 2).max(4))
+        }),
+        stats_full,
+        stats_line,
+        Slot::new(Panel::Tablebase, move |room| {
+            let moves = tablebase_moves?;
+            let height = (moves.min(3) as u16 + 2).min(room / 2);
+            (height >= 2).then_some(height)
+        }),
+        Slot::new(Panel::Book, move |room| {
+            let height = (book_moves.min(4) as u16 + 1).min(room / 2);
+            (book_moves > 0 && height >= 2).then_some(height)
+        }),
+        Slot::new(Panel::MoveList, |room| (room >= 3).then_some(room)),
+    ]
+}
+
+/// The keys only a game has; false for the keys it leaves to the board.
+pub fn key(cx: &mut Shared, key: KeyEvent, now: Instant) -> bool {
+    match key.code {
+        KeyCode::Char('u') => cx.takeback(now),
+        KeyCode::Char('i') => cx.ask_hint(now),
+        KeyCode::Char('d') => cx.offer_draw(now),
+        KeyCode::Char('r') if cx.end.is_none() && cx.started => {
+            cx.overlay = Overlay::Confirm(Confirm::Resign);
+        }
+        KeyCode::Char('n') => {
+            cx.overlay = if cx.game_in_progress() {
+                Overlay::Confirm(Confirm::Abandon)
+            } else {
+                Overlay::NewGame(NewGameForm::new(&cx.settings, None))
+            };
+        }
+        KeyCode::Char('s') => cx.save_pgn(now),
+        KeyCode::Char('q') => cx.overlay = Overlay::Confirm(Confirm::Quit),
+        _ => return false,
+    }
+    true
+}
+
+/// Words of the command line that only a game has; false for the others.
+pub fn command(cx: &mut Shared, typed: &str, now: Instant) -> bool {
+    match typed {
+        "undo" | "takeback" => cx.takeback(now),
+        "hint" => cx.ask_hint(now),
+        "draw" => cx.offer_draw(now),
+        "resign" if cx.end.is_none() && cx.started => {
+            cx.overlay = Overlay::Confirm(Confirm::Resign);
+        }
+        "resign" => {}
+        "save" => cx.save_pgn(now),
+        _ => return false,
+    }
+    true
+}
+
+impl Shared {
+    /// Start the game the new-game dialog describes.
+    pub fn start_game(&mut self, form: &NewGameForm, now: Instant) {
+        self.stop_search();
+        let players = match form.side {
+            3 => Players::TwoHumans,
+            side => {
+                let human = match side {
+                    0 => Color::White,
+                    1 => Color::Black,
+                    _ if self.rng.next_u64() & 1 == 0 => Color::White,
+                    _ => Color::Black,
+                };
+                Players::VsEngine {
+                    human,
+                    level: Level::new(form.level).unwrap_or_default(),
+                }
+            }
+        };
+        let start = match (&form.fen_start, form.use_fen) {
+            (Some(position), true) => position.clone(),
+            _ => Chess::default(),
+        };
+        self.begin(Game::new(start), players, form.time_control(), None, now);
+        self.say(
+            format!(
+                "New game: {} vs {}, {}",
+                self.players.name(Color::White),
+                self.players.name(Color::Black),
+                self.time_control
+            ),
+            Tone::Info,
+        );
+    }
+
+    /// Back from a dialog to the game it interrupted.
+    pub fn continue_game(&mut self, now: Instant) {
+        if self.end.is_some() {
+            return;
+        }
+        if let Some(clock) = &mut self.clock
+            && !self.game.is_empty()
+        {
+            clock.start(self.game.position().turn(), now);
+        }
+        self.engine_turn(now);
+    }
+
+    pub fn tick(&mut self, now: Instant) {
+        if self.end.is_some() {
+            return;
+        }
+        if let Some(loser) = self.clock.as_ref().and_then(|c| c.flagged(now)) {
+            let end = self.game.flag(loser);
+            self.finish(end, now);
+            return;
+        }
+        let texts = self.clock_texts(now);
+        if texts != self.shown_clocks {
+            self.shown_clocks = texts;
+            self.dirty = true;
+        }
+    }
+
+    pub fn begin(
+        &mut self,
+        game: Game,
+        players: Players,
+        time_control: TimeControl,
+        times: Option<(Duration, Duration)>,
+        now: Instant,
+    ) {
+        self.outbox.push(Command::NewGame);
+        self.game = game;
+        self.players = players;
+        self.time_control = time_control;
+        self.clock = match time_control {
+            TimeControl::Untimed => None,
+            TimeControl::Fischer { base, increment } => Some(match times {
+                Some((white, black)) => Clock::with_remaining(white, black, increment),
+                None => Clock::new(base, increment),
+            }),
+        };
+        // A resumed game's clock runs at once; a new game's starts with the
+        // first move, so nobody loses time reading the board.
+        if times.is_some()
+            && let Some(clock) = &mut self.clock
+        {
+            clock.start(self.game.position().turn(), now);
+        }
+        self.fresh_board();
+        self.flipped = matches!(
+            players,
+            Players::VsEngine {
+                human: Color::Black,
+                ..
+            }
+        );
+        let turn = self.game.position().turn();
+        self.cursor = if turn.is_white() {
+            Square::E2
+        } else {
+            Square::E7
+        };
+        self.shown_clocks = self.clock_texts(now);
+        self.dirty = true;
+        self.after_move(now);
+    }
+
+    /// The position changed: the rules may end the game; otherwise the
+    /// engine may be to move, and the game is autosaved.
+    pub fn after_move(&mut self, now: Instant) {
+        if let Some(end) = self.game.rules_end() {
+            self.finish(end, now);
+            return;
+        }
+        self.engine_turn(now);
+        self.autosave(now);
+    }
+
+    pub fn finish(&mut self, end: GameEnd, now: Instant) {
+        self.end = Some(end);
+        self.stop_search();
+        if let Some(clock) = &mut self.clock {
+            clock.pause(now);
+        }
+        self.selected = None;
+        self.overlay = Overlay::GameOver;
+        self.say(end.describe(), Tone::Info);
+        self.autosave(now);
+        self.dirty = true;
+    }
+
+    /// Play `m` for the side to move (already known legal or refused here).
+    pub fn play_move(&mut self, m: Move, now: Instant) {
+        // A flag that fell before this move arrived decides the game, even
+        // if the tick that would have noticed it has not come yet.
+        if let Some(loser) = self.clock.as_ref().and_then(|c| c.flagged(now)) {
+            let end = self.game.flag(loser);
+            self.finish(end, now);
+            return;
+        }
+        if self.hint_pending() {
+            self.stop_search();
+        }
+        let mover = self.game.position().turn();
+        if !self.game.play(m) {
+            self.say("That move is not legal here.", Tone::Error);
+            return;
+        }
+        if let Some(clock) = &mut self.clock {
+            if clock.running() == Some(mover) {
+                clock.moved(mover, now);
+            } else {
+                clock.start(!mover, now);
+            }
+        }
+        self.selected = None;
+        self.hint = None;
+        self.dirty = true;
+        self.after_move(now);
+    }
+
+    /// If the engine is to move, start its search.
+    pub fn engine_turn(&mut self, now: Instant) {
+        let turn = self.game.position().turn();
+        let Players::VsEngine { level, .. } = self.players else {
+            return;
+        };
+        if self.end.is_some() || !self.players.engine_plays(turn) {
+            return;
+        }
+        let limits = match &self.clock {
+            Some(clock) => Limits {
+                white_time: Some(clock.remaining(Color::White, now)),
+                black_time: Some(clock.remaining(Color::Black, now)),
+                white_increment: Some(clock.increment()),
+                black_increment: Some(clock.increment()),
+                ..Limits::default()
+            },
+            None => Limits {
+                movetime: Some(UNTIMED_MOVETIME),
+                ..Limits::default()
+            },
+        };
+        self.go(limits, level, Purpose::EngineMove, now);
+        self.thinking = None;
+    }
+
+    pub fn game_report(&mut self, report: Report, now: Instant) {
+        let Some((id, purpose)) = self.search else {
+            return;
+        };
+        // Reports of a search that was stopped or replaced are stale.
+        if report.search_id() != id {
+            return;
+        }
+        match report {
+            Report::Info(info) if purpose == Purpose::EngineMove && info.multipv == 1 => {
+                self.thinking = Some(Thinking {
+                    line: EngineLine::from_info(self.game.position(), &info),
+                    live: true,
+                });
+                self.dirty = true;
+            }
+            Report::Stats { stats, .. } if purpose == Purpose::EngineMove => {
+                self.stats = Some(stats);
+                self.dirty = true;
+            }
+            Report::BestMove {
+                best_move,
+                score,
+                source,
+                ..
+            } => {
+                self.search = None;
+                self.dirty = true;
+                match (purpose, best_move) {
+                    (Purpose::EngineMove, Some(m)) => {
+                        let san = san_line(self.game.position(), &[m]).join("");
+                        self.engine_source = Some((san, source));
+                        // A book move has no score: keep the last searched one.
+                        if !matches!(source, MoveSource::Book { .. }) {
+                            self.engine_score = Some(score);
+                        }
+                        if let Some(thinking) = &mut self.thinking {
+                            thinking.live = false;
+                        }
+                        self.play_move(m, now);
+                    }
+                    (Purpose::Hint, Some(m)) => {
+                        let san = san_line(self.game.position(), &[m]).join("");
+                        let side = self.game.position().turn();
+                        self.say(
+                            format!(
+                                "Hint: {san} ({})",
+                                crate::cli::format_score_white(score, side)
+                            ),
+                            Tone::Info,
+                        );
+                        self.hint = Some(m);
+                    }
+                    (_, None) => {}
+                }
+            }
+            Report::Info(_) | Report::Stats { .. } | Report::Pong(_) => {}
+        }
+    }
+
+    pub fn takeback(&mut self, now: Instant) {
+        if self.game.is_empty() || !self.started {
+            self.say("Nothing to take back.", Tone::Info);
+            return;
+        }
+        if let Some(GameEnd::Time { .. }) = self.end {
+            self.say("The game was decided on time; no takeback.", Tone::Error);
+            return;
+        }
+        self.stop_search();
+        self.end = None;
+        let mut plies = 0;
+        match self.players {
+            Players::TwoHumans => {
+                self.game.undo();
+                plies = 1;
+            }
+            Players::VsEngine { human, .. } => {
+                // Undo the engine's reply (if it came) and the player's move.
+                while self.game.undo().is_some() {
+                    plies += 1;
+                    if self.game.position().turn() == human {
+                        break;
+                    }
+                }
+            }
+        }
+        // The side to move thinks on its own time again (also after a
+        // finished game, whose clock was stopped); back at the start, the
+        // first move is free as in a new game.
+        if let Some(clock) = &mut self.clock {
+            if self.game.is_empty() {
+                clock.pause(now);
+            } else {
+                clock.start(self.game.position().turn(), now);
+            }
+        }
+        self.selected = None;
+        self.hint = None;
+        self.thinking = None;
+        self.engine_source = None;
+        self.engine_score = None;
+        self.overlay = Overlay::None;
+        let s = if plies == 1 { "" } else { "s" };
+        self.say(format!("Took back {plies} ply{s}."), Tone::Info);
+        self.engine_turn(now);
+        self.autosave(now);
+    }
+
+    pub fn ask_hint(&mut self, now: Instant) {
+        if !self.game_human_to_move() {
+            self.say("A hint is for your own move.", Tone::Info);
+            return;
+        }
+        if self.search.is_some() {
+            return;
+        }
+        let limits = Limits {
+            movetime: Some(HINT_MOVETIME),
+            ..Limits::default()
+        };
+        self.go(limits, Level::default(), Purpose::Hint, now);
+        self.say("Looking for a hint...", Tone::Info);
+    }
+
+    pub fn offer_draw(&mut self, now: Instant) {
+        if self.end.is_some() || !self.started {
+            return;
+        }
+        match self.players {
+            Players::TwoHumans => self.overlay = Overlay::Confirm(Confirm::DrawOffer),
+            Players::VsEngine { .. } => {
+                let accept = match self.engine_score {
+                    Some(Score::Mate(n)) => n < 0,
+                    Some(Score::Centipawns(cp)) => {
+                        cp <= DRAW_ACCEPT_WORSE
+                            || (cp <= DRAW_ACCEPT_LEVEL
+                                && self.game.len() >= DRAW_ACCEPT_LEVEL_AFTER)
+                    }
+                    None => false,
+                };
+                if accept {
+                    self.finish(GameEnd::Agreement, now);
+                    self.say("kibitz accepts the draw.", Tone::Info);
+                } else {
+                    self.say("kibitz declines the draw and plays on.", Tone::Info);
+                }
+            }
+        }
+    }
+
+    pub fn headers(&self) -> Headers {
+        let result = self.end.map_or("*", GameEnd::result);
+        let mut headers = Headers::new(
+            &self.players.name(Color::White),
+            &self.players.name(Color::Black),
+            &self.date,
+            result,
+        );
+        headers.set("TimeControl", self.time_control.pgn());
+        if let Some(end) = self.end {
+            headers.set("Termination", end.termination());
+        }
+        headers
+    }
+
+    pub fn save_pgn(&mut self, _now: Instant) {
+        if !self.started {
+            return;
+        }
+        let Some(dirs) = &self.dirs else {
+            self.say("No data directory: nothing can be saved.", Tone::Error);
+            return;
+        };
+        let (date, time) = date_and_time();
+        let name = format!("kibitz-{}-{time}.pgn", date.replace('.', ""));
+        let path: PathBuf = dirs.data.join("games").join(name);
+        let result = self.end.map_or("*", GameEnd::result);
+        let text = write_pgn(&self.game, &self.headers(), result);
+        match crate::fsutil::write_atomic(&path, &text) {
+            Ok(()) => self.say(format!("Saved {}", path.display()), Tone::Info),
+            Err(e) => self.say(format!("Cannot save {}: {e}", path.display()), Tone::Error),
+        }
+    }
+
+    pub fn autosave(&mut self, now: Instant) {
+        let Some(dirs) = &self.dirs else {
+            return;
+        };
+        let times = match &self.clock {
+            Some(clock) => (
+                clock.remaining(Color::White, now),
+                clock.remaining(Color::Black, now),
+            ),
+            None => (Duration::ZERO, Duration::ZERO),
+        };
+        let saved = SavedGame::new(
+            &self.game,
+            self.players,
+            self.time_control,
+            times,
+            self.end.is_some(),
+        );
+        if let Err(e) = write_autosave(&dirs.data, &saved) {
+            self.say(format!("Autosave failed: {e}"), Tone::Error);
+        }
+    }
+}

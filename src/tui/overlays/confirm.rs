@@ -1,0 +1,72 @@
+//! Questions that need a yes or no.
+
+use ratatui::Frame;
+use ratatui::crossterm::event::{KeyCode, KeyEvent};
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::Line;
+use ratatui::widgets::{Paragraph, Wrap};
+
+use crate::tui::theme::Theme;
+
+use super::popup;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Confirm {
+    Quit,
+    Resign,
+    /// Start a new game while one is in progress.
+    Abandon,
+    /// Two players on one board: the other one accepts the draw?
+    DrawOffer,
+    /// Quit the analysis board with unsaved changes.
+    QuitUnsaved,
+    /// Open something else and drop the unsaved changes.
+    Discard,
+    /// Delete the move under the cursor and what follows it.
+    Delete,
+}
+
+impl Confirm {
+    pub fn question(self, game_in_progress: bool) -> &'static str {
+        match self {
+            Confirm::Quit if game_in_progress => {
+                "Quit? The game is autosaved and offered again at the next start."
+            }
+            Confirm::Quit => "Quit kibitz?",
+            Confirm::Resign => "Resign this game?",
+            Confirm::Abandon => "Abandon this game and start a new one?",
+            Confirm::DrawOffer => "A draw is offered. Accept it?",
+            Confirm::QuitUnsaved => "The analysis has unsaved changes (s saves). Quit anyway?",
+            Confirm::Discard => "The analysis has unsaved changes. Drop them?",
+            Confirm::Delete => "Delete this move and everything after it?",
+        }
+    }
+
+    /// The answer a key gives: yes, no, or none (the question stays).
+    pub fn answer(key: KeyEvent) -> Option<bool> {
+        match key.code {
+            KeyCode::Char('y' | 'Y') | KeyCode::Enter => Some(true),
+            KeyCode::Char('n' | 'N') | KeyCode::Esc => Some(false),
+            _ => None,
+        }
+    }
+
+    pub fn draw(self, frame: &mut Frame, game_in_progress: bool, area: Rect, theme: &Theme) {
+        let text = self.question(game_in_progress);
+        let width = (text.chars().count() as u16 + 4).clamp(30, area.width);
+        let title = match self {
+            Confirm::DrawOffer => "Draw offer",
+            _ => "Confirm",
+        };
+        let inner = popup(frame, area, width, 6, title, theme);
+        let lines = vec![
+            Line::from(format!(" {text}")),
+            Line::styled(
+                " y yes · n no",
+                Style::default().add_modifier(Modifier::BOLD),
+            ),
+        ];
+        frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), inner);
+    }
+}

@@ -1,0 +1,29 @@
+//! The result of a finished game and what can follow it.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::Line;
+use ratatui::widgets::Paragraph;
+
+use crate::game::GameEnd;
+use crate::tui::theme::Theme;
+
+use super::popup;
+
+pub fn draw(frame: &mut Frame, end: GameEnd, plies: usize, area: Rect, theme: &Theme) {
+    let inner = popup(frame, area, 58, 7, "Game over", theme);
+    let lines = vec![
+        Line::styled(
+            format!(" {}  {}", end.result(), end.describe()),
+            Style::default().add_modifier(Modifier::BOLD),
+        ),
+        Line::from(format!(" after {} moves", plies.div_ceil(2))),
+        Line::default(),
+        Line::styled(
+            " n new game · s save · u takeback · a analyse · Esc",
+            Style::default().fg(theme.dim),
+        ),
+    ];
+    frame.render_widget(Paragraph::new(lines), inner);
+}

@@ -1,0 +1,233 @@
+//! The new-game dialog: who plays whom (or the analysis board), the level,
+//! the time control and the start position.
+
+use ratatui::Frame;
+use ratatui::crossterm::event::{KeyCode, KeyEvent};
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+use shakmaty::Chess;
+
+use crate::config::{Settings, TimeControl};
+use crate::tui::theme::Theme;
+
+use super::popup;
+
+/// Who plays whom in the new-game dialog.
+pub const SIDE_CHOICES: [&str; 5] = ["White", "Black", "Random", "Two players", "Analysis board"];
+/// The side choice that opens the analysis board instead of a game.
+pub const ANALYSIS_CHOICE: usize = 4;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewGameForm {
+    pub field: usize,
+    pub side: usize,
+    pub level: u8,
+    /// Index into `TimeControl::presets()`, or one past it for custom.
+    pub time: usize,
+    /// Custom base time, seconds.
+    pub custom_seconds: u32,
+    pub custom_increment: u32,
+    /// A start position given with `--fen`, and whether to use it.
+    pub fen_start: Option<Chess>,
+    pub use_fen: bool,
+}
+
+impl NewGameForm {
+    pub const FIELDS: [&'static str; 6] = [
+        "Play as",
+        "Level",
+        "Time",
+        "Minutes",
+        "Increment",
+        "Start from",
+    ];
+
+    pub fn new(settings: &Settings, fen_start: Option<Chess>) -> NewGameForm {
+        let presets = TimeControl::presets();
+        let (time, seconds, increment) = match presets
+            .iter()
+            .position(|(_, tc)| *tc == settings.time_control)
+        {
+            Some(index) => (index, 300, 3),
+            None => match settings.time_control {
+                TimeControl::Fischer { base, increment } => (
+                    presets.len(),
+                    base.as_secs().clamp(15, 3 * 3600) as u32,
+                    increment.as_secs().min(60) as u32,
+                ),
+                TimeControl::Untimed => (presets.len() - 1, 300, 3),
+            },
+        };
+        NewGameForm {
+            field: 0,
+            side: 0,
+            level: settings.level.get(),
+            time,
+            custom_seconds: seconds,
+            custom_increment: increment,
+            use_fen: fen_start.is_some(),
+            fen_start,
+        }
+    }
+
+    pub fn is_custom(&self) -> bool {
+        self.time >= TimeControl::presets().len()
+    }
+
+    /// Whether a field is shown (and can be selected).
+    pub fn shows(&self, field: usize) -> bool {
+        match field {
+            1 => self.side < 3,
+            2 => self.side != ANALYSIS_CHOICE,
+            3 | 4 => self.is_custom() && self.side != ANALYSIS_CHOICE,
+            5 => self.fen_start.is_some(),
+            _ => field < Self::FIELDS.len(),
+        }
+    }
+
+    pub fn time_control(&self) -> TimeControl {
+        match TimeControl::presets().get(self.time) {
+            Some((_, tc)) => *tc,
+            None => TimeControl::fischer(
+                u64::from(self.custom_seconds),
+                u64::from(self.custom_increment),
+            ),
+        }
+    }
+
+    /// The text of a field's value.
+    pub fn value(&self, field: usize) -> String {
+        match field {
+            0 => SIDE_CHOICES[self.side].to_string(),
+            1 => format!("{} / 10", self.level),
+            2 => match TimeControl::presets().get(self.time) {
+                Some((family, TimeControl::Untimed)) => (*family).to_string(),
+                Some((family, tc)) => format!("{tc} ({family})"),
+                None => "custom".to_string(),
+            },
+            3 => match self.custom_seconds {
+                s if s % 60 == 0 => format!("{} min", s / 60),
+                s => format!("{}:{:02} min", s / 60, s % 60),
+            },
+            4 => format!("{} s", self.custom_increment),
+            5 => if self.use_fen {
+                "the given position"
+            } else {
+                "the standard position"
+            }
+            .to_string(),
+            _ => String::new(),
+        }
+    }
+
+    fn step(&mut self, delta: i32) {
+        let bump = |value: u32, min: u32, max: u32| {
+            (i64::from(value) + i64::from(delta)).clamp(i64::from(min), i64::from(max)) as u32
+        };
+        let presets = TimeControl::presets().len() as u32;
+        match self.field {
+            0 => self.side = bump(self.side as u32, 0, ANALYSIS_CHOICE as u32) as usize,
+            1 => self.level = bump(u32::from(self.level), 1, 10) as u8,
+            2 => self.time = bump(self.time as u32, 0, presets) as usize,
+            3 => {
+                // Whole minutes, in quarter minutes below two.
+                let step = if self.custom_seconds < 120 { 15 } else { 60 };
+                let next = i64::from(self.custom_seconds) + i64::from(delta) * step;
+                let next = if step == 60 { next - next % 60 } else { next };
+                self.custom_seconds = next.clamp(15, 3 * 3600) as u32;
+            }
+            4 => self.custom_increment = bump(self.custom_increment, 0, 60),
+            5 => self.use_fen = !self.use_fen,
+            _ => {}
+        }
+    }
+
+    fn move_field(&mut self, delta: i32) {
+        let mut field = self.field as i32;
+        loop {
+            field += delta;
+            if field < 0 || field >= Self::FIELDS.len() as i32 {
+                return;
+            }
+            if self.shows(field as usize) {
+                self.field = field as usize;
+                return;
+            }
+        }
+    }
+
+    /// Typing digits into the minutes or increment field.
+    fn digit(&mut self, d: u32) {
+        let edit = |value: u32, max: u32| {
+            let typed = value * 10 + d;
+            if typed > max { d } else { typed }
+        };
+        match self.field {
+            3 => self.custom_seconds = edit(self.custom_seconds / 60, 180).max(1) * 60,
+            4 => self.custom_increment = edit(self.custom_increment, 60),
+            // "1" then "0" is level 10.
+            1 if d == 0 && self.level == 1 => self.level = 10,
+            1 if (1..=9).contains(&d) => self.level = d as u8,
+            _ => {}
+        }
+    }
+}
+
+/// What a key did in the dialog.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FormKey {
+    /// The dialog stays (perhaps changed).
+    Keep,
+    Start,
+    /// Esc: back to the game it interrupted, or quit when there is none.
+    Back,
+    Quit,
+}
+
+impl NewGameForm {
+    /// A key in the dialog; `started`: a game or analysis is behind it.
+    pub fn key(&mut self, key: KeyEvent, started: bool) -> FormKey {
+        match key.code {
+            KeyCode::Up | KeyCode::Char('k') => self.move_field(-1),
+            KeyCode::Down | KeyCode::Char('j') | KeyCode::Tab => self.move_field(1),
+            KeyCode::Left | KeyCode::Char('h') => self.step(-1),
+            KeyCode::Right | KeyCode::Char('l') | KeyCode::Char(' ') => self.step(1),
+            KeyCode::Char(c @ '0'..='9') => self.digit(c.to_digit(10).unwrap_or(0)),
+            KeyCode::Enter => return FormKey::Start,
+            KeyCode::Esc if started => return FormKey::Back,
+            KeyCode::Esc | KeyCode::Char('q') if !started => return FormKey::Quit,
+            _ => {}
+        }
+        FormKey::Keep
+    }
+
+    pub fn draw(&self, frame: &mut Frame, started: bool, area: Rect, theme: &Theme) {
+        let shown: Vec<usize> = (0..Self::FIELDS.len()).filter(|&f| self.shows(f)).collect();
+        let inner = popup(frame, area, 50, shown.len() as u16 + 6, "New game", theme);
+        let mut lines = Vec::new();
+        for field in shown {
+            let selected = field == self.field;
+            let style = if selected {
+                theme.highlight()
+            } else {
+                Style::default()
+            };
+            lines.push(Line::from(vec![
+                Span::raw(format!(" {:<12}", Self::FIELDS[field])),
+                Span::styled(format!(" ‹ {} › ", self.value(field)), style),
+            ]));
+        }
+        lines.push(Line::default());
+        lines.push(Line::styled(
+            if started {
+                " ↑↓ choose · ←→ change · Enter start · Esc back"
+            } else {
+                " ↑↓ choose · ←→ change · Enter start · Esc quit"
+            },
+            Style::default().fg(theme.dim),
+        ));
+        frame.render_widget(Paragraph::new(lines), inner);
+    }
+}

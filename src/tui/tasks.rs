@@ -1,0 +1,204 @@
+//! Background work that is not the engine: reading a file's game list,
+//! loading one game, reviewing a game, the clipboard. `App` asks with a
+//! `Request`; the event loop starts the work here, which answers with `Msg`s.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use crate::game::tree::GameTree;
+
+use super::msg::{ListEvent, Msg};
+
+/// Games per message while a game list is read.
+const GAME_LIST_BATCH: usize = 500;
+/// The review's own hash table (the analysis engine keeps its own).
+const REVIEW_HASH_MB: usize = 32;
+
+/// What the interface asks of the outside world (files and threads);
+/// the event loop carries these out and answers with `Msg`s.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Request {
+    /// Read the game list of a file in the background (a reader with an
+    /// older id is stopped).
+    ListGames {
+        path: PathBuf,
+        id: u64,
+    },
+    /// Read one game of a file.
+    LoadGame {
+        path: PathBuf,
+        number: usize,
+    },
+    /// Review the main line at `movetime` per position.
+    Review {
+        id: u64,
+        tree: Box<GameTree>,
+        movetime: Duration,
+    },
+    StopReview,
+    /// Put text on the clipboard (OSC 52, where the terminal supports it).
+    Clipboard(String),
+}
+
+/// Stop the background task whose flag is in `slot`, if any.
+pub fn stop(slot: &mut Option<Arc<AtomicBool>>) {
+    if let Some(flag) = slot.take() {
+        flag.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Stop the task in `slot` and hand out the flag of the one replacing it.
+fn replace_stop(slot: &mut Option<Arc<AtomicBool>>) -> Arc<AtomicBool> {
+    stop(slot);
+    let flag = Arc::new(AtomicBool::new(false));
+    *slot = Some(Arc::clone(&flag));
+    flag
+}
+
+/// Carry out what the analysis board asked for, on background threads that
+/// answer through `tx`.
+pub fn background_request(
+    request: Request,
+    tx: &crossbeam_channel::Sender<Msg>,
+    review_stop: &mut Option<Arc<AtomicBool>>,
+    list_stop: &mut Option<Arc<AtomicBool>>,
+    tables: Option<Arc<crate::tablebase::Tablebases>>,
+) {
+    let tx = tx.clone();
+    let spawn = |name: &str, work: Box<dyn FnOnce() + Send>| {
+        if let Err(e) = std::thread::Builder::new().name(name.into()).spawn(work) {
+            let _ = tx.send(Msg::Notice(format!("cannot start a thread: {e}")));
+        }
+    };
+    match request {
+        Request::ListGames { path, id } => {
+            // One reader at a time: a file opened again (or another file)
+            // stops the reader before it.
+            let stop = replace_stop(list_stop);
+            let tx = tx.clone();
+            spawn(
+                "kibitz-game-list",
+                Box::new(move || {
+                    let done = match crate::fsutil::open_regular(&path) {
+                        Ok(file) => crate::game::summary::summaries(
+                            std::io::BufReader::new(file),
+                            GAME_LIST_BATCH,
+                            &mut |batch| {
+                                !stop.load(Ordering::Relaxed)
+                                    && tx
+                                        .send(Msg::GameList {
+                                            id,
+                                            event: ListEvent::Games(batch),
+                                        })
+                                        .is_ok()
+                            },
+                        )
+                        .map_err(|e| format!("cannot read {}: {e}", path.display())),
+                        Err(e) => Err(e.to_string()),
+                    };
+                    let _ = tx.send(Msg::GameList {
+                        id,
+                        event: ListEvent::Done(done),
+                    });
+                }),
+            );
+        }
+        Request::LoadGame { path, number } => {
+            let tx = tx.clone();
+            spawn(
+                "kibitz-load-game",
+                Box::new(move || {
+                    let result = crate::cli::review::load_game(&path, number)
+                        .map(Box::new)
+                        .map_err(|e| e.to_string());
+                    let _ = tx.send(Msg::GameLoaded {
+                        path,
+                        number,
+                        result,
+                    });
+                }),
+            );
+        }
+        Request::Review { id, tree, movetime } => {
+            let stop = replace_stop(review_stop);
+            let tx = tx.clone();
+            spawn(
+                "kibitz-review",
+                Box::new(move || {
+                    let limits = crate::engine::Limits {
+                        movetime: Some(movetime),
+                        ..crate::engine::Limits::default()
+                    };
+                    let stopped = || stop.load(Ordering::Relaxed);
+                    crate::review::review(
+                        &tree,
+                        &limits,
+                        REVIEW_HASH_MB,
+                        tables.as_deref(),
+                        &stopped,
+                        &mut |ply, eval| {
+                            let _ = tx.send(Msg::Review {
+                                id,
+                                ply,
+                                eval: eval.clone(),
+                            });
+                        },
+                    );
+                    let _ = tx.send(Msg::ReviewDone { id });
+                }),
+            );
+        }
+        Request::Clipboard(text) => {
+            // OSC 52: the terminal puts the text on the system clipboard.
+            let mut out = std::io::stdout();
+            let _ = write!(out, "\x1b]52;c;{}\x07", base64(text.as_bytes()));
+            let _ = out.flush();
+        }
+        Request::StopReview => stop(review_stop),
+    }
+}
+
+/// Standard base64 (RFC 4648) with padding, for OSC 52.
+fn base64(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let b = [
+            chunk[0],
+            chunk.get(1).copied().unwrap_or(0),
+            chunk.get(2).copied().unwrap_or(0),
+        ];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(char::from(ALPHABET[(n >> (18 - 6 * i) & 63) as usize]));
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn base64_matches_the_rfc_examples() {
+        // RFC 4648, section 10.
+        let cases = [
+            ("", ""),
+            ("f", "Zg=="),
+            ("fo", "Zm8="),
+            ("foo", "Zm9v"),
+            ("foob", "Zm9vYg=="),
+            ("fooba", "Zm9vYmE="),
+            ("foobar", "Zm9vYmFy"),
+        ];
+        for (plain, encoded) in cases {
+            assert_eq!(super::base64(plain.as_bytes()), encoded);
+        }
+    }
+}

@@ -1,0 +1,71 @@
+//! The engine panel of a game: the engine's search for its move (score,
+//! depth, counts, principal variation) or where its last move came from.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Wrap};
+
+use crate::engine::MoveSource;
+use crate::tui::engine_line::Thinking;
+use crate::tui::theme::Theme;
+
+use super::{human_count, score_text, section};
+
+pub struct EnginePanel<'a> {
+    /// The user hid the panel (e).
+    pub hidden: bool,
+    pub thinking: Option<&'a Thinking>,
+    /// The engine's last move (SAN) and where it came from.
+    pub source: Option<&'a (String, MoveSource)>,
+    /// The engine searches for its move now.
+    pub searching: bool,
+    pub theme: &'a Theme,
+}
+
+impl EnginePanel<'_> {
+    pub fn draw(&self, frame: &mut Frame, area: Rect) {
+        let theme = self.theme;
+        let dim = Style::default().fg(theme.dim);
+        let bold = Style::default().add_modifier(Modifier::BOLD);
+        let inner = section(frame, " Engine ", area, theme);
+        let lines = if self.hidden {
+            vec![Line::styled("hidden (e shows it)", dim)]
+        } else {
+            match (self.thinking, self.source) {
+                (None, _) if self.searching => vec![Line::from("thinking...")],
+                (None, Some((san, MoveSource::Book { weight, total }))) => vec![
+                    Line::from(vec![
+                        Span::styled("book move  ", dim),
+                        Span::styled(san.clone(), bold),
+                    ]),
+                    Line::from(format!(
+                        "weight {weight} of {total} ({:.0}%)",
+                        f64::from(*weight) * 100.0 / f64::from((*total).max(1))
+                    )),
+                ],
+                (None, _) => vec![Line::styled("waiting for its turn", dim)],
+                (Some(t), _) => {
+                    let state = if t.live { "thinking" } else { "last move" };
+                    let l = &t.line;
+                    vec![
+                        Line::from(vec![
+                            Span::styled(format!("{state}  "), dim),
+                            Span::styled(score_text(l.score), bold),
+                            Span::raw(format!("  depth {}/{}", l.depth, l.seldepth)),
+                        ]),
+                        Line::from(format!(
+                            "{} nodes  {} n/s  {:.1} s",
+                            human_count(l.nodes),
+                            human_count(l.nps),
+                            l.elapsed.as_secs_f64()
+                        )),
+                        Line::from(vec![Span::styled("pv ", dim), Span::raw(l.san.join(" "))]),
+                    ]
+                }
+            }
+        };
+        frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), inner);
+    }
+}

@@ -1,0 +1,58 @@
+//! One type per panel, each drawing itself from the state it is given.
+//! Widgets read state types; no state type reads a widget.
+
+pub mod board;
+pub mod book;
+pub mod breakdown;
+pub mod engine;
+pub mod engine_lines;
+pub mod eval_bar;
+pub mod eval_graph;
+pub mod move_list;
+pub mod move_tree;
+pub mod players;
+pub mod stats;
+pub mod tablebase;
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::widgets::{Block, Borders};
+use shakmaty::Color;
+
+use crate::engine::Score;
+
+use super::theme::Theme;
+
+pub fn side_name(color: Color) -> &'static str {
+    if color.is_white() { "White" } else { "Black" }
+}
+
+/// Human-readable counts: 950, 12.3k, 4.56M.
+pub fn human_count(n: u64) -> String {
+    match n {
+        0..1_000 => n.to_string(),
+        1_000..1_000_000 => format!("{:.1}k", n as f64 / 1e3),
+        _ => format!("{:.2}M", n as f64 / 1e6),
+    }
+}
+
+pub fn score_text(score: Score) -> String {
+    match score {
+        Score::Centipawns(cp) => format!("{:+.2}", f64::from(cp) / 100.0),
+        Score::Mate(n) if n > 0 => format!("+M{n}"),
+        Score::Mate(n) => format!("-M{}", -n),
+    }
+}
+
+/// A panel section: a dim rule across the top with `title` in it. Draws it
+/// and returns the area inside.
+pub fn section(frame: &mut Frame, title: impl Into<String>, area: Rect, theme: &Theme) -> Rect {
+    let block = Block::default()
+        .borders(Borders::TOP)
+        .title(title.into())
+        .border_style(Style::default().fg(theme.dim));
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    inner
+}

@@ -1,0 +1,138 @@
+//! The players of a game: names and clocks (the side to move marked), the
+//! material balance and the pieces each side has taken.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+use shakmaty::{Chess, Color, Piece, Position, Role};
+
+use crate::config::PieceStyle;
+use crate::tui::save::Players as Who;
+use crate::tui::theme::{Theme, glyph};
+
+use super::side_name;
+
+/// How many rows the panel draws.
+pub const HEIGHT: u16 = 5;
+
+pub struct Players<'a> {
+    pub players: Who,
+    pub position: &'a Chess,
+    /// White's and Black's clock as shown.
+    pub clocks: (String, String),
+    /// The game runs: the side to move is marked.
+    pub running: bool,
+    pub pieces: PieceStyle,
+    pub theme: &'a Theme,
+}
+
+impl Players<'_> {
+    pub fn draw(&self, frame: &mut Frame, area: Rect) {
+        let theme = self.theme;
+        let mut lines = Vec::new();
+        let turn = self.position.turn();
+        let (white_clock, black_clock) = &self.clocks;
+        for (color, clock) in [(Color::White, white_clock), (Color::Black, black_clock)] {
+            let active = self.running && turn == color;
+            let marker = if active { "▶ " } else { "  " };
+            let clock_style = if active {
+                theme.highlight()
+            } else {
+                Style::default().add_modifier(Modifier::BOLD)
+            };
+            let mut name = self.players.name(color);
+            if name == side_name(color) {
+                name.clear();
+            }
+            let width = area.width as usize;
+            let pad = width.saturating_sub(2 + 6 + name.chars().count() + clock.len() + 2);
+            lines.push(Line::from(vec![
+                Span::styled(marker, Style::default().fg(theme.accent)),
+                Span::raw(format!("{:<6}", side_name(color))),
+                Span::raw(name),
+                Span::raw(" ".repeat(pad)),
+                Span::styled(format!(" {clock} "), clock_style),
+            ]));
+        }
+        let style = self.pieces;
+        let list = |pieces: Vec<Piece>| -> String {
+            pieces.into_iter().map(|p| glyph(p, style)).collect()
+        };
+        let lead = match material(self.position) {
+            0 => "even".to_string(),
+            n if n > 0 => format!("White +{n}"),
+            n => format!("Black +{}", -n),
+        };
+        let dim = Style::default().fg(theme.dim);
+        lines.push(Line::from(vec![
+            Span::styled("  Material ", dim),
+            Span::raw(lead),
+        ]));
+        lines.push(Line::from(vec![
+            Span::styled("  Taken by White ", dim),
+            Span::raw(list(captured(self.position, Color::Black))),
+        ]));
+        lines.push(Line::from(vec![
+            Span::styled("  Taken by Black ", dim),
+            Span::raw(list(captured(self.position, Color::White))),
+        ]));
+        let rect = Rect::new(area.x, area.y, area.width, HEIGHT.min(area.height));
+        frame.render_widget(Paragraph::new(lines), rect);
+    }
+}
+
+/// Piece values for the material count.
+fn value(role: Role) -> i32 {
+    match role {
+        Role::Pawn => 1,
+        Role::Knight | Role::Bishop => 3,
+        Role::Rook => 5,
+        Role::Queen => 9,
+        Role::King => 0,
+    }
+}
+
+/// Pieces of `color` missing from the full set (captured), most valuable
+/// first; a promoted piece makes up for a missing pawn.
+fn captured(position: &Chess, color: Color) -> Vec<Piece> {
+    let board = position.board();
+    let full = [
+        (Role::Queen, 1),
+        (Role::Rook, 2),
+        (Role::Bishop, 2),
+        (Role::Knight, 2),
+        (Role::Pawn, 8),
+    ];
+    let have = |role: Role| (board.by_role(role) & board.by_color(color)).count();
+    // Pieces beyond the starting count came from promoted pawns.
+    let promoted: usize = full[..4]
+        .iter()
+        .map(|&(role, count)| have(role).saturating_sub(count))
+        .sum();
+    let mut out = Vec::new();
+    for (role, count) in full {
+        let present = if role == Role::Pawn {
+            have(role) + promoted
+        } else {
+            have(role)
+        };
+        for _ in present..count {
+            out.push(Piece { color, role });
+        }
+    }
+    out
+}
+
+fn material(position: &Chess) -> i32 {
+    let board = position.board();
+    Role::ALL
+        .iter()
+        .map(|&role| {
+            let white = (board.by_role(role) & board.white()).count() as i32;
+            let black = (board.by_role(role) & board.black()).count() as i32;
+            value(role) * (white - black)
+        })
+        .sum()
+}

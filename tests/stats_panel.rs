@@ -1,0 +1,202 @@
+//! The search-statistics panel on the board: drawn from the engine's
+//! `Report::Stats`, in full where there is room and in one line where there
+//! is not, shown or hidden with `S`, and never from a search that is over.
+#![allow(clippy::unwrap_used)]
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use kibitz::config::Settings;
+use kibitz::engine::stats::{Counters, IterationStats, SearchStats};
+use kibitz::engine::{Command, Report};
+use kibitz::tui::app::App;
+use kibitz::tui::msg::Msg;
+use kibitz::tui::ui;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{KeyCode, KeyEvent};
+
+/// The full panel's title.
+const PANEL: &str = "Search statistics (S hides)";
+
+struct Board {
+    app: App,
+    now: Instant,
+    size: (u16, u16),
+}
+
+impl Board {
+    fn new(size: (u16, u16)) -> Board {
+        Board {
+            app: App::new(Settings::default(), None, None, None, size),
+            now: Instant::now(),
+            size,
+        }
+    }
+
+    /// The analysis board from the new-game dialog (its last choice).
+    fn analysis(size: (u16, u16)) -> Board {
+        let mut board = Board::new(size);
+        for _ in 0..4 {
+            board.key(KeyCode::Right);
+        }
+        board.key(KeyCode::Enter);
+        assert!(board.app.analysing());
+        board
+    }
+
+    fn key(&mut self, code: KeyCode) {
+        self.app
+            .update(Msg::Key(KeyEvent::from(code), self.now), self.now);
+    }
+
+    fn typed(&mut self, text: &str) {
+        self.key(KeyCode::Char(':'));
+        for c in text.chars() {
+            self.key(KeyCode::Char(c));
+        }
+        self.key(KeyCode::Enter);
+    }
+
+    /// The id of the last search the board asked for.
+    fn last_search(&mut self) -> u64 {
+        self.app
+            .take_commands()
+            .into_iter()
+            .filter_map(|c| match c {
+                Command::Go(r) => Some(r.search_id),
+                _ => None,
+            })
+            .last()
+            .expect("a search")
+    }
+
+    fn stats(&mut self, search_id: u64, stats: SearchStats) {
+        let report = Report::Stats {
+            search_id,
+            stats: Arc::new(stats),
+            done: false,
+        };
+        self.app.update(Msg::Engine(report), self.now);
+    }
+
+    fn screen(&self) -> String {
+        let mut terminal = Terminal::new(TestBackend::new(self.size.0, self.size.1)).unwrap();
+        terminal
+            .draw(|frame| ui::draw(frame, &self.app, self.now))
+            .unwrap();
+        terminal.backend().to_string()
+    }
+}
+
+/// Five iterations of a search, with fixed figures (and time, so the node
+/// rate is fixed too).
+fn five_iterations() -> SearchStats {
+    let rows = [
+        (1, 20, 25, 0, 0, 19, 2, 0),
+        (2, 61, 80, 22, 20, 100, 40, 1),
+        (3, 150, 210, 45, 43, 213, 80, 13),
+        (4, 400, 500, 188, 167, 576, 263, 85),
+        (5, 900, 800, 140, 120, 1_684, 1_096, 769),
+    ];
+    let mut stats = SearchStats::default();
+    let mut elapsed = 0;
+    for (depth, main, quiescence, cutoffs, first, probes, hits, tt_cutoffs) in rows {
+        elapsed += 10 * depth;
+        let counters = Counters {
+            main,
+            quiescence,
+            leaves: quiescence,
+            beta_cutoffs: cutoffs,
+            first_move_cutoffs: first,
+            tt_probes: probes,
+            tt_hits: hits,
+            tt_cutoffs,
+        };
+        stats.iterations.push(IterationStats {
+            depth,
+            counters,
+            selective_depth: 2 * depth,
+            elapsed_ms: u64::from(elapsed),
+        });
+        let t = &mut stats.totals;
+        t.main += main;
+        t.quiescence += quiescence;
+        t.leaves += quiescence;
+        t.beta_cutoffs += cutoffs;
+        t.first_move_cutoffs += first;
+        t.tt_probes += probes;
+        t.tt_hits += hits;
+        t.tt_cutoffs += tt_cutoffs;
+    }
+    stats.selective_depth = 10;
+    stats.elapsed_ms = u64::from(elapsed);
+    stats
+}
+
+#[test]
+fn the_full_panel_on_the_analysis_board() {
+    let mut board = Board::analysis((120, 40));
+    let id = board.last_search();
+    assert!(!board.screen().contains(PANEL), "nothing before a report");
+    board.stats(id, five_iterations());
+    let screen = board.screen();
+    for words in [PANEL, "cutoffs", "TT hits", "N/N-1", "root"] {
+        assert!(screen.contains(words), "{words}:\n{screen}");
+    }
+    insta::assert_snapshot!("stats_panel_full", screen);
+}
+
+#[test]
+fn one_line_at_80_by_24() {
+    let mut board = Board::analysis((80, 24));
+    let id = board.last_search();
+    board.stats(id, five_iterations());
+    let screen = board.screen();
+    assert!(!screen.contains(PANEL), "{screen}");
+    for words in ["branching factor", "cutoffs", "TT hits"] {
+        assert!(screen.contains(words), "{words}:\n{screen}");
+    }
+    insta::assert_snapshot!("stats_panel_compact", screen);
+}
+
+#[test]
+fn s_hides_and_shows_it_and_a_game_starts_hidden() {
+    let mut board = Board::analysis((120, 40));
+    let id = board.last_search();
+    board.stats(id, five_iterations());
+    assert!(board.screen().contains(PANEL));
+    board.key(KeyCode::Char('S'));
+    assert!(!board.screen().contains(PANEL));
+    board.typed("stats");
+    assert!(board.screen().contains(PANEL));
+
+    // A game against the engine: hidden until asked for, then live during
+    // the engine's turn.
+    let mut game = Board::new((120, 40));
+    game.key(KeyCode::Enter);
+    game.app.take_commands();
+    game.typed("e4");
+    let id = game.last_search();
+    game.stats(id, five_iterations());
+    assert!(!game.screen().contains(PANEL));
+    game.key(KeyCode::Char('S'));
+    assert!(game.screen().contains(PANEL), "{}", game.screen());
+}
+
+#[test]
+fn statistics_of_an_older_search_are_dropped() {
+    let mut board = Board::analysis((120, 40));
+    let first = board.last_search();
+    // A move on the board starts a new search; the old one's report is late.
+    board.typed("e4");
+    let second = board.last_search();
+    assert!(second > first);
+    board.stats(first, five_iterations());
+    assert!(!board.screen().contains(PANEL));
+    board.stats(second, five_iterations());
+    assert!(board.screen().contains(PANEL));
+    // And a new position clears the old statistics until its own arrive.
+    board.typed("e5");
+    assert!(!board.screen().contains(PANEL));
+}
