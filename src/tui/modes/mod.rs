@@ -83,13 +83,19 @@ pub fn stats_height(stats: &SearchStats) -> u16 {
 pub fn stats_slots(cx: &Shared, by_default: bool, keep: u16) -> [Slot; 2] {
     let shown = cx.stats_shown(by_default) && cx.stats.is_some();
     let full = cx.stats.as_ref().map_or(0, |s| stats_height(s));
-    let fits = move |room: u16| shown && room >= full + keep;
+    // The brief form stands in only where the full panel was not placed.
+    let placed = std::rc::Rc::new(std::cell::Cell::new(false));
+    let placed_full = std::rc::Rc::clone(&placed);
     // The brief form: one line where the side panel is wide enough.
     let line_rows = if cx.size.0 >= STATS_LINE_WIDTH { 1 } else { 2 };
     [
-        Slot::new(Panel::Stats, move |room| fits(room).then_some(full)),
+        Slot::new(Panel::Stats, move |room| {
+            let fits = shown && room >= full + keep;
+            placed_full.set(fits);
+            fits.then_some(full)
+        }),
         Slot::new(Panel::StatsLine, move |room| {
-            (shown && !fits(room) && room >= keep + line_rows).then_some(line_rows)
+            (shown && !placed.get() && room >= keep + line_rows).then_some(line_rows)
         }),
     ]
 }
