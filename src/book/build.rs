@@ -22,7 +22,7 @@ use thiserror::Error;
 use super::Book;
 use super::polyglot::{Entry, encode_move, polyglot_key};
 use crate::game::import::start_from_fen;
-use crate::game::movetext::{GameReader, RawGame, Token};
+use crate::game::pgn_lexer::{GameReader, RawGame, Token};
 
 #[derive(Debug, Error)]
 pub enum BuildError {

@@ -11,8 +11,9 @@
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, EnPassantMode};
 
-use super::movetext::{MoveProblem, MoveText, RawGame, Token};
+use super::movetext::{MoveProblem, MoveText};
 use super::pgn::Headers;
+use super::pgn_lexer::{RawGame, Token};
 use super::tree::{GameTree, MoveError, Problem, pass};
 
 /// Variations nested deeper than this are skipped (with a note): no real

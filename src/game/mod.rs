@@ -8,6 +8,7 @@ pub mod movetext;
 pub mod notation;
 pub mod openings;
 pub mod pgn;
+pub mod pgn_lexer;
 pub mod summary;
 pub mod tree;
 

@@ -10,7 +10,7 @@ use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus as ShakSanPlus;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, FromSetup, Move, Position};
 
-use super::movetext::GameReader;
+use super::pgn_lexer::GameReader;
 
 use super::pgn::Headers;
 

@@ -1,0 +1,528 @@
+//! Reading PGN as people and old programs write it: a streaming reader that
+//! splits a file into games, each into its tag pairs and its movetext
+//! tokens (moves are read by [`MoveText`]).
+//!
+//! Every limit is explicit: a game larger than [`MAX_GAME_BYTES`] is cut
+//! there and says so, and a line is never held beyond [`MAX_LINE_BYTES`], so a
+//! file without newlines or a game of millions of moves cannot exhaust memory.
+
+use std::io::BufRead;
+
+use super::movetext::MoveText;
+
+/// A game's movetext beyond this many bytes is not read (the game keeps what
+/// came before and says where it was cut). Real games, even heavily
+/// annotated ones, stay far below a megabyte.
+pub const MAX_GAME_BYTES: usize = 32 << 20;
+
+/// A line is read up to this many bytes; the rest of the line is skipped.
+pub const MAX_LINE_BYTES: usize = 4 << 20;
+
+/// A game's movetext beyond this many tokens is not read either: a token
+/// costs memory even when its text is two bytes (`--`).
+pub const MAX_GAME_TOKENS: usize = 1 << 20;
+
+/// One movetext token. Text is kept as a range into [`RawGame::text`], so a
+/// game costs one string however many moves it has.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Token {
+    /// A move: how it was written and what was read from it.
+    Move {
+        text: std::ops::Range<usize>,
+        san: MoveText,
+    },
+    /// A word that is not a move, a move number or a result (kept so the
+    /// reader can say it skipped it).
+    Unknown(std::ops::Range<usize>),
+    Nag(u8),
+    Comment(std::ops::Range<usize>),
+    /// `(`: a variation begins.
+    Open,
+    /// `)`: it ends.
+    Close,
+    /// `1-0`, `0-1`, `1/2-1/2` or `*`.
+    Result(&'static str),
+}
+
+/// One game as read: tag pairs in order and movetext tokens.
+#[derive(Debug, Clone, Default)]
+pub struct RawGame {
+    pub tags: Vec<(String, String)>,
+    pub tokens: Vec<Token>,
+    /// The text of moves and comments; tokens point into it.
+    pub text: String,
+    /// Set when the game was cut at [`MAX_GAME_BYTES`] or a line at
+    /// [`MAX_LINE_BYTES`].
+    pub truncated: Option<String>,
+}
+
+impl RawGame {
+    pub fn slice(&self, range: &std::ops::Range<usize>) -> &str {
+        self.text.get(range.clone()).unwrap_or("")
+    }
+
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// Splits a PGN stream into games. A UTF-8 byte-order mark at the start is
+/// skipped; CRLF line ends, `%` escape lines and `;` comments are accepted.
+pub struct GameReader<R> {
+    source: R,
+    /// A line read past the end of the previous game (the next one's first
+    /// tag line).
+    pending: Option<Vec<u8>>,
+    line: Vec<u8>,
+    started: bool,
+}
+
+/// Where the reader is inside a game.
+#[derive(PartialEq, Eq)]
+enum Phase {
+    /// Nothing of the game seen yet.
+    Before,
+    Tags,
+    Movetext,
+}
+
+impl<R: BufRead> GameReader<R> {
+    pub fn new(source: R) -> GameReader<R> {
+        GameReader {
+            source,
+            pending: None,
+            line: Vec::new(),
+            started: false,
+        }
+    }
+
+    /// Read one line into `self.line` (without its end), at most
+    /// [`MAX_LINE_BYTES`] of it. Returns false at the end of the stream and
+    /// whether the line was cut.
+    fn next_line(&mut self) -> std::io::Result<Option<bool>> {
+        self.line.clear();
+        if let Some(line) = self.pending.take() {
+            self.line = line;
+            return Ok(Some(false));
+        }
+        let mut cut = false;
+        let mut any = false;
+        loop {
+            let available = match self.source.fill_buf() {
+                Ok(buffer) => buffer,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if available.is_empty() {
+                break;
+            }
+            any = true;
+            let (chunk, used, done) = match available.iter().position(|&b| b == b'\n') {
+                Some(at) => (&available[..at], at + 1, true),
+                None => (available, available.len(), false),
+            };
+            let room = MAX_LINE_BYTES.saturating_sub(self.line.len());
+            if chunk.len() > room {
+                cut = true;
+            }
+            self.line.extend_from_slice(&chunk[..chunk.len().min(room)]);
+            self.source.consume(used);
+            if done {
+                break;
+            }
+        }
+        if !any {
+            return Ok(None);
+        }
+        if !self.started {
+            self.started = true;
+            if self.line.starts_with(&[0xEF, 0xBB, 0xBF]) {
+                self.line.drain(..3);
+            }
+        }
+        if self.line.last() == Some(&b'\r') {
+            self.line.pop();
+        }
+        Ok(Some(cut))
+    }
+
+    /// The next game, or `None` at the end of the stream.
+    pub fn next_game(&mut self) -> std::io::Result<Option<RawGame>> {
+        let mut game = RawGame::default();
+        let mut phase = Phase::Before;
+        let mut lexer = Lexer::default();
+        // Past the game's size limit: lines are read to find its end, not
+        // kept.
+        let mut full = false;
+        let mut blank_after_tags = false;
+        while let Some(cut) = self.next_line()? {
+            if cut && game.truncated.is_none() {
+                game.truncated = Some(format!(
+                    "a line longer than {} MiB was cut there",
+                    MAX_LINE_BYTES >> 20
+                ));
+            }
+            let line = &self.line;
+            if lexer.comment.is_none() {
+                if line.first() == Some(&b'%') {
+                    continue;
+                }
+                let blank = line.iter().all(u8::is_ascii_whitespace);
+                let tag_line = line.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[');
+                match phase {
+                    Phase::Before | Phase::Tags if blank => {
+                        blank_after_tags = phase == Phase::Tags;
+                        continue;
+                    }
+                    Phase::Before | Phase::Tags if tag_line => {
+                        let mut tags = Vec::new();
+                        parse_tags(line, &mut tags);
+                        // After a blank line, a tag the game already has
+                        // begins the next game (a game without movetext,
+                        // then the next one's tags).
+                        if blank_after_tags && tags.iter().any(|(name, _)| game.tag(name).is_some())
+                        {
+                            self.pending = Some(std::mem::take(&mut self.line));
+                            break;
+                        }
+                        game.tags.extend(tags);
+                        phase = Phase::Tags;
+                        continue;
+                    }
+                    Phase::Movetext if tag_line => {
+                        self.pending = Some(std::mem::take(&mut self.line));
+                        break;
+                    }
+                    Phase::Movetext if blank && lexer.seen_content => break,
+                    _ => phase = Phase::Movetext,
+                }
+            }
+            if full {
+                continue;
+            }
+            lexer.line(line, &mut game);
+            if game.text.len() >= MAX_GAME_BYTES || game.tokens.len() >= MAX_GAME_TOKENS {
+                full = true;
+                game.truncated = Some(format!(
+                    "the game is larger than {} MiB or {} tokens; the rest was not read",
+                    MAX_GAME_BYTES >> 20,
+                    MAX_GAME_TOKENS
+                ));
+            }
+        }
+        if let Some(comment) = lexer.comment.take() {
+            // A comment left open at the end keeps its text.
+            game.tokens.push(Token::Comment(comment..game.text.len()));
+        }
+        if phase == Phase::Before {
+            return Ok(None);
+        }
+        Ok(Some(game))
+    }
+
+    /// Skip one game without keeping it; false at the end of the stream.
+    pub fn skip_game(&mut self) -> std::io::Result<bool> {
+        Ok(self.next_game()?.is_some())
+    }
+}
+
+/// `[Name "value"]` pairs on one line (there may be several); `\"` and `\\`
+/// are escapes inside the value.
+fn parse_tags(line: &[u8], tags: &mut Vec<(String, String)>) {
+    let mut rest = line;
+    while let Some(open) = rest.iter().position(|&b| b == b'[') {
+        rest = &rest[open + 1..];
+        let name_end = rest
+            .iter()
+            .position(|b| b.is_ascii_whitespace() || *b == b'"' || *b == b']')
+            .unwrap_or(rest.len());
+        let name = String::from_utf8_lossy(&rest[..name_end]).into_owned();
+        rest = &rest[name_end..];
+        let Some(quote) = rest.iter().position(|&b| b == b'"') else {
+            break;
+        };
+        rest = &rest[quote + 1..];
+        let mut value = Vec::new();
+        let mut closed = false;
+        let mut i = 0;
+        while i < rest.len() {
+            match rest[i] {
+                b'\\' if i + 1 < rest.len() => {
+                    value.push(rest[i + 1]);
+                    i += 2;
+                }
+                b'"' => {
+                    closed = true;
+                    i += 1;
+                    break;
+                }
+                b => {
+                    value.push(b);
+                    i += 1;
+                }
+            }
+        }
+        rest = &rest[i..];
+        if !name.is_empty() {
+            tags.push((name, String::from_utf8_lossy(&value).into_owned()));
+        }
+        if !closed {
+            break;
+        }
+    }
+}
+
+/// Movetext state that lasts across lines: an open comment.
+#[derive(Default)]
+struct Lexer {
+    /// Start (in the game's text) of a comment still open at the end of a
+    /// line.
+    comment: Option<usize>,
+    /// Whether any movetext token was seen (a blank line ends the movetext
+    /// only after it began).
+    seen_content: bool,
+}
+
+impl Lexer {
+    fn line(&mut self, line: &[u8], game: &mut RawGame) {
+        let mut i = 0;
+        if let Some(start) = self.comment {
+            match line.iter().position(|&b| b == b'}') {
+                Some(end) => {
+                    game.text.push_str(&String::from_utf8_lossy(&line[..end]));
+                    game.tokens.push(Token::Comment(start..game.text.len()));
+                    self.comment = None;
+                    i = end + 1;
+                }
+                None => {
+                    game.text.push_str(&String::from_utf8_lossy(line));
+                    game.text.push('\n');
+                    return;
+                }
+            }
+        }
+        while i < line.len() {
+            let b = line[i];
+            match b {
+                b'{' => {
+                    self.seen_content = true;
+                    let start = game.text.len();
+                    match line[i + 1..].iter().position(|&c| c == b'}') {
+                        Some(len) => {
+                            game.text
+                                .push_str(&String::from_utf8_lossy(&line[i + 1..i + 1 + len]));
+                            game.tokens.push(Token::Comment(start..game.text.len()));
+                            i += len + 2;
+                        }
+                        None => {
+                            game.text.push_str(&String::from_utf8_lossy(&line[i + 1..]));
+                            game.text.push('\n');
+                            self.comment = Some(start);
+                            return;
+                        }
+                    }
+                }
+                b';' => return,
+                b'(' => {
+                    self.seen_content = true;
+                    game.tokens.push(Token::Open);
+                    i += 1;
+                }
+                b')' => {
+                    game.tokens.push(Token::Close);
+                    i += 1;
+                }
+                b'*' => {
+                    self.seen_content = true;
+                    game.tokens.push(Token::Result("*"));
+                    i += 1;
+                }
+                b'$' => {
+                    let digits = line[i + 1..]
+                        .iter()
+                        .take_while(|c| c.is_ascii_digit())
+                        .count();
+                    let number = std::str::from_utf8(&line[i + 1..i + 1 + digits])
+                        .ok()
+                        .and_then(|d| d.parse::<u8>().ok());
+                    if let Some(nag) = number {
+                        game.tokens.push(Token::Nag(nag));
+                    }
+                    i += 1 + digits;
+                }
+                b'!' | b'?' => {
+                    let second = line.get(i + 1).copied();
+                    let (nag, len) = match (b, second) {
+                        (b'!', Some(b'!')) => (3, 2),
+                        (b'?', Some(b'?')) => (4, 2),
+                        (b'!', Some(b'?')) => (5, 2),
+                        (b'?', Some(b'!')) => (6, 2),
+                        (b'!', _) => (1, 1),
+                        _ => (2, 1),
+                    };
+                    game.tokens.push(Token::Nag(nag));
+                    i += len;
+                }
+                _ if b.is_ascii_whitespace() => i += 1,
+                _ => {
+                    let len = line[i..]
+                        .iter()
+                        .position(|&c| {
+                            c.is_ascii_whitespace()
+                                || matches!(
+                                    c,
+                                    b'{' | b'}' | b'(' | b')' | b'$' | b';' | b'!' | b'?' | b'*'
+                                )
+                        })
+                        .unwrap_or(line.len() - i);
+                    let len = len.max(1);
+                    self.word(&line[i..i + len], game);
+                    i += len;
+                }
+            }
+        }
+    }
+
+    /// A word of movetext: a move number, a result, a move, or something
+    /// else (kept as unknown).
+    fn word(&mut self, word: &[u8], game: &mut RawGame) {
+        let word = String::from_utf8_lossy(word);
+        let mut text: &str = &word;
+        match text {
+            "0000" => {
+                // A null move, not a move number.
+                self.seen_content = true;
+                let start = game.text.len();
+                game.text.push_str(text);
+                let text = start..game.text.len();
+                game.tokens.push(Token::Move {
+                    text,
+                    san: MoveText::Null,
+                });
+                return;
+            }
+            "1-0" | "0-1" | "1/2-1/2" | "\u{bd}-\u{bd}" => {
+                self.seen_content = true;
+                let result = match text {
+                    "1-0" => "1-0",
+                    "0-1" => "0-1",
+                    _ => "1/2-1/2",
+                };
+                game.tokens.push(Token::Result(result));
+                return;
+            }
+            _ => {}
+        }
+        // A move number, alone (`12.`, `12...`, `12`) or glued (`12.e4`).
+        let digits = text.bytes().take_while(u8::is_ascii_digit).count();
+        if digits > 0 {
+            let after = &text[digits..];
+            let dots = after.bytes().take_while(|&c| c == b'.').count();
+            if after.is_empty() || dots > 0 {
+                text = &after[dots..];
+            }
+        }
+        let text = text.trim_start_matches(['.', '\u{2026}']);
+        if text.is_empty() {
+            return;
+        }
+        self.seen_content = true;
+        let start = game.text.len();
+        game.text.push_str(text);
+        let range = start..game.text.len();
+        game.tokens.push(match MoveText::parse(text) {
+            Some(san) => Token::Move { text: range, san },
+            None => Token::Unknown(range),
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn games(text: &str) -> Vec<RawGame> {
+        let mut reader = GameReader::new(text.as_bytes());
+        let mut out = Vec::new();
+        while let Some(game) = reader.next_game().unwrap() {
+            out.push(game);
+        }
+        out
+    }
+
+    fn words(game: &RawGame) -> Vec<String> {
+        game.tokens
+            .iter()
+            .map(|t| match t {
+                Token::Move { text, .. } => game.slice(text).to_string(),
+                Token::Unknown(r) => format!("?{}", game.slice(r)),
+                Token::Nag(n) => format!("${n}"),
+                Token::Comment(r) => format!("{{{}}}", game.slice(r)),
+                Token::Open => "(".into(),
+                Token::Close => ")".into(),
+                Token::Result(r) => (*r).to_string(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn tokens_of_hand_written_movetext() {
+        let text = "\u{feff}[Event \"a \\\"b\\\"\"] [Site \"x\"]\r\n\r\n1.e4 e5!? 2. Nf3?? {a\n\nb} (2. Qh5+ ; rest\n% escape\n2...Nc6) 3.Bb5 $14 1-0\n\n[Event \"two\"]\n1. d4 *\n";
+        let games = games(text);
+        assert_eq!(games.len(), 2);
+        assert_eq!(
+            games[0].tags,
+            vec![
+                ("Event".into(), "a \"b\"".into()),
+                ("Site".into(), "x".into())
+            ]
+        );
+        assert_eq!(
+            words(&games[0]),
+            [
+                "e4", "e5", "$5", "Nf3", "$4", "{a\n\nb}", "(", "Qh5+", "Nc6", ")", "Bb5", "$14",
+                "1-0"
+            ]
+        );
+        assert_eq!(words(&games[1]), ["d4", "*"]);
+    }
+
+    #[test]
+    fn game_boundaries_blank_lines_and_empty_games() {
+        // A blank line inside the tags does not end the game; one after the
+        // movetext does; a tag line right after movetext starts a new game.
+        let text = "[Event \"A\"]\n\n[Round \"1\"]\n\n1. e4\n\n[Event \"B\"]\n\n[Event \"C\"]\n1. d4\n[Event \"D\"]\n1. c4\n";
+        let games = games(text);
+        let events: Vec<_> = games.iter().map(|g| g.tag("Event").unwrap_or("")).collect();
+        assert_eq!(events, ["A", "B", "C", "D"]);
+        assert_eq!(games[0].tag("Round"), Some("1"));
+        assert_eq!(words(&games[1]), Vec::<String>::new());
+        assert_eq!(words(&games[2]), ["d4"]);
+        assert!(
+            super::GameReader::new(&b""[..])
+                .next_game()
+                .unwrap()
+                .is_none()
+        );
+        assert!(
+            super::GameReader::new(&b"\n\n  \n"[..])
+                .next_game()
+                .unwrap()
+                .is_none()
+        );
+    }
+
+    #[test]
+    fn an_unclosed_comment_keeps_its_text_and_a_huge_line_is_cut() {
+        let games = games("1. e4 { never closed\nstill comment");
+        assert_eq!(words(&games[0]), ["e4", "{ never closed\nstill comment\n}"]);
+        let long = format!("1. e4 {}", "a".repeat(MAX_LINE_BYTES + 10));
+        let mut reader = GameReader::new(long.as_bytes());
+        let game = reader.next_game().unwrap().unwrap();
+        assert!(game.truncated.is_some());
+        assert!(game.text.len() <= MAX_LINE_BYTES);
+    }
+}
