@@ -18,16 +18,9 @@ fn parse(text: &[u8]) -> Vec<GameTree> {
     games
 }
 
-/// A test PGN: `own:NAME` is the project's own `tests/data/pgn/NAME`, any
-/// other name the third-party data.
+/// A test PGN, `tests/data/pgn/NAME`.
 fn load(name: &str) -> Vec<GameTree> {
-    let path = match name.strip_prefix("own:") {
-        Some(own) => std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/data/pgn")
-            .join(own),
-        None => common::testdata(&format!("pgn/{name}")),
-    };
-    parse(&std::fs::read(path).unwrap())
+    parse(&std::fs::read(common::testdata(&format!("pgn/{name}"))).unwrap())
 }
 
 /// The tree's shape, independent of the order nodes were stored in: each
@@ -117,7 +110,7 @@ fn every_test_file_round_trips() {
         "stockfish-learning.pgn",
         "uci-moves.pgn",
         "utf8-bom.pgn",
-        "own:hand-typed.pgn",
+        "hand-typed.pgn",
     ] {
         for tree in load(name) {
             let pgn = tree.to_pgn();
@@ -282,7 +275,7 @@ fn decorate(pgn: &str, style: u64) -> String {
 
 #[test]
 fn a_variation_that_repeats_the_games_move_stays_a_variation() {
-    let games = load("own:hand-typed.pgn");
+    let games = load("hand-typed.pgn");
     assert_eq!(games.len(), 5);
     let legal = &games[0];
     // 5. Nxe5 (5. Nxe5 Bxd1 6. Bxf7+ Ke7 7. Nd5#) 5... Bxd1?? 6. Bxf7++ Ke7
@@ -331,7 +324,7 @@ fn old_and_hand_typed_spellings_read_every_move() {
             "rnbqkbnr/pppp1ppp/8/4p3/3PP3/5N2/PPP2PPP/RNBQKB1R w KQkq - 0 4",
         ),
     ];
-    let games = load("own:hand-typed.pgn");
+    let games = load("hand-typed.pgn");
     for (game, (plies_expected, fen)) in games.iter().zip(expected) {
         assert!(game.error.is_none(), "{:?}", game.error);
         assert_eq!(

@@ -4,6 +4,8 @@
 //! it: main screen, cursor shown, mouse reporting off, cooked mode.
 #![allow(clippy::unwrap_used)]
 
+mod common;
+
 use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::sync::mpsc;
@@ -210,9 +212,7 @@ fn play_by_keys_and_typed_san_then_quit_with_the_terminal_restored() {
 #[test]
 fn analyse_a_pgn_game_walk_it_and_paste_a_fen() {
     let home = temp_home("analyse");
-    let pgn = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/testdata/pgn/kasparov-deep-blue-1997.pgn");
-    assert!(pgn.exists(), "test data missing: {}", pgn.display());
+    let pgn = common::testdata("pgn/kasparov-deep-blue-1997.pgn");
     let (mut s, mut child, _master) =
         start(&home, &["--pgn", pgn.to_str().unwrap(), "--game", "6"]);
     s.wait_for("the analysis board", |screen| {

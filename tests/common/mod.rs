@@ -8,17 +8,14 @@ use kibitz::engine::trace::NoTrace;
 use kibitz::engine::{Limits, SearchOptions};
 use shakmaty::Chess;
 
-/// The shared third-party test data, `../shared/testdata` from the project.
-/// Panics with the path when it is missing: these tests must not pass
-/// silently without their data.
+/// A file of the tests' data, `tests/data/RELATIVE` in the repository
+/// (origins and licences in `tests/data/README.md`). Panics with the path
+/// when it is missing: these tests must not pass silently without their data.
 pub fn testdata(relative: &str) -> PathBuf {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/testdata");
-    let path = root.join(relative);
-    assert!(
-        path.exists(),
-        "test data missing: {} (the tests read ../shared/testdata beside the project)",
-        path.display()
-    );
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(relative);
+    assert!(path.exists(), "test data missing: {}", path.display());
     path
 }
 
