@@ -446,16 +446,13 @@ fn the_game_list_reads_every_test_file_in_batches() {
 
 #[test]
 fn pgn_command_summarises_and_exits_2_on_an_unreadable_file() {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kibitz"))
-        .args([
-            "pgn",
-            "--json",
-            common::testdata("pgn/kasparov-deep-blue-1997.pgn")
-                .to_str()
-                .unwrap(),
-        ])
-        .output()
-        .unwrap();
+    let out = common::run_kibitz(&[
+        "pgn",
+        "--json",
+        common::testdata("pgn/kasparov-deep-blue-1997.pgn")
+            .to_str()
+            .unwrap(),
+    ]);
     assert!(out.status.success());
     let lines: Vec<serde_json::Value> = String::from_utf8(out.stdout)
         .unwrap()
@@ -465,10 +462,7 @@ fn pgn_command_summarises_and_exits_2_on_an_unreadable_file() {
     assert_eq!(lines.len(), 6);
     assert_eq!(lines[0]["plies"], 89);
     assert_eq!(lines[0]["opening"]["eco"], "A07");
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kibitz"))
-        .args(["pgn", "/no/such/file.pgn"])
-        .output()
-        .unwrap();
+    let out = common::run_kibitz(&["pgn", "/no/such/file.pgn"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read"));
 }
