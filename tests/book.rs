@@ -154,11 +154,9 @@ fn lasker_trap_book_probes_match_an_independent_decoding() {
     );
 }
 
+/// `kibitz ARGS` with a fresh home of its own.
 fn kibitz(args: &[&str]) -> std::process::Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_kibitz"))
-        .args(args)
-        .output()
-        .unwrap()
+    common::run_kibitz(args)
 }
 
 fn temp(name: &str) -> std::path::PathBuf {

@@ -1,13 +1,13 @@
 //! The command-line contracts, tested by running the binary.
 #![allow(clippy::unwrap_used)]
 
-use std::process::{Command, Output};
+mod common;
 
+use std::process::Output;
+
+/// `kibitz ARGS` with a fresh home of its own.
 fn kibitz(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_kibitz"))
-        .args(args)
-        .output()
-        .expect("the kibitz binary runs")
+    common::run_kibitz(args)
 }
 
 fn stdout(output: &Output) -> String {

@@ -18,16 +18,9 @@ fn parse(text: &[u8]) -> Vec<GameTree> {
     games
 }
 
-/// A test PGN: `own:NAME` is the project's own `tests/data/pgn/NAME`, any
-/// other name the third-party data.
+/// A test PGN, `tests/data/pgn/NAME`.
 fn load(name: &str) -> Vec<GameTree> {
-    let path = match name.strip_prefix("own:") {
-        Some(own) => std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/data/pgn")
-            .join(own),
-        None => common::testdata(&format!("pgn/{name}")),
-    };
-    parse(&std::fs::read(path).unwrap())
+    parse(&std::fs::read(common::testdata(&format!("pgn/{name}"))).unwrap())
 }
 
 /// The tree's shape, independent of the order nodes were stored in: each
@@ -117,7 +110,7 @@ fn every_test_file_round_trips() {
         "stockfish-learning.pgn",
         "uci-moves.pgn",
         "utf8-bom.pgn",
-        "own:hand-typed.pgn",
+        "hand-typed.pgn",
     ] {
         for tree in load(name) {
             let pgn = tree.to_pgn();
@@ -282,7 +275,7 @@ fn decorate(pgn: &str, style: u64) -> String {
 
 #[test]
 fn a_variation_that_repeats_the_games_move_stays_a_variation() {
-    let games = load("own:hand-typed.pgn");
+    let games = load("hand-typed.pgn");
     assert_eq!(games.len(), 5);
     let legal = &games[0];
     // 5. Nxe5 (5. Nxe5 Bxd1 6. Bxf7+ Ke7 7. Nd5#) 5... Bxd1?? 6. Bxf7++ Ke7
@@ -331,7 +324,7 @@ fn old_and_hand_typed_spellings_read_every_move() {
             "rnbqkbnr/pppp1ppp/8/4p3/3PP3/5N2/PPP2PPP/RNBQKB1R w KQkq - 0 4",
         ),
     ];
-    let games = load("own:hand-typed.pgn");
+    let games = load("hand-typed.pgn");
     for (game, (plies_expected, fen)) in games.iter().zip(expected) {
         assert!(game.error.is_none(), "{:?}", game.error);
         assert_eq!(
@@ -453,16 +446,13 @@ fn the_game_list_reads_every_test_file_in_batches() {
 
 #[test]
 fn pgn_command_summarises_and_exits_2_on_an_unreadable_file() {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kibitz"))
-        .args([
-            "pgn",
-            "--json",
-            common::testdata("pgn/kasparov-deep-blue-1997.pgn")
-                .to_str()
-                .unwrap(),
-        ])
-        .output()
-        .unwrap();
+    let out = common::run_kibitz(&[
+        "pgn",
+        "--json",
+        common::testdata("pgn/kasparov-deep-blue-1997.pgn")
+            .to_str()
+            .unwrap(),
+    ]);
     assert!(out.status.success());
     let lines: Vec<serde_json::Value> = String::from_utf8(out.stdout)
         .unwrap()
@@ -472,10 +462,7 @@ fn pgn_command_summarises_and_exits_2_on_an_unreadable_file() {
     assert_eq!(lines.len(), 6);
     assert_eq!(lines[0]["plies"], 89);
     assert_eq!(lines[0]["opening"]["eco"], "A07");
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kibitz"))
-        .args(["pgn", "/no/such/file.pgn"])
-        .output()
-        .unwrap();
+    let out = common::run_kibitz(&["pgn", "/no/such/file.pgn"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read"));
 }

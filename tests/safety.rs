@@ -11,14 +11,11 @@ use std::time::{Duration, Instant};
 
 /// A fresh folder of its own for a test: the program's home, config, data
 /// and cache live in it, and the test's files.
-struct Home(PathBuf);
+struct Home(common::TempHome);
 
 impl Home {
     fn new(name: &str) -> Home {
-        let dir = std::env::temp_dir().join(format!("kibitz-safety-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Home(dir)
+        Home(common::TempHome::new(&format!("safety-{name}")))
     }
 
     fn path(&self, name: &str) -> PathBuf {
@@ -35,12 +32,10 @@ impl Home {
     /// Run kibitz with `args`; a run longer than 20 s is killed and fails
     /// the test (the bug this file guards against is a read without end).
     fn run(&self, args: &[&str]) -> (i32, String, String) {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_kibitz"))
+        let mut child = self
+            .0
+            .command()
             .args(args)
-            .env("HOME", &self.0)
-            .env("XDG_CONFIG_HOME", self.path("config"))
-            .env("XDG_DATA_HOME", self.path("data"))
-            .env("XDG_CACHE_HOME", self.path("cache"))
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -70,12 +65,6 @@ impl Home {
         assert_eq!(stderr.lines().count(), 1, "{args:?}: one line: {stderr}");
         assert!(stderr.contains(expect), "{args:?}: {stderr}");
         stderr
-    }
-}
-
-impl Drop for Home {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
     }
 }
 

@@ -1,21 +1,165 @@
-//! The built-in tablebases: every table generated, compared position by
-//! position (a random sample per table here; `kibitz tb verify` checks them
-//! all) with the Syzygy tables by win/draw/loss, the known longest mates, and
-//! the engine mating in exactly the distance the tables give.
+//! The built-in tablebases: every table generated, compared with the Syzygy
+//! tables by win/draw/loss (every position of the 3-piece tables, a fixed
+//! random sample of each 4-piece table here; `kibitz tb verify` checks them
+//! all), the known longest mates, and the engine mating in exactly the
+//! distance the tables give.
+//!
+//! Generating the 35 tables is most of this file's time (about 100 s of
+//! processor time). They are generated on both cores into a folder under
+//! cargo's target directory named after a hash of this test binary, and
+//! read from there by the later runs of the same binary: the same code makes
+//! the same tables, and any change to the code (the generator's or this
+//! file's) makes a new binary, so new tables. Folders of older binaries are
+//! removed.
 #![allow(clippy::unwrap_used)]
 
 mod common;
 
-use std::sync::{Arc, OnceLock};
-use std::time::Duration;
+use std::collections::HashSet;
+use std::hash::Hasher;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex, OnceLock};
+use std::time::{Duration, SystemTime};
 
 use kibitz::engine::level::Rng;
 use kibitz::engine::{Command, Engine, GoRequest, Limits, MoveSource, Report, SearchOptions};
 use kibitz::game::fen::parse_fen;
 use kibitz::tablebase::material::Material;
-use kibitz::tablebase::retro::Value;
-use kibitz::tablebase::{Builtin, Tablebases, Wdl, chess_of};
+use kibitz::tablebase::retro::{Layout, Table, Value};
+use kibitz::tablebase::{Builtin, Tablebases, Wdl, chess_of, store};
 use shakmaty::{Chess, Color, Position};
+
+/// Threads for generating and comparing: the machine's cores, at least two.
+fn threads() -> usize {
+    std::thread::available_parallelism().map_or(2, |n| n.get().max(2))
+}
+
+/// The folder of this binary's generated tables:
+/// `<target>/tmp/tablebases-<hash of this test binary>`. Folders of other
+/// binaries left more than ten minutes ago are removed (about 280 MB each).
+fn tables_dir() -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let bytes = std::fs::read(&exe).unwrap();
+    let mut hasher = std::hash::DefaultHasher::new();
+    hasher.write(&bytes);
+    let name = format!("tablebases-{:016x}", hasher.finish());
+    let parent = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    if let Ok(entries) = std::fs::read_dir(&parent) {
+        let a_while_ago = SystemTime::now() - Duration::from_secs(600);
+        for entry in entries.flatten() {
+            let other = entry.file_name().to_string_lossy().into_owned();
+            let old = entry
+                .metadata()
+                .and_then(|m| m.modified())
+                .is_ok_and(|t| t < a_while_ago);
+            if other.starts_with("tablebases-") && other != name && old {
+                let _ = std::fs::remove_dir_all(entry.path());
+            }
+        }
+    }
+    let dir = parent.join(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Generate into `dir` every table not there yet (or not readable), on
+/// `threads` threads: each takes the largest table whose smaller tables are
+/// all done, so both cores stay busy until the last table.
+fn generate_missing(dir: &Path, threads: usize) {
+    struct Plan {
+        todo: Vec<Material>,
+        done: HashSet<Material>,
+        failed: Option<String>,
+    }
+    let there = Builtin::open(dir, &mut Vec::new());
+    let (done, todo): (Vec<Material>, Vec<Material>) =
+        Material::all().into_iter().partition(|m| there.contains(m));
+    let mut todo = todo;
+    todo.sort_by_key(|m| std::cmp::Reverse(Layout::new(m).size));
+    let plan = Mutex::new(Plan {
+        todo,
+        done: done.into_iter().collect(),
+        failed: None,
+    });
+    let changed = Condvar::new();
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                loop {
+                    let material = {
+                        let mut plan = plan.lock().unwrap();
+                        loop {
+                            if plan.failed.is_some() || plan.todo.is_empty() {
+                                return;
+                            }
+                            let ready = plan
+                                .todo
+                                .iter()
+                                .position(|m| m.children().iter().all(|c| plan.done.contains(c)));
+                            if let Some(i) = ready {
+                                break plan.todo.remove(i);
+                            }
+                            plan = changed.wait(plan).unwrap();
+                        }
+                    };
+                    // The smaller tables are read from `dir` as needed.
+                    let mut builtin = Builtin::open(dir, &mut Vec::new());
+                    let result = builtin
+                        .generate(&material, &mut |_| {})
+                        .and_then(|table| store::write(dir, table).map_err(|e| e.to_string()));
+                    let mut plan = plan.lock().unwrap();
+                    match result {
+                        Ok(_) => {
+                            plan.done.insert(material);
+                        }
+                        Err(e) => plan.failed = Some(format!("{material}: {e}")),
+                    }
+                    changed.notify_all();
+                }
+            });
+        }
+    });
+    let plan = plan.into_inner().unwrap();
+    assert_eq!(plan.failed, None, "generating the tables failed");
+}
+
+/// The folder with all 35 tables, generated (once per test binary) if
+/// they are not there yet.
+fn dir() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = tables_dir();
+        generate_missing(&dir, threads());
+        let mut problems = Vec::new();
+        let builtin = Builtin::open(&dir, &mut problems);
+        assert!(problems.is_empty(), "{problems:?}");
+        assert_eq!(builtin.len(), 35);
+        dir
+    })
+    .as_path()
+}
+
+/// All 35 tables, read from [`dir`] as needed, with the Syzygy tables.
+fn tables() -> &'static Tablebases {
+    static TABLES: OnceLock<Tablebases> = OnceLock::new();
+    TABLES.get_or_init(|| {
+        let mut tables = Tablebases::new(Builtin::open(dir(), &mut Vec::new()));
+        tables.add_syzygy(&common::testdata("syzygy")).unwrap();
+        tables
+    })
+}
+
+/// `material`'s table; fails the test if it cannot be read.
+fn table(material: &Material) -> &'static Table {
+    tables().builtin.get(material).unwrap_or_else(|| {
+        panic!(
+            "{material}: table missing or unreadable in {} ({:?}); remove the folder to generate again",
+            dir().display(),
+            tables().builtin.problems()
+        )
+    })
+}
 
 /// A search request at full strength, without the book.
 fn go(id: u64, position: Chess, limits: Limits) -> Command {
@@ -44,66 +188,102 @@ fn best_move_of(engine: &Engine, id: u64) -> Report {
     }
 }
 
-/// All 35 tables, generated once for this test binary.
-fn tables() -> &'static Tablebases {
-    static TABLES: OnceLock<Tablebases> = OnceLock::new();
-    TABLES.get_or_init(|| {
-        let mut builtin = Builtin::new();
-        builtin
-            .generate_all(&Material::all(), 2, &mut |_, _| {})
-            .unwrap();
-        assert_eq!(builtin.len(), 35);
-        let mut tables = Tablebases::new(builtin);
-        tables.add_syzygy(&common::testdata("syzygy")).unwrap();
-        tables
-    })
+/// Positions compared with Syzygy per 4-piece table (the 3-piece tables
+/// are compared whole).
+const SAMPLE: usize = 50_000;
+
+/// Compare `table` with Syzygy: every position of a 3-piece table, a fixed
+/// random sample of [`SAMPLE`] positions of a 4-piece one. Returns how many
+/// positions were compared.
+fn compare_with_syzygy(
+    table: &Table,
+    syzygy: &shakmaty_syzygy::Tablebase<Chess>,
+    seed: u64,
+) -> usize {
+    let layout = &table.layout;
+    let material = &layout.material;
+    let whole = material.count() == 3;
+    let size = layout.size as u64;
+    let mut rng = Rng::new(seed);
+    let indices: Box<dyn Iterator<Item = usize>> = if whole {
+        Box::new(0..layout.size)
+    } else {
+        Box::new(std::iter::repeat_with(move || (rng.next_u64() % size) as usize).take(10_000_000))
+    };
+    let mut checked = 0;
+    for index in indices {
+        if !whole && checked == SAMPLE {
+            break;
+        }
+        let Some(value) = table.value(index) else {
+            continue;
+        };
+        let pos = layout.decode(index);
+        if pos.ep {
+            continue;
+        }
+        let placement = layout.pieces.iter().copied().zip(pos.sq).collect();
+        let Some(chess) = chess_of(&placement, pos.stm) else {
+            continue;
+        };
+        let wdl = syzygy.probe_wdl_after_zeroing(&chess).unwrap();
+        assert_eq!(
+            value.outcome(),
+            kibitz::tablebase::syzygy_wdl(wdl).outcome(),
+            "{material}: {} kibitz {value:?} Syzygy {wdl:?}",
+            shakmaty::fen::Fen::from_position(&chess, shakmaty::EnPassantMode::Legal)
+        );
+        checked += 1;
+    }
+    if whole {
+        let (_, [won, drawn, lost]) = table.summary();
+        assert_eq!(checked, won + drawn + lost, "{material}: every position");
+    } else {
+        assert_eq!(checked, SAMPLE, "{material}: too few valid positions found");
+    }
+    checked
 }
 
 #[test]
-fn every_table_agrees_with_syzygy_on_a_sample() {
-    use shakmaty_syzygy::Tablebase;
-    let mut syzygy = Tablebase::<Chess>::new();
-    syzygy.add_directory(common::testdata("syzygy")).unwrap();
+fn every_table_agrees_with_syzygy() {
     let all = Material::all();
     assert_eq!(all.len(), 35);
-    let mut rng = Rng::new(2026);
-    for material in all {
-        let table = tables().builtin.get(&material).unwrap();
-        let layout = &table.layout;
-        let mut checked = 0;
-        let mut tries = 0;
-        while checked < 3000 && tries < 1_000_000 {
-            tries += 1;
-            let index = (rng.next_u64() % layout.size as u64) as usize;
-            let Some(value) = table.value(index) else {
-                continue;
-            };
-            let pos = layout.decode(index);
-            if pos.ep {
-                continue;
-            }
-            let placement = layout.pieces.iter().copied().zip(pos.sq).collect();
-            let Some(chess) = chess_of(&placement, pos.stm) else {
-                continue;
-            };
-            let wdl = syzygy.probe_wdl_after_zeroing(&chess).unwrap();
-            assert_eq!(
-                value.outcome(),
-                kibitz::tablebase::syzygy_wdl(wdl).outcome(),
-                "{material}: {} kibitz {value:?} Syzygy {wdl:?}",
-                shakmaty::fen::Fen::from_position(&chess, shakmaty::EnPassantMode::Legal)
-            );
-            checked += 1;
+    let next = AtomicUsize::new(0);
+    let counts = Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..threads() {
+            scope.spawn(|| {
+                let mut syzygy = shakmaty_syzygy::Tablebase::<Chess>::new();
+                syzygy.add_directory(common::testdata("syzygy")).unwrap();
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(material) = all.get(i) else {
+                        return;
+                    };
+                    let checked = compare_with_syzygy(table(material), &syzygy, 2026 + i as u64);
+                    counts.lock().unwrap().push((material.clone(), checked));
+                }
+            });
         }
-        assert_eq!(checked, 3000, "{material}: too few valid positions found");
-    }
+    });
+    let counts = counts.into_inner().unwrap();
+    assert_eq!(counts.len(), 35, "every table compared");
+    let three: Vec<usize> = counts
+        .iter()
+        .filter(|(m, _)| m.count() == 3)
+        .map(|(_, n)| *n)
+        .collect();
+    assert_eq!(three.len(), 5, "the five 3-piece tables, compared whole");
+    let whole: usize = three.iter().sum();
+    let total: usize = counts.iter().map(|(_, n)| n).sum();
+    eprintln!("compared with Syzygy: {total} positions ({whole} of the 3-piece tables, all)");
 }
 
 #[test]
 fn the_longest_mates_are_the_known_ones() {
     for (name, plies) in [("KQvK", 19), ("KRvK", 31), ("KBNvK", 65), ("KQvKR", 69)] {
         let material: Material = name.parse().unwrap();
-        let (longest, _) = tables().builtin.get(&material).unwrap().summary();
+        let (longest, _) = table(&material).summary();
         assert_eq!(longest, plies, "{name}");
     }
 }
@@ -111,7 +291,7 @@ fn the_longest_mates_are_the_known_ones() {
 /// The winning position of `material` with the longest mate, White to move.
 fn longest_win(material: &str) -> (Chess, i32) {
     let material: Material = material.parse().unwrap();
-    let table = tables().builtin.get(&material).unwrap();
+    let table = table(&material);
     let layout = &table.layout;
     let mut best: Option<(usize, u8)> = None;
     for index in 0..layout.size {
@@ -134,13 +314,7 @@ fn the_engine_mates_in_exactly_the_table_distance() {
     let tables: Arc<Tablebases> = Arc::new(Tablebases::new({
         let mut builtin = Builtin::new();
         for name in ["KQvK", "KRvK", "KBvK", "KNvK", "KBNvK"] {
-            builtin.insert(
-                tables()
-                    .builtin
-                    .get(&name.parse().unwrap())
-                    .unwrap()
-                    .clone(),
-            );
+            builtin.insert(table(&name.parse().unwrap()).clone());
         }
         builtin
     }));
@@ -241,11 +415,9 @@ fn the_search_scores_a_capture_into_the_tables_by_them() {
     // Five pieces: after Qxd8+ the queen against king and pawn is a won
     // table ending; the search sees it at once as a tablebase win.
     let position = parse_fen("3r2k1/p7/8/8/8/8/8/K2Q4 w - - 0 1").unwrap();
-    let all: &'static Tablebases = tables();
-    let mut builtin = Builtin::new();
-    for m in Material::all() {
-        builtin.insert(all.builtin.get(&m).unwrap().clone());
-    }
+    // The built-in tables alone, read as needed.
+    let builtin = Builtin::open(dir(), &mut Vec::new());
+    assert_eq!(builtin.len(), 35);
     let engine = Engine::new(16).unwrap();
     engine.send(Command::SetTablebases(Some(Arc::new(Tablebases::new(
         builtin,

@@ -4,8 +4,9 @@
 //! it: main screen, cursor shown, mouse reporting off, cooked mode.
 #![allow(clippy::unwrap_used)]
 
+mod common;
+
 use std::io::{Read, Write};
-use std::path::PathBuf;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -74,13 +75,6 @@ struct Pty {
     master: Box<dyn portable_pty::MasterPty + Send>,
 }
 
-fn temp_home(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("kibitz-pty-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 /// The move list's line for move `n` with both halves played, if any.
 fn full_move(screen: &str, n: u32) -> Option<String> {
     let prefix = format!("{n}. ");
@@ -93,7 +87,7 @@ fn full_move(screen: &str, n: u32) -> Option<String> {
 
 /// The binary on a fresh pseudo-terminal with its own home folder.
 fn start(
-    home: &std::path::Path,
+    home: &common::TempHome,
     args: &[&str],
 ) -> (
     Session,
@@ -110,10 +104,10 @@ fn start(
         .unwrap();
     let mut command = CommandBuilder::new(env!("CARGO_BIN_EXE_kibitz"));
     command.args(args);
-    command.env("HOME", home);
-    command.env("XDG_CONFIG_HOME", home.join("config"));
-    command.env("XDG_DATA_HOME", home.join("data"));
-    command.env("XDG_CACHE_HOME", home.join("cache"));
+    for (key, value) in home.env() {
+        command.env(key, value);
+    }
+    command.env_remove("KIBITZ_FRAME_LOG");
     command.env("TERM", "xterm-256color");
     let child = pty.slave.spawn_command(command).unwrap();
     drop(pty.slave);
@@ -141,7 +135,7 @@ fn start(
 
 #[test]
 fn play_by_keys_and_typed_san_then_quit_with_the_terminal_restored() {
-    let home = temp_home("play");
+    let home = common::TempHome::new("pty-play");
     let (mut s, mut child, master) = start(&home, &[]);
     let pty = Pty { master };
     s.wait_for("the new-game dialog", |screen| screen.contains("New game"));
@@ -204,15 +198,12 @@ fn play_by_keys_and_typed_san_then_quit_with_the_terminal_restored() {
         autosave.contains("\"e2e4\"") && autosave.contains("\"g1f3\""),
         "{autosave}"
     );
-    std::fs::remove_dir_all(&home).unwrap();
 }
 
 #[test]
 fn analyse_a_pgn_game_walk_it_and_paste_a_fen() {
-    let home = temp_home("analyse");
-    let pgn = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/testdata/pgn/kasparov-deep-blue-1997.pgn");
-    assert!(pgn.exists(), "test data missing: {}", pgn.display());
+    let home = common::TempHome::new("pty-analyse");
+    let pgn = common::testdata("pgn/kasparov-deep-blue-1997.pgn");
     let (mut s, mut child, _master) =
         start(&home, &["--pgn", pgn.to_str().unwrap(), "--game", "6"]);
     s.wait_for("the analysis board", |screen| {
@@ -242,13 +233,12 @@ fn analyse_a_pgn_game_walk_it_and_paste_a_fen() {
     s.send("y");
     let status = s.wait_exit(&mut *child);
     assert!(status.success(), "{status:?}");
-    std::fs::remove_dir_all(&home).unwrap();
 }
 
 #[test]
 fn term_hup_and_quit_signals_autosave_and_restore_the_terminal() {
     for (signal, number) in [("TERM", 15), ("HUP", 1), ("QUIT", 3)] {
-        let home = temp_home(&format!("signal-{signal}"));
+        let home = common::TempHome::new(&format!("pty-signal-{signal}"));
         let (mut s, mut child, master) = start(&home, &[]);
         let pty = Pty { master };
         s.wait_for("the new-game dialog", |screen| screen.contains("New game"));
@@ -298,6 +288,5 @@ fn term_hup_and_quit_signals_autosave_and_restore_the_terminal() {
         let saved = std::fs::read_to_string(&autosave)
             .unwrap_or_else(|e| panic!("SIG{signal}: no autosave: {e}"));
         assert!(saved.contains("\"e2e4\""), "SIG{signal}: {saved}");
-        std::fs::remove_dir_all(&home).unwrap();
     }
 }

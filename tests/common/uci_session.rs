@@ -2,9 +2,7 @@
 #![allow(dead_code, clippy::unwrap_used)]
 
 use std::io::{BufRead, BufReader, Write};
-use std::path::PathBuf;
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::process::{Child, ChildStdin, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
@@ -15,29 +13,16 @@ pub struct Uci {
     stdin: ChildStdin,
     pub lines: Receiver<String>,
     /// The session's own home (config, data and cache), removed at the end.
-    pub home: PathBuf,
-}
-
-/// A fresh, empty folder for one session's home.
-pub fn temp_home() -> PathBuf {
-    static SESSIONS: AtomicUsize = AtomicUsize::new(0);
-    let n = SESSIONS.fetch_add(1, Ordering::Relaxed);
-    let home = std::env::temp_dir().join(format!("kibitz-uci-home-{}-{n}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&home);
-    std::fs::create_dir_all(&home).unwrap();
-    home
+    pub home: super::TempHome,
 }
 
 impl Uci {
     /// A session with a home of its own (never the user's cache or config).
     pub fn start() -> Uci {
-        let home = temp_home();
-        let mut child = Command::new(env!("CARGO_BIN_EXE_kibitz"))
+        let home = super::TempHome::new("uci");
+        let mut child = home
+            .command()
             .arg("uci")
-            .env("HOME", &home)
-            .env("XDG_CONFIG_HOME", home.join("config"))
-            .env("XDG_DATA_HOME", home.join("data"))
-            .env("XDG_CACHE_HOME", home.join("cache"))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .spawn()
@@ -107,6 +92,6 @@ impl Drop for Uci {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
-        let _ = std::fs::remove_dir_all(&self.home);
+        // The home goes with the field, after the process is gone.
     }
 }
