@@ -3,20 +3,10 @@
 //! list of iterations is complete up to that depth.
 #![allow(clippy::unwrap_used)]
 
-use std::process::Command;
+mod common;
 
-/// `kibitz` with a home of its own.
 fn kibitz(args: &[&str]) -> std::process::Output {
-    let home = std::env::temp_dir().join(format!("kibitz-stats-{}", std::process::id()));
-    std::fs::create_dir_all(&home).unwrap();
-    Command::new(env!("CARGO_BIN_EXE_kibitz"))
-        .args(args)
-        .env("HOME", &home)
-        .env("XDG_CONFIG_HOME", home.join("config"))
-        .env("XDG_DATA_HOME", home.join("data"))
-        .env("XDG_CACHE_HOME", home.join("cache"))
-        .output()
-        .unwrap()
+    common::run_kibitz(args)
 }
 
 const MIDDLEGAME: &str = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4";
