@@ -220,8 +220,16 @@ impl Layout {
         };
         let mut best = usize::MAX;
         for &t in transforms {
+            // Only a symmetry that brings the first king into its region
+            // gives an index: most are ruled out by that king alone, before
+            // the other pieces are moved.
+            let king = transform(t, pos.sq[0]);
+            if self.region_of[king as usize] == u8::MAX {
+                continue;
+            }
             let mut sq = pos.sq;
-            for s in sq.iter_mut().take(self.n()) {
+            sq[0] = king;
+            for s in sq.iter_mut().take(self.n()).skip(1) {
                 *s = transform(t, *s);
             }
             // Identical pieces are interchangeable: order them by square.
