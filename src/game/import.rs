@@ -67,24 +67,18 @@ impl Builder {
     }
 
     fn fail(&mut self, ply: usize, text: &str, problem: Problem) {
-        if self.tree.error.is_none() {
-            self.tree.error = Some(MoveError {
-                game: self.game,
-                ply,
-                text: text.to_string(),
-                problem,
-            });
-        } else {
-            let note = MoveError {
-                game: self.game,
-                ply,
-                text: text.to_string(),
-                problem,
-            }
-            .to_string();
-            self.note(note);
+        let error = MoveError {
+            game: self.game,
+            ply,
+            text: text.to_string(),
+            problem,
+        };
+        // The first problem is the game's error; later ones are notes.
+        match self.tree.error {
+            None => self.tree.error = Some(error),
+            Some(_) => self.note(error.to_string()),
         }
-        if self.stack.is_empty() {
+        if !self.in_variation() {
             self.stopped = true;
         } else {
             // Only the rest of this variation is lost; the line it hangs

@@ -392,18 +392,6 @@ impl Lexer {
         let word = String::from_utf8_lossy(word);
         let mut text: &str = &word;
         match text {
-            "0000" => {
-                // A null move, not a move number.
-                self.seen_content = true;
-                let start = game.text.len();
-                game.text.push_str(text);
-                let text = start..game.text.len();
-                game.tokens.push(Token::Move {
-                    text,
-                    san: MoveText::Null,
-                });
-                return;
-            }
             "1-0" | "0-1" | "1/2-1/2" | "\u{bd}-\u{bd}" => {
                 self.seen_content = true;
                 let result = match text {
@@ -416,9 +404,10 @@ impl Lexer {
             }
             _ => {}
         }
-        // A move number, alone (`12.`, `12...`, `12`) or glued (`12.e4`).
+        // A move number, alone (`12.`, `12...`, `12`) or glued (`12.e4`);
+        // `0000` is a null move, not a number.
         let digits = text.bytes().take_while(u8::is_ascii_digit).count();
-        if digits > 0 {
+        if digits > 0 && text != "0000" {
             let after = &text[digits..];
             let dots = after.bytes().take_while(|&c| c == b'.').count();
             if after.is_empty() || dots > 0 {
