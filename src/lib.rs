@@ -10,7 +10,7 @@ pub mod game;
 pub mod perft;
 pub mod review;
 pub mod tablebase;
-pub mod teaching;
+pub mod teach;
 #[cfg(feature = "tui")]
 pub mod tui;
 pub mod uci;

@@ -6,7 +6,7 @@ use kibitz::cli::run_trace;
 use kibitz::engine::trace::Recorder;
 use kibitz::engine::{Score, SearchOptions};
 use kibitz::game::notation::san_line;
-use kibitz::teaching::{TeachingPosition, positions};
+use kibitz::teach::{TeachingPosition, positions};
 use shakmaty::Position;
 
 fn find(name: &str) -> TeachingPosition {

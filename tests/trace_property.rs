@@ -89,6 +89,7 @@ fn recorder_logs_the_required_events() {
             kibitz::engine::trace::TraceEvent::AlphaRaised { .. } => "alpha",
             kibitz::engine::trace::TraceEvent::BetaCutoff { .. } => "cutoff",
             kibitz::engine::trace::TraceEvent::Return { .. } => "return",
+            _ => "other",
         })
         .collect();
     for kind in [

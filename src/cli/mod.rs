@@ -502,6 +502,8 @@ impl TraceArgs {
             transposition_table: !self.no_tt,
             quiescence: !self.no_quiescence,
             selective: self.selective && !self.no_pruning,
+            pvs: false,
+            iterative_deepening: false,
             aspiration: false,
             multipv: 1,
         }
@@ -610,6 +612,7 @@ fn describe_event(event: &TraceEvent) -> (u32, String) {
             mv,
             index,
             reason,
+            ..
         } => (
             *ply,
             format!("try #{} {} ({})", index + 1, uci(*mv), reason.label()),
@@ -632,6 +635,7 @@ fn describe_event(event: &TraceEvent) -> (u32, String) {
             ),
         ),
         TraceEvent::Return { ply, value } => (*ply, format!("return {value}")),
+        other => (other.ply().unwrap_or(0), format!("{other:?}")),
     }
 }
 

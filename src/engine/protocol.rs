@@ -124,8 +124,16 @@ pub struct SearchOptions {
     pub transposition_table: bool,
     /// Quiescence search at the horizon. Off = static evaluation at depth 0.
     pub quiescence: bool,
-    /// Selective pruning: null move, late-move reductions, futility and delta
-    /// pruning. These change the tree's value, not just its size.
+    /// Principal-variation search: after the first move, prove each later
+    /// move worse with a null window and re-search only when the proof
+    /// fails. Off = every move gets the full window (textbook alpha-beta).
+    pub pvs: bool,
+    /// Search depth 1, 2, 3, ... up to the limit. Off = one search at the
+    /// limit's depth (which must then be given).
+    pub iterative_deepening: bool,
+    /// Selective search: null move, late-move reductions, futility, delta
+    /// and late-move pruning, and the check extension. These change the
+    /// tree's value, not just its size.
     pub selective: bool,
     /// Aspiration windows around the previous iteration's score.
     pub aspiration: bool,
@@ -140,6 +148,8 @@ impl Default for SearchOptions {
             move_ordering: true,
             transposition_table: true,
             quiescence: true,
+            pvs: true,
+            iterative_deepening: true,
             selective: true,
             aspiration: true,
             multipv: 1,
@@ -155,6 +165,18 @@ impl SearchOptions {
             alpha_beta: false,
             move_ordering: false,
             transposition_table: false,
+            ..SearchOptions::textbook()
+        }
+    }
+
+    /// The textbook search a learner starts from: one full-window
+    /// alpha-beta search at a fixed depth, with move ordering, the table and
+    /// quiescence; no principal-variation search, no iterative deepening,
+    /// no selective pruning or extensions, no aspiration windows.
+    pub fn textbook() -> SearchOptions {
+        SearchOptions {
+            pvs: false,
+            iterative_deepening: false,
             selective: false,
             aspiration: false,
             ..SearchOptions::default()

@@ -19,7 +19,7 @@ use shakmaty::{Chess, Position};
 use super::eval::evaluate;
 use super::ordering::{quiescence_moves, see};
 use super::search::{INFINITY, MATE, MAX_PLY, Searcher, child_key};
-use super::trace::{OrderReason, TraceEvent, Tracer};
+use super::trace::{OrderReason, Pruning, Shortcut, TraceEvent, Tracer, WindowKind};
 
 /// Delta pruning: a capture that cannot raise the score to alpha even when
 /// it wins this much more than its exchange value is skipped.
@@ -37,7 +37,8 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         if !self.enter(ply, 0, alpha, beta, true) {
             return 0;
         }
-        if !self.options.quiescence || ply as usize >= MAX_PLY - 1 {
+        // The deepest ply the search can hold: the evaluation has to do.
+        if ply as usize >= MAX_PLY - 1 {
             self.stats.totals.leaves += 1;
             let value = evaluate(position);
             if T::ENABLED {
@@ -59,7 +60,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         let moves = if in_check {
             let moves = position.legal_moves();
             if moves.is_empty() {
-                return self.leave(ply, -MATE + ply as i32);
+                return self.shortcut(ply, Shortcut::Checkmate, -MATE + ply as i32);
             }
             moves.into_iter().collect()
         } else {
@@ -84,20 +85,38 @@ impl<T: Tracer> Searcher<'_, '_, T> {
             quiescence_moves(position, self.options.move_ordering)
         };
 
-        let reason = if self.options.move_ordering {
+        let reason = if in_check {
+            OrderReason::Evasion
+        } else if self.options.move_ordering {
             OrderReason::GoodCapture
         } else {
             OrderReason::Unordered
+        };
+        let window = if ab {
+            WindowKind::Full
+        } else {
+            WindowKind::Infinite
         };
         let count = moves.len();
         let mut best_move = None;
         for (index, &m) in moves.iter().enumerate() {
             if !in_check {
                 let exchange = see(position, m);
-                if exchange < 0 {
-                    continue;
-                }
-                if self.options.selective && ab && stand_pat + exchange + DELTA_MARGIN <= alpha {
+                let pruned = if exchange < 0 {
+                    Some(Pruning::LosingCapture)
+                } else if self.options.selective
+                    && ab
+                    && stand_pat + exchange + DELTA_MARGIN <= alpha
+                {
+                    Some(Pruning::Delta)
+                } else {
+                    None
+                };
+                if let Some(reason) = pruned {
+                    if T::ENABLED {
+                        self.tracer
+                            .record(TraceEvent::MovePruned { ply, mv: m, reason });
+                    }
                     continue;
                 }
             }
@@ -107,6 +126,8 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                     mv: m,
                     index: index as u32,
                     reason,
+                    window,
+                    reduction: 0,
                 });
             }
             let mut child = position.clone();

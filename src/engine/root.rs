@@ -46,6 +46,13 @@ impl<T: Tracer> Searcher<'_, '_, T> {
     pub(super) fn iterate(&mut self, position: &Chess, limits: &Limits) -> SearchResult {
         let mut root_moves = self.root_moves(position);
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        // Without iterative deepening there is one search, at the full depth.
+        let first_depth = if self.options.iterative_deepening {
+            1
+        } else {
+            max_depth
+        };
+        self.first_depth = first_depth;
         let multipv = self.options.multipv.min(root_moves.len()).max(1);
         let mut completed: Vec<Line> = Vec::new();
         let mut completed_depth = 0;
@@ -54,7 +61,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         let forced = root_moves.len() == 1 && self.budget.hard.is_some() && limits.depth.is_none();
 
         if !root_moves.is_empty() {
-            for depth in 1..=max_depth {
+            for depth in first_depth..=max_depth {
                 self.current_depth = depth;
                 self.iteration_best = None;
                 if T::ENABLED {
@@ -302,23 +309,18 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         for index in 0..count {
             let root_move = &root_moves[pv_index + index];
             let m = root_move.mv;
-            let reason = if index == 0 && depth > 1 && self.options.move_ordering {
-                OrderReason::HashMove
-            } else {
-                root_move.reason
-            };
-            if T::ENABLED {
-                self.tracer.record(TraceEvent::MoveTried {
-                    ply: 0,
-                    mv: m,
-                    index: index as u32,
-                    reason,
-                });
-            }
+            // After the first iteration the root moves are sorted by their
+            // last values, so the first is the previous iteration's best.
+            let reason =
+                if index == 0 && depth > self.first_depth as i32 && self.options.move_ordering {
+                    OrderReason::PreviousBest
+                } else {
+                    root_move.reason
+                };
             let child_seldepth_before = self.seldepth;
             self.seldepth = 0;
             let value = self.search_child(
-                position, key, m, depth, alpha, beta, 0, index, in_check, false,
+                position, key, m, reason, depth, alpha, beta, 0, index, in_check, false,
             );
             let child_seldepth = self.seldepth;
             self.seldepth = self.seldepth.max(child_seldepth_before);

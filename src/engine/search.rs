@@ -57,7 +57,9 @@ use super::ordering::{Heuristics, MovePicker, see};
 use super::protocol::{Limits, Score, SearchInfo, SearchOptions, position_key};
 use super::stats::SearchStats;
 use super::time::{TimeBudget, budget};
-use super::trace::{OrderReason, TraceEvent, Tracer, TtBound};
+use super::trace::{
+    OrderReason, Pruning, ReSearchReason, Shortcut, TraceEvent, Tracer, TtBound, WindowKind,
+};
 use super::tt::{PackedMove, TranspositionTable, TtHit};
 
 pub use super::ordering::MAX_PLY;
@@ -190,6 +192,8 @@ pub(super) struct Searcher<'a, 'c, T: Tracer> {
     pub(super) stopped: bool,
     pub(super) last_report: Instant,
     pub(super) current_depth: u32,
+    /// The depth of the first iteration (1 with iterative deepening).
+    pub(super) first_depth: u32,
     pub(super) last_lines: Vec<Line>,
     /// In the running iteration, the last root move proven better than
     /// alpha: if time runs out before the iteration ends, it is still a
@@ -242,6 +246,7 @@ pub fn search<T: Tracer>(
         stopped: false,
         last_report: Instant::now(),
         current_depth: 0,
+        first_depth: 1,
         last_lines: Vec::new(),
         iteration_best: None,
         reductions,
@@ -287,6 +292,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         position: &Chess,
         key: u64,
         m: Move,
+        reason: OrderReason,
         depth: i32,
         alpha: i32,
         beta: i32,
@@ -301,9 +307,42 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         self.path.push(child_key);
         let gives_check = child.is_check();
         let next_ply = ply + 1;
-        let value = if !self.options.alpha_beta {
+        // Late quiet moves are searched shallower first (late-move
+        // reductions): they are rarely best, and a surprise is re-searched.
+        let reduction = if self.options.alpha_beta
+            && index > 0
+            && reducible
+            && self.options.selective
+            && depth >= LMR_MIN_DEPTH
+            && index >= LMR_MIN_MOVE
+            && !in_check
+            && !gives_check
+        {
+            let r = self.reductions[(depth as usize).min(63)][index.min(63)];
+            r.clamp(0, depth - 2)
+        } else {
+            0
+        };
+        let window = if !self.options.alpha_beta {
+            WindowKind::Infinite
+        } else if index > 0 && self.options.pvs {
+            WindowKind::Null
+        } else {
+            WindowKind::Full
+        };
+        if T::ENABLED {
+            self.tracer.record(TraceEvent::MoveTried {
+                ply,
+                mv: m,
+                index: index as u32,
+                reason,
+                window,
+                reduction: reduction.clamp(0, i32::from(u8::MAX)) as u8,
+            });
+        }
+        let value = match window {
             // Plain minimax: every child gets the infinite window.
-            -self.negamax(
+            WindowKind::Infinite => -self.negamax(
                 &child,
                 child_key,
                 depth - 1,
@@ -311,50 +350,87 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                 INFINITY,
                 next_ply,
                 true,
-            )
-        } else if index == 0 {
-            -self.negamax(&child, child_key, depth - 1, -beta, -alpha, next_ply, true)
-        } else {
-            // Late quiet moves get a reduced null-window search first.
-            let reduction = if reducible
-                && self.options.selective
-                && depth >= LMR_MIN_DEPTH
-                && index >= LMR_MIN_MOVE
-                && !in_check
-                && !gives_check
-            {
-                let r = self.reductions[(depth as usize).min(63)][index.min(63)];
-                r.clamp(0, depth - 2)
-            } else {
-                0
-            };
-            let mut value = -self.negamax(
-                &child,
-                child_key,
-                depth - 1 - reduction,
-                -alpha - 1,
-                -alpha,
-                next_ply,
-                true,
-            );
-            if value > alpha && reduction > 0 {
-                value = -self.negamax(
+            ),
+            // Textbook alpha-beta (and the first move of PVS): the child's
+            // window is ours, negated and swapped, because its side to move
+            // is our opponent.
+            WindowKind::Full => {
+                let mut value = -self.negamax(
                     &child,
                     child_key,
-                    depth - 1,
+                    depth - 1 - reduction,
+                    -beta,
+                    -alpha,
+                    next_ply,
+                    true,
+                );
+                if value > alpha && reduction > 0 && !self.stopped {
+                    self.record_research(ply, m, WindowKind::Full, ReSearchReason::Reduced);
+                    value =
+                        -self.negamax(&child, child_key, depth - 1, -beta, -alpha, next_ply, true);
+                }
+                value
+            }
+            // PVS: only ask "is this move better than alpha?"
+            WindowKind::Null => {
+                let mut value = -self.negamax(
+                    &child,
+                    child_key,
+                    depth - 1 - reduction,
                     -alpha - 1,
                     -alpha,
                     next_ply,
                     true,
                 );
+                if value > alpha && reduction > 0 && !self.stopped {
+                    self.record_research(ply, m, WindowKind::Null, ReSearchReason::Reduced);
+                    value = -self.negamax(
+                        &child,
+                        child_key,
+                        depth - 1,
+                        -alpha - 1,
+                        -alpha,
+                        next_ply,
+                        true,
+                    );
+                }
+                if value > alpha && value < beta && !self.stopped {
+                    self.record_research(ply, m, WindowKind::Full, ReSearchReason::FailedHigh);
+                    value =
+                        -self.negamax(&child, child_key, depth - 1, -beta, -alpha, next_ply, true);
+                }
+                value
             }
-            if value > alpha && value < beta {
-                value = -self.negamax(&child, child_key, depth - 1, -beta, -alpha, next_ply, true);
-            }
-            value
         };
         self.path.pop();
         value
+    }
+
+    fn record_research(&mut self, ply: u32, mv: Move, window: WindowKind, reason: ReSearchReason) {
+        if T::ENABLED {
+            self.tracer.record(TraceEvent::ReSearch {
+                ply,
+                mv,
+                window,
+                reason,
+            });
+        }
+    }
+
+    /// Record why a node ends early, and return its value.
+    pub(super) fn shortcut(&mut self, ply: u32, reason: Shortcut, value: i32) -> i32 {
+        if T::ENABLED {
+            self.tracer
+                .record(TraceEvent::Shortcut { ply, reason, value });
+        }
+        self.leave(ply, value)
+    }
+
+    fn record_pruned(&mut self, ply: u32, mv: Move, reason: Pruning) {
+        if T::ENABLED {
+            self.tracer
+                .record(TraceEvent::MovePruned { ply, mv, reason });
+        }
     }
 
     /// Is the current node a draw by repetition or the fifty-move rule?
@@ -405,8 +481,10 @@ impl<T: Tracer> Searcher<'_, '_, T> {
 
     /// Ask the transposition table about a node. Returns the entry, if any,
     /// and its value when the entry answers the node outright: deep enough,
-    /// with a bound that settles it, and at a null-window node (at PV nodes
-    /// the search goes on, so the principal variation stays whole).
+    /// with a bound that settles it. With principal-variation search only
+    /// null-window nodes take the answer: at PV nodes the search goes on, so
+    /// the principal variation stays whole. Textbook alpha-beta has no null
+    /// windows, so there every node takes it.
     pub(super) fn probe_table(
         &mut self,
         key: u64,
@@ -426,7 +504,8 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                 TtBound::Lower => hit.value >= beta,
                 TtBound::Upper => hit.value <= alpha,
             };
-            (beta - alpha == 1 && hit.depth >= depth && settles).then_some(hit.value)
+            let answers_here = beta - alpha == 1 || !self.options.pvs;
+            (answers_here && hit.depth >= depth && settles).then_some(hit.value)
         });
         if hit.is_some() {
             self.stats.totals.tt_hits += 1;
@@ -501,7 +580,13 @@ impl<T: Tracer> Searcher<'_, '_, T> {
             // A repetition at the horizon is still a draw, whatever the
             // captures say.
             if self.is_draw(position) {
-                return DRAW;
+                if !self.enter(ply, 0, alpha, beta, false) {
+                    return 0;
+                }
+                return self.shortcut(ply, Shortcut::Draw, DRAW);
+            }
+            if !self.options.quiescence {
+                return self.horizon_leaf(position, ply, alpha, beta);
             }
             return self.quiescence(position, key, alpha, beta, ply);
         }
@@ -509,7 +594,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
             return 0;
         }
         if self.is_draw(position) {
-            return self.leave(ply, DRAW);
+            return self.shortcut(ply, Shortcut::Draw, DRAW);
         }
         // A capture or pawn move just brought the position into the tables:
         // their verdict replaces the whole subtree. (Only then: the fifty-move
@@ -530,7 +615,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                 Wdl::BlessedLoss => -1,
                 Wdl::Draw => DRAW,
             };
-            return self.leave(ply, value);
+            return self.shortcut(ply, Shortcut::Tablebase, value);
         }
         let ab = self.options.alpha_beta;
         if ab {
@@ -539,20 +624,24 @@ impl<T: Tracer> Searcher<'_, '_, T> {
             alpha = alpha.max(-MATE + ply as i32);
             beta = beta.min(MATE - ply as i32 - 1);
             if alpha >= beta {
-                return self.leave(ply, alpha);
+                return self.shortcut(ply, Shortcut::MateDistance, alpha);
             }
         }
         let in_check = position.is_check();
-        if in_check {
+        // Check extension (part of the selective search: it makes some lines
+        // deeper than others, so the tree is no longer a fixed-depth one).
+        if in_check && self.options.selective {
             depth += 1;
         }
         let pv_node = beta - alpha > 1;
 
         let (hit, cutoff) = self.probe_table(key, ply, depth, alpha, beta);
+        let hash_move = hit.and_then(|hit| hit.best_move.unpack(position));
         if let Some(value) = cutoff {
+            // The stored move starts this node's line of the PV.
+            self.pv[ply_index].extend(hash_move);
             return self.leave(ply, value);
         }
-        let hash_move = hit.and_then(|hit| hit.best_move.unpack(position));
 
         let selective = self.options.selective && ab && !pv_node && !in_check;
         let static_eval = if selective { evaluate(position) } else { 0 };
@@ -563,7 +652,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                 && static_eval - REVERSE_FUTILITY_MARGIN * depth >= beta
                 && beta.abs() < MATE_BOUND
             {
-                return self.leave(ply, static_eval);
+                return self.shortcut(ply, Shortcut::ReverseFutility, static_eval);
             }
             // Null move: give the opponent a free move; if we are still above
             // beta after a reduced search, a real move would be too.
@@ -574,6 +663,12 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                 && let Ok(passed) = position.clone().swap_turn()
             {
                 let reduction = NULL_MOVE_REDUCTION + depth / 4;
+                if T::ENABLED {
+                    self.tracer.record(TraceEvent::NullMove {
+                        ply,
+                        reduction: reduction.clamp(0, i32::from(u8::MAX)) as u8,
+                    });
+                }
                 let null_key = position_key(&passed);
                 self.path.push(null_key);
                 let value = -self.negamax(
@@ -591,7 +686,8 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                 }
                 if value >= beta {
                     // Do not trust a mate found by passing.
-                    return self.leave(ply, if value >= MATE_BOUND { beta } else { value });
+                    let value = if value >= MATE_BOUND { beta } else { value };
+                    return self.shortcut(ply, Shortcut::NullMove, value);
                 }
             }
         }
@@ -640,6 +736,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                 && best > -MATE_BOUND
                 && !checks(position)
             {
+                self.record_pruned(ply, m, Pruning::LateMove);
                 index += 1;
                 continue;
             }
@@ -651,6 +748,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                 && best > -MATE_BOUND
                 && see(position, m) < -SEE_PRUNING_MARGIN * depth
             {
+                self.record_pruned(ply, m, Pruning::LosingCapture);
                 index += 1;
                 continue;
             }
@@ -665,26 +763,14 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                 && !checks(position)
             {
                 pruned_bound = static_eval + FUTILITY_MARGIN * depth;
+                self.record_pruned(ply, m, Pruning::Futility);
                 index += 1;
                 continue;
             }
-            if T::ENABLED {
-                self.tracer.record(TraceEvent::MoveTried {
-                    ply,
-                    mv: m,
-                    index: index as u32,
-                    reason,
-                });
-            }
-            let window = if ab {
-                (alpha, beta)
-            } else {
-                (-INFINITY, INFINITY)
-            };
             // Killers are quiet moves with a record: they are not reduced.
             let reducible = quiet && reason != OrderReason::Killer;
             let value = self.search_child(
-                position, key, m, depth, window.0, window.1, ply, index, in_check, reducible,
+                position, key, m, reason, depth, alpha, beta, ply, index, in_check, reducible,
             );
             if self.stopped {
                 return 0;
@@ -732,14 +818,32 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         }
 
         if legal_moves == 0 {
-            // No legal move: checkmate or stalemate.
-            let value = if in_check { -MATE + ply as i32 } else { DRAW };
-            return self.leave(ply, value);
+            // No legal move: checkmate (scored by its distance from the
+            // root, so that a quicker mate is worth more) or stalemate.
+            return if in_check {
+                self.shortcut(ply, Shortcut::Checkmate, -MATE + ply as i32)
+            } else {
+                self.shortcut(ply, Shortcut::Stalemate, DRAW)
+            };
         }
         // A fail-low bound must cover the moves futility skipped unsearched.
         best = best.max(pruned_bound);
         self.store(key, ply, depth, best, original_alpha, beta, best_move);
         self.leave(ply, best)
+    }
+
+    /// A horizon position of a search without quiescence: its static
+    /// evaluation is its value, captures pending or not.
+    fn horizon_leaf(&mut self, position: &Chess, ply: u32, alpha: i32, beta: i32) -> i32 {
+        if !self.enter(ply, 0, alpha, beta, false) {
+            return 0;
+        }
+        self.stats.totals.leaves += 1;
+        let value = evaluate(position);
+        if T::ENABLED {
+            self.tracer.record(TraceEvent::LeafEval { ply, value });
+        }
+        self.leave(ply, value)
     }
 
     /// Count a node, look at the clock and record the node's window.
@@ -760,6 +864,9 @@ impl<T: Tracer> Searcher<'_, '_, T> {
             self.stats.totals.main += 1;
         }
         self.poll();
+        if T::ENABLED && self.tracer.is_full() {
+            self.stopped = true;
+        }
         if self.stopped {
             return false;
         }

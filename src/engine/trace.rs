@@ -14,6 +14,8 @@ use shakmaty::Move;
 pub enum OrderReason {
     /// The best move stored in the transposition table for this position.
     HashMove,
+    /// At the root: the best move of the previous iteration.
+    PreviousBest,
     /// A capture that does not lose material by static exchange evaluation.
     GoodCapture,
     /// A quiet move that caused a beta cutoff at the same ply elsewhere.
@@ -24,17 +26,21 @@ pub enum OrderReason {
     BadCapture,
     /// Move ordering is switched off: generation order.
     Unordered,
+    /// In quiescence, the side to move is in check: every reply is tried.
+    Evasion,
 }
 
 impl OrderReason {
     pub fn label(self) -> &'static str {
         match self {
-            OrderReason::HashMove => "hash move",
+            OrderReason::HashMove => "table move",
+            OrderReason::PreviousBest => "best last iteration",
             OrderReason::GoodCapture => "good capture",
             OrderReason::Killer => "killer",
             OrderReason::Quiet => "quiet",
             OrderReason::BadCapture => "bad capture",
             OrderReason::Unordered => "unordered",
+            OrderReason::Evasion => "check evasion",
         }
     }
 }
@@ -50,6 +56,99 @@ pub enum TtBound {
     Upper,
 }
 
+/// The window a move's subtree is searched with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WindowKind {
+    /// The node's own window, negated: alpha-beta.
+    Full,
+    /// `(alpha, alpha + 1)`: principal-variation search only asks whether
+    /// the move is better than alpha, which is cheaper to answer.
+    Null,
+    /// No window at all: plain minimax.
+    Infinite,
+}
+
+impl WindowKind {
+    pub fn label(self) -> &'static str {
+        match self {
+            WindowKind::Full => "full window",
+            WindowKind::Null => "null window",
+            WindowKind::Infinite => "no window (minimax)",
+        }
+    }
+}
+
+/// Why a move is searched a second (or third) time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReSearchReason {
+    /// The reduced-depth search beat alpha: trust only a full-depth one.
+    Reduced,
+    /// The null-window test failed high: the move may be the new best, so
+    /// its exact value needs the full window.
+    FailedHigh,
+}
+
+/// Why a move was skipped without a search.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Pruning {
+    /// Late-move pruning: enough quiet moves already failed near the horizon.
+    LateMove,
+    /// The capture loses material by static exchange evaluation.
+    LosingCapture,
+    /// Futility: too far below alpha for a quiet move to help.
+    Futility,
+    /// Delta pruning in quiescence: even winning the piece stays below alpha.
+    Delta,
+}
+
+impl Pruning {
+    pub fn label(self) -> &'static str {
+        match self {
+            Pruning::LateMove => "late-move pruning",
+            Pruning::LosingCapture => "losing capture",
+            Pruning::Futility => "futility pruning",
+            Pruning::Delta => "delta pruning",
+        }
+    }
+}
+
+/// Why a node returned before searching its moves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Shortcut {
+    /// A repetition, the fifty-move rule or too little material.
+    Draw,
+    /// The endgame tables know the result.
+    Tablebase,
+    /// A shorter mate is already known elsewhere in the tree.
+    MateDistance,
+    /// Reverse futility: the static evaluation is far above beta.
+    ReverseFutility,
+    /// Null move: even after passing, the side stays above beta.
+    NullMove,
+    /// No legal move, in check.
+    Checkmate,
+    /// No legal move, not in check.
+    Stalemate,
+}
+
+impl Shortcut {
+    pub fn label(self) -> &'static str {
+        match self {
+            Shortcut::Draw => "draw",
+            Shortcut::Tablebase => "tablebase",
+            Shortcut::MateDistance => "mate-distance pruning",
+            Shortcut::ReverseFutility => "reverse futility",
+            Shortcut::NullMove => "null-move cutoff",
+            Shortcut::Checkmate => "checkmate",
+            Shortcut::Stalemate => "stalemate",
+        }
+    }
+}
+
 /// One step of the search. Scores are from the side to move at `ply`, in
 /// the engine's internal units (centipawns; mates near +-30000).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -57,7 +156,9 @@ pub enum TtBound {
 pub enum TraceEvent {
     /// Iterative deepening starts an iteration.
     Iteration { depth: i32 },
-    /// A node is entered with its alpha-beta window.
+    /// A node is entered with its alpha-beta window. A node with
+    /// `quiescence: false` and `depth <= 0` is a horizon leaf of a search
+    /// without quiescence.
     EnterNode {
         ply: u32,
         depth: i32,
@@ -78,13 +179,40 @@ pub enum TraceEvent {
         value: i32,
         bound: TtBound,
     },
-    /// A move is about to be searched; `index` counts from 0.
+    /// A move is about to be searched; `index` counts from 0. `reduction`
+    /// plies are taken off its depth (late-move reductions).
     MoveTried {
         ply: u32,
         #[serde(serialize_with = "serialize_move")]
         mv: Move,
         index: u32,
         reason: OrderReason,
+        window: WindowKind,
+        reduction: u8,
+    },
+    /// The move just searched is searched again.
+    ReSearch {
+        ply: u32,
+        #[serde(serialize_with = "serialize_move")]
+        mv: Move,
+        window: WindowKind,
+        reason: ReSearchReason,
+    },
+    /// A move skipped without a search.
+    MovePruned {
+        ply: u32,
+        #[serde(serialize_with = "serialize_move")]
+        mv: Move,
+        reason: Pruning,
+    },
+    /// The side to move passes (null-move pruning) and the opponent's reply
+    /// is searched `reduction` plies shallower, with a null window at beta.
+    NullMove { ply: u32, reduction: u8 },
+    /// The node ends before (or instead of) searching its moves.
+    Shortcut {
+        ply: u32,
+        reason: Shortcut,
+        value: i32,
     },
     /// In quiescence, the static evaluation already reaches beta (or is the
     /// best the side can do by not capturing).
@@ -111,6 +239,28 @@ pub enum TraceEvent {
     Return { ply: u32, value: i32 },
 }
 
+impl TraceEvent {
+    /// The ply of the node the event belongs to (none for an iteration).
+    pub fn ply(&self) -> Option<u32> {
+        match *self {
+            TraceEvent::Iteration { .. } => None,
+            TraceEvent::EnterNode { ply, .. }
+            | TraceEvent::TtProbe { ply, .. }
+            | TraceEvent::TtStore { ply, .. }
+            | TraceEvent::MoveTried { ply, .. }
+            | TraceEvent::ReSearch { ply, .. }
+            | TraceEvent::MovePruned { ply, .. }
+            | TraceEvent::NullMove { ply, .. }
+            | TraceEvent::Shortcut { ply, .. }
+            | TraceEvent::StandPat { ply, .. }
+            | TraceEvent::LeafEval { ply, .. }
+            | TraceEvent::AlphaRaised { ply, .. }
+            | TraceEvent::BetaCutoff { ply, .. }
+            | TraceEvent::Return { ply, .. } => Some(ply),
+        }
+    }
+}
+
 fn serialize_move<S: serde::Serializer>(m: &Move, serializer: S) -> Result<S::Ok, S::Error> {
     serializer.collect_str(&m.to_uci(shakmaty::CastlingMode::Standard))
 }
@@ -120,6 +270,10 @@ pub trait Tracer {
     /// `false` lets the compiler delete all tracing code from the search.
     const ENABLED: bool;
     fn record(&mut self, event: TraceEvent);
+    /// `true` stops the search: the record is as large as allowed.
+    fn is_full(&self) -> bool {
+        false
+    }
 }
 
 /// The tracer of normal play: records nothing and costs nothing.
@@ -133,12 +287,14 @@ impl Tracer for NoTrace {
 }
 
 /// Keeps up to `capacity` events; later ones are counted, not kept, so a
-/// deep search cannot exhaust memory.
+/// deep search cannot exhaust memory. A bounded recorder stops the search
+/// instead, so that what it keeps is a whole search.
 #[derive(Debug, Clone)]
 pub struct Recorder {
     events: Vec<TraceEvent>,
     capacity: usize,
     dropped: u64,
+    stop_when_full: bool,
 }
 
 impl Recorder {
@@ -147,7 +303,25 @@ impl Recorder {
             events: Vec::new(),
             capacity,
             dropped: 0,
+            stop_when_full: false,
         }
+    }
+
+    /// A recorder that stops the search once `capacity` events are kept.
+    pub fn bounded(capacity: usize) -> Recorder {
+        Recorder {
+            stop_when_full: true,
+            ..Recorder::new(capacity)
+        }
+    }
+
+    /// Whether the search was stopped because the record was full.
+    pub fn overflowed(&self) -> bool {
+        self.stop_when_full && self.events.len() >= self.capacity
+    }
+
+    pub fn into_events(self) -> Vec<TraceEvent> {
+        self.events
     }
 
     pub fn events(&self) -> &[TraceEvent] {
@@ -168,5 +342,9 @@ impl Tracer for Recorder {
         } else {
             self.dropped += 1;
         }
+    }
+
+    fn is_full(&self) -> bool {
+        self.overflowed()
     }
 }

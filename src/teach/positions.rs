@@ -6,7 +6,7 @@ use shakmaty::Chess;
 
 use crate::game::fen::parse_fen;
 
-const POSITIONS: &str = include_str!("../assets/teaching.txt");
+const POSITIONS: &str = include_str!("../../assets/teaching.txt");
 
 /// One teaching position.
 #[derive(Debug, Clone)]

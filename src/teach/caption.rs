@@ -1,0 +1,324 @@
+//! What each step of a recorded search did, and why, in a sentence or two
+//! a learner can read.
+//!
+//! Values are always from the side to move at the node (the search is
+//! negamax); the first time a child's value comes back to its parent, the
+//! caption says why its sign flips.
+
+use shakmaty::{Chess, Color, Move, Position};
+
+use super::replay::{Frame, Replay, Step, Via};
+use super::values::{value_text, white_view_text, window_text};
+use crate::engine::search::INFINITY;
+use crate::engine::trace::{
+    OrderReason, Pruning, ReSearchReason, Shortcut, TraceEvent, TtBound, WindowKind,
+};
+
+/// "White" or "Black".
+fn side(color: Color) -> &'static str {
+    if color.is_white() { "White" } else { "Black" }
+}
+
+/// A move in SAN from `position`.
+pub fn san(position: &Chess, m: Move) -> String {
+    shakmaty::san::SanPlus::from_move(position.clone(), m).to_string()
+}
+
+fn reason_words(reason: OrderReason) -> &'static str {
+    match reason {
+        OrderReason::HashMove => "the table's best move here, tried first",
+        OrderReason::PreviousBest => "the previous iteration's best, tried first",
+        OrderReason::GoodCapture => "a capture that does not lose material",
+        OrderReason::Killer => "a killer: it caused a cutoff at this ply elsewhere",
+        OrderReason::Quiet => "a quiet move, ordered by its history of cutoffs",
+        OrderReason::BadCapture => "a capture that loses material, tried late",
+        OrderReason::Unordered => "in generation order: move ordering is off",
+        OrderReason::Evasion => "in check, every reply is tried",
+    }
+}
+
+fn pruning_words(reason: Pruning) -> &'static str {
+    match reason {
+        Pruning::LateMove => {
+            "late-move pruning: near the horizon, enough quiet moves have already failed"
+        }
+        Pruning::LosingCapture => "it loses material by exchange, so it is not worth a search",
+        Pruning::Futility => {
+            "futility pruning: so far below alpha that a quiet move cannot make up the difference"
+        }
+        Pruning::Delta => "delta pruning: even winning the piece would not reach alpha",
+    }
+}
+
+/// The caption of `step` (the event applied last, in its context).
+pub fn caption(replay: &Replay, step: &Step) -> String {
+    let setup = &replay.recording.setup;
+    let Some(event) = replay.event_at(step.applied) else {
+        return format!(
+            "{} to move. The search looks {} plies ahead. Press Right (l) to take it one step at a time.",
+            side(setup.position.turn()),
+            setup.depth
+        );
+    };
+    let Some(top) = step.current() else {
+        return match event {
+            TraceEvent::Iteration { depth } => format!(
+                "Iterative deepening: iteration {depth} starts. The earlier iterations filled the table and put the best move first."
+            ),
+            _ => String::new(),
+        };
+    };
+    let mover = side(top.position.turn());
+    let opponent = side(!top.position.turn());
+    let ply = top.ply;
+    match *event {
+        TraceEvent::Iteration { depth } => format!(
+            "Iterative deepening: iteration {depth} starts. The earlier iterations filled the table and put the best move first."
+        ),
+        TraceEvent::EnterNode {
+            depth,
+            alpha,
+            beta,
+            quiescence,
+            ..
+        } => enter_caption(step, top, depth, alpha, beta, quiescence),
+        TraceEvent::TtProbe { hit, cutoff, .. } => match (hit, cutoff) {
+            (false, _) => "The transposition table has not seen this position.".to_string(),
+            (true, false) => "The table has seen this position, but its entry is not deep enough or its bound does not settle this window. Its best move is tried first.".to_string(),
+            (true, true) => "The table answers: this position was searched before, at least as deep, and the stored bound settles the window. No search needed.".to_string(),
+        },
+        TraceEvent::TtStore { value, bound, .. } => format!(
+            "The table keeps {} for this position as {}.",
+            value_text(value, ply),
+            match bound {
+                TtBound::Exact => "an exact value",
+                TtBound::Lower => "a lower bound (it failed high: the true value may be higher)",
+                TtBound::Upper => "an upper bound (it failed low: the true value may be lower)",
+            }
+        ),
+        TraceEvent::MoveTried {
+            mv,
+            index,
+            reason,
+            window,
+            reduction,
+            ..
+        } => {
+            let mut text = format!(
+                "{mover} tries {} (move {}: {}).",
+                san(&top.position, mv),
+                index + 1,
+                reason_words(reason)
+            );
+            match window {
+                WindowKind::Full => text.push_str(&format!(
+                    " {opponent}'s replies are searched with the window turned round, {}: what is good for one side is bad for the other.",
+                    window_text(-top.beta, -top.alpha, ply + 1)
+                )),
+                WindowKind::Null => text.push_str(&format!(
+                    " Principal-variation search: a null window only asks whether it beats alpha = {}, which is cheaper than finding its value.",
+                    value_text(top.alpha, ply)
+                )),
+                WindowKind::Infinite => {
+                    text.push_str(" Minimax: no window, so every reply will be searched.")
+                }
+            }
+            if reduction > 0 {
+                text.push_str(&format!(
+                    " As a late move it is searched {reduction} plies shallower first."
+                ));
+            }
+            text
+        }
+        TraceEvent::ReSearch { mv, reason, .. } => format!(
+            "{} again: {}",
+            san(&top.position, mv),
+            match reason {
+                ReSearchReason::Reduced => {
+                    "the shallower search beat alpha, so only a full-depth search can be trusted."
+                }
+                ReSearchReason::FailedHigh => {
+                    "the null-window test says it beats alpha, so it may be the new best: the full window finds its value."
+                }
+            }
+        ),
+        TraceEvent::MovePruned { mv, reason, .. } => {
+            format!("{} is skipped: {}.", san(&top.position, mv), pruning_words(reason))
+        }
+        TraceEvent::NullMove { reduction, .. } => format!(
+            "Null move: {mover} passes. If {opponent}, moving twice in a row, still cannot bring the value below beta, a real move would do even better; the reply is searched {reduction} plies shallower."
+        ),
+        TraceEvent::Shortcut { reason, value, .. } => shortcut_caption(top, reason, value),
+        TraceEvent::StandPat { value, .. } => {
+            let mut text = format!(
+                "Stand pat: {mover} need not capture, so the static evaluation {} is a floor for this position.",
+                value_text(value, ply)
+            );
+            if setup.options.alpha_beta && value >= top.beta {
+                text.push_str(" It already reaches beta: the node is done.");
+            }
+            text
+        }
+        TraceEvent::LeafEval { value, .. } => format!(
+            "The static evaluation: {} for {mover} ({} from White's view). No captures are looked at{}.",
+            value_text(value, ply),
+            white_view_text(value, ply, top.position.turn()),
+            if setup.options.quiescence {
+                ""
+            } else {
+                ": quiescence is off, so a piece left hanging counts as safe (the horizon effect)"
+            }
+        ),
+        TraceEvent::AlphaRaised { mv, value, .. } => {
+            let san = san(&top.position, mv);
+            if ply == 0 {
+                format!(
+                    "New best move at the root: {san}, worth {} for {mover} ({} from White's view).",
+                    value_text(value, 0),
+                    white_view_text(value, 0, top.position.turn())
+                )
+            } else if setup.options.alpha_beta {
+                format!(
+                    "{san} is worth {}, more than alpha: the best move so far, and alpha rises to it.",
+                    value_text(value, ply)
+                )
+            } else {
+                format!("{san} is worth {}: the best move so far.", value_text(value, ply))
+            }
+        }
+        TraceEvent::BetaCutoff {
+            mv,
+            value,
+            moves_left,
+            ..
+        } => format!(
+            "Cutoff: {} scores {}, at least beta = {}. {opponent} is already sure of a better result elsewhere and will never allow this position, so the {} remaining move{} need not be searched.",
+            san(&top.position, mv),
+            value_text(value, ply),
+            value_text(top.beta, ply),
+            moves_left,
+            if moves_left == 1 { "" } else { "s" }
+        ),
+        TraceEvent::Return { value, .. } => return_caption(replay, step, top, value),
+    }
+}
+
+fn enter_caption(
+    step: &Step,
+    top: &Frame,
+    depth: i32,
+    alpha: i32,
+    beta: i32,
+    quiescence: bool,
+) -> String {
+    let mover = side(top.position.turn());
+    let opponent = side(!top.position.turn());
+    let ply = top.ply;
+    let reached = match (top.via, step.frames.len().checked_sub(2)) {
+        (Via::Move(m), Some(parent)) => {
+            format!("After {}, ", san(&step.frames[parent].position, m))
+        }
+        (Via::Pass, _) => "After the pass, ".to_string(),
+        _ => String::new(),
+    };
+    if ply == 0 {
+        return format!(
+            "The root: {mover} to move, {depth} plies to search, window {}. Nothing is known yet, so alpha and beta are infinite.",
+            window_text(alpha, beta, 0)
+        );
+    }
+    if quiescence {
+        return format!(
+            "{reached}the horizon is reached, but the position may not be quiet: quiescence search looks at {mover}'s captures only, window {}.",
+            window_text(alpha, beta, ply)
+        );
+    }
+    if depth <= 0 {
+        return format!(
+            "{reached}the horizon: no plies left and quiescence is off, so this position will be scored by the static evaluation."
+        );
+    }
+    let window = if beta.saturating_sub(alpha) == 1 {
+        format!(
+            "a null window around {}: the search only asks whether {mover} can reach beta",
+            value_text(beta, ply)
+        )
+    } else if alpha <= -INFINITY && beta >= INFINITY {
+        "the whole range: no bound is known yet".to_string()
+    } else {
+        format!(
+            "{}: alpha is what {mover} is already sure of elsewhere, beta what {opponent} is",
+            window_text(alpha, beta, ply)
+        )
+    };
+    format!("{reached}{mover} to move, {depth} plies left, window {window}.")
+}
+
+fn shortcut_caption(top: &Frame, reason: Shortcut, value: i32) -> String {
+    let mover = side(top.position.turn());
+    let ply = top.ply;
+    match reason {
+        Shortcut::Draw => "A draw (a repetition, the fifty-move rule or too little material to mate): worth 0.00 whatever the pieces say.".to_string(),
+        Shortcut::Tablebase => format!("The endgame tables know this position: {}.", value_text(value, ply)),
+        Shortcut::MateDistance => "A shorter mate is already known elsewhere: nothing here can beat it, so the node is not searched.".to_string(),
+        Shortcut::ReverseFutility => format!(
+            "Reverse futility: the static evaluation is so far above beta that {mover} is trusted to stay there; the node returns {}.",
+            value_text(value, ply)
+        ),
+        Shortcut::NullMove => "The null move held: even after passing, the value stays at or above beta, so the node is cut off.".to_string(),
+        Shortcut::Checkmate => format!(
+            "{mover} is in check with no legal move: checkmate, the worst value. Mates are scored by their distance from the root, so a quicker mate is worth more."
+        ),
+        Shortcut::Stalemate => format!("{mover} has no legal move and is not in check: stalemate, a draw."),
+    }
+}
+
+fn return_caption(replay: &Replay, step: &Step, top: &Frame, value: i32) -> String {
+    let ply = top.ply;
+    let mover = side(top.position.turn());
+    let opponent = side(!top.position.turn());
+    if ply == 0 {
+        let recording = &replay.recording;
+        let best = recording
+            .best_move
+            .map(|m| san(&top.position, m))
+            .unwrap_or_default();
+        let last = step.applied == replay.len();
+        return format!(
+            "The root returns {} for {mover} ({} from White's view){}{}",
+            value_text(value, 0),
+            white_view_text(value, 0, top.position.turn()),
+            if best.is_empty() || !last {
+                ".".to_string()
+            } else {
+                format!(": the search chooses {best}.")
+            },
+            if last {
+                " That is the whole search: press Home to watch it again, or change a setting."
+            } else {
+                ""
+            }
+        );
+    }
+    let mut text = format!(
+        "This node returns {} for {mover}; its parent sees {} for {opponent}.",
+        value_text(value, ply),
+        value_text(-value, ply - 1)
+    );
+    let alpha_beta = replay.recording.setup.options.alpha_beta;
+    if alpha_beta && value <= top.entry_alpha {
+        text.push_str(" No move reached alpha (it failed low), so this is only an upper bound: the search is fail-soft and returns the best it found, not alpha itself.");
+    } else if alpha_beta && value >= top.entry_beta && top.cutoff.is_some() {
+        text.push_str(" It reached beta (it failed high), so this is only a lower bound.");
+    }
+    // The first value handed up explains the sign flip.
+    let first = replay
+        .events()
+        .iter()
+        .position(|e| matches!(e, TraceEvent::Return { ply, .. } if *ply > 0))
+        .map(|i| i + 1);
+    if first == Some(step.applied) {
+        text.push_str(" Values are always from the side to move (negamax), so a value changes sign on its way up.");
+    }
+    text
+}

@@ -1,0 +1,124 @@
+//! The same position and depth searched five ways, each adding one
+//! technique: plain minimax, alpha-beta in generation order, with move
+//! ordering, with the transposition table, with quiescence. The first four
+//! reach the same root value (pruning, ordering and the table change the
+//! cost, never the result); quiescence changes the value, because it looks
+//! past the horizon.
+
+use shakmaty::Chess;
+
+use crate::engine::protocol::{Limits, SearchOptions};
+use crate::engine::search::{self, Progress, SearchContext};
+use crate::engine::trace::NoTrace;
+use crate::engine::tt::TranspositionTable;
+
+/// Searches stop after this many nodes and report "more than" it:
+/// minimax's tree grows by the branching factor (about 35) per ply.
+pub const NODE_CAP: u64 = 2_000_000;
+
+/// One way of searching.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Method {
+    pub label: &'static str,
+    pub options: SearchOptions,
+}
+
+/// The five methods, each one technique more than the one before.
+pub fn methods() -> [Method; 5] {
+    let no_quiescence = |options: SearchOptions| SearchOptions {
+        quiescence: false,
+        ..options
+    };
+    let textbook = SearchOptions::textbook();
+    [
+        Method {
+            label: "minimax",
+            options: no_quiescence(SearchOptions::minimax()),
+        },
+        Method {
+            label: "alpha-beta",
+            options: no_quiescence(SearchOptions {
+                move_ordering: false,
+                transposition_table: false,
+                ..textbook
+            }),
+        },
+        Method {
+            label: "+ ordering",
+            options: no_quiescence(SearchOptions {
+                transposition_table: false,
+                ..textbook
+            }),
+        },
+        Method {
+            label: "+ table",
+            options: no_quiescence(textbook),
+        },
+        Method {
+            label: "+ quiescence",
+            options: textbook,
+        },
+    ]
+}
+
+/// What one method cost.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    Done {
+        /// Root value, side to move's view.
+        value: i32,
+        nodes: u64,
+        leaves: u64,
+    },
+    /// Stopped at the node cap.
+    TooLarge {
+        cap: u64,
+    },
+    Cancelled,
+}
+
+/// Search `position` to `depth` with `method`, at most `cap` nodes.
+pub fn run(
+    position: &Chess,
+    history: &[u64],
+    depth: u32,
+    method: &Method,
+    cap: u64,
+    stop: &dyn Fn() -> bool,
+) -> Outcome {
+    let mut tt = TranspositionTable::new(16);
+    let mut heuristics = Box::<crate::engine::ordering::Heuristics>::default();
+    let mut ignore = |_: Progress| {};
+    let mut ctx = SearchContext {
+        tt: &mut tt,
+        heuristics: &mut heuristics,
+        stop,
+        on_info: &mut ignore,
+        search_id: 0,
+        clock_start: std::time::Instant::now(),
+        tablebases: None,
+    };
+    let limits = Limits {
+        nodes: Some(cap),
+        ..Limits::depth(depth)
+    };
+    let result = search::search(
+        position,
+        history,
+        &limits,
+        method.options,
+        &mut ctx,
+        &mut NoTrace,
+    );
+    if stop() {
+        Outcome::Cancelled
+    } else if result.nodes >= cap {
+        Outcome::TooLarge { cap }
+    } else {
+        Outcome::Done {
+            value: result.value,
+            nodes: result.nodes,
+            leaves: result.stats.totals.leaves,
+        }
+    }
+}

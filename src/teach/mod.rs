@@ -1,0 +1,178 @@
+//! Teaching the search: record one real search of the engine, event by
+//! event, and replay it step by step.
+//!
+//! The record is made once ([`record`]); every step the learner takes,
+//! forward or back, is a replay of the log from the nearest snapshot
+//! ([`Replay`]), never a new search. Captions ([`caption`]) say in words
+//! what each step did and why; [`compare`] runs the same position with the
+//! techniques switched on one by one, so the learner sees the same value
+//! reached with fewer nodes.
+//!
+//! Nothing here draws: the board's teach mode and `kibitz trace` both read
+//! it.
+
+pub mod caption;
+pub mod compare;
+pub mod positions;
+pub mod replay;
+pub mod values;
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use shakmaty::{Chess, Move, Position};
+
+use crate::engine::protocol::{Limits, SearchOptions};
+use crate::engine::search::{self, Progress, SearchContext};
+use crate::engine::stats::SearchStats;
+use crate::engine::trace::{Recorder, TraceEvent};
+use crate::engine::tt::TranspositionTable;
+
+pub use positions::{TeachingPosition, positions};
+pub use replay::{Frame, MoveLine, MoveStatus, Replay, Step, Via};
+
+/// Depths teach mode offers: deeper trees are too large to follow.
+pub const MIN_DEPTH: u32 = 1;
+pub const MAX_DEPTH: u32 = 6;
+pub const DEFAULT_DEPTH: u32 = 3;
+/// The most events a record keeps (about 40 MB); a larger search is
+/// refused with advice on making it smaller.
+pub const MAX_EVENTS: usize = 1_500_000;
+/// Table size for recorded searches, MiB: large enough that nothing a
+/// recordable search stores is overwritten.
+const HASH_MB: usize = 16;
+
+/// What to record: a position, a depth and the techniques switched on.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Setup {
+    pub position: Chess,
+    /// Keys of the positions before it, for repetitions.
+    pub history: Vec<u64>,
+    pub depth: u32,
+    pub options: SearchOptions,
+}
+
+impl Setup {
+    pub fn new(position: Chess, depth: u32) -> Setup {
+        Setup {
+            position,
+            history: Vec::new(),
+            depth: depth.clamp(MIN_DEPTH, MAX_DEPTH),
+            options: SearchOptions::textbook(),
+        }
+    }
+}
+
+/// A finished record of one search.
+#[derive(Debug, Clone)]
+pub struct Recording {
+    pub setup: Setup,
+    pub events: Vec<TraceEvent>,
+    /// The root value, from the side to move's view.
+    pub value: i32,
+    pub pv: Vec<Move>,
+    pub best_move: Option<Move>,
+    pub stats: SearchStats,
+    /// How long recording took.
+    pub elapsed: Duration,
+}
+
+/// Why a search could not be recorded.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RecordError {
+    #[error(
+        "this search is too large to follow: over {max} steps at depth {depth}; {advice}",
+        max = values::count_text(*.max as u64)
+    )]
+    TooLarge {
+        max: usize,
+        depth: u32,
+        advice: &'static str,
+    },
+    #[error("the game is over in this position: there is no move to search")]
+    NoMoves,
+    #[error("recording was cancelled")]
+    Cancelled,
+}
+
+/// How to make a search small enough to record.
+fn advice(setup: &Setup) -> &'static str {
+    let options = &setup.options;
+    if !options.alpha_beta {
+        "switch alpha-beta on, or lower the depth"
+    } else if options.quiescence {
+        "lower the depth or switch quiescence off"
+    } else if !options.move_ordering {
+        "lower the depth or switch move ordering on"
+    } else {
+        "lower the depth"
+    }
+}
+
+/// Record the engine's own search of `setup`, keeping at most `max_events`
+/// events. `stop` is polled during the search: `true` cancels it.
+pub fn record(
+    setup: &Setup,
+    max_events: usize,
+    stop: &dyn Fn() -> bool,
+) -> Result<Recording, RecordError> {
+    if setup.position.legal_moves().is_empty() {
+        return Err(RecordError::NoMoves);
+    }
+    let started = Instant::now();
+    let mut tt = TranspositionTable::new(HASH_MB);
+    let mut heuristics = Box::<crate::engine::ordering::Heuristics>::default();
+    let mut ignore = |_: Progress| {};
+    let mut ctx = SearchContext {
+        tt: &mut tt,
+        heuristics: &mut heuristics,
+        stop,
+        on_info: &mut ignore,
+        search_id: 0,
+        clock_start: started,
+        tablebases: None,
+    };
+    let mut recorder = Recorder::bounded(max_events);
+    let result = search::search(
+        &setup.position,
+        &setup.history,
+        &Limits::depth(setup.depth),
+        setup.options,
+        &mut ctx,
+        &mut recorder,
+    );
+    if recorder.overflowed() {
+        return Err(RecordError::TooLarge {
+            max: max_events,
+            depth: setup.depth,
+            advice: advice(setup),
+        });
+    }
+    if stop() || result.depth < setup.depth {
+        return Err(RecordError::Cancelled);
+    }
+    let pv = result
+        .lines
+        .first()
+        .map(|line| line.pv.clone())
+        .unwrap_or_default();
+    Ok(Recording {
+        setup: setup.clone(),
+        events: recorder.into_events(),
+        value: result.value,
+        pv,
+        best_move: result.best_move,
+        stats: result.stats,
+        elapsed: started.elapsed(),
+    })
+}
+
+/// Record and prepare the replay in one go (what the board runs in the
+/// background).
+pub fn record_replay(
+    setup: &Setup,
+    max_events: usize,
+    stop: &dyn Fn() -> bool,
+) -> Result<Arc<Replay>, RecordError> {
+    record(setup, max_events, stop).map(|recording| Arc::new(Replay::new(recording)))
+}

@@ -1,0 +1,600 @@
+//! Replaying a recorded search: the state of the search after any number
+//! of its events, and the jumps a learner makes through it.
+//!
+//! A [`Step`] is what the search knew after some prefix of the log: the
+//! stack of nodes from the root to the current one, each with its window,
+//! its moves (tried, pending, cut off) and what the table said. Applying
+//! one event to a step gives the next step. Going back is a replay from the
+//! nearest [`Replay`] snapshot, so any step costs at most
+//! [`SNAPSHOT_INTERVAL`] events of work, however long the record.
+
+use shakmaty::{Chess, Move, MoveList, Position};
+
+use super::Recording;
+use crate::engine::stats::Counters;
+use crate::engine::trace::{
+    OrderReason, Pruning, ReSearchReason, Shortcut, TraceEvent, TtBound, WindowKind,
+};
+
+/// A snapshot of the step is kept every this many events.
+pub const SNAPSHOT_INTERVAL: usize = 2048;
+
+/// How a node was reached from its parent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Via {
+    Root,
+    Move(Move),
+    /// Null-move pruning: the parent passed.
+    Pass,
+}
+
+/// What has happened to one move of a node.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MoveStatus {
+    /// Not reached yet.
+    Pending,
+    /// Its subtree is being searched.
+    Searching,
+    /// Searched; its value from the node's side to move.
+    Searched(i32),
+    /// Skipped because an earlier move reached beta.
+    CutOff,
+    /// Skipped by a pruning rule.
+    Pruned(Pruning),
+}
+
+/// One move of a node, as the replay knows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MoveLine {
+    pub mv: Move,
+    pub status: MoveStatus,
+    /// Why it was tried where it was (once tried).
+    pub reason: Option<OrderReason>,
+    /// The window of its latest search.
+    pub window: Option<WindowKind>,
+    /// Plies taken off its depth (late-move reductions).
+    pub reduction: u8,
+    /// Searches so far (more than one: re-searched).
+    pub searches: u8,
+}
+
+/// What the table said about a node.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TableProbe {
+    pub hit: bool,
+    pub cutoff: bool,
+}
+
+/// One node on the path from the root.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Frame {
+    pub ply: u32,
+    pub position: Chess,
+    pub via: Via,
+    /// Plies left to search (0 or less: the horizon).
+    pub depth: i32,
+    /// The window the node was entered with.
+    pub entry_alpha: i32,
+    pub entry_beta: i32,
+    /// The window now: alpha rises as moves improve on it.
+    pub alpha: i32,
+    pub beta: i32,
+    pub quiescence: bool,
+    /// The node's moves: first those reached, in the order the search took
+    /// them, then the pending ones in generation order. Quiescence nodes
+    /// list only captures and promotions (all moves when in check); a
+    /// horizon leaf lists none.
+    pub moves: Vec<MoveLine>,
+    /// How many of `moves` have been reached (tried or pruned).
+    pub reached: usize,
+    /// The move whose subtree is being searched, as an index into `moves`.
+    pub current: Option<usize>,
+    pub table: Option<TableProbe>,
+    pub stored: Option<(i32, TtBound)>,
+    pub stand_pat: Option<i32>,
+    pub leaf_eval: Option<i32>,
+    pub shortcut: Option<(Shortcut, i32)>,
+    /// The null move was tried, and (once back) its value from this side.
+    pub null_move: Option<Option<i32>>,
+    /// The move that reached beta, and how many moves it spared.
+    pub cutoff: Option<(Move, i32, u32)>,
+    /// The node's value, once returned.
+    pub returned: Option<i32>,
+    /// How the next child will be reached.
+    next_via: Via,
+    /// The search's own index of the move tried last (it counts skipped
+    /// moves too).
+    tried_index: Option<u32>,
+}
+
+impl Frame {
+    fn new(
+        ply: u32,
+        position: Chess,
+        via: Via,
+        depth: i32,
+        window: (i32, i32),
+        quiescence: bool,
+    ) -> Frame {
+        let moves: MoveList = if !quiescence && depth <= 0 {
+            MoveList::new()
+        } else if quiescence && !position.is_check() {
+            let mut moves = position.legal_moves();
+            moves.retain(|m| m.is_capture() || m.is_promotion());
+            moves
+        } else {
+            position.legal_moves()
+        };
+        Frame {
+            ply,
+            position,
+            via,
+            depth,
+            entry_alpha: window.0,
+            entry_beta: window.1,
+            alpha: window.0,
+            beta: window.1,
+            quiescence,
+            moves: moves
+                .into_iter()
+                .map(|mv| MoveLine {
+                    mv,
+                    status: MoveStatus::Pending,
+                    reason: None,
+                    window: None,
+                    reduction: 0,
+                    searches: 0,
+                })
+                .collect(),
+            reached: 0,
+            current: None,
+            table: None,
+            stored: None,
+            stand_pat: None,
+            leaf_eval: None,
+            shortcut: None,
+            null_move: None,
+            cutoff: None,
+            returned: None,
+            next_via: Via::Root,
+            tried_index: None,
+        }
+    }
+
+    /// The best move searched so far and its value.
+    pub fn best(&self) -> Option<(Move, i32)> {
+        self.moves[..self.reached]
+            .iter()
+            .filter_map(|line| match line.status {
+                MoveStatus::Searched(value) => Some((line.mv, value)),
+                _ => None,
+            })
+            .fold(None, |best: Option<(Move, i32)>, (mv, value)| match best {
+                Some((_, b)) if b >= value => best,
+                _ => Some((mv, value)),
+            })
+    }
+
+    /// Bring `mv` to the end of the reached moves; its index. A move the
+    /// node did not list (which would be a fault of the record) is added.
+    fn reach(&mut self, mv: Move) -> usize {
+        let found = self.moves.iter().position(|line| line.mv == mv);
+        let index = match found {
+            Some(index) if index < self.reached => return index,
+            Some(index) => index,
+            None => {
+                self.moves.push(MoveLine {
+                    mv,
+                    status: MoveStatus::Pending,
+                    reason: None,
+                    window: None,
+                    reduction: 0,
+                    searches: 0,
+                });
+                self.moves.len() - 1
+            }
+        };
+        let line = self.moves.remove(index);
+        self.moves.insert(self.reached, line);
+        self.reached += 1;
+        self.reached - 1
+    }
+}
+
+/// The search after some prefix of its events.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Step {
+    /// How many events have been applied.
+    pub applied: usize,
+    /// From the root to the current node.
+    pub frames: Vec<Frame>,
+    /// The iteration running (the depth), with iterative deepening.
+    pub iteration: Option<i32>,
+    /// The counters so far, counted from the events as the search counts.
+    pub counters: Counters,
+    /// The best root move so far and its value.
+    pub root_best: Option<(Move, i32)>,
+    root: Chess,
+    alpha_beta: bool,
+}
+
+impl Step {
+    fn start(root: &Chess, alpha_beta: bool) -> Step {
+        Step {
+            applied: 0,
+            frames: Vec::new(),
+            iteration: None,
+            counters: Counters::default(),
+            root_best: None,
+            root: root.clone(),
+            alpha_beta,
+        }
+    }
+
+    /// The node the search is at (none before the first event).
+    pub fn current(&self) -> Option<&Frame> {
+        self.frames.last()
+    }
+
+    /// The moves from the root to the current node (a pass as `None`).
+    pub fn path(&self) -> Vec<Option<Move>> {
+        self.frames
+            .iter()
+            .skip(1)
+            .map(|frame| match frame.via {
+                Via::Move(m) => Some(m),
+                Via::Root | Via::Pass => None,
+            })
+            .collect()
+    }
+
+    /// The position where the current node is (the root before the start).
+    pub fn position(&self) -> &Chess {
+        self.frames
+            .last()
+            .map_or(&self.root, |frame| &frame.position)
+    }
+
+    /// Apply the next event of the log.
+    pub fn apply(&mut self, event: &TraceEvent) {
+        // A node that returned stays on screen for the step of its return;
+        // the next event hands its value up to the parent.
+        if self.frames.last().is_some_and(|f| f.returned.is_some()) {
+            self.pop();
+        }
+        self.applied += 1;
+        match *event {
+            TraceEvent::Iteration { depth } => {
+                self.iteration = Some(depth);
+                self.frames.clear();
+            }
+            TraceEvent::EnterNode {
+                ply,
+                depth,
+                alpha,
+                beta,
+                quiescence,
+            } => {
+                if quiescence {
+                    self.counters.quiescence += 1;
+                } else {
+                    self.counters.main += 1;
+                }
+                if ply == 0 {
+                    self.frames.clear();
+                    let frame =
+                        Frame::new(0, self.root.clone(), Via::Root, depth, (alpha, beta), false);
+                    self.frames.push(frame);
+                } else if let Some(parent) = self.frames.last() {
+                    let via = parent.next_via;
+                    let mut position = parent.position.clone();
+                    match via {
+                        Via::Move(m) => position.play_unchecked(m),
+                        Via::Pass => {
+                            if let Ok(passed) = position.clone().swap_turn() {
+                                position = passed;
+                            }
+                        }
+                        Via::Root => {}
+                    }
+                    let frame = Frame::new(ply, position, via, depth, (alpha, beta), quiescence);
+                    self.frames.push(frame);
+                }
+            }
+            TraceEvent::TtProbe { hit, cutoff, .. } => {
+                self.counters.tt_probes += 1;
+                self.counters.tt_hits += u64::from(hit);
+                self.counters.tt_cutoffs += u64::from(cutoff);
+                if let Some(top) = self.frames.last_mut() {
+                    top.table = Some(TableProbe { hit, cutoff });
+                }
+            }
+            TraceEvent::TtStore { value, bound, .. } => {
+                if let Some(top) = self.frames.last_mut() {
+                    top.stored = Some((value, bound));
+                }
+            }
+            TraceEvent::MoveTried {
+                mv,
+                index: tried_index,
+                reason,
+                window,
+                reduction,
+                ..
+            } => {
+                if let Some(top) = self.frames.last_mut() {
+                    let index = top.reach(mv);
+                    let line = &mut top.moves[index];
+                    line.status = MoveStatus::Searching;
+                    line.reason = Some(reason);
+                    line.window = Some(window);
+                    line.reduction = reduction;
+                    line.searches = 1;
+                    top.current = Some(index);
+                    top.tried_index = Some(tried_index);
+                    top.next_via = Via::Move(mv);
+                }
+            }
+            TraceEvent::ReSearch {
+                mv, window, reason, ..
+            } => {
+                if let Some(top) = self.frames.last_mut() {
+                    let index = top.reach(mv);
+                    let line = &mut top.moves[index];
+                    line.status = MoveStatus::Searching;
+                    line.window = Some(window);
+                    if reason == ReSearchReason::Reduced {
+                        line.reduction = 0;
+                    }
+                    line.searches = line.searches.saturating_add(1);
+                    top.current = Some(index);
+                    top.next_via = Via::Move(mv);
+                }
+            }
+            TraceEvent::MovePruned { mv, reason, .. } => {
+                if let Some(top) = self.frames.last_mut() {
+                    let index = top.reach(mv);
+                    top.moves[index].status = MoveStatus::Pruned(reason);
+                }
+            }
+            TraceEvent::NullMove { .. } => {
+                if let Some(top) = self.frames.last_mut() {
+                    top.null_move = Some(None);
+                    top.current = None;
+                    top.next_via = Via::Pass;
+                }
+            }
+            TraceEvent::Shortcut { reason, value, .. } => {
+                if let Some(top) = self.frames.last_mut() {
+                    top.shortcut = Some((reason, value));
+                }
+            }
+            TraceEvent::StandPat { value, .. } => {
+                self.counters.leaves += 1;
+                let alpha_beta = self.alpha_beta;
+                if let Some(top) = self.frames.last_mut() {
+                    top.stand_pat = Some(value);
+                    if alpha_beta && value > top.alpha {
+                        top.alpha = value;
+                    }
+                }
+            }
+            TraceEvent::LeafEval { value, .. } => {
+                self.counters.leaves += 1;
+                if let Some(top) = self.frames.last_mut() {
+                    top.leaf_eval = Some(value);
+                }
+            }
+            TraceEvent::AlphaRaised { ply, mv, value } => {
+                let alpha_beta = self.alpha_beta;
+                if let Some(top) = self.frames.last_mut()
+                    && alpha_beta
+                {
+                    top.alpha = top.alpha.max(value);
+                }
+                if ply == 0 {
+                    self.root_best = Some((mv, value));
+                }
+            }
+            TraceEvent::BetaCutoff {
+                mv,
+                value,
+                moves_left,
+                ..
+            } => {
+                self.counters.beta_cutoffs += 1;
+                if let Some(top) = self.frames.last_mut() {
+                    if top.tried_index == Some(0) {
+                        self.counters.first_move_cutoffs += 1;
+                    }
+                    top.cutoff = Some((mv, value, moves_left));
+                    for line in &mut top.moves[top.reached..] {
+                        line.status = MoveStatus::CutOff;
+                    }
+                }
+            }
+            TraceEvent::Return { value, .. } => {
+                if let Some(top) = self.frames.last_mut() {
+                    top.returned = Some(value);
+                    top.current = None;
+                }
+            }
+        }
+    }
+
+    /// Hand the returned top node's value to its parent, negated: the
+    /// child's side to move is the parent's opponent.
+    fn pop(&mut self) {
+        let Some(child) = self.frames.pop() else {
+            return;
+        };
+        let value = child.returned.unwrap_or(0);
+        let Some(parent) = self.frames.last_mut() else {
+            return;
+        };
+        match child.via {
+            Via::Pass => parent.null_move = Some(Some(-value)),
+            Via::Move(m) => {
+                if let Some(line) = parent.moves.iter_mut().find(|l| l.mv == m) {
+                    line.status = MoveStatus::Searched(-value);
+                }
+            }
+            Via::Root => {}
+        }
+    }
+}
+
+/// A recording with the snapshots that make any step quick to reach.
+#[derive(Debug)]
+pub struct Replay {
+    pub recording: Recording,
+    snapshots: Vec<Step>,
+}
+
+impl Replay {
+    /// Walk the whole record once, keeping a snapshot every
+    /// [`SNAPSHOT_INTERVAL`] events.
+    pub fn new(recording: Recording) -> Replay {
+        let mut step = Step::start(
+            &recording.setup.position,
+            recording.setup.options.alpha_beta,
+        );
+        let mut snapshots = vec![step.clone()];
+        for (i, event) in recording.events.iter().enumerate() {
+            step.apply(event);
+            if (i + 1) % SNAPSHOT_INTERVAL == 0 {
+                snapshots.push(step.clone());
+            }
+        }
+        Replay {
+            recording,
+            snapshots,
+        }
+    }
+
+    pub fn events(&self) -> &[TraceEvent] {
+        &self.recording.events
+    }
+
+    pub fn len(&self) -> usize {
+        self.recording.events.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.recording.events.is_empty()
+    }
+
+    /// The step after the first `applied` events (clamped to the record).
+    pub fn step(&self, applied: usize) -> Step {
+        let applied = applied.min(self.len());
+        let snapshot = (applied / SNAPSHOT_INTERVAL).min(self.snapshots.len() - 1);
+        let mut step = self.snapshots[snapshot].clone();
+        for event in &self.recording.events[step.applied..applied] {
+            step.apply(event);
+        }
+        step
+    }
+
+    /// Move `step` to `applied` events: forward by applying the events in
+    /// between when that is shorter than a replay, else from a snapshot.
+    pub fn seek(&self, step: &mut Step, applied: usize) {
+        let applied = applied.min(self.len());
+        if applied >= step.applied && applied - step.applied <= SNAPSHOT_INTERVAL {
+            for event in &self.recording.events[step.applied..applied] {
+                step.apply(event);
+            }
+        } else {
+            *step = self.step(applied);
+        }
+    }
+
+    /// The event applied last at `applied` (none at the start).
+    pub fn event_at(&self, applied: usize) -> Option<&TraceEvent> {
+        applied
+            .checked_sub(1)
+            .and_then(|i| self.recording.events.get(i))
+    }
+
+    /// Step over: from a move just tried (or the current node), to the next
+    /// event of the current node, past the whole subtree of its move.
+    pub fn over(&self, step: &Step) -> usize {
+        let Some(ply) = step
+            .current()
+            .filter(|f| f.returned.is_none())
+            .map(|f| f.ply)
+        else {
+            return (step.applied + 1).min(self.len());
+        };
+        self.find_forward(step.applied, |e| e.ply().is_none_or(|p| p <= ply))
+            .unwrap_or(self.len())
+    }
+
+    /// Step out: to the return of the current node (from a return, to the
+    /// return of its parent).
+    pub fn out(&self, step: &Step) -> usize {
+        let Some(frame) = step.current() else {
+            return self.len();
+        };
+        let ply = if frame.returned.is_some() {
+            frame.ply.saturating_sub(1)
+        } else {
+            frame.ply
+        };
+        self.find_forward(step.applied, |e| {
+            matches!(*e, TraceEvent::Return { ply: p, .. } if p == ply)
+                || matches!(e, TraceEvent::Iteration { .. })
+        })
+        .unwrap_or(self.len())
+    }
+
+    /// The step that shows the next event matching `wanted` after
+    /// `applied` (the event applied last): its index plus one.
+    pub fn find_forward(
+        &self,
+        applied: usize,
+        wanted: impl Fn(&TraceEvent) -> bool,
+    ) -> Option<usize> {
+        self.recording
+            .events
+            .iter()
+            .enumerate()
+            .skip(applied)
+            .find(|(_, e)| wanted(e))
+            .map(|(i, _)| i + 1)
+    }
+
+    /// The same, backwards: the last matching event before the one applied
+    /// last.
+    pub fn find_backward(
+        &self,
+        applied: usize,
+        wanted: impl Fn(&TraceEvent) -> bool,
+    ) -> Option<usize> {
+        let before = applied.saturating_sub(1).min(self.len());
+        self.recording.events[..before]
+            .iter()
+            .rposition(wanted)
+            .map(|i| i + 1)
+    }
+}
+
+/// The kinds of event a learner can jump between.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Landmark {
+    /// A beta cutoff.
+    Cutoff,
+    /// A new best move at the root.
+    RootBest,
+    /// The table knew the position.
+    TableHit,
+}
+
+impl Landmark {
+    pub fn matches(self, event: &TraceEvent) -> bool {
+        match self {
+            Landmark::Cutoff => matches!(event, TraceEvent::BetaCutoff { .. }),
+            Landmark::RootBest => matches!(event, TraceEvent::AlphaRaised { ply: 0, .. }),
+            Landmark::TableHit => matches!(event, TraceEvent::TtProbe { hit: true, .. }),
+        }
+    }
+}

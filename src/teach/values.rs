@@ -1,0 +1,121 @@
+//! Search values in words a learner reads: pawns, "mate in 2", "-inf";
+//! never the engine's internal numbers.
+//!
+//! Inside the search every value is from the side to move at its node
+//! (negamax), and mate values count plies from the root: mate delivered at
+//! ply `n` is worth `MATE - n`, so a quicker mate is worth more. Shown at a
+//! node, a mate is counted in moves from that node.
+
+use shakmaty::Color;
+
+use crate::engine::search::{INFINITY, MATE, MATE_BOUND, TB_BOUND};
+
+/// A value at a node of ply `ply`, from its side to move's view:
+/// `+1.25`, `-0.40`, `0.00`, `mate in 2`, `mated in 1`, `+inf`, `-inf`.
+pub fn value_text(value: i32, ply: u32) -> String {
+    let ply = ply as i32;
+    if value >= INFINITY {
+        "+inf".into()
+    } else if value <= -INFINITY {
+        "-inf".into()
+    } else if value >= MATE_BOUND {
+        let plies = (MATE - value - ply).max(1);
+        format!("mate in {}", (plies + 1) / 2)
+    } else if value <= -MATE_BOUND {
+        let plies = (MATE + value - ply).max(0);
+        if plies == 0 {
+            "checkmated".into()
+        } else {
+            format!("mated in {}", (plies + 1) / 2)
+        }
+    } else if value >= TB_BOUND {
+        "tablebase win".into()
+    } else if value <= -TB_BOUND {
+        "tablebase loss".into()
+    } else {
+        pawns(value)
+    }
+}
+
+/// The same value from White's view, where the side to move is `turn`:
+/// `+1.25` (good for White), `White mates in 2`, `Black mates in 1`.
+pub fn white_view_text(value: i32, ply: u32, turn: Color) -> String {
+    let white = if turn.is_white() { value } else { -value };
+    let winner = |good_for_white: bool| if good_for_white { "White" } else { "Black" };
+    if value.abs() >= INFINITY {
+        return value_text(white, ply);
+    }
+    if value.abs() >= MATE_BOUND {
+        let plies = (MATE - value.abs() - ply as i32).max(0);
+        if plies == 0 {
+            return format!("{} is checkmated", turn);
+        }
+        let mover_wins = value > 0;
+        return format!(
+            "{} mates in {}",
+            winner(mover_wins == turn.is_white()),
+            (plies + 1) / 2
+        );
+    }
+    value_text(white, ply)
+}
+
+/// A window `[alpha, beta]` at ply `ply`.
+pub fn window_text(alpha: i32, beta: i32, ply: u32) -> String {
+    format!("[{}, {}]", value_text(alpha, ply), value_text(beta, ply))
+}
+
+/// Centipawns as pawns with a sign: `+1.25`.
+pub fn pawns(centipawns: i32) -> String {
+    if centipawns == 0 {
+        "0.00".into()
+    } else {
+        format!("{:+.2}", f64::from(centipawns) / 100.0)
+    }
+}
+
+/// A count with thousands separated: `12,345`.
+pub fn count_text(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_read_as_people_say_them() {
+        assert_eq!(value_text(125, 0), "+1.25");
+        assert_eq!(value_text(-40, 3), "-0.40");
+        assert_eq!(value_text(0, 0), "0.00");
+        assert_eq!(value_text(INFINITY, 0), "+inf");
+        assert_eq!(value_text(-INFINITY, 2), "-inf");
+        // Mate delivered at ply 3, seen from the root: mate in 2 moves.
+        assert_eq!(value_text(MATE - 3, 0), "mate in 2");
+        // The same mate seen from ply 2 (its side to move mates next move).
+        assert_eq!(value_text(MATE - 3, 2), "mate in 1");
+        // Seen from ply 1, the side to move there is mated in 1 move.
+        assert_eq!(value_text(-(MATE - 3), 1), "mated in 1");
+        assert_eq!(value_text(-(MATE - 3), 3), "checkmated");
+        assert_eq!(
+            white_view_text(MATE - 3, 0, Color::Black),
+            "Black mates in 2"
+        );
+        assert_eq!(
+            white_view_text(-(MATE - 3), 1, Color::Black),
+            "White mates in 1"
+        );
+        assert_eq!(white_view_text(150, 1, Color::Black), "-1.50");
+        assert_eq!(window_text(-INFINITY, 30, 0), "[-inf, +0.30]");
+        assert_eq!(count_text(1_234_567), "1,234,567");
+        assert_eq!(count_text(999), "999");
+    }
+}
