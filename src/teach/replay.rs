@@ -56,6 +56,10 @@ pub struct MoveLine {
     pub reduction: u8,
     /// Searches so far (more than one: re-searched).
     pub searches: u8,
+    /// Its position was answered by the table, without a search.
+    pub by_table: bool,
+    /// Its position was at the horizon and went to quiescence search.
+    pub quiescence: bool,
 }
 
 /// What the table said about a node.
@@ -144,6 +148,8 @@ impl Frame {
                     window: None,
                     reduction: 0,
                     searches: 0,
+                    by_table: false,
+                    quiescence: false,
                 })
                 .collect(),
             reached: 0,
@@ -190,6 +196,8 @@ impl Frame {
                     window: None,
                     reduction: 0,
                     searches: 0,
+                    by_table: false,
+                    quiescence: false,
                 });
                 self.moves.len() - 1
             }
@@ -437,6 +445,8 @@ impl Step {
             Via::Move(m) => {
                 if let Some(line) = parent.moves.iter_mut().find(|l| l.mv == m) {
                     line.status = MoveStatus::Searched(-value);
+                    line.by_table = child.table.is_some_and(|t| t.cutoff);
+                    line.quiescence = child.quiescence;
                 }
             }
             Via::Root => {}
