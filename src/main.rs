@@ -76,6 +76,18 @@ enum Commands {
     },
     /// Print every step of a search: windows, moves tried, cutoffs, table use.
     Trace(TraceCommand),
+    /// Step through the engine's search on the board, node by node.
+    Teach {
+        /// Position in FEN (default: the start position).
+        #[arg(long)]
+        fen: Option<String>,
+        /// Moves in UCI notation played from the position first.
+        #[arg(long, num_args = 1..)]
+        moves: Vec<String>,
+        /// Search depth (plies), 1 to 6.
+        #[arg(long, default_value_t = kibitz::teach::DEFAULT_DEPTH)]
+        depth: u32,
+    },
     /// Polyglot opening books: look a position up, or build a book from games.
     #[command(subcommand)]
     Book(BookCommand),
@@ -275,8 +287,8 @@ struct TraceCommand {
 
 fn run(command: Commands, out: &mut dyn Write) -> Result<(), CliError> {
     match command {
-        // Handled in main: it prints from two threads.
-        Commands::Uci => {}
+        // Handled in main: it prints from two threads; the board.
+        Commands::Uci | Commands::Teach { .. } => {}
         Commands::Analyze(a) => cli::analyze(
             &AnalyzeArgs {
                 fen: a.fen,
@@ -384,9 +396,45 @@ fn run(command: Commands, out: &mut dyn Write) -> Result<(), CliError> {
     Ok(())
 }
 
+/// `kibitz teach`: check the position and depth before the terminal is
+/// taken over, then open the board in teach mode.
+fn teach(
+    cli: &Cli,
+    started: std::time::Instant,
+    fen: Option<&str>,
+    moves: &[String],
+    depth: u32,
+) -> anyhow::Result<ExitCode> {
+    use kibitz::teach::{MAX_DEPTH, MIN_DEPTH};
+    use shakmaty::Position;
+    if !(MIN_DEPTH..=MAX_DEPTH).contains(&depth) {
+        eprintln!("error: depth {depth} is out of range {MIN_DEPTH}..={MAX_DEPTH}: deeper searches are too large to step through");
+        return Ok(ExitCode::from(2));
+    }
+    let (position, history) = match cli::setup(fen, moves) {
+        Ok(found) => found,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Ok(ExitCode::from(e.exit_code() as u8));
+        }
+    };
+    if position.legal_moves().is_empty() {
+        eprintln!("error: the game is over in this position: there is no search to step through");
+        return Ok(ExitCode::from(2));
+    }
+    tui(cli, started, Some((position, history, depth)))
+}
+
+/// What teach mode opens on: position, earlier positions' keys, depth.
+type TeachStart = (shakmaty::Chess, Vec<u64>, u32);
+
 /// No subcommand, in a build without the `tui` feature: there is no board.
 #[cfg(not(feature = "tui"))]
-fn tui(_cli: &Cli, _started: std::time::Instant) -> anyhow::Result<ExitCode> {
+fn tui(
+    _cli: &Cli,
+    _started: std::time::Instant,
+    _teach: Option<TeachStart>,
+) -> anyhow::Result<ExitCode> {
     eprintln!(
         "error: this kibitz was built without the terminal board (the `tui` feature); use a subcommand (see kibitz --help)"
     );
@@ -395,7 +443,11 @@ fn tui(_cli: &Cli, _started: std::time::Instant) -> anyhow::Result<ExitCode> {
 
 /// No subcommand: the terminal board.
 #[cfg(feature = "tui")]
-fn tui(cli: &Cli, started: std::time::Instant) -> anyhow::Result<ExitCode> {
+fn tui(
+    cli: &Cli,
+    started: std::time::Instant,
+    teach: Option<TeachStart>,
+) -> anyhow::Result<ExitCode> {
     use std::io::IsTerminal;
     let fen = match &cli.fen {
         Some(text) => match kibitz::game::fen::parse_fen(text) {
@@ -470,6 +522,7 @@ fn tui(cli: &Cli, started: std::time::Instant) -> anyhow::Result<ExitCode> {
         frame_log: std::env::var_os("KIBITZ_FRAME_LOG").map(Into::into),
         pgn: cli.pgn.clone().map(|path| (path, cli.game)),
         analyse: cli.analyse,
+        teach,
     })?;
     // Ended by a signal: the shell's convention, 128 + the signal's number.
     Ok(match ended_by {
@@ -480,10 +533,13 @@ fn tui(cli: &Cli, started: std::time::Instant) -> anyhow::Result<ExitCode> {
 
 fn main() -> anyhow::Result<ExitCode> {
     let started = std::time::Instant::now();
-    let cli = Cli::parse();
-    let Some(command) = cli.command else {
-        return tui(&cli, started);
+    let mut cli = Cli::parse();
+    let Some(command) = cli.command.take() else {
+        return tui(&cli, started, None);
     };
+    if let Commands::Teach { fen, moves, depth } = &command {
+        return teach(&cli, started, fen.as_deref(), moves, *depth);
+    }
     if let Commands::Uci = command {
         kibitz::uci::run(std::io::stdin().lock()).context("UCI session")?;
         return Ok(ExitCode::SUCCESS);

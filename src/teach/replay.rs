@@ -43,6 +43,31 @@ pub enum MoveStatus {
     Pruned(Pruning),
 }
 
+/// What a searched move's value says. Alpha-beta proves some moves only
+/// worse than alpha (their value is at most the one returned: the search is
+/// fail-soft and returns the best bound it found) and the move that cuts
+/// off only good enough (at least its value).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Bound {
+    #[default]
+    Exact,
+    /// The move failed low: its true value is at most this.
+    AtMost,
+    /// The move failed high: its true value is at least this.
+    AtLeast,
+}
+
+impl Bound {
+    /// "≤ ", "≥ " or nothing, to put before a value.
+    pub fn sign(self) -> &'static str {
+        match self {
+            Bound::Exact => "",
+            Bound::AtMost => "≤ ",
+            Bound::AtLeast => "≥ ",
+        }
+    }
+}
+
 /// One move of a node, as the replay knows it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MoveLine {
@@ -60,6 +85,8 @@ pub struct MoveLine {
     pub by_table: bool,
     /// Its position was at the horizon and went to quiescence search.
     pub quiescence: bool,
+    /// Whether its value is exact or a bound (once searched).
+    pub bound: Bound,
 }
 
 /// What the table said about a node.
@@ -150,6 +177,7 @@ impl Frame {
                     searches: 0,
                     by_table: false,
                     quiescence: false,
+                    bound: Bound::Exact,
                 })
                 .collect(),
             reached: 0,
@@ -198,6 +226,7 @@ impl Frame {
                     searches: 0,
                     by_table: false,
                     quiescence: false,
+                    bound: Bound::Exact,
                 });
                 self.moves.len() - 1
             }
@@ -222,6 +251,8 @@ pub struct Step {
     pub counters: Counters,
     /// The best root move so far and its value.
     pub root_best: Option<(Move, i32)>,
+    /// The deepest ply entered so far (quiescence goes past the depth).
+    pub deepest: u32,
     root: Chess,
     alpha_beta: bool,
 }
@@ -234,6 +265,7 @@ impl Step {
             iteration: None,
             counters: Counters::default(),
             root_best: None,
+            deepest: 0,
             root: root.clone(),
             alpha_beta,
         }
@@ -288,6 +320,7 @@ impl Step {
                 } else {
                     self.counters.main += 1;
                 }
+                self.deepest = self.deepest.max(ply);
                 if ply == 0 {
                     self.frames.clear();
                     let frame =
@@ -437,8 +470,19 @@ impl Step {
             return;
         };
         let value = child.returned.unwrap_or(0);
+        let alpha_beta = self.alpha_beta;
         let Some(parent) = self.frames.last_mut() else {
             return;
+        };
+        // The parent's window as it stood while the move was searched.
+        let bound = if !alpha_beta {
+            Bound::Exact
+        } else if -value <= parent.alpha {
+            Bound::AtMost
+        } else if -value >= parent.beta {
+            Bound::AtLeast
+        } else {
+            Bound::Exact
         };
         match child.via {
             Via::Pass => parent.null_move = Some(Some(-value)),
@@ -447,6 +491,7 @@ impl Step {
                     line.status = MoveStatus::Searched(-value);
                     line.by_table = child.table.is_some_and(|t| t.cutoff);
                     line.quiescence = child.quiescence;
+                    line.bound = bound;
                 }
             }
             Via::Root => {}

@@ -24,7 +24,6 @@ pub mod widgets;
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, never, select_biased, tick, unbounded};
@@ -64,6 +63,8 @@ pub struct Options {
     pub pgn: Option<(PathBuf, Option<usize>)>,
     /// Start on the analysis board (with `fen`, or the start position).
     pub analyse: bool,
+    /// Start in teach mode: position, earlier positions' keys, depth.
+    pub teach: Option<(Chess, Vec<u64>, u32)>,
 }
 
 /// Put the terminal back as it was: raw mode off, main screen, no mouse
@@ -198,7 +199,11 @@ pub fn run(options: Options) -> anyhow::Result<Option<i32>> {
         Err(e) => messages.push(format!("{e}; playing without a book")),
     }
     let now = Instant::now();
-    if let Some((path, number)) = &options.pgn {
+    if let Some((position, history, depth)) = &options.teach {
+        // Esc leads from teach mode to the analysis board of the position.
+        app.analyse_position(position.clone(), now);
+        app.teach(position.clone(), history.clone(), *depth, now);
+    } else if let Some((path, number)) = &options.pgn {
         app.open_path(path.clone(), *number);
     } else if options.analyse {
         app.analyse_position(options.fen.clone().unwrap_or_default(), now);
@@ -243,8 +248,7 @@ pub fn run(options: Options) -> anyhow::Result<Option<i32>> {
     let reports = engine.reports().clone();
     let mut log = FrameLog::default();
     let mut pending_key: Option<Instant> = None;
-    let mut review_stop: Option<Arc<AtomicBool>> = None;
-    let mut list_stop: Option<Arc<AtomicBool>> = None;
+    let mut stops = tasks::Stops::default();
     let mut timed_search: Option<u64> = None;
     let background = tables_tx.clone();
     let mut ended_by = None;
@@ -328,8 +332,7 @@ pub fn run(options: Options) -> anyhow::Result<Option<i32>> {
             tasks::background_request(
                 request,
                 &background,
-                &mut review_stop,
-                &mut list_stop,
+                &mut stops,
                 tables,
             );
         }

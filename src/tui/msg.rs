@@ -47,6 +47,17 @@ pub enum Msg {
     ReviewDone {
         id: u64,
     },
+    /// Teach mode's record of a search, or why there is none.
+    Recorded {
+        id: u64,
+        result: Result<std::sync::Arc<crate::teach::Replay>, crate::teach::RecordError>,
+    },
+    /// One row of teach mode's comparison.
+    Compared {
+        id: u64,
+        index: usize,
+        outcome: crate::teach::compare::Outcome,
+    },
     /// The process was told to end (SIGTERM, SIGHUP, SIGQUIT): autosave
     /// the game and leave at once, as Ctrl-C does, without asking.
     Terminate,

@@ -1,5 +1,6 @@
 //! Background work that is not the engine: reading a file's game list,
-//! loading one game, reviewing a game, the clipboard. `App` asks with a
+//! loading one game, reviewing a game, recording a search for teach mode
+//! and comparing search methods, the clipboard. `App` asks with a
 //! `Request`; the event loop starts the work here, which answers with `Msg`s.
 
 use std::io::Write;
@@ -39,8 +40,31 @@ pub enum Request {
         movetime: Duration,
     },
     StopReview,
+    /// Record a search for teach mode (an older recording is stopped).
+    Record {
+        id: u64,
+        setup: Box<crate::teach::Setup>,
+    },
+    /// Stop teach mode's recording and comparison.
+    StopTeach,
+    /// Teach mode's comparison: the position searched by each method.
+    Compare {
+        id: u64,
+        position: Box<shakmaty::Chess>,
+        history: Vec<u64>,
+        depth: u32,
+    },
     /// Put text on the clipboard (OSC 52, where the terminal supports it).
     Clipboard(String),
+}
+
+/// The stop flags of the background tasks that run one at a time.
+#[derive(Debug, Default)]
+pub struct Stops {
+    pub review: Option<Arc<AtomicBool>>,
+    pub list: Option<Arc<AtomicBool>>,
+    pub record: Option<Arc<AtomicBool>>,
+    pub compare: Option<Arc<AtomicBool>>,
 }
 
 /// Stop the background task whose flag is in `slot`, if any.
@@ -63,8 +87,7 @@ fn replace_stop(slot: &mut Option<Arc<AtomicBool>>) -> Arc<AtomicBool> {
 pub fn background_request(
     request: Request,
     tx: &crossbeam_channel::Sender<Msg>,
-    review_stop: &mut Option<Arc<AtomicBool>>,
-    list_stop: &mut Option<Arc<AtomicBool>>,
+    stops: &mut Stops,
     tables: Option<Arc<crate::tablebase::Tablebases>>,
 ) {
     let tx = tx.clone();
@@ -77,7 +100,7 @@ pub fn background_request(
         Request::ListGames { path, id } => {
             // One reader at a time: a file opened again (or another file)
             // stops the reader before it.
-            let stop = replace_stop(list_stop);
+            let stop = replace_stop(&mut stops.list);
             let tx = tx.clone();
             spawn(
                 "kibitz-game-list",
@@ -123,7 +146,7 @@ pub fn background_request(
             );
         }
         Request::Review { id, tree, movetime } => {
-            let stop = replace_stop(review_stop);
+            let stop = replace_stop(&mut stops.review);
             let tx = tx.clone();
             spawn(
                 "kibitz-review",
@@ -157,7 +180,56 @@ pub fn background_request(
             let _ = write!(out, "\x1b]52;c;{}\x07", base64(text.as_bytes()));
             let _ = out.flush();
         }
-        Request::StopReview => stop(review_stop),
+        Request::StopReview => stop(&mut stops.review),
+        Request::StopTeach => {
+            stop(&mut stops.record);
+            stop(&mut stops.compare);
+        }
+        Request::Record { id, setup } => {
+            let stop = replace_stop(&mut stops.record);
+            let tx = tx.clone();
+            spawn(
+                "kibitz-record",
+                Box::new(move || {
+                    let stopped = || stop.load(Ordering::Relaxed);
+                    let result =
+                        crate::teach::record_replay(&setup, crate::teach::MAX_EVENTS, &stopped);
+                    if !stopped() {
+                        let _ = tx.send(Msg::Recorded { id, result });
+                    }
+                }),
+            );
+        }
+        Request::Compare {
+            id,
+            position,
+            history,
+            depth,
+        } => {
+            let stop = replace_stop(&mut stops.compare);
+            let tx = tx.clone();
+            spawn(
+                "kibitz-compare",
+                Box::new(move || {
+                    let stopped = || stop.load(Ordering::Relaxed);
+                    for (index, method) in crate::teach::compare::methods().iter().enumerate() {
+                        let outcome = crate::teach::compare::run(
+                            &position,
+                            &history,
+                            depth,
+                            method,
+                            crate::teach::compare::NODE_CAP,
+                            &stopped,
+                        );
+                        if stopped()
+                            || tx.send(Msg::Compared { id, index, outcome }).is_err()
+                        {
+                            return;
+                        }
+                    }
+                }),
+            );
+        }
     }
 }
 

@@ -13,7 +13,7 @@ use shakmaty::{Move, Position, Square};
 
 use super::app::App;
 use super::layout::{self, MIN_HEIGHT, MIN_WIDTH, Screen};
-use super::modes::Panel;
+use super::modes::{Mode, Panel};
 use super::overlays::{self, Overlay};
 use super::save::Players;
 use super::shared::{Tone, destination};
@@ -21,12 +21,17 @@ use super::theme::Theme;
 use super::widgets::board::Board;
 use super::widgets::book::Book;
 use super::widgets::breakdown::Breakdown;
+use super::widgets::caption::Caption;
+use super::widgets::comparison::Comparison;
 use super::widgets::engine::EnginePanel;
 use super::widgets::engine_lines::EngineLines;
 use super::widgets::eval_bar::EvalBar;
 use super::widgets::eval_graph::EvalGraph;
 use super::widgets::move_list::MoveList;
 use super::widgets::move_tree::MoveTree;
+use super::widgets::node_moves::NodeMoves;
+use super::widgets::search_path::SearchPath;
+use super::widgets::teach_header::TeachHeader;
 use super::widgets::players;
 use super::widgets::side_name;
 use super::widgets::stats::{StatsLine, StatsPanel};
@@ -35,13 +40,16 @@ use super::widgets::tablebase::Tablebase;
 pub fn draw(frame: &mut Frame, app: &App, now: Instant) {
     let area = frame.area();
     let theme = Theme::get(app.settings.theme);
-    let Some(screen) = layout::screen(area) else {
+    let Some(screen) = app.screen() else {
         draw_too_small(frame, area);
         return;
     };
     draw_top(frame, app, screen.top, &theme);
     draw_board(frame, app, &screen, &theme);
     for (panel, rect) in layout::stack(screen.panel, &app.mode.panels(&app.cx)) {
+        draw_panel(frame, app, panel, rect, &theme, now);
+    }
+    for (panel, rect) in layout::stack(screen.below, &app.mode.below()) {
         draw_panel(frame, app, panel, rect, &theme, now);
     }
     draw_status(frame, app, screen.status, &theme);
@@ -130,8 +138,41 @@ fn draw_panel(frame: &mut Frame, app: &App, panel: Panel, rect: Rect, theme: &Th
             }
         }
         Panel::Stats => {
-            if let Some(stats) = &app.stats {
+            if let Some(teach) = app.mode.teach() {
+                if let Some(stats) = teach.stats() {
+                    StatsPanel {
+                        stats: &stats,
+                        theme,
+                    }
+                    .draw(frame, rect);
+                }
+            } else if let Some(stats) = &app.stats {
                 StatsPanel { stats, theme }.draw(frame, rect);
+            }
+        }
+        Panel::TeachHeader => {
+            if let Some(teach) = app.mode.teach() {
+                TeachHeader { teach, theme }.draw(frame, rect);
+            }
+        }
+        Panel::SearchPath => SearchPath {
+            step: app.mode.teach().and_then(|t| t.ready()).map(|(_, s)| s),
+            theme,
+        }
+        .draw(frame, rect),
+        Panel::NodeMoves => NodeMoves {
+            step: app.mode.teach().and_then(|t| t.ready()).map(|(_, s)| s),
+            theme,
+        }
+        .draw(frame, rect),
+        Panel::Caption => {
+            if let Some(teach) = app.mode.teach() {
+                Caption { teach, theme }.draw(frame, rect);
+            }
+        }
+        Panel::Comparison => {
+            if let Some(teach) = app.mode.teach() {
+                Comparison { teach, theme }.draw(frame, rect);
             }
         }
         Panel::StatsLine => {
@@ -154,6 +195,23 @@ fn squares(m: Option<Move>) -> Vec<Square> {
 }
 
 fn draw_board(frame: &mut Frame, app: &App, screen: &Screen, theme: &Theme) {
+    if let Some(teach) = app.mode.teach() {
+        // The node being searched, the move that led there, the move tried.
+        let (position, arrived, trying) = teach.board();
+        Board {
+            position,
+            last_move: squares(arrived),
+            hint: squares(trying),
+            selected: None,
+            targets: Vec::new(),
+            cursor: None,
+            flipped: app.flipped,
+            pieces: app.settings.pieces,
+            theme,
+        }
+        .draw(frame, screen.board, screen.board_area);
+        return;
+    }
     let targets = app
         .selected
         .map(|from| app.moves_from(from).into_iter().map(destination).collect())
@@ -203,6 +261,16 @@ fn draw_overlay(frame: &mut Frame, app: &App, area: Rect, theme: &Theme) {
             }
         }
         Overlay::Open(dialog) => dialog.draw(frame, area, theme),
+        Overlay::TeachPositions(picker) => {
+            let opened_on = app
+                .mode
+                .teach()
+                .map_or("this position", |t| match &*t.back {
+                    Mode::Analyse(_) => "the analysis board's position",
+                    Mode::Play | Mode::Teach(_) => "the game's position",
+                });
+            picker.draw(frame, opened_on, &crate::teach::positions(), area, theme);
+        }
         Overlay::Help => overlays::help::draw(frame, app.mode.help(), area, theme),
         Overlay::NewGame(form) => form.draw(frame, app.started_game(), area, theme),
         Overlay::Resume(saved) => overlays::resume::draw(frame, saved, area, theme),
@@ -242,6 +310,14 @@ fn draw_too_small(frame: &mut Frame, area: Rect) {
 
 fn draw_top(frame: &mut Frame, app: &App, area: Rect, theme: &Theme) {
     let mut spans = vec![Span::styled(" kibitz ", theme.highlight())];
+    if let Some(teach) = app.mode.teach() {
+        spans.push(Span::styled(
+            format!(" Teach · {} · {}", teach.title, teach.algorithm()),
+            Style::default().add_modifier(Modifier::BOLD),
+        ));
+        frame.render_widget(Paragraph::new(Line::from(spans)), area);
+        return;
+    }
     let who = match app.players {
         Players::VsEngine { human, level } => format!(
             " You ({}) vs kibitz level {}",

@@ -8,7 +8,7 @@ use shakmaty::{Chess, Position, Square};
 use crate::game::GameEnd;
 use crate::tui::modes::Mode;
 use crate::tui::overlays::game_list::ListKey;
-use crate::tui::overlays::new_game::{ANALYSIS_CHOICE, FormKey};
+use crate::tui::overlays::new_game::{ANALYSIS_CHOICE, FormKey, TEACH_CHOICE};
 use crate::tui::overlays::open_file::OpenKey;
 use crate::tui::overlays::promotion::{self, Choice};
 use crate::tui::overlays::{Confirm, NewGameForm, OpenDialog, Overlay, resume};
@@ -29,6 +29,21 @@ impl App {
     }
 
     fn start_game(&mut self, form: &NewGameForm, now: Instant) {
+        if form.side == TEACH_CHOICE {
+            let start = match (&form.fen_start, form.use_fen) {
+                (Some(position), true) => position.clone(),
+                _ => Chess::default(),
+            };
+            // Esc from teach mode leads to the analysis board of the position.
+            self.analyse_position(start.clone(), now);
+            self.teach(start, Vec::new(), crate::teach::DEFAULT_DEPTH, now);
+            if let Mode::Teach(_) = self.mode {
+                self.overlay = Overlay::TeachPositions(
+                    crate::tui::overlays::teach_positions::TeachPicker { choice: 0 },
+                );
+            }
+            return;
+        }
         if form.side == ANALYSIS_CHOICE {
             let start = match (&form.fen_start, form.use_fen) {
                 (Some(position), true) => position.clone(),

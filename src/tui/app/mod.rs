@@ -9,6 +9,7 @@
 
 mod dialogs;
 mod files;
+mod teach;
 
 use std::ops::{Deref, DerefMut};
 use std::path::PathBuf;
@@ -28,6 +29,7 @@ use crate::game::tree::GameTree;
 
 use super::layout::{self, Screen};
 use super::modes::analyse::{Analysis, GameSource};
+use super::modes::teach::Teach;
 use super::modes::{Mode, Panel, play};
 use super::msg::Msg;
 use super::save::SavedGame;
@@ -106,7 +108,20 @@ impl App {
             // On the analysis board either side may move.
             Mode::Analyse(_) => !self.game.position().legal_moves().is_empty(),
             Mode::Play => self.cx.game_human_to_move(),
+            // The board shows the search, not a game.
+            Mode::Teach(_) => false,
         }
+    }
+
+    /// The screen's layout for the terminal's size and the mode.
+    pub fn screen(&self) -> Option<Screen> {
+        let area = Rect::new(0, 0, self.size.0, self.size.1);
+        layout::screen_sized(area, self.mode.max_square(self.size.1))
+    }
+
+    /// Whether the event loop should send ticks: running clocks, auto-play.
+    pub fn needs_ticks(&self) -> bool {
+        self.cx.needs_ticks() || self.mode.teach().is_some_and(Teach::needs_ticks)
     }
 
     /// Open a PGN file: game `number`, or the game list (a file of one game
@@ -130,7 +145,22 @@ impl App {
                 self.dirty = true;
             }
             Msg::Engine(report) => self.report(report, now),
-            Msg::Tick => self.cx.tick(now),
+            Msg::Tick => {
+                self.cx.tick(now);
+                if let Mode::Teach(teach) = &mut self.mode {
+                    teach.tick(&mut self.cx, now);
+                }
+            }
+            Msg::Recorded { id, result } => {
+                if let Mode::Teach(teach) = &mut self.mode {
+                    teach.recorded(&mut self.cx, id, result);
+                }
+            }
+            Msg::Compared { id, index, outcome } => {
+                if let Mode::Teach(teach) = &mut self.mode {
+                    teach.compared(&mut self.cx, id, index, outcome);
+                }
+            }
             Msg::Notice(text) => {
                 self.say(text, Tone::Error);
                 self.dirty = true;
@@ -173,6 +203,9 @@ impl App {
         match &mut self.mode {
             Mode::Play => self.cx.game_report(report, now),
             Mode::Analyse(analysis) => analysis.report(&mut self.cx, report, now),
+            // The game is paused and teach mode records its own searches;
+            // a stopped search's last words are not wanted.
+            Mode::Teach(_) => {}
         }
     }
 
@@ -181,6 +214,7 @@ impl App {
         match &mut self.mode {
             Mode::Play => self.cx.play_move(m, now),
             Mode::Analyse(analysis) => analysis.play(&mut self.cx, m, now),
+            Mode::Teach(_) => {}
         }
     }
 
@@ -226,6 +260,9 @@ impl App {
                 self.cx.outbox.push(Command::Stop);
             }
         }
+        if let Mode::Teach(_) = self.mode {
+            self.cx.requests.push(Request::StopTeach);
+        }
         self.mode = Mode::Play;
     }
 
@@ -269,6 +306,7 @@ impl App {
         match &mut self.mode {
             Mode::Analyse(analysis) => analysis.sync_board(&mut self.cx, now),
             Mode::Play => self.cx.continue_game(now),
+            Mode::Teach(_) => {}
         }
     }
 
@@ -333,8 +371,7 @@ impl App {
             self.leave(now);
             return;
         }
-        let area = Rect::new(0, 0, self.size.0, self.size.1);
-        if layout::screen(area).is_none() {
+        if self.screen().is_none() {
             // Only the "too small" message is on screen: nothing acts (Ctrl-C,
             // above, still quits, keeping the game in the autosave).
             return;
@@ -358,6 +395,7 @@ impl App {
             },
             Overlay::GameList => return self.game_list_key(key),
             Overlay::Open(dialog) => return self.open_key(dialog, key),
+            Overlay::TeachPositions(picker) => return self.teach_positions_key(picker, key),
         }
         if self.input.is_some() {
             return self.input_key(key, now);
@@ -365,6 +403,7 @@ impl App {
         let taken = match &mut self.mode {
             Mode::Play => play::key(&mut self.cx, key, now),
             Mode::Analyse(analysis) => analysis.key(&mut self.cx, key, now),
+            Mode::Teach(_) => self.teach_key(key, now),
         };
         if !taken {
             self.board_key(key, now);
@@ -410,6 +449,7 @@ impl App {
             }
             KeyCode::Char('o') => self.open_dialog(),
             KeyCode::Char('g') => self.open_game_list(),
+            KeyCode::Char('T') => self.teach_board(now),
             _ => {}
         }
     }
@@ -442,9 +482,37 @@ impl App {
         let taken = match &mut self.mode {
             Mode::Play => play::command(&mut self.cx, typed, now),
             Mode::Analyse(analysis) => analysis.command(&mut self.cx, typed, now),
+            Mode::Teach(teach) => match teach.command(&mut self.cx, typed, now) {
+                Some(asked) => self.teach_asked(asked, now),
+                None => false,
+            },
         };
         if taken {
             return;
+        }
+        if let Some(rest) = typed.strip_prefix("teach") {
+            let rest = rest.trim();
+            if rest.is_empty() {
+                return self.teach_board(now);
+            }
+            if let Mode::Teach(_) = self.mode {
+                return self.say("In teach mode: :depth N, :step N, :positions.", Tone::Error);
+            }
+            return match rest.parse::<u32>() {
+                Ok(depth) if (crate::teach::MIN_DEPTH..=crate::teach::MAX_DEPTH).contains(&depth) => {
+                    let position = self.game.position().clone();
+                    let history = self.game.history_keys();
+                    self.teach(position, history, depth, now)
+                }
+                _ => self.say(
+                    format!(
+                        ":teach takes a depth from {} to {}.",
+                        crate::teach::MIN_DEPTH,
+                        crate::teach::MAX_DEPTH
+                    ),
+                    Tone::Error,
+                ),
+            };
         }
         if let Some(text) = typed.strip_prefix("fen ") {
             return match crate::game::fen::parse_fen(text.trim()) {
@@ -556,11 +624,21 @@ impl App {
     }
 
     fn mouse(&mut self, mouse: MouseEvent, now: Instant) {
-        let area = Rect::new(0, 0, self.size.0, self.size.1);
-        let Some(screen) = layout::screen(area) else {
+        let Some(screen) = self.screen() else {
             return;
         };
         if self.overlay != Overlay::None || self.input.is_some() {
+            return;
+        }
+        if let Mode::Teach(teach) = &mut self.mode {
+            // The wheel steps through the search; the board is for looking.
+            let code = match mouse.kind {
+                MouseEventKind::ScrollUp => KeyCode::Left,
+                MouseEventKind::ScrollDown => KeyCode::Right,
+                _ => return,
+            };
+            teach.key(&mut self.cx, KeyEvent::from(code), now);
+            self.cx.dirty = true;
             return;
         }
         if self.panel_mouse(&screen, mouse, now) {

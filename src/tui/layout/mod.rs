@@ -16,7 +16,7 @@ pub const MIN_HEIGHT: u16 = 18;
 /// The side panel never gets narrower than this.
 const PANEL_MIN: u16 = 32;
 /// Squares stop growing here; past it the panel takes the room.
-const MAX_SQUARE_HEIGHT: u16 = 5;
+pub const MAX_SQUARE_HEIGHT: u16 = 5;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Screen {
@@ -25,6 +25,8 @@ pub struct Screen {
     /// The board with its labels.
     pub board_area: Rect,
     pub panel: Rect,
+    /// Under the board, as wide as it, down to the status line.
+    pub below: Rect,
     pub status: Rect,
     pub input: Rect,
 }
@@ -83,6 +85,11 @@ impl BoardGeometry {
 
 /// The layout for a terminal of `area`, or `None` when it is too small.
 pub fn screen(area: Rect) -> Option<Screen> {
+    screen_sized(area, MAX_SQUARE_HEIGHT)
+}
+
+/// The same, with squares at most `max_square` rows tall.
+pub fn screen_sized(area: Rect, max_square: u16) -> Option<Screen> {
     if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
         return None;
     }
@@ -96,7 +103,7 @@ pub fn screen(area: Rect) -> Option<Screen> {
     let board_width_max = area.width - PANEL_MIN - 1;
     // Squares are 2h+1 cells wide: terminal cells are about twice as tall as wide.
     let by_width = ((board_width_max - 2) / 8).saturating_sub(1) / 2;
-    let sq_h = by_height.min(by_width).clamp(1, MAX_SQUARE_HEIGHT);
+    let sq_h = by_height.min(by_width).clamp(1, max_square.max(1));
     let sq_w = 2 * sq_h + 1;
     let board = BoardGeometry {
         x: area.x + 2,
@@ -107,11 +114,19 @@ pub fn screen(area: Rect) -> Option<Screen> {
     let board_area = Rect::new(area.x, area.y + 1, 2 + board.width(), board.height() + 1);
     let panel_x = board_area.right() + 1;
     let panel = Rect::new(panel_x, area.y + 1, area.right() - panel_x, middle_height);
+    let below_y = board_area.bottom() + 1;
+    let below = Rect::new(
+        area.x,
+        below_y.min(status.y),
+        board_area.width + 1,
+        status.y.saturating_sub(below_y),
+    );
     Some(Screen {
         top,
         board,
         board_area,
         panel,
+        below,
         status,
         input,
     })

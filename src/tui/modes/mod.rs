@@ -8,8 +8,10 @@
 
 pub mod analyse;
 pub mod play;
+pub mod teach;
 
 use analyse::Analysis;
+use teach::Teach;
 
 use crate::engine::stats::SearchStats;
 
@@ -22,6 +24,8 @@ pub enum Mode {
     Play,
     /// The analysis board.
     Analyse(Box<Analysis>),
+    /// Stepping through a recorded search.
+    Teach(Box<Teach>),
 }
 
 /// The panels beside the board. Each is drawn by its widget.
@@ -46,6 +50,16 @@ pub enum Panel {
     Stats,
     /// The same in one line, where there is no room for more.
     StatsLine,
+    /// Teach mode: the algorithm, its switches and where the replay is.
+    TeachHeader,
+    /// Teach mode: the moves from the root, each ply with its window.
+    SearchPath,
+    /// Teach mode: the current node's moves as an outline.
+    NodeMoves,
+    /// Teach mode: what the step did and why.
+    Caption,
+    /// Teach mode: the same search by five methods.
+    Comparison,
 }
 
 /// A panel a mode shows, and its height for the room left (none: not
@@ -106,6 +120,25 @@ impl Mode {
         match self {
             Mode::Play => play::panels(cx),
             Mode::Analyse(analysis) => analysis.panels(cx),
+            Mode::Teach(teach) => teach.panels(cx),
+        }
+    }
+
+    /// The panels under the board (where the mode has any).
+    pub fn below(&self) -> Vec<Slot> {
+        match self {
+            Mode::Teach(teach) => teach.below(),
+            Mode::Play | Mode::Analyse(_) => Vec::new(),
+        }
+    }
+
+    /// The tallest square the mode wants, in rows: teach mode keeps the
+    /// board small to leave room for the search.
+    pub fn max_square(&self, height: u16) -> u16 {
+        match self {
+            Mode::Teach(_) if height >= 34 => 2,
+            Mode::Teach(_) => 1,
+            Mode::Play | Mode::Analyse(_) => crate::tui::layout::MAX_SQUARE_HEIGHT,
         }
     }
 
@@ -114,6 +147,7 @@ impl Mode {
         match self {
             Mode::Play => play::HELP,
             Mode::Analyse(_) => analyse::HELP,
+            Mode::Teach(_) => teach::HELP,
         }
     }
 
@@ -122,6 +156,7 @@ impl Mode {
         match self {
             Mode::Play => play::KEY_LINE,
             Mode::Analyse(_) => analyse::KEY_LINE,
+            Mode::Teach(_) => teach::KEY_LINE,
         }
     }
 
@@ -129,19 +164,26 @@ impl Mode {
     pub fn prompt(&self) -> &'static str {
         match self {
             Mode::Play => " move> ",
-            Mode::Analyse(_) => " > ",
+            Mode::Analyse(_) | Mode::Teach(_) => " > ",
         }
     }
 
     /// Whether the mode shows the statistics panel until `S` says otherwise.
     pub fn stats_by_default(&self) -> bool {
-        matches!(self, Mode::Analyse(_))
+        matches!(self, Mode::Analyse(_) | Mode::Teach(_))
     }
 
     pub fn analysis(&self) -> Option<&Analysis> {
         match self {
             Mode::Analyse(analysis) => Some(analysis),
-            Mode::Play => None,
+            Mode::Play | Mode::Teach(_) => None,
+        }
+    }
+
+    pub fn teach(&self) -> Option<&Teach> {
+        match self {
+            Mode::Teach(teach) => Some(teach),
+            Mode::Play | Mode::Analyse(_) => None,
         }
     }
 }

@@ -9,6 +9,7 @@ pub mod new_game;
 pub mod open_file;
 pub mod promotion;
 pub mod resume;
+pub mod teach_positions;
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -39,6 +40,8 @@ pub enum Overlay {
     /// The games of the open file.
     GameList,
     Open(OpenDialog),
+    /// Teach mode's positions.
+    TeachPositions(teach_positions::TeachPicker),
 }
 
 /// A box of `width` x `height` in the middle of `area`, cleared.

@@ -15,9 +15,18 @@ use crate::tui::theme::Theme;
 use super::popup;
 
 /// Who plays whom in the new-game dialog.
-pub const SIDE_CHOICES: [&str; 5] = ["White", "Black", "Random", "Two players", "Analysis board"];
+pub const SIDE_CHOICES: [&str; 6] = [
+    "White",
+    "Black",
+    "Random",
+    "Two players",
+    "Analysis board",
+    "Teach the search",
+];
 /// The side choice that opens the analysis board instead of a game.
 pub const ANALYSIS_CHOICE: usize = 4;
+/// The side choice that opens teach mode.
+pub const TEACH_CHOICE: usize = 5;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct NewGameForm {
@@ -80,8 +89,8 @@ impl NewGameForm {
     pub fn shows(&self, field: usize) -> bool {
         match field {
             1 => self.side < 3,
-            2 => self.side != ANALYSIS_CHOICE,
-            3 | 4 => self.is_custom() && self.side != ANALYSIS_CHOICE,
+            2 => self.side < ANALYSIS_CHOICE,
+            3 | 4 => self.is_custom() && self.side < ANALYSIS_CHOICE,
             5 => self.fen_start.is_some(),
             _ => field < Self::FIELDS.len(),
         }
@@ -128,7 +137,7 @@ impl NewGameForm {
         };
         let presets = TimeControl::presets().len() as u32;
         match self.field {
-            0 => self.side = bump(self.side as u32, 0, ANALYSIS_CHOICE as u32) as usize,
+            0 => self.side = bump(self.side as u32, 0, TEACH_CHOICE as u32) as usize,
             1 => self.level = bump(u32::from(self.level), 1, 10) as u8,
             2 => self.time = bump(self.time as u32, 0, presets) as usize,
             3 => {

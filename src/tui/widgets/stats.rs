@@ -99,11 +99,16 @@ impl StatsPanel<'_> {
                 human_count(totals.tt_cutoffs)
             )),
         ]));
+        // A replayed search (teach mode) has no time: its leaves instead.
+        let last = if stats.elapsed_ms == 0 {
+            format!("{} leaves", human_count(totals.leaves))
+        } else {
+            format!("{} n/s", human_count(stats.nodes_per_second()))
+        };
         lines.push(Line::from(format!(
-            "quiescence {} · seldepth {} · {} n/s",
+            "quiescence {} · seldepth {} · {last}",
             percent(totals.quiescence_share()),
             stats.selective_depth,
-            human_count(stats.nodes_per_second())
         )));
         frame.render_widget(Paragraph::new(lines), inner);
     }

@@ -1,0 +1,232 @@
+//! Teach mode's keys and command-line words.
+
+use std::time::Instant;
+
+use ratatui::crossterm::event::{KeyCode, KeyEvent};
+
+use super::{Record, SPEEDS, TOGGLES, Teach};
+use crate::teach::replay::Landmark;
+use crate::teach::{MAX_DEPTH, MIN_DEPTH};
+use crate::tui::shared::{Shared, Tone};
+
+pub const HELP: &[(&str, &str)] = &[
+    ("→ l, ← h", "one step forward, one step back"),
+    ("↓ j", "step over: past the subtree of the move being tried"),
+    ("↑ k", "step out: to where this node returns its value"),
+    ("c C", "next / previous cutoff"),
+    ("b B", "next / previous new best move at the root"),
+    ("t T", "next / previous table hit"),
+    ("Home g, End G", "the start, the end of the search"),
+    ("Space, + -", "auto-play on/off; faster, slower"),
+    (
+        "1-7",
+        "switch alpha-beta, ordering, table, quiescence, PVS, iterative deepening, selective",
+    ),
+    ("[ ], :depth N", "search shallower, deeper (1 to 6)"),
+    ("p", "the teaching positions (or :positions)"),
+    (":step N", "go to step N"),
+    ("S", "show or hide the statistics"),
+    ("f", "flip the board"),
+    ("Esc", "back to the game or analysis"),
+    ("?", "this help"),
+    ("q, Ctrl-C", "quit"),
+];
+
+pub const KEY_LINE: &str =
+    " ←→ step · ↓ over · ↑ out · c cutoff · b best · t table · Space play · 1-7 switch · [ ] depth · p positions · Esc back";
+
+/// What a key asks of the app beyond the mode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Asked {
+    /// Done here.
+    Taken,
+    /// Not a teach key: the board's shared keys may take it.
+    NotTaken,
+    /// Leave teach mode.
+    Leave,
+    /// Show the teaching positions.
+    Positions,
+    /// Ask whether to quit.
+    Quit,
+}
+
+impl Teach {
+    pub fn key(&mut self, cx: &mut Shared, key: KeyEvent, now: Instant) -> Asked {
+        match key.code {
+            KeyCode::Esc => return Asked::Leave,
+            KeyCode::Char('q') => return Asked::Quit,
+            KeyCode::Char('p') => return Asked::Positions,
+            KeyCode::Char(c @ '1'..='7') => {
+                let index = c as usize - '1' as usize;
+                self.toggle(cx, index, now);
+                return Asked::Taken;
+            }
+            KeyCode::Char('[') => {
+                self.set_depth(cx, self.setup.depth.saturating_sub(1), now);
+                return Asked::Taken;
+            }
+            KeyCode::Char(']') => {
+                self.set_depth(cx, self.setup.depth + 1, now);
+                return Asked::Taken;
+            }
+            KeyCode::Char('+' | '=') => {
+                self.speed = (self.speed + 1).min(SPEEDS.len() - 1);
+                cx.say(format!("Auto-play: {} steps a second.", SPEEDS[self.speed]), Tone::Info);
+                return Asked::Taken;
+            }
+            KeyCode::Char('-') => {
+                self.speed = self.speed.saturating_sub(1);
+                cx.say(format!("Auto-play: {} steps a second.", SPEEDS[self.speed]), Tone::Info);
+                return Asked::Taken;
+            }
+            _ => {}
+        }
+        let Record::Ready { replay, step } = &self.record else {
+            return match key.code {
+                KeyCode::Char('f' | 'S' | '?' | ':' | '/') => Asked::NotTaken,
+                _ => {
+                    if let Record::Making { .. } = self.record {
+                        cx.say("The search is still being recorded.", Tone::Info);
+                    }
+                    Asked::Taken
+                }
+            };
+        };
+        let applied = step.applied;
+        let landmark = |mark: Landmark, forward: bool| {
+            if forward {
+                replay.find_forward(applied, |e| mark.matches(e))
+            } else {
+                replay.find_backward(applied, |e| mark.matches(e))
+            }
+        };
+        let target = match key.code {
+            KeyCode::Right | KeyCode::Char('l') => Some(applied + 1),
+            KeyCode::Left | KeyCode::Char('h') => Some(applied.saturating_sub(1)),
+            KeyCode::Down | KeyCode::Char('j') => Some(replay.over(step)),
+            KeyCode::Up | KeyCode::Char('k') => Some(replay.out(step)),
+            KeyCode::Home | KeyCode::Char('g') => Some(0),
+            KeyCode::End | KeyCode::Char('G') => Some(replay.len()),
+            KeyCode::Char('c') => landmark(Landmark::Cutoff, true).or(Some(replay.len())),
+            KeyCode::Char('C') => landmark(Landmark::Cutoff, false).or(Some(0)),
+            KeyCode::Char('b') => landmark(Landmark::RootBest, true).or(Some(replay.len())),
+            KeyCode::Char('B') => landmark(Landmark::RootBest, false).or(Some(0)),
+            KeyCode::Char('t') => landmark(Landmark::TableHit, true).or(Some(replay.len())),
+            KeyCode::Char('T') => landmark(Landmark::TableHit, false).or(Some(0)),
+            KeyCode::Char(' ') => {
+                self.playing = match self.playing {
+                    Some(_) => None,
+                    None if applied >= replay.len() => {
+                        // At the end, play starts again from the start.
+                        self.seek(0);
+                        Some((now, 0.0))
+                    }
+                    None => Some((now, 0.0)),
+                };
+                return Asked::Taken;
+            }
+            _ => None,
+        };
+        match target {
+            Some(target) => {
+                let missing = match key.code {
+                    KeyCode::Char('t' | 'T') if !self.setup.options.transposition_table => {
+                        Some("The table is off (key 3 switches it on).")
+                    }
+                    KeyCode::Char('c' | 'C') if !self.setup.options.alpha_beta => {
+                        Some("Minimax has no cutoffs (key 1 switches alpha-beta on).")
+                    }
+                    _ => None,
+                };
+                if let Some(text) = missing {
+                    cx.say(text, Tone::Info);
+                }
+                self.playing = None;
+                self.seek(target);
+                Asked::Taken
+            }
+            None => Asked::NotTaken,
+        }
+    }
+
+    /// Switch technique `index` (of [`TOGGLES`]) and record again.
+    fn toggle(&mut self, cx: &mut Shared, index: usize, now: Instant) {
+        let o = &mut self.setup.options;
+        let flag = match index {
+            0 => &mut o.alpha_beta,
+            1 => &mut o.move_ordering,
+            2 => &mut o.transposition_table,
+            3 => &mut o.quiescence,
+            4 => &mut o.pvs,
+            5 => &mut o.iterative_deepening,
+            _ => &mut o.selective,
+        };
+        *flag = !*flag;
+        let on = *flag;
+        // Principal-variation search and the selective search are kinds of
+        // alpha-beta: without it they mean nothing.
+        let mut note = String::new();
+        if on && matches!(index, 4 | 6) && !o.alpha_beta {
+            o.alpha_beta = true;
+            note = " (alpha-beta too)".into();
+        }
+        if !on && index == 0 {
+            o.pvs = false;
+            o.selective = false;
+        }
+        cx.say(
+            format!(
+                "{} {}{note}: recording the search again.",
+                TOGGLES[index],
+                if on { "on" } else { "off" }
+            ),
+            Tone::Info,
+        );
+        self.rerecord(cx, now);
+    }
+
+    fn set_depth(&mut self, cx: &mut Shared, depth: u32, now: Instant) {
+        let depth = depth.clamp(MIN_DEPTH, MAX_DEPTH);
+        if depth == self.setup.depth {
+            cx.say(
+                format!("Depth {MIN_DEPTH} to {MAX_DEPTH}: deeper trees are too large to follow."),
+                Tone::Info,
+            );
+            return;
+        }
+        self.setup.depth = depth;
+        cx.say(format!("Depth {depth}: recording the search again."), Tone::Info);
+        self.rerecord(cx, now);
+    }
+
+    /// A typed command; false when it is not teach mode's.
+    pub fn command(&mut self, cx: &mut Shared, typed: &str, now: Instant) -> Option<Asked> {
+        let mut words = typed.split_whitespace();
+        match (words.next()?, words.next()) {
+            ("depth", Some(n)) => match n.parse::<u32>() {
+                Ok(depth) if (MIN_DEPTH..=MAX_DEPTH).contains(&depth) => {
+                    self.set_depth(cx, depth, now);
+                }
+                _ => cx.say(
+                    format!("Depth is a number from {MIN_DEPTH} to {MAX_DEPTH}."),
+                    Tone::Error,
+                ),
+            },
+            ("step", Some(n)) => match (n.parse::<usize>(), self.ready()) {
+                (Ok(n), Some((replay, _))) if n <= replay.len() => {
+                    self.playing = None;
+                    self.seek(n);
+                }
+                (_, Some((replay, _))) => cx.say(
+                    format!("Steps go from 0 to {}.", replay.len()),
+                    Tone::Error,
+                ),
+                (_, None) => cx.say("The search is still being recorded.", Tone::Info),
+            },
+            ("positions", None) => return Some(Asked::Positions),
+            ("back" | "leave", None) => return Some(Asked::Leave),
+            _ => return None,
+        }
+        Some(Asked::Taken)
+    }
+}

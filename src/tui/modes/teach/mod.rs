@@ -1,0 +1,346 @@
+//! Teach mode: step through one real search of the engine, node by node.
+//!
+//! The search is recorded once, in the background (`Request::Record`),
+//! with the techniques the learner switched on; every step forward or back
+//! is a replay of that record (`teach::Replay`), never a new search. The
+//! comparison of five methods on the same position and depth runs in the
+//! background too (`Request::Compare`).
+
+pub mod keys;
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use shakmaty::{Chess, Move, Position};
+
+use crate::engine::search::INFINITY;
+use crate::engine::stats::{IterationStats, SearchStats};
+use crate::engine::trace::TraceEvent;
+use crate::teach::compare::{self, Outcome};
+use crate::teach::{Replay, Setup, Step};
+
+use super::{Mode, Panel, Slot};
+use crate::tui::shared::Shared;
+use crate::tui::tasks::Request;
+
+pub use keys::{HELP, KEY_LINE};
+
+/// Auto-play speeds, steps per second.
+pub const SPEEDS: [u32; 9] = [1, 2, 5, 10, 20, 50, 100, 200, 500];
+const DEFAULT_SPEED: usize = 2;
+
+/// The techniques a learner switches, in the order of their keys 1-7.
+pub const TOGGLES: [&str; 7] = [
+    "alpha-beta",
+    "ordering",
+    "table",
+    "quiescence",
+    "PVS",
+    "deepening",
+    "selective",
+];
+
+/// Where the record is.
+#[derive(Debug, Clone)]
+pub enum Record {
+    /// Being made in the background since then.
+    Making { since: Instant },
+    Ready { replay: Arc<Replay>, step: Box<Step> },
+    /// Refused or failed, with the reason.
+    Failed(String),
+}
+
+/// The teach mode's state.
+#[derive(Debug, Clone)]
+pub struct Teach {
+    pub setup: Setup,
+    /// What the position is: a teaching position's name, "this position".
+    pub title: String,
+    /// Its one-line description, for a curated position.
+    pub description: Option<String>,
+    pub record: Record,
+    /// The id of the record asked for last: older answers are dropped.
+    pub record_id: u64,
+    /// Auto-play: on since then, with the fraction of a step carried over.
+    pub playing: Option<(Instant, f64)>,
+    pub speed: usize,
+    /// The comparison rows, as they come in, for `compare_key`.
+    pub comparison: [Option<Outcome>; 5],
+    pub compare_id: u64,
+    /// The position and depth the comparison is for.
+    compare_key: Option<(Chess, u32)>,
+    /// Where Esc goes back to.
+    pub back: Box<Mode>,
+}
+
+impl PartialEq for Teach {
+    fn eq(&self, other: &Teach) -> bool {
+        self.setup == other.setup
+            && self.record_id == other.record_id
+            && self.applied() == other.applied()
+    }
+}
+
+/// Ids for background requests, unique across teach sessions.
+fn next_id() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    NEXT.fetch_add(1, Ordering::Relaxed)
+}
+
+impl Teach {
+    /// Teach mode on `setup`, returning to `back`; asks for the record.
+    pub fn new(cx: &mut Shared, setup: Setup, title: String, back: Mode) -> Teach {
+        let mut teach = Teach {
+            setup,
+            title,
+            description: None,
+            record: Record::Failed(String::new()),
+            record_id: 0,
+            playing: None,
+            speed: DEFAULT_SPEED,
+            comparison: [None; 5],
+            compare_id: 0,
+            compare_key: None,
+            back: Box::new(back),
+        };
+        teach.rerecord(cx, Instant::now());
+        teach
+    }
+
+    /// Ask for a new record of the setup (and the comparison, when the
+    /// position or depth changed).
+    pub fn rerecord(&mut self, cx: &mut Shared, now: Instant) {
+        self.record_id = next_id();
+        self.record = Record::Making { since: now };
+        self.playing = None;
+        cx.requests.push(Request::Record {
+            id: self.record_id,
+            setup: Box::new(self.setup.clone()),
+        });
+        let key = (self.setup.position.clone(), self.setup.depth);
+        if self.compare_key.as_ref() != Some(&key) {
+            self.compare_id = next_id();
+            self.comparison = [None; 5];
+            cx.requests.push(Request::Compare {
+                id: self.compare_id,
+                position: Box::new(self.setup.position.clone()),
+                history: self.setup.history.clone(),
+                depth: self.setup.depth,
+            });
+            self.compare_key = Some(key);
+        }
+        cx.dirty = true;
+    }
+
+    /// A record arrived from the background.
+    pub fn recorded(
+        &mut self,
+        cx: &mut Shared,
+        id: u64,
+        result: Result<Arc<Replay>, crate::teach::RecordError>,
+    ) {
+        if id != self.record_id {
+            return;
+        }
+        self.record = match result {
+            Ok(replay) => {
+                let step = Box::new(replay.step(0));
+                Record::Ready { replay, step }
+            }
+            Err(e) => Record::Failed(e.to_string()),
+        };
+        cx.dirty = true;
+    }
+
+    /// A row of the comparison arrived.
+    pub fn compared(&mut self, cx: &mut Shared, id: u64, index: usize, outcome: Outcome) {
+        if id == self.compare_id
+            && let Some(row) = self.comparison.get_mut(index)
+        {
+            *row = Some(outcome);
+            cx.dirty = true;
+        }
+    }
+
+    /// The replay and the step shown, once recorded.
+    pub fn ready(&self) -> Option<(&Replay, &Step)> {
+        match &self.record {
+            Record::Ready { replay, step } => Some((replay, step)),
+            _ => None,
+        }
+    }
+
+    /// Events applied so far (0 before the record).
+    pub fn applied(&self) -> usize {
+        self.ready().map_or(0, |(_, step)| step.applied)
+    }
+
+    /// Go to the step after `applied` events.
+    pub fn seek(&mut self, applied: usize) {
+        if let Record::Ready { replay, step } = &mut self.record {
+            replay.seek(step, applied);
+        }
+    }
+
+    /// Whether the auto-play wants the clock's ticks.
+    pub fn needs_ticks(&self) -> bool {
+        self.playing.is_some()
+    }
+
+    /// The clock ticked: auto-play moves on by the steps that fell due.
+    pub fn tick(&mut self, cx: &mut Shared, now: Instant) {
+        let Some((since, carry)) = self.playing else {
+            return;
+        };
+        let due = now.saturating_duration_since(since).as_secs_f64()
+            * f64::from(SPEEDS[self.speed])
+            + carry;
+        let steps = due.floor();
+        if steps < 1.0 {
+            return;
+        }
+        self.playing = Some((now, due - steps));
+        let target = self.applied() + steps as usize;
+        self.seek(target);
+        if let Some((replay, step)) = self.ready()
+            && step.applied >= replay.len()
+        {
+            self.playing = None;
+        }
+        cx.dirty = true;
+    }
+
+    /// The toggles, in the order of [`TOGGLES`].
+    pub fn toggles(&self) -> [bool; 7] {
+        let o = &self.setup.options;
+        [
+            o.alpha_beta,
+            o.move_ordering,
+            o.transposition_table,
+            o.quiescence,
+            o.pvs,
+            o.iterative_deepening,
+            o.selective,
+        ]
+    }
+
+    /// The algorithm in words: what the header says is running.
+    pub fn algorithm(&self) -> String {
+        let o = &self.setup.options;
+        let mut parts = vec![if !o.alpha_beta {
+            "minimax"
+        } else if o.pvs {
+            "principal-variation search"
+        } else {
+            "alpha-beta"
+        }];
+        if o.move_ordering {
+            parts.push("ordering");
+        }
+        if o.transposition_table {
+            parts.push("table");
+        }
+        if o.quiescence {
+            parts.push("quiescence");
+        }
+        if o.selective {
+            parts.push("selective");
+        }
+        let depth = if o.iterative_deepening {
+            format!("depths 1 to {}", self.setup.depth)
+        } else {
+            format!("depth {}", self.setup.depth)
+        };
+        format!("{}, {depth}", parts.join(" + "))
+    }
+
+    /// The board's view: the current node's position, the move that led
+    /// there and the move being tried.
+    pub fn board(&self) -> (&Chess, Option<Move>, Option<Move>) {
+        let Some((_, step)) = self.ready() else {
+            return (&self.setup.position, None, None);
+        };
+        let Some(frame) = step.current() else {
+            return (&self.setup.position, None, None);
+        };
+        let arrived = match frame.via {
+            crate::teach::Via::Move(m) => Some(m),
+            _ => None,
+        };
+        let trying = frame.current.map(|i| frame.moves[i].mv);
+        (&frame.position, arrived, trying)
+    }
+
+    /// The statistics so far, in the form the statistics panel draws.
+    pub fn stats(&self) -> Option<SearchStats> {
+        let (_, step) = self.ready()?;
+        let counters = step.counters;
+        let depth = step
+            .iteration
+            .map_or(self.setup.depth, |d| d.max(1) as u32);
+        Some(SearchStats {
+            iterations: vec![IterationStats {
+                depth,
+                counters,
+                selective_depth: step.deepest,
+                elapsed_ms: 0,
+            }],
+            totals: counters,
+            selective_depth: step.deepest,
+            elapsed_ms: 0,
+        })
+    }
+
+    /// The panels beside the board.
+    pub fn panels(&self, cx: &Shared) -> Vec<Slot> {
+        let moves = self
+            .ready()
+            .and_then(|(_, step)| step.current())
+            .map_or(0, |f| f.moves.len() as u16);
+        let path = self.ready().map_or(1, |(_, step)| step.frames.len() as u16);
+        let shown = cx.stats_shown(true);
+        vec![
+            Slot::new(Panel::TeachHeader, |_| Some(3)),
+            Slot::new(Panel::SearchPath, move |room| {
+                Some((path + 1).clamp(2, (room / 3).max(2)))
+            }),
+            Slot::new(Panel::NodeMoves, move |room| {
+                let keep = if shown { 8 } else { 0 };
+                let want = moves + 2;
+                Some(want.min(room.saturating_sub(keep)).max(3.min(room)))
+            }),
+            Slot::new(Panel::Stats, move |room| (shown && room >= 8).then_some(8)),
+        ]
+    }
+
+    /// The panels under the board.
+    pub fn below(&self) -> Vec<Slot> {
+        vec![
+            Slot::new(Panel::Caption, |room| Some(room.saturating_sub(7).max(3))),
+            Slot::new(Panel::Comparison, |room| (room >= 7).then_some(7)),
+        ]
+    }
+
+    /// The event shown, if any.
+    pub fn event(&self) -> Option<&TraceEvent> {
+        let (replay, step) = self.ready()?;
+        replay.event_at(step.applied)
+    }
+}
+
+/// Whether a window bound is infinite.
+pub fn infinite(value: i32) -> bool {
+    value.abs() >= INFINITY
+}
+
+/// The legal moves of a position, for the depth clamp on positions with
+/// none (no search, nothing to teach).
+pub fn has_moves(position: &Chess) -> bool {
+    !position.legal_moves().is_empty()
+}
+
+/// The comparison's method labels, in row order.
+pub fn method_labels() -> [&'static str; 5] {
+    compare::methods().map(|m| m.label)
+}

@@ -1,0 +1,46 @@
+//! Teach mode's caption: what the step just did and why, in words.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::Line;
+use ratatui::widgets::{Paragraph, Wrap};
+
+use crate::tui::modes::teach::{Record, Teach};
+use crate::tui::theme::Theme;
+
+use super::section;
+
+pub struct Caption<'a> {
+    pub teach: &'a Teach,
+    pub theme: &'a Theme,
+}
+
+impl Caption<'_> {
+    pub fn draw(&self, frame: &mut Frame, area: Rect) {
+        let theme = self.theme;
+        let teach = self.teach;
+        let inner = section(frame, " What happened ", area, theme);
+        let mut lines = Vec::new();
+        match &teach.record {
+            Record::Making { .. } => {
+                lines.push(Line::from("Recording the engine's search of this position…"));
+            }
+            Record::Failed(why) => {
+                lines.push(Line::styled(why.clone(), Style::default().fg(theme.check)));
+            }
+            Record::Ready { replay, step } => {
+                if step.applied == 0
+                    && let Some(description) = &teach.description
+                {
+                    lines.push(Line::styled(
+                        description.clone(),
+                        Style::default().fg(theme.dim),
+                    ));
+                }
+                lines.push(Line::from(crate::teach::caption::caption(replay, step)));
+            }
+        }
+        frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), inner);
+    }
+}

@@ -1,0 +1,59 @@
+//! Teach mode's comparison: the same position and depth searched by five
+//! methods, one technique more each, with the root value and the work.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+use crate::teach::compare::Outcome;
+use crate::teach::values::value_text;
+use crate::tui::modes::teach::{Teach, method_labels};
+use crate::tui::theme::Theme;
+
+use super::{human_count, section};
+
+pub struct Comparison<'a> {
+    pub teach: &'a Teach,
+    pub theme: &'a Theme,
+}
+
+impl Comparison<'_> {
+    pub fn draw(&self, frame: &mut Frame, area: Rect) {
+        let theme = self.theme;
+        let dim = Style::default().fg(theme.dim);
+        let title = format!(" Same position, depth {} ", self.teach.setup.depth);
+        let inner = section(frame, title, area, theme);
+        let mut lines = vec![Line::styled(
+            format!("{:<13}{:>7}{:>9}{:>9}", "method", "value", "nodes", "leaves"),
+            dim,
+        )];
+        for (label, outcome) in method_labels().iter().zip(&self.teach.comparison) {
+            let text = match outcome {
+                None => format!("{label:<13}{:>7}", "…"),
+                Some(Outcome::Done {
+                    value,
+                    nodes,
+                    leaves,
+                }) => format!(
+                    "{label:<13}{:>7}{:>9}{:>9}",
+                    value_text(*value, 0),
+                    human_count(*nodes),
+                    human_count(*leaves)
+                ),
+                Some(Outcome::TooLarge { cap }) => {
+                    format!("{label:<13}{:>7} more than {} nodes", "?", human_count(*cap))
+                }
+                Some(Outcome::Cancelled) => format!("{label:<13}{:>7}", "-"),
+            };
+            let style = if label.starts_with('+') {
+                Style::default()
+            } else {
+                Style::default().add_modifier(Modifier::BOLD)
+            };
+            lines.push(Line::from(Span::styled(text, style)));
+        }
+        frame.render_widget(Paragraph::new(lines), inner);
+    }
+}

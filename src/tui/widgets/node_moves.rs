@@ -1,0 +1,182 @@
+//! Teach mode's outline of the current node: what the table said, then
+//! each move with what happened to it (searched with its value, being
+//! searched, cut off, pruned, pending), the best so far marked. Values are
+//! shown from the side to move (as the search sees them, negamax) and from
+//! White's view.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+use shakmaty::Position;
+
+use crate::teach::caption::san;
+use crate::teach::values::{value_text, white_view_text, window_text};
+use crate::teach::replay::Bound;
+use crate::teach::{Frame as Node, MoveStatus, Step};
+use crate::tui::theme::Theme;
+
+use super::{section, side_name};
+
+/// Pending moves listed by name before the rest are counted.
+const PENDING_SHOWN: usize = 3;
+
+pub struct NodeMoves<'a> {
+    pub step: Option<&'a Step>,
+    pub theme: &'a Theme,
+}
+
+impl NodeMoves<'_> {
+    pub fn draw(&self, frame: &mut Frame, area: Rect) {
+        let theme = self.theme;
+        let Some(node) = self.step.and_then(Step::current) else {
+            section(frame, " This node ", area, theme);
+            return;
+        };
+        let title = format!(
+            " Ply {} · {} to move · {} ",
+            node.ply,
+            side_name(node.position.turn()),
+            window_text(node.alpha, node.beta, node.ply)
+        );
+        let inner = section(frame, title, area, theme);
+        let lines = outline(node, theme);
+        // Keep the move being searched in view.
+        let focus = lines
+            .iter()
+            .position(|(current, _)| *current)
+            .unwrap_or(0);
+        let height = usize::from(inner.height).max(1);
+        let first = focus.saturating_sub(height.saturating_sub(2)).min(lines.len().saturating_sub(height));
+        let shown: Vec<Line> = lines.into_iter().skip(first).map(|(_, l)| l).collect();
+        frame.render_widget(Paragraph::new(shown), inner);
+    }
+}
+
+/// The node's lines; `true` marks the move being searched.
+fn outline(node: &Node, theme: &Theme) -> Vec<(bool, Line<'static>)> {
+    let dim = Style::default().fg(theme.dim);
+    let accent = Style::default().fg(theme.accent);
+    let bold = Style::default().add_modifier(Modifier::BOLD);
+    let ply = node.ply;
+    let turn = node.position.turn();
+    let mut lines: Vec<(bool, Line)> = Vec::new();
+    let note = |text: String, style: Style| (false, Line::styled(format!(" {text}"), style));
+    if let Some(table) = node.table {
+        let text = match (table.hit, table.cutoff) {
+            (false, _) => "table: not seen before".to_string(),
+            (true, false) => "table: seen, not settled: its move goes first".to_string(),
+            (true, true) => "table: answered, no search needed".to_string(),
+        };
+        lines.push(note(text, dim));
+    }
+    if let Some(value) = node.stand_pat {
+        lines.push(note(format!("stand pat {}", value_text(value, ply)), dim));
+    }
+    if let Some(value) = node.leaf_eval {
+        lines.push(note(
+            format!(
+                "static evaluation {} (White {})",
+                value_text(value, ply),
+                white_view_text(value, ply, turn)
+            ),
+            bold,
+        ));
+    }
+    if let Some(null) = node.null_move {
+        let text = match null {
+            Some(value) => format!("null move: {} after passing", value_text(value, ply)),
+            None => "null move: passing…".to_string(),
+        };
+        lines.push(note(text, dim));
+    }
+    if let Some((reason, value)) = node.shortcut {
+        lines.push(note(
+            format!("{}: {}", reason.label(), value_text(value, ply)),
+            bold,
+        ));
+    }
+    let best = node.best().map(|(m, _)| m);
+    let reached = &node.moves[..node.reached];
+    let last = node.moves.len();
+    for (i, line) in reached.iter().enumerate() {
+        let branch = if i + 1 == last { "└" } else { "├" };
+        let name = san(&node.position, line.mv);
+        let why = line.reason.map(|r| r.label()).unwrap_or_default();
+        let current = node.current == Some(i);
+        let (mark, status, style) = match line.status {
+            MoveStatus::Searching => {
+                let window = line.window.map(|w| w.label()).unwrap_or_default();
+                let again = if line.searches > 1 { ", again" } else { "" };
+                ("▶", format!("searching ({window}{again})"), accent.add_modifier(Modifier::BOLD))
+            }
+            MoveStatus::Searched(value) => {
+                // A bound from White's view turns round with the sign.
+                let white_bound = match (line.bound, turn.is_white()) {
+                    (bound, true) => bound,
+                    (Bound::AtMost, false) => Bound::AtLeast,
+                    (Bound::AtLeast, false) => Bound::AtMost,
+                    (Bound::Exact, false) => Bound::Exact,
+                };
+                let mut text = format!(
+                    "{:>10}  White {}{}",
+                    format!("{}{}", line.bound.sign(), value_text(value, ply)),
+                    white_bound.sign(),
+                    white_view_text(value, ply, turn)
+                );
+                if line.by_table {
+                    text.push_str(" · table");
+                }
+                if line.quiescence {
+                    text.push_str(" · quiescence");
+                }
+                let style = if Some(line.mv) == best { bold } else { Style::default() };
+                (if Some(line.mv) == best { "★" } else { "✓" }, text, style)
+            }
+            MoveStatus::Pruned(reason) => ("×", format!("skipped: {}", reason.label()), dim),
+            MoveStatus::CutOff | MoveStatus::Pending => ("·", String::new(), dim),
+        };
+        lines.push((
+            current,
+            Line::from(vec![
+                Span::styled(format!(" {branch}{mark} "), style),
+                Span::styled(format!("{name:<7} "), style),
+                Span::styled(status, style),
+                Span::styled(if why.is_empty() { String::new() } else { format!("  {why}") }, dim),
+            ]),
+        ));
+    }
+    let rest = &node.moves[node.reached..];
+    if !rest.is_empty() {
+        let names: Vec<String> = rest
+            .iter()
+            .take(PENDING_SHOWN)
+            .map(|l| san(&node.position, l.mv))
+            .collect();
+        let more = if rest.len() > PENDING_SHOWN { " …" } else { "" };
+        let cut = rest.iter().all(|l| l.status == MoveStatus::CutOff);
+        let text = if cut {
+            format!(
+                " └✂ {} move{} cut off, never searched: {}{more}",
+                rest.len(),
+                if rest.len() == 1 { "" } else { "s" },
+                names.join(" ")
+            )
+        } else {
+            format!(" └· {} pending: {}{more}", rest.len(), names.join(" "))
+        };
+        lines.push((false, Line::styled(text, if cut { accent } else { dim })));
+    }
+    if let Some(value) = node.returned {
+        lines.push(note(
+            format!(
+                "returns {} (its parent sees {})",
+                value_text(value, ply),
+                value_text(-value, ply.saturating_sub(1))
+            ),
+            bold,
+        ));
+    }
+    lines
+}

@@ -1,0 +1,65 @@
+//! Teach mode's header: which algorithm is running, where the replay is,
+//! and the seven switches with their keys, so the screen always says
+//! exactly what search is being watched.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Wrap};
+
+use crate::teach::values::count_text;
+use crate::tui::modes::teach::{Record, SPEEDS, TOGGLES, Teach};
+use crate::tui::theme::Theme;
+
+pub struct TeachHeader<'a> {
+    pub teach: &'a Teach,
+    pub theme: &'a Theme,
+}
+
+impl TeachHeader<'_> {
+    pub fn draw(&self, frame: &mut Frame, area: Rect) {
+        let teach = self.teach;
+        let theme = self.theme;
+        let bold = Style::default().add_modifier(Modifier::BOLD);
+        let dim = Style::default().fg(theme.dim);
+        let progress = match &teach.record {
+            Record::Making { .. } => "recording the search…".to_string(),
+            Record::Failed(_) => "no record (see below)".to_string(),
+            Record::Ready { replay, step } => {
+                let mut text = format!(
+                    "step {} of {}",
+                    count_text(step.applied as u64),
+                    count_text(replay.len() as u64)
+                );
+                if teach.playing.is_some() {
+                    text.push_str(&format!(" · playing {}/s", SPEEDS[teach.speed]));
+                }
+                text
+            }
+        };
+        let mut switches = Vec::new();
+        for (i, (name, on)) in TOGGLES.iter().zip(teach.toggles()).enumerate() {
+            // On or off is said in text, not only in colour.
+            let (mark, style) = if on {
+                ("+", Style::default().fg(theme.accent).add_modifier(Modifier::BOLD))
+            } else {
+                ("-", dim)
+            };
+            switches.push(Span::styled(format!("{}{mark}{name}", i + 1), style));
+            switches.push(Span::raw("  "));
+        }
+        let lines = vec![
+            Line::from(vec![
+                Span::styled(format!(" {progress}"), bold),
+                Span::styled("  (the top line says which search)", dim),
+            ]),
+            Line::from(
+                std::iter::once(Span::raw(" "))
+                    .chain(switches)
+                    .collect::<Vec<_>>(),
+            ),
+        ];
+        frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), area);
+    }
+}
