@@ -408,7 +408,9 @@ fn teach(
     use kibitz::teach::{MAX_DEPTH, MIN_DEPTH};
     use shakmaty::Position;
     if !(MIN_DEPTH..=MAX_DEPTH).contains(&depth) {
-        eprintln!("error: depth {depth} is out of range {MIN_DEPTH}..={MAX_DEPTH}: deeper searches are too large to step through");
+        eprintln!(
+            "error: depth {depth} is out of range {MIN_DEPTH}..={MAX_DEPTH}: deeper searches are too large to step through"
+        );
         return Ok(ExitCode::from(2));
     }
     let (position, history) = match cli::setup(fen, moves) {

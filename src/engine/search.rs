@@ -618,9 +618,11 @@ impl<T: Tracer> Searcher<'_, '_, T> {
             return self.shortcut(ply, Shortcut::Tablebase, value);
         }
         let ab = self.options.alpha_beta;
-        if ab {
+        if ab && self.options.selective {
             // Mate-distance pruning: even mating at once cannot beat a
             // shorter mate already found, nor be worse than being mated now.
+            // (It keeps the value but narrows every window to mate bounds,
+            // so the textbook search, with `selective` off, goes without.)
             alpha = alpha.max(-MATE + ply as i32);
             beta = beta.min(MATE - ply as i32 - 1);
             if alpha >= beta {
@@ -833,10 +835,18 @@ impl<T: Tracer> Searcher<'_, '_, T> {
     }
 
     /// A horizon position of a search without quiescence: its static
-    /// evaluation is its value, captures pending or not.
+    /// evaluation is its value, captures pending or not. A game that is
+    /// over is still over: checkmate and stalemate are scored as such.
     fn horizon_leaf(&mut self, position: &Chess, ply: u32, alpha: i32, beta: i32) -> i32 {
         if !self.enter(ply, 0, alpha, beta, false) {
             return 0;
+        }
+        if position.legal_moves().is_empty() {
+            return if position.is_check() {
+                self.shortcut(ply, Shortcut::Checkmate, -MATE + ply as i32)
+            } else {
+                self.shortcut(ply, Shortcut::Stalemate, DRAW)
+            };
         }
         self.stats.totals.leaves += 1;
         let value = evaluate(position);

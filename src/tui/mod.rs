@@ -329,12 +329,7 @@ pub fn run(options: Options) -> anyhow::Result<Option<i32>> {
         }
         for request in app.take_requests() {
             let tables = app.tablebases.clone();
-            tasks::background_request(
-                request,
-                &background,
-                &mut stops,
-                tables,
-            );
+            tasks::background_request(request, &background, &mut stops, tables);
         }
         if app.wants_tables && !generation_started {
             generation_started = true;

@@ -221,9 +221,7 @@ pub fn background_request(
                             crate::teach::compare::NODE_CAP,
                             &stopped,
                         );
-                        if stopped()
-                            || tx.send(Msg::Compared { id, index, outcome }).is_err()
-                        {
+                        if stopped() || tx.send(Msg::Compared { id, index, outcome }).is_err() {
                             return;
                         }
                     }

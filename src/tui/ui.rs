@@ -30,12 +30,12 @@ use super::widgets::eval_graph::EvalGraph;
 use super::widgets::move_list::MoveList;
 use super::widgets::move_tree::MoveTree;
 use super::widgets::node_moves::NodeMoves;
-use super::widgets::search_path::SearchPath;
-use super::widgets::teach_header::TeachHeader;
 use super::widgets::players;
+use super::widgets::search_path::SearchPath;
 use super::widgets::side_name;
 use super::widgets::stats::{StatsLine, StatsPanel};
 use super::widgets::tablebase::Tablebase;
+use super::widgets::teach_header::TeachHeader;
 
 pub fn draw(frame: &mut Frame, app: &App, now: Instant) {
     let area = frame.area();

@@ -38,9 +38,10 @@ impl App {
             self.analyse_position(start.clone(), now);
             self.teach(start, Vec::new(), crate::teach::DEFAULT_DEPTH, now);
             if let Mode::Teach(_) = self.mode {
-                self.overlay = Overlay::TeachPositions(
-                    crate::tui::overlays::teach_positions::TeachPicker { choice: 0 },
-                );
+                self.overlay =
+                    Overlay::TeachPositions(crate::tui::overlays::teach_positions::TeachPicker {
+                        choice: 0,
+                    });
             }
             return;
         }

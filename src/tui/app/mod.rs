@@ -499,7 +499,9 @@ impl App {
                 return self.say("In teach mode: :depth N, :step N, :positions.", Tone::Error);
             }
             return match rest.parse::<u32>() {
-                Ok(depth) if (crate::teach::MIN_DEPTH..=crate::teach::MAX_DEPTH).contains(&depth) => {
+                Ok(depth)
+                    if (crate::teach::MIN_DEPTH..=crate::teach::MAX_DEPTH).contains(&depth) =>
+                {
                     let position = self.game.position().clone();
                     let history = self.game.history_keys();
                     self.teach(position, history, depth, now)

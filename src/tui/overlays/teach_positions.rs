@@ -59,10 +59,15 @@ impl TeachPicker {
         theme: &Theme,
     ) {
         let width = area.width.saturating_sub(4).min(90);
-        let height = area.height.saturating_sub(2).min(positions.len() as u16 * 2 + 6);
+        let height = area
+            .height
+            .saturating_sub(2)
+            .min(positions.len() as u16 * 2 + 6);
         let inner = popup(frame, area, width, height, "Teaching positions", theme);
-        let mut rows: Vec<(String, String)> =
-            vec![(format!("0  {opened_on}"), "the position teach mode opened on".into())];
+        let mut rows: Vec<(String, String)> = vec![(
+            format!("0  {opened_on}"),
+            "the position teach mode opened on".into(),
+        )];
         rows.extend(positions.iter().enumerate().map(|(i, p)| {
             (
                 format!("{}  {} (depth {})", i + 1, p.name, p.depth),
@@ -80,12 +85,18 @@ impl TeachPicker {
                 Style::default()
             };
             lines.push(Line::from(Span::styled(format!(" {name} "), style)));
-            let mut text: String = description.chars().take(usize::from(inner.width) - 4).collect();
+            let mut text: String = description
+                .chars()
+                .take(usize::from(inner.width) - 4)
+                .collect();
             if text.chars().count() < description.chars().count() {
                 text.pop();
                 text.push('…');
             }
-            lines.push(Line::styled(format!("    {text}"), Style::default().fg(theme.dim)));
+            lines.push(Line::styled(
+                format!("    {text}"),
+                Style::default().fg(theme.dim),
+            ));
         }
         lines.push(Line::styled(
             " ↑↓ choose · Enter or 0-9 open · Esc back",

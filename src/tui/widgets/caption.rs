@@ -24,7 +24,9 @@ impl Caption<'_> {
         let mut lines = Vec::new();
         match &teach.record {
             Record::Making { .. } => {
-                lines.push(Line::from("Recording the engine's search of this position…"));
+                lines.push(Line::from(
+                    "Recording the engine's search of this position…",
+                ));
             }
             Record::Failed(why) => {
                 lines.push(Line::styled(why.clone(), Style::default().fg(theme.check)));

@@ -25,10 +25,17 @@ impl Comparison<'_> {
         let dim = Style::default().fg(theme.dim);
         let title = format!(" Same position, depth {} ", self.teach.setup.depth);
         let inner = section(frame, title, area, theme);
-        let mut lines = vec![Line::styled(
-            format!("{:<13}{:>7}{:>9}{:>9}", "method", "value", "nodes", "leaves"),
-            dim,
-        )];
+        // Leaves where there is room for them.
+        let wide = inner.width >= 38;
+        let header = if wide {
+            format!(
+                "{:<13}{:>7}{:>9}{:>9}",
+                "method", "value", "nodes", "leaves"
+            )
+        } else {
+            format!("{:<13}{:>7}{:>7}", "method", "value", "nodes")
+        };
+        let mut lines = vec![Line::styled(header, dim)];
         for (label, outcome) in method_labels().iter().zip(&self.teach.comparison) {
             let text = match outcome {
                 None => format!("{label:<13}{:>7}", "…"),
@@ -36,14 +43,23 @@ impl Comparison<'_> {
                     value,
                     nodes,
                     leaves,
-                }) => format!(
+                }) if wide => format!(
                     "{label:<13}{:>7}{:>9}{:>9}",
                     value_text(*value, 0),
                     human_count(*nodes),
                     human_count(*leaves)
                 ),
+                Some(Outcome::Done { value, nodes, .. }) => format!(
+                    "{label:<13}{:>7}{:>7}",
+                    value_text(*value, 0),
+                    human_count(*nodes),
+                ),
                 Some(Outcome::TooLarge { cap }) => {
-                    format!("{label:<13}{:>7} more than {} nodes", "?", human_count(*cap))
+                    format!(
+                        "{label:<13}{:>7} more than {} nodes",
+                        "?",
+                        human_count(*cap)
+                    )
                 }
                 Some(Outcome::Cancelled) => format!("{label:<13}{:>7}", "-"),
             };

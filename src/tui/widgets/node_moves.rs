@@ -12,8 +12,8 @@ use ratatui::widgets::Paragraph;
 use shakmaty::Position;
 
 use crate::teach::caption::san;
-use crate::teach::values::{value_text, white_view_text, window_text};
 use crate::teach::replay::Bound;
+use crate::teach::values::{value_text, white_view_text, window_text};
 use crate::teach::{Frame as Node, MoveStatus, Step};
 use crate::tui::theme::Theme;
 
@@ -43,12 +43,11 @@ impl NodeMoves<'_> {
         let inner = section(frame, title, area, theme);
         let lines = outline(node, theme);
         // Keep the move being searched in view.
-        let focus = lines
-            .iter()
-            .position(|(current, _)| *current)
-            .unwrap_or(0);
+        let focus = lines.iter().position(|(current, _)| *current).unwrap_or(0);
         let height = usize::from(inner.height).max(1);
-        let first = focus.saturating_sub(height.saturating_sub(2)).min(lines.len().saturating_sub(height));
+        let first = focus
+            .saturating_sub(height.saturating_sub(2))
+            .min(lines.len().saturating_sub(height));
         let shown: Vec<Line> = lines.into_iter().skip(first).map(|(_, l)| l).collect();
         frame.render_widget(Paragraph::new(shown), inner);
     }
@@ -109,7 +108,11 @@ fn outline(node: &Node, theme: &Theme) -> Vec<(bool, Line<'static>)> {
             MoveStatus::Searching => {
                 let window = line.window.map(|w| w.label()).unwrap_or_default();
                 let again = if line.searches > 1 { ", again" } else { "" };
-                ("▶", format!("searching ({window}{again})"), accent.add_modifier(Modifier::BOLD))
+                (
+                    "▶",
+                    format!("searching ({window}{again})"),
+                    accent.add_modifier(Modifier::BOLD),
+                )
             }
             MoveStatus::Searched(value) => {
                 // A bound from White's view turns round with the sign.
@@ -131,7 +134,11 @@ fn outline(node: &Node, theme: &Theme) -> Vec<(bool, Line<'static>)> {
                 if line.quiescence {
                     text.push_str(" · quiescence");
                 }
-                let style = if Some(line.mv) == best { bold } else { Style::default() };
+                let style = if Some(line.mv) == best {
+                    bold
+                } else {
+                    Style::default()
+                };
                 (if Some(line.mv) == best { "★" } else { "✓" }, text, style)
             }
             MoveStatus::Pruned(reason) => ("×", format!("skipped: {}", reason.label()), dim),
@@ -143,7 +150,14 @@ fn outline(node: &Node, theme: &Theme) -> Vec<(bool, Line<'static>)> {
                 Span::styled(format!(" {branch}{mark} "), style),
                 Span::styled(format!("{name:<7} "), style),
                 Span::styled(status, style),
-                Span::styled(if why.is_empty() { String::new() } else { format!("  {why}") }, dim),
+                Span::styled(
+                    if why.is_empty() {
+                        String::new()
+                    } else {
+                        format!("  {why}")
+                    },
+                    dim,
+                ),
             ]),
         ));
     }
@@ -154,7 +168,11 @@ fn outline(node: &Node, theme: &Theme) -> Vec<(bool, Line<'static>)> {
             .take(PENDING_SHOWN)
             .map(|l| san(&node.position, l.mv))
             .collect();
-        let more = if rest.len() > PENDING_SHOWN { " …" } else { "" };
+        let more = if rest.len() > PENDING_SHOWN {
+            " …"
+        } else {
+            ""
+        };
         let cut = rest.iter().all(|l| l.status == MoveStatus::CutOff);
         let text = if cut {
             format!(

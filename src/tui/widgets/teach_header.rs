@@ -42,7 +42,12 @@ impl TeachHeader<'_> {
         for (i, (name, on)) in TOGGLES.iter().zip(teach.toggles()).enumerate() {
             // On or off is said in text, not only in colour.
             let (mark, style) = if on {
-                ("+", Style::default().fg(theme.accent).add_modifier(Modifier::BOLD))
+                (
+                    "+",
+                    Style::default()
+                        .fg(theme.accent)
+                        .add_modifier(Modifier::BOLD),
+                )
             } else {
                 ("-", dim)
             };
@@ -52,7 +57,7 @@ impl TeachHeader<'_> {
         let lines = vec![
             Line::from(vec![
                 Span::styled(format!(" {progress}"), bold),
-                Span::styled("  (the top line says which search)", dim),
+                Span::styled("  · keys 1-7 switch:", dim),
             ]),
             Line::from(
                 std::iter::once(Span::raw(" "))

@@ -32,8 +32,7 @@ pub const HELP: &[(&str, &str)] = &[
     ("q, Ctrl-C", "quit"),
 ];
 
-pub const KEY_LINE: &str =
-    " ←→ step · ↓ over · ↑ out · c cutoff · b best · t table · Space play · 1-7 switch · [ ] depth · p positions · Esc back";
+pub const KEY_LINE: &str = " ←→ step · ↓ over · ↑ out · c cutoff · b best · t table · Space play · 1-7 switch · [ ] depth · p positions · Esc back";
 
 /// What a key asks of the app beyond the mode.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -71,12 +70,18 @@ impl Teach {
             }
             KeyCode::Char('+' | '=') => {
                 self.speed = (self.speed + 1).min(SPEEDS.len() - 1);
-                cx.say(format!("Auto-play: {} steps a second.", SPEEDS[self.speed]), Tone::Info);
+                cx.say(
+                    format!("Auto-play: {} steps a second.", SPEEDS[self.speed]),
+                    Tone::Info,
+                );
                 return Asked::Taken;
             }
             KeyCode::Char('-') => {
                 self.speed = self.speed.saturating_sub(1);
-                cx.say(format!("Auto-play: {} steps a second.", SPEEDS[self.speed]), Tone::Info);
+                cx.say(
+                    format!("Auto-play: {} steps a second.", SPEEDS[self.speed]),
+                    Tone::Info,
+                );
                 return Asked::Taken;
             }
             _ => {}
@@ -195,7 +200,10 @@ impl Teach {
             return;
         }
         self.setup.depth = depth;
-        cx.say(format!("Depth {depth}: recording the search again."), Tone::Info);
+        cx.say(
+            format!("Depth {depth}: recording the search again."),
+            Tone::Info,
+        );
         self.rerecord(cx, now);
     }
 
@@ -217,10 +225,9 @@ impl Teach {
                     self.playing = None;
                     self.seek(n);
                 }
-                (_, Some((replay, _))) => cx.say(
-                    format!("Steps go from 0 to {}.", replay.len()),
-                    Tone::Error,
-                ),
+                (_, Some((replay, _))) => {
+                    cx.say(format!("Steps go from 0 to {}.", replay.len()), Tone::Error)
+                }
                 (_, None) => cx.say("The search is still being recorded.", Tone::Info),
             },
             ("positions", None) => return Some(Asked::Positions),

@@ -45,7 +45,10 @@ pub const TOGGLES: [&str; 7] = [
 pub enum Record {
     /// Being made in the background since then.
     Making { since: Instant },
-    Ready { replay: Arc<Replay>, step: Box<Step> },
+    Ready {
+        replay: Arc<Replay>,
+        step: Box<Step>,
+    },
     /// Refused or failed, with the reason.
     Failed(String),
 }
@@ -276,9 +279,7 @@ impl Teach {
     pub fn stats(&self) -> Option<SearchStats> {
         let (_, step) = self.ready()?;
         let counters = step.counters;
-        let depth = step
-            .iteration
-            .map_or(self.setup.depth, |d| d.max(1) as u32);
+        let depth = step.iteration.map_or(self.setup.depth, |d| d.max(1) as u32);
         Some(SearchStats {
             iterations: vec![IterationStats {
                 depth,
@@ -301,7 +302,7 @@ impl Teach {
         let path = self.ready().map_or(1, |(_, step)| step.frames.len() as u16);
         let shown = cx.stats_shown(true);
         vec![
-            Slot::new(Panel::TeachHeader, |_| Some(3)),
+            Slot::new(Panel::TeachHeader, |_| Some(4)),
             Slot::new(Panel::SearchPath, move |room| {
                 Some((path + 1).clamp(2, (room / 3).max(2)))
             }),
@@ -316,8 +317,11 @@ impl Teach {
 
     /// The panels under the board.
     pub fn below(&self) -> Vec<Slot> {
+        // The caption comes first; the comparison where 4 rows remain for it.
         vec![
-            Slot::new(Panel::Caption, |room| Some(room.saturating_sub(7).max(3))),
+            Slot::new(Panel::Caption, |room| {
+                Some(if room >= 11 { room - 7 } else { room })
+            }),
             Slot::new(Panel::Comparison, |room| (room >= 7).then_some(7)),
         ]
     }
