@@ -74,7 +74,7 @@ enum Commands {
         #[arg(long)]
         json: bool,
     },
-    /// Print every step of a search: windows, moves tried, cutoffs, table use.
+    /// Print every step of a search: windows, moves tried, re-searches, cutoffs, table use.
     Trace(TraceCommand),
     /// Step through the engine's search on the board, node by node.
     Teach {
@@ -272,15 +272,25 @@ struct TraceCommand {
     /// Evaluate at the horizon without quiescence search.
     #[arg(long)]
     no_quiescence: bool,
-    /// Also use null-move pruning, late-move reductions and futility pruning.
+    /// Also use null-move pruning, late-move reductions, futility pruning and the check extension.
     #[arg(long)]
     selective: bool,
+    /// Principal-variation search: later moves get a null-window test, re-searched on failing high.
+    #[arg(long)]
+    pvs: bool,
+    /// Iterative deepening: search depth 1, 2, ... up to --depth (default: one search at --depth).
+    #[arg(long)]
+    iterative: bool,
     /// Keep at most this many events (the rest are counted).
     #[arg(long, default_value_t = 200_000)]
     max_events: usize,
     /// Print only the summary.
-    #[arg(long)]
+    #[arg(long, visible_alias = "summary-only")]
     summary: bool,
+    /// Moves in coordinates (e2e4) instead of SAN.
+    #[arg(long)]
+    uci: bool,
+    /// One JSON object per event and a summary object, with the engine's raw values.
     #[arg(long)]
     json: bool,
 }
@@ -386,9 +396,12 @@ fn run(command: Commands, out: &mut dyn Write) -> Result<(), CliError> {
                 no_tt: t.no_tt,
                 no_quiescence: t.no_quiescence,
                 selective: t.selective,
+                pvs: t.pvs,
+                iterative: t.iterative,
                 max_events: t.max_events,
                 summary_only: t.summary,
                 json: t.json,
+                uci: t.uci,
             },
             out,
         )?,

@@ -117,6 +117,15 @@ fn bad_input_exits_2_with_one_line() {
         ],
         vec!["perft", "--depth", "99"],
         vec!["trace", "--depth", "11"],
+        vec!["trace", "--depth", "0", "--pvs"],
+        vec!["trace", "--depth", "2", "--moves", "e2e5"],
+        vec![
+            "trace",
+            "--depth",
+            "2",
+            "--fen",
+            "8/8/8/8/8/8/8/8 w - - 0 1",
+        ],
         vec!["bench", "--depth", "0"],
     ] {
         let out = kibitz(&args);
@@ -159,25 +168,38 @@ fn bench_last_line_is_nodes_and_nps_and_the_count_is_deterministic() {
     assert_eq!(run(), run());
 }
 
+const BACK_RANK_MATE: &str = "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1";
+
+/// `kibitz trace ARGS` that must succeed; its standard output.
+fn trace(args: &[&str]) -> String {
+    let mut all = vec!["trace"];
+    all.extend_from_slice(args);
+    let out = kibitz(&all);
+    assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+    stdout(&out)
+}
+
+/// The line of the summary that names the algorithm.
+fn search_line(text: &str) -> &str {
+    text.lines()
+        .find(|l| l.starts_with("search: "))
+        .unwrap_or_else(|| panic!("no search line in:\n{text}"))
+}
+
 #[test]
 fn trace_prints_events_and_a_summary() {
-    let out = kibitz(&[
-        "trace",
-        "--fen",
-        "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",
-        "--depth",
-        "2",
-    ]);
-    assert!(out.status.success());
-    let text = stdout(&out);
-    assert!(text.contains("== iteration: depth 2 =="));
-    assert!(text.contains("root value"));
-    assert!(text.contains("pv Rd8#"));
-    let out = kibitz(&["trace", "--depth", "3"]);
-    let text = stdout(&out);
+    let text = trace(&["--fen", BACK_RANK_MATE, "--depth", "2"]);
+    assert!(text.starts_with("== one search at depth 2 ==\n"), "{text}");
+    assert!(
+        text.contains("\nnode depth 2, window [-inf, +inf]\n"),
+        "{text}"
+    );
+    assert!(text.contains("root value mate in 1 for White"), "{text}");
+    assert!(text.contains("pv Rd8#"), "{text}");
+    let text = trace(&["--depth", "3"]);
     assert!(text.contains("beta cutoff by"));
     assert!(text.contains("moves left unsearched"));
-    assert!(text.contains("(hash move)"));
+    assert!(text.contains("table: hit"));
 
     let out = kibitz(&["trace", "--depth", "2", "--json", "--no-tt"]);
     let lines: Vec<serde_json::Value> = stdout(&out)
@@ -190,8 +212,166 @@ fn trace_prints_events_and_a_summary() {
         summary["events"].as_u64().unwrap() as usize,
         lines.len() - 1
     );
+    assert_eq!(summary["options"]["transposition_table"], false);
     assert!(lines.iter().any(|l| l["event"] == "enter_node"));
     assert!(lines.iter().all(|l| l["event"] != "tt_probe"));
+    // Raw values and coordinates for scripts, SAN alongside.
+    assert_eq!(lines[1]["alpha"], -32000);
+    let tried = lines.iter().find(|l| l["event"] == "move_tried").unwrap();
+    assert_eq!(tried["mv"], "a2a3");
+    assert_eq!(tried["san"], "a3");
+}
+
+#[test]
+fn trace_writes_moves_in_san_unless_asked_for_coordinates() {
+    let text = trace(&["--fen", BACK_RANK_MATE, "--depth", "1"]);
+    assert!(text.contains("try #1 f3 (quiet)"), "{text}");
+    assert!(text.contains("best so far Rd8# = mate in 1"), "{text}");
+    assert!(!text.contains("d1d8"), "{text}");
+    // Moves deeper in the tree are written from their own position.
+    let text = trace(&["--depth", "2", "--moves", "e2e4", "d7d5"]);
+    assert!(text.contains("try #1 exd5 (good capture)"), "{text}");
+    assert!(text.contains("\n  try #1 Qxd5 (good capture)"), "{text}");
+    assert!(!text.contains("e4d5"), "{text}");
+
+    let text = trace(&["--fen", BACK_RANK_MATE, "--depth", "1", "--uci"]);
+    assert!(text.contains("try #1 f2f3 (quiet)"), "{text}");
+    assert!(text.contains("best so far d1d8 = mate in 1"), "{text}");
+    assert!(text.contains("pv d1d8\n"), "{text}");
+    assert!(!text.contains("Rd8"), "{text}");
+}
+
+#[test]
+fn trace_shows_values_in_pawns_and_mates_never_raw() {
+    let text = trace(&["--fen", BACK_RANK_MATE, "--depth", "1"]);
+    assert!(text.contains("return mate in 1"), "{text}");
+    assert!(text.contains("stand pat -5.41"), "{text}");
+    for raw in ["29999", "29998", "30000", "32000", "-541", "541 "] {
+        assert!(!text.contains(raw), "{raw} in:\n{text}");
+    }
+}
+
+#[test]
+fn trace_without_quiescence_or_table_does_not_mention_them() {
+    let text = trace(&["--depth", "2", "--no-quiescence"]);
+    assert!(!text.to_lowercase().contains("quiescence"), "{text}");
+    assert!(text.contains("horizon leaf, window"), "{text}");
+    assert!(text.contains("leaf eval"), "{text}");
+    assert!(
+        search_line(&text).contains("static evaluation at the horizon"),
+        "{text}"
+    );
+
+    for args in [
+        vec!["--depth", "3", "--no-tt"],
+        vec!["--depth", "3", "--no-tt", "--iterative", "--pvs"],
+    ] {
+        let text = trace(&args).to_lowercase();
+        assert!(!text.contains("table"), "{args:?}:\n{text}");
+        assert!(!text.contains("hash"), "{args:?}:\n{text}");
+    }
+    // With the table its use is shown.
+    let text = trace(&["--depth", "3"]);
+    assert!(text.contains("table: store"), "{text}");
+    assert!(text.contains("table probes"), "{text}");
+}
+
+#[test]
+fn trace_labels_principal_variation_search() {
+    let args = ["--depth", "3", "--moves", "e2e4", "e7e5"];
+    let text = trace(&args);
+    assert_eq!(
+        search_line(&text),
+        "search: alpha-beta (full window), move ordering, transposition table, quiescence; one search at depth 3"
+    );
+    assert!(!text.contains("null"), "{text}");
+    assert!(!text.contains("re-search"), "{text}");
+
+    let mut with_pvs = args.to_vec();
+    with_pvs.push("--pvs");
+    let text = trace(&with_pvs);
+    assert!(
+        search_line(&text).starts_with("search: principal-variation search,"),
+        "{text}"
+    );
+    assert!(
+        text.contains("(quiet), null-window test: can it beat alpha?"),
+        "{text}"
+    );
+    assert!(text.contains(", null window ["), "{text}");
+    assert!(
+        text.contains("with the full window: the null-window test failed high"),
+        "{text}"
+    );
+
+    // The JSON says the same: no null window without --pvs.
+    let events = |extra: &[&str]| -> Vec<serde_json::Value> {
+        let mut all = args.to_vec();
+        all.push("--json");
+        all.extend_from_slice(extra);
+        trace(&all)
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    };
+    let textbook = events(&[]);
+    assert!(textbook.iter().any(|e| e["window"] == "full"));
+    assert!(textbook.iter().all(|e| e["window"] != "null"));
+    assert!(textbook.iter().all(|e| e["event"] != "re_search"));
+    let pvs = events(&["--pvs"]);
+    assert!(pvs.iter().any(|e| e["window"] == "null"));
+    assert!(pvs.iter().any(|e| e["event"] == "re_search"));
+}
+
+#[test]
+fn trace_runs_one_search_unless_asked_to_iterate() {
+    let text = trace(&["--depth", "3"]);
+    assert!(!text.contains("iteration"), "{text}");
+    assert_eq!(text.matches("== one search at depth 3 ==").count(), 1);
+    assert_eq!(text.matches("\nnode depth ").count(), 1, "one root node");
+    assert!(search_line(&text).ends_with("; one search at depth 3"));
+
+    let text = trace(&["--depth", "3", "--iterative"]);
+    let iterations: Vec<&str> = text.lines().filter(|l| l.starts_with("==")).collect();
+    assert_eq!(
+        iterations,
+        [
+            "== iteration: depth 1 ==",
+            "== iteration: depth 2 ==",
+            "== iteration: depth 3 =="
+        ]
+    );
+    assert!(text.contains("(best last iteration)"), "{text}");
+    assert!(search_line(&text).ends_with("; iterative deepening 1..3"));
+}
+
+#[test]
+fn trace_summary_names_minimax_and_flags_without_effect() {
+    let text = trace(&["--depth", "2", "--no-pruning", "--no-quiescence"]);
+    assert!(
+        search_line(&text).starts_with("search: plain minimax,"),
+        "{text}"
+    );
+    assert!(!text.contains("note:"), "{text}");
+    let text = trace(&[
+        "--depth",
+        "2",
+        "--no-pruning",
+        "--no-quiescence",
+        "--pvs",
+        "--summary-only",
+    ]);
+    assert!(text.starts_with("-- summary --\n"), "{text}");
+    assert!(
+        search_line(&text).starts_with("search: plain minimax,"),
+        "{text}"
+    );
+    assert!(text.contains("note: --pvs had no effect"), "{text}");
+    let text = trace(&["--depth", "3", "--selective"]);
+    assert!(
+        search_line(&text).contains("selective: null move, reductions, futility, check extension"),
+        "{text}"
+    );
 }
 
 #[test]

@@ -258,6 +258,14 @@ pub struct Step {
 }
 
 impl Step {
+    /// The step before the first event of a search from `root`, for
+    /// replaying a log event by event without a [`Replay`] (as `kibitz
+    /// trace` does, to know each event's position). `alpha_beta`: whether
+    /// the search raised alpha (off for minimax).
+    pub fn new(root: &Chess, alpha_beta: bool) -> Step {
+        Step::start(root, alpha_beta)
+    }
+
     fn start(root: &Chess, alpha_beta: bool) -> Step {
         Step {
             applied: 0,

@@ -1,0 +1,617 @@
+//! `kibitz trace`: every event of one recorded search, and a summary.
+//!
+//! The text is for learners: it names the algorithm that actually ran,
+//! labels every window and re-search, shows values as pawns and mates and
+//! moves in SAN. `--json` keeps the engine's raw numbers for scripts.
+
+use std::io::Write;
+
+use serde_json::json;
+use shakmaty::{Chess, Move, Position};
+
+use super::{CliError, score_json, setup, stats_json};
+use crate::engine::search::{self, value_to_score};
+use crate::engine::stats::SearchStats;
+use crate::engine::trace::{ReSearchReason, Recorder, TraceEvent, TtBound, WindowKind};
+use crate::engine::{Limits, Score, SearchOptions};
+use crate::game::notation::{san_line, uci};
+use crate::teach::caption::san;
+use crate::teach::replay::Step;
+use crate::teach::values::{value_text, white_view_text, window_text};
+
+pub struct TraceArgs {
+    pub fen: Option<String>,
+    pub moves: Vec<String>,
+    pub depth: u32,
+    pub no_pruning: bool,
+    pub no_ordering: bool,
+    pub no_tt: bool,
+    pub no_quiescence: bool,
+    pub selective: bool,
+    /// Principal-variation search instead of full-window alpha-beta.
+    pub pvs: bool,
+    /// Iterative deepening 1..depth instead of one search at the depth.
+    pub iterative: bool,
+    pub max_events: usize,
+    pub summary_only: bool,
+    pub json: bool,
+    /// Moves in coordinates (`e2e4`) instead of SAN.
+    pub uci: bool,
+}
+
+impl TraceArgs {
+    /// The search the trace records. By default the textbook one: a single
+    /// full-window alpha-beta search at the asked depth. PVS, iterative
+    /// deepening and selective pruning change the tree in ways a learner
+    /// should switch on knowingly; aspiration windows are never used, as
+    /// they would add re-searches at the root the flags do not ask for.
+    pub fn options(&self) -> SearchOptions {
+        SearchOptions {
+            alpha_beta: !self.no_pruning,
+            move_ordering: !self.no_ordering,
+            transposition_table: !self.no_tt,
+            quiescence: !self.no_quiescence,
+            // Both work through alpha-beta's windows: minimax has none.
+            pvs: self.pvs && !self.no_pruning,
+            selective: self.selective && !self.no_pruning,
+            iterative_deepening: self.iterative,
+            ..SearchOptions::textbook()
+        }
+    }
+
+    /// Flags asked for that the search cannot use (the summary says so,
+    /// rather than leaving the learner to think they had an effect).
+    fn unused_flags(&self) -> Vec<&'static str> {
+        let mut unused = Vec::new();
+        if self.no_pruning && self.pvs {
+            unused.push("--pvs");
+        }
+        if self.no_pruning && self.selective {
+            unused.push("--selective");
+        }
+        unused
+    }
+}
+
+pub const MAX_TRACE_DEPTH: u32 = 10;
+
+/// What `trace` reports at the end, also used by tests.
+pub struct TraceSummary {
+    pub value: i32,
+    pub score: Score,
+    pub pv: Vec<Move>,
+    pub nodes: u64,
+    pub leaves: u64,
+    pub beta_cutoffs: u64,
+    pub stats: SearchStats,
+}
+
+/// Run a traced search (no output).
+pub fn run_trace(
+    position: &Chess,
+    history: &[u64],
+    depth: u32,
+    options: SearchOptions,
+    recorder: &mut Recorder,
+) -> TraceSummary {
+    let result = search::search_fresh(
+        position,
+        history,
+        &Limits::depth(depth),
+        options,
+        16,
+        recorder,
+    );
+    let pv = result
+        .lines
+        .first()
+        .map(|l| l.pv.clone())
+        .unwrap_or_default();
+    TraceSummary {
+        value: result.value,
+        score: value_to_score(result.value),
+        pv,
+        nodes: result.nodes,
+        leaves: result.stats.totals.leaves,
+        beta_cutoffs: result.stats.totals.beta_cutoffs,
+        stats: result.stats,
+    }
+}
+
+/// The algorithm that ran, in words: "alpha-beta (full window), move
+/// ordering, transposition table, quiescence; one search at depth 3". Only
+/// what is on is named, so a search without the table or quiescence does
+/// not mention them.
+fn search_description(options: &SearchOptions, depth: u32) -> String {
+    let mut parts: Vec<&str> = vec![if !options.alpha_beta {
+        "plain minimax"
+    } else if options.pvs {
+        "principal-variation search"
+    } else {
+        "alpha-beta (full window)"
+    }];
+    parts.push(if options.move_ordering {
+        "move ordering"
+    } else {
+        "moves in generation order"
+    });
+    if options.transposition_table {
+        parts.push("transposition table");
+    }
+    parts.push(if options.quiescence {
+        "quiescence"
+    } else {
+        "static evaluation at the horizon"
+    });
+    if options.selective {
+        parts.push("selective: null move, reductions, futility, check extension");
+    }
+    let schedule = if options.iterative_deepening {
+        format!("iterative deepening 1..{depth}")
+    } else {
+        format!("one search at depth {depth}")
+    };
+    format!("{}; {schedule}", parts.join(", "))
+}
+
+/// Turns events into lines. It replays the events as it goes, because an
+/// event names a move but not the position it is played in, and SAN needs
+/// that position.
+struct Narrator {
+    step: Step,
+    options: SearchOptions,
+    uci: bool,
+}
+
+impl Narrator {
+    fn new(root: &Chess, options: SearchOptions, uci: bool) -> Narrator {
+        Narrator {
+            step: Step::new(root, options.alpha_beta),
+            options,
+            uci,
+        }
+    }
+
+    /// Apply the next event: call before describing it, so that the node
+    /// it belongs to is the replay's current frame (a child that returned
+    /// is only popped when the next event is applied).
+    fn apply(&mut self, event: &TraceEvent) {
+        self.step.apply(event);
+    }
+
+    /// `mv` in SAN, played at the node of `ply`. `None` when the replay's
+    /// current node is not that node or the move is not legal there:
+    /// coordinates are then the honest fallback.
+    fn san(&self, ply: u32, mv: Move) -> Option<String> {
+        let frame = self.step.current().filter(|f| f.ply == ply)?;
+        frame
+            .position
+            .is_legal(mv)
+            .then(|| san(&frame.position, mv))
+    }
+
+    fn mv(&self, ply: u32, mv: Move) -> String {
+        if self.uci {
+            return uci(mv);
+        }
+        self.san(ply, mv).unwrap_or_else(|| uci(mv))
+    }
+
+    /// The indentation (the event's ply) and the line for an applied event.
+    fn describe(&self, event: &TraceEvent) -> (u32, String) {
+        let ply = event.ply().unwrap_or(0);
+        let value = |v: i32| value_text(v, ply);
+        let text = match *event {
+            TraceEvent::Iteration { depth } => {
+                if self.options.iterative_deepening {
+                    format!("== iteration: depth {depth} ==")
+                } else {
+                    format!("== one search at depth {depth} ==")
+                }
+            }
+            TraceEvent::EnterNode {
+                depth,
+                alpha,
+                beta,
+                quiescence,
+                ..
+            } => {
+                // PVS asks "better than alpha?" with windows one unit wide.
+                // Full-window alpha-beta meets such windows too, by chance
+                // (alpha and beta a centipawn apart); naming them there would
+                // suggest a test that never happened.
+                let window = if self.options.pvs && beta.saturating_sub(alpha) == 1 {
+                    "null window"
+                } else {
+                    "window"
+                };
+                let window = format!("{window} {}", window_text(alpha, beta, ply));
+                if quiescence {
+                    format!("quiescence node, {window}")
+                } else if depth <= 0 {
+                    format!("horizon leaf, {window}")
+                } else {
+                    format!("node depth {depth}, {window}")
+                }
+            }
+            TraceEvent::TtProbe { hit, cutoff, .. } => match (hit, cutoff) {
+                (false, _) => "table: miss".to_string(),
+                (true, false) => {
+                    "table: hit, not enough to answer (its move, if any, goes first)".to_string()
+                }
+                (true, true) => "table: hit, cutoff (the stored value answers)".to_string(),
+            },
+            TraceEvent::TtStore {
+                depth,
+                value: v,
+                bound,
+                ..
+            } => {
+                let bound = match bound {
+                    TtBound::Exact => "exact",
+                    TtBound::Lower => "lower bound: failed high",
+                    TtBound::Upper => "upper bound: failed low",
+                };
+                format!("table: store {} ({bound}) at depth {depth}", value(v))
+            }
+            TraceEvent::MoveTried {
+                mv,
+                index,
+                reason,
+                window,
+                reduction,
+                ..
+            } => {
+                let mut text = format!(
+                    "try #{} {} ({})",
+                    index + 1,
+                    self.mv(ply, mv),
+                    reason.label()
+                );
+                match window {
+                    WindowKind::Null => text.push_str(", null-window test: can it beat alpha?"),
+                    // Only worth saying where other moves get null windows.
+                    WindowKind::Full if self.options.pvs => text.push_str(", full window"),
+                    WindowKind::Full | WindowKind::Infinite => {}
+                }
+                if reduction > 0 {
+                    text.push_str(&format!(", reduced by {}", plies(reduction)));
+                }
+                text
+            }
+            TraceEvent::ReSearch {
+                mv, window, reason, ..
+            } => {
+                let mut text = format!("re-search {}", self.mv(ply, mv));
+                if reason == ReSearchReason::Reduced {
+                    text.push_str(" at full depth");
+                }
+                match window {
+                    WindowKind::Full => text.push_str(" with the full window"),
+                    WindowKind::Null => text.push_str(" with the null window"),
+                    WindowKind::Infinite => {}
+                }
+                text.push_str(match reason {
+                    ReSearchReason::FailedHigh => ": the null-window test failed high",
+                    ReSearchReason::Reduced => ": the reduced search beat alpha",
+                });
+                text
+            }
+            TraceEvent::MovePruned { mv, reason, .. } => {
+                format!("skip {}: {}", self.mv(ply, mv), reason.label())
+            }
+            TraceEvent::NullMove { reduction, .. } => format!(
+                "null move: pass; the reply is searched {} shallower than usual, with a null window at beta",
+                plies(reduction)
+            ),
+            TraceEvent::Shortcut { reason, .. } => format!("ends early: {}", reason.label()),
+            TraceEvent::StandPat { value: v, .. } => format!("stand pat {}", value(v)),
+            TraceEvent::LeafEval { value: v, .. } => format!("leaf eval {}", value(v)),
+            TraceEvent::AlphaRaised { mv, value: v, .. } => {
+                format!("best so far {} = {}", self.mv(ply, mv), value(v))
+            }
+            TraceEvent::BetaCutoff {
+                mv,
+                value: v,
+                moves_left,
+                ..
+            } => format!(
+                "beta cutoff by {} = {}, {moves_left} moves left unsearched",
+                self.mv(ply, mv),
+                value(v)
+            ),
+            TraceEvent::Return { value: v, .. } => format!("return {}", value(v)),
+        };
+        (ply, text)
+    }
+
+    /// The event as JSON: the engine's fields, raw, plus the move in SAN
+    /// for events that name one.
+    fn json(&self, event: &TraceEvent) -> Result<serde_json::Value, CliError> {
+        let mut value =
+            serde_json::to_value(event).map_err(|e| CliError::BadInput(e.to_string()))?;
+        let named = match *event {
+            TraceEvent::MoveTried { ply, mv, .. }
+            | TraceEvent::ReSearch { ply, mv, .. }
+            | TraceEvent::MovePruned { ply, mv, .. }
+            | TraceEvent::AlphaRaised { ply, mv, .. }
+            | TraceEvent::BetaCutoff { ply, mv, .. } => Some((ply, mv)),
+            _ => None,
+        };
+        if let Some((ply, mv)) = named
+            && let Some(san) = self.san(ply, mv)
+            && let Some(object) = value.as_object_mut()
+        {
+            object.insert("san".into(), json!(san));
+        }
+        Ok(value)
+    }
+}
+
+fn plies(n: u8) -> String {
+    if n == 1 {
+        "1 ply".into()
+    } else {
+        format!("{n} plies")
+    }
+}
+
+pub fn trace(args: &TraceArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    if !(1..=MAX_TRACE_DEPTH).contains(&args.depth) {
+        return Err(CliError::BadInput(format!(
+            "depth {} is out of range 1..={MAX_TRACE_DEPTH}",
+            args.depth
+        )));
+    }
+    let (position, history) = setup(args.fen.as_deref(), &args.moves)?;
+    let options = args.options();
+    let mut recorder = Recorder::new(args.max_events);
+    let summary = run_trace(&position, &history, args.depth, options, &mut recorder);
+    if !args.summary_only {
+        let mut narrator = Narrator::new(&position, options, args.uci);
+        for event in recorder.events() {
+            narrator.apply(event);
+            if args.json {
+                writeln!(out, "{}", narrator.json(event)?)?;
+            } else {
+                let (ply, text) = narrator.describe(event);
+                writeln!(out, "{:indent$}{text}", "", indent = 2 * ply as usize)?;
+            }
+        }
+    }
+    let description = search_description(&options, args.depth);
+    let pv_san = san_line(&position, &summary.pv);
+    let pv_uci: Vec<String> = summary.pv.iter().map(|&m| uci(m)).collect();
+    if args.json {
+        writeln!(
+            out,
+            "{}",
+            json!({
+                "type": "summary",
+                "search": description,
+                "options": {
+                    "alpha_beta": options.alpha_beta,
+                    "pvs": options.pvs,
+                    "iterative_deepening": options.iterative_deepening,
+                    "move_ordering": options.move_ordering,
+                    "transposition_table": options.transposition_table,
+                    "quiescence": options.quiescence,
+                    "selective": options.selective,
+                },
+                "unused_flags": args.unused_flags(),
+                "value": summary.value,
+                "value_text": value_text(summary.value, 0),
+                "score": score_json(summary.score),
+                "pv": pv_uci,
+                "pv_san": pv_san,
+                "nodes": summary.nodes,
+                "leaves": summary.leaves,
+                "beta_cutoffs": summary.beta_cutoffs,
+                "events": recorder.events().len(),
+                "events_dropped": recorder.dropped(),
+                "stats": stats_json(&summary.stats),
+            })
+        )?;
+        return Ok(());
+    }
+    let totals = &summary.stats.totals;
+    writeln!(out, "-- summary --")?;
+    writeln!(out, "search: {description}")?;
+    let unused = args.unused_flags();
+    if !unused.is_empty() {
+        writeln!(
+            out,
+            "note: {} had no effect: they need alpha-beta, and --no-pruning is plain minimax",
+            unused.join(" and ")
+        )?;
+    }
+    let pv = if args.uci { pv_uci } else { pv_san };
+    let side = if position.turn().is_white() {
+        "White"
+    } else {
+        "Black"
+    };
+    // A mate already names its winner; pawns need the point of view.
+    let white = white_view_text(summary.value, 0, position.turn());
+    let white = if white.starts_with("White") || white.starts_with("Black") {
+        white
+    } else {
+        format!("{white} from White's view")
+    };
+    writeln!(
+        out,
+        "root value {} for {side}, the side to move ({white}); pv {}",
+        value_text(summary.value, 0),
+        pv.join(" ")
+    )?;
+    let quiescence = if options.quiescence {
+        format!(" ({} in quiescence)", totals.quiescence)
+    } else {
+        String::new()
+    };
+    writeln!(
+        out,
+        "nodes {}{quiescence}, leaves {}, beta cutoffs {}{}",
+        summary.nodes,
+        summary.leaves,
+        summary.beta_cutoffs,
+        totals
+            .first_move_cutoff_rate()
+            .map(|r| format!(" ({:.0}% by the first move)", r * 100.0))
+            .unwrap_or_default()
+    )?;
+    if options.transposition_table {
+        writeln!(
+            out,
+            "table probes {}, hits {}, cutoffs {}",
+            totals.tt_probes, totals.tt_hits, totals.tt_cutoffs,
+        )?;
+    }
+    writeln!(
+        out,
+        "events recorded {}, dropped {}{}",
+        recorder.events().len(),
+        recorder.dropped(),
+        if recorder.dropped() > 0 {
+            " (raise --max-events to see them)"
+        } else {
+            ""
+        }
+    )?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::fen::parse_fen;
+
+    /// The position of every node, kept by ply from the events alone: an
+    /// oracle independent of the replay the narrator uses.
+    struct Positions {
+        root: Chess,
+        stack: Vec<Chess>,
+        /// Per ply, the move whose subtree comes next (`None`: a pass).
+        next: Vec<Option<Move>>,
+    }
+
+    impl Positions {
+        fn apply(&mut self, event: &TraceEvent) {
+            match *event {
+                TraceEvent::EnterNode { ply, .. } => {
+                    let ply = ply as usize;
+                    self.stack.truncate(ply);
+                    let position = match ply.checked_sub(1) {
+                        None => self.root.clone(),
+                        Some(parent) => {
+                            let mut position = self.stack[parent].clone();
+                            match self.next[parent] {
+                                Some(m) => position.play_unchecked(m),
+                                None => position = position.swap_turn().unwrap(),
+                            }
+                            position
+                        }
+                    };
+                    self.stack.push(position);
+                }
+                TraceEvent::MoveTried { ply, mv, .. } | TraceEvent::ReSearch { ply, mv, .. } => {
+                    self.set_next(ply, Some(mv));
+                }
+                TraceEvent::NullMove { ply, .. } => self.set_next(ply, None),
+                _ => {}
+            }
+        }
+
+        fn set_next(&mut self, ply: u32, m: Option<Move>) {
+            let ply = ply as usize;
+            if self.next.len() <= ply {
+                self.next.resize(ply + 1, None);
+            }
+            self.next[ply] = m;
+        }
+    }
+
+    /// Every move an event names is written in SAN from the position of
+    /// the node the event belongs to, whatever the search switched on.
+    #[test]
+    fn moves_are_written_from_their_own_node() {
+        let fens = [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",
+        ];
+        let full = SearchOptions::default();
+        let option_sets = [
+            SearchOptions::textbook(),
+            SearchOptions {
+                aspiration: false,
+                ..full
+            },
+            SearchOptions {
+                quiescence: false,
+                transposition_table: false,
+                ..SearchOptions::textbook()
+            },
+            // Minimax's quiescence has no cutoffs and runs to millions of nodes.
+            SearchOptions {
+                quiescence: false,
+                ..SearchOptions::minimax()
+            },
+        ];
+        let mut checked = 0;
+        for fen in fens {
+            let root = parse_fen(fen).unwrap();
+            for options in option_sets {
+                let depth = if options.alpha_beta { 3 } else { 2 };
+                let mut recorder = Recorder::new(200_000);
+                run_trace(&root, &[], depth, options, &mut recorder);
+                let mut narrator = Narrator::new(&root, options, false);
+                let mut oracle = Positions {
+                    root: root.clone(),
+                    stack: Vec::new(),
+                    next: Vec::new(),
+                };
+                for event in recorder.events() {
+                    narrator.apply(event);
+                    oracle.apply(event);
+                    if let TraceEvent::MoveTried { ply, mv, .. }
+                    | TraceEvent::ReSearch { ply, mv, .. }
+                    | TraceEvent::MovePruned { ply, mv, .. }
+                    | TraceEvent::AlphaRaised { ply, mv, .. }
+                    | TraceEvent::BetaCutoff { ply, mv, .. } = *event
+                    {
+                        let expected = san(&oracle.stack[ply as usize], mv);
+                        assert_eq!(
+                            narrator.san(ply, mv).as_deref(),
+                            Some(expected.as_str()),
+                            "{fen} {options:?} {event:?}"
+                        );
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 10_000, "only {checked} moves checked");
+    }
+
+    #[test]
+    fn the_description_names_only_what_ran() {
+        assert_eq!(
+            search_description(&SearchOptions::textbook(), 3),
+            "alpha-beta (full window), move ordering, transposition table, quiescence; one search at depth 3"
+        );
+        let minimax = SearchOptions {
+            quiescence: false,
+            ..SearchOptions::minimax()
+        };
+        assert_eq!(
+            search_description(&minimax, 2),
+            "plain minimax, moves in generation order, static evaluation at the horizon; one search at depth 2"
+        );
+        let full = SearchOptions::default();
+        assert_eq!(
+            search_description(&full, 4),
+            "principal-variation search, move ordering, transposition table, quiescence, selective: null move, reductions, futility, check extension; iterative deepening 1..4"
+        );
+    }
+}
