@@ -64,7 +64,10 @@ pub const HELP: &[(&str, &str)] = &[
     ("?", "this help"),
     ("q, Ctrl-C", "quit (the game is autosaved)"),
     ("o, g", "open a PGN file; the games of the open file"),
-    ("T, :teach", "step through the engine's search of this position"),
+    (
+        "T, :teach",
+        "step through the engine's search of this position",
+    ),
     (":analyse", "take the finished game to the analysis board"),
 ];
 

@@ -220,7 +220,10 @@ pub const HELP: &[(&str, &str)] = &[
         "g, o",
         "the games of the file; open a file (or paste FEN/PGN)",
     ),
-    ("T, :teach", "step through the engine's search of this position"),
+    (
+        "T, :teach",
+        "step through the engine's search of this position",
+    ),
     (
         "s, :save PATH",
         "save into the file (all games); this game to PATH",

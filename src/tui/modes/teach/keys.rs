@@ -20,7 +20,7 @@ pub const HELP: &[(&str, &str)] = &[
     ("Space, + -", "auto-play on/off; faster, slower"),
     (
         "1-7",
-        "switch alpha-beta, ordering, table, quiescence, PVS, iterative deepening, selective",
+        "switch a technique on or off (the header lists them)",
     ),
     ("[ ], :depth N", "search shallower, deeper (1 to 6)"),
     ("p", "the teaching positions (or :positions)"),
