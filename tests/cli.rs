@@ -494,3 +494,53 @@ fn review_and_the_analysis_board_refuse_bad_input_with_exit_2() {
     }
     let _ = std::fs::remove_file(&pgn);
 }
+
+#[test]
+fn teach_refuses_bad_input_with_exit_2_and_one_line() {
+    for (args, says) in [
+        (vec!["teach", "--depth", "9"], "depth 9 is out of range"),
+        (vec!["teach", "--depth", "0"], "depth 0 is out of range"),
+        (vec!["teach", "--fen", "garbage"], "FEN"),
+        (
+            vec![
+                "teach",
+                "--fen",
+                "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+                "--depth",
+                "2",
+            ],
+            "",
+        ),
+        (vec!["teach", "--moves", "e2e5"], "e2e5"),
+        // Fool's mate: White is checkmated.
+        (
+            vec![
+                "teach",
+                "--fen",
+                "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",
+            ],
+            "the game is over",
+        ),
+        // Stalemate: no legal move either.
+        (
+            vec!["teach", "--fen", "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"],
+            "the game is over",
+        ),
+    ] {
+        let out = kibitz(&args);
+        let err = stderr(&out);
+        if says.is_empty() {
+            // A good position: refused here only because there is no terminal.
+            assert_eq!(out.status.code(), Some(2), "{args:?}");
+            assert!(err.contains("needs a terminal"), "{args:?}: {err}");
+            continue;
+        }
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("error: "), "{args:?}: {err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+        // Refused on its own grounds, before the terminal is looked at.
+        assert!(!err.contains("needs a terminal"), "{args:?}: {err}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+}

@@ -290,3 +290,115 @@ fn term_hup_and_quit_signals_autosave_and_restore_the_terminal() {
         assert!(saved.contains("\"e2e4\""), "SIG{signal}: {saved}");
     }
 }
+
+/// The header's "step N of M" in teach mode.
+fn teach_step(screen: &str) -> Option<(usize, usize)> {
+    let at = screen.find("step ")?;
+    let mut words = screen[at + "step ".len()..].split_whitespace();
+    let number = |word: Option<&str>| word?.replace(',', "").parse::<usize>().ok();
+    let n = number(words.next())?;
+    (words.next()? == "of").then_some(())?;
+    Some((n, number(words.next())?))
+}
+
+#[test]
+fn teach_a_fork_step_by_step_then_quit_with_the_terminal_restored() {
+    let home = common::TempHome::new("pty-teach");
+    let fork = "4k3/8/8/1q6/4N3/8/7P/4K3 w - - 0 1";
+    let (mut s, mut child, master) = start(&home, &["teach", "--fen", fork, "--depth", "2"]);
+    let pty = Pty { master };
+    s.wait_for("the record", |screen| screen.contains("step 0 of"));
+    assert!(s.parser.screen().alternate_screen());
+    let (_, last) = teach_step(&s.screen()).unwrap();
+    assert!(last > 5, "{}", s.screen());
+    assert!(s.screen().contains("Path from the root"), "{}", s.screen());
+
+    // Right three times: the step counter follows.
+    for n in 1..=3 {
+        s.send("\x1b[C");
+        s.wait_for(&format!("step {n}"), |screen| {
+            teach_step(screen) == Some((n, last))
+        });
+    }
+    // Left: one back.
+    s.send("\x1b[D");
+    s.wait_for("step 2 again", |screen| {
+        teach_step(screen) == Some((2, last))
+    });
+    // End: the last step, where the best move is found.
+    s.send("\x1b[F");
+    s.wait_for("the last step", |screen| {
+        teach_step(screen) == Some((last, last))
+    });
+    assert!(s.screen().contains("Nd6+"), "{}", s.screen());
+
+    s.send("q");
+    s.wait_for("the quit question", |screen| screen.contains("Quit"));
+    s.send("y");
+    let status = s.wait_exit(&mut *child);
+    s.pump(Duration::from_millis(200));
+    assert!(status.success(), "{status:?}");
+    let screen = s.parser.screen();
+    assert!(!screen.alternate_screen(), "left the alternate screen");
+    assert!(!screen.hide_cursor(), "cursor shown again");
+    assert_eq!(
+        screen.mouse_protocol_mode(),
+        vt100::MouseProtocolMode::None,
+        "mouse capture off"
+    );
+    let restored = pty.master.get_termios().unwrap();
+    assert!(
+        restored
+            .local_flags
+            .contains(LocalFlags::ICANON | LocalFlags::ECHO)
+    );
+}
+
+#[test]
+fn teach_refuses_bad_input_before_touching_the_terminal() {
+    for args in [
+        &["teach", "--depth", "9"][..],
+        &["teach", "--fen", "garbage"],
+        &["teach", "--moves", "e2e5"],
+        &[
+            "teach",
+            "--fen",
+            "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",
+        ],
+    ] {
+        let home = common::TempHome::new("pty-teach-refused");
+        let (s, mut child, master) = start(&home, args);
+        let mut raw = Vec::new();
+        let deadline = Instant::now() + Duration::from_secs(10);
+        let status = loop {
+            while let Ok(chunk) = s.bytes.recv_timeout(Duration::from_millis(50)) {
+                raw.extend(chunk);
+            }
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            assert!(Instant::now() < deadline, "{args:?}: kibitz did not exit");
+        };
+        while let Ok(chunk) = s.bytes.recv_timeout(Duration::from_millis(200)) {
+            raw.extend(chunk);
+        }
+        assert_eq!(status.exit_code(), 2, "{args:?}");
+        let text = String::from_utf8_lossy(&raw);
+        assert!(text.contains("error: "), "{args:?}: {text:?}");
+        // Nothing but the message: no alternate screen, no mouse capture,
+        // no escape sequence at all.
+        assert!(!text.contains('\x1b'), "{args:?}: {text:?}");
+        assert_eq!(
+            text.trim_end().lines().count(),
+            1,
+            "{args:?}: one line: {text:?}"
+        );
+        let termios = master.get_termios().unwrap();
+        assert!(
+            termios
+                .local_flags
+                .contains(LocalFlags::ICANON | LocalFlags::ECHO),
+            "{args:?}: still cooked"
+        );
+    }
+}

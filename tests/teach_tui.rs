@@ -1,0 +1,855 @@
+//! Teach mode on the board without a terminal: `App` driven by messages,
+//! its background requests (the record, the comparison) carried out by hand
+//! on this thread, the screen drawn on ratatui's `TestBackend` and compared
+//! with insta snapshots.
+#![allow(clippy::unwrap_used)]
+
+use std::time::Instant;
+
+use kibitz::config::Settings;
+use kibitz::teach::{self, RecordError, Setup, TeachingPosition, compare};
+use kibitz::tui::app::{App, Overlay, Request};
+use kibitz::tui::modes::Mode;
+use kibitz::tui::modes::teach::{Record, Teach};
+use kibitz::tui::msg::Msg;
+use kibitz::tui::ui;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::buffer::Buffer;
+use ratatui::crossterm::event::{KeyCode, KeyEvent};
+use shakmaty::Chess;
+use shakmaty::fen::Fen;
+
+/// A curated teaching position, by its name in `assets/teaching.txt`.
+fn curated(name: &str) -> TeachingPosition {
+    teach::positions()
+        .into_iter()
+        .find(|p| p.name == name)
+        .unwrap_or_else(|| panic!("no teaching position {name:?}"))
+}
+
+fn fen_of(position: &Chess) -> String {
+    Fen::from_position(position, shakmaty::EnPassantMode::Legal).to_string()
+}
+
+struct Board {
+    app: App,
+    now: Instant,
+    size: (u16, u16),
+    /// Requests the board made that the harness does not carry out.
+    left: Vec<Request>,
+}
+
+impl Board {
+    fn new(size: (u16, u16)) -> Board {
+        Board {
+            app: App::new(Settings::default(), None, None, None, size),
+            now: Instant::now(),
+            size,
+            left: Vec::new(),
+        }
+    }
+
+    /// Teach mode on `position` at `depth`, opened as `kibitz teach` opens
+    /// it (Esc leads to the analysis board of the position); the record and
+    /// the comparison are made.
+    fn teach(position: Chess, depth: u32, size: (u16, u16)) -> Board {
+        let mut board = Board::new(size);
+        board.app.analyse_position(position.clone(), board.now);
+        board.app.teach(position, Vec::new(), depth, board.now);
+        assert!(board.teaching(), "not in teach mode");
+        board.serve();
+        assert!(board.ready(), "no record: {:?}", board.teach_state().record);
+        board
+    }
+
+    /// A curated position at the depth its lesson is meant for.
+    fn curated(name: &str, size: (u16, u16)) -> Board {
+        let p = curated(name);
+        Board::teach(p.position, p.depth, size)
+    }
+
+    fn update(&mut self, msg: Msg) {
+        self.app.update(msg, self.now);
+    }
+
+    /// Carry out the board's teach requests as the background tasks would;
+    /// the others are kept in `left`.
+    fn serve(&mut self) {
+        loop {
+            let requests = self.app.take_requests();
+            if requests.is_empty() {
+                return;
+            }
+            for request in requests {
+                match request {
+                    Request::Record { id, setup } => {
+                        let result = teach::record_replay(&setup, teach::MAX_EVENTS, &|| false);
+                        self.update(Msg::Recorded { id, result });
+                    }
+                    Request::Compare {
+                        id,
+                        position,
+                        history,
+                        depth,
+                    } => {
+                        for (index, method) in compare::methods().iter().enumerate() {
+                            let outcome = compare::run(
+                                &position,
+                                &history,
+                                depth,
+                                method,
+                                compare::NODE_CAP,
+                                &|| false,
+                            );
+                            self.update(Msg::Compared { id, index, outcome });
+                        }
+                    }
+                    other => self.left.push(other),
+                }
+            }
+        }
+    }
+
+    fn key(&mut self, code: KeyCode) {
+        self.update(Msg::Key(KeyEvent::from(code), self.now));
+    }
+
+    fn char(&mut self, c: char) {
+        self.key(KeyCode::Char(c));
+    }
+
+    fn typed(&mut self, text: &str) {
+        self.char(':');
+        for c in text.chars() {
+            self.char(c);
+        }
+        self.key(KeyCode::Enter);
+    }
+
+    fn teaching(&self) -> bool {
+        matches!(self.app.mode, Mode::Teach(_))
+    }
+
+    fn teach_state(&self) -> &Teach {
+        self.app.mode.teach().expect("teach mode")
+    }
+
+    fn ready(&self) -> bool {
+        self.teach_state().ready().is_some()
+    }
+
+    /// Events applied so far.
+    fn step(&self) -> usize {
+        self.teach_state().applied()
+    }
+
+    /// Steps in the record.
+    fn steps(&self) -> usize {
+        self.teach_state().ready().unwrap().0.len()
+    }
+
+    fn buffer(&self) -> Buffer {
+        let mut terminal = Terminal::new(TestBackend::new(self.size.0, self.size.1)).unwrap();
+        terminal
+            .draw(|frame| ui::draw(frame, &self.app, self.now))
+            .unwrap();
+        terminal.backend().buffer().clone()
+    }
+
+    fn screen(&self) -> String {
+        let mut terminal = Terminal::new(TestBackend::new(self.size.0, self.size.1)).unwrap();
+        terminal
+            .draw(|frame| ui::draw(frame, &self.app, self.now))
+            .unwrap();
+        terminal.backend().to_string()
+    }
+
+    fn resize(&mut self, size: (u16, u16)) {
+        self.size = size;
+        self.update(Msg::Resize(size.0, size.1));
+    }
+}
+
+/// What a screen of teach mode must never show: the engine's raw values for
+/// an infinite window or a mate (32000, 29999...), as numbers or as pawns
+/// (+320.00, -299.99: no real value is a hundred pawns).
+fn assert_no_raw_values(screen: &str) {
+    let mut run = String::new();
+    for c in screen.chars().chain(std::iter::once(' ')) {
+        if c.is_ascii_digit() || c == '.' {
+            run.push(c);
+            continue;
+        }
+        if !run.is_empty() {
+            let whole = run.split('.').next().unwrap_or("");
+            let raw = if run.contains('.') {
+                whole.len() >= 3
+            } else {
+                // Counts are written with separators; a bare number near
+                // the mate values is a raw value.
+                run.parse::<u64>()
+                    .is_ok_and(|n| (28_000..=33_000).contains(&n))
+            };
+            assert!(!raw, "raw value {run} on screen:\n{screen}");
+            run.clear();
+        }
+    }
+}
+
+/// The lines of the path panel, from its title down to the next panel.
+fn path_panel(screen: &str) -> String {
+    let lines: Vec<&str> = screen.lines().collect();
+    let start = lines
+        .iter()
+        .position(|l| l.contains("Path from the root"))
+        .unwrap_or_else(|| panic!("no path panel:\n{screen}"));
+    lines[start..]
+        .iter()
+        .take(8)
+        .copied()
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn the_fork_step_by_step_at_120_by_40() {
+    let mut board = Board::curated("fork", (120, 40));
+    assert_eq!(board.step(), 0);
+
+    // The start: the header names the algorithm and the step, the path is
+    // the root with an infinite window.
+    let start = board.screen();
+    assert!(start.contains("step 0 of"), "{start}");
+    assert!(
+        start.contains("alpha-beta") || start.contains("principal-variation search"),
+        "{start}"
+    );
+    assert!(start.contains("Path from the root"), "{start}");
+    assert_no_raw_values(&start);
+    insta::assert_snapshot!("teach_fork_start_120x40", start);
+
+    // Two steps (the iteration, the root): the root, with the infinite
+    // window written as such.
+    board.key(KeyCode::Right);
+    board.key(KeyCode::Right);
+    let one = board.screen();
+    let path = path_panel(&one);
+    assert!(path.contains("root"), "{path}");
+    assert!(path.contains("[-inf, +inf]"), "{path}");
+    assert_no_raw_values(&one);
+
+    // A few steps in: the path has gone down a move, in SAN.
+    for _ in 0..2 {
+        board.key(KeyCode::Right);
+    }
+    assert_eq!(board.step(), 4);
+    let four = board.screen();
+    assert!(four.contains("step 4 of"), "{four}");
+    let path = path_panel(&four);
+    assert!(path.contains("1. "), "a white move in the path:\n{path}");
+    assert!(path.contains("-inf") || path.contains("+inf"), "{path}");
+    assert_no_raw_values(&four);
+    insta::assert_snapshot!("teach_fork_step_4_120x40", four);
+
+    // The first cutoff.
+    board.char('c');
+    let at = board.step();
+    assert!(at > 4 && at < board.steps(), "cutoff at step {at}");
+    let cutoff = board.screen();
+    assert!(cutoff.contains("Cutoff"), "the caption says so:\n{cutoff}");
+    assert_no_raw_values(&cutoff);
+    insta::assert_snapshot!("teach_fork_first_cutoff_120x40", cutoff);
+
+    // The first cutoff here is on a node's last move; the next ones that
+    // leave moves unsearched show them in the node's outline.
+    let mut presses = 0;
+    let cutoff = loop {
+        board.char('c');
+        presses += 1;
+        let screen = board.screen();
+        assert!(screen.contains("Cutoff"), "{screen}");
+        assert_no_raw_values(&screen);
+        if screen.contains("cut off") {
+            break screen;
+        }
+        assert!(presses < 50, "no cutoff leaves a move unsearched");
+    };
+    assert!(
+        cutoff.contains("cut off, never searched"),
+        "the node's outline shows the moves cut off:\n{cutoff}"
+    );
+    insta::assert_snapshot!("teach_fork_cutoff_with_moves_cut_120x40", cutoff);
+
+    // The end: the step counter is full and the best move is Nd6+.
+    board.key(KeyCode::End);
+    assert_eq!(board.step(), board.steps());
+    let end = board.screen();
+    let steps = teach::values::count_text(board.steps() as u64);
+    assert!(end.contains(&format!("step {steps} of {steps}")), "{end}");
+    assert!(end.contains("Nd6+"), "{end}");
+    assert_no_raw_values(&end);
+    insta::assert_snapshot!("teach_fork_end_120x40", end);
+
+    // Home: back to the start screen (the message line aside).
+    board.key(KeyCode::Home);
+    assert_eq!(board.step(), 0);
+}
+
+#[test]
+fn mate_in_two_at_80_by_24() {
+    let mut board = Board::curated("mate in 2", (80, 24));
+    let start = board.screen();
+    assert!(start.contains("step 0 of"), "{start}");
+    assert_no_raw_values(&start);
+    insta::assert_snapshot!("teach_mate_in_2_start_80x24", start);
+
+    for _ in 0..3 {
+        board.key(KeyCode::Right);
+    }
+    let three = board.screen();
+    assert!(three.contains("step 3 of"), "{three}");
+    assert_no_raw_values(&three);
+    insta::assert_snapshot!("teach_mate_in_2_step_3_80x24", three);
+
+    board.char('c');
+    assert!(board.step() < board.steps(), "a cutoff before the end");
+    let cutoff = board.screen();
+    assert!(cutoff.contains("Cutoff"), "{cutoff}");
+    assert_no_raw_values(&cutoff);
+    insta::assert_snapshot!("teach_mate_in_2_first_cutoff_80x24", cutoff);
+
+    board.key(KeyCode::End);
+    let end = board.screen();
+    assert!(end.contains("mate in 2"), "{end}");
+    assert_no_raw_values(&end);
+    insta::assert_snapshot!("teach_mate_in_2_end_80x24", end);
+}
+
+#[test]
+fn mate_in_one_has_no_cutoff_and_ends_on_rd8() {
+    // Depth 1: every root move is searched, there is nothing to cut.
+    let mut board = Board::curated("mate in 1", (120, 40));
+    board.char('c');
+    assert_eq!(board.step(), board.steps());
+    let end = board.screen();
+    assert!(end.contains("Rd8#"), "{end}");
+    assert!(end.contains("mate in 1"), "{end}");
+    assert_no_raw_values(&end);
+}
+
+#[test]
+fn no_raw_values_on_any_step_of_the_mates() {
+    // Mates and infinite windows are the values most likely to leak.
+    for (name, size) in [("mate in 1", (120, 40)), ("mate in 2", (80, 24))] {
+        let mut board = Board::curated(name, size);
+        let steps = board.steps();
+        // Every step of a small record, every 7th of a larger one.
+        let stride = (steps / 400).max(1);
+        let mut at = 0;
+        while at <= steps {
+            board.typed(&format!("step {at}"));
+            assert_eq!(board.step(), at, "{name}");
+            let screen = board.screen();
+            assert_no_raw_values(&screen);
+            at += stride;
+        }
+    }
+}
+
+#[test]
+fn one_step_back_draws_what_the_step_before_drew() {
+    for (name, size) in [("fork", (120, 40)), ("move ordering", (80, 24))] {
+        let mut board = Board::curated(name, size);
+        let steps = board.steps();
+        for k in [1, 2, 3, 7, 20, steps / 2, steps] {
+            board.key(KeyCode::Home);
+            for _ in 0..k - 1 {
+                board.key(KeyCode::Right);
+            }
+            let before = board.buffer();
+            board.key(KeyCode::Right);
+            assert_eq!(board.step(), k);
+            board.key(KeyCode::Left);
+            assert_eq!(board.step(), k - 1);
+            let after = board.buffer();
+            assert!(
+                before == after,
+                "{name}: step {k} then back differs from step {}:\nbefore\n{}\nafter\n{}",
+                k - 1,
+                board_text(&before),
+                board_text(&after)
+            );
+        }
+    }
+}
+
+fn board_text(buffer: &Buffer) -> String {
+    let mut text = String::new();
+    for y in 0..buffer.area.height {
+        for x in 0..buffer.area.width {
+            text.push_str(buffer[(x, y)].symbol());
+        }
+        text.push('\n');
+    }
+    text
+}
+
+#[test]
+fn key_1_switches_alpha_beta_off_and_the_header_says_minimax() {
+    let mut board = Board::curated("fork", (120, 40));
+    assert!(!board.screen().contains("minimax,"));
+    board.char('1');
+    let requests = board.app.take_requests();
+    let setup: Vec<&Setup> = requests
+        .iter()
+        .filter_map(|r| match r {
+            Request::Record { setup, .. } => Some(&**setup),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(setup.len(), 1, "{requests:?}");
+    assert!(!setup[0].options.alpha_beta);
+    assert!(!setup[0].options.pvs && !setup[0].options.selective);
+    assert_eq!(setup[0].depth, curated("fork").depth);
+    // While it records the header says so; then minimax is what runs.
+    let recording = board.screen();
+    assert!(recording.contains("recording the search"), "{recording}");
+    assert!(recording.contains("1-alpha-beta"), "{recording}");
+    // Answer the request (the same position and depth: no new comparison).
+    assert!(
+        !requests
+            .iter()
+            .any(|r| matches!(r, Request::Compare { .. })),
+        "{requests:?}"
+    );
+    for request in requests {
+        if let Request::Record { id, setup } = request {
+            let result = teach::record_replay(&setup, teach::MAX_EVENTS, &|| false);
+            board.update(Msg::Recorded { id, result });
+        }
+    }
+    let screen = board.screen();
+    assert!(screen.contains("minimax"), "{screen}");
+    assert!(screen.contains("step 0 of"), "{screen}");
+    // Minimax has no cutoffs: c says so rather than jumping silently.
+    board.char('c');
+    let screen = board.screen();
+    assert!(screen.contains("Minimax has no cutoffs"), "{screen}");
+    assert_no_raw_values(&screen);
+
+    // And on again: alpha-beta once more.
+    board.char('1');
+    board.serve();
+    assert!(board.teach_state().setup.options.alpha_beta);
+    assert!(!board.screen().contains("minimax,"));
+}
+
+#[test]
+fn every_switch_records_again_and_the_screen_draws() {
+    let mut board = Board::curated("horizon", (120, 40));
+    for c in '1'..='7' {
+        let before = board.teach_state().toggles();
+        board.char(c);
+        let requests = board.app.take_requests();
+        assert!(
+            requests.iter().any(|r| matches!(r, Request::Record { .. })),
+            "key {c}: {requests:?}"
+        );
+        for request in requests {
+            if let Request::Record { id, setup } = request {
+                let result = teach::record_replay(&setup, teach::MAX_EVENTS, &|| false);
+                board.update(Msg::Recorded { id, result });
+            }
+        }
+        let after = board.teach_state().toggles();
+        let i = c as usize - '1' as usize;
+        assert_ne!(before[i], after[i], "key {c} switches {i}");
+        board.key(KeyCode::End);
+        let screen = board.screen();
+        assert_no_raw_values(&screen);
+        for k in ['c', 'C', 'j', 'k', 'b', 'B', 't', 'T', 'g'] {
+            board.char(k);
+            board.screen();
+        }
+    }
+}
+
+#[test]
+fn brackets_change_the_depth_within_1_to_6() {
+    let mut board = Board::curated("mate in 1", (120, 40));
+    assert_eq!(board.teach_state().setup.depth, 1);
+    // Below 1: refused, nothing recorded.
+    board.char('[');
+    assert_eq!(board.teach_state().setup.depth, 1);
+    assert!(
+        !board
+            .app
+            .take_requests()
+            .iter()
+            .any(|r| matches!(r, Request::Record { .. }))
+    );
+    assert!(
+        board.screen().contains("Depth 1 to 6"),
+        "{}",
+        board.screen()
+    );
+    board.char(']');
+    let requests = board.app.take_requests();
+    let depths: Vec<u32> = requests
+        .iter()
+        .filter_map(|r| match r {
+            Request::Record { setup, .. } => Some(setup.depth),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(depths, [2]);
+    // A new depth is a new comparison too.
+    assert!(
+        requests
+            .iter()
+            .any(|r| matches!(r, Request::Compare { depth: 2, .. }))
+    );
+    for _ in 0..10 {
+        board.char(']');
+    }
+    assert_eq!(board.teach_state().setup.depth, 6);
+    board.app.take_requests();
+    board.typed("depth 9");
+    assert_eq!(board.teach_state().setup.depth, 6);
+    assert!(board.screen().contains("Depth is a number from 1 to 6"));
+    board.typed("depth 2");
+    assert_eq!(board.teach_state().setup.depth, 2);
+    board.serve();
+    assert!(board.ready());
+    assert!(board.screen().contains("depths 1 to 2") || board.screen().contains("depth 2"));
+}
+
+#[test]
+fn esc_goes_back_to_the_analysis_board() {
+    let mut board = Board::curated("fork", (120, 40));
+    board.key(KeyCode::Right);
+    board.key(KeyCode::Esc);
+    assert!(board.app.analysing(), "back on the analysis board");
+    assert!(
+        board.left.iter().any(|r| matches!(r, Request::StopTeach))
+            || board
+                .app
+                .take_requests()
+                .iter()
+                .any(|r| matches!(r, Request::StopTeach))
+    );
+    let screen = board.screen();
+    assert!(screen.contains("Analysis"), "{screen}");
+    assert!(!screen.contains("Path from the root"), "{screen}");
+    // The analysis board's position is the one taught.
+    assert_eq!(fen_of(board.app.game.position()), curated("fork").fen);
+}
+
+#[test]
+fn t_on_the_analysis_board_teaches_its_position_and_esc_comes_back() {
+    let mut board = Board::new((120, 40));
+    // The analysis board from the new-game dialog, then two moves on it.
+    for _ in 0..4 {
+        board.key(KeyCode::Right);
+    }
+    board.key(KeyCode::Enter);
+    assert!(board.app.analysing());
+    board.typed("e4");
+    board.typed("e5");
+    let position = board.app.game.position().clone();
+    board.char('T');
+    assert!(board.teaching());
+    assert_eq!(board.teach_state().setup.position, position);
+    assert_eq!(board.teach_state().setup.depth, teach::DEFAULT_DEPTH);
+    assert_eq!(board.teach_state().title, "this position");
+    board.serve();
+    assert!(board.ready());
+    let screen = board.screen();
+    assert!(screen.contains("step 0 of"), "{screen}");
+    board.key(KeyCode::Esc);
+    assert!(board.app.analysing());
+    assert_eq!(board.app.game.position(), &position);
+}
+
+#[test]
+fn teach_typed_with_a_depth_from_the_analysis_board() {
+    let mut board = Board::new((120, 40));
+    for _ in 0..4 {
+        board.key(KeyCode::Right);
+    }
+    board.key(KeyCode::Enter);
+    board.typed("teach 2");
+    assert!(board.teaching());
+    assert_eq!(board.teach_state().setup.depth, 2);
+    board.key(KeyCode::Esc);
+    board.typed("teach 9");
+    assert!(!board.teaching());
+    assert!(board.screen().contains(":teach takes a depth from 1 to 6"));
+}
+
+#[test]
+fn from_a_game_esc_goes_back_to_play() {
+    let mut board = Board::new((120, 40));
+    // The default new game: White against the engine.
+    board.key(KeyCode::Enter);
+    board.app.take_commands();
+    board.typed("e4");
+    assert!(board.app.in_progress());
+    board.char('T');
+    assert!(board.teaching(), "T teaches from a game");
+    assert!(!board.app.in_progress(), "the game waits meanwhile");
+    board.serve();
+    assert!(board.ready());
+    board.key(KeyCode::Right);
+    board.key(KeyCode::Esc);
+    assert!(matches!(board.app.mode, Mode::Play), "back to the game");
+    assert!(board.app.in_progress());
+    let screen = board.screen();
+    assert!(!screen.contains("Path from the root"), "{screen}");
+}
+
+#[test]
+fn the_teach_choice_of_the_new_game_dialog() {
+    let mut board = Board::new((120, 40));
+    for _ in 0..5 {
+        board.key(KeyCode::Right);
+    }
+    board.key(KeyCode::Enter);
+    assert!(board.teaching());
+    // It opens on the list of teaching positions.
+    assert!(matches!(board.app.overlay, Overlay::TeachPositions(_)));
+    assert!(board.screen().contains("Teaching positions"));
+}
+
+#[test]
+fn a_refused_record_says_why_and_keys_do_nothing_harmful() {
+    let mut board = Board::new((120, 40));
+    let p = curated("move ordering");
+    board.app.analyse_position(p.position.clone(), board.now);
+    board.app.teach(p.position, Vec::new(), 6, board.now);
+    let requests = board.app.take_requests();
+    let id = requests
+        .iter()
+        .find_map(|r| match r {
+            Request::Record { id, .. } => Some(*id),
+            _ => None,
+        })
+        .unwrap();
+    let error = RecordError::TooLarge {
+        max: teach::MAX_EVENTS,
+        depth: 6,
+        advice: "lower the depth or switch quiescence off",
+    };
+    let message = error.to_string();
+    board.update(Msg::Recorded {
+        id,
+        result: Err(error),
+    });
+    assert!(matches!(board.teach_state().record, Record::Failed(_)));
+    let screen = board.screen();
+    assert!(screen.contains("no record"), "{screen}");
+    // The message wraps: look for its parts.
+    assert!(screen.contains("too large to follow"), "{screen}");
+    assert!(screen.contains("lower the depth"), "{message}\n{screen}");
+    assert_no_raw_values(&screen);
+    for code in [
+        KeyCode::Right,
+        KeyCode::Left,
+        KeyCode::Down,
+        KeyCode::Up,
+        KeyCode::Home,
+        KeyCode::End,
+        KeyCode::Char('c'),
+        KeyCode::Char('C'),
+        KeyCode::Char('b'),
+        KeyCode::Char('t'),
+        KeyCode::Char(' '),
+        KeyCode::Char('+'),
+        KeyCode::Char('-'),
+        KeyCode::Char('f'),
+        KeyCode::Char('S'),
+    ] {
+        board.key(code);
+        board.update(Msg::Tick);
+        board.screen();
+    }
+    board.typed("step 5");
+    board.screen();
+    // A shallower depth is asked for and recorded.
+    board.char('[');
+    board.serve();
+    assert_eq!(board.teach_state().setup.depth, 5);
+    let _ = board.left.drain(..);
+    // A late answer to the old request is dropped.
+    board.update(Msg::Recorded {
+        id,
+        result: Err(RecordError::Cancelled),
+    });
+    assert!(!matches!(board.teach_state().record, Record::Failed(_)));
+    for size in [(80, 24), (60, 18)] {
+        board.resize(size);
+        board.screen();
+    }
+}
+
+#[test]
+fn a_search_over_before_the_record_is_taken() {
+    // Keys while the record is being made do not move, and say why.
+    let mut board = Board::new((120, 40));
+    let p = curated("fork");
+    board.app.analyse_position(p.position.clone(), board.now);
+    board.app.teach(p.position, Vec::new(), p.depth, board.now);
+    board.key(KeyCode::Right);
+    board.key(KeyCode::End);
+    board.char('c');
+    let screen = board.screen();
+    assert!(screen.contains("recording the search"), "{screen}");
+    assert!(screen.contains("still being recorded"), "{screen}");
+    board.serve();
+    assert_eq!(board.step(), 0);
+}
+
+#[test]
+fn the_positions_list_opens_with_p_and_picking_records_its_fen() {
+    let mut board = Board::curated("fork", (120, 40));
+    board.char('p');
+    assert!(matches!(board.app.overlay, Overlay::TeachPositions(_)));
+    let screen = board.screen();
+    assert!(screen.contains("Teaching positions"), "{screen}");
+    // The list scrolls; walk it and see every name.
+    let list = teach::positions();
+    let mut seen = screen.clone();
+    for _ in 0..list.len() {
+        board.key(KeyCode::Down);
+        seen.push_str(&board.screen());
+    }
+    for p in &list {
+        assert!(seen.contains(&p.name), "{} is listed:\n{seen}", p.name);
+    }
+    insta::assert_snapshot!("teach_positions_list_120x40", screen);
+    board.key(KeyCode::Esc);
+    assert!(matches!(board.app.overlay, Overlay::None));
+    assert!(board.teaching(), "Esc closes only the list");
+
+    // Pick "mate in 2" by its digit: a record of its FEN at its depth.
+    let index = list.iter().position(|p| p.name == "mate in 2").unwrap();
+    board.char('p');
+    board.char(char::from_digit(index as u32 + 1, 10).unwrap());
+    assert!(matches!(board.app.overlay, Overlay::None));
+    let requests = board.app.take_requests();
+    let setup = requests
+        .iter()
+        .find_map(|r| match r {
+            Request::Record { setup, .. } => Some(setup.clone()),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("a record: {requests:?}"));
+    assert_eq!(fen_of(&setup.position), list[index].fen);
+    assert_eq!(setup.depth, list[index].depth);
+    for request in requests {
+        match request {
+            Request::Record { id, setup } => {
+                let result = teach::record_replay(&setup, teach::MAX_EVENTS, &|| false);
+                board.update(Msg::Recorded { id, result });
+            }
+            Request::Compare { .. } => {}
+            other => board.left.push(other),
+        }
+    }
+    assert_eq!(board.teach_state().title, "mate in 2");
+    let screen = board.screen();
+    assert!(screen.contains("step 0 of"), "{screen}");
+
+    // Enter on row 0: back to the position teach mode opened on.
+    board.char('p');
+    board.key(KeyCode::Home);
+    board.key(KeyCode::Enter);
+    assert_eq!(
+        fen_of(&board.teach_state().setup.position),
+        curated("fork").fen
+    );
+    assert_eq!(board.teach_state().title, "this position");
+}
+
+#[test]
+fn auto_play_moves_on_with_the_ticks_and_stops_at_the_end() {
+    let mut board = Board::curated("mate in 1", (120, 40));
+    board.char(' ');
+    assert!(board.app.needs_ticks());
+    assert!(board.screen().contains("playing"));
+    let start = board.now;
+    board.now = start + std::time::Duration::from_millis(1500);
+    board.update(Msg::Tick);
+    assert!(board.step() > 0);
+    board.now = start + std::time::Duration::from_secs(3600);
+    board.update(Msg::Tick);
+    assert_eq!(board.step(), board.steps());
+    assert!(!board.app.needs_ticks(), "play stops at the end");
+}
+
+#[test]
+fn tiny_terminals_draw_without_panicking() {
+    let mut board = Board::curated("fork", (120, 40));
+    board.char('c');
+    for size in [
+        (60, 18),
+        (50, 15),
+        (40, 12),
+        (30, 10),
+        (20, 5),
+        (10, 3),
+        (1, 1),
+        (0, 0),
+        (200, 3),
+        (3, 100),
+    ] {
+        board.resize(size);
+        board.buffer();
+        board.char('p');
+        board.buffer();
+        board.key(KeyCode::Esc);
+        board.char('?');
+        board.buffer();
+        board.key(KeyCode::Esc);
+        board.key(KeyCode::End);
+        board.buffer();
+        board.key(KeyCode::Home);
+        board.key(KeyCode::Right);
+    }
+    board.resize((60, 18));
+    let screen = board.screen();
+    assert_no_raw_values(&screen);
+    insta::assert_snapshot!("teach_fork_60x18", screen);
+}
+
+#[test]
+fn the_positions_are_all_recordable_at_their_depth_and_draw() {
+    // Every curated position at its own depth, walked to the end with the
+    // landmark keys, at both sizes.
+    let fork = curated("fork");
+    let mut board = Board::teach(fork.position, fork.depth, (80, 24));
+    for (i, p) in teach::positions().into_iter().enumerate() {
+        board.resize((80, 24));
+        board.char('p');
+        board.char(char::from_digit(i as u32 + 1, 10).unwrap());
+        board.serve();
+        assert!(board.ready(), "{}", p.name);
+        assert_eq!(fen_of(&board.teach_state().setup.position), p.fen);
+        assert_eq!(board.teach_state().setup.depth, p.depth);
+        for k in ['c', 'b', 't', 'j', 'k', 'G', 'C', 'B', 'T', 'g'] {
+            board.char(k);
+            let screen = board.screen();
+            assert_no_raw_values(&screen);
+        }
+        board.resize((120, 40));
+        board.key(KeyCode::End);
+        let screen = board.screen();
+        assert_no_raw_values(&screen);
+        assert!(
+            screen.contains(&p.name),
+            "{}: the title is shown\n{screen}",
+            p.name
+        );
+    }
+}
