@@ -49,7 +49,7 @@ pub fn draw(frame: &mut Frame, app: &App, now: Instant) {
     for (panel, rect) in layout::stack(screen.panel, &app.mode.panels(&app.cx)) {
         draw_panel(frame, app, panel, rect, &theme, now);
     }
-    for (panel, rect) in layout::stack(screen.below, &app.mode.below()) {
+    for (panel, rect) in layout::stack(screen.below, &app.mode.below(app.size)) {
         draw_panel(frame, app, panel, rect, &theme, now);
     }
     draw_status(frame, app, screen.status, &theme);

@@ -118,7 +118,7 @@ pub fn screen_sized(area: Rect, max_square: u16) -> Option<Screen> {
     let below = Rect::new(
         area.x,
         below_y.min(status.y),
-        board_area.width + 1,
+        board_area.width,
         status.y.saturating_sub(below_y),
     );
     Some(Screen {

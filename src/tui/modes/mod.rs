@@ -125,9 +125,9 @@ impl Mode {
     }
 
     /// The panels under the board (where the mode has any).
-    pub fn below(&self) -> Vec<Slot> {
+    pub fn below(&self, size: (u16, u16)) -> Vec<Slot> {
         match self {
-            Mode::Teach(teach) => teach.below(),
+            Mode::Teach(teach) => teach.below(size),
             Mode::Play | Mode::Analyse(_) => Vec::new(),
         }
     }

@@ -42,13 +42,36 @@ impl NodeMoves<'_> {
         );
         let inner = section(frame, title, area, theme);
         let lines = outline(node, theme);
-        // Keep the move being searched in view.
-        let focus = lines.iter().position(|(current, _)| *current).unwrap_or(0);
+        // Keep in view the move being searched, or once the node is done
+        // its last lines (the cutoff, the value returned).
+        let done = node.returned.is_some() || node.cutoff.is_some();
+        let focus = lines
+            .iter()
+            .position(|(current, _)| *current)
+            .unwrap_or(if done { lines.len().saturating_sub(1) } else { 0 });
         let height = usize::from(inner.height).max(1);
+        let total = lines.len();
         let first = focus
             .saturating_sub(height.saturating_sub(2))
-            .min(lines.len().saturating_sub(height));
-        let shown: Vec<Line> = lines.into_iter().skip(first).map(|(_, l)| l).collect();
+            .min(total.saturating_sub(height));
+        let mut shown: Vec<Line> = lines
+            .into_iter()
+            .skip(first)
+            .take(height)
+            .map(|(_, l)| l)
+            .collect();
+        // Say what does not fit, instead of cutting the outline silently.
+        let hidden_below = total - first - shown.len();
+        let dim = Style::default().fg(theme.dim);
+        if first > 0 && shown.len() > 2 {
+            shown[0] = Line::styled(format!(" ⋮ {} more above", first + 1), dim);
+        }
+        if hidden_below > 0
+            && shown.len() > 2
+            && let Some(last) = shown.last_mut()
+        {
+            *last = Line::styled(format!(" ⋮ {} more below", hidden_below + 1), dim);
+        }
         frame.render_widget(Paragraph::new(shown), inner);
     }
 }

@@ -295,32 +295,41 @@ impl Teach {
 
     /// The panels beside the board.
     pub fn panels(&self, cx: &Shared) -> Vec<Slot> {
-        let moves = self
-            .ready()
-            .and_then(|(_, step)| step.current())
-            .map_or(0, |f| f.moves.len() as u16);
         let path = self.ready().map_or(1, |(_, step)| step.frames.len() as u16);
         let shown = cx.stats_shown(true);
-        vec![
-            Slot::new(Panel::TeachHeader, |_| Some(4)),
-            Slot::new(Panel::SearchPath, move |room| {
-                Some((path + 1).clamp(2, (room / 3).max(2)))
-            }),
-            Slot::new(Panel::NodeMoves, move |room| {
-                let keep = if shown { 8 } else { 0 };
-                let want = moves + 2;
-                Some(want.min(room.saturating_sub(keep)).max(3.min(room)))
-            }),
-            Slot::new(Panel::Stats, move |room| (shown && room >= 8).then_some(8)),
-        ]
+        let small = small_screen(cx.size);
+        let mut slots = vec![Slot::new(Panel::TeachHeader, |_| Some(4))];
+        if small {
+            // Under a small board there is only room for the comparison: the
+            // caption comes up here.
+            slots.push(Slot::new(Panel::Caption, |room| Some(5.min(room))));
+        }
+        slots.push(Slot::new(Panel::SearchPath, move |room| {
+            Some((path + 1).clamp(2, (room / 3).max(2)))
+        }));
+        // The node takes what is left, so the statistics stay put at the
+        // bottom from step to step.
+        slots.push(Slot::new(Panel::NodeMoves, move |room| {
+            let keep = if shown && room >= 11 { 8 } else { 0 };
+            Some(room - keep)
+        }));
+        slots.push(Slot::new(Panel::Stats, move |room| {
+            (shown && room >= 8).then_some(8)
+        }));
+        slots
     }
 
     /// The panels under the board.
-    pub fn below(&self) -> Vec<Slot> {
-        // The caption comes first; the comparison where 4 rows remain for it.
+    pub fn below(&self, size: (u16, u16)) -> Vec<Slot> {
+        if small_screen(size) {
+            return vec![Slot::new(Panel::Comparison, |room| {
+                (room >= 7).then_some(7)
+            })];
+        }
+        // The caption first; the comparison where 7 rows remain for it.
         vec![
             Slot::new(Panel::Caption, |room| {
-                Some(if room >= 11 { room - 7 } else { room })
+                Some(if room >= 14 { room - 7 } else { room })
             }),
             Slot::new(Panel::Comparison, |room| (room >= 7).then_some(7)),
         ]
@@ -331,6 +340,12 @@ impl Teach {
         let (replay, step) = self.ready()?;
         replay.event_at(step.applied)
     }
+}
+
+/// Whether the terminal is too low for the caption under the board (the
+/// board then has squares of one row).
+fn small_screen(size: (u16, u16)) -> bool {
+    size.1 < 34
 }
 
 /// Whether a window bound is infinite.
