@@ -1,13 +1,13 @@
 //! The curated teaching positions show what their descriptions say, by the
-//! engine's own search.
+//! search teach mode records: `SearchOptions::textbook()`.
 #![allow(clippy::unwrap_used)]
 
-use kibitz::cli::run_trace;
-use kibitz::engine::trace::Recorder;
-use kibitz::engine::{Score, SearchOptions};
-use kibitz::game::notation::san_line;
-use kibitz::teach::{TeachingPosition, positions};
-use shakmaty::Position;
+use kibitz::engine::search::{self, MATE_BOUND};
+use kibitz::engine::trace::NoTrace;
+use kibitz::engine::{Limits, Score, SearchOptions};
+use kibitz::teach::caption::san;
+use kibitz::teach::{self, MoveStatus, Replay, Setup, TeachingPosition, positions};
+use shakmaty::{Chess, Position};
 
 fn find(name: &str) -> TeachingPosition {
     positions()
@@ -16,42 +16,118 @@ fn find(name: &str) -> TeachingPosition {
         .unwrap_or_else(|| panic!("no teaching position '{name}'"))
 }
 
-/// The textbook search: alpha-beta with ordering, table and quiescence, no
-/// selective pruning, no aspiration windows.
 fn textbook() -> SearchOptions {
-    SearchOptions {
-        selective: false,
-        aspiration: false,
-        ..SearchOptions::default()
-    }
+    SearchOptions::textbook()
 }
 
-/// Best move (SAN), score and nodes of one search.
+/// Best move (SAN), score and nodes of one search with a fresh table.
+fn search_at(position: &Chess, depth: u32, options: SearchOptions) -> (String, Score, u64) {
+    let result = search::search_fresh(
+        position,
+        &[],
+        &Limits::depth(depth),
+        options,
+        16,
+        &mut NoTrace,
+    );
+    let best = result.best_move.map(|m| san(position, m)).unwrap();
+    (best, result.score, result.nodes)
+}
+
 fn search(p: &TeachingPosition, depth: u32, options: SearchOptions) -> (String, Score, u64) {
-    let mut recorder = Recorder::new(0);
-    let summary = run_trace(&p.position, &[], depth, options, &mut recorder);
-    let best = san_line(&p.position, &summary.pv[..1]).join("");
-    (best, summary.score, summary.nodes)
+    search_at(&p.position, depth, options)
 }
 
 #[test]
 fn there_are_at_least_eight_and_they_include_the_start() {
     let all = positions();
     assert!(all.len() >= 8);
-    assert!(all.iter().any(|p| p.position == shakmaty::Chess::default()));
+    assert!(all.iter().any(|p| p.position == Chess::default()));
     for p in &all {
         assert!(!p.position.legal_moves().is_empty(), "{}", p.name);
+        assert!(
+            (teach::MIN_DEPTH..=teach::MAX_DEPTH).contains(&p.depth),
+            "{}",
+            p.name
+        );
     }
 }
 
 #[test]
-fn the_mates_are_found_at_their_depth() {
+fn the_start_has_twenty_moves_each_nothing_forced_and_the_tree_grows_fast() {
+    let p = find("start");
+    assert_eq!(p.position.legal_moves().len(), 20);
+    for m in p.position.legal_moves() {
+        let mut after = p.position.clone();
+        after.play_unchecked(m);
+        assert_eq!(after.legal_moves().len(), 20);
+    }
+    let nodes: Vec<u64> = (1..=p.depth + 1)
+        .map(|depth| search(&p, depth, textbook()).2)
+        .collect();
+    for pair in nodes.windows(2) {
+        assert!(pair[1] > 3 * pair[0], "nodes by depth: {nodes:?}");
+    }
+    let (_, score, _) = search(&p, p.depth, textbook());
+    assert!(
+        matches!(score, Score::Centipawns(cp) if cp.abs() < 100),
+        "{score:?}"
+    );
+}
+
+#[test]
+fn the_mate_in_one_is_the_only_mate() {
     let p = find("mate in 1");
     let (best, score, _) = search(&p, p.depth, textbook());
     assert_eq!((best.as_str(), score), ("Rd8#", Score::Mate(1)));
+    // Minimax gives every root move its value: the others keep the rook,
+    // a piece up, and no more.
+    let recording = teach::record(
+        &Setup {
+            options: SearchOptions::minimax(),
+            ..Setup::new(p.position.clone(), p.depth)
+        },
+        teach::MAX_EVENTS,
+        &|| false,
+    )
+    .unwrap();
+    let replay = Replay::new(recording);
+    let end = replay.step(replay.len());
+    let root = &end.frames[0];
+    assert_eq!(root.moves.len(), p.position.legal_moves().len());
+    for line in &root.moves {
+        let MoveStatus::Searched(value) = line.status else {
+            panic!("{:?} not searched", line.mv)
+        };
+        let text = san(&p.position, line.mv);
+        if text == "Rd8#" {
+            assert!(value >= MATE_BOUND);
+        } else {
+            assert!((300..700).contains(&value), "{text}: {value}");
+        }
+    }
+}
+
+#[test]
+fn the_mate_in_two_mates_whatever_black_replies() {
     let p = find("mate in 2");
-    let (_, score, _) = search(&p, p.depth, textbook());
+    let (best, score, _) = search(&p, p.depth, textbook());
     assert_eq!(score, Score::Mate(2));
+    let first = p
+        .position
+        .legal_moves()
+        .into_iter()
+        .find(|&m| san(&p.position, m) == best)
+        .unwrap();
+    let mut after = p.position.clone();
+    after.play_unchecked(first);
+    assert!(!after.legal_moves().is_empty());
+    for reply in after.legal_moves() {
+        let mut position = after.clone();
+        position.play_unchecked(reply);
+        let (_, score, _) = search_at(&position, 1, textbook());
+        assert_eq!(score, Score::Mate(1), "after {best} {}", san(&after, reply));
+    }
 }
 
 #[test]
@@ -62,6 +138,19 @@ fn the_fork_wins_the_queen() {
     // A knight and a pawn up once the queen falls.
     assert!(
         matches!(score, Score::Centipawns(cp) if cp > 250),
+        "{score:?}"
+    );
+}
+
+#[test]
+fn in_the_pawn_ending_the_king_moves_and_the_queen_is_out_of_sight() {
+    let p = find("pawn ending");
+    let (best, score, _) = search(&p, p.depth, textbook());
+    // A king move; the pawn stays at home.
+    assert_eq!(best, "Kf3");
+    // A pawn up, no queen in sight.
+    assert!(
+        matches!(score, Score::Centipawns(cp) if (50..300).contains(&cp)),
         "{score:?}"
     );
 }
@@ -84,38 +173,60 @@ fn quiescence_changes_the_answer_at_the_horizon() {
 }
 
 #[test]
-fn the_table_and_move_ordering_save_most_of_the_work() {
+fn the_table_saves_a_third_at_depth_six_and_four_fifths_at_depth_eight() {
     let p = find("transpositions");
+    assert_eq!(p.depth, 6);
     let without_table = SearchOptions {
         transposition_table: false,
         ..textbook()
     };
-    let (_, _, with) = search(&p, p.depth, textbook());
-    let (_, _, without) = search(&p, p.depth, without_table);
+    let (best, value, with) = search(&p, 6, textbook());
+    let (best_without, value_without, without) = search(&p, 6, without_table);
+    // The same answer for less.
+    assert_eq!((best, value), (best_without, value_without));
+    let share = with as f64 / without as f64;
     assert!(
-        with * 3 < without * 2,
-        "table: {with} nodes, without: {without}"
+        (0.55..0.72).contains(&share),
+        "depth 6, table: {with} nodes, without: {without}"
     );
     let (_, _, with) = search(&p, 8, textbook());
     let (_, _, without) = search(&p, 8, without_table);
+    let share = with as f64 / without as f64;
     assert!(
-        with * 3 < without,
+        (0.15..0.25).contains(&share),
         "depth 8, table: {with} nodes, without: {without}"
     );
+}
 
+#[test]
+fn move_ordering_cuts_most_of_the_tree_off() {
     let p = find("move ordering");
-    let no_quiescence = SearchOptions {
-        quiescence: false,
-        ..textbook()
-    };
+    let captures = p
+        .position
+        .legal_moves()
+        .into_iter()
+        .filter(|m| m.is_capture())
+        .count();
+    assert!(captures >= 8, "{captures} captures");
     let unordered = SearchOptions {
         move_ordering: false,
-        ..no_quiescence
+        ..textbook()
     };
-    let (_, _, ordered) = search(&p, p.depth, no_quiescence);
+    let (_, _, ordered) = search(&p, p.depth, textbook());
     let (_, _, shuffled) = search(&p, p.depth, unordered);
     assert!(
         ordered * 2 < shuffled,
         "ordered: {ordered} nodes, not: {shuffled}"
+    );
+    // Without quiescence too, where ordering is only the main search's.
+    let no_quiescence = |options: SearchOptions| SearchOptions {
+        quiescence: false,
+        ..options
+    };
+    let (_, _, ordered) = search(&p, p.depth, no_quiescence(textbook()));
+    let (_, _, shuffled) = search(&p, p.depth, no_quiescence(unordered));
+    assert!(
+        ordered * 2 < shuffled,
+        "without quiescence, ordered: {ordered} nodes, not: {shuffled}"
     );
 }

@@ -6,11 +6,25 @@
 //! play produces it runs to tens of millions of nodes per position.
 #![allow(clippy::unwrap_used)]
 
-use kibitz::cli::run_trace;
-use kibitz::engine::SearchOptions;
+use kibitz::engine::search::{self, SearchResult};
 use kibitz::engine::trace::{Recorder, TraceEvent};
+use kibitz::engine::{Limits, SearchOptions};
 use proptest::prelude::*;
 use shakmaty::{Chess, Position};
+
+/// One traced search to `depth` with a fresh table.
+fn run_trace(
+    position: &Chess,
+    depth: u32,
+    options: SearchOptions,
+    recorder: &mut Recorder,
+) -> SearchResult {
+    search::search_fresh(position, &[], &Limits::depth(depth), options, 16, recorder)
+}
+
+fn leaves(result: &SearchResult) -> u64 {
+    result.stats.totals.leaves
+}
 
 /// A position reached by playing the move at each index (modulo the number
 /// of legal moves) from the start; stops early at the end of a game.
@@ -27,17 +41,13 @@ fn random_position(choices: &[u16]) -> Chess {
     position
 }
 
-/// Alpha-beta with move ordering but without the transposition table: a
-/// table entry found through a transposition may come from a path with a
-/// check extension more (so it is deeper) or from a line with a repetition,
-/// and then legitimately differs from the fixed-depth minimax value.
+/// Textbook alpha-beta: full windows, move ordering and the transposition
+/// table, one search at the depth. The table is sound here: without the
+/// check extension (part of the selective search) every path to a position
+/// reaches it at the same ply with the same depth left, and a search from a
+/// game's start without history meets no repetition within three plies.
 fn alpha_beta() -> SearchOptions {
-    SearchOptions {
-        selective: false,
-        aspiration: false,
-        transposition_table: false,
-        ..SearchOptions::default()
-    }
+    SearchOptions::textbook()
 }
 
 fn without_quiescence(options: SearchOptions) -> SearchOptions {
@@ -50,17 +60,29 @@ fn without_quiescence(options: SearchOptions) -> SearchOptions {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 100, ..ProptestConfig::default() })]
 
+    /// Minimax and alpha-beta, with or without ordering and the table,
+    /// reach the same root value; alpha-beta never evaluates more leaves.
     #[test]
-    fn alpha_beta_equals_minimax_with_fewer_leaves(choices in proptest::collection::vec(any::<u16>(), 0..60)) {
+    fn alpha_beta_equals_minimax_with_fewer_leaves(
+        choices in proptest::collection::vec(any::<u16>(), 0..60),
+        depth in 1u32..=3,
+    ) {
         let position = random_position(&choices);
         prop_assume!(!position.legal_moves().is_empty());
         let mut recorder = Recorder::new(0);
-        let minimax = run_trace(&position, &[], 3, without_quiescence(SearchOptions::minimax()), &mut recorder);
-        let pruned = run_trace(&position, &[], 3, without_quiescence(alpha_beta()), &mut recorder);
-        prop_assert_eq!(pruned.value, minimax.value);
-        prop_assert!(pruned.leaves <= minimax.leaves, "{} > {}", pruned.leaves, minimax.leaves);
-        if position.legal_moves().len() > 2 {
-            prop_assert!(pruned.leaves < minimax.leaves, "{} !< {}", pruned.leaves, minimax.leaves);
+        let minimax = run_trace(&position, depth, without_quiescence(SearchOptions::minimax()), &mut recorder);
+        for (ordering, table) in [(false, false), (true, false), (false, true), (true, true)] {
+            let options = SearchOptions {
+                move_ordering: ordering,
+                transposition_table: table,
+                ..without_quiescence(alpha_beta())
+            };
+            let pruned = run_trace(&position, depth, options, &mut recorder);
+            prop_assert_eq!(pruned.value, minimax.value, "ordering {}, table {}", ordering, table);
+            prop_assert!(leaves(&pruned) <= leaves(&minimax), "{} > {}", leaves(&pruned), leaves(&minimax));
+            if depth == 3 && position.legal_moves().len() > 2 {
+                prop_assert!(leaves(&pruned) < leaves(&minimax), "{} !< {}", leaves(&pruned), leaves(&minimax));
+            }
         }
     }
 }
@@ -69,11 +91,7 @@ proptest! {
 fn recorder_logs_the_required_events() {
     let position = random_position(&[3, 7, 11, 2, 5, 9]);
     let mut recorder = Recorder::new(1_000_000);
-    let with_table = SearchOptions {
-        transposition_table: true,
-        ..alpha_beta()
-    };
-    let summary = run_trace(&position, &[], 3, with_table, &mut recorder);
+    let summary = run_trace(&position, 3, alpha_beta(), &mut recorder);
     assert_eq!(recorder.dropped(), 0);
     let kinds: std::collections::BTreeSet<&str> = recorder
         .events()
@@ -105,12 +123,11 @@ fn recorder_logs_the_required_events() {
     ] {
         assert!(kinds.contains(kind), "no {kind} event");
     }
-    assert!(summary.beta_cutoffs > 0);
+    assert!(summary.stats.totals.beta_cutoffs > 0);
     // Without quiescence the horizon is scored by leaf evaluations.
     let mut recorder = Recorder::new(1_000_000);
     run_trace(
         &position,
-        &[],
         2,
         without_quiescence(alpha_beta()),
         &mut recorder,
@@ -129,12 +146,12 @@ fn with_quiescence_alpha_beta_still_equals_minimax_at_depth_one() {
     for choices in [&[0u16, 0, 0, 0][..], &[5, 9, 1, 12], &[20, 3, 7, 7, 2, 30]] {
         let position = random_position(choices);
         let mut recorder = Recorder::new(0);
-        let minimax = run_trace(&position, &[], 1, SearchOptions::minimax(), &mut recorder);
-        let pruned = run_trace(&position, &[], 1, alpha_beta(), &mut recorder);
-        // Leaves are not compared here: at depth 1 a principal variation
-        // search may re-search a move whose null-window test failed high,
-        // evaluating its captures twice, which can cost more than it saves.
+        let minimax = run_trace(&position, 1, SearchOptions::minimax(), &mut recorder);
+        let pruned = run_trace(&position, 1, alpha_beta(), &mut recorder);
         assert_eq!(pruned.value, minimax.value, "{choices:?}");
+        // Without principal-variation search nothing is searched twice, so
+        // alpha-beta's capture search is a part of minimax's.
+        assert!(leaves(&pruned) <= leaves(&minimax), "{choices:?}");
     }
 }
 
@@ -202,16 +219,20 @@ proptest! {
         depth in 1u32..=3,
         table in any::<bool>(),
         quiescence in any::<bool>(),
+        pvs in any::<bool>(),
     ) {
         let position = random_position(&choices);
         prop_assume!(!position.legal_moves().is_empty());
+        // With iterative deepening, for the iterations' share of the counts.
         let options = SearchOptions {
             transposition_table: table,
             quiescence,
+            pvs,
+            iterative_deepening: true,
             ..alpha_beta()
         };
         let mut recorder = Recorder::new(5_000_000);
-        let summary = run_trace(&position, &[], depth, options, &mut recorder);
+        let summary = run_trace(&position, depth, options, &mut recorder);
         prop_assert_eq!(recorder.dropped(), 0);
         let totals = summary.stats.totals;
         let counted = count_events(recorder.events());

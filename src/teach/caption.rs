@@ -8,8 +8,8 @@
 use shakmaty::{Chess, Color, Move, Position};
 
 use super::replay::{Frame, Replay, Step, Via};
-use super::values::{value_text, white_view_text, window_text};
-use crate::engine::search::INFINITY;
+use super::values::{unbounded, value_text, white_view_text, window_text};
+use crate::engine::protocol::SearchOptions;
 use crate::engine::trace::{
     OrderReason, Pruning, ReSearchReason, Shortcut, TraceEvent, TtBound, WindowKind,
 };
@@ -17,6 +17,32 @@ use crate::engine::trace::{
 /// "White" or "Black".
 fn side(color: Color) -> &'static str {
     if color.is_white() { "White" } else { "Black" }
+}
+
+/// "1 ply", "3 plies".
+fn plies(n: i32) -> String {
+    if n == 1 {
+        "1 ply".to_string()
+    } else {
+        format!("{n} plies")
+    }
+}
+
+/// The start of an iteration (or, without iterative deepening, of the one
+/// search).
+fn iteration_caption(options: &SearchOptions, depth: i32) -> String {
+    if !options.iterative_deepening {
+        format!(
+            "The search starts: one search, {} deep (iterative deepening is off).",
+            plies(depth)
+        )
+    } else if depth <= 1 {
+        "Iterative deepening: iteration 1 starts, one ply deep. Each later iteration searches one ply deeper, with the best moves found so far tried first.".to_string()
+    } else {
+        format!(
+            "Iterative deepening: iteration {depth} starts. The earlier iterations filled the table and put the best move first."
+        )
+    }
 }
 
 /// A move in SAN from `position`.
@@ -55,16 +81,14 @@ pub fn caption(replay: &Replay, step: &Step) -> String {
     let setup = &replay.recording.setup;
     let Some(event) = replay.event_at(step.applied) else {
         return format!(
-            "{} to move. The search looks {} plies ahead. Press Right (l) to take it one step at a time.",
+            "{} to move. The search looks {} ahead. Press Right (l) to take it one step at a time.",
             side(setup.position.turn()),
-            setup.depth
+            plies(setup.depth as i32)
         );
     };
     let Some(top) = step.current() else {
         return match event {
-            TraceEvent::Iteration { depth } => format!(
-                "Iterative deepening: iteration {depth} starts. The earlier iterations filled the table and put the best move first."
-            ),
+            TraceEvent::Iteration { depth } => iteration_caption(&setup.options, *depth),
             _ => String::new(),
         };
     };
@@ -72,9 +96,7 @@ pub fn caption(replay: &Replay, step: &Step) -> String {
     let opponent = side(!top.position.turn());
     let ply = top.ply;
     match *event {
-        TraceEvent::Iteration { depth } => format!(
-            "Iterative deepening: iteration {depth} starts. The earlier iterations filled the table and put the best move first."
-        ),
+        TraceEvent::Iteration { depth } => iteration_caption(&setup.options, depth),
         TraceEvent::EnterNode {
             depth,
             alpha,
@@ -84,7 +106,23 @@ pub fn caption(replay: &Replay, step: &Step) -> String {
         } => enter_caption(step, top, depth, alpha, beta, quiescence),
         TraceEvent::TtProbe { hit, cutoff, .. } => match (hit, cutoff) {
             (false, _) => "The transposition table has not seen this position.".to_string(),
-            (true, false) => "The table has seen this position, but its entry is not deep enough or its bound does not settle this window. Its best move is tried first.".to_string(),
+            (true, false) => {
+                let mut text = "The table has seen this position, but its entry is not deep enough or its bound does not settle this window.".to_string();
+                // Its move is tried first when it has one and ordering is on:
+                // then the node's next event is that move.
+                if let Some(&TraceEvent::MoveTried {
+                    mv,
+                    reason: OrderReason::HashMove,
+                    ..
+                }) = replay.events().get(step.applied)
+                {
+                    text.push_str(&format!(
+                        " Its best move, {}, is tried first.",
+                        san(&top.position, mv)
+                    ));
+                }
+                text
+            }
             (true, true) => "The table answers: this position was searched before, at least as deep, and the stored bound settles the window. No search needed.".to_string(),
         },
         TraceEvent::TtStore { value, bound, .. } => format!(
@@ -125,7 +163,8 @@ pub fn caption(replay: &Replay, step: &Step) -> String {
             }
             if reduction > 0 {
                 text.push_str(&format!(
-                    " As a late move it is searched {reduction} plies shallower first."
+                    " As a late move it is searched {} shallower first.",
+                    plies(i32::from(reduction))
                 ));
             }
             text
@@ -146,7 +185,8 @@ pub fn caption(replay: &Replay, step: &Step) -> String {
             format!("{} is skipped: {}.", san(&top.position, mv), pruning_words(reason))
         }
         TraceEvent::NullMove { reduction, .. } => format!(
-            "Null move: {mover} passes. If {opponent}, moving twice in a row, still cannot bring the value below beta, a real move would do even better; the reply is searched {reduction} plies shallower."
+            "Null move: {mover} passes. If {opponent}, moving twice in a row, still cannot bring the value below beta, a real move would do even better; the reply is searched {} shallower.",
+            plies(i32::from(reduction))
         ),
         TraceEvent::Shortcut { reason, value, .. } => shortcut_caption(top, reason, value),
         TraceEvent::StandPat { value, .. } => {
@@ -186,19 +226,21 @@ pub fn caption(replay: &Replay, step: &Step) -> String {
                 format!("{san} is worth {}: the best move so far.", value_text(value, ply))
             }
         }
-        TraceEvent::BetaCutoff {
-            mv,
-            value,
-            moves_left,
-            ..
-        } => format!(
-            "Cutoff: {} scores {}, at least beta = {}. {opponent} is already sure of a better result elsewhere and will never allow this position, so the {} remaining move{} need not be searched.",
-            san(&top.position, mv),
-            value_text(value, ply),
-            value_text(top.beta, ply),
-            moves_left,
-            if moves_left == 1 { "" } else { "s" }
-        ),
+        TraceEvent::BetaCutoff { mv, value, .. } => {
+            // The replay's count of the moves skipped (see `Frame::cutoff`).
+            let skipped = top.cutoff.map_or(0, |(_, _, skipped)| skipped);
+            format!(
+                "Cutoff: {} scores {}, at least beta = {}. {opponent} is already sure of a better result elsewhere and will never allow this position, {}",
+                san(&top.position, mv),
+                value_text(value, ply),
+                value_text(top.beta, ply),
+                match skipped {
+                    0 => "but it was the last move here, so nothing is skipped.".to_string(),
+                    1 => "so the 1 remaining move need not be searched.".to_string(),
+                    n => format!("so the {n} remaining moves need not be searched."),
+                }
+            )
+        }
         TraceEvent::Return { value, .. } => return_caption(replay, step, top, value),
     }
 }
@@ -222,10 +264,19 @@ fn enter_caption(
         _ => String::new(),
     };
     if ply == 0 {
-        return format!(
-            "The root: {mover} to move, {depth} plies to search, window {}. Nothing is known yet, so alpha and beta are infinite.",
-            window_text(alpha, beta, 0)
-        );
+        return if unbounded(alpha, beta, 0) {
+            format!(
+                "The root: {mover} to move, {} to search, window {}. Nothing is known yet, so alpha and beta are infinite.",
+                plies(depth),
+                window_text(alpha, beta, 0)
+            )
+        } else {
+            format!(
+                "The root: {mover} to move, {} to search, window {}: an aspiration window around the previous iteration's value. If the value falls outside it, the root is searched again with a wider one.",
+                plies(depth),
+                window_text(alpha, beta, 0)
+            )
+        };
     }
     if quiescence {
         return format!(
@@ -243,7 +294,7 @@ fn enter_caption(
             "a null window around {}: the search only asks whether {mover} can reach beta",
             value_text(beta, ply)
         )
-    } else if alpha <= -INFINITY && beta >= INFINITY {
+    } else if unbounded(alpha, beta, ply) {
         "the whole range: no bound is known yet".to_string()
     } else {
         format!(
@@ -251,7 +302,10 @@ fn enter_caption(
             window_text(alpha, beta, ply)
         )
     };
-    format!("{reached}{mover} to move, {depth} plies left, window {window}.")
+    format!(
+        "{reached}{mover} to move, {} left, window {window}.",
+        plies(depth)
+    )
 }
 
 fn shortcut_caption(top: &Frame, reason: Shortcut, value: i32) -> String {
@@ -305,10 +359,16 @@ fn return_caption(replay: &Replay, step: &Step, top: &Frame, value: i32) -> Stri
         value_text(value, ply),
         value_text(-value, ply - 1)
     );
-    let alpha_beta = replay.recording.setup.options.alpha_beta;
-    if alpha_beta && value <= top.entry_alpha {
+    // Only a node that searched its moves (or stood pat) fails low or high;
+    // a checkmate, a draw, a table answer or a static evaluation is its
+    // value.
+    let searched = replay.recording.setup.options.alpha_beta
+        && top.shortcut.is_none()
+        && top.leaf_eval.is_none()
+        && !top.table.is_some_and(|probe| probe.cutoff);
+    if searched && value <= top.entry_alpha {
         text.push_str(" No move reached alpha (it failed low), so this is only an upper bound: the search is fail-soft and returns the best it found, not alpha itself.");
-    } else if alpha_beta && value >= top.entry_beta && top.cutoff.is_some() {
+    } else if searched && value >= top.entry_beta {
         text.push_str(" It reached beta (it failed high), so this is only a lower bound.");
     }
     // The first value handed up explains the sign flip.

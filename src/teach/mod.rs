@@ -141,14 +141,18 @@ pub fn record(
         &mut ctx,
         &mut recorder,
     );
-    if recorder.overflowed() {
+    // A full recorder stops the search at its next node, so a search that
+    // ended with the record exactly full, nothing dropped and its depth
+    // finished, fitted.
+    let finished = result.depth >= setup.depth;
+    if recorder.overflowed() && (recorder.dropped() > 0 || !finished) {
         return Err(RecordError::TooLarge {
             max: max_events,
             depth: setup.depth,
             advice: advice(setup),
         });
     }
-    if stop() || result.depth < setup.depth {
+    if stop() || !finished {
         return Err(RecordError::Cancelled);
     }
     let pv = result

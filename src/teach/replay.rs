@@ -8,9 +8,10 @@
 //! nearest [`Replay`] snapshot, so any step costs at most
 //! [`SNAPSHOT_INTERVAL`] events of work, however long the record.
 
-use shakmaty::{Chess, Move, MoveList, Position};
+use shakmaty::{Chess, Move, MoveList, Position, Role};
 
 use super::Recording;
+use crate::engine::search::MATE;
 use crate::engine::stats::Counters;
 use crate::engine::trace::{
     OrderReason, Pruning, ReSearchReason, Shortcut, TraceEvent, TtBound, WindowKind,
@@ -107,7 +108,8 @@ pub struct Frame {
     /// The window the node was entered with.
     pub entry_alpha: i32,
     pub entry_beta: i32,
-    /// The window now: alpha rises as moves improve on it.
+    /// The window now: narrowed by mate-distance pruning, then alpha
+    /// rises as moves improve on it.
     pub alpha: i32,
     pub beta: i32,
     pub quiescence: bool,
@@ -127,7 +129,8 @@ pub struct Frame {
     pub shortcut: Option<(Shortcut, i32)>,
     /// The null move was tried, and (once back) its value from this side.
     pub null_move: Option<Option<i32>>,
-    /// The move that reached beta, and how many moves it spared.
+    /// The move that reached beta, its value, and how many moves it spared
+    /// (counted here: the moves not reached when it cut off).
     pub cutoff: Option<(Move, i32, u32)>,
     /// The node's value, once returned.
     pub returned: Option<i32>,
@@ -146,12 +149,26 @@ impl Frame {
         depth: i32,
         window: (i32, i32),
         quiescence: bool,
+        alpha_beta: bool,
     ) -> Frame {
+        // Mate-distance pruning: below the root, a main node narrows its
+        // window to what any line from it can score, from being mated here
+        // to mating with the next move (as `search::negamax` does).
+        let (alpha, beta) = if alpha_beta && ply > 0 && !quiescence && depth > 0 {
+            (
+                window.0.max(-MATE + ply as i32),
+                window.1.min(MATE - ply as i32 - 1),
+            )
+        } else {
+            window
+        };
         let moves: MoveList = if !quiescence && depth <= 0 {
             MoveList::new()
         } else if quiescence && !position.is_check() {
+            // The moves quiescence search generates: captures and queen
+            // promotions (see `ordering::quiescence_moves`).
             let mut moves = position.legal_moves();
-            moves.retain(|m| m.is_capture() || m.is_promotion());
+            moves.retain(|m| m.is_capture() || m.promotion() == Some(Role::Queen));
             moves
         } else {
             position.legal_moves()
@@ -163,8 +180,8 @@ impl Frame {
             depth,
             entry_alpha: window.0,
             entry_beta: window.1,
-            alpha: window.0,
-            beta: window.1,
+            alpha,
+            beta,
             quiescence,
             moves: moves
                 .into_iter()
@@ -331,8 +348,15 @@ impl Step {
                 self.deepest = self.deepest.max(ply);
                 if ply == 0 {
                     self.frames.clear();
-                    let frame =
-                        Frame::new(0, self.root.clone(), Via::Root, depth, (alpha, beta), false);
+                    let frame = Frame::new(
+                        0,
+                        self.root.clone(),
+                        Via::Root,
+                        depth,
+                        (alpha, beta),
+                        false,
+                        self.alpha_beta,
+                    );
                     self.frames.push(frame);
                 } else if let Some(parent) = self.frames.last() {
                     let via = parent.next_via;
@@ -346,7 +370,15 @@ impl Step {
                         }
                         Via::Root => {}
                     }
-                    let frame = Frame::new(ply, position, via, depth, (alpha, beta), quiescence);
+                    let frame = Frame::new(
+                        ply,
+                        position,
+                        via,
+                        depth,
+                        (alpha, beta),
+                        quiescence,
+                        self.alpha_beta,
+                    );
                     self.frames.push(frame);
                 }
             }
@@ -445,18 +477,18 @@ impl Step {
                     self.root_best = Some((mv, value));
                 }
             }
-            TraceEvent::BetaCutoff {
-                mv,
-                value,
-                moves_left,
-                ..
-            } => {
+            TraceEvent::BetaCutoff { mv, value, .. } => {
+                // The event's `moves_left` is not used: after a cutoff by
+                // the table's move the search has not generated the other
+                // moves yet and reports none left. The node's own list
+                // knows what was skipped.
                 self.counters.beta_cutoffs += 1;
                 if let Some(top) = self.frames.last_mut() {
                     if top.tried_index == Some(0) {
                         self.counters.first_move_cutoffs += 1;
                     }
-                    top.cutoff = Some((mv, value, moves_left));
+                    let skipped = top.moves.len() - top.reached;
+                    top.cutoff = Some((mv, value, skipped as u32));
                     for line in &mut top.moves[top.reached..] {
                         line.status = MoveStatus::CutOff;
                     }
@@ -659,5 +691,131 @@ impl Landmark {
             Landmark::RootBest => matches!(event, TraceEvent::AlphaRaised { ply: 0, .. }),
             Landmark::TableHit => matches!(event, TraceEvent::TtProbe { hit: true, .. }),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::uci::UciMove;
+
+    use super::*;
+    use crate::engine::search::INFINITY;
+    use crate::game::fen::parse_fen;
+
+    fn enter(ply: u32, depth: i32, quiescence: bool) -> TraceEvent {
+        TraceEvent::EnterNode {
+            ply,
+            depth,
+            alpha: -INFINITY,
+            beta: INFINITY,
+            quiescence,
+        }
+    }
+
+    fn tried(position: &Chess, ply: u32, uci: &str) -> TraceEvent {
+        let mv = uci
+            .parse::<UciMove>()
+            .ok()
+            .and_then(|m| m.to_move(position).ok())
+            .expect("a legal move");
+        TraceEvent::MoveTried {
+            ply,
+            mv,
+            index: 0,
+            reason: OrderReason::Unordered,
+            window: WindowKind::Full,
+            reduction: 0,
+        }
+    }
+
+    #[test]
+    fn a_quiescence_node_lists_the_moves_quiescence_searches() {
+        // White can promote on b8 without a capture (four ways) or capture
+        // on a8 (four ways); quiescence search tries captures and queen
+        // promotions only.
+        let position = parse_fen("r3k3/1P6/8/8/8/8/8/4K3 w - - 0 1").expect("a position");
+        let mut step = Step::start(&position, true);
+        step.apply(&enter(0, 1, false));
+        let root = step.current().expect("the root");
+        assert_eq!(root.moves.len(), position.legal_moves().len());
+        // After a king move, Black's quiescence node: nothing to capture.
+        let mut step = Step::start(&position, true);
+        step.apply(&enter(0, 1, false));
+        step.apply(&tried(&position, 0, "e1d1"));
+        step.apply(&enter(1, 0, true));
+        let black = step.current().expect("a quiescence node");
+        assert!(black.quiescence);
+        assert!(black.moves.is_empty(), "Black has nothing to capture");
+        let mut step = Step::start(&position, true);
+        step.apply(&TraceEvent::EnterNode {
+            ply: 0,
+            depth: 0,
+            alpha: -INFINITY,
+            beta: INFINITY,
+            quiescence: false,
+        });
+        let leaf = step.current().expect("a horizon leaf");
+        assert!(leaf.moves.is_empty());
+        // A quiescence node at White's turn.
+        let white = Frame::new(
+            1,
+            position.clone(),
+            Via::Pass,
+            0,
+            (-INFINITY, INFINITY),
+            true,
+            true,
+        );
+        let mut moves: Vec<String> = white
+            .moves
+            .iter()
+            .map(|l| l.mv.to_uci(shakmaty::CastlingMode::Standard).to_string())
+            .collect();
+        moves.sort();
+        assert_eq!(moves, ["b7a8b", "b7a8n", "b7a8q", "b7a8r", "b7b8q"]);
+    }
+
+    #[test]
+    fn a_main_node_below_the_root_narrows_its_window_to_mate_distances() {
+        let position = Chess::default();
+        let mut step = Step::start(&position, true);
+        step.apply(&enter(0, 3, false));
+        let root = step.current().expect("the root");
+        assert_eq!((root.alpha, root.beta), (-INFINITY, INFINITY));
+        step.apply(&tried(&position, 0, "e2e4"));
+        step.apply(&enter(1, 2, false));
+        let child = step.current().expect("a node");
+        assert_eq!((child.entry_alpha, child.entry_beta), (-INFINITY, INFINITY));
+        // Being mated at ply 1, mating at ply 2.
+        assert_eq!((child.alpha, child.beta), (-MATE + 1, MATE - 2));
+        // Quiescence nodes and minimax do not narrow.
+        let mut step = Step::start(&position, false);
+        step.apply(&enter(0, 3, false));
+        step.apply(&tried(&position, 0, "e2e4"));
+        step.apply(&enter(1, 2, false));
+        let child = step.current().expect("a node");
+        assert_eq!((child.alpha, child.beta), (-INFINITY, INFINITY));
+    }
+
+    #[test]
+    fn a_returned_value_reaches_the_parent_negated_at_the_next_event() {
+        let position = Chess::default();
+        let mut step = Step::start(&position, true);
+        step.apply(&enter(0, 1, false));
+        step.apply(&tried(&position, 0, "e2e4"));
+        step.apply(&enter(1, 0, false));
+        step.apply(&TraceEvent::LeafEval { ply: 1, value: -30 });
+        step.apply(&TraceEvent::Return { ply: 1, value: -30 });
+        // The child stays on screen for the step of its return.
+        assert_eq!(step.frames.len(), 2);
+        assert_eq!(step.frames[0].moves[0].status, MoveStatus::Searching);
+        step.apply(&tried(&position, 0, "d2d4"));
+        assert_eq!(step.frames.len(), 1);
+        let root = &step.frames[0];
+        assert_eq!(root.moves[0].status, MoveStatus::Searched(30));
+        assert_eq!(root.moves[1].status, MoveStatus::Searching);
+        assert_eq!(root.reached, 2);
+        assert_eq!(step.counters.leaves, 1);
+        assert_eq!(step.counters.main, 2);
     }
 }

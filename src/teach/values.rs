@@ -60,9 +60,38 @@ pub fn white_view_text(value: i32, ply: u32, turn: Color) -> String {
     value_text(white, ply)
 }
 
-/// A window `[alpha, beta]` at ply `ply`.
+/// A window `[alpha, beta]` at ply `ply`. A bound no value at the node can
+/// pass (being mated there, or mating with the next move: mate-distance
+/// pruning narrows an infinite window to these) reads as infinite.
 pub fn window_text(alpha: i32, beta: i32, ply: u32) -> String {
-    format!("[{}, {}]", value_text(alpha, ply), value_text(beta, ply))
+    let low = if no_lower_bound(alpha, ply) {
+        "-inf".to_string()
+    } else {
+        value_text(alpha, ply)
+    };
+    let high = if no_upper_bound(beta, ply) {
+        "+inf".to_string()
+    } else {
+        value_text(beta, ply)
+    };
+    format!("[{low}, {high}]")
+}
+
+/// Whether `alpha` at ply `ply` excludes nothing: no value there is below
+/// being checkmated at that ply.
+pub fn no_lower_bound(alpha: i32, ply: u32) -> bool {
+    alpha <= -MATE + ply as i32
+}
+
+/// Whether `beta` at ply `ply` excludes nothing: no value there is above
+/// mating with the next move.
+pub fn no_upper_bound(beta: i32, ply: u32) -> bool {
+    beta >= MATE - ply as i32 - 1
+}
+
+/// Whether the window `[alpha, beta]` at ply `ply` is the whole range.
+pub fn unbounded(alpha: i32, beta: i32, ply: u32) -> bool {
+    no_lower_bound(alpha, ply) && no_upper_bound(beta, ply)
 }
 
 /// Centipawns as pawns with a sign: `+1.25`.
@@ -115,6 +144,16 @@ mod tests {
         );
         assert_eq!(white_view_text(150, 1, Color::Black), "-1.50");
         assert_eq!(window_text(-INFINITY, 30, 0), "[-inf, +0.30]");
+        // Mate-distance pruning's bounds at ply 2 (being mated there,
+        // mating on ply 3) exclude nothing: they read as infinite.
+        assert_eq!(window_text(-(MATE - 2), MATE - 3, 2), "[-inf, +inf]");
+        assert!(unbounded(-(MATE - 2), MATE - 3, 2));
+        // One ply less than that is a real bound: a mate in 1 is excluded.
+        assert_eq!(
+            window_text(-(MATE - 3), MATE - 4, 2),
+            "[mated in 1, mate in 1]"
+        );
+        assert!(!unbounded(-INFINITY, MATE - 4, 2));
         assert_eq!(count_text(1_234_567), "1,234,567");
         assert_eq!(count_text(999), "999");
     }

@@ -1,0 +1,742 @@
+//! Teach mode's library: a recorded search replays the same step by step,
+//! forwards, backwards or from a snapshot; the replay's state agrees with
+//! the search it recorded; the jumps land where they say; captions speak in
+//! words; records refuse what is too large; the comparison reaches one value
+//! four ways.
+#![allow(clippy::unwrap_used)]
+
+use std::collections::BTreeSet;
+
+use kibitz::engine::SearchOptions;
+use kibitz::engine::search::MATE_BOUND;
+use kibitz::engine::trace::{OrderReason, TraceEvent};
+use kibitz::game::fen::parse_fen;
+use kibitz::teach::caption::{caption, san};
+use kibitz::teach::compare::{self, Outcome};
+use kibitz::teach::replay::{Landmark, SNAPSHOT_INTERVAL};
+use kibitz::teach::{
+    self, MoveStatus, RecordError, Replay, Setup, Step, TeachingPosition, Via, positions,
+};
+use proptest::prelude::*;
+use shakmaty::{Chess, Position};
+
+/// A position reached by playing the move at each index (modulo the number
+/// of legal moves) from the start; stops early at the end of a game.
+fn random_position(choices: &[u16]) -> Chess {
+    let mut position = Chess::default();
+    for &choice in choices {
+        let moves = position.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        let m = moves[usize::from(choice) % moves.len()];
+        position.play_unchecked(m);
+    }
+    position
+}
+
+fn never() -> bool {
+    false
+}
+
+fn setup(position: &Chess, depth: u32, options: SearchOptions) -> Setup {
+    Setup {
+        position: position.clone(),
+        history: Vec::new(),
+        depth,
+        options,
+    }
+}
+
+fn replay_of(position: &Chess, depth: u32, options: SearchOptions) -> Replay {
+    let recording = teach::record(&setup(position, depth, options), teach::MAX_EVENTS, &never)
+        .unwrap_or_else(|e| panic!("{e}"));
+    Replay::new(recording)
+}
+
+fn curated(name: &str) -> TeachingPosition {
+    positions()
+        .into_iter()
+        .find(|p| p.name == name)
+        .unwrap_or_else(|| panic!("no teaching position '{name}'"))
+}
+
+/// Every curated position recorded at its depth, as teach mode records it.
+fn curated_replays() -> Vec<(TeachingPosition, Replay)> {
+    positions()
+        .into_iter()
+        .map(|p| {
+            let replay = replay_of(&p.position, p.depth, SearchOptions::textbook());
+            (p, replay)
+        })
+        .collect()
+}
+
+/// Walk the whole record one event at a time and check, at every `k` in
+/// `at`, that the step reached from a snapshot, by seeking forward and by
+/// seeking back from `k` to `k - 1` is the step walked to.
+fn check_steps(replay: &Replay, at: &BTreeSet<usize>) -> Result<(), TestCaseError> {
+    let mut walked = replay.step(0);
+    prop_assert_eq!(walked.applied, 0);
+    prop_assert!(walked.frames.is_empty());
+    // A step kept elsewhere in the record, to seek from.
+    let mut far = replay.step(replay.len());
+    for (i, event) in replay.events().iter().enumerate() {
+        let k = i + 1;
+        let wanted = at.contains(&k);
+        let before: Option<Step> = wanted.then(|| walked.clone());
+        walked.apply(event);
+        let Some(before) = before else { continue };
+        prop_assert_eq!(walked.applied, k);
+        prop_assert!(
+            replay.step(k) == walked,
+            "step({}) differs from the walk",
+            k
+        );
+        prop_assert!(replay.step(k - 1) == before, "step({}) differs", k - 1);
+        // Seek from wherever the learner was, to k, then one back.
+        replay.seek(&mut far, k);
+        prop_assert!(far == walked, "seek to {} differs from the walk", k);
+        replay.seek(&mut far, k - 1);
+        prop_assert!(far == before, "one step back from {} differs", k);
+        replay.seek(&mut far, k);
+        prop_assert!(far == walked, "forward again to {} differs", k);
+    }
+    Ok(())
+}
+
+/// Step counts on both sides of every snapshot, and the ends.
+fn boundaries(len: usize) -> BTreeSet<usize> {
+    let mut at: BTreeSet<usize> = [1, 2, len.saturating_sub(1), len].into();
+    for b in (SNAPSHOT_INTERVAL..=len + 1).step_by(SNAPSHOT_INTERVAL) {
+        at.extend([b - 1, b, b + 1]);
+    }
+    at.retain(|&k| (1..=len).contains(&k));
+    at
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// Any step reads the same however it is reached.
+    #[test]
+    fn a_step_is_the_same_walked_replayed_or_stepped_back_to(
+        choices in proptest::collection::vec(any::<u16>(), 0..40),
+        depth in 1u32..=3,
+        table in any::<bool>(),
+        quiescence in any::<bool>(),
+        picks in proptest::collection::vec(any::<prop::sample::Index>(), 1..16),
+    ) {
+        let position = random_position(&choices);
+        prop_assume!(!position.legal_moves().is_empty());
+        let options = SearchOptions {
+            transposition_table: table,
+            quiescence,
+            ..SearchOptions::textbook()
+        };
+        let recording = teach::record(&setup(&position, depth, options), teach::MAX_EVENTS, &never);
+        prop_assume!(recording.is_ok());
+        let replay = Replay::new(recording.unwrap());
+        let mut at = boundaries(replay.len());
+        at.extend(picks.iter().map(|i| 1 + i.index(replay.len())));
+        check_steps(&replay, &at)?;
+    }
+}
+
+#[test]
+fn steps_across_every_snapshot_of_a_long_record_agree() {
+    let p = curated("move ordering");
+    let replay = replay_of(&p.position, 3, SearchOptions::textbook());
+    assert!(replay.len() > 10 * SNAPSHOT_INTERVAL, "{}", replay.len());
+    check_steps(&replay, &boundaries(replay.len())).unwrap();
+    // Long jumps both ways land on the same steps as short ones.
+    let mut step = replay.step(replay.len());
+    for k in [3, replay.len() - 5, SNAPSHOT_INTERVAL * 3 + 7, 1, 0] {
+        replay.seek(&mut step, k);
+        assert!(step == replay.step(k), "seek to {k}");
+        assert_eq!(step.applied, k);
+    }
+    // Beyond the end is the end.
+    assert!(replay.step(replay.len() + 10) == replay.step(replay.len()));
+}
+
+/// The replay agrees with the search, event by event, on every curated
+/// position at its depth.
+#[test]
+fn the_replay_agrees_with_the_search() {
+    for (p, replay) in curated_replays() {
+        let name = p.name.as_str();
+        let events = replay.events();
+        let mut step = replay.step(0);
+        // A node that just returned: its ply, value and how it was reached.
+        let mut handed_up: Option<(u32, i32, Via)> = None;
+        let mut cutoffs = 0;
+        for (i, event) in events.iter().enumerate() {
+            step.apply(event);
+            if let TraceEvent::Iteration { depth } = *event {
+                // Without iterative deepening: one search, at the depth.
+                assert_eq!((i, depth), (0, p.depth as i32), "{name}");
+                assert!(step.frames.is_empty());
+                continue;
+            }
+            for (index, frame) in step.frames.iter().enumerate() {
+                assert_eq!(frame.ply as usize, index, "{name}, event {i}");
+            }
+            let top = step.current().unwrap_or_else(|| panic!("{name}: no node"));
+            if let Some(ply) = event.ply() {
+                assert_eq!(top.ply, ply, "{name}, event {i}: {event:?}");
+            }
+            // The value handed up shows at the parent, sign flipped.
+            if let Some((ply, value, via)) = handed_up.take() {
+                let parent = &step.frames[ply as usize - 1];
+                match via {
+                    Via::Move(m) => {
+                        let line = parent.moves.iter().find(|l| l.mv == m).unwrap();
+                        assert_eq!(line.status, MoveStatus::Searched(-value), "{name}, {i}");
+                    }
+                    Via::Pass => assert_eq!(parent.null_move, Some(Some(-value))),
+                    Via::Root => panic!("{name}: the root below the root"),
+                }
+            }
+            match *event {
+                TraceEvent::Return { ply, value } => {
+                    assert_eq!(top.returned, Some(value));
+                    if ply > 0 {
+                        handed_up = Some((ply, value, top.via));
+                    }
+                }
+                TraceEvent::MoveTried { mv, .. } => {
+                    let current = top.current.unwrap();
+                    assert_eq!(top.moves[current].mv, mv);
+                    assert_eq!(top.moves[current].status, MoveStatus::Searching);
+                }
+                TraceEvent::BetaCutoff {
+                    mv,
+                    value,
+                    moves_left,
+                    ..
+                } => {
+                    cutoffs += 1;
+                    let reached = top.reached;
+                    // The search's own count agrees, but after a cutoff by
+                    // the table's move (see the test below).
+                    if top.moves[reached - 1].reason != Some(OrderReason::HashMove) {
+                        assert_eq!(
+                            moves_left as usize,
+                            top.moves.len() - reached,
+                            "{name}, event {i}"
+                        );
+                    }
+                    assert_eq!(top.moves[reached - 1].mv, mv, "{name}, {i}");
+                    assert!(
+                        top.moves[reached..]
+                            .iter()
+                            .all(|l| l.status == MoveStatus::CutOff),
+                        "{name}, event {i}: a move after the cutoff is not cut off"
+                    );
+                    assert!(
+                        top.moves[..reached]
+                            .iter()
+                            .all(|l| !matches!(l.status, MoveStatus::CutOff | MoveStatus::Pending)),
+                        "{name}, event {i}"
+                    );
+                    let skipped = (top.moves.len() - reached) as u32;
+                    assert_eq!(top.cutoff, Some((mv, value, skipped)));
+                    assert!(value >= top.beta, "{name}, event {i}");
+                }
+                _ => {}
+            }
+        }
+        // The end: the root, returned with the search's value.
+        let recording = &replay.recording;
+        assert_eq!(step.frames.len(), 1, "{name}");
+        assert_eq!(step.frames[0].returned, Some(recording.value), "{name}");
+        assert_eq!(step.counters, recording.stats.totals, "{name}");
+        assert_eq!(step.applied, replay.len());
+        assert!(step == replay.step(replay.len()));
+        if recording.value.abs() < MATE_BOUND {
+            assert!(cutoffs > 0, "{name}: no cutoff at all");
+        }
+        let best = recording.best_move.unwrap();
+        assert_eq!(step.root_best.map(|(m, _)| m), Some(best), "{name}");
+        assert_eq!(
+            step.root_best.map(|(_, v)| v),
+            Some(recording.value),
+            "{name}"
+        );
+    }
+}
+
+/// The engine reports no moves left after a cutoff by the table's move (it
+/// has not generated the others yet); the replay counts them itself.
+#[test]
+fn a_cutoff_by_the_table_move_still_counts_the_moves_it_spared() {
+    let p = curated("move ordering");
+    let replay = replay_of(&p.position, 4, SearchOptions::textbook());
+    let mut step = replay.step(0);
+    let mut seen = 0;
+    let mut tried = Vec::new();
+    for event in replay.events() {
+        step.apply(event);
+        if let TraceEvent::MoveTried { ply, reason, .. } = *event {
+            tried.resize(tried.len().max(ply as usize + 1), None);
+            tried[ply as usize] = Some(reason);
+        }
+        if let TraceEvent::BetaCutoff { ply, mv, .. } = *event
+            && tried[ply as usize] == Some(OrderReason::HashMove)
+        {
+            let top = step.current().unwrap();
+            let legal = top.position.legal_moves().len();
+            assert!(!top.quiescence);
+            assert_eq!(top.cutoff.unwrap().2 as usize, legal - 1);
+            let text = caption(&replay, &step);
+            assert!(text.contains(&san(&top.position, mv)), "{text}");
+            if legal > 2 {
+                assert!(
+                    text.contains(&format!("the {} remaining moves", legal - 1)),
+                    "{text}"
+                );
+            }
+            seen += 1;
+        }
+    }
+    assert!(seen > 0, "no cutoff by a table move");
+}
+
+/// Step over a move: the next event of the same node, after the move's
+/// subtree. Step out: the node's return.
+#[test]
+fn step_over_and_step_out_land_where_they_say() {
+    for (p, replay) in curated_replays() {
+        let name = p.name.as_str();
+        let events = replay.events();
+        let mut step = replay.step(0);
+        for (i, event) in events.iter().enumerate() {
+            step.apply(event);
+            let k = i + 1;
+            let Some(top) = step.current() else {
+                assert_eq!(k, 1, "{name}: no node after step {k}");
+                continue;
+            };
+            if let TraceEvent::MoveTried { ply, .. } = *event {
+                let over = replay.over(&step);
+                assert!(over > k + 1, "{name}, {k}");
+                assert_eq!(events[over - 1].ply(), Some(ply), "{name}, {k}");
+                assert!(
+                    matches!(events[over - 2], TraceEvent::Return { ply: p, .. } if p == ply + 1),
+                    "{name}, {k}: over lands after {:?}",
+                    events[over - 2]
+                );
+                let landed = replay.step(over);
+                assert_eq!(landed.current().unwrap().ply, ply);
+                assert_eq!(landed.frames.len(), step.frames.len());
+            }
+            let out = replay.out(&step);
+            let ply = if top.returned.is_some() {
+                top.ply.checked_sub(1)
+            } else {
+                Some(top.ply)
+            };
+            match ply {
+                Some(ply) => {
+                    assert!(
+                        matches!(events[out - 1], TraceEvent::Return { ply: p, .. } if p == ply),
+                        "{name}, {k}: out lands on {:?}",
+                        events[out - 1]
+                    );
+                    assert!(
+                        !events[k..out - 1]
+                            .iter()
+                            .any(|e| matches!(e, TraceEvent::Return { ply: p, .. } if *p == ply)),
+                        "{name}, {k}: out skips the node's return"
+                    );
+                    assert!(out > k);
+                }
+                // From the root's return: the end.
+                None => assert_eq!(out, replay.len()),
+            }
+        }
+    }
+}
+
+#[test]
+fn landmarks_find_what_they_say() {
+    for (p, replay) in curated_replays() {
+        let name = p.name.as_str();
+        for landmark in [Landmark::Cutoff, Landmark::RootBest, Landmark::TableHit] {
+            let expected: Vec<usize> = replay
+                .events()
+                .iter()
+                .enumerate()
+                .filter(|(_, e)| landmark.matches(e))
+                .map(|(i, _)| i + 1)
+                .collect();
+            let mut found = Vec::new();
+            let mut at = 0;
+            while let Some(next) = replay.find_forward(at, |e| landmark.matches(e)) {
+                assert!(next > at);
+                let step = replay.step(next);
+                let top = step.current().unwrap();
+                match (landmark, replay.event_at(next).unwrap()) {
+                    (Landmark::Cutoff, TraceEvent::BetaCutoff { mv, .. }) => {
+                        assert_eq!(top.cutoff.map(|c| c.0), Some(*mv));
+                    }
+                    (Landmark::RootBest, TraceEvent::AlphaRaised { mv, value, .. }) => {
+                        assert_eq!(top.ply, 0);
+                        assert_eq!(step.root_best, Some((*mv, *value)));
+                    }
+                    (Landmark::TableHit, TraceEvent::TtProbe { .. }) => {
+                        assert!(top.table.unwrap().hit);
+                    }
+                    (landmark, event) => panic!("{name}: {landmark:?} found {event:?}"),
+                }
+                // Back from here finds the one before.
+                assert_eq!(
+                    replay.find_backward(next, |e| landmark.matches(e)),
+                    found.last().copied(),
+                    "{name} {landmark:?}"
+                );
+                found.push(next);
+                at = next;
+            }
+            assert_eq!(found, expected, "{name} {landmark:?}");
+            if landmark == Landmark::RootBest {
+                assert!(!found.is_empty(), "{name}: no best root move");
+            }
+        }
+    }
+}
+
+/// Every caption of a record, step by step.
+fn captions(replay: &Replay) -> Vec<String> {
+    let mut step = replay.step(0);
+    (0..=replay.len())
+        .map(|k| {
+            replay.seek(&mut step, k);
+            caption(replay, &step)
+        })
+        .collect()
+}
+
+const SIGN_FLIP: &str = "a value changes sign on its way up";
+
+#[test]
+fn captions_speak_in_words() {
+    let fork = curated("fork");
+    let mate = curated("mate in 1");
+    let mate2 = curated("mate in 2");
+    let records = [
+        replay_of(&mate.position, 1, SearchOptions::textbook()),
+        replay_of(&mate2.position, 3, SearchOptions::textbook()),
+        replay_of(&fork.position, 3, SearchOptions::textbook()),
+        replay_of(&mate.position, 2, SearchOptions::minimax()),
+        // The engine's own search: null windows, re-searches, pruning,
+        // iterations, aspiration.
+        replay_of(&fork.position, 5, SearchOptions::default()),
+        replay_of(&mate2.position, 4, SearchOptions::default()),
+    ];
+    for replay in &records {
+        let texts = captions(replay);
+        for (k, text) in texts.iter().enumerate() {
+            assert!(!text.trim().is_empty(), "step {k} has no caption");
+            for raw in ["29999", "30000", "32000", "-32000"] {
+                assert!(!text.contains(raw), "step {k}: {text}");
+            }
+            // No engine-internal number of any kind: four digits in a row.
+            assert!(
+                !text
+                    .as_bytes()
+                    .windows(4)
+                    .any(|w| w.iter().all(u8::is_ascii_digit)),
+                "step {k}: {text}"
+            );
+            assert!(!text.contains("1 plies"), "step {k}: {text}");
+        }
+        let flips = texts.iter().filter(|t| t.contains(SIGN_FLIP)).count();
+        assert_eq!(flips, 1, "the sign flip is explained {flips} times");
+        // It is explained at the first value handed up.
+        let first_return = replay
+            .events()
+            .iter()
+            .position(|e| matches!(e, TraceEvent::Return { ply, .. } if *ply > 0))
+            .unwrap();
+        assert!(texts[first_return + 1].contains(SIGN_FLIP));
+    }
+    // The mate in one ends by saying so.
+    let last = captions(&records[0]).pop().unwrap();
+    assert!(last.contains("mate in 1"), "{last}");
+    assert!(last.contains("Rd8#"), "{last}");
+}
+
+#[test]
+fn a_cutoff_caption_names_the_move_and_what_it_skips() {
+    let fork = curated("fork");
+    let replay = replay_of(&fork.position, 3, SearchOptions::textbook());
+    let mut step = replay.step(0);
+    let mut seen = 0;
+    for k in 1..=replay.len() {
+        replay.seek(&mut step, k);
+        if let Some(&TraceEvent::BetaCutoff { mv, .. }) = replay.event_at(k) {
+            let top = step.current().unwrap();
+            let skipped = top
+                .moves
+                .iter()
+                .filter(|l| l.status == MoveStatus::CutOff)
+                .count();
+            let text = caption(&replay, &step);
+            assert!(
+                text.starts_with(&format!("Cutoff: {} scores", san(&top.position, mv))),
+                "{text}"
+            );
+            let count = match skipped {
+                0 => "nothing is skipped".to_string(),
+                1 => "the 1 remaining move need not".to_string(),
+                n => format!("the {n} remaining moves need not"),
+            };
+            assert!(text.contains(&count), "{skipped} skipped: {text}");
+            seen += 1;
+        }
+    }
+    assert!(seen > 10);
+}
+
+#[test]
+fn captions_say_only_what_happened() {
+    // Without iterative deepening there are no earlier iterations.
+    let fork = curated("fork");
+    let replay = replay_of(&fork.position, 3, SearchOptions::textbook());
+    let texts = captions(&replay);
+    assert!(texts[0].contains("3 plies ahead"), "{}", texts[0]);
+    assert!(
+        texts[1].contains("iterative deepening is off"),
+        "{}",
+        texts[1]
+    );
+    assert!(!texts.iter().any(|t| t.contains("earlier iterations")));
+    // Mate-distance pruning narrows the windows below the root to what a
+    // line can score at all: that is no bound, and reads as infinite.
+    assert!(
+        !texts.iter().any(|t| t.contains("[checkmated")),
+        "a window reads [checkmated, ...]"
+    );
+    // A search one ply deep says "1 ply".
+    let mate = curated("mate in 1");
+    let one = replay_of(&mate.position, 1, SearchOptions::textbook());
+    let texts = captions(&one);
+    assert!(texts[0].contains("1 ply ahead"), "{}", texts[0]);
+    assert!(texts[2].contains("1 ply to search"), "{}", texts[2]);
+    // A checkmated node did not fail low: it had no move to search.
+    let mated = one
+        .events()
+        .iter()
+        .position(|e| matches!(e, TraceEvent::Shortcut { .. }))
+        .unwrap();
+    let returned = &texts[mated + 2];
+    assert!(
+        returned.starts_with("This node returns checkmated"),
+        "{returned}"
+    );
+    assert!(!returned.contains("failed low"), "{returned}");
+
+    // With iterative deepening, the first iteration makes no claim about
+    // earlier ones and later ones do.
+    let options = SearchOptions {
+        iterative_deepening: true,
+        ..SearchOptions::textbook()
+    };
+    let deepening = replay_of(&fork.position, 3, options);
+    let texts = captions(&deepening);
+    assert!(texts[1].contains("iteration 1 starts"), "{}", texts[1]);
+    assert!(!texts[1].contains("earlier iterations"), "{}", texts[1]);
+    assert!(texts.iter().any(|t| t.contains("iteration 3 starts")));
+
+    // A table hit names the move it puts first, and only when it does.
+    let mut step = deepening.step(0);
+    let mut named = 0;
+    for k in 1..=deepening.len() {
+        deepening.seek(&mut step, k);
+        if let Some(TraceEvent::TtProbe {
+            hit: true,
+            cutoff: false,
+            ..
+        }) = deepening.event_at(k)
+        {
+            let text = caption(&deepening, &step);
+            match deepening.events().get(k) {
+                Some(&TraceEvent::MoveTried {
+                    mv,
+                    reason: OrderReason::HashMove,
+                    ..
+                }) => {
+                    let top = step.current().unwrap();
+                    let expected =
+                        format!("Its best move, {}, is tried first.", san(&top.position, mv));
+                    assert!(text.contains(&expected), "{text}");
+                    named += 1;
+                }
+                _ => assert!(!text.contains("tried first"), "{text}"),
+            }
+        }
+    }
+    assert!(named > 0);
+}
+
+#[test]
+fn too_large_cancelled_and_finished_games_are_refused() {
+    let start = Chess::default();
+    let setup = setup(&start, 3, SearchOptions::textbook());
+    let refused = teach::record(&setup, 100, &never).unwrap_err();
+    assert!(
+        matches!(
+            refused,
+            RecordError::TooLarge {
+                max: 100,
+                depth: 3,
+                ..
+            }
+        ),
+        "{refused:?}"
+    );
+    let message = refused.to_string();
+    assert!(message.contains("too large"), "{message}");
+    assert!(message.contains("lower the depth"), "{message}");
+    assert!(message.contains("switch quiescence off"), "{message}");
+    // Without alpha-beta, the advice is to switch it on.
+    let minimax = Setup {
+        options: SearchOptions::minimax(),
+        ..setup.clone()
+    };
+    let message = teach::record(&minimax, 100, &never)
+        .unwrap_err()
+        .to_string();
+    assert!(message.contains("switch alpha-beta on"), "{message}");
+
+    // A search that fills the record exactly fits; one event less does not.
+    let whole = teach::record(&setup, teach::MAX_EVENTS, &never).unwrap();
+    let n = whole.events.len();
+    let exact = teach::record(&setup, n, &never).unwrap();
+    assert_eq!(exact.events, whole.events);
+    assert_eq!(exact.value, whole.value);
+    assert!(matches!(
+        teach::record(&setup, n - 1, &never),
+        Err(RecordError::TooLarge { .. })
+    ));
+
+    let stop = || true;
+    assert_eq!(
+        teach::record(&setup, teach::MAX_EVENTS, &stop).unwrap_err(),
+        RecordError::Cancelled
+    );
+    assert!(matches!(
+        teach::record_replay(&setup, teach::MAX_EVENTS, &stop),
+        Err(RecordError::Cancelled)
+    ));
+
+    for fen in [
+        // Fool's mate: White is checkmated.
+        "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",
+        // Stalemate.
+        "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
+    ] {
+        let over = Setup::new(parse_fen(fen).unwrap(), 3);
+        assert_eq!(
+            teach::record(&over, teach::MAX_EVENTS, &never).unwrap_err(),
+            RecordError::NoMoves
+        );
+    }
+
+    // What the board runs: the replay of the whole record.
+    let replay = teach::record_replay(&setup, teach::MAX_EVENTS, &never).unwrap();
+    assert_eq!(replay.len(), n);
+    assert_eq!(replay.recording.setup, setup);
+}
+
+#[test]
+fn setup_new_is_the_textbook_search_within_the_offered_depths() {
+    let start = Chess::default();
+    assert_eq!(
+        Setup::new(start.clone(), 3).options,
+        SearchOptions::textbook()
+    );
+    assert_eq!(Setup::new(start.clone(), 0).depth, teach::MIN_DEPTH);
+    assert_eq!(Setup::new(start, 40).depth, teach::MAX_DEPTH);
+}
+
+#[test]
+fn the_four_methods_without_quiescence_agree_and_alpha_beta_is_cheaper() {
+    let methods = compare::methods();
+    assert_eq!(methods[4].options, SearchOptions::textbook());
+    for method in &methods[..4] {
+        assert!(!method.options.quiescence, "{}", method.label);
+        assert!(
+            !method.options.pvs && !method.options.selective,
+            "{}",
+            method.label
+        );
+    }
+    for p in positions() {
+        let depth = p.depth.min(3);
+        let outcomes: Vec<(i32, u64, u64)> = methods
+            .iter()
+            .map(|method| {
+                match compare::run(&p.position, &[], depth, method, compare::NODE_CAP, &never) {
+                    Outcome::Done {
+                        value,
+                        nodes,
+                        leaves,
+                    } => (value, nodes, leaves),
+                    other => panic!("{} {}: {other:?}", p.name, method.label),
+                }
+            })
+            .collect();
+        let minimax = outcomes[0];
+        for (method, outcome) in methods.iter().zip(&outcomes).take(4) {
+            assert_eq!(outcome.0, minimax.0, "{}: {}", p.name, method.label);
+            assert!(outcome.2 <= minimax.2, "{}: {}", p.name, method.label);
+        }
+        if depth >= 2 {
+            assert!(
+                outcomes[1].1 < minimax.1,
+                "{}: alpha-beta {} nodes, minimax {}",
+                p.name,
+                outcomes[1].1,
+                minimax.1
+            );
+        }
+    }
+    // Depth 3 on every position, where alpha-beta always saves.
+    for p in positions() {
+        let nodes = |method: &compare::Method| match compare::run(
+            &p.position,
+            &[],
+            3,
+            method,
+            compare::NODE_CAP,
+            &never,
+        ) {
+            Outcome::Done { nodes, .. } => nodes,
+            other => panic!("{}: {other:?}", p.name),
+        };
+        let (minimax, alpha_beta) = (nodes(&methods[0]), nodes(&methods[1]));
+        assert!(
+            alpha_beta < minimax,
+            "{}: {alpha_beta} >= {minimax}",
+            p.name
+        );
+    }
+}
+
+#[test]
+fn the_comparison_stops_at_its_cap_and_when_told() {
+    let methods = compare::methods();
+    let start = Chess::default();
+    assert_eq!(
+        compare::run(&start, &[], 4, &methods[0], 1_000, &never),
+        Outcome::TooLarge { cap: 1_000 }
+    );
+    let stop = || true;
+    assert_eq!(
+        compare::run(&start, &[], 4, &methods[0], compare::NODE_CAP, &stop),
+        Outcome::Cancelled
+    );
+}
