@@ -310,10 +310,14 @@ impl MovePicker {
     }
 
     /// Moves not handed out yet (for "cutoff with N moves left unsearched").
-    pub fn remaining(&self) -> usize {
+    /// Before the moves are generated only the table's move has been handed
+    /// out (if any), so the rest are all the others; that costs a move
+    /// generation, which only a tracing search asks for.
+    pub fn remaining(&self, position: &Chess) -> usize {
         match self.stage {
             Stage::Rest => self.moves.len(),
-            _ => 0,
+            Stage::Generate => position.legal_moves().len().saturating_sub(1),
+            Stage::HashMove => position.legal_moves().len(),
         }
     }
 }

@@ -809,7 +809,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                                 ply,
                                 mv: m,
                                 value,
-                                moves_left: picker.remaining() as u32,
+                                moves_left: picker.remaining(position) as u32,
                             });
                         }
                         break;

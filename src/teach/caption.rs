@@ -56,7 +56,9 @@ fn reason_words(reason: OrderReason) -> &'static str {
         OrderReason::PreviousBest => "the previous iteration's best, tried first",
         OrderReason::GoodCapture => "a capture that does not lose material",
         OrderReason::Killer => "a killer: it caused a cutoff at this ply elsewhere",
-        OrderReason::Quiet => "a quiet move, ordered by its history of cutoffs",
+        OrderReason::Quiet => {
+            "a quiet move; quiet moves are ordered by how often they caused cutoffs so far"
+        }
         OrderReason::BadCapture => "a capture that loses material, tried late",
         OrderReason::Unordered => "in generation order: move ordering is off",
         OrderReason::Evasion => "in check, every reply is tried",

@@ -81,7 +81,7 @@ pub struct Recording {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RecordError {
     #[error(
-        "this search is too large to follow: over {max} steps at depth {depth}; {advice}",
+        "This search is too large to follow: over {max} steps at depth {depth}; {advice}",
         max = values::count_text(*.max as u64)
     )]
     TooLarge {
@@ -98,7 +98,9 @@ pub enum RecordError {
 /// How to make a search small enough to record.
 fn advice(setup: &Setup) -> &'static str {
     let options = &setup.options;
-    if !options.alpha_beta {
+    if !options.alpha_beta && options.quiescence {
+        "switch alpha-beta on or quiescence off, or lower the depth"
+    } else if !options.alpha_beta {
         "switch alpha-beta on, or lower the depth"
     } else if options.quiescence {
         "lower the depth or switch quiescence off"

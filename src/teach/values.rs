@@ -60,6 +60,17 @@ pub fn white_view_text(value: i32, ply: u32, turn: Color) -> String {
     value_text(white, ply)
 }
 
+/// A node's window as it stands: `[alpha, beta]`, or once alpha has
+/// reached beta (a cutoff) what that means, since `[+0.60, +0.20]` reads as
+/// nonsense.
+pub fn node_window_text(alpha: i32, beta: i32, ply: u32) -> String {
+    if alpha >= beta {
+        format!("cut off at beta {}", value_text(beta, ply))
+    } else {
+        window_text(alpha, beta, ply)
+    }
+}
+
 /// A window `[alpha, beta]` at ply `ply`. A bound no value at the node can
 /// pass (being mated there, or mating with the next move: mate-distance
 /// pruning narrows an infinite window to these) reads as infinite.

@@ -33,7 +33,7 @@ impl Comparison<'_> {
                 "method", "value", "nodes", "leaves"
             )
         } else {
-            format!("{:<13}{:>7}{:>7}", "method", "value", "nodes")
+            format!("{:<12} {:>7} {:>5}", "method", "value", "nodes")
         };
         let mut lines = vec![Line::styled(header, dim)];
         for (label, outcome) in method_labels().iter().zip(&self.teach.comparison) {
@@ -50,8 +50,11 @@ impl Comparison<'_> {
                     human_count(*leaves)
                 ),
                 Some(Outcome::Done { value, nodes, .. }) => format!(
-                    "{label:<13}{:>7}{:>7}",
-                    value_text(*value, 0),
+                    "{label:<12} {:>7} {:>5}",
+                    // Narrow: a mate in 2 as #2.
+                    value_text(*value, 0)
+                        .replace("mated in ", "-#")
+                        .replace("mate in ", "#"),
                     human_count(*nodes),
                 ),
                 Some(Outcome::TooLarge { cap }) => {

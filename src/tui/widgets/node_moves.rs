@@ -13,7 +13,7 @@ use shakmaty::Position;
 
 use crate::teach::caption::san;
 use crate::teach::replay::Bound;
-use crate::teach::values::{value_text, white_view_text, window_text};
+use crate::teach::values::{node_window_text, value_text, white_view_text};
 use crate::teach::{Frame as Node, MoveStatus, Step};
 use crate::tui::theme::Theme;
 
@@ -38,7 +38,7 @@ impl NodeMoves<'_> {
             " Ply {} · {} to move · {} ",
             node.ply,
             side_name(node.position.turn()),
-            window_text(node.alpha, node.beta, node.ply)
+            node_window_text(node.alpha, node.beta, node.ply)
         );
         let inner = section(frame, title, area, theme);
         let lines = outline(node, theme);
@@ -48,7 +48,11 @@ impl NodeMoves<'_> {
         let focus = lines
             .iter()
             .position(|(current, _)| *current)
-            .unwrap_or(if done { lines.len().saturating_sub(1) } else { 0 });
+            .unwrap_or(if done {
+                lines.len().saturating_sub(1)
+            } else {
+                0
+            });
         let height = usize::from(inner.height).max(1);
         let total = lines.len();
         let first = focus
@@ -145,11 +149,16 @@ fn outline(node: &Node, theme: &Theme) -> Vec<(bool, Line<'static>)> {
                     (Bound::AtLeast, false) => Bound::AtMost,
                     (Bound::Exact, false) => Bound::Exact,
                 };
+                // A mate names its side already; pawns need "White".
+                let white = white_view_text(value, ply, turn);
+                let white = if white.contains("mate") {
+                    format!("{}{white}", white_bound.sign())
+                } else {
+                    format!("White {}{white}", white_bound.sign())
+                };
                 let mut text = format!(
-                    "{:>10}  White {}{}",
+                    "{:>10}  {white}",
                     format!("{}{}", line.bound.sign(), value_text(value, ply)),
-                    white_bound.sign(),
-                    white_view_text(value, ply, turn)
                 );
                 if line.by_table {
                     text.push_str(" · table");

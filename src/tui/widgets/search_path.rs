@@ -10,7 +10,7 @@ use ratatui::widgets::Paragraph;
 use shakmaty::Position;
 
 use crate::teach::caption::san;
-use crate::teach::values::window_text;
+use crate::teach::values::node_window_text;
 use crate::teach::{Step, Via};
 use crate::tui::theme::Theme;
 
@@ -64,7 +64,7 @@ impl SearchPath<'_> {
                 Span::styled(format!("{reached:<12}"), style),
                 Span::styled(format!("{} ", side_name(node.position.turn())), dim),
                 Span::raw(format!("{kind:<10} ")),
-                Span::styled(window_text(node.alpha, node.beta, node.ply), style),
+                Span::styled(node_window_text(node.alpha, node.beta, node.ply), style),
                 Span::styled(null, Style::default().fg(theme.accent)),
             ]));
         }

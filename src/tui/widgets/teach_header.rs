@@ -38,7 +38,8 @@ impl TeachHeader<'_> {
                 text
             }
         };
-        let mut switches = Vec::new();
+        // Two rows: the textbook's four, then the three refinements.
+        let mut rows = [vec![Span::raw(" ")], vec![Span::raw(" ")]];
         for (i, (name, on)) in TOGGLES.iter().zip(teach.toggles()).enumerate() {
             // On or off is said in text, not only in colour.
             let (mark, style) = if on {
@@ -51,19 +52,18 @@ impl TeachHeader<'_> {
             } else {
                 ("-", dim)
             };
-            switches.push(Span::styled(format!("{}{mark}{name}", i + 1), style));
-            switches.push(Span::raw("  "));
+            let row = &mut rows[usize::from(i >= 4)];
+            row.push(Span::styled(format!("{}{mark}{name}", i + 1), style));
+            row.push(Span::raw("  "));
         }
+        let [first, second] = rows;
         let lines = vec![
             Line::from(vec![
                 Span::styled(format!(" {progress}"), bold),
-                Span::styled("  · keys 1-7 switch:", dim),
+                Span::styled("  · 1-7 switch:", dim),
             ]),
-            Line::from(
-                std::iter::once(Span::raw(" "))
-                    .chain(switches)
-                    .collect::<Vec<_>>(),
-            ),
+            Line::from(first),
+            Line::from(second),
         ];
         frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), area);
     }

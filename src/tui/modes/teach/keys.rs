@@ -34,6 +34,20 @@ pub const HELP: &[(&str, &str)] = &[
 
 pub const KEY_LINE: &str = " ←→ step · ↓ over · ↑ out · c cutoff · b best · t table · Space play · 1-7 switch · [ ] depth · p positions · Esc back";
 
+/// Whether a landmark lies ahead of (or behind) the step after `applied`.
+fn landmark_found(
+    replay: &crate::teach::Replay,
+    applied: usize,
+    mark: Landmark,
+    forward: bool,
+) -> bool {
+    if forward {
+        replay.find_forward(applied, |e| mark.matches(e)).is_some()
+    } else {
+        replay.find_backward(applied, |e| mark.matches(e)).is_some()
+    }
+}
+
 /// What a key asks of the app beyond the mode.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Asked {
@@ -134,13 +148,31 @@ impl Teach {
         };
         match target {
             Some(target) => {
+                let landmark = match key.code {
+                    KeyCode::Char('c' | 'C') => Some(("cutoff", Landmark::Cutoff)),
+                    KeyCode::Char('b' | 'B') => {
+                        Some(("new best move at the root", Landmark::RootBest))
+                    }
+                    KeyCode::Char('t' | 'T') => Some(("table hit", Landmark::TableHit)),
+                    _ => None,
+                };
+                let ahead = matches!(key.code, KeyCode::Char('c' | 'b' | 't'));
+                let found =
+                    landmark.is_none_or(|(_, mark)| landmark_found(replay, applied, mark, ahead));
                 let missing = match key.code {
                     KeyCode::Char('t' | 'T') if !self.setup.options.transposition_table => {
-                        Some("The table is off (key 3 switches it on).")
+                        Some("The table is off (key 3 switches it on).".to_string())
                     }
                     KeyCode::Char('c' | 'C') if !self.setup.options.alpha_beta => {
-                        Some("Minimax has no cutoffs (key 1 switches alpha-beta on).")
+                        Some("Minimax has no cutoffs (key 1 switches alpha-beta on).".to_string())
                     }
+                    _ if !found => landmark.map(|(what, _)| {
+                        format!(
+                            "No {what} {}: at the {} of the search.",
+                            if ahead { "ahead" } else { "before this step" },
+                            if ahead { "end" } else { "start" }
+                        )
+                    }),
                     _ => None,
                 };
                 if let Some(text) = missing {
@@ -226,7 +258,8 @@ impl Teach {
                     self.seek(n);
                 }
                 (_, Some((replay, _))) => {
-                    cx.say(format!("Steps go from 0 to {}.", replay.len()), Tone::Error)
+                    let last = crate::teach::values::count_text(replay.len() as u64);
+                    cx.say(format!("Steps go from 0 to {last}."), Tone::Error)
                 }
                 (_, None) => cx.say("The search is still being recorded.", Tone::Info),
             },
