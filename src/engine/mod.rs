@@ -10,6 +10,7 @@ pub mod level;
 pub mod ordering;
 pub mod protocol;
 mod pst;
+mod pvs;
 mod qsearch;
 mod root;
 pub mod search;

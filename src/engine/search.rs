@@ -18,7 +18,8 @@
 //!
 //! This file holds the tree below the root (`negamax`); iterative
 //! deepening, aspiration windows and the root are in `root.rs`, the
-//! quiescence search in `qsearch.rs`, move ordering in `ordering.rs`.
+//! quiescence search in `qsearch.rs`, move ordering in `ordering.rs`, the
+//! window each move is searched with (PVS, reductions) in `pvs.rs`.
 //!
 //! ## The pieces, and why each is there
 //! - Iterative deepening: search depth 1, 2, 3, ... until time runs out. The
@@ -57,9 +58,7 @@ use super::ordering::{Heuristics, MovePicker, see};
 use super::protocol::{Limits, Score, SearchInfo, SearchOptions, position_key};
 use super::stats::SearchStats;
 use super::time::{TimeBudget, budget};
-use super::trace::{
-    OrderReason, Pruning, ReSearchReason, Shortcut, TraceEvent, Tracer, TtBound, WindowKind,
-};
+use super::trace::{OrderReason, Pruning, Shortcut, TraceEvent, Tracer, TtBound};
 use super::tt::{PackedMove, TranspositionTable, TtHit};
 
 pub use super::ordering::MAX_PLY;
@@ -105,8 +104,8 @@ const SEE_PRUNING_MARGIN: i32 = 100;
 /// Internal iterative reduction from this depth on.
 const IIR_MIN_DEPTH: i32 = 4;
 /// Late-move reductions start at this depth and this move index.
-const LMR_MIN_DEPTH: i32 = 3;
-const LMR_MIN_MOVE: usize = 3;
+pub(super) const LMR_MIN_DEPTH: i32 = 3;
+pub(super) const LMR_MIN_MOVE: usize = 3;
 /// How often (in nodes) to look at the clock and the stop flag.
 const POLL_INTERVAL: u64 = 1024;
 /// Heartbeat reports during a long iteration.
@@ -284,139 +283,6 @@ pub fn search_fresh<T: Tracer>(
 }
 
 impl<T: Tracer> Searcher<'_, '_, T> {
-    /// Make move `m` from `position` and search the child, with PVS and
-    /// late-move reductions. Returns the child's value from this side's view.
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn search_child(
-        &mut self,
-        position: &Chess,
-        key: u64,
-        m: Move,
-        reason: OrderReason,
-        depth: i32,
-        alpha: i32,
-        beta: i32,
-        ply: u32,
-        index: usize,
-        in_check: bool,
-        reducible: bool,
-    ) -> i32 {
-        let mut child = position.clone();
-        child.play_unchecked(m);
-        let child_key = child_key(position, key, m, &child);
-        self.path.push(child_key);
-        let gives_check = child.is_check();
-        let next_ply = ply + 1;
-        // Late quiet moves are searched shallower first (late-move
-        // reductions): they are rarely best, and a surprise is re-searched.
-        let reduction = if self.options.alpha_beta
-            && index > 0
-            && reducible
-            && self.options.selective
-            && depth >= LMR_MIN_DEPTH
-            && index >= LMR_MIN_MOVE
-            && !in_check
-            && !gives_check
-        {
-            let r = self.reductions[(depth as usize).min(63)][index.min(63)];
-            r.clamp(0, depth - 2)
-        } else {
-            0
-        };
-        let window = if !self.options.alpha_beta {
-            WindowKind::Infinite
-        } else if index > 0 && self.options.pvs {
-            WindowKind::Null
-        } else {
-            WindowKind::Full
-        };
-        if T::ENABLED {
-            self.tracer.record(TraceEvent::MoveTried {
-                ply,
-                mv: m,
-                index: index as u32,
-                reason,
-                window,
-                reduction: reduction.clamp(0, i32::from(u8::MAX)) as u8,
-            });
-        }
-        let value = match window {
-            // Plain minimax: every child gets the infinite window.
-            WindowKind::Infinite => -self.negamax(
-                &child,
-                child_key,
-                depth - 1,
-                -INFINITY,
-                INFINITY,
-                next_ply,
-                true,
-            ),
-            // Textbook alpha-beta (and the first move of PVS): the child's
-            // window is ours, negated and swapped, because its side to move
-            // is our opponent.
-            WindowKind::Full => {
-                let mut value = -self.negamax(
-                    &child,
-                    child_key,
-                    depth - 1 - reduction,
-                    -beta,
-                    -alpha,
-                    next_ply,
-                    true,
-                );
-                if value > alpha && reduction > 0 && !self.stopped {
-                    self.record_research(ply, m, WindowKind::Full, ReSearchReason::Reduced);
-                    value =
-                        -self.negamax(&child, child_key, depth - 1, -beta, -alpha, next_ply, true);
-                }
-                value
-            }
-            // PVS: only ask "is this move better than alpha?"
-            WindowKind::Null => {
-                let mut value = -self.negamax(
-                    &child,
-                    child_key,
-                    depth - 1 - reduction,
-                    -alpha - 1,
-                    -alpha,
-                    next_ply,
-                    true,
-                );
-                if value > alpha && reduction > 0 && !self.stopped {
-                    self.record_research(ply, m, WindowKind::Null, ReSearchReason::Reduced);
-                    value = -self.negamax(
-                        &child,
-                        child_key,
-                        depth - 1,
-                        -alpha - 1,
-                        -alpha,
-                        next_ply,
-                        true,
-                    );
-                }
-                if value > alpha && value < beta && !self.stopped {
-                    self.record_research(ply, m, WindowKind::Full, ReSearchReason::FailedHigh);
-                    value =
-                        -self.negamax(&child, child_key, depth - 1, -beta, -alpha, next_ply, true);
-                }
-                value
-            }
-        };
-        self.path.pop();
-        value
-    }
-
-    fn record_research(&mut self, ply: u32, mv: Move, window: WindowKind, reason: ReSearchReason) {
-        if T::ENABLED {
-            self.tracer.record(TraceEvent::ReSearch {
-                ply,
-                mv,
-                window,
-                reason,
-            });
-        }
-    }
-
     /// Record why a node ends early, and return its value.
     pub(super) fn shortcut(&mut self, ply: u32, reason: Shortcut, value: i32) -> i32 {
         if T::ENABLED {

@@ -1,0 +1,151 @@
+//! Searching one move's subtree: the window it gets and when it is
+//! searched again.
+//!
+//! Textbook alpha-beta hands every move the node's window, negated and
+//! swapped (the child's side to move is the opponent). Principal-variation
+//! search bets that the first move is best: every later move only has to be
+//! *proven* worse, with the null window `(alpha, alpha + 1)`, which is
+//! cheaper than finding its value; when the proof fails the move is searched
+//! again with the full window. Late-move reductions search late quiet moves
+//! shallower first and re-search them at full depth only if they surprise.
+//! Plain minimax hands every move the infinite window.
+
+use shakmaty::{Chess, Move, Position};
+
+use super::search::{INFINITY, LMR_MIN_DEPTH, LMR_MIN_MOVE, Searcher, child_key};
+use super::trace::{OrderReason, ReSearchReason, TraceEvent, Tracer, WindowKind};
+
+impl<T: Tracer> Searcher<'_, '_, T> {
+    /// Make move `m` from `position` and search the child, with PVS and
+    /// late-move reductions. Returns the child's value from this side's view.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn search_child(
+        &mut self,
+        position: &Chess,
+        key: u64,
+        m: Move,
+        reason: OrderReason,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: u32,
+        index: usize,
+        in_check: bool,
+        reducible: bool,
+    ) -> i32 {
+        let mut child = position.clone();
+        child.play_unchecked(m);
+        let child_key = child_key(position, key, m, &child);
+        self.path.push(child_key);
+        let gives_check = child.is_check();
+        let next_ply = ply + 1;
+        // Late quiet moves are searched shallower first (late-move
+        // reductions): they are rarely best, and a surprise is re-searched.
+        let reduction = if self.options.alpha_beta
+            && index > 0
+            && reducible
+            && self.options.selective
+            && depth >= LMR_MIN_DEPTH
+            && index >= LMR_MIN_MOVE
+            && !in_check
+            && !gives_check
+        {
+            let r = self.reductions[(depth as usize).min(63)][index.min(63)];
+            r.clamp(0, depth - 2)
+        } else {
+            0
+        };
+        let window = if !self.options.alpha_beta {
+            WindowKind::Infinite
+        } else if index > 0 && self.options.pvs {
+            WindowKind::Null
+        } else {
+            WindowKind::Full
+        };
+        if T::ENABLED {
+            self.tracer.record(TraceEvent::MoveTried {
+                ply,
+                mv: m,
+                index: index as u32,
+                reason,
+                window,
+                reduction: reduction.clamp(0, i32::from(u8::MAX)) as u8,
+            });
+        }
+        let value = match window {
+            // Plain minimax: every child gets the infinite window.
+            WindowKind::Infinite => -self.negamax(
+                &child,
+                child_key,
+                depth - 1,
+                -INFINITY,
+                INFINITY,
+                next_ply,
+                true,
+            ),
+            // Textbook alpha-beta (and the first move of PVS): the child's
+            // window is ours, negated and swapped, because its side to move
+            // is our opponent.
+            WindowKind::Full => {
+                let mut value = -self.negamax(
+                    &child,
+                    child_key,
+                    depth - 1 - reduction,
+                    -beta,
+                    -alpha,
+                    next_ply,
+                    true,
+                );
+                if value > alpha && reduction > 0 && !self.stopped {
+                    self.record_research(ply, m, WindowKind::Full, ReSearchReason::Reduced);
+                    value =
+                        -self.negamax(&child, child_key, depth - 1, -beta, -alpha, next_ply, true);
+                }
+                value
+            }
+            // PVS: only ask "is this move better than alpha?"
+            WindowKind::Null => {
+                let mut value = -self.negamax(
+                    &child,
+                    child_key,
+                    depth - 1 - reduction,
+                    -alpha - 1,
+                    -alpha,
+                    next_ply,
+                    true,
+                );
+                if value > alpha && reduction > 0 && !self.stopped {
+                    self.record_research(ply, m, WindowKind::Null, ReSearchReason::Reduced);
+                    value = -self.negamax(
+                        &child,
+                        child_key,
+                        depth - 1,
+                        -alpha - 1,
+                        -alpha,
+                        next_ply,
+                        true,
+                    );
+                }
+                if value > alpha && value < beta && !self.stopped {
+                    self.record_research(ply, m, WindowKind::Full, ReSearchReason::FailedHigh);
+                    value =
+                        -self.negamax(&child, child_key, depth - 1, -beta, -alpha, next_ply, true);
+                }
+                value
+            }
+        };
+        self.path.pop();
+        value
+    }
+
+    fn record_research(&mut self, ply: u32, mv: Move, window: WindowKind, reason: ReSearchReason) {
+        if T::ENABLED {
+            self.tracer.record(TraceEvent::ReSearch {
+                ply,
+                mv,
+                window,
+                reason,
+            });
+        }
+    }
+}
