@@ -266,14 +266,35 @@ pub fn search_fresh<T: Tracer>(
     hash_mb: usize,
     tracer: &mut T,
 ) -> SearchResult {
+    search_fresh_until(
+        position,
+        history,
+        limits,
+        options,
+        hash_mb,
+        &|| false,
+        tracer,
+    )
+}
+
+/// The same, stopped early when `stop` says so (polled every few thousand
+/// nodes).
+pub fn search_fresh_until<T: Tracer>(
+    position: &Chess,
+    history: &[u64],
+    limits: &Limits,
+    options: SearchOptions,
+    hash_mb: usize,
+    stop: &dyn Fn() -> bool,
+    tracer: &mut T,
+) -> SearchResult {
     let mut tt = TranspositionTable::new(hash_mb);
     let mut heuristics = Box::<Heuristics>::default();
-    let never = || false;
     let mut ignore = |_: Progress| {};
     let mut ctx = SearchContext {
         tt: &mut tt,
         heuristics: &mut heuristics,
-        stop: &never,
+        stop,
         on_info: &mut ignore,
         search_id: 0,
         clock_start: Instant::now(),

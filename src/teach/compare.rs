@@ -8,9 +8,8 @@
 use shakmaty::Chess;
 
 use crate::engine::protocol::{Limits, SearchOptions};
-use crate::engine::search::{self, Progress, SearchContext};
+use crate::engine::search;
 use crate::engine::trace::NoTrace;
-use crate::engine::tt::TranspositionTable;
 
 /// Searches stop after this many nodes and report "more than" it:
 /// minimax's tree grows by the branching factor (about 35) per ply.
@@ -86,28 +85,17 @@ pub fn run(
     cap: u64,
     stop: &dyn Fn() -> bool,
 ) -> Outcome {
-    let mut tt = TranspositionTable::new(16);
-    let mut heuristics = Box::<crate::engine::ordering::Heuristics>::default();
-    let mut ignore = |_: Progress| {};
-    let mut ctx = SearchContext {
-        tt: &mut tt,
-        heuristics: &mut heuristics,
-        stop,
-        on_info: &mut ignore,
-        search_id: 0,
-        clock_start: std::time::Instant::now(),
-        tablebases: None,
-    };
     let limits = Limits {
         nodes: Some(cap),
         ..Limits::depth(depth)
     };
-    let result = search::search(
+    let result = search::search_fresh_until(
         position,
         history,
         &limits,
         method.options,
-        &mut ctx,
+        16,
+        stop,
         &mut NoTrace,
     );
     if stop() {

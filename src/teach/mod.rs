@@ -23,10 +23,9 @@ use std::time::{Duration, Instant};
 use shakmaty::{Chess, Move, Position};
 
 use crate::engine::protocol::{Limits, SearchOptions};
-use crate::engine::search::{self, Progress, SearchContext};
+use crate::engine::search;
 use crate::engine::stats::SearchStats;
 use crate::engine::trace::{Recorder, TraceEvent};
-use crate::engine::tt::TranspositionTable;
 
 pub use positions::{TeachingPosition, positions};
 pub use replay::{Frame, MoveLine, MoveStatus, Replay, Step, Via};
@@ -122,25 +121,14 @@ pub fn record(
         return Err(RecordError::NoMoves);
     }
     let started = Instant::now();
-    let mut tt = TranspositionTable::new(HASH_MB);
-    let mut heuristics = Box::<crate::engine::ordering::Heuristics>::default();
-    let mut ignore = |_: Progress| {};
-    let mut ctx = SearchContext {
-        tt: &mut tt,
-        heuristics: &mut heuristics,
-        stop,
-        on_info: &mut ignore,
-        search_id: 0,
-        clock_start: started,
-        tablebases: None,
-    };
     let mut recorder = Recorder::bounded(max_events);
-    let result = search::search(
+    let result = search::search_fresh_until(
         &setup.position,
         &setup.history,
         &Limits::depth(setup.depth),
         setup.options,
-        &mut ctx,
+        HASH_MB,
+        stop,
         &mut recorder,
     );
     // A full recorder stops the search at its next node, so a search that

@@ -90,6 +90,23 @@ pub struct MoveLine {
     pub bound: Bound,
 }
 
+impl MoveLine {
+    /// A move not reached yet.
+    fn pending(mv: Move) -> MoveLine {
+        MoveLine {
+            mv,
+            status: MoveStatus::Pending,
+            reason: None,
+            window: None,
+            reduction: 0,
+            searches: 0,
+            by_table: false,
+            quiescence: false,
+            bound: Bound::Exact,
+        }
+    }
+}
+
 /// What the table said about a node.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TableProbe {
@@ -183,20 +200,7 @@ impl Frame {
             alpha,
             beta,
             quiescence,
-            moves: moves
-                .into_iter()
-                .map(|mv| MoveLine {
-                    mv,
-                    status: MoveStatus::Pending,
-                    reason: None,
-                    window: None,
-                    reduction: 0,
-                    searches: 0,
-                    by_table: false,
-                    quiescence: false,
-                    bound: Bound::Exact,
-                })
-                .collect(),
+            moves: moves.into_iter().map(MoveLine::pending).collect(),
             reached: 0,
             current: None,
             table: None,
@@ -234,17 +238,7 @@ impl Frame {
             Some(index) if index < self.reached => return index,
             Some(index) => index,
             None => {
-                self.moves.push(MoveLine {
-                    mv,
-                    status: MoveStatus::Pending,
-                    reason: None,
-                    window: None,
-                    reduction: 0,
-                    searches: 0,
-                    by_table: false,
-                    quiescence: false,
-                    bound: Bound::Exact,
-                });
+                self.moves.push(MoveLine::pending(mv));
                 self.moves.len() - 1
             }
         };
