@@ -54,10 +54,31 @@ enum Commands {
     Analyze(AnalyzeCommand),
     /// Search a fixed set of positions; the last line is `nodes N nps M`.
     Bench {
-        /// Search depth per position.
-        #[arg(long, default_value_t = cli::DEFAULT_BENCH_DEPTH)]
-        depth: u32,
+        /// Search depth per position (default 9; 6 with --movetables).
+        #[arg(long)]
+        depth: Option<u32>,
         /// One JSON object per line.
+        #[arg(long)]
+        json: bool,
+        /// Instead: Greer's Table 1, nodes to --depth (default 6) over every position of real games for each number of table moves, as in 0,1,2,4.
+        #[arg(long, value_delimiter = ',', num_args = 1..)]
+        movetables: Option<Vec<u8>>,
+        /// The games for --movetables (default: Kasparov - Deep Blue 1997, built in).
+        #[arg(long, requires = "movetables")]
+        pgn: Option<std::path::PathBuf>,
+    },
+    /// Print the twelve move tables (one per colour and piece) after a search.
+    Movetables {
+        /// Position in FEN (default: the start position).
+        #[arg(long)]
+        fen: Option<String>,
+        /// Moves in UCI notation played from the position first.
+        #[arg(long, num_args = 1..)]
+        moves: Vec<String>,
+        /// Search depth (plies), 1 to 20.
+        #[arg(long)]
+        depth: u32,
+        /// JSON: 12 tables, each with colour, piece and 64 weights a1..h8.
         #[arg(long)]
         json: bool,
     },
@@ -312,7 +333,27 @@ fn run(command: Commands, out: &mut dyn Write) -> Result<(), CliError> {
             },
             out,
         )?,
-        Commands::Bench { depth, json } => cli::bench(depth, json, out)?,
+        Commands::Bench {
+            depth,
+            json,
+            movetables: Some(counts),
+            pgn,
+        } => cli::bench_movetables(
+            &counts,
+            depth.unwrap_or(cli::DEFAULT_TABLE_BENCH_DEPTH),
+            pgn.as_deref(),
+            json,
+            out,
+        )?,
+        Commands::Bench { depth, json, .. } => {
+            cli::bench(depth.unwrap_or(cli::DEFAULT_BENCH_DEPTH), json, out)?
+        }
+        Commands::Movetables {
+            fen,
+            moves,
+            depth,
+            json,
+        } => cli::movetables(fen.as_deref(), &moves, depth, json, out)?,
         Commands::Pgn { file, json } => cli::pgn::summary(&file, json, &mut &mut *out)?,
         Commands::Review {
             pgn,

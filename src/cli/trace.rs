@@ -320,6 +320,23 @@ impl Narrator {
                 self.mv(ply, mv),
                 value(v)
             ),
+            TraceEvent::MoveTables { ref update, .. } => {
+                let line = if self.uci {
+                    update
+                        .line
+                        .iter()
+                        .map(|&m| uci(m))
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                } else {
+                    san_line(self.step.position(), &update.line).join(" ")
+                };
+                format!(
+                    "move tables: +{line}, -{} other move{}",
+                    update.others.len(),
+                    if update.others.len() == 1 { "" } else { "s" }
+                )
+            }
             TraceEvent::Return { value: v, .. } => format!("return {}", value(v)),
         };
         (ply, text)

@@ -7,6 +7,7 @@
 
 pub mod eval;
 pub mod level;
+pub mod movetables;
 pub mod ordering;
 pub mod protocol;
 mod pst;
@@ -325,9 +326,10 @@ fn go(
         // A slow reader loses progress reports, never the search's time.
         let report = match progress {
             Progress::Line(info) => Report::Info(Box::new(info)),
-            Progress::Stats(stats) => Report::Stats {
+            Progress::Stats(stats, tables) => Report::Stats {
                 search_id,
                 stats: Arc::new(stats),
+                tables: Arc::new(tables),
                 done: false,
             },
         };
@@ -372,9 +374,11 @@ fn go(
         }
         Some(_) => MoveSource::Search,
     };
+    let tables = Arc::new(ctx.heuristics.tables.weights().clone());
     let _ = reports.send(Report::Stats {
         search_id,
         stats: Arc::new(result.stats),
+        tables,
         done: true,
     });
     let _ = reports.send(Report::BestMove {

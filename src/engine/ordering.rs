@@ -17,10 +17,15 @@
 //! 4. quiet moves by history score: how often that move (piece, destination)
 //!    caused cutoffs anywhere in the search so far;
 //! 5. bad captures, which lose material by exchange evaluation.
+//!
+//! With move tables switched on (`SearchOptions::table_moves` > 0), the top
+//! few moves by table weight go between 1 and 2: the moves whose squares
+//! kept refuting positions earlier in the game (see `movetables.rs`).
 
 use arrayvec::ArrayVec;
 use shakmaty::{Bitboard, Chess, Color, Move, Position, Role, Square};
 
+use super::movetables::MoveTables;
 use super::trace::OrderReason;
 
 /// Piece values for exchange evaluation and victim ordering, in centipawns.
@@ -118,6 +123,8 @@ pub struct Heuristics {
     killers: [[Option<Move>; 2]; MAX_PLY],
     /// Indexed by colour, moving role and destination square.
     history: [[[i32; 64]; 6]; 2],
+    /// Greer's move tables: kept for the whole game, not per search.
+    pub tables: MoveTables,
 }
 
 impl Default for Heuristics {
@@ -125,6 +132,7 @@ impl Default for Heuristics {
         Heuristics {
             killers: [[None; 2]; MAX_PLY],
             history: [[[0; 64]; 6]; 2],
+            tables: MoveTables::default(),
         }
     }
 }
@@ -135,7 +143,8 @@ impl Heuristics {
     }
 
     /// Between searches: killers belong to the old tree; history is halved
-    /// so it still helps but yields to what the new search finds.
+    /// so it still helps but yields to what the new search finds. The move
+    /// tables are a memory of the whole game and stay as they are.
     pub fn new_search(&mut self) {
         self.killers = [[None; 2]; MAX_PLY];
         for value in self.history.iter_mut().flatten().flatten() {
@@ -182,6 +191,7 @@ impl Heuristics {
 }
 
 /// Ordering keys. Bands keep the stages apart whatever the scores inside.
+const TABLE_MOVE: i32 = 950_000;
 const GOOD_CAPTURE: i32 = 1_000_000;
 const KILLER_1: i32 = 900_000;
 const KILLER_2: i32 = 899_000;
@@ -207,6 +217,19 @@ enum Stage {
     Rest,
 }
 
+/// How many move-table moves to try first, and which.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct TableChoice {
+    /// The move that led to this node (its links suggest the reply).
+    pub previous: Option<Move>,
+    /// How many table moves go first (0 = none).
+    pub count: u8,
+    /// A move's two square weights must add up to more than this.
+    pub threshold: i32,
+    /// Whether the history heuristic orders quiet moves.
+    pub no_history: bool,
+}
+
 /// Hands out the legal moves of a position one at a time, best first.
 pub struct MovePicker {
     stage: Stage,
@@ -214,6 +237,8 @@ pub struct MovePicker {
     moves: ArrayVec<(Move, i32, OrderReason), 256>,
     ordered: bool,
     killers: [Option<Move>; 2],
+    table: TableChoice,
+    history: bool,
 }
 
 impl MovePicker {
@@ -223,6 +248,7 @@ impl MovePicker {
         ordered: bool,
         heuristics: &Heuristics,
         ply: u32,
+        table: TableChoice,
     ) -> MovePicker {
         MovePicker {
             stage: if ordered {
@@ -234,6 +260,8 @@ impl MovePicker {
             moves: ArrayVec::new(),
             ordered,
             killers: heuristics.killers(ply),
+            history: !table.no_history,
+            table,
         }
     }
 
@@ -277,10 +305,38 @@ impl MovePicker {
                 (KILLER_1, OrderReason::Killer)
             } else if Some(m) == self.killers[1] {
                 (KILLER_2, OrderReason::Killer)
-            } else {
+            } else if self.history {
                 (heuristics.history(color, m), OrderReason::Quiet)
+            } else {
+                (0, OrderReason::Quiet)
             };
             self.moves.push((m, key, reason));
+        }
+        if self.ordered && self.table.count > 0 {
+            self.promote_table_moves(color, &heuristics.tables);
+        }
+    }
+
+    /// Move the top `count` moves by table weight ahead of everything but
+    /// the hash move, keeping their order among themselves.
+    fn promote_table_moves(&mut self, color: Color, tables: &MoveTables) {
+        let TableChoice {
+            previous,
+            count,
+            threshold,
+            ..
+        } = self.table;
+        let mut chosen: ArrayVec<(i64, usize), 256> = self
+            .moves
+            .iter()
+            .enumerate()
+            .filter(|(_, entry)| entry.2 != OrderReason::GoodCapture)
+            .filter_map(|(i, &(m, _, _))| Some((tables.key(color, previous, m, threshold)?, i)))
+            .collect();
+        chosen.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+        for (rank, &(_, i)) in chosen.iter().take(usize::from(count)).enumerate() {
+            self.moves[i].1 = TABLE_MOVE - rank as i32;
+            self.moves[i].2 = OrderReason::TableMove;
         }
     }
 
@@ -384,7 +440,7 @@ mod tests {
             .unwrap();
         let heuristics = Heuristics::default();
         let hash = "e2a6".parse::<UciMove>().unwrap().to_move(&pos).unwrap();
-        let mut picker = MovePicker::new(Some(hash), true, &heuristics, 0);
+        let mut picker = MovePicker::new(Some(hash), true, &heuristics, 0, TableChoice::default());
         let mut seen = Vec::new();
         while let Some((m, reason)) = picker.next(&pos, &heuristics) {
             if seen.is_empty() {

@@ -139,7 +139,24 @@ pub struct SearchOptions {
     pub aspiration: bool,
     /// Number of principal variations to report (MultiPV), at least 1.
     pub multipv: usize,
+    /// The history heuristic orders quiet moves (off = quiet moves after
+    /// the killers in generation order; for measuring what it is worth).
+    pub history_heuristic: bool,
+    /// Move tables: how many of the top table moves to search first, after
+    /// the hash move (0 = the tables learn, for display, but do not order).
+    pub table_moves: u8,
+    /// A move is a table move only if its two squares' weights add up to
+    /// more than this.
+    pub table_threshold: i32,
 }
+
+/// Table moves searched first by default (measured: see CHANGELOG.md).
+pub const DEFAULT_TABLE_MOVES: u8 = 0;
+/// The most table moves the options accept.
+pub const MAX_TABLE_MOVES: u8 = 8;
+pub const DEFAULT_TABLE_THRESHOLD: i32 = 0;
+/// The threshold's range is -this..=this.
+pub const MAX_TABLE_THRESHOLD: i32 = 1_000_000;
 
 impl Default for SearchOptions {
     fn default() -> SearchOptions {
@@ -153,6 +170,9 @@ impl Default for SearchOptions {
             selective: true,
             aspiration: true,
             multipv: 1,
+            history_heuristic: true,
+            table_moves: DEFAULT_TABLE_MOVES,
+            table_threshold: DEFAULT_TABLE_THRESHOLD,
         }
     }
 }
@@ -300,6 +320,9 @@ pub enum Report {
     Stats {
         search_id: u64,
         stats: Arc<SearchStats>,
+        /// The move tables' weights at that moment (kept between the
+        /// searches of a game, cleared by `NewGame`).
+        tables: Arc<crate::engine::movetables::TableWeights>,
         done: bool,
     },
     /// The answer to `Command::Ping`.

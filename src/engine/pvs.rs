@@ -39,6 +39,10 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         self.path.push(child_key);
         let gives_check = child.is_check();
         let next_ply = ply + 1;
+        // The move tables' links start from the move that led to a node.
+        if let Some(slot) = self.played.get_mut(next_ply as usize) {
+            *slot = Some(m);
+        }
         // Late quiet moves are searched shallower first (late-move
         // reductions): they are rarely best, and a surprise is re-searched.
         let reduction = if self.options.alpha_beta

@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 use shakmaty::{Chess, Move, Position};
 
 use super::ordering::MovePicker;
+use super::ordering::TableChoice;
 use super::protocol::{Bound, Limits, Score, SearchInfo};
 use super::search::{
     ASPIRATION_WINDOW, INFINITY, Line, MATE, MATE_BOUND, MAX_DEPTH, Progress, SearchResult,
@@ -201,6 +202,9 @@ impl<T: Tracer> Searcher<'_, '_, T> {
             self.options.move_ordering,
             self.ctx.heuristics,
             0,
+            // The root's order comes from the previous iteration; the
+            // tables order the moves below it.
+            TableChoice::default(),
         );
         let mut moves = Vec::new();
         while let Some((mv, reason)) = picker.next(position, self.ctx.heuristics) {
@@ -435,6 +439,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
     /// Report the statistics so far (at the end of each iteration).
     fn report_stats(&mut self) {
         self.close_stats();
-        (self.ctx.on_info)(Progress::Stats(self.stats.clone()));
+        let tables = self.ctx.heuristics.tables.weights().clone();
+        (self.ctx.on_info)(Progress::Stats(self.stats.clone(), tables));
     }
 }

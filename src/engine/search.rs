@@ -54,7 +54,8 @@ use std::time::{Duration, Instant};
 use shakmaty::{Chess, EnPassantMode, Move, Position};
 
 use super::eval::evaluate;
-use super::ordering::{Heuristics, MovePicker, see};
+use super::movetables::{TableUpdate, TableWeights};
+use super::ordering::{Heuristics, MovePicker, TableChoice, see};
 use super::protocol::{Limits, Score, SearchInfo, SearchOptions, position_key};
 use super::stats::SearchStats;
 use super::time::{TimeBudget, budget};
@@ -153,8 +154,9 @@ pub struct SearchResult {
 pub enum Progress {
     /// A line finished (or a heartbeat repeating the last one).
     Line(SearchInfo),
-    /// The statistics, at the end of each finished iteration.
-    Stats(SearchStats),
+    /// The statistics and the move tables' weights, at the end of each
+    /// finished iteration.
+    Stats(SearchStats, TableWeights),
 }
 
 /// What the search needs from its owner.
@@ -188,6 +190,9 @@ pub(super) struct Searcher<'a, 'c, T: Tracer> {
     pub(super) path: Vec<u64>,
     /// Triangular PV table: `pv[ply]` is the best line found from `ply`.
     pub(super) pv: Vec<Vec<Move>>,
+    /// `played[ply]` is the move that led to the node at `ply` (none at the
+    /// root and after a null move).
+    pub(super) played: Vec<Option<Move>>,
     pub(super) stopped: bool,
     pub(super) last_report: Instant,
     pub(super) current_depth: u32,
@@ -242,6 +247,7 @@ pub fn search<T: Tracer>(
         stats: SearchStats::default(),
         path,
         pv: vec![Vec::new(); MAX_PLY + 1],
+        played: vec![None; MAX_PLY + 2],
         stopped: false,
         last_report: Instant::now(),
         current_depth: 0,
@@ -560,6 +566,9 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                 }
                 let null_key = position_key(&passed);
                 self.path.push(null_key);
+                if let Some(slot) = self.played.get_mut(ply_index + 1) {
+                    *slot = None;
+                }
                 let value = -self.negamax(
                     &passed,
                     null_key,
@@ -601,9 +610,17 @@ impl<T: Tracer> Searcher<'_, '_, T> {
             self.options.move_ordering,
             self.ctx.heuristics,
             ply,
+            TableChoice {
+                previous: self.played.get(ply_index).copied().flatten(),
+                count: self.options.table_moves,
+                threshold: self.options.table_threshold,
+                no_history: !self.options.history_heuristic,
+            },
         );
         let mut index = 0usize;
         let mut quiets_tried: arrayvec::ArrayVec<Move, 64> = arrayvec::ArrayVec::new();
+        // Every move searched here, for the move tables' decrement.
+        let mut tried: arrayvec::ArrayVec<Move, 64> = arrayvec::ArrayVec::new();
         let color = position.turn();
         let mut legal_moves = 0usize;
         // The most a futility-pruned move could have scored.
@@ -667,6 +684,9 @@ impl<T: Tracer> Searcher<'_, '_, T> {
             if quiet && !quiets_tried.is_full() {
                 quiets_tried.push(m);
             }
+            if !tried.is_full() {
+                tried.push(m);
+            }
             if value > best {
                 best = value;
                 best_move = Some(m);
@@ -691,6 +711,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                                 .heuristics
                                 .record_cutoff(color, ply, depth, m, &quiets_tried);
                         }
+                        self.teach_tables(ply, color, &tried);
                         if T::ENABLED {
                             self.tracer.record(TraceEvent::BetaCutoff {
                                 ply,
@@ -719,6 +740,25 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         best = best.max(pruned_bound);
         self.store(key, ply, depth, best, original_alpha, beta, best_move);
         self.leave(ply, best)
+    }
+
+    /// A beta cutoff teaches the move tables: the refuting line (the move
+    /// that cut off and the line expected after it, now `pv[ply]`) gains
+    /// weight on its squares; the moves tried before it lose weight.
+    fn teach_tables(&mut self, ply: u32, color: shakmaty::Color, tried: &[Move]) {
+        let line = &self.pv[ply as usize];
+        let others = tried.split_last().map_or(&[][..], |(_, before)| before);
+        self.ctx.heuristics.tables.record(color, line, others);
+        if T::ENABLED {
+            self.tracer.record(TraceEvent::MoveTables {
+                ply,
+                update: Box::new(TableUpdate {
+                    color,
+                    line: line.clone(),
+                    others: others.to_vec(),
+                }),
+            });
+        }
     }
 
     /// A horizon position of a search without quiescence: its static

@@ -18,6 +18,9 @@ pub enum OrderReason {
     PreviousBest,
     /// A capture that does not lose material by static exchange evaluation.
     GoodCapture,
+    /// One of the top moves by move-table weight (squares that kept
+    /// refuting positions earlier in the game).
+    TableMove,
     /// A quiet move that caused a beta cutoff at the same ply elsewhere.
     Killer,
     /// A quiet move ordered by its history score (how often it cut off).
@@ -36,6 +39,7 @@ impl OrderReason {
             OrderReason::HashMove => "table move",
             OrderReason::PreviousBest => "best last iteration",
             OrderReason::GoodCapture => "good capture",
+            OrderReason::TableMove => "move table",
             OrderReason::Killer => "killer",
             OrderReason::Quiet => "quiet",
             OrderReason::BadCapture => "bad capture",
@@ -235,6 +239,12 @@ pub enum TraceEvent {
         value: i32,
         moves_left: u32,
     },
+    /// A cutoff taught the move tables: the refuting line's squares gain
+    /// weight, the other moves tried at the node lose it.
+    MoveTables {
+        ply: u32,
+        update: Box<super::movetables::TableUpdate>,
+    },
     /// The node's value, as returned to its parent.
     Return { ply: u32, value: i32 },
 }
@@ -256,6 +266,7 @@ impl TraceEvent {
             | TraceEvent::LeafEval { ply, .. }
             | TraceEvent::AlphaRaised { ply, .. }
             | TraceEvent::BetaCutoff { ply, .. }
+            | TraceEvent::MoveTables { ply, .. }
             | TraceEvent::Return { ply, .. } => Some(ply),
         }
     }

@@ -55,6 +55,9 @@ fn reason_words(reason: OrderReason) -> &'static str {
         OrderReason::HashMove => "the table's best move here, tried first",
         OrderReason::PreviousBest => "the previous iteration's best, tried first",
         OrderReason::GoodCapture => "a capture that does not lose material",
+        OrderReason::TableMove => {
+            "a move-table move: its squares kept refuting positions earlier, so it is tried early"
+        }
         OrderReason::Killer => "a killer: it caused a cutoff at this ply elsewhere",
         OrderReason::Quiet => {
             "a quiet move; quiet moves are ordered by how often they caused cutoffs so far"
@@ -241,6 +244,17 @@ pub fn caption(replay: &Replay, step: &Step) -> String {
                     1 => "so the 1 remaining move need not be searched.".to_string(),
                     n => format!("so the {n} remaining moves need not be searched."),
                 }
+            )
+        }
+        TraceEvent::MoveTables { ref update, .. } => {
+            let others = match update.others.len() {
+                0 => "No other move was tried here, so no square loses weight.".to_string(),
+                1 => "The 1 move tried before it loses weight on its squares: it did not refute the position.".to_string(),
+                n => format!("The {n} moves tried before it lose weight on their squares: they did not refute the position."),
+            };
+            format!(
+                "The move tables learn from this cutoff: the refuting line {} gains weight on its 'from' and 'to' squares, in each piece's own table. {others} The tables are kept for the whole game.",
+                crate::game::notation::san_line(&top.position, &update.line).join(" "),
             )
         }
         TraceEvent::Return { value, .. } => return_caption(replay, step, top, value),

@@ -11,6 +11,7 @@
 use shakmaty::{Chess, Move, MoveList, Position, Role};
 
 use super::Recording;
+use crate::engine::movetables::TableWeights;
 use crate::engine::search::MATE;
 use crate::engine::stats::Counters;
 use crate::engine::trace::{
@@ -264,6 +265,8 @@ pub struct Step {
     pub root_best: Option<(Move, i32)>,
     /// The deepest ply entered so far (quiescence goes past the depth).
     pub deepest: u32,
+    /// The move tables' weights, as the cutoffs so far taught them.
+    pub tables: TableWeights,
     root: Chess,
     alpha_beta: bool,
 }
@@ -285,6 +288,7 @@ impl Step {
             counters: Counters::default(),
             root_best: None,
             deepest: 0,
+            tables: TableWeights::default(),
             root: root.clone(),
             alpha_beta,
         }
@@ -488,6 +492,7 @@ impl Step {
                     }
                 }
             }
+            TraceEvent::MoveTables { ref update, .. } => self.tables.apply(update),
             TraceEvent::Return { value, .. } => {
                 if let Some(top) = self.frames.last_mut() {
                     top.returned = Some(value);

@@ -16,6 +16,9 @@ use shakmaty::{CastlingMode, Chess, Position};
 
 use crate::book::{BUILTIN, BookOptions};
 use crate::engine::level::{Level, MAX_LEVEL, MIN_LEVEL};
+use crate::engine::protocol::{
+    DEFAULT_TABLE_MOVES, DEFAULT_TABLE_THRESHOLD, MAX_TABLE_MOVES, MAX_TABLE_THRESHOLD,
+};
 use crate::engine::{
     Command, DEFAULT_HASH_MB, Engine, GoRequest, Limits, MAX_HASH_MB, MoveSource, Report,
     SearchOptions, position_key,
@@ -39,6 +42,9 @@ struct Session {
     position: Chess,
     history: Vec<u64>,
     multipv: usize,
+    /// UCI `MoveTableMoves` and `MoveTableThreshold`.
+    table_moves: u8,
+    table_threshold: i32,
     level: Level,
     /// UCI `OwnBook`: may the engine play from its book?
     own_book: bool,
@@ -106,6 +112,24 @@ impl Session {
                 self.engine.send(Command::SetHashSize(mb));
             }
             "multipv" => self.multipv = spin(value, 1, MAX_MULTIPV)?,
+            "movetablemoves" => {
+                let n = spin(value, 0, MAX_TABLE_MOVES.into())?;
+                self.table_moves = u8::try_from(n).unwrap_or(DEFAULT_TABLE_MOVES);
+            }
+            "movetablethreshold" => {
+                let text = value.ok_or_else(|| format!("option '{name}' needs a value"))?;
+                let n: i32 = text
+                    .trim()
+                    .parse()
+                    .map_err(|_| format!("option '{name}': '{text}' is not a number"))?;
+                if !(-MAX_TABLE_THRESHOLD..=MAX_TABLE_THRESHOLD).contains(&n) {
+                    return Err(format!(
+                        "option '{name}': {n} is out of range {}..={MAX_TABLE_THRESHOLD}",
+                        -MAX_TABLE_THRESHOLD
+                    ));
+                }
+                self.table_threshold = n;
+            }
             "level" => {
                 let level = spin(value, MIN_LEVEL.into(), MAX_LEVEL.into())?;
                 self.level = u8::try_from(level)
@@ -294,6 +318,8 @@ impl Session {
             limits,
             options: SearchOptions {
                 multipv: self.multipv,
+                table_moves: self.table_moves,
+                table_threshold: self.table_threshold,
                 ..SearchOptions::default()
             },
             level: self.level,
@@ -362,6 +388,8 @@ pub fn run(input: impl BufRead) -> std::io::Result<()> {
         position: Chess::default(),
         history: Vec::new(),
         multipv: 1,
+        table_moves: DEFAULT_TABLE_MOVES,
+        table_threshold: DEFAULT_TABLE_THRESHOLD,
         level: Level::default(),
         own_book: true,
         book: None,
@@ -455,6 +483,18 @@ pub fn run(input: impl BufRead) -> std::io::Result<()> {
                 say(
                     &mut out,
                     "option name KibitzGenerateTables type check default false",
+                )?;
+                say(
+                    &mut out,
+                    &format!(
+                        "option name MoveTableMoves type spin default {DEFAULT_TABLE_MOVES} min 0 max {MAX_TABLE_MOVES}"
+                    ),
+                )?;
+                say(
+                    &mut out,
+                    &format!(
+                        "option name MoveTableThreshold type spin default {DEFAULT_TABLE_THRESHOLD} min -{MAX_TABLE_THRESHOLD} max {MAX_TABLE_THRESHOLD}"
+                    ),
                 )?;
                 say(&mut out, "option name Clear Hash type button")?;
                 say(&mut out, "uciok")?;

@@ -1,0 +1,313 @@
+//! `kibitz movetables` (the twelve move tables after a search) and
+//! `kibitz bench --movetables` (Greer's Table 1 for kibitz: how the tables
+//! change the size of the search over every position of real games).
+
+use std::io::Write;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+use shakmaty::{Chess, Position, Square};
+
+use super::{CliError, setup};
+use crate::engine::movetables::{TableId, TableWeights};
+use crate::engine::ordering::Heuristics;
+use crate::engine::protocol::MAX_TABLE_MOVES;
+use crate::engine::search::{self, Progress, SearchContext};
+use crate::engine::trace::NoTrace;
+use crate::engine::tt::TranspositionTable;
+use crate::engine::{Limits, SearchOptions, position_key};
+use crate::game::tree::read_games;
+
+/// The games `kibitz bench --movetables` walks by default: the six games of
+/// Kasparov against Deep Blue, New York 1997.
+const BENCH_GAMES: &str = include_str!("../../assets/games/kasparov-deep-blue-1997.pgn");
+const BENCH_GAMES_NAME: &str = "Kasparov - Deep Blue, New York 1997 (6 games)";
+const HASH_MB: usize = 16;
+pub const MAX_MOVETABLES_DEPTH: u32 = 20;
+
+/// Search once and print the twelve tables: as grids (rank 8 at the top,
+/// as a board is drawn), or as JSON with 64 weights a1..h8 per table.
+pub fn movetables(
+    fen: Option<&str>,
+    moves: &[String],
+    depth: u32,
+    json: bool,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    if !(1..=MAX_MOVETABLES_DEPTH).contains(&depth) {
+        return Err(CliError::BadInput(format!(
+            "depth {depth} is out of range 1..={MAX_MOVETABLES_DEPTH}"
+        )));
+    }
+    let (position, history) = setup(fen, moves)?;
+    if position.legal_moves().is_empty() {
+        return Err(CliError::BadInput(
+            "the game is over in this position: there is nothing to search".into(),
+        ));
+    }
+    let mut tt = TranspositionTable::new(HASH_MB);
+    let mut heuristics = Box::<Heuristics>::default();
+    let result = search_with(
+        &position,
+        &history,
+        depth,
+        SearchOptions::default(),
+        &mut tt,
+        &mut heuristics,
+    );
+    let weights = heuristics.tables.weights();
+    if json {
+        let tables: Vec<_> = TableId::ALL
+            .iter()
+            .map(|&id| {
+                json!({
+                    "color": if id.color.is_white() { "white" } else { "black" },
+                    "piece": id.name().split(' ').nth(1).unwrap_or_default(),
+                    "code": id.code(),
+                    "weights": weights.table(id).to_vec(),
+                })
+            })
+            .collect();
+        writeln!(
+            out,
+            "{}",
+            json!({
+                "fen": shakmaty::fen::Fen::from_position(&position, shakmaty::EnPassantMode::Legal).to_string(),
+                "depth": depth,
+                "nodes": result.nodes,
+                "squares": "a1..h8",
+                "tables": tables,
+            })
+        )?;
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "Move tables after a search to depth {depth} ({} nodes); + squares of refuting moves, - squares of moves that failed; '.' never considered",
+        result.nodes
+    )?;
+    for id in TableId::ALL {
+        writeln!(out)?;
+        write!(out, "{}", grid(weights, id))?;
+    }
+    Ok(())
+}
+
+/// One table as text: a title, then rank 8 to rank 1.
+pub fn grid(weights: &TableWeights, id: TableId) -> String {
+    let table = weights.table(id);
+    let width = table
+        .iter()
+        .map(|w| w.to_string().len())
+        .max()
+        .unwrap_or(1)
+        .max(2);
+    let mut text = format!("{} ({})\n", id.name(), id.code());
+    for rank in (0..8u32).rev() {
+        text.push_str(&format!("{} ", rank + 1));
+        for file in 0..8u32 {
+            let w = table[Square::new(rank * 8 + file).to_usize()];
+            let cell = if w == 0 {
+                ".".to_string()
+            } else {
+                w.to_string()
+            };
+            text.push_str(&format!(" {cell:>width$}"));
+        }
+        text.push('\n');
+    }
+    text.push_str("  ");
+    for file in "abcdefgh".chars() {
+        text.push_str(&format!(" {file:>width$}"));
+    }
+    text.push('\n');
+    text
+}
+
+fn search_with(
+    position: &Chess,
+    history: &[u64],
+    depth: u32,
+    options: SearchOptions,
+    tt: &mut TranspositionTable,
+    heuristics: &mut Heuristics,
+) -> search::SearchResult {
+    let mut ignore = |_: Progress| {};
+    let mut ctx = SearchContext {
+        tt,
+        heuristics,
+        stop: &|| false,
+        on_info: &mut ignore,
+        search_id: 0,
+        clock_start: Instant::now(),
+        tablebases: None,
+    };
+    search::search(
+        position,
+        history,
+        &Limits::depth(depth),
+        options,
+        &mut ctx,
+        &mut NoTrace,
+    )
+}
+
+/// One row of the table: a setting and what it cost.
+struct Row {
+    table_moves: u8,
+    history: bool,
+    nodes: u64,
+    time: Duration,
+}
+
+/// Greer's Table 1 for kibitz: every position of every game searched to
+/// `depth`, the games played through as the engine would play them (one
+/// transposition table and one set of move tables per game, kept between
+/// its moves, cleared for the next game), once for each number of table
+/// moves, with the history heuristic and without.
+pub fn bench_movetables(
+    counts: &[u8],
+    depth: u32,
+    pgn: Option<&Path>,
+    json: bool,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    if !(1..=MAX_MOVETABLES_DEPTH).contains(&depth) {
+        return Err(CliError::BadInput(format!(
+            "depth {depth} is out of range 1..={MAX_MOVETABLES_DEPTH}"
+        )));
+    }
+    if counts.is_empty() {
+        return Err(CliError::BadInput(
+            "--movetables needs at least one number of table moves, as in 0,1,2,4".into(),
+        ));
+    }
+    if let Some(&bad) = counts.iter().find(|&&x| x > MAX_TABLE_MOVES) {
+        return Err(CliError::BadInput(format!(
+            "{bad} table moves is out of range 0..={MAX_TABLE_MOVES}"
+        )));
+    }
+    let (games, source) = bench_games(pgn)?;
+    let positions: usize = games.iter().map(|g| g.len().saturating_sub(1)).sum();
+    if positions == 0 {
+        return Err(CliError::BadInput(format!("{source}: no game has a move")));
+    }
+    let mut rows = Vec::new();
+    for history in [true, false] {
+        for &table_moves in counts {
+            let options = SearchOptions {
+                table_moves,
+                history_heuristic: history,
+                ..SearchOptions::default()
+            };
+            let mut nodes = 0;
+            let mut time = Duration::ZERO;
+            let mut tt = TranspositionTable::new(HASH_MB);
+            let mut heuristics = Box::<Heuristics>::default();
+            for game in &games {
+                tt.clear();
+                heuristics.clear();
+                let mut keys = Vec::new();
+                // The last position is where the game ended: no move to find.
+                for position in &game[..game.len() - 1] {
+                    if !position.legal_moves().is_empty() {
+                        let start = Instant::now();
+                        let result =
+                            search_with(position, &keys, depth, options, &mut tt, &mut heuristics);
+                        time += result.elapsed.min(start.elapsed());
+                        nodes += result.nodes;
+                    }
+                    keys.push(position_key(position));
+                }
+            }
+            rows.push(Row {
+                table_moves,
+                history,
+                nodes,
+                time,
+            });
+        }
+    }
+    let baseline = |history: bool| {
+        rows.iter()
+            .find(|r| r.history == history && r.table_moves == 0)
+            .or_else(|| rows.iter().find(|r| r.history == history))
+            .map_or(1, |r| r.nodes.max(1))
+    };
+    if json {
+        for row in &rows {
+            writeln!(
+                out,
+                "{}",
+                json!({
+                    "type": "row",
+                    "table_moves": row.table_moves,
+                    "history": row.history,
+                    "nodes": row.nodes,
+                    "mean_nodes": row.nodes / positions as u64,
+                    "ratio": row.nodes as f64 / baseline(row.history) as f64,
+                    "nps": nps(row),
+                })
+            )?;
+        }
+        writeln!(
+            out,
+            "{}",
+            json!({"type": "total", "games": games.len(), "positions": positions, "depth": depth, "source": source})
+        )?;
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "Move tables: nodes to depth {depth}, {positions} positions of {source}"
+    )?;
+    writeln!(
+        out,
+        "(one table and one set of move tables per game, kept between its moves; full engine otherwise)"
+    )?;
+    writeln!(
+        out,
+        "{:>11}  {:>8}  {:>12}  {:>9}  {:>10}  {:>9}",
+        "table moves", "history", "nodes", "mean", "vs 0 moves", "nps"
+    )?;
+    for row in &rows {
+        writeln!(
+            out,
+            "{:>11}  {:>8}  {:>12}  {:>9}  {:>10.3}  {:>9}",
+            row.table_moves,
+            if row.history { "on" } else { "off" },
+            row.nodes,
+            row.nodes / positions as u64,
+            row.nodes as f64 / baseline(row.history) as f64,
+            nps(row)
+        )?;
+    }
+    Ok(())
+}
+
+fn nps(row: &Row) -> u64 {
+    (u128::from(row.nodes) * 1_000_000 / row.time.as_micros().max(1)) as u64
+}
+
+/// The main lines of the bench's games, as positions (start first).
+fn bench_games(pgn: Option<&Path>) -> Result<(Vec<Vec<Chess>>, String), CliError> {
+    let mut games = Vec::new();
+    let mut collect = |tree: crate::game::tree::GameTree| {
+        games.push(tree.mainline_positions());
+        true
+    };
+    let source = match pgn {
+        None => {
+            read_games(BENCH_GAMES.as_bytes(), &mut collect)?;
+            BENCH_GAMES_NAME.to_string()
+        }
+        Some(path) => {
+            let file = crate::fsutil::open_regular(path)
+                .map_err(|e| CliError::BadInput(format!("cannot read {}: {e}", path.display())))?;
+            read_games(file, &mut collect)?;
+            format!("{} ({} games)", path.display(), games.len())
+        }
+    };
+    Ok((games, source))
+}

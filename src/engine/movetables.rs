@@ -1,0 +1,572 @@
+//! Move tables: a long-term memory of which squares matter to each piece.
+//!
+//! The idea is Kieran Greer's ("Dynamic Move Chains and Move Tables in
+//! Computer Chess"). A transposition table remembers *positions*; a move
+//! table remembers *moves*, and only by square, so what it learns in one
+//! position still says something in the next, which differs by a move or
+//! two. There are twelve tables, one per colour and piece type, each a
+//! board of 64 weights:
+//!
+//! - When a move sequence refutes a position (a beta cutoff), the 'from'
+//!   and 'to' squares of each of its moves gain weight in their piece's
+//!   table; the other moves tried at that node, which did not refute it,
+//!   lose weight on their squares.
+//! - Consecutive moves of the sequence are linked: the white pawn's e2 links
+//!   to the black pawn's e7 if ...e7-e5 answered e2-e4, so after a move the
+//!   link suggests which piece, from which square, answered it before.
+//! - The search may try the top `x` table moves first (after the hash move),
+//!   those whose weight is above a threshold; then the normal order goes on.
+//! - The tables are small (12 x 64 weights plus the links) and are kept for
+//!   the whole game: each search adds to what the earlier ones learned. A new
+//!   game clears them.
+//!
+//! Two views come out of the weights. *Best*: the positive weights, the
+//! squares of moves that kept working. *Importance*: the absolute weight,
+//! how much the search had to think about a square for that piece, whether
+//! the moves there worked or not. A square at 0 was never considered.
+
+use serde::Serialize;
+use shakmaty::{Chess, Color, Move, Position, Role, Square};
+
+/// One table per colour and piece type.
+pub const TABLES: usize = 12;
+/// Links kept per (table, square); the weakest is replaced when full.
+const LINKS: usize = 4;
+/// Ordering bonus of a move that a link from the previous move suggests:
+/// larger than any square weight the search builds in one game's time, so a
+/// linked move goes first among the table moves.
+const LINK_BONUS: i64 = 1 << 40;
+
+/// Which of the twelve tables: a colour and a piece type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct TableId {
+    pub color: Color,
+    pub role: Role,
+}
+
+impl TableId {
+    /// All twelve, white first, then in the order king, queen, rook,
+    /// bishop, knight, pawn (the order a player names them in).
+    pub const ALL: [TableId; TABLES] = {
+        const ROLES: [Role; 6] = [
+            Role::King,
+            Role::Queen,
+            Role::Rook,
+            Role::Bishop,
+            Role::Knight,
+            Role::Pawn,
+        ];
+        let mut all = [TableId {
+            color: Color::White,
+            role: Role::King,
+        }; TABLES];
+        let mut i = 0;
+        while i < TABLES {
+            all[i] = TableId {
+                color: if i < 6 { Color::White } else { Color::Black },
+                role: ROLES[i % 6],
+            };
+            i += 1;
+        }
+        all
+    };
+
+    pub fn new(color: Color, role: Role) -> TableId {
+        TableId { color, role }
+    }
+
+    fn index(self) -> usize {
+        self.color as usize * 6 + (self.role as usize - 1)
+    }
+
+    /// Two letters, colour then piece: "wn", "bk".
+    pub fn code(self) -> String {
+        format!("{}{}", self.color.char(), self.role.char())
+    }
+
+    /// Parses "wn", "BQ", "white knight".
+    pub fn parse(text: &str) -> Option<TableId> {
+        let text = text.trim().to_ascii_lowercase();
+        let mut chars = text.chars();
+        if text.len() == 2 {
+            let color = Color::from_char(chars.next()?)?;
+            let role = Role::from_char(chars.next()?)?;
+            return Some(TableId { color, role });
+        }
+        let (color, role) = text.split_once(' ')?;
+        let color = match color {
+            "white" => Color::White,
+            "black" => Color::Black,
+            _ => return None,
+        };
+        let role = Role::ALL
+            .into_iter()
+            .find(|r| role_name(*r) == role.trim())?;
+        Some(TableId { color, role })
+    }
+
+    /// "white knight".
+    pub fn name(self) -> String {
+        format!("{} {}", color_name(self.color), role_name(self.role))
+    }
+}
+
+fn color_name(color: Color) -> &'static str {
+    match color {
+        Color::White => "white",
+        Color::Black => "black",
+    }
+}
+
+fn role_name(role: Role) -> &'static str {
+    match role {
+        Role::King => "king",
+        Role::Queen => "queen",
+        Role::Rook => "rook",
+        Role::Bishop => "bishop",
+        Role::Knight => "knight",
+        Role::Pawn => "pawn",
+    }
+}
+
+/// The squares a move touches for its piece: where it starts and where it
+/// lands. Castling is the king's move (to g1/c1, not onto the rook).
+fn squares_of(m: Move) -> Option<(Square, Square)> {
+    match m {
+        Move::Normal { from, to, .. } | Move::EnPassant { from, to } => Some((from, to)),
+        Move::Castle { king, rook } => {
+            let side = if rook.file() > king.file() {
+                shakmaty::CastlingSide::KingSide
+            } else {
+                shakmaty::CastlingSide::QueenSide
+            };
+            let color = if king.rank() == shakmaty::Rank::First {
+                Color::White
+            } else {
+                Color::Black
+            };
+            Some((king, side.king_to(color)))
+        }
+        Move::Put { .. } => None,
+    }
+}
+
+/// The twelve tables' weights, a1..h8 in each: what the views draw.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TableWeights {
+    weights: [[i32; 64]; TABLES],
+}
+
+impl Default for TableWeights {
+    fn default() -> TableWeights {
+        TableWeights {
+            weights: [[0; 64]; TABLES],
+        }
+    }
+}
+
+impl TableWeights {
+    pub fn table(&self, id: TableId) -> &[i32; 64] {
+        &self.weights[id.index()]
+    }
+
+    pub fn weight(&self, id: TableId, square: Square) -> i32 {
+        self.weights[id.index()][square.to_usize()]
+    }
+
+    /// Whether nothing has been learned yet.
+    pub fn is_empty(&self) -> bool {
+        self.weights.iter().flatten().all(|&w| w == 0)
+    }
+
+    fn add(&mut self, id: TableId, m: Move, delta: i32) {
+        if let Some((from, to)) = squares_of(m) {
+            let table = &mut self.weights[id.index()];
+            for square in [from, to] {
+                let slot = &mut table[square.to_usize()];
+                *slot = slot.saturating_add(delta);
+            }
+        }
+    }
+
+    /// The weight update of one cutoff (see [`TableUpdate`]).
+    pub fn apply(&mut self, update: &TableUpdate) {
+        self.apply_moves(update.color, &update.line, &update.others);
+    }
+
+    fn apply_moves(&mut self, color: Color, line: &[Move], others: &[Move]) {
+        let mut side = color;
+        for &m in line {
+            self.add(TableId::new(side, m.role()), m, 1);
+            side = !side;
+        }
+        for &m in others {
+            self.add(TableId::new(color, m.role()), m, -1);
+        }
+    }
+
+    /// The combined view: for each square, the sum over the twelve tables
+    /// (importance adds absolute weights; best adds positive ones).
+    pub fn combined(&self, view: MapView) -> [i64; 64] {
+        let mut sum = [0i64; 64];
+        for table in &self.weights {
+            for (total, &w) in sum.iter_mut().zip(table) {
+                *total += view.value(w);
+            }
+        }
+        sum
+    }
+}
+
+/// Which picture of a table to draw.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum MapView {
+    /// The absolute accumulated weight: how much a square was considered.
+    #[default]
+    Importance,
+    /// Only the positive weights: squares of moves that kept working.
+    Best,
+}
+
+impl MapView {
+    /// A weight as this view shows it: 0 means "left blank".
+    pub fn value(self, weight: i32) -> i64 {
+        match self {
+            MapView::Importance => i64::from(weight).abs(),
+            MapView::Best => i64::from(weight.max(0)),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            MapView::Importance => "importance",
+            MapView::Best => "best",
+        }
+    }
+}
+
+/// What one cutoff teaches the tables: the refuting sequence (the move that
+/// cut off and the line the search expects after it, colours alternating
+/// from `color`) and the moves tried before it at that node, by `color`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TableUpdate {
+    #[serde(serialize_with = "serialize_color")]
+    pub color: Color,
+    #[serde(serialize_with = "serialize_moves")]
+    pub line: Vec<Move>,
+    #[serde(serialize_with = "serialize_moves")]
+    pub others: Vec<Move>,
+}
+
+fn serialize_color<S: serde::Serializer>(c: &Color, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(color_name(*c))
+}
+
+fn serialize_moves<S: serde::Serializer>(moves: &[Move], serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.collect_seq(
+        moves
+            .iter()
+            .map(|m| m.to_uci(shakmaty::CastlingMode::Standard).to_string()),
+    )
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Link {
+    /// `table * 64 + square` of the piece that answered.
+    target: u16,
+    weight: i32,
+}
+
+const NO_LINK: Link = Link {
+    target: u16::MAX,
+    weight: 0,
+};
+
+/// The twelve tables with their links: the engine's long-term memory.
+#[derive(Debug, Clone)]
+pub struct MoveTables {
+    weights: TableWeights,
+    /// For each (table, from-square): the pieces, by table and from-square,
+    /// that answered a move from there in a refuting sequence, strongest
+    /// first.
+    links: Box<[[Link; LINKS]; TABLES * 64]>,
+}
+
+impl Default for MoveTables {
+    fn default() -> MoveTables {
+        MoveTables {
+            weights: TableWeights::default(),
+            links: Box::new([[NO_LINK; LINKS]; TABLES * 64]),
+        }
+    }
+}
+
+fn slot(id: TableId, square: Square) -> usize {
+    id.index() * 64 + square.to_usize()
+}
+
+impl MoveTables {
+    /// A new game: forget everything.
+    pub fn clear(&mut self) {
+        *self = MoveTables::default();
+    }
+
+    pub fn weights(&self) -> &TableWeights {
+        &self.weights
+    }
+
+    /// Learn from one cutoff: raise the refuting sequence's squares, lower
+    /// the other tried moves' squares, and link each move of the sequence
+    /// to the reply after it.
+    /// `line` starts with `color`'s move; `others` are `color`'s moves.
+    pub fn record(&mut self, color: Color, line: &[Move], others: &[Move]) {
+        self.weights.apply_moves(color, line, others);
+        let mut color = color;
+        for pair in line.windows(2) {
+            if let (Some((from, _)), Some((next_from, _))) =
+                (squares_of(pair[0]), squares_of(pair[1]))
+            {
+                let source = slot(TableId::new(color, pair[0].role()), from);
+                let target = slot(TableId::new(!color, pair[1].role()), next_from) as u16;
+                self.strengthen(source, target);
+            }
+            color = !color;
+        }
+    }
+
+    fn strengthen(&mut self, source: usize, target: u16) {
+        let links = &mut self.links[source];
+        let index = match links.iter().position(|l| l.target == target) {
+            Some(i) => i,
+            None => {
+                // Replace the weakest link (an empty one is weakest).
+                let weakest = (0..LINKS)
+                    .min_by_key(|&i| (links[i].target != u16::MAX, links[i].weight))
+                    .unwrap_or(LINKS - 1);
+                links[weakest] = Link { target, weight: 0 };
+                weakest
+            }
+        };
+        links[index].weight = links[index].weight.saturating_add(1);
+        // Keep the strongest first, so a reader can stop at the first match.
+        let mut i = index;
+        while i > 0 && links[i].weight > links[i - 1].weight {
+            links.swap(i, i - 1);
+            i -= 1;
+        }
+    }
+
+    /// Whether a link from `previous` (played by the other side just before)
+    /// points at the piece and square `m` starts from.
+    pub fn linked(&self, color: Color, previous: Option<Move>, m: Move) -> bool {
+        let (Some(previous), Some((from, _))) = (previous, squares_of(m)) else {
+            return false;
+        };
+        let Some((previous_from, _)) = squares_of(previous) else {
+            return false;
+        };
+        let source = slot(TableId::new(!color, previous.role()), previous_from);
+        let target = slot(TableId::new(color, m.role()), from) as u16;
+        self.links[source]
+            .iter()
+            .any(|l| l.target == target && l.weight > 0)
+    }
+
+    /// The links from one (table, square), strongest first: `(table,
+    /// square, weight)`.
+    pub fn links_from(&self, id: TableId, square: Square) -> Vec<(TableId, Square, i32)> {
+        self.links[slot(id, square)]
+            .iter()
+            .filter(|l| l.target != u16::MAX)
+            .filter_map(|l| {
+                let index = usize::from(l.target) / 64;
+                let table = TableId::ALL.iter().find(|t| t.index() == index)?;
+                let square = Square::new(u32::from(l.target % 64));
+                Some((*table, square, l.weight))
+            })
+            .collect()
+    }
+
+    /// A move's table score: the weights of its two squares in its piece's
+    /// table. `None` when it is not above `threshold`.
+    pub fn score(&self, color: Color, m: Move, threshold: i32) -> Option<i64> {
+        let (from, to) = squares_of(m)?;
+        let id = TableId::new(color, m.role());
+        let score =
+            i64::from(self.weights.weight(id, from)) + i64::from(self.weights.weight(id, to));
+        (score > i64::from(threshold)).then_some(score)
+    }
+
+    /// The ordering key of `m` among the table moves: linked moves first,
+    /// then by score. `None` if the move does not qualify.
+    pub fn key(
+        &self,
+        color: Color,
+        previous: Option<Move>,
+        m: Move,
+        threshold: i32,
+    ) -> Option<i64> {
+        let score = self.score(color, m, threshold)?;
+        Some(if self.linked(color, previous, m) {
+            score.saturating_add(LINK_BONUS)
+        } else {
+            score
+        })
+    }
+
+    /// The top `count` table moves of `position` (for display and tests;
+    /// the search picks them while ordering).
+    pub fn top_moves(
+        &self,
+        position: &Chess,
+        previous: Option<Move>,
+        count: usize,
+        threshold: i32,
+    ) -> Vec<Move> {
+        let color = position.turn();
+        let mut keyed: Vec<(i64, Move)> = position
+            .legal_moves()
+            .into_iter()
+            .filter_map(|m| Some((self.key(color, previous, m, threshold)?, m)))
+            .collect();
+        keyed.sort_by(|a, b| b.0.cmp(&a.0));
+        keyed.into_iter().take(count).map(|(_, m)| m).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::uci::UciMove;
+
+    fn moves(position: &Chess, line: &[&str]) -> Vec<Move> {
+        let mut position = position.clone();
+        line.iter()
+            .map(|uci| {
+                let m = uci.parse::<UciMove>().unwrap().to_move(&position).unwrap();
+                position.play_unchecked(m);
+                m
+            })
+            .collect()
+    }
+
+    fn at(name: &str) -> Square {
+        name.parse().unwrap()
+    }
+
+    #[test]
+    fn a_cutoff_raises_its_sequence_and_lowers_the_other_moves() {
+        let start = Chess::default();
+        let line = moves(&start, &["e2e4", "e7e5", "g1f3"]);
+        let others: Vec<Move> = moves(&start, &["d2d4"])
+            .into_iter()
+            .chain(moves(&start, &["e2e3"]))
+            .collect();
+        let mut tables = MoveTables::default();
+        tables.record(Color::White, &line, &others);
+        let w = tables.weights();
+        let wp = TableId::new(Color::White, Role::Pawn);
+        let bp = TableId::new(Color::Black, Role::Pawn);
+        let wn = TableId::new(Color::White, Role::Knight);
+        // e2 gained one for e2-e4 and lost one for e2-e3.
+        assert_eq!(w.weight(wp, at("e2")), 0);
+        assert_eq!(w.weight(wp, at("e4")), 1);
+        assert_eq!(w.weight(wp, at("e3")), -1);
+        assert_eq!(w.weight(wp, at("d2")), -1);
+        assert_eq!(w.weight(wp, at("d4")), -1);
+        assert_eq!(w.weight(bp, at("e7")), 1);
+        assert_eq!(w.weight(bp, at("e5")), 1);
+        assert_eq!(w.weight(wn, at("g1")), 1);
+        assert_eq!(w.weight(wn, at("f3")), 1);
+        // Nothing else moved (e2 is back at 0 but was considered: +1 -1).
+        let touched: usize = TableId::ALL
+            .iter()
+            .map(|&id| w.table(id).iter().filter(|&&x| x != 0).count())
+            .sum();
+        assert_eq!(touched, 8);
+        // The chain: white pawn e2 -> black pawn e7 -> white knight g1.
+        assert_eq!(tables.links_from(wp, at("e2")), vec![(bp, at("e7"), 1)]);
+        assert_eq!(tables.links_from(bp, at("e7")), vec![(wn, at("g1"), 1)]);
+        assert!(tables.links_from(wn, at("g1")).is_empty());
+    }
+
+    #[test]
+    fn the_threshold_gates_table_moves_and_links_go_first() {
+        let start = Chess::default();
+        let mut tables = MoveTables::default();
+        for _ in 0..3 {
+            tables.record(Color::White, &moves(&start, &["d2d4"]), &[]);
+        }
+        tables.record(Color::White, &moves(&start, &["e2e4", "e7e5"]), &[]);
+        // d2-d4 scores 6, e2-e4 scores 2.
+        let d4 = moves(&start, &["d2d4"])[0];
+        let e4 = moves(&start, &["e2e4"])[0];
+        assert_eq!(tables.score(Color::White, d4, 0), Some(6));
+        assert_eq!(tables.score(Color::White, e4, 0), Some(2));
+        assert_eq!(tables.score(Color::White, e4, 2), None);
+        // The tables hold squares, not moves: d2-d3 shares d2's weight (3),
+        // e2-e3 shares e2's (1).
+        let d3 = moves(&start, &["d2d3"])[0];
+        let e3 = moves(&start, &["e2e3"])[0];
+        assert_eq!(tables.top_moves(&start, None, 8, 0), vec![d4, d3, e4, e3]);
+        assert_eq!(tables.top_moves(&start, None, 8, 2), vec![d4, d3]);
+        assert_eq!(tables.top_moves(&start, None, 1, 0), vec![d4]);
+        assert_eq!(tables.top_moves(&start, None, 1, 10), Vec::<Move>::new());
+        // After 1. e4, the link from e2 puts ...e7-e5 first for Black.
+        let after = {
+            let mut p = start.clone();
+            p.play_unchecked(e4);
+            p
+        };
+        let e5 = moves(&after, &["e7e5"])[0];
+        assert!(tables.linked(Color::Black, Some(e4), e5));
+        assert_eq!(tables.top_moves(&after, Some(e4), 1, 0), vec![e5]);
+        // A new game forgets.
+        tables.clear();
+        assert!(tables.weights().is_empty());
+        assert!(
+            tables
+                .links_from(TableId::new(Color::White, Role::Pawn), at("e2"))
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn castling_is_the_kings_move_to_its_castled_square() {
+        let position: Chess = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"
+            .parse::<shakmaty::fen::Fen>()
+            .unwrap()
+            .into_position(shakmaty::CastlingMode::Standard)
+            .unwrap();
+        let castle = moves(&position, &["e1g1"]);
+        let mut tables = MoveTables::default();
+        tables.record(Color::White, &castle, &[]);
+        let wk = TableId::new(Color::White, Role::King);
+        assert_eq!(tables.weights().weight(wk, at("e1")), 1);
+        assert_eq!(tables.weights().weight(wk, at("g1")), 1);
+        assert_eq!(tables.weights().weight(wk, at("h1")), 0);
+    }
+
+    #[test]
+    fn table_names_parse_both_ways() {
+        for id in TableId::ALL {
+            assert_eq!(TableId::parse(&id.code()), Some(id));
+            assert_eq!(TableId::parse(&id.name()), Some(id));
+        }
+        assert_eq!(
+            TableId::parse("WN").map(|t| t.name()),
+            Some("white knight".into())
+        );
+        assert_eq!(TableId::parse("wx"), None);
+        assert_eq!(TableId::parse("green knight"), None);
+        assert_eq!(TableId::ALL[0].code(), "wk");
+        assert_eq!(TableId::ALL[11].code(), "bp");
+    }
+
+    #[test]
+    fn views_show_absolute_or_positive_weight() {
+        assert_eq!(MapView::Importance.value(-975), 975);
+        assert_eq!(MapView::Best.value(-975), 0);
+        assert_eq!(MapView::Best.value(12), 12);
+    }
+}
