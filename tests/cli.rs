@@ -544,3 +544,204 @@ fn teach_refuses_bad_input_with_exit_2_and_one_line() {
         assert!(out.stdout.is_empty(), "{args:?}");
     }
 }
+
+#[test]
+fn movetables_prints_twelve_grids_and_json_of_twelve_by_sixty_four() {
+    let out = kibitz(&["movetables", "--depth", "4", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let value: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(value["depth"], 4);
+    assert_eq!(value["squares"], "a1..h8");
+    let tables = value["tables"].as_array().unwrap();
+    assert_eq!(tables.len(), 12);
+    let codes: Vec<&str> = tables.iter().map(|t| t["code"].as_str().unwrap()).collect();
+    assert_eq!(
+        codes,
+        [
+            "wk", "wq", "wr", "wb", "wn", "wp", "bk", "bq", "br", "bb", "bn", "bp"
+        ]
+    );
+    for table in tables {
+        let weights = table["weights"].as_array().unwrap();
+        assert_eq!(weights.len(), 64);
+        assert!(weights.iter().all(|w| w.is_i64()));
+        let color = table["color"].as_str().unwrap();
+        let piece = table["piece"].as_str().unwrap();
+        assert!(["white", "black"].contains(&color));
+        let letter = match piece {
+            "king" => "k",
+            "queen" => "q",
+            "rook" => "r",
+            "bishop" => "b",
+            "knight" => "n",
+            "pawn" => "p",
+            other => panic!("piece {other}"),
+        };
+        assert_eq!(
+            table["code"].as_str().unwrap(),
+            format!("{}{letter}", &color[..1])
+        );
+    }
+    // White's pawns moved in the search, from the second rank (a1 = index 0).
+    let white_pawns = tables[5]["weights"].as_array().unwrap();
+    assert!(white_pawns[8..16].iter().any(|w| w.as_i64() != Some(0)));
+    assert!(white_pawns[..8].iter().all(|w| w.as_i64() == Some(0)));
+    // The text form: a title and eight ranks per table, rank 8 first.
+    let out = kibitz(&["movetables", "--depth", "3", "--moves", "e2e4"]);
+    assert!(out.status.success());
+    let text = stdout(&out);
+    assert!(text.contains("white knight (wn)"), "{text}");
+    assert!(text.contains("black pawn (bp)"), "{text}");
+    assert_eq!(text.lines().filter(|l| l.starts_with("8 ")).count(), 12);
+    assert_eq!(text.lines().filter(|l| l.starts_with("1 ")).count(), 12);
+}
+
+#[test]
+fn bench_movetables_prints_greers_table_one_for_each_setting() {
+    let pgn = common::testdata("pgn/molinari-bordais-1979.pgn");
+    let pgn = pgn.to_str().unwrap();
+    let out = kibitz(&[
+        "bench",
+        "--movetables",
+        "0,2",
+        "--depth",
+        "3",
+        "--pgn",
+        pgn,
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let lines: Vec<serde_json::Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 5);
+    let total = &lines[4];
+    assert_eq!(total["type"], "total");
+    assert_eq!(total["games"], 1);
+    // Ten plies, and the last position is mate: ten positions searched.
+    assert_eq!(total["positions"], 10);
+    let rows = &lines[..4];
+    let settings: Vec<(u64, bool)> = rows
+        .iter()
+        .map(|r| {
+            (
+                r["table_moves"].as_u64().unwrap(),
+                r["history"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(settings, [(0, true), (2, true), (0, false), (2, false)]);
+    for row in rows {
+        assert!(row["nodes"].as_u64().unwrap() > 0);
+        if row["table_moves"] == 0 {
+            assert_eq!(row["ratio"].as_f64(), Some(1.0));
+        }
+    }
+    // The same setting counts the same nodes every time.
+    let again = kibitz(&[
+        "bench",
+        "--movetables",
+        "0",
+        "--depth",
+        "3",
+        "--pgn",
+        pgn,
+        "--json",
+    ]);
+    let first: serde_json::Value =
+        serde_json::from_str(stdout(&again).lines().next().unwrap()).unwrap();
+    assert_eq!(first["nodes"], rows[0]["nodes"]);
+    // Text: a header naming the games and a row per setting.
+    let out = kibitz(&["bench", "--movetables", "1", "--depth", "2", "--pgn", pgn]);
+    let text = stdout(&out);
+    assert!(text.contains("10 positions of"), "{text}");
+    assert!(text.contains("table moves"), "{text}");
+    assert_eq!(text.lines().count(), 5, "{text}");
+}
+
+#[test]
+fn movetables_refuses_bad_input_with_exit_code_two() {
+    let dir = common::TempHome::new("movetables-fifo");
+    let fifo = dir.path().join("fifo.pgn");
+    let made_fifo = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success());
+    let mut cases = vec![
+        vec!["movetables", "--depth", "0"],
+        vec!["movetables", "--depth", "21"],
+        vec!["movetables", "--depth", "3", "--fen", "not a fen"],
+        vec!["movetables", "--depth", "3", "--moves", "e2e5"],
+        vec![
+            "movetables",
+            "--depth",
+            "3",
+            "--fen",
+            "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",
+            "--moves",
+            "d1d8",
+        ],
+        vec!["bench", "--movetables", "9"],
+        vec!["bench", "--movetables", "1", "--depth", "0"],
+        vec!["bench", "--movetables", "1", "--pgn", "/no/such/file.pgn"],
+        vec!["bench", "--movetables", "1", "--pgn", "/tmp"],
+    ];
+    let fifo_text = fifo.to_str().unwrap().to_string();
+    if made_fifo {
+        cases.push(vec!["bench", "--movetables", "1", "--pgn", &fifo_text]);
+    }
+    for args in cases {
+        let out = kibitz(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        let err = stderr(&out);
+        assert!(err.starts_with("error: "), "{args:?}: {err}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn trace_shows_what_each_cutoff_teaches_the_move_tables() {
+    let text = trace(&["--depth", "2", "--fen", BACK_RANK_MATE]);
+    let updates: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with("move tables: +"))
+        .collect();
+    assert!(!updates.is_empty(), "{text}");
+    // Each follows a beta cutoff, and names the refuting move in SAN.
+    let lines: Vec<&str> = text.lines().map(str::trim).collect();
+    for (i, line) in lines.iter().enumerate() {
+        if line.starts_with("move tables: +") {
+            assert!(
+                lines[i - 1].starts_with("beta cutoff by"),
+                "{}",
+                lines[i - 1]
+            );
+            let cut = lines[i - 1].trim_start_matches("beta cutoff by ");
+            let first = line.trim_start_matches("move tables: +");
+            assert_eq!(
+                first.split([' ', ',']).next(),
+                cut.split(' ').next(),
+                "{line}"
+            );
+        }
+    }
+    // Minimax has no cutoffs, so it teaches nothing.
+    let text = trace(&["--depth", "2", "--no-pruning", "--fen", BACK_RANK_MATE]);
+    assert!(!text.contains("move tables"), "{text}");
+    // JSON: the update with its colour, line and the other moves tried.
+    let out = kibitz(&["trace", "--depth", "2", "--json", "--fen", BACK_RANK_MATE]);
+    let update = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .find(|v| v["event"] == "move_tables")
+        .unwrap();
+    assert!(
+        update["update"]["line"]
+            .as_array()
+            .is_some_and(|l| !l.is_empty())
+    );
+    assert!(update["update"]["others"].is_array());
+    assert!(["white", "black"].contains(&update["update"]["color"].as_str().unwrap()));
+}

@@ -331,3 +331,61 @@ fn tables_are_generated_only_when_asked_and_at_the_lowest_priority() {
     );
     uci.ready();
 }
+
+/// The nodes of the last `info depth` line before `bestmove`.
+fn nodes_of(infos: &[String]) -> u64 {
+    let line = infos
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .unwrap();
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let at = words.iter().position(|&w| w == "nodes").unwrap();
+    words[at + 1].parse().unwrap()
+}
+
+#[test]
+fn move_table_options_are_listed_checked_and_change_the_search() {
+    let mut uci = Uci::start();
+    uci.send("uci");
+    let lines = uci.until(|l| l == "uciok", LONG);
+    for option in [
+        "option name MoveTableMoves type spin default 0 min 0 max 8",
+        "option name MoveTableThreshold type spin default 0",
+    ] {
+        assert!(lines.iter().any(|l| l.starts_with(option)), "{option}");
+    }
+    for (line, expect) in [
+        ("setoption name MoveTableMoves value 9", "out of range"),
+        ("setoption name MoveTableMoves value many", "not a number"),
+        (
+            "setoption name MoveTableThreshold value 2000000",
+            "out of range",
+        ),
+        ("setoption name MoveTableThreshold value x", "not a number"),
+    ] {
+        uci.send(line);
+        let lines = uci.until(|l| l.starts_with("info string"), LONG);
+        assert!(lines.last().unwrap().contains(expect), "{line}: {lines:?}");
+    }
+    uci.send("setoption name OwnBook value false");
+    let mut search = |moves: u8| {
+        uci.send("ucinewgame");
+        uci.send(&format!("setoption name MoveTableMoves value {moves}"));
+        uci.ready();
+        // One search to teach the tables, then the measured one.
+        uci.send("position startpos moves e2e4 e7e5 g1f3");
+        uci.send("go depth 6");
+        uci.best_move(LONG);
+        uci.send("position startpos moves e2e4 e7e5 g1f3 b8c6");
+        uci.send("go depth 7");
+        let (best, infos) = uci.best_move(LONG);
+        assert!(!best.is_empty());
+        nodes_of(&infos)
+    };
+    let without = search(0);
+    let with = search(2);
+    // A new game forgets: the same setting gives the same search again.
+    assert_eq!(search(0), without);
+    assert_ne!(with, without);
+}

@@ -119,6 +119,7 @@ fn least_valuable(
 }
 
 /// What the search learns about quiet moves as it goes.
+#[derive(Clone)]
 pub struct Heuristics {
     killers: [[Option<Move>; 2]; MAX_PLY],
     /// Indexed by colour, moving role and destination square.

@@ -711,7 +711,6 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                                 .heuristics
                                 .record_cutoff(color, ply, depth, m, &quiets_tried);
                         }
-                        self.teach_tables(ply, color, &tried);
                         if T::ENABLED {
                             self.tracer.record(TraceEvent::BetaCutoff {
                                 ply,
@@ -720,6 +719,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                                 moves_left: picker.remaining(position) as u32,
                             });
                         }
+                        self.teach_tables(ply, color, &tried);
                         break;
                     }
                 }
