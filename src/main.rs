@@ -51,6 +51,7 @@ enum Commands {
     /// Speak UCI on stdin/stdout, for chess GUIs and match tools.
     Uci,
     /// Analyse a position and stream the engine's lines.
+    #[command(visible_alias = "analyse")]
     Analyze(AnalyzeCommand),
     /// Search a fixed set of positions; the last line is `nodes N nps M`.
     Bench {
@@ -196,7 +197,7 @@ enum TbCommand {
 enum BookCommand {
     /// Print a position's key and its book moves with weights, best first.
     Probe {
-        /// The Polyglot book file.
+        /// The Polyglot book file, or `builtin` for the book built in.
         #[arg(long)]
         book: std::path::PathBuf,
         /// Position in FEN (default: the start position).
@@ -225,6 +226,9 @@ enum BookCommand {
         /// Only the moves of one side: white or black.
         #[arg(long, value_parser = parse_color)]
         only_color: Option<shakmaty::Color>,
+        /// One JSON object: counts, skipped games, the file written.
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -411,6 +415,7 @@ fn run(command: Commands, out: &mut dyn Write) -> Result<(), CliError> {
             max_ply,
             min_games,
             only_color,
+            json,
         }) => cli::book::build(
             &cli::book::BuildArgs {
                 pgn,
@@ -418,6 +423,7 @@ fn run(command: Commands, out: &mut dyn Write) -> Result<(), CliError> {
                 max_ply,
                 min_games,
                 only_color,
+                json,
             },
             &mut &mut *out,
         )?,

@@ -745,3 +745,36 @@ fn trace_shows_what_each_cutoff_teaches_the_move_tables() {
     assert!(update["update"]["others"].is_array());
     assert!(["white", "black"].contains(&update["update"]["color"].as_str().unwrap()));
 }
+
+#[test]
+fn builtin_book_json_book_build_and_both_spellings_of_analyse() {
+    let out = kibitz(&["book", "probe", "--book", "builtin", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let value: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert!(!value["moves"].as_array().unwrap().is_empty());
+    let home = common::TempHome::new("book-build-json");
+    let book = home.path().join("deep-blue.bin");
+    let pgn = common::testdata("pgn/kasparov-deep-blue-1997.pgn");
+    let out = kibitz(&[
+        "book",
+        "build",
+        "--pgn",
+        pgn.to_str().unwrap(),
+        "--out",
+        book.to_str().unwrap(),
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let value: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(value["games"], 6);
+    assert_eq!(value["skipped"].as_array().map(Vec::len), Some(0));
+    assert_eq!(
+        value["bytes"].as_u64(),
+        Some(std::fs::metadata(&book).unwrap().len())
+    );
+    for spelling in ["analyze", "analyse"] {
+        let out = kibitz(&[spelling, "--depth", "2"]);
+        assert!(out.status.success(), "{spelling}: {}", stderr(&out));
+        assert!(stdout(&out).contains("bestmove"), "{spelling}");
+    }
+}

@@ -22,7 +22,11 @@ pub fn probe(
     out: &mut impl Write,
 ) -> Result<(), CliError> {
     let (position, _) = setup(fen, moves)?;
-    let book = Book::open(book_path)?;
+    // `builtin` names the book compiled in, as in the settings and UCI.
+    let book = match book_path.to_str() {
+        Some(name) if name == crate::book::BUILTIN => crate::book::load(name)?,
+        _ => Book::open(book_path)?,
+    };
     let probe = book.probe(&position);
     let rows: Vec<(String, String, u32, f64)> = probe
         .moves
@@ -78,6 +82,8 @@ pub struct BuildArgs {
     pub max_ply: u32,
     pub min_games: u32,
     pub only_color: Option<Color>,
+    /// One JSON object instead of text.
+    pub json: bool,
 }
 
 /// Build a book from PGN files and write it. Reports games read, games
@@ -116,6 +122,27 @@ pub fn build(args: &BuildArgs, out: &mut impl Write) -> Result<(), CliError> {
     }
     crate::fsutil::write_user_file(&args.out, book.to_bytes()).map_err(CliError::BadInput)?;
     let seconds = started.elapsed().as_secs_f64();
+    if args.json {
+        let skipped: Vec<_> = builder
+            .skipped
+            .iter()
+            .map(|s| json!({"file": s.file.display().to_string(), "game": s.game, "reason": s.reason}))
+            .collect();
+        writeln!(
+            out,
+            "{}",
+            json!({
+                "games": builder.games,
+                "skipped": skipped,
+                "entries": book.len(),
+                "positions": book.positions(),
+                "bytes": book.len() * crate::book::polyglot::ENTRY_SIZE,
+                "seconds": seconds,
+                "out": args.out.display().to_string(),
+            })
+        )?;
+        return Ok(());
+    }
     writeln!(
         out,
         "games {} skipped {} entries {} positions {} bytes {} seconds {seconds:.2} games/s {:.0}",
