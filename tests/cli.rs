@@ -778,3 +778,38 @@ fn builtin_book_json_book_build_and_both_spellings_of_analyse() {
         assert!(stdout(&out).contains("bestmove"), "{spelling}");
     }
 }
+
+#[test]
+fn tb_probe_says_when_it_generates_and_writes_a_missing_table() {
+    let home = common::TempHome::new("tb-probe-says");
+    let dir = home.path().join("tables");
+    std::fs::create_dir_all(&dir).unwrap();
+    let dir_text = dir.to_str().unwrap();
+    let probe = || {
+        kibitz(&[
+            "tb",
+            "probe",
+            "--fen",
+            "8/8/8/8/8/2k5/8/KQ6 w - - 0 1",
+            "--dir",
+            dir_text,
+        ])
+    };
+    let first = probe();
+    assert!(first.status.success(), "{}", stderr(&first));
+    assert!(
+        stderr(&first).contains("generating 1 missing table (KQvK) into"),
+        "{}",
+        stderr(&first)
+    );
+    assert!(stdout(&first).contains("mate in 6"), "{}", stdout(&first));
+    // Kept: the second probe reads it and says nothing about generating.
+    let second = probe();
+    assert!(second.status.success());
+    assert!(
+        !stderr(&second).contains("generating"),
+        "{}",
+        stderr(&second)
+    );
+    assert_eq!(stdout(&first), stdout(&second));
+}

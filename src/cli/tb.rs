@@ -288,6 +288,29 @@ pub fn tablebases_for(
     let pieces = position.board().occupied().count();
     if (3..=4).contains(&pieces) {
         let material = Material::from_board(position.board()).canonical().0;
+        // Generating writes files: say so, and where, before doing it.
+        let missing: Vec<String> = with_dependencies(&[material.clone()])
+            .into_iter()
+            .filter(|m| dir.is_none_or(|d| !store::path(d, m).is_file()))
+            .map(|m| m.to_string())
+            .collect();
+        if !missing.is_empty() {
+            match dir {
+                Some(dir) => eprintln!(
+                    "generating {} missing table{} ({}) into {}; they are kept for next time",
+                    missing.len(),
+                    if missing.len() == 1 { "" } else { "s" },
+                    missing.join(" "),
+                    dir.display()
+                ),
+                None => eprintln!(
+                    "generating {} table{} in memory ({}); no folder to keep them in",
+                    missing.len(),
+                    if missing.len() == 1 { "" } else { "s" },
+                    missing.join(" ")
+                ),
+            }
+        }
         let mut report = Vec::new();
         builtin = load_or_generate(&[material], dir, false, false, &mut report)?.0;
         for line in String::from_utf8_lossy(&report)
