@@ -190,6 +190,9 @@ enum TbCommand {
         /// Folder of the built-in tables.
         #[arg(long)]
         dir: Option<std::path::PathBuf>,
+        /// One JSON object per table, then the total.
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -395,8 +398,10 @@ fn run(command: Commands, out: &mut dyn Write) -> Result<(), CliError> {
             syzygy,
             sample,
             dir,
+            json,
         }) => {
-            let disagreements = cli::tb::verify(&signatures, &syzygy, sample, dir, &mut &mut *out)?;
+            let disagreements =
+                cli::tb::verify(&signatures, &syzygy, sample, dir, json, &mut &mut *out)?;
             if disagreements > 0 {
                 return Err(CliError::BadInput(format!(
                     "{disagreements} positions disagree with Syzygy"

@@ -813,3 +813,35 @@ fn tb_probe_says_when_it_generates_and_writes_a_missing_table() {
     );
     assert_eq!(stdout(&first), stdout(&second));
 }
+
+#[test]
+fn tb_verify_json_gives_a_line_per_table_and_the_total() {
+    let home = common::TempHome::new("tb-verify-json");
+    let syzygy = common::testdata("syzygy");
+    let out = kibitz(&[
+        "tb",
+        "verify",
+        "--syzygy",
+        syzygy.to_str().unwrap(),
+        "KRvK",
+        "--sample",
+        "300",
+        "--dir",
+        home.path().to_str().unwrap(),
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let lines: Vec<serde_json::Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let (total, tables) = lines.split_last().unwrap();
+    assert_eq!(total["type"], "total");
+    assert_eq!(total["disagree"], 0);
+    assert!(
+        tables
+            .iter()
+            .any(|t| t["material"] == "KRvK" && t["checked"] == 300)
+    );
+    assert!(tables.iter().all(|t| t["type"] == "table"));
+}

@@ -175,6 +175,7 @@ pub fn verify(
     syzygy_dir: &Path,
     sample: Option<usize>,
     dir: Option<PathBuf>,
+    json_output: bool,
     out: &mut impl Write,
 ) -> Result<usize, CliError> {
     use shakmaty_syzygy::Tablebase;
@@ -244,6 +245,21 @@ pub fn verify(
             }
         }
         total_mismatches += mismatches;
+        if json_output {
+            writeln!(
+                out,
+                "{}",
+                json!({
+                    "type": "table",
+                    "material": material.to_string(),
+                    "checked": checked,
+                    "disagree": mismatches,
+                    "seconds": started.elapsed().as_secs_f64(),
+                    "first": first,
+                })
+            )?;
+            continue;
+        }
         writeln!(
             out,
             "{:<7} {checked:>9} positions checked  {mismatches} disagree  {:.1} s{}",
@@ -252,7 +268,15 @@ pub fn verify(
             first.map(|f| format!("  first: {f}")).unwrap_or_default()
         )?;
     }
-    writeln!(out, "total disagreements: {total_mismatches}")?;
+    if json_output {
+        writeln!(
+            out,
+            "{}",
+            json!({"type": "total", "disagree": total_mismatches})
+        )?;
+    } else {
+        writeln!(out, "total disagreements: {total_mismatches}")?;
+    }
     Ok(total_mismatches)
 }
 
