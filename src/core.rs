@@ -20,6 +20,13 @@ pub fn position_key(position: &Chess) -> u64 {
 #[derive(Debug, Clone)]
 pub struct Rng(u64);
 
+/// A count with its noun in the right number: "1 blunder", "2 blunders",
+/// "0 mistakes".
+pub fn counted(n: impl Into<u64>, singular: &str, plural: &str) -> String {
+    let n = n.into();
+    format!("{n} {}", if n == 1 { singular } else { plural })
+}
+
 impl Rng {
     pub fn new(seed: u64) -> Rng {
         // Zero is xorshift's one fixed point.
@@ -68,5 +75,17 @@ mod tests {
     fn the_start_position_has_the_polyglot_key() {
         // The Polyglot specification's key for the initial position.
         assert_eq!(position_key(&Chess::default()), 0x463b_9618_1691_fc9c);
+    }
+}
+
+#[cfg(test)]
+mod counted_tests {
+    use super::counted;
+
+    #[test]
+    fn one_is_singular_everything_else_plural() {
+        assert_eq!(counted(1u32, "blunder", "blunders"), "1 blunder");
+        assert_eq!(counted(0u32, "blunder", "blunders"), "0 blunders");
+        assert_eq!(counted(2u32, "ply", "plies"), "2 plies");
     }
 }

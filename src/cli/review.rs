@@ -191,8 +191,11 @@ fn write_text(
         let [i, m, b] = tally(reviews, color);
         writeln!(
             out,
-            "{}: {i} inaccuracies, {m} mistakes, {b} blunders",
-            side(color)
+            "{}: {}, {}, {}",
+            side(color),
+            crate::core::counted(i as u64, "inaccuracy", "inaccuracies"),
+            crate::core::counted(m as u64, "mistake", "mistakes"),
+            crate::core::counted(b as u64, "blunder", "blunders"),
         )?;
     }
     Ok(())

@@ -313,7 +313,7 @@ pub fn tablebases_for(
     if (3..=4).contains(&pieces) {
         let material = Material::from_board(position.board()).canonical().0;
         // Generating writes files: say so, and where, before doing it.
-        let missing: Vec<String> = with_dependencies(&[material.clone()])
+        let missing: Vec<String> = with_dependencies(std::slice::from_ref(&material))
             .into_iter()
             .filter(|m| dir.is_none_or(|d| !store::path(d, m).is_file()))
             .map(|m| m.to_string())

@@ -329,7 +329,7 @@ fn go(
             Progress::Stats(stats, tables) => Report::Stats {
                 search_id,
                 stats: Arc::new(stats),
-                tables: Arc::new(tables),
+                tables,
                 done: false,
             },
         };

@@ -429,7 +429,7 @@ impl MoveTables {
             .into_iter()
             .filter_map(|m| Some((self.key(color, previous, m, threshold)?, m)))
             .collect();
-        keyed.sort_by(|a, b| b.0.cmp(&a.0));
+        keyed.sort_by_key(|a| std::cmp::Reverse(a.0));
         keyed.into_iter().take(count).map(|(_, m)| m).collect()
     }
 }

@@ -334,7 +334,7 @@ impl MovePicker {
             .filter(|(_, entry)| entry.2 != OrderReason::GoodCapture)
             .filter_map(|(i, &(m, _, _))| Some((tables.key(color, previous, m, threshold)?, i)))
             .collect();
-        chosen.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+        chosen.sort_unstable_by_key(|a| std::cmp::Reverse(a.0));
         for (rank, &(_, i)) in chosen.iter().take(usize::from(count)).enumerate() {
             self.moves[i].1 = TABLE_MOVE - rank as i32;
             self.moves[i].2 = OrderReason::TableMove;

@@ -439,7 +439,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
     /// Report the statistics so far (at the end of each iteration).
     fn report_stats(&mut self) {
         self.close_stats();
-        let tables = self.ctx.heuristics.tables.weights().clone();
+        let tables = std::sync::Arc::new(self.ctx.heuristics.tables.weights().clone());
         (self.ctx.on_info)(Progress::Stats(self.stats.clone(), tables));
     }
 }

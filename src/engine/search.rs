@@ -156,7 +156,7 @@ pub enum Progress {
     Line(SearchInfo),
     /// The statistics and the move tables' weights, at the end of each
     /// finished iteration.
-    Stats(SearchStats, TableWeights),
+    Stats(SearchStats, std::sync::Arc<TableWeights>),
 }
 
 /// What the search needs from its owner.
