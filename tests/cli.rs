@@ -266,7 +266,8 @@ fn trace_without_quiescence_or_table_does_not_mention_them() {
         vec!["--depth", "3", "--no-tt"],
         vec!["--depth", "3", "--no-tt", "--iterative", "--pvs"],
     ] {
-        let text = trace(&args).to_lowercase();
+        // The move tables are another thing, and still learn.
+        let text = trace(&args).to_lowercase().replace("move tables", "");
         assert!(!text.contains("table"), "{args:?}:\n{text}");
         assert!(!text.contains("hash"), "{args:?}:\n{text}");
     }
