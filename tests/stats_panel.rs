@@ -75,6 +75,7 @@ impl Board {
         let report = Report::Stats {
             search_id,
             stats: Arc::new(stats),
+            tables: Arc::default(),
             done: false,
         };
         self.app.update(Msg::Engine(report), self.now);
