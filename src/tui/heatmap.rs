@@ -9,16 +9,6 @@ use crate::engine::movetables::{MapView, TableId, TableWeights};
 /// (5: dark blue), as Greer colours them.
 pub const BANDS: usize = 6;
 
-/// The names of the bands' colours, most first (for the legend).
-pub const BAND_NAMES: [&str; BANDS] = [
-    "red",
-    "orange",
-    "yellow",
-    "green",
-    "light blue",
-    "dark blue",
-];
-
 /// What the map shows: one table or all twelve summed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MapTable {
@@ -208,9 +198,12 @@ pub fn bands(values: &[i64; 64]) -> [Option<u8>; 64] {
     let mut out = [None; 64];
     for (band, &v) in out.iter_mut().zip(values) {
         if v != 0 {
-            // How many squares have more: the first place of this value.
-            let rank = sorted.partition_point(|&s| s > v);
-            *band = Some((rank * BANDS / count) as u8);
+            // Equal values share the middle of the places they take
+            // together: one square above eighteen equal ones leaves those
+            // in the middle bands, not all at the top.
+            let first = sorted.partition_point(|&s| s > v);
+            let last = sorted.partition_point(|&s| s >= v) - 1;
+            *band = Some(((first + last) * BANDS / (2 * count)) as u8);
         }
     }
     out
@@ -283,11 +276,23 @@ mod tests {
         values[5] = 1;
         let bands = bands(&values);
         assert_eq!(bands[3], bands[4]);
-        assert_eq!(bands[3], Some(0));
+        assert_eq!(bands[3], Some(1), "places 0 and 1 of 3: the middle is 0.5");
         assert_eq!(bands[5], Some(4));
         let mut one = [0i64; 64];
         one[9] = -3;
         assert_eq!(super::bands(&one)[9], Some(0));
+    }
+
+    #[test]
+    fn one_square_above_many_equal_ones() {
+        let mut values = [0i64; 64];
+        values[..19].fill(1);
+        values[6] = 2;
+        let bands = bands(&values);
+        assert_eq!(bands[6], Some(0));
+        assert_eq!(bands[0], Some(3), "the eighteen share the middle");
+        let all_equal = super::bands(&[7; 64]);
+        assert!(all_equal.iter().all(|b| *b == all_equal[0]));
     }
 
     #[test]

@@ -9,7 +9,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use crate::engine::movetables::MapView;
-use crate::tui::heatmap::{BAND_NAMES, BANDS, HeatMap, MapTable};
+use crate::tui::heatmap::{BANDS, HeatMap, MapTable};
 use crate::tui::theme::{MapPalette, Theme};
 
 pub struct MapLegend<'a> {
@@ -26,7 +26,7 @@ impl MapLegend<'_> {
         let dim = Style::default().fg(self.theme.dim);
         let sep = || Span::styled(" · ", dim);
         let mut parts = vec![vec![Span::styled(
-            format!(" Move table: {} · {}", heat.table.name(), heat.view.name()),
+            format!(" Map: {} · {}", heat.table.name(), heat.view.name()),
             Style::default().add_modifier(Modifier::BOLD),
         )]];
         if !heat.learned {
@@ -36,7 +36,9 @@ impl MapLegend<'_> {
         match self.palette {
             MapPalette::Digits => scale.push(Span::raw("1 most … 6 least")),
             MapPalette::Indexed | MapPalette::Basic => {
-                scale.push(Span::raw(format!("{} most ", BAND_NAMES[0])));
+                // The swatches say which colour is which: 80 columns have
+                // no room for the six names.
+                scale.push(Span::raw("most "));
                 for band in 0..BANDS as u8 {
                     let mut style = Style::default();
                     if let Some(bg) = self.palette.colour(band) {
@@ -52,24 +54,21 @@ impl MapLegend<'_> {
                     };
                     scale.push(Span::styled(text, style));
                 }
-                scale.push(Span::raw(format!(" {} least", BAND_NAMES[BANDS - 1])));
+                scale.push(Span::raw(" least"));
             }
         }
         parts.push(scale);
-        parts.push(vec![sep(), Span::raw("blank never considered")]);
         if heat.show_numbers {
             let what = match (heat.table, heat.view) {
-                (MapTable::One(_), MapView::Importance) => "numbers: weight (+ worked, - did not)",
+                (MapTable::One(_), MapView::Importance) => "numbers: weight",
                 (MapTable::One(_), MapView::Best) => "numbers: positive weight",
                 (MapTable::All, MapView::Importance) => "numbers: sum of |weight|",
                 (MapTable::All, MapView::Best) => "numbers: sum of positive weights",
             };
             parts.push(vec![sep(), Span::raw(what)]);
         }
-        parts.push(vec![
-            sep(),
-            Span::styled("m next · M view · # numbers", dim),
-        ]);
+        parts.push(vec![sep(), Span::raw("blank never considered")]);
+        parts.push(vec![sep(), Span::styled("m next, M view, # numbers", dim)]);
         parts
     }
 

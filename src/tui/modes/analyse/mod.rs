@@ -240,7 +240,7 @@ pub const HELP: &[(&str, &str)] = &[
 ];
 
 /// The key line under the board.
-pub const KEY_LINE: &str = " ←→ moves · ↑↓ variations · a engine · +/- lines · R review · o open · s save · m map · ? help";
+pub const KEY_LINE: &str = " ←→ moves · ↑↓ variations · a engine · +/- lines · R review · m map · o open · s save · ? help";
 
 impl Analysis {
     /// The tree node under the cursor changed (or the tree did): rebuild

@@ -36,7 +36,7 @@ pub const HELP: &[(&str, &str)] = &[
     ("q, Ctrl-C", "quit"),
 ];
 
-pub const KEY_LINE: &str = " ←→ step · ↓ over · ↑ out · c cutoff · t table · Space play · 1-7 switch · [ ] depth · p positions · m map · Esc back";
+pub const KEY_LINE: &str = " ←→ step · ↓ over · ↑ out · c cutoff · t table · m map · Space play · 1-7 switch · [ ] depth · p positions · Esc back";
 
 /// Whether a landmark lies ahead of (or behind) the step after `applied`.
 fn landmark_found(
