@@ -62,7 +62,7 @@ pub const HELP: &[(&str, &str)] = &[
     ),
     (
         "m M #, :map wn",
-        "move-table map: next table; importance/best; numbers (:map all, off)",
+        "move-table map: table, importance/best, numbers; :map off",
     ),
     ("Esc", "cancel a selection or a dialog"),
     ("?", "this help"),

@@ -28,7 +28,7 @@ pub const HELP: &[(&str, &str)] = &[
     ("S", "show or hide the statistics"),
     (
         "m M #, :map wn",
-        "move-table map: next table; importance/best; numbers (:map all, off)",
+        "move-table map: table, importance/best, numbers; :map off",
     ),
     ("f", "flip the board"),
     ("Esc", "back to the game or analysis"),
