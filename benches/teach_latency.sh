@@ -4,11 +4,15 @@
 # (Right, Left, End/Home, c, j, k, t). Prints the record's time and size, frames, draw time
 # and key-to-frame latency (p50/p99/max; the issue asks for p99 under 16 ms), peak memory.
 # Usage: benches/teach_latency.sh [target/release/kibitz]   (needs tmux and python3)
+# MAP=all (or wn, ...) measures with the move-table heat map on (`:map all`, numbers too
+# with MAP_NUMBERS=1); TMUX_SOCKET=name runs on a tmux server of its own.
 BIN=${1:-target/release/kibitz}
 FEN='r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1'
 H=$(mktemp -d)
 LOG=$H/frames.log
 S=teach-latency
+TMUX_SOCKET=${TMUX_SOCKET:-default}
+tmux() { command tmux -L "$TMUX_SOCKET" "$@"; }
 tmux kill-session -t $S 2>/dev/null
 tmux new-session -d -s $S -x 120 -y 40 "env HOME=$H XDG_CONFIG_HOME=$H/c XDG_DATA_HOME=$H/d XDG_STATE_HOME=$H/s XDG_CACHE_HOME=$H/ca TERM=xterm-256color KIBITZ_FRAME_LOG=$LOG $BIN teach --depth 4 --fen '$FEN'"
 sleep 0.5
@@ -28,6 +32,12 @@ until screen | grep -Eq '^\+ quiescence +[^ …]'; do
 done
 echo "comparison_ready_s $(echo "$(date +%s.%N) - $start" | bc | sed 's/^\./0./')"
 grep VmRSS /proc/$PID/status
+if [ -n "$MAP" ]; then
+    tmux send-keys -t $S ":map $MAP" Enter
+    [ -n "$MAP_NUMBERS" ] && tmux send-keys -t $S ":map numbers" Enter
+    sleep 0.3
+    screen | grep -o 'Map: [^·]*· [a-z]*' | head -1
+fi
 # ~200 keys, 50 ms apart: walking forward and back, jumping to the ends and landmarks.
 keys=()
 for i in $(seq 1 30); do keys+=(Right); done

@@ -13,6 +13,7 @@ use std::time::Duration;
 
 use crate::book::BookOptions;
 use crate::engine::level::{Level, MAX_LEVEL, MIN_LEVEL};
+use crate::engine::protocol::{MAX_TABLE_MOVES, MAX_TABLE_THRESHOLD};
 
 /// Board colours.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -175,6 +176,11 @@ pub struct Settings {
     pub syzygy: Option<PathBuf>,
     /// Whether missing endgame tables are generated as a game nears them.
     pub tablebase_generation: crate::tablebase::Generation,
+    /// Greer's move tables: how many of the top table moves the engine
+    /// tries first (0 = the tables learn, for the map, but do not order).
+    pub move_table_moves: u8,
+    /// A move is a table move only if its squares' weights add up to more.
+    pub move_table_threshold: i32,
 }
 
 impl Default for Settings {
@@ -190,6 +196,8 @@ impl Default for Settings {
             book_options: BookOptions::default(),
             syzygy: None,
             tablebase_generation: crate::tablebase::Generation::Background,
+            move_table_moves: crate::engine::protocol::DEFAULT_TABLE_MOVES,
+            move_table_threshold: crate::engine::protocol::DEFAULT_TABLE_THRESHOLD,
         }
     }
 }
@@ -207,6 +215,8 @@ book_policy = "weighted" # weighted (varied), best (highest weight), off
 book_depth = 24          # play book moves up to this ply
 # syzygy = "/path/to/syzygy"  # Syzygy tables, if you have them
 tablebase_generation = "background"  # make missing endgame tables: background, off, ask
+move_table_moves = 0     # move tables: top table moves tried first, 0-8 (0: learned for the map only)
+move_table_threshold = 0 # ...only moves whose squares' weights add up to more than this
 "#;
 
 impl Settings {
@@ -269,6 +279,24 @@ impl Settings {
                         format!(
                             "{value} is not a hash size (1-{} MiB)",
                             crate::engine::MAX_HASH_MB
+                        )
+                    }),
+                "move_table_moves" => value
+                    .as_integer()
+                    .and_then(|n| u8::try_from(n).ok())
+                    .filter(|n| *n <= MAX_TABLE_MOVES)
+                    .map(|v| settings.move_table_moves = v)
+                    .ok_or_else(|| {
+                        format!("{value} is not a number of table moves (0-{MAX_TABLE_MOVES})")
+                    }),
+                "move_table_threshold" => value
+                    .as_integer()
+                    .and_then(|n| i32::try_from(n).ok())
+                    .filter(|n| n.abs() <= MAX_TABLE_THRESHOLD)
+                    .map(|v| settings.move_table_threshold = v)
+                    .ok_or_else(|| {
+                        format!(
+                            "{value} is not a table threshold (-{MAX_TABLE_THRESHOLD} to {MAX_TABLE_THRESHOLD})"
                         )
                     }),
                 _ => {
@@ -400,6 +428,35 @@ mod tests {
             problems[0].contains("(background, off, ask)"),
             "{problems:?}"
         );
+    }
+
+    #[test]
+    fn move_table_settings_are_read_and_bad_ones_fall_back() {
+        let (settings, problems) =
+            Settings::parse("move_table_moves = 3\nmove_table_threshold = -40\n");
+        assert!(problems.is_empty(), "{problems:?}");
+        assert_eq!(settings.move_table_moves, 3);
+        assert_eq!(settings.move_table_threshold, -40);
+        let (settings, problems) =
+            Settings::parse("move_table_moves = 9\nmove_table_threshold = 2000000\nlevel = 7\n");
+        assert_eq!(
+            settings.move_table_moves,
+            Settings::default().move_table_moves
+        );
+        assert_eq!(
+            settings.move_table_threshold,
+            Settings::default().move_table_threshold
+        );
+        assert_eq!(settings.level.get(), 7, "nothing else is lost");
+        assert_eq!(
+            problems,
+            [
+                "config: move_table_moves: 9 is not a number of table moves (0-8); using the default",
+                "config: move_table_threshold: 2000000 is not a table threshold (-1000000 to 1000000); using the default",
+            ]
+        );
+        let (_, problems) = Settings::parse("move_table_moves = \"lots\"\n");
+        assert_eq!(problems.len(), 1, "{problems:?}");
     }
 
     #[test]

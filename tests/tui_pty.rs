@@ -402,3 +402,34 @@ fn teach_refuses_bad_input_before_touching_the_terminal() {
         );
     }
 }
+
+#[test]
+fn map_typed_shows_its_legend_and_the_real_engine_fills_it() {
+    let home = common::TempHome::new("pty-map");
+    // A middlegame out of the book: the analysis searches at once.
+    let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let (mut s, mut child, _master) = start(&home, &["--analyse", "--fen", fen]);
+    s.wait_for("the analysis board", |screen| {
+        screen.contains("Analysis · ply 0")
+    });
+    s.send(":");
+    s.send("map wn");
+    s.send("\r");
+    s.wait_for("the legend", |screen| {
+        screen.contains("Map: white knight · importance")
+    });
+    // The engine's iterations teach the tables: the map fills as it reports.
+    s.send(":");
+    s.send("map all");
+    s.send("\r");
+    s.wait_for("the learned tables", |screen| {
+        screen.contains("Map: all tables · importance") && !screen.contains("nothing learned")
+    });
+    s.send("q");
+    s.wait_for("the quit question", |screen| {
+        screen.contains("Quit kibitz?")
+    });
+    s.send("y");
+    let status = s.wait_exit(&mut *child);
+    assert!(status.success(), "{status:?}");
+}

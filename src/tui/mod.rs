@@ -10,6 +10,7 @@
 pub mod app;
 pub mod clock;
 pub mod engine_line;
+pub mod heatmap;
 pub mod layout;
 pub mod modes;
 pub mod msg;
@@ -189,6 +190,10 @@ pub fn run(options: Options) -> anyhow::Result<Option<i32>> {
         resume.0,
         (size.width, size.height),
     );
+    // NO_COLOR (set and not empty, as no-color.org says): the map draws
+    // its bands as digits, without colour. Read once, here; tests set the
+    // field instead.
+    app.no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
     let mut messages = options.messages.clone();
     messages.extend(resume.1);
     match crate::book::load(&options.settings.book) {

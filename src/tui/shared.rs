@@ -14,6 +14,7 @@ use crate::book::openings::{Opening, Openings};
 use crate::book::{Book, BookMove, BookOptions};
 use crate::config::{Dirs, Settings, TimeControl};
 use crate::engine::level::{Level, Rng};
+use crate::engine::movetables::TableWeights;
 use crate::engine::stats::SearchStats;
 use crate::engine::{Command, GoRequest, Limits, MoveSource, Score, SearchOptions};
 use crate::game::notation::san_line;
@@ -23,6 +24,7 @@ use crate::tablebase::{Tablebases, TbProbe};
 
 use super::clock::{Clock, format_clock};
 use super::engine_line::Thinking;
+use super::heatmap::MapState;
 use super::msg::ListEvent;
 use super::overlays::game_list::GameList;
 use super::overlays::{Confirm, OpenDialog, Overlay};
@@ -78,6 +80,13 @@ pub struct Shared {
     /// The statistics of the engine's current (or last) search, as the
     /// engine reported them at its last finished iteration.
     pub stats: Option<Arc<SearchStats>>,
+    /// The move-table map's switches (`m`, `M`, `#`, `:map`), for every mode.
+    pub map: MapState,
+    /// The engine's move tables at its last report (they build up over a
+    /// game's searches; a new game clears them).
+    pub engine_tables: Option<Arc<TableWeights>>,
+    /// No colours for the map, digits only (`NO_COLOR` at start-up).
+    pub no_color: bool,
     pub thinking: Option<Thinking>,
     pub hint: Option<Move>,
     pub(crate) search: Option<(u64, Purpose)>,
@@ -135,6 +144,9 @@ impl Shared {
             engine_panel: settings.engine_panel,
             stats_panel: None,
             stats: None,
+            map: MapState::default(),
+            engine_tables: None,
+            no_color: false,
             settings,
             dirs,
             size,
@@ -339,12 +351,31 @@ impl Shared {
             position: self.game.position().clone(),
             history: self.game.history_keys(),
             limits,
-            options: SearchOptions::default(),
+            options: self.search_options(),
             level,
             // A hint is the search's suggestion, not a random book pick.
             book: purpose == Purpose::EngineMove,
             received: now,
         })));
+    }
+
+    /// The search options every search of the board starts from: the
+    /// defaults with the move-table settings of the config file.
+    pub fn search_options(&self) -> SearchOptions {
+        SearchOptions {
+            table_moves: self.settings.move_table_moves,
+            table_threshold: self.settings.move_table_threshold,
+            ..SearchOptions::default()
+        }
+    }
+
+    /// A map key (`m`, `M`, `#`) or a `:map` word changed the map.
+    pub fn map_changed(&mut self, answer: Result<String, String>) {
+        match answer {
+            Ok(text) => self.say(text, Tone::Info),
+            Err(text) => self.say(text, Tone::Error),
+        }
+        self.dirty = true;
     }
 
     /// Whether the statistics panel is shown, where the mode shows it by

@@ -96,3 +96,63 @@ pub fn glyph(piece: Piece, style: PieceStyle) -> char {
         PieceStyle::Ascii => piece.char(),
     }
 }
+
+/// The colours of the move-table map's six bands (red most ... dark blue
+/// least), as deep as the theme's terminal allows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MapPalette {
+    /// The 256-colour cube, for the true-colour themes (every terminal
+    /// with true colour has it).
+    Indexed,
+    /// The 16 basic colours (the mono theme), with the band's digit too,
+    /// since "light red" and "red" differ little on some terminals.
+    Basic,
+    /// No colour at all (`NO_COLOR`): the band's digit only.
+    Digits,
+}
+
+/// Greer's six bands in the 256-colour cube: red, orange, yellow, green,
+/// light blue, dark blue.
+const BANDS_256: [u8; 6] = [196, 208, 226, 46, 117, 21];
+const BANDS_16: [Color; 6] = [
+    Color::Red,
+    Color::LightRed,
+    Color::Yellow,
+    Color::Green,
+    Color::LightCyan,
+    Color::Blue,
+];
+
+impl MapPalette {
+    pub fn new(theme: ThemeName, no_color: bool) -> MapPalette {
+        match (no_color, theme) {
+            (true, _) => MapPalette::Digits,
+            (false, ThemeName::Mono) => MapPalette::Basic,
+            (false, ThemeName::Classic | ThemeName::Green | ThemeName::Blue) => MapPalette::Indexed,
+        }
+    }
+
+    /// The background of band `band` (0 = most), if the palette has colour.
+    pub fn colour(self, band: u8) -> Option<Color> {
+        let band = usize::from(band).min(BANDS_256.len() - 1);
+        match self {
+            MapPalette::Indexed => Some(Color::Indexed(BANDS_256[band])),
+            MapPalette::Basic => Some(BANDS_16[band]),
+            MapPalette::Digits => None,
+        }
+    }
+
+    /// Text on band `band`: black on the light bands, white on dark blue.
+    pub fn text(self, band: u8) -> Option<Color> {
+        match self {
+            MapPalette::Digits => None,
+            MapPalette::Indexed | MapPalette::Basic if band >= 5 => Some(Color::White),
+            MapPalette::Indexed | MapPalette::Basic => Some(Color::Black),
+        }
+    }
+
+    /// Whether squares carry their band's digit (1 = most).
+    pub fn digits(self) -> bool {
+        matches!(self, MapPalette::Basic | MapPalette::Digits)
+    }
+}

@@ -12,12 +12,13 @@ use ratatui::widgets::{Paragraph, Wrap};
 use shakmaty::{Move, Position, Square};
 
 use super::app::App;
+use super::heatmap::HeatMap;
 use super::layout::{self, MIN_HEIGHT, MIN_WIDTH, Screen};
 use super::modes::{Mode, Panel};
 use super::overlays::{self, Overlay};
 use super::save::Players;
 use super::shared::{Tone, destination};
-use super::theme::Theme;
+use super::theme::{MapPalette, Theme};
 use super::widgets::board::Board;
 use super::widgets::book::Book;
 use super::widgets::breakdown::Breakdown;
@@ -27,6 +28,7 @@ use super::widgets::engine::EnginePanel;
 use super::widgets::engine_lines::EngineLines;
 use super::widgets::eval_bar::EvalBar;
 use super::widgets::eval_graph::EvalGraph;
+use super::widgets::map_legend::MapLegend;
 use super::widgets::move_list::MoveList;
 use super::widgets::move_tree::MoveTree;
 use super::widgets::node_moves::NodeMoves;
@@ -45,7 +47,11 @@ pub fn draw(frame: &mut Frame, app: &App, now: Instant) {
         return;
     };
     draw_top(frame, app, screen.top, &theme);
-    draw_board(frame, app, &screen, &theme);
+    let map = Map {
+        heat: heat_map(app),
+        palette: MapPalette::new(app.settings.theme, app.no_color),
+    };
+    draw_board(frame, app, &screen, &theme, &map);
     for (panel, rect) in layout::stack(screen.panel, &app.mode.panels(&app.cx)) {
         draw_panel(frame, app, panel, rect, &theme, now);
     }
@@ -53,8 +59,24 @@ pub fn draw(frame: &mut Frame, app: &App, now: Instant) {
         draw_panel(frame, app, panel, rect, &theme, now);
     }
     draw_status(frame, app, screen.status, &theme);
-    draw_input(frame, app, screen.input, &theme);
+    draw_input(frame, app, screen.input, &theme, &map);
     draw_overlay(frame, app, area, &theme);
+}
+
+/// The move-table map as drawn this frame.
+struct Map {
+    heat: Option<HeatMap>,
+    palette: MapPalette,
+}
+
+/// The map of the tables on show: in teach mode the replay's, as the
+/// cutoffs up to the current step taught them; elsewhere the engine's.
+fn heat_map(app: &App) -> Option<HeatMap> {
+    let tables = match app.mode.teach() {
+        Some(teach) => teach.ready().map(|(_, step)| &step.tables),
+        None => app.engine_tables.as_deref(),
+    };
+    app.map.heat(tables)
 }
 
 /// One panel beside the board, from the state it shows.
@@ -194,7 +216,7 @@ fn squares(m: Option<Move>) -> Vec<Square> {
     .unwrap_or_default()
 }
 
-fn draw_board(frame: &mut Frame, app: &App, screen: &Screen, theme: &Theme) {
+fn draw_board(frame: &mut Frame, app: &App, screen: &Screen, theme: &Theme, map: &Map) {
     if let Some(teach) = app.mode.teach() {
         // The node being searched, the move that led there, the move tried.
         let (position, arrived, trying) = teach.board();
@@ -208,6 +230,8 @@ fn draw_board(frame: &mut Frame, app: &App, screen: &Screen, theme: &Theme) {
             flipped: app.flipped,
             pieces: app.settings.pieces,
             theme,
+            heat: map.heat.as_ref(),
+            palette: map.palette,
         }
         .draw(frame, screen.board, screen.board_area);
         return;
@@ -226,11 +250,26 @@ fn draw_board(frame: &mut Frame, app: &App, screen: &Screen, theme: &Theme) {
         flipped: app.flipped,
         pieces: app.settings.pieces,
         theme,
+        heat: map.heat.as_ref(),
+        palette: map.palette,
     }
     .draw(frame, screen.board, screen.board_area);
 }
 
-fn draw_input(frame: &mut Frame, app: &App, area: Rect, theme: &Theme) {
+fn draw_input(frame: &mut Frame, app: &App, area: Rect, theme: &Theme, map: &Map) {
+    // While the map is on, its legend stands in for the key line (the
+    // widest row on every screen; `?` still lists the keys).
+    if app.input.is_none()
+        && let Some(heat) = &map.heat
+    {
+        MapLegend {
+            heat,
+            palette: map.palette,
+            theme,
+        }
+        .draw(frame, area);
+        return;
+    }
     let line = match &app.input {
         Some(text) => {
             let completions = app.completions();

@@ -450,6 +450,11 @@ impl App {
             KeyCode::Char('o') => self.open_dialog(),
             KeyCode::Char('g') => self.open_game_list(),
             KeyCode::Char('T') => self.teach_board(now),
+            KeyCode::Char(c @ ('m' | 'M' | '#')) => {
+                if let Some(answer) = self.cx.map.key(c) {
+                    self.cx.map_changed(answer);
+                }
+            }
             _ => {}
         }
     }
@@ -489,6 +494,10 @@ impl App {
         };
         if taken {
             return;
+        }
+        if typed == "map" || typed.starts_with("map ") {
+            let answer = self.cx.map.command(&typed[3..]);
+            return self.cx.map_changed(answer);
         }
         if let Some(rest) = typed.strip_prefix("teach") {
             let rest = rest.trim();

@@ -60,6 +60,10 @@ pub const HELP: &[(&str, &str)] = &[
         "",
         "branching factor: N(d)/N(d-1), and root = (all nodes)^(1/d)",
     ),
+    (
+        "m M #, :map wn",
+        "move-table map: table, importance/best, numbers; :map off",
+    ),
     ("Esc", "cancel a selection or a dialog"),
     ("?", "this help"),
     ("q, Ctrl-C", "quit (the game is autosaved)"),
@@ -73,7 +77,7 @@ pub const HELP: &[(&str, &str)] = &[
 
 /// The key line under the board.
 pub const KEY_LINE: &str =
-    " arrows/mouse/: move · u takeback · i hint · d draw · f flip · ? help · q quit";
+    " arrows/mouse/: move · u takeback · i hint · d draw · m map · ? help · q quit";
 
 /// The panels beside the board, top to bottom, and how high each is for
 /// the room left below it.
@@ -216,6 +220,8 @@ impl Shared {
         now: Instant,
     ) {
         self.outbox.push(Command::NewGame);
+        // The engine forgets its move tables: so does the map.
+        self.engine_tables = None;
         self.game = game;
         self.players = players;
         self.time_control = time_control;
@@ -348,8 +354,13 @@ impl Shared {
                 });
                 self.dirty = true;
             }
-            Report::Stats { stats, .. } if purpose == Purpose::EngineMove => {
-                self.stats = Some(stats);
+            Report::Stats { stats, tables, .. } => {
+                // The tables are the engine's, whichever search taught them
+                // (a hint's too); the statistics are those of its own move.
+                self.engine_tables = Some(tables);
+                if purpose == Purpose::EngineMove {
+                    self.stats = Some(stats);
+                }
                 self.dirty = true;
             }
             Report::BestMove {
@@ -388,7 +399,7 @@ impl Shared {
                     (_, None) => {}
                 }
             }
-            Report::Info(_) | Report::Stats { .. } | Report::Pong(_) => {}
+            Report::Info(_) | Report::Pong(_) => {}
         }
     }
 

@@ -1,5 +1,6 @@
 //! The board: squares, pieces, the last move, a hint, the selected piece
-//! and its targets, check, the keyboard cursor, rank and file labels.
+//! and its targets, check, the keyboard cursor, rank and file labels; and
+//! over them, when it is on, the move-table heat map.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -7,8 +8,9 @@ use ratatui::style::{Modifier, Style};
 use shakmaty::{Chess, Position, Square};
 
 use crate::config::PieceStyle;
+use crate::tui::heatmap::{HeatMap, compact};
 use crate::tui::layout::BoardGeometry;
-use crate::tui::theme::{Theme, glyph};
+use crate::tui::theme::{MapPalette, Theme, glyph};
 
 pub struct Board<'a> {
     pub position: &'a Chess,
@@ -22,6 +24,9 @@ pub struct Board<'a> {
     pub flipped: bool,
     pub pieces: PieceStyle,
     pub theme: &'a Theme,
+    /// The move-table map, when it is on, and its colours.
+    pub heat: Option<&'a HeatMap>,
+    pub palette: MapPalette,
 }
 
 impl Board<'_> {
@@ -39,12 +44,22 @@ impl Board<'_> {
         for square in Square::ALL {
             let rect = geometry.square_rect(square, self.flipped);
             let light = (u32::from(square.file()) + u32::from(square.rank())) % 2 == 1;
-            let mut bg = if light { theme.light } else { theme.dark };
-            if self.last_move.contains(&square) {
-                bg = theme.last_move;
+            let base = if light { theme.light } else { theme.dark };
+            let mut bg = base;
+            let band = self.heat.and_then(|h| h.bands[square.to_usize()]);
+            let heat_bg = band.and_then(|b| self.palette.colour(b));
+            // With the map on, the last move and the hint give way to it:
+            // their colours would read as bands.
+            if self.heat.is_none() {
+                if self.last_move.contains(&square) {
+                    bg = theme.last_move;
+                }
+                if self.hint.contains(&square) {
+                    bg = theme.hint;
+                }
             }
-            if self.hint.contains(&square) {
-                bg = theme.hint;
+            if let Some(colour) = heat_bg {
+                bg = colour;
             }
             if self.selected == Some(square) {
                 bg = theme.selected;
@@ -56,9 +71,14 @@ impl Board<'_> {
             if piece.is_some() && self.targets.contains(&square) {
                 bg = theme.target;
             }
+            let on_heat = heat_bg == Some(bg);
             buffer.set_style(rect, Style::default().bg(bg));
             let cx = rect.x + rect.width / 2;
             let cy = rect.y + rect.height / 2;
+            // A piece on a band keeps the board's own colour under it, so
+            // it reads on every band (a white piece on yellow, a black one
+            // on dark blue).
+            let piece_bg = if on_heat { base } else { bg };
             if let Some(piece) = piece {
                 let fg = if piece.color.is_white() {
                     theme.white_piece
@@ -69,10 +89,16 @@ impl Board<'_> {
                     cx,
                     cy,
                     glyph(piece, self.pieces).to_string(),
-                    Style::default().fg(fg).bg(bg).add_modifier(Modifier::BOLD),
+                    Style::default()
+                        .fg(fg)
+                        .bg(piece_bg)
+                        .add_modifier(Modifier::BOLD),
                 );
             } else if self.targets.contains(&square) {
                 buffer.set_string(cx, cy, "•", Style::default().fg(theme.target).bg(bg));
+            }
+            if let (Some(heat), Some(band)) = (self.heat, band) {
+                self.mark(buffer, rect, heat, square, band, on_heat.then_some(bg));
             }
             if self.cursor == Some(square) {
                 let style = Style::default()
@@ -94,5 +120,49 @@ impl Board<'_> {
             let x = geometry.x + i * geometry.sq_w + geometry.sq_w / 2;
             buffer.set_string(x, geometry.y + geometry.height(), letter, label);
         }
+    }
+
+    /// The band's digit (where the palette wants it) and the square's
+    /// number (numbers mode) on a square of the map. Squares of one row
+    /// give the whole row to the number; taller ones write it on their top
+    /// row, after the digit.
+    fn mark(
+        &self,
+        buffer: &mut ratatui::buffer::Buffer,
+        rect: Rect,
+        heat: &HeatMap,
+        square: Square,
+        band: u8,
+        heat_bg: Option<ratatui::style::Color>,
+    ) {
+        let mut style = Style::default().add_modifier(Modifier::BOLD);
+        if let (Some(bg), Some(text)) = (heat_bg, self.palette.text(band)) {
+            style = style.fg(text).bg(bg);
+        }
+        let digits = self.palette.digits();
+        if digits {
+            buffer.set_string(rect.x, rect.y, (band + 1).to_string(), style);
+        }
+        if !heat.show_numbers {
+            return;
+        }
+        let number = heat.numbers[square.to_usize()];
+        let (x, width) = if rect.height == 1 || !digits {
+            (rect.x, rect.width)
+        } else {
+            (rect.x + 1, rect.width - 1)
+        };
+        let text = compact(number, usize::from(width));
+        let pad = width.saturating_sub(text.chars().count() as u16);
+        let x = if rect.height == 1 {
+            x + pad / 2
+        } else {
+            x + pad
+        };
+        if rect.height == 1 {
+            // One row: the number takes it (the piece and the digit too).
+            buffer.set_string(rect.x, rect.y, " ".repeat(usize::from(rect.width)), style);
+        }
+        buffer.set_string(x, rect.y, text, style);
     }
 }

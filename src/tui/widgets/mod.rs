@@ -10,6 +10,7 @@ pub mod engine;
 pub mod engine_lines;
 pub mod eval_bar;
 pub mod eval_graph;
+pub mod map_legend;
 pub mod move_list;
 pub mod move_tree;
 pub mod node_moves;

@@ -217,6 +217,10 @@ pub const HELP: &[(&str, &str)] = &[
         "branching factor: N(d)/N(d-1), and root = (all nodes)^(1/d)",
     ),
     (
+        "m M #, :map wn",
+        "move-table map: table, importance/best, numbers; :map off",
+    ),
+    (
         "g, o",
         "the games of the file; open a file (or paste FEN/PGN)",
     ),
@@ -236,7 +240,7 @@ pub const HELP: &[(&str, &str)] = &[
 ];
 
 /// The key line under the board.
-pub const KEY_LINE: &str = " ←→ moves · ↑↓ variations · a engine · +/- lines · R review · g games · o open · s save · ? help";
+pub const KEY_LINE: &str = " ←→ moves · ↑↓ variations · a engine · +/- lines · R review · m map · o open · s save · ? help";
 
 impl Analysis {
     /// The tree node under the cursor changed (or the tree did): rebuild
@@ -293,7 +297,7 @@ impl Analysis {
             },
             options: SearchOptions {
                 multipv: analysis.multipv,
-                ..SearchOptions::default()
+                ..cx.search_options()
             },
             level: Level::default(),
             book: false,
@@ -332,8 +336,9 @@ impl Analysis {
                 }
                 cx.dirty = true;
             }
-            Report::Stats { stats, .. } => {
+            Report::Stats { stats, tables, .. } => {
                 cx.stats = Some(stats);
+                cx.engine_tables = Some(tables);
                 cx.dirty = true;
             }
             Report::BestMove { .. } => analysis.search = None,

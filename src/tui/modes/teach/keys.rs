@@ -26,13 +26,17 @@ pub const HELP: &[(&str, &str)] = &[
     ("p", "the teaching positions (or :positions)"),
     (":step N", "go to step N"),
     ("S", "show or hide the statistics"),
+    (
+        "m M #, :map wn",
+        "move-table map: table, importance/best, numbers; :map off",
+    ),
     ("f", "flip the board"),
     ("Esc", "back to the game or analysis"),
     ("?", "this help"),
     ("q, Ctrl-C", "quit"),
 ];
 
-pub const KEY_LINE: &str = " ←→ step · ↓ over · ↑ out · c cutoff · b best · t table · Space play · 1-7 switch · [ ] depth · p positions · Esc back";
+pub const KEY_LINE: &str = " ←→ step · ↓ over · ↑ out · c cutoff · t table · m map · Space play · 1-7 switch · [ ] depth · p positions · Esc back";
 
 /// Whether a landmark lies ahead of (or behind) the step after `applied`.
 fn landmark_found(
@@ -102,7 +106,8 @@ impl Teach {
         }
         let Record::Ready { replay, step } = &self.record else {
             return match key.code {
-                KeyCode::Char('f' | 'S' | '?' | ':' | '/') => Asked::NotTaken,
+                // The map's keys too: the map is there before the record.
+                KeyCode::Char('f' | 'S' | '?' | ':' | '/' | 'm' | 'M' | '#') => Asked::NotTaken,
                 _ => {
                     if let Record::Making { .. } = self.record {
                         cx.say("The search is still being recorded.", Tone::Info);

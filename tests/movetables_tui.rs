@@ -1,0 +1,590 @@
+//! The move-table heat map on the board: `App` driven by messages (keys,
+//! typed `:map` commands, the engine's `Report::Stats`, teach mode's
+//! record carried out by hand), the screen drawn on ratatui's `TestBackend`.
+//! A text snapshot loses colour, so the snapshots carry an 8 x 8 grid of
+//! each square's band as read from the cells' background colours.
+#![allow(clippy::unwrap_used)]
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use kibitz::config::{Settings, ThemeName};
+use kibitz::engine::movetables::{TableId, TableUpdate, TableWeights};
+use kibitz::engine::stats::SearchStats;
+use kibitz::engine::trace::TraceEvent;
+use kibitz::engine::{Command, Report};
+use kibitz::teach;
+use kibitz::tui::app::{App, Request, Tone};
+use kibitz::tui::msg::Msg;
+use kibitz::tui::ui;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::buffer::Buffer;
+use ratatui::crossterm::event::{KeyCode, KeyEvent};
+use ratatui::style::Color as Colour;
+use shakmaty::{Color, Move, Role, Square};
+
+struct Board {
+    app: App,
+    now: Instant,
+}
+
+impl Board {
+    fn new(theme: ThemeName, size: (u16, u16)) -> Board {
+        let settings = Settings {
+            theme,
+            ..Settings::default()
+        };
+        Board {
+            app: App::new(settings, None, None, None, size),
+            now: Instant::now(),
+        }
+    }
+
+    /// A game as White from the dialog, 1. e4 played: the engine thinks.
+    fn game(theme: ThemeName, size: (u16, u16)) -> Board {
+        let mut board = Board::new(theme, size);
+        board.key(KeyCode::Enter);
+        board.typed("e4");
+        assert!(board.app.engine_thinking());
+        board
+    }
+
+    /// The analysis board from the new-game dialog (its last choice).
+    fn analysis(size: (u16, u16)) -> Board {
+        let mut board = Board::new(ThemeName::Classic, size);
+        for _ in 0..4 {
+            board.key(KeyCode::Right);
+        }
+        board.key(KeyCode::Enter);
+        assert!(board.app.analysing());
+        board
+    }
+
+    fn key(&mut self, code: KeyCode) {
+        self.app
+            .update(Msg::Key(KeyEvent::from(code), self.now), self.now);
+    }
+
+    fn typed(&mut self, text: &str) {
+        self.key(KeyCode::Char(':'));
+        for c in text.chars() {
+            self.key(KeyCode::Char(c));
+        }
+        self.key(KeyCode::Enter);
+    }
+
+    /// The id of the last search asked for.
+    fn last_search(&mut self) -> u64 {
+        self.app
+            .take_commands()
+            .into_iter()
+            .filter_map(|c| match c {
+                Command::Go(r) => Some(r.search_id),
+                _ => None,
+            })
+            .last()
+            .expect("a search")
+    }
+
+    fn stats(&mut self, search_id: u64, tables: TableWeights) {
+        let report = Report::Stats {
+            search_id,
+            stats: Arc::new(SearchStats::default()),
+            tables: Arc::new(tables),
+            done: false,
+        };
+        self.app.update(Msg::Engine(report), self.now);
+    }
+
+    fn buffer(&self) -> Buffer {
+        let (w, h) = self.app.size;
+        let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
+        terminal
+            .draw(|frame| ui::draw(frame, &self.app, self.now))
+            .unwrap();
+        terminal.backend().buffer().clone()
+    }
+
+    fn screen(&self) -> String {
+        let buffer = self.buffer();
+        let (w, h) = self.app.size;
+        (0..h)
+            .map(|y| {
+                let line: String = (0..w).map(|x| buffer[(x, y)].symbol()).collect();
+                line.trim_end().to_string()
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    /// The last row: the legend while the map is on, else the key line.
+    fn legend(&self) -> String {
+        self.screen().lines().last().unwrap_or("").to_string()
+    }
+
+    /// The status line's message, and whether it is an error.
+    fn message(&self) -> (String, bool) {
+        let (text, tone) = self.app.message.clone().expect("a message");
+        (text, tone == Tone::Error)
+    }
+
+    /// Each square's band, rank 8 first, as its top-left cell's background
+    /// says: R O Y G C B (red ... dark blue), '.' for no band colour.
+    fn bands(&self) -> String {
+        let buffer = self.buffer();
+        let screen = self.app.screen().unwrap();
+        let mut grid = String::new();
+        for rank in (0..8).rev() {
+            for file in 0..8 {
+                let square =
+                    Square::from_coords(shakmaty::File::new(file), shakmaty::Rank::new(rank));
+                let rect = screen.board.square_rect(square, self.app.flipped);
+                grid.push(band_letter(buffer[(rect.x, rect.y)].bg));
+            }
+            grid.push('\n');
+        }
+        grid
+    }
+
+    /// Squares drawn in a band colour.
+    fn coloured(&self) -> usize {
+        self.bands()
+            .chars()
+            .filter(|c| c.is_ascii_uppercase())
+            .count()
+    }
+}
+
+fn band_letter(bg: Colour) -> char {
+    match bg {
+        Colour::Indexed(196) | Colour::Red => 'R',
+        Colour::Indexed(208) | Colour::LightRed => 'O',
+        Colour::Indexed(226) | Colour::Yellow => 'Y',
+        Colour::Indexed(46) | Colour::Green => 'G',
+        Colour::Indexed(117) | Colour::LightCyan => 'C',
+        Colour::Indexed(21) | Colour::Blue => 'B',
+        _ => '.',
+    }
+}
+
+fn knight(from: Square, to: Square) -> Move {
+    Move::Normal {
+        role: Role::Knight,
+        from,
+        capture: None,
+        to,
+        promotion: None,
+    }
+}
+
+/// Weights for the white knight's table with a spread of values: g1 and f3
+/// gain most, b1-c3 less, b1-a3 loses (a negative weight: it matters, but
+/// it did not work), and a black pawn answers on e7-e5.
+fn knight_weights(rounds: i32) -> TableWeights {
+    let mut weights = TableWeights::default();
+    let pawn = Move::Normal {
+        role: Role::Pawn,
+        from: Square::E7,
+        capture: None,
+        to: Square::E5,
+        promotion: None,
+    };
+    let mut teach = |line: Vec<Move>, others: Vec<Move>, times: i32| {
+        for _ in 0..times * rounds {
+            weights.apply(&TableUpdate {
+                color: Color::White,
+                line: line.clone(),
+                others: others.clone(),
+            });
+        }
+    };
+    teach(vec![knight(Square::G1, Square::F3), pawn], vec![], 12);
+    teach(vec![knight(Square::F3, Square::G5)], vec![], 7);
+    teach(vec![knight(Square::B1, Square::C3)], vec![], 4);
+    teach(vec![knight(Square::C3, Square::D5)], vec![], 2);
+    teach(
+        vec![knight(Square::G5, Square::E6)],
+        vec![knight(Square::B1, Square::A3)],
+        1,
+    );
+    teach(vec![knight(Square::E6, Square::C7)], vec![], 2);
+    weights
+}
+
+const WN: TableId = TableId {
+    color: Color::White,
+    role: Role::Knight,
+};
+
+#[test]
+fn the_map_in_colour_256() {
+    let mut board = Board::game(ThemeName::Classic, (80, 24));
+    let id = board.last_search();
+    board.stats(id, knight_weights(1));
+    board.typed("map wn");
+    let legend = board.legend();
+    assert!(
+        legend.contains("Map: white knight · importance"),
+        "{legend}"
+    );
+    let bands = board.bands();
+    // f3 and g1 gained most: red; a3 least (it lost once): dark blue; the
+    // squares never used stay blank.
+    assert_eq!(bands.lines().nth(7).unwrap(), ".G....R.", "{bands}");
+    assert_eq!(bands.lines().nth(5).unwrap(), "B.Y..R..", "{bands}");
+    insta::assert_snapshot!(
+        "map_wn_classic_80x24",
+        format!("{bands}\n{}", board.screen())
+    );
+}
+
+#[test]
+fn the_map_in_16_colours_and_digits_with_the_mono_theme() {
+    let mut board = Board::game(ThemeName::Mono, (80, 24));
+    let id = board.last_search();
+    board.stats(id, knight_weights(1));
+    board.typed("map wn");
+    let bands = board.bands();
+    assert!(bands.contains('R') && bands.contains('B'), "{bands}");
+    // The band's digit too: "1" (most) on g1's top-left cell.
+    let screen = board.app.screen().unwrap();
+    let g1 = screen.board.square_rect(Square::G1, false);
+    let buffer = board.buffer();
+    assert_eq!(buffer[(g1.x, g1.y)].symbol(), "1");
+    assert_eq!(buffer[(g1.x, g1.y)].bg, Colour::Red);
+    insta::assert_snapshot!("map_wn_mono_80x24", format!("{bands}\n{}", board.screen()));
+}
+
+#[test]
+fn no_color_draws_digits_and_no_band_colours() {
+    let mut board = Board::game(ThemeName::Classic, (80, 24));
+    board.app.no_color = true;
+    let id = board.last_search();
+    board.stats(id, knight_weights(1));
+    board.typed("map wn");
+    assert_eq!(board.coloured(), 0, "{}", board.bands());
+    let legend = board.legend();
+    assert!(legend.contains("1 most … 6 least"), "{legend}");
+    insta::assert_snapshot!("map_wn_no_color_80x24", board.screen());
+}
+
+#[test]
+fn pieces_keep_the_board_colour_under_them_on_a_band() {
+    let mut board = Board::game(ThemeName::Classic, (80, 24));
+    let id = board.last_search();
+    board.stats(id, knight_weights(1));
+    board.typed("map wn");
+    let screen = board.app.screen().unwrap();
+    let g1 = screen.board.square_rect(Square::G1, false);
+    let buffer = board.buffer();
+    let (cx, cy) = (g1.x + g1.width / 2, g1.y + g1.height / 2);
+    assert_eq!(buffer[(cx, cy)].symbol(), "♞");
+    assert_eq!(buffer[(g1.x, g1.y)].bg, Colour::Indexed(196));
+    assert_ne!(buffer[(cx, cy)].bg, Colour::Indexed(196));
+}
+
+#[test]
+fn map_commands_each_do_what_they_say() {
+    let mut board = Board::game(ThemeName::Classic, (80, 24));
+    let id = board.last_search();
+    board.stats(id, knight_weights(1));
+    let key_line = board.legend();
+
+    board.typed("map wn");
+    assert_eq!(
+        board.message(),
+        ("Move-table map: white knight · importance.".into(), false)
+    );
+    assert!(board.legend().contains("white knight · importance"));
+    let one = board.bands();
+
+    board.typed("map all");
+    assert!(
+        board.legend().contains("Map: all tables · importance"),
+        "{}",
+        board.legend()
+    );
+    // The pawn's e7 and e5 count in the sum, not in the knight's table.
+    assert_eq!(&one.lines().nth(1).unwrap()[4..5], ".");
+    assert_ne!(&board.bands().lines().nth(1).unwrap()[4..5], ".");
+
+    board.typed("map wn");
+    board.typed("map best");
+    assert!(
+        board.legend().contains("white knight · best"),
+        "{}",
+        board.legend()
+    );
+    // a3 only lost weight: important, but never best.
+    let a3 = |bands: &str| bands.lines().nth(5).unwrap()[0..1].to_string();
+    assert_eq!(a3(&board.bands()), ".");
+    board.typed("map importance");
+    assert!(board.legend().contains("white knight · importance"));
+    assert_ne!(a3(&board.bands()), ".");
+
+    board.typed("map numbers");
+    assert!(
+        board.legend().contains("numbers: weight"),
+        "{}",
+        board.legend()
+    );
+    let screen = board.app.screen().unwrap();
+    let a3_rect = screen.board.square_rect(Square::A3, false);
+    let row: String = {
+        let buffer = board.buffer();
+        (a3_rect.x..a3_rect.right())
+            .map(|x| buffer[(x, a3_rect.y)].symbol().to_string())
+            .collect()
+    };
+    let weight = knight_weights(1).weight(WN, Square::A3);
+    assert!(weight < 0);
+    assert!(
+        row.contains(&weight.to_string()),
+        "a3 shows {row:?}, weight {weight}"
+    );
+    board.key(KeyCode::Char('#'));
+    assert!(!board.legend().contains("numbers:"));
+
+    board.typed("map off");
+    assert_eq!(board.message(), ("Move-table map off.".into(), false));
+    assert_eq!(board.legend(), key_line);
+    assert_eq!(board.coloured(), 0);
+
+    board.typed("map zz");
+    let (text, error) = board.message();
+    assert!(error, "{text}");
+    assert!(
+        text.contains("':map zz' is not a table or a view"),
+        "{text}"
+    );
+    assert!(text.contains(":map wn"), "{text}");
+}
+
+#[test]
+fn keys_m_capital_m_and_hash_in_a_game_and_on_the_analysis_board() {
+    for mut board in [
+        Board::game(ThemeName::Classic, (100, 32)),
+        Board::analysis((100, 32)),
+    ] {
+        assert!(board.legend().contains("m map"), "{}", board.legend());
+        board.key(KeyCode::Char('m'));
+        assert!(
+            board.legend().contains("white king · importance"),
+            "{}",
+            board.legend()
+        );
+        assert!(board.legend().contains("nothing learned yet"));
+        for _ in 0..4 {
+            board.key(KeyCode::Char('m'));
+        }
+        assert!(board.legend().contains("white knight"));
+        board.key(KeyCode::Char('M'));
+        assert!(board.legend().contains("white knight · best"));
+        board.key(KeyCode::Char('M'));
+        assert!(board.legend().contains("white knight · importance"));
+        board.key(KeyCode::Char('#'));
+        assert!(board.legend().contains("numbers"));
+        for _ in 0..8 {
+            board.key(KeyCode::Char('m'));
+        }
+        assert!(board.legend().contains("all tables"));
+        board.key(KeyCode::Char('m'));
+        assert!(
+            board.legend().contains("m map"),
+            "off again: {}",
+            board.legend()
+        );
+    }
+}
+
+#[test]
+fn the_map_follows_the_engine_live_in_a_game() {
+    let mut board = Board::game(ThemeName::Classic, (80, 24));
+    let id = board.last_search();
+    board.typed("map wn");
+    assert_eq!(board.coloured(), 0);
+    // The first iteration taught the tables a little, the next more.
+    let mut early = TableWeights::default();
+    early.apply(&TableUpdate {
+        color: Color::White,
+        line: vec![knight(Square::G1, Square::F3)],
+        others: vec![],
+    });
+    board.stats(id, early);
+    assert_eq!(board.coloured(), 2, "{}", board.bands());
+    board.stats(id, knight_weights(1));
+    let later = board.coloured();
+    assert!(later > 2, "{}", board.bands());
+    // A report of a search that is over changes nothing.
+    board.stats(id + 100, TableWeights::default());
+    assert_eq!(board.coloured(), later);
+}
+
+#[test]
+fn the_map_follows_the_analysis() {
+    let mut board = Board::analysis((100, 32));
+    let first = board.last_search();
+    board.typed("map all");
+    board.stats(first, knight_weights(1));
+    let before = board.bands();
+    assert_ne!(before.matches('.').count(), 64);
+    // A move: the analysis of the new position reports; the old one's
+    // reports are dropped.
+    board.typed("e4");
+    let second = board.last_search();
+    assert_ne!(first, second);
+    board.stats(first, TableWeights::default());
+    assert_eq!(board.bands(), before, "a stale report");
+    board.stats(second, knight_weights(3));
+    assert!(board.legend().contains("all tables"));
+    let screen = board.screen();
+    assert!(!screen.contains("nothing learned yet"), "{screen}");
+}
+
+#[test]
+fn a_new_game_clears_the_tables_shown() {
+    let mut board = Board::game(ThemeName::Classic, (80, 24));
+    let id = board.last_search();
+    board.stats(id, knight_weights(1));
+    board.typed("map wn");
+    assert!(board.coloured() > 0);
+    board.typed("new");
+    board.key(KeyCode::Char('y'));
+    board.key(KeyCode::Enter);
+    assert!(
+        board
+            .app
+            .take_commands()
+            .iter()
+            .any(|c| matches!(c, Command::NewGame)),
+        "the engine is told"
+    );
+    assert_eq!(board.coloured(), 0, "{}", board.bands());
+    assert!(
+        board.legend().contains("nothing learned yet"),
+        "{}",
+        board.legend()
+    );
+}
+
+#[test]
+fn the_searches_carry_the_move_table_settings() {
+    let settings = Settings {
+        move_table_moves: 3,
+        move_table_threshold: -25,
+        ..Settings::default()
+    };
+    let mut app = App::new(settings, None, None, None, (100, 32));
+    let now = Instant::now();
+    app.update(Msg::Key(KeyEvent::from(KeyCode::Enter), now), now);
+    for c in ":e4\r".chars() {
+        let code = if c == '\r' {
+            KeyCode::Enter
+        } else {
+            KeyCode::Char(c)
+        };
+        app.update(Msg::Key(KeyEvent::from(code), now), now);
+    }
+    let go = app.take_commands().into_iter().find_map(|c| match c {
+        Command::Go(request) => Some(request),
+        _ => None,
+    });
+    let options = go.map(|g| g.options);
+    let (moves, threshold) = options
+        .map(|o| (o.table_moves, o.table_threshold))
+        .unwrap_or_default();
+    assert_eq!((moves, threshold), (3, -25));
+    app.analyse_position(shakmaty::Chess::default(), now);
+    let options = app
+        .take_commands()
+        .into_iter()
+        .find_map(|c| match c {
+            Command::Go(request) => Some(request.options),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(
+        (
+            options.table_moves,
+            options.table_threshold,
+            options.multipv
+        ),
+        (3, -25, 3)
+    );
+}
+
+/// Teach mode on a curated position, its record made on this thread.
+fn teach_board(size: (u16, u16)) -> Board {
+    let lesson = teach::positions()
+        .into_iter()
+        .next()
+        .expect("a teaching position");
+    let mut board = Board::new(ThemeName::Classic, size);
+    board
+        .app
+        .analyse_position(lesson.position.clone(), board.now);
+    board
+        .app
+        .teach(lesson.position, Vec::new(), lesson.depth, board.now);
+    for request in board.app.take_requests() {
+        if let Request::Record { id, setup } = request {
+            let result = teach::record_replay(&setup, teach::MAX_EVENTS, &|| false);
+            board.app.update(Msg::Recorded { id, result }, board.now);
+        }
+    }
+    assert!(board.app.mode.teach().and_then(|t| t.ready()).is_some());
+    board
+}
+
+#[test]
+fn the_map_follows_teach_mode_step_by_step() {
+    let mut board = teach_board((80, 24));
+    assert!(board.legend().contains("m map"), "{}", board.legend());
+    board.typed("map all");
+    board.typed("map numbers");
+    assert!(board.legend().contains("nothing learned yet"));
+    assert_eq!(board.coloured(), 0);
+    // The first cutoff's lesson for the tables, and the step just after it.
+    let (first, second) = {
+        let (replay, _) = board.app.mode.teach().unwrap().ready().unwrap();
+        let mut updates = replay
+            .events()
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| matches!(e, TraceEvent::MoveTables { .. }))
+            .map(|(i, _)| i + 1);
+        (updates.next().expect("a table update"), updates.next())
+    };
+    board.typed(&format!("step {}", first - 1));
+    let before = board.screen();
+    assert_eq!(board.coloured(), 0, "{}", board.bands());
+    board.key(KeyCode::Char('l'));
+    let after = board.bands();
+    assert!(board.coloured() > 0, "the update shows: {after}");
+    assert_ne!(board.screen(), before);
+    insta::assert_snapshot!(
+        "map_teach_first_update_numbers_80x24",
+        format!("{after}\n{}", board.screen())
+    );
+    // Stepping back takes the lesson back.
+    board.key(KeyCode::Char('h'));
+    assert_eq!(board.coloured(), 0);
+    assert_eq!(board.screen(), before);
+    // At the next update the numbers change again.
+    if let Some(second) = second {
+        board.typed(&format!("step {second}"));
+        let numbers = board.screen();
+        board.typed(&format!("step {first}"));
+        assert_ne!(
+            board.screen(),
+            numbers,
+            "the numbers differ between updates"
+        );
+    }
+    // While a new record is made, the map's keys still work.
+    board.key(KeyCode::Char(']'));
+    assert!(board.app.mode.teach().unwrap().ready().is_none());
+    board.key(KeyCode::Char('m'));
+    assert_eq!(board.message(), ("Move-table map off.".into(), false));
+}
