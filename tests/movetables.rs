@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use kibitz::engine::movetables::{TableId, TableWeights};
 use kibitz::engine::ordering::Heuristics;
-use kibitz::engine::search::{self, Progress, SearchContext};
+use kibitz::engine::search;
 use kibitz::engine::trace::{NoTrace, OrderReason, Recorder, TraceEvent, Tracer};
 use kibitz::engine::tt::TranspositionTable;
 use kibitz::engine::{Command, Engine, GoRequest, Limits, Report, SearchOptions};
@@ -27,22 +27,13 @@ fn search_in<T: Tracer>(
     heuristics: &mut Heuristics,
     tracer: &mut T,
 ) -> u64 {
-    let mut ignore = |_: Progress| {};
-    let mut ctx = SearchContext {
-        tt,
-        heuristics,
-        stop: &|| false,
-        on_info: &mut ignore,
-        search_id: 0,
-        clock_start: Instant::now(),
-        tablebases: None,
-    };
-    search::search(
+    search::search_kept(
         position,
         &[],
         &Limits::depth(depth),
         options,
-        &mut ctx,
+        (tt, heuristics),
+        &|| false,
         tracer,
     )
     .nodes

@@ -13,7 +13,7 @@ use super::{CliError, setup};
 use crate::engine::movetables::{TableId, TableWeights};
 use crate::engine::ordering::Heuristics;
 use crate::engine::protocol::MAX_TABLE_MOVES;
-use crate::engine::search::{self, Progress, SearchContext};
+use crate::engine::search;
 use crate::engine::trace::NoTrace;
 use crate::engine::tt::TranspositionTable;
 use crate::engine::{Limits, SearchOptions, position_key};
@@ -35,11 +35,7 @@ pub fn movetables(
     json: bool,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
-    if !(1..=MAX_MOVETABLES_DEPTH).contains(&depth) {
-        return Err(CliError::BadInput(format!(
-            "depth {depth} is out of range 1..={MAX_MOVETABLES_DEPTH}"
-        )));
-    }
+    check_depth(depth)?;
     let (position, history) = setup(fen, moves)?;
     if position.legal_moves().is_empty() {
         return Err(CliError::BadInput(
@@ -133,24 +129,25 @@ fn search_with(
     tt: &mut TranspositionTable,
     heuristics: &mut Heuristics,
 ) -> search::SearchResult {
-    let mut ignore = |_: Progress| {};
-    let mut ctx = SearchContext {
-        tt,
-        heuristics,
-        stop: &|| false,
-        on_info: &mut ignore,
-        search_id: 0,
-        clock_start: Instant::now(),
-        tablebases: None,
-    };
-    search::search(
+    search::search_kept(
         position,
         history,
         &Limits::depth(depth),
         options,
-        &mut ctx,
+        (tt, heuristics),
+        &|| false,
         &mut NoTrace,
     )
+}
+
+fn check_depth(depth: u32) -> Result<(), CliError> {
+    if (1..=MAX_MOVETABLES_DEPTH).contains(&depth) {
+        Ok(())
+    } else {
+        Err(CliError::BadInput(format!(
+            "depth {depth} is out of range 1..={MAX_MOVETABLES_DEPTH}"
+        )))
+    }
 }
 
 /// One row of the table: a setting and what it cost.
@@ -173,11 +170,7 @@ pub fn bench_movetables(
     json: bool,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
-    if !(1..=MAX_MOVETABLES_DEPTH).contains(&depth) {
-        return Err(CliError::BadInput(format!(
-            "depth {depth} is out of range 1..={MAX_MOVETABLES_DEPTH}"
-        )));
-    }
+    check_depth(depth)?;
     if counts.is_empty() {
         return Err(CliError::BadInput(
             "--movetables needs at least one number of table moves, as in 0,1,2,4".into(),

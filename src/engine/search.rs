@@ -296,10 +296,33 @@ pub fn search_fresh_until<T: Tracer>(
 ) -> SearchResult {
     let mut tt = TranspositionTable::new(hash_mb);
     let mut heuristics = Box::<Heuristics>::default();
+    search_kept(
+        position,
+        history,
+        limits,
+        options,
+        (&mut tt, &mut heuristics),
+        stop,
+        tracer,
+    )
+}
+
+/// One search on the caller's thread with a table and move-ordering
+/// knowledge the caller keeps between searches, as the engine thread does
+/// through a game (the move tables, for one, are meant to last a game).
+pub fn search_kept<T: Tracer>(
+    position: &Chess,
+    history: &[u64],
+    limits: &Limits,
+    options: SearchOptions,
+    (tt, heuristics): (&mut TranspositionTable, &mut Heuristics),
+    stop: &dyn Fn() -> bool,
+    tracer: &mut T,
+) -> SearchResult {
     let mut ignore = |_: Progress| {};
     let mut ctx = SearchContext {
-        tt: &mut tt,
-        heuristics: &mut heuristics,
+        tt,
+        heuristics,
         stop,
         on_info: &mut ignore,
         search_id: 0,
