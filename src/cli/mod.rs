@@ -8,7 +8,7 @@ pub mod review;
 pub mod tb;
 mod trace;
 
-pub use movetables::{MAX_MOVETABLES_DEPTH, bench_movetables, grid, movetables};
+pub use movetables::{MAX_MOVETABLES_DEPTH, bench_movetables, movetables};
 pub use trace::{MAX_TRACE_DEPTH, TraceArgs, TraceSummary, run_trace, trace};
 
 use std::io::Write;

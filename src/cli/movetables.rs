@@ -58,8 +58,8 @@ pub fn movetables(
             .iter()
             .map(|&id| {
                 json!({
-                    "color": if id.color.is_white() { "white" } else { "black" },
-                    "piece": id.name().split(' ').nth(1).unwrap_or_default(),
+                    "color": id.color_name(),
+                    "piece": id.piece_name(),
                     "code": id.code(),
                     "weights": weights.table(id).to_vec(),
                 })
@@ -91,7 +91,7 @@ pub fn movetables(
 }
 
 /// One table as text: a title, then rank 8 to rank 1.
-pub fn grid(weights: &TableWeights, id: TableId) -> String {
+fn grid(weights: &TableWeights, id: TableId) -> String {
     let table = weights.table(id);
     let width = table
         .iter()

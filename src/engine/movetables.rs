@@ -107,7 +107,17 @@ impl TableId {
 
     /// "white knight".
     pub fn name(self) -> String {
-        format!("{} {}", color_name(self.color), role_name(self.role))
+        format!("{} {}", self.color_name(), self.piece_name())
+    }
+
+    /// "white" or "black".
+    pub fn color_name(self) -> &'static str {
+        color_name(self.color)
+    }
+
+    /// "knight".
+    pub fn piece_name(self) -> &'static str {
+        role_name(self.role)
     }
 }
 
