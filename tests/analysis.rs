@@ -578,7 +578,7 @@ fn review_results_mark_moves_and_are_written_into_the_game() {
         h.update(Msg::Review { id, ply, eval });
     }
     h.update(Msg::ReviewDone { id });
-    assert!(h.message().contains("1 blunders"), "{}", h.message());
+    assert!(h.message().contains("1 blunder ("), "{}", h.message());
     h.key(KeyCode::Char('n'));
     assert_eq!(h.tree().nodes[h.cursor()].san, "Nf6");
     insta::assert_snapshot!("analysis_review", h.screen());

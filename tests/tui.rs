@@ -624,3 +624,213 @@ fn near_the_tables_generation_follows_the_setting() {
         assert!(h.app.wants_tables, "{mode:?}");
     }
 }
+
+impl Harness {
+    /// The engine answers search `id` with `uci`, scored `cp` for itself.
+    fn engine_plays_scored(&mut self, id: u64, uci: &str, cp: i32) {
+        let m = parse_uci(self.app.game.position(), uci).unwrap();
+        self.app.update(
+            Msg::Engine(Report::BestMove {
+                search_id: id,
+                best_move: Some(m),
+                ponder: None,
+                score: Score::Centipawns(cp),
+                depth: 6,
+                nodes: 20_000,
+                source: kibitz::engine::MoveSource::Search,
+            }),
+            self.now,
+        );
+    }
+
+    /// The row of the screen that holds `text`.
+    fn row_with(&self, text: &str) -> String {
+        self.screen()
+            .lines()
+            .find(|line| line.contains(text))
+            .unwrap_or_default()
+            .to_string()
+    }
+}
+
+#[test]
+fn the_engine_panel_says_when_a_level_plays_another_move_than_its_best_line() {
+    for size in [(80, 24), (120, 40)] {
+        let mut h = Harness::with_size(None, size);
+        h.start();
+        h.searches();
+        h.typed("e4");
+        let id = h.searches()[0];
+        // Its search thinks d5 best (-0.35 for White: Black stands better)...
+        h.info(id, &["d7d5", "e4d5", "d8d5"]);
+        let screen = h.screen();
+        assert!(screen.contains("thinking"), "{screen}");
+        // ...and level 5 picks e5 among the near-best moves.
+        h.engine_plays_scored(id, "e7e5", -50);
+        let screen = h.screen();
+        assert!(screen.contains("played  e5  +0.50"), "{screen}");
+        assert!(
+            screen.contains("level 5 picks among near-best moves"),
+            "{screen}"
+        );
+        assert!(screen.contains("best +0.35 d5 exd5 Qxd5"), "{screen}");
+        assert!(!screen.contains("pv d5"), "{screen}");
+        snapshot!(
+            format!("level_plays_another_move_{}x{}", size.0, size.1),
+            screen
+        );
+    }
+}
+
+#[test]
+fn the_engine_panel_shows_the_line_it_followed_and_then_the_game_result() {
+    let mut h = Harness::new(None);
+    h.start();
+    h.searches();
+    h.typed("f3");
+    let id = h.searches()[0];
+    h.info(id, &["e7e5", "g2g4"]);
+    h.engine_plays_scored(id, "e7e5", 35);
+    let screen = h.screen();
+    assert!(screen.contains("last move"), "{screen}");
+    assert!(screen.contains("pv e5 g4"), "{screen}");
+    assert!(!screen.contains("picks among"), "{screen}");
+    h.typed("g4");
+    let id = h.searches()[0];
+    h.info(id, &["d8h4"]);
+    h.engine_plays_scored(id, "d8h4", 32_000);
+    assert!(h.app.end.is_some());
+    h.key(KeyCode::Esc);
+    let screen = h.screen();
+    // The last search is history: the panel gives the result instead.
+    assert!(screen.contains("game over  0-1"), "{screen}");
+    assert!(!screen.contains("pv Qh4"), "{screen}");
+}
+
+#[test]
+fn after_a_game_its_next_steps_stay_reachable() {
+    let mut h = Harness::new(None);
+    h.keys("lll");
+    h.key(KeyCode::Enter);
+    for san in ["f3", "e5", "g4", "Qh4#"] {
+        h.typed(san);
+    }
+    assert_eq!(h.app.overlay, Overlay::GameOver);
+    assert!(h.screen().contains("after 2 moves"));
+    // Saving answers in the status line and keeps the dialog.
+    h.key(KeyCode::Char('s'));
+    assert_eq!(h.app.overlay, Overlay::GameOver);
+    assert!(h.screen().contains("No data directory"));
+    h.key(KeyCode::Esc);
+    assert_eq!(h.app.overlay, Overlay::None);
+    let keys = h.row_with("a analyse");
+    assert!(keys.contains("n new game"), "{keys}");
+    h.key(KeyCode::Char('a'));
+    assert!(h.app.analysis().is_some());
+}
+
+#[test]
+fn a_game_of_one_move_ends_after_1_move() {
+    let mut h = Harness::new(Some("7k/5Q2/6K1/8/8/8/8/8 w - - 0 1"));
+    h.keys("lll");
+    h.key(KeyCode::Enter);
+    h.typed("Qg7#");
+    assert_eq!(h.app.overlay, Overlay::GameOver);
+    let screen = h.screen();
+    assert!(screen.contains("after 1 move "), "{screen}");
+}
+
+#[test]
+fn backspace_on_an_empty_prompt_keeps_it_open() {
+    let mut h = Harness::new(None);
+    h.start();
+    h.key(KeyCode::Char(':'));
+    h.key(KeyCode::Backspace);
+    h.key(KeyCode::Backspace);
+    // Still the prompt: the letters are typed, not taken for keys.
+    h.keys("f");
+    assert_eq!(h.app.input.as_deref(), Some("f"));
+    assert!(!h.app.flipped);
+    assert!(h.row_with("move>").contains("move> f"));
+    h.key(KeyCode::Esc);
+    assert_eq!(h.app.input, None);
+}
+
+#[test]
+fn the_status_line_follows_the_game() {
+    let mut h = Harness::new(None);
+    h.start();
+    h.searches();
+    assert!(h.row_with("New game:").contains("You vs kibitz"));
+    h.typed("e4");
+    // The player's move answered it.
+    assert!(!h.screen().contains("New game:"));
+    let id = h.searches()[0];
+    h.engine_plays(id, "c7c5");
+    h.key(KeyCode::Char('u'));
+    assert!(
+        h.screen()
+            .contains("Took back your move and kibitz's reply."),
+        "{}",
+        h.screen()
+    );
+    // A long message and the opening's name keep apart.
+    h.typed("e4");
+    let id = h.searches()[0];
+    h.engine_plays(id, "c7c5");
+    h.typed("thisisnotamoveoracommand");
+    let row = h.row_with("B20");
+    assert!(row.contains("is not a move"), "{}", h.screen());
+    assert!(
+        row.trim_end_matches('"').ends_with("  B20 Sicilian D… "),
+        "{row}"
+    );
+    let at = row.find("B20").unwrap();
+    assert!(row[..at].ends_with("  "), "{row}");
+}
+
+#[test]
+fn the_start_screen_shows_every_choice_and_its_header_follows_the_dialog() {
+    for size in [(80, 24), (120, 40)] {
+        let mut h = Harness::with_size(None, size);
+        let screen = h.screen();
+        for choice in [
+            "White",
+            "Black",
+            "Random",
+            "Two players",
+            "Analysis board",
+            "Teach the search",
+        ] {
+            assert!(screen.contains(choice), "{choice}\n{screen}");
+        }
+        // The header describes what the dialog would start (5+3), not a game
+        // nobody started.
+        assert!(
+            h.row_with("kibitz ")
+                .contains("New game: You (White) vs kibitz level 5 · 5+3"),
+            "{screen}"
+        );
+        assert!(!screen.contains("untimed"), "{screen}");
+        // No piece of a covered word beside the dialog.
+        for line in screen.lines() {
+            if let Some(at) = line.rfind('│') {
+                let after: String = line[at + '│'.len_utf8()..].chars().take(2).collect();
+                assert!(
+                    !after.starts_with(|c: char| c.is_ascii_alphabetic()),
+                    "{line}"
+                );
+            }
+        }
+        h.key(KeyCode::Right);
+        h.key(KeyCode::Right);
+        h.key(KeyCode::Right);
+        assert!(h.row_with("kibitz ").contains("New game: Two players"));
+        h.key(KeyCode::Right);
+        assert!(h.row_with("[Analysis board]").contains("or open"));
+        snapshot!(
+            format!("new_game_dialog_analysis_{}x{}", size.0, size.1),
+            h.screen()
+        );
+    }
+}

@@ -169,6 +169,21 @@ fn play_by_keys_and_typed_san_then_quit_with_the_terminal_restored() {
         full_move(screen, 2).is_some_and(|m| m.starts_with("Nf3 "))
     });
 
+    // Backspace on an empty prompt keeps it open: the "f" after it is
+    // typed there, not taken for the flip key; Esc leaves the prompt.
+    s.send(":");
+    s.send("\x7f");
+    s.send("\x7f");
+    s.send("f");
+    s.wait_for("the prompt to keep the f", |screen| {
+        screen.contains("move> f")
+    });
+    s.send("\x1b");
+    s.wait_for("the key line back", |screen| screen.contains("u takeback"));
+    let screen = s.screen();
+    let row_of = |rank: char| screen.lines().position(|l| l.starts_with(rank));
+    assert!(row_of('8') < row_of('1'), "not flipped:\n{screen}");
+
     // Quit asks first during a game.
     s.send("q");
     s.wait_for("the quit question", |screen| screen.contains("Quit?"));

@@ -41,7 +41,31 @@ impl EngineLine {
 /// The engine's own move search in a game, as the engine panel shows it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Thinking {
+    /// The search's best line (its first MultiPV line).
     pub line: EngineLine,
     /// Still searching (false: this was the search of its last move).
     pub live: bool,
+    /// The move the engine played at the end of the search: below full
+    /// strength a level may pick another of the near-best moves than the
+    /// best line's first, and the panel says so.
+    pub played: Option<Played>,
+}
+
+/// The move a search ended with.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Played {
+    pub san: String,
+    /// The move's own score, from White's point of view.
+    pub score: Score,
+    /// The level that chose it, when below full strength.
+    pub level: Option<u8>,
+}
+
+impl Thinking {
+    /// The played move when it is not the best line's first move.
+    pub fn other_choice(&self) -> Option<&Played> {
+        self.played
+            .as_ref()
+            .filter(|played| self.line.san.first() != Some(&played.san))
+    }
 }

@@ -98,6 +98,7 @@ fn draw_panel(frame: &mut Frame, app: &App, panel: Panel, rect: Rect, theme: &Th
             thinking: app.thinking.as_ref(),
             source: app.engine_source.as_ref(),
             searching: app.engine_thinking(),
+            end: app.end,
             theme,
         }
         .draw(frame, rect),
@@ -286,7 +287,13 @@ fn draw_input(frame: &mut Frame, app: &App, area: Rect, theme: &Theme, map: &Map
             }
             Line::from(spans)
         }
-        None => Line::styled(app.mode.key_line(), Style::default().fg(theme.dim)),
+        None => {
+            let keys = match app.mode {
+                Mode::Play if app.end.is_some() => super::modes::play::GAME_OVER_KEY_LINE,
+                _ => app.mode.key_line(),
+            };
+            Line::styled(keys, Style::default().fg(theme.dim))
+        }
     };
     frame.render_widget(Paragraph::new(line), area);
 }
@@ -354,6 +361,16 @@ fn draw_top(frame: &mut Frame, app: &App, area: Rect, theme: &Theme) {
             format!(" Teach · {} · {}", teach.title, teach.algorithm()),
             Style::default().add_modifier(Modifier::BOLD),
         ));
+        frame.render_widget(Paragraph::new(Line::from(spans)), area);
+        return;
+    }
+    // Before the first game, the header follows the new-game dialog rather
+    // than describe a game nobody has started.
+    if let Overlay::NewGame(form) = &app.overlay
+        && !app.started_game()
+        && app.analysis().is_none()
+    {
+        spans.push(Span::raw(format!(" New game: {}", form.summary())));
         frame.render_widget(Paragraph::new(Line::from(spans)), area);
         return;
     }
@@ -431,29 +448,114 @@ fn draw_top(frame: &mut Frame, app: &App, area: Rect, theme: &Theme) {
 
 fn draw_status(frame: &mut Frame, app: &App, area: Rect, theme: &Theme) {
     // The opening's name on the right, the latest message on the left.
-    let opening = app
-        .opening()
-        .map(|o| format!("{} {} ", o.eco, o.name))
-        .unwrap_or_default();
-    let opening_width = (opening.chars().count() as u16).min(area.width / 2);
+    let opening = app.opening();
+    let (message, opening) = status_parts(
+        area.width.into(),
+        app.message.as_ref().map_or("", |(text, _)| text.as_str()),
+        opening.as_ref().map(|o| (o.eco.as_str(), o.name.as_str())),
+    );
+    let opening_width = opening.chars().count() as u16;
     if opening_width > 0 {
         let right = Rect::new(area.right() - opening_width, area.y, opening_width, 1);
         frame.render_widget(
-            Paragraph::new(Line::styled(opening, Style::default().fg(theme.dim)))
-                .alignment(Alignment::Right),
+            Paragraph::new(Line::styled(opening, Style::default().fg(theme.dim))),
             right,
         );
     }
     let area = Rect::new(area.x, area.y, area.width - opening_width, 1);
     let line = match &app.message {
-        Some((text, Tone::Error)) => Line::styled(
-            format!(" {text}"),
+        Some((_, Tone::Error)) => Line::styled(
+            message,
             Style::default()
                 .fg(theme.check)
                 .add_modifier(Modifier::BOLD),
         ),
-        Some((text, Tone::Info)) => Line::from(format!(" {text}")),
+        Some((_, Tone::Info)) => Line::from(message),
         None => Line::default(),
     };
     frame.render_widget(Paragraph::new(line), area);
+}
+
+/// The status line's two texts for `width` columns: the message on the
+/// left, the opening (ECO code and name) on the right, and at least two
+/// blank columns between them. The message wins the room: the opening's
+/// name is cut (with "…") or left at its code, and only a message longer
+/// than the whole line is cut itself.
+fn status_parts(width: usize, message: &str, opening: Option<(&str, &str)>) -> (String, String) {
+    const GAP: usize = 2;
+    let message = if message.is_empty() {
+        String::new()
+    } else {
+        format!(" {message}")
+    };
+    let message_width = message.chars().count();
+    let Some((eco, name)) = opening else {
+        return (ellipsis(&message, width), String::new());
+    };
+    let gap = if message.is_empty() { 0 } else { GAP };
+    let room = width.saturating_sub(message_width + gap);
+    let full = format!("{eco} {name} ");
+    let opening = if full.chars().count() <= room {
+        full
+    } else if room >= eco.chars().count() + 6 {
+        // The code and as much of the name as fits.
+        format!("{} ", ellipsis(&format!("{eco} {name}"), room - 1))
+    } else if room > eco.chars().count() {
+        format!("{eco} ")
+    } else {
+        String::new()
+    };
+    let left = width.saturating_sub(opening.chars().count());
+    (ellipsis(&message, left), opening)
+}
+
+/// `text` in at most `width` columns, ending in "…" when cut.
+pub fn ellipsis(text: &str, width: usize) -> String {
+    if text.chars().count() <= width {
+        return text.to_string();
+    }
+    let mut cut: String = text.chars().take(width.saturating_sub(1)).collect();
+    if width > 0 {
+        cut.push('…');
+    }
+    cut
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{ellipsis, status_parts};
+
+    const SICILIAN: Option<(&str, &str)> = Some(("B40", "Sicilian Defense"));
+
+    #[test]
+    fn message_and_opening_keep_a_gap() {
+        let (left, right) = status_parts(80, "Hint: Nf3 (+0.25)", SICILIAN);
+        assert_eq!(left, " Hint: Nf3 (+0.25)");
+        assert_eq!(right, "B40 Sicilian Defense ");
+        // A long message: the name is cut first, then left at its code.
+        let long = "Saved /home/someone/.local/share/kibitz/games/kibitz-20261123-201500.pgn";
+        let (left, right) = status_parts(80, long, SICILIAN);
+        assert_eq!(right, "B40 ");
+        assert!(left.chars().count() + right.chars().count() <= 80);
+        assert!(left.ends_with('…') || left.ends_with("pgn"), "{left}");
+        let (_, right) = status_parts(55, "New game: You vs kibitz level 5, 5+3", SICILIAN);
+        assert_eq!(right, "B40 Sicilian D… ");
+        // Never joined: at least two blanks between the texts.
+        for width in 20..90 {
+            let (left, right) = status_parts(width, long, SICILIAN);
+            let used = left.chars().count() + right.chars().count();
+            assert!(used <= width, "{width}: {left}|{right}");
+            if !right.is_empty() {
+                assert!(used + 2 <= width, "{width}: {left}|{right}");
+            }
+        }
+    }
+
+    #[test]
+    fn without_an_opening_the_message_takes_the_line() {
+        assert_eq!(status_parts(10, "abcdefghijkl", None).0, " abcdefgh…");
+        assert_eq!(status_parts(10, "", SICILIAN).1, "B40 Sici… ");
+        assert_eq!(ellipsis("abc", 3), "abc");
+        assert_eq!(ellipsis("abcd", 3), "ab…");
+    }
 }

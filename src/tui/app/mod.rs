@@ -390,7 +390,13 @@ impl App {
             }
             Overlay::GameOver => match key.code {
                 KeyCode::Char('a') => return self.analyse_game(now),
-                KeyCode::Char('n' | 's' | 'q' | 'u' | 'f' | '?') => {}
+                // Saving answers in the status line and leaves the dialog
+                // with its next steps.
+                KeyCode::Char('s') => {
+                    self.overlay = Overlay::GameOver;
+                    return self.cx.save_pgn(now);
+                }
+                KeyCode::Char('n' | 'q' | 'u' | 'f' | '?') => {}
                 _ => return,
             },
             Overlay::GameList => return self.game_list_key(key),
@@ -399,6 +405,11 @@ impl App {
         }
         if self.input.is_some() {
             return self.input_key(key, now);
+        }
+        // After a game the dialog's next steps stay on the keys (and on the
+        // key line) once it is closed.
+        if matches!(self.mode, Mode::Play) && self.end.is_some() && key.code == KeyCode::Char('a') {
+            return self.analyse_game(now);
         }
         let taken = match &mut self.mode {
             Mode::Play => play::key(&mut self.cx, key, now),
@@ -465,8 +476,11 @@ impl App {
         };
         match key.code {
             KeyCode::Esc => self.input = None,
-            KeyCode::Backspace if text.pop().is_none() => self.input = None,
-            KeyCode::Backspace => {}
+            // Backspace on an empty prompt keeps it open: only Esc (or Enter)
+            // leaves it, so the letters typed next are never taken for keys.
+            KeyCode::Backspace => {
+                text.pop();
+            }
             KeyCode::Tab => {
                 if let [only] = self.completions().as_slice() {
                     self.input = Some(only.clone());

@@ -15,7 +15,7 @@ use crate::game::notation::san_line;
 use crate::game::pgn::{Headers, write_pgn};
 use crate::game::{Game, GameEnd};
 use crate::tui::clock::Clock;
-use crate::tui::engine_line::{EngineLine, Thinking};
+use crate::tui::engine_line::{EngineLine, Played, Thinking};
 use crate::tui::overlays::new_game::NewGameForm;
 use crate::tui::overlays::{Confirm, Overlay};
 use crate::tui::save::{Players, SavedGame, date_and_time, write_autosave};
@@ -78,6 +78,10 @@ pub const HELP: &[(&str, &str)] = &[
 /// The key line under the board.
 pub const KEY_LINE: &str =
     " arrows/mouse/: move · u takeback · i hint · d draw · m map · ? help · q quit";
+
+/// The key line once the game is over: the game-over dialog's next steps.
+pub const GAME_OVER_KEY_LINE: &str =
+    " n new game · s save · u takeback · a analyse · ? help · q quit";
 
 /// The panels beside the board, top to bottom, and how high each is for
 /// the room left below it.
@@ -308,6 +312,12 @@ impl Shared {
         }
         self.selected = None;
         self.hint = None;
+        // A player's move answers whatever the status line said ("New game:
+        // ...", a hint, a refused move); the engine's moves leave it for the
+        // player to read.
+        if !self.players.engine_plays(mover) {
+            self.message = None;
+        }
         self.dirty = true;
         self.after_move(now);
     }
@@ -351,6 +361,7 @@ impl Shared {
                 self.thinking = Some(Thinking {
                     line: EngineLine::from_info(self.game.position(), &info),
                     live: true,
+                    played: None,
                 });
                 self.dirty = true;
             }
@@ -374,13 +385,27 @@ impl Shared {
                 match (purpose, best_move) {
                     (Purpose::EngineMove, Some(m)) => {
                         let san = san_line(self.game.position(), &[m]).join("");
-                        self.engine_source = Some((san, source));
+                        self.engine_source = Some((san.clone(), source));
                         // A book move has no score: keep the last searched one.
                         if !matches!(source, MoveSource::Book { .. }) {
                             self.engine_score = Some(score);
                         }
                         if let Some(thinking) = &mut self.thinking {
                             thinking.live = false;
+                            let turn = self.game.position().turn();
+                            thinking.played =
+                                matches!(source, MoveSource::Search).then(|| Played {
+                                    san: san.clone(),
+                                    score: score.for_white(turn),
+                                    level: match self.players {
+                                        Players::VsEngine { level, .. }
+                                            if !level.is_full_strength() =>
+                                        {
+                                            Some(level.get())
+                                        }
+                                        _ => None,
+                                    },
+                                });
                         }
                         self.play_move(m, now);
                     }
@@ -446,8 +471,14 @@ impl Shared {
         self.engine_source = None;
         self.engine_score = None;
         self.overlay = Overlay::None;
-        let s = if plies == 1 { "" } else { "s" };
-        self.say(format!("Took back {plies} ply{s}."), Tone::Info);
+        let text = match (plies, self.players) {
+            (2, Players::VsEngine { .. }) => "Took back your move and kibitz's reply.".to_string(),
+            (plies, _) => format!(
+                "Took back {}.",
+                crate::core::counted(plies as u64, "move", "moves")
+            ),
+        };
+        self.say(text, Tone::Info);
         self.engine_turn(now);
         self.autosave(now);
     }

@@ -18,7 +18,10 @@ pub fn draw(frame: &mut Frame, end: GameEnd, plies: usize, area: Rect, theme: &T
             format!(" {}  {}", end.result(), end.describe()),
             Style::default().add_modifier(Modifier::BOLD),
         ),
-        Line::from(format!(" after {} moves", plies.div_ceil(2))),
+        Line::from(format!(
+            " after {}",
+            crate::core::counted(plies.div_ceil(2) as u64, "move", "moves")
+        )),
         Line::default(),
         Line::styled(
             " n new game · s save · u takeback · a analyse · Esc",

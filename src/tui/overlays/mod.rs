@@ -12,6 +12,7 @@ pub mod resume;
 pub mod teach_positions;
 
 use ratatui::Frame;
+use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::widgets::{Block, Borders, Clear};
@@ -44,6 +45,43 @@ pub enum Overlay {
     TeachPositions(teach_positions::TeachPicker),
 }
 
+/// Blank the pieces of words that a box at `rect` would leave showing on
+/// either side of it (the "et" of a covered "no moves yet"): beside a
+/// dialog, text is either whole or gone. Pieces and board squares are not
+/// words and stay.
+fn clear_cut_words(buffer: &mut Buffer, rect: Rect, area: Rect) {
+    let is_word = |buffer: &Buffer, x: u16, y: u16| {
+        buffer.cell((x, y)).is_some_and(|cell| {
+            cell.symbol()
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "'.,:;-+%()/…".contains(c))
+                && !cell.symbol().is_empty()
+        })
+    };
+    for y in rect.top()..rect.bottom() {
+        // A word runs under the box's left or right edge when the cells on
+        // both sides of that edge are letters.
+        if rect.right() < area.right() && is_word(buffer, rect.right() - 1, y) {
+            let mut x = rect.right();
+            while x < area.right() && is_word(buffer, x, y) {
+                if let Some(cell) = buffer.cell_mut((x, y)) {
+                    cell.set_symbol(" ");
+                }
+                x += 1;
+            }
+        }
+        if rect.left() > area.left() && is_word(buffer, rect.left(), y) {
+            let mut x = rect.left();
+            while x > area.left() && is_word(buffer, x - 1, y) {
+                x -= 1;
+                if let Some(cell) = buffer.cell_mut((x, y)) {
+                    cell.set_symbol(" ");
+                }
+            }
+        }
+    }
+}
+
 /// A box of `width` x `height` in the middle of `area`, cleared.
 pub fn popup(
     frame: &mut Frame,
@@ -61,6 +99,7 @@ pub fn popup(
         width,
         height,
     );
+    clear_cut_words(frame.buffer_mut(), rect, area);
     frame.render_widget(Clear, rect);
     let block = Block::default()
         .borders(Borders::ALL)

@@ -4,7 +4,7 @@
 use ratatui::Frame;
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
 use ratatui::layout::Rect;
-use ratatui::style::Style;
+use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use shakmaty::Chess;
@@ -131,6 +131,21 @@ impl NewGameForm {
         }
     }
 
+    /// What the dialog would start, in a few words for the header.
+    pub fn summary(&self) -> String {
+        let time = self.time_control();
+        match self.side {
+            0 | 1 => format!(
+                "You ({}) vs kibitz level {} · {time}",
+                SIDE_CHOICES[self.side], self.level
+            ),
+            2 => format!("You (random side) vs kibitz level {} · {time}", self.level),
+            3 => format!("Two players · {time}"),
+            ANALYSIS_CHOICE => "the analysis board".to_string(),
+            _ => "teach the search".to_string(),
+        }
+    }
+
     fn step(&mut self, delta: i32) {
         let bump = |value: u32, min: u32, max: u32| {
             (i64::from(value) + i64::from(delta)).clamp(i64::from(min), i64::from(max)) as u32
@@ -184,6 +199,42 @@ impl NewGameForm {
     }
 }
 
+/// The dialog's width: the side choices' rows fit in it.
+const DIALOG_WIDTH: u16 = 54;
+
+/// The side choices on their two rows: games, then the other modes.
+const SIDE_ROWS: [&[usize]; 2] = [&[0, 1, 2, 3], &[ANALYSIS_CHOICE, TEACH_CHOICE]];
+
+impl NewGameForm {
+    /// The "Play as" rows: every choice in sight, the chosen one in brackets
+    /// (readable without colour) and highlighted while the field is
+    /// selected.
+    fn side_rows(&self, selected: bool, theme: &Theme) -> Vec<Line<'static>> {
+        SIDE_ROWS
+            .iter()
+            .enumerate()
+            .map(|(row, choices)| {
+                let label = if row == 0 { " Play as" } else { " or open" };
+                let mut spans = vec![Span::raw(format!("{label:<13}"))];
+                for &choice in *choices {
+                    let name = SIDE_CHOICES[choice];
+                    spans.push(if choice == self.side {
+                        let style = if selected {
+                            theme.highlight()
+                        } else {
+                            Style::default().add_modifier(Modifier::BOLD)
+                        };
+                        Span::styled(format!("[{name}]"), style)
+                    } else {
+                        Span::styled(format!(" {name} "), Style::default().fg(theme.dim))
+                    });
+                }
+                Line::from(spans)
+            })
+            .collect()
+    }
+}
+
 /// What a key did in the dialog.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FormKey {
@@ -214,7 +265,16 @@ impl NewGameForm {
 
     pub fn draw(&self, frame: &mut Frame, started: bool, area: Rect, theme: &Theme) {
         let shown: Vec<usize> = (0..Self::FIELDS.len()).filter(|&f| self.shows(f)).collect();
-        let inner = popup(frame, area, 50, shown.len() as u16 + 6, "New game", theme);
+        // The first field lists every choice (on two rows), so the analysis
+        // board and teach mode are in sight, not behind four arrow presses.
+        let inner = popup(
+            frame,
+            area,
+            DIALOG_WIDTH,
+            shown.len() as u16 + 5,
+            "New game",
+            theme,
+        );
         let mut lines = Vec::new();
         for field in shown {
             let selected = field == self.field;
@@ -223,6 +283,10 @@ impl NewGameForm {
             } else {
                 Style::default()
             };
+            if field == 0 {
+                lines.extend(self.side_rows(selected, theme));
+                continue;
+            }
             lines.push(Line::from(vec![
                 Span::raw(format!(" {:<12}", Self::FIELDS[field])),
                 Span::styled(format!(" ‹ {} › ", self.value(field)), style),

@@ -8,6 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
 use crate::engine::MoveSource;
+use crate::game::GameEnd;
 use crate::tui::engine_line::Thinking;
 use crate::tui::theme::Theme;
 
@@ -21,6 +22,8 @@ pub struct EnginePanel<'a> {
     pub source: Option<&'a (String, MoveSource)>,
     /// The engine searches for its move now.
     pub searching: bool,
+    /// The game is over: its last search is history.
+    pub end: Option<GameEnd>,
     pub theme: &'a Theme,
 }
 
@@ -32,6 +35,14 @@ impl EnginePanel<'_> {
         let inner = section(frame, " Engine ", area, theme);
         let lines = if self.hidden {
             vec![Line::styled("hidden (e shows it)", dim)]
+        } else if let Some(end) = self.end {
+            vec![
+                Line::from(vec![
+                    Span::styled("game over  ", dim),
+                    Span::styled(end.result(), bold),
+                ]),
+                Line::from(end.describe()),
+            ]
         } else {
             match (self.thinking, self.source) {
                 (None, _) if self.searching => vec![Line::from("thinking...")],
@@ -46,6 +57,32 @@ impl EnginePanel<'_> {
                     )),
                 ],
                 (None, _) => vec![Line::styled("waiting for its turn", dim)],
+                (Some(t), _) if t.other_choice().is_some() => {
+                    // Below full strength the level picked another of the
+                    // near-best moves: say what it played and what the
+                    // search found best, rather than show a line it did not
+                    // follow.
+                    let mut lines = Vec::new();
+                    if let Some(played) = t.other_choice() {
+                        lines.push(Line::from(vec![
+                            Span::styled("played  ", dim),
+                            Span::styled(played.san.clone(), bold),
+                            Span::raw(format!("  {}", score_text(played.score))),
+                        ]));
+                        lines.push(Line::styled(
+                            match played.level {
+                                Some(level) => format!("level {level} picks among near-best moves"),
+                                None => "picked among near-best moves".to_string(),
+                            },
+                            dim,
+                        ));
+                    }
+                    lines.push(Line::from(vec![
+                        Span::styled(format!("best {} ", score_text(t.line.score)), dim),
+                        Span::raw(t.line.san.join(" ")),
+                    ]));
+                    lines
+                }
                 (Some(t), _) => {
                     let state = if t.live { "thinking" } else { "last move" };
                     let l = &t.line;

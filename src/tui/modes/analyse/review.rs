@@ -4,6 +4,7 @@
 
 use std::time::{Duration, Instant};
 
+use crate::core::counted;
 use crate::review::{self, PositionEval};
 use crate::tui::shared::{Shared, Tone};
 use crate::tui::tasks::Request;
@@ -87,11 +88,15 @@ impl Analysis {
                 .count()
         };
         let text = format!(
-            "Review {}: {} inaccuracies, {} mistakes, {} blunders (n/N jump between them; :annotate writes them into the game)",
+            "Review {}: {}, {}, {} (n/N jump between them; :annotate writes them into the game)",
             if finished { "done" } else { "stopped" },
-            count(review::Class::Inaccuracy),
-            count(review::Class::Mistake),
-            count(review::Class::Blunder),
+            counted(
+                count(review::Class::Inaccuracy) as u64,
+                "inaccuracy",
+                "inaccuracies"
+            ),
+            counted(count(review::Class::Mistake) as u64, "mistake", "mistakes"),
+            counted(count(review::Class::Blunder) as u64, "blunder", "blunders"),
         );
         cx.say(text, Tone::Info);
         cx.dirty = true;
