@@ -86,6 +86,7 @@ fn draw_panel(frame: &mut Frame, app: &App, panel: Panel, rect: Rect, theme: &Th
     match panel {
         Panel::Players => players::Players {
             players: app.players,
+            start: app.game.start(),
             position,
             clocks: app.clock_texts(now),
             running: app.end.is_none() && app.started_game(),

@@ -19,6 +19,8 @@ pub const HEIGHT: u16 = 5;
 
 pub struct Players<'a> {
     pub players: Who,
+    /// Where the game started: what is missing since then was taken.
+    pub start: &'a Chess,
     pub position: &'a Chess,
     /// White's and Black's clock as shown.
     pub clocks: (String, String),
@@ -72,11 +74,11 @@ impl Players<'_> {
         ]));
         lines.push(Line::from(vec![
             Span::styled("  Taken by White ", dim),
-            Span::raw(list(captured(self.position, Color::Black))),
+            Span::raw(list(captured(self.start, self.position, Color::Black))),
         ]));
         lines.push(Line::from(vec![
             Span::styled("  Taken by Black ", dim),
-            Span::raw(list(captured(self.position, Color::White))),
+            Span::raw(list(captured(self.start, self.position, Color::White))),
         ]));
         let rect = Rect::new(area.x, area.y, area.width, HEIGHT.min(area.height));
         frame.render_widget(Paragraph::new(lines), rect);
@@ -94,18 +96,24 @@ fn value(role: Role) -> i32 {
     }
 }
 
-/// Pieces of `color` missing from the full set (captured), most valuable
-/// first; a promoted piece makes up for a missing pawn.
-fn captured(position: &Chess, color: Color) -> Vec<Piece> {
-    let board = position.board();
+/// Pieces of `color` that were on the board at the game's `start` and are
+/// missing now (captured), most valuable first; a promoted piece makes up
+/// for a missing pawn. A game from a FEN counts from its own position, not
+/// from the full set.
+fn captured(start: &Chess, position: &Chess, color: Color) -> Vec<Piece> {
+    let count = |position: &Chess, role: Role| {
+        let board = position.board();
+        (board.by_role(role) & board.by_color(color)).count()
+    };
     let full = [
-        (Role::Queen, 1),
-        (Role::Rook, 2),
-        (Role::Bishop, 2),
-        (Role::Knight, 2),
-        (Role::Pawn, 8),
-    ];
-    let have = |role: Role| (board.by_role(role) & board.by_color(color)).count();
+        Role::Queen,
+        Role::Rook,
+        Role::Bishop,
+        Role::Knight,
+        Role::Pawn,
+    ]
+    .map(|role| (role, count(start, role)));
+    let have = |role: Role| count(position, role);
     // Pieces beyond the starting count came from promoted pawns.
     let promoted: usize = full[..4]
         .iter()
@@ -135,4 +143,40 @@ fn material(position: &Chess) -> i32 {
             value(role) * (white - black)
         })
         .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::fen::parse_fen;
+
+    fn fen(text: &str) -> Chess {
+        parse_fen(text).expect("a test FEN")
+    }
+
+    #[test]
+    fn taken_counts_from_the_games_own_start() {
+        // A rook ending from a FEN: nothing has been taken yet.
+        let start = fen("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1");
+        assert!(captured(&start, &start, Color::White).is_empty());
+        assert!(captured(&start, &start, Color::Black).is_empty());
+        let later = fen("6k1/5pp1/8/8/8/8/5PPP/3R2K1 w - - 0 1");
+        assert_eq!(
+            captured(&start, &later, Color::Black),
+            [Piece {
+                color: Color::Black,
+                role: Role::Pawn
+            }]
+        );
+        // From the standard position, a promoted queen makes up for its pawn.
+        let standard = Chess::default();
+        let promoted = fen("rnbqkbnr/pppppppp/8/8/8/8/1PPPPPPP/RNBQKBNQ w Qkq - 0 1");
+        assert_eq!(
+            captured(&standard, &promoted, Color::White),
+            [Piece {
+                color: Color::White,
+                role: Role::Rook
+            }]
+        );
+    }
 }
