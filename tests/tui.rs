@@ -510,19 +510,29 @@ fn abandoning_pauses_the_game_and_escape_resumes_it() {
 }
 
 #[test]
-fn captured_pieces_count_promotions() {
-    // White has promoted a pawn to a second queen; no white pawn was captured
-    // beyond the seven missing ones, and the extra queen stands for one.
-    let mut h = Harness::new(Some("4k3/8/8/8/8/8/8/QQ2K3 w - - 0 1"));
+fn captured_pieces_count_from_the_start_and_promotions() {
+    // A game from a FEN: the pieces missing from the full set were never
+    // taken in this game. Promoting the b-pawn takes nothing either; taking
+    // the rook does.
+    let mut h = Harness::new(Some("r3k3/1P6/8/8/8/8/8/Q3K3 w - - 0 1"));
     h.start();
-    let screen = h.screen();
-    let line = screen
-        .lines()
-        .find(|l| l.contains("Taken by Black"))
-        .unwrap()
-        .to_string();
-    assert_eq!(line.matches('♟').count(), 7, "{line}");
-    assert!(!line.contains('♛'), "{line}");
+    let taken = |h: &Harness, by: &str| {
+        let row = h.row_with(&format!("Taken by {by}"));
+        let at = row.find(by).unwrap() + by.len();
+        row[at..].trim_matches(|c: char| c == ' ' || c == '"').to_string()
+    };
+    assert_eq!(taken(&h, "White"), "");
+    assert_eq!(taken(&h, "Black"), "");
+    h.typed("b8=Q+");
+    assert_eq!(h.app.game.sans(), ["b8=Q+"]);
+    assert_eq!(taken(&h, "Black"), "");
+    assert_eq!(taken(&h, "White"), "");
+    h.app.update(Msg::Tick, h.now);
+    let id = h.searches()[0];
+    h.engine_plays(id, "a8b8");
+    // The new queen was the b-pawn: what White lost since the start is a pawn.
+    assert_eq!(taken(&h, "Black"), "♟");
+    assert_eq!(taken(&h, "White"), "");
 }
 
 #[test]
