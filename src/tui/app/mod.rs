@@ -9,6 +9,7 @@
 
 mod dialogs;
 mod files;
+mod side;
 mod teach;
 
 use std::ops::{Deref, DerefMut};
@@ -384,8 +385,13 @@ impl App {
                 return self.promotion_key(from, to, choice, key, now);
             }
             Overlay::Confirm(question) => return self.confirm_key(question, key, now),
-            Overlay::Help => {
-                // Any key closes the help.
+            Overlay::Help(first) => {
+                // Any key closes the help, but for the ones that scroll it.
+                let keys = self.mode.help().len();
+                let rows = super::overlays::help::rows(keys, self.size.1);
+                if let Some(first) = super::overlays::help::key(key, first, keys, rows) {
+                    self.overlay = Overlay::Help(first);
+                }
                 return;
             }
             Overlay::GameOver => match key.code {
@@ -399,6 +405,9 @@ impl App {
         }
         if self.input.is_some() {
             return self.input_key(key, now);
+        }
+        if self.side_key(key) {
+            return;
         }
         let taken = match &mut self.mode {
             Mode::Play => play::key(&mut self.cx, key, now),
@@ -436,7 +445,7 @@ impl App {
                 self.message = None;
             }
             KeyCode::Char(':' | '/') => self.input = Some(String::new()),
-            KeyCode::Char('?') => self.overlay = Overlay::Help,
+            KeyCode::Char('?') => self.overlay = Overlay::Help(0),
             KeyCode::Char('f') => self.flipped = !self.flipped,
             KeyCode::Char('e') => {
                 self.engine_panel = !self.engine_panel;
@@ -546,7 +555,7 @@ impl App {
                 self.pending = Some(Pending::NewGame);
                 self.overlay = Overlay::Confirm(Confirm::Discard);
             }
-            "help" => self.overlay = Overlay::Help,
+            "help" => self.overlay = Overlay::Help(0),
             "tables" => {
                 self.wants_tables = true;
                 self.say(
@@ -638,7 +647,7 @@ impl App {
         let Some(screen) = self.screen() else {
             return;
         };
-        if self.overlay != Overlay::None || self.input.is_some() {
+        if self.overlay != Overlay::None || self.input.is_some() || self.side_mouse(mouse) {
             return;
         }
         if let Mode::Teach(teach) = &mut self.mode {
