@@ -519,7 +519,9 @@ fn captured_pieces_count_from_the_start_and_promotions() {
     let taken = |h: &Harness, by: &str| {
         let row = h.row_with(&format!("Taken by {by}"));
         let at = row.find(by).unwrap() + by.len();
-        row[at..].trim_matches(|c: char| c == ' ' || c == '"').to_string()
+        row[at..]
+            .trim_matches(|c: char| c == ' ' || c == '"')
+            .to_string()
     };
     assert_eq!(taken(&h, "White"), "");
     assert_eq!(taken(&h, "Black"), "");

@@ -25,10 +25,12 @@ use crate::tablebase::{Tablebases, TbProbe};
 use super::clock::{Clock, format_clock};
 use super::engine_line::Thinking;
 use super::heatmap::MapState;
+use super::modes::Panel;
 use super::msg::ListEvent;
 use super::overlays::game_list::GameList;
 use super::overlays::{Confirm, OpenDialog, Overlay};
 use super::save::{Players, date_and_time};
+use super::side::Side;
 use super::tasks::Request;
 
 /// How many recent files are remembered.
@@ -119,6 +121,9 @@ pub struct Shared {
     pub(crate) tb_view: Option<(TbProbe, Vec<(Move, TbProbe)>)>,
     /// The position and tables `tb_view` was made for.
     pub(crate) tb_view_for: Option<(u64, usize)>,
+    /// Which optional panel shows beside the board and where the tablebase
+    /// list is scrolled to.
+    pub side: Side,
     /// The games of the last opened file.
     pub game_list: Option<GameList>,
     /// Files and threads the event loop is asked for.
@@ -184,6 +189,7 @@ impl Shared {
             near_tables: false,
             tb_view: None,
             tb_view_for: None,
+            side: Side::default(),
             game_list: None,
             requests: Vec::new(),
             recent: Vec::new(),
@@ -231,6 +237,7 @@ impl Shared {
             return;
         }
         self.tb_view_for = Some(key);
+        self.side.tablebase_first = 0;
         self.tb_view = tables.probe(position).map(|probe| {
             let moves = tables.probe_moves(position).unwrap_or_default();
             (probe, moves)
@@ -389,6 +396,9 @@ impl Shared {
     pub fn toggle_stats(&mut self, by_default: bool) {
         let shown = !self.stats_shown(by_default);
         self.stats_panel = Some(shown);
+        if shown {
+            self.side.chosen = Some(Panel::Stats);
+        }
         let state = if shown { "shown" } else { "hidden" };
         self.say(format!("Search statistics {state}."), Tone::Info);
     }

@@ -37,6 +37,7 @@ use super::widgets::search_path::SearchPath;
 use super::widgets::side_name;
 use super::widgets::stats::{StatsLine, StatsPanel};
 use super::widgets::tablebase::Tablebase;
+use super::widgets::tabs::Tabs;
 use super::widgets::teach_header::TeachHeader;
 
 pub fn draw(frame: &mut Frame, app: &App, now: Instant) {
@@ -109,6 +110,7 @@ fn draw_panel(frame: &mut Frame, app: &App, panel: Panel, rect: Rect, theme: &Th
                     position,
                     probe,
                     moves,
+                    first: app.side.tablebase_first,
                     theme,
                 }
                 .draw(frame, rect);
@@ -204,6 +206,15 @@ fn draw_panel(frame: &mut Frame, app: &App, panel: Panel, rect: Rect, theme: &Th
                 StatsLine { stats, theme }.draw(frame, rect);
             }
         }
+        Panel::Tabs => {
+            let available = app.mode.extras(&app.cx);
+            Tabs {
+                shown: app.side.shown(&available),
+                available: &available,
+                theme,
+            }
+            .draw(frame, rect);
+        }
     }
 }
 
@@ -291,7 +302,7 @@ fn draw_input(frame: &mut Frame, app: &App, area: Rect, theme: &Theme, map: &Map
         None => {
             let keys = match app.mode {
                 Mode::Play if app.end.is_some() => super::modes::play::GAME_OVER_KEY_LINE,
-                _ => app.mode.key_line(),
+                _ => app.mode.key_line(app.size),
             };
             Line::styled(keys, Style::default().fg(theme.dim))
         }
@@ -318,7 +329,7 @@ fn draw_overlay(frame: &mut Frame, app: &App, area: Rect, theme: &Theme) {
                 });
             picker.draw(frame, opened_on, &crate::teach::positions(), area, theme);
         }
-        Overlay::Help => overlays::help::draw(frame, app.mode.help(), area, theme),
+        Overlay::Help(first) => overlays::help::draw(frame, app.mode.help(), *first, area, theme),
         Overlay::NewGame(form) => form.draw(frame, app.started_game(), area, theme),
         Overlay::Resume(saved) => overlays::resume::draw(frame, saved, area, theme),
         Overlay::Promotion { choice, .. } => overlays::promotion::draw(

@@ -9,6 +9,7 @@
 
 mod dialogs;
 mod files;
+mod side;
 mod teach;
 
 use std::ops::{Deref, DerefMut};
@@ -384,8 +385,13 @@ impl App {
                 return self.promotion_key(from, to, choice, key, now);
             }
             Overlay::Confirm(question) => return self.confirm_key(question, key, now),
-            Overlay::Help => {
-                // Any key closes the help.
+            Overlay::Help(first) => {
+                // Any key closes the help, but for the ones that scroll it.
+                let keys = self.mode.help().len();
+                let rows = super::overlays::help::rows(keys, self.size.1);
+                if let Some(first) = super::overlays::help::key(key, first, keys, rows) {
+                    self.overlay = Overlay::Help(first);
+                }
                 return;
             }
             Overlay::GameOver => match key.code {
@@ -410,6 +416,9 @@ impl App {
         // key line) once it is closed.
         if matches!(self.mode, Mode::Play) && self.end.is_some() && key.code == KeyCode::Char('a') {
             return self.analyse_game(now);
+        }
+        if self.side_key(key) {
+            return;
         }
         let taken = match &mut self.mode {
             Mode::Play => play::key(&mut self.cx, key, now),
@@ -447,7 +456,7 @@ impl App {
                 self.message = None;
             }
             KeyCode::Char(':' | '/') => self.input = Some(String::new()),
-            KeyCode::Char('?') => self.overlay = Overlay::Help,
+            KeyCode::Char('?') => self.overlay = Overlay::Help(0),
             KeyCode::Char('f') => self.flipped = !self.flipped,
             KeyCode::Char('e') => {
                 self.engine_panel = !self.engine_panel;
@@ -560,7 +569,7 @@ impl App {
                 self.pending = Some(Pending::NewGame);
                 self.overlay = Overlay::Confirm(Confirm::Discard);
             }
-            "help" => self.overlay = Overlay::Help,
+            "help" => self.overlay = Overlay::Help(0),
             "tables" => {
                 self.wants_tables = true;
                 self.say(
@@ -652,7 +661,7 @@ impl App {
         let Some(screen) = self.screen() else {
             return;
         };
-        if self.overlay != Overlay::None || self.input.is_some() {
+        if self.overlay != Overlay::None || self.input.is_some() || self.side_mouse(mouse) {
             return;
         }
         if let Mode::Teach(teach) = &mut self.mode {

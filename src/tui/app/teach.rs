@@ -36,7 +36,7 @@ impl App {
         self.mode = Mode::Teach(Box::new(teach));
         self.cx.selected = None;
         self.say(
-            "Teach mode: → steps through the search, ? lists the keys, p picks a teaching position.",
+            "Teach mode: → steps through the search, ? lists the keys, p the positions.",
             Tone::Info,
         );
     }

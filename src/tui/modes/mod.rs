@@ -60,6 +60,9 @@ pub enum Panel {
     Caption,
     /// Teach mode: the same search by five methods.
     Comparison,
+    /// A compact terminal: the names of the optional panels that take
+    /// turns in one place (Tab switches).
+    Tabs,
 }
 
 /// A panel a mode shows, and its height for the room left (none: not
@@ -85,6 +88,10 @@ pub const STATS_BARS: usize = 8;
 /// in one line.
 const STATS_LINE_WIDTH: u16 = 110;
 
+/// Terminals narrower than this (80 columns) leave the side panel too
+/// narrow for the full statistics' lines: the brief form stands in.
+const STATS_FULL_WIDTH: u16 = 90;
+
 /// Rows of the full statistics panel: the title, a header, a bar per
 /// iteration (up to [`STATS_BARS`]) and three rows of figures.
 pub fn stats_height(stats: &SearchStats) -> u16 {
@@ -97,6 +104,7 @@ pub fn stats_height(stats: &SearchStats) -> u16 {
 pub fn stats_slots(cx: &Shared, by_default: bool, keep: u16) -> [Slot; 2] {
     let shown = cx.stats_shown(by_default) && cx.stats.is_some();
     let full = cx.stats.as_ref().map_or(0, |s| stats_height(s));
+    let wide = cx.size.0 >= STATS_FULL_WIDTH;
     // The brief form stands in only where the full panel was not placed.
     let placed = std::rc::Rc::new(std::cell::Cell::new(false));
     let placed_full = std::rc::Rc::clone(&placed);
@@ -104,7 +112,7 @@ pub fn stats_slots(cx: &Shared, by_default: bool, keep: u16) -> [Slot; 2] {
     let line_rows = if cx.size.0 >= STATS_LINE_WIDTH { 1 } else { 2 };
     [
         Slot::new(Panel::Stats, move |room| {
-            let fits = shown && room >= full + keep;
+            let fits = shown && wide && room >= full + keep;
             placed_full.set(fits);
             fits.then_some(full)
         }),
@@ -112,6 +120,48 @@ pub fn stats_slots(cx: &Shared, by_default: bool, keep: u16) -> [Slot; 2] {
             (shown && !placed.get() && room >= keep + line_rows).then_some(line_rows)
         }),
     ]
+}
+
+/// Terminals lower than this are compact: the optional panels beside the
+/// board (book, tablebase, review graph, evaluation terms, statistics) take
+/// turns in one place, Tab switching between them. 80 x 24 is compact;
+/// 100 x 32 and 120 x 40 show them all.
+pub const COMPACT_HEIGHT: u16 = 30;
+
+pub fn compact(size: (u16, u16)) -> bool {
+    size.1 < COMPACT_HEIGHT
+}
+
+/// In a compact terminal, the slots of the optional panels: the row of
+/// their names where more than one has something to show, then the one
+/// shown, as high as `slot` makes it for the room left minus `keep` rows
+/// (for the panel after it).
+pub fn tabbed(
+    cx: &Shared,
+    available: &[Panel],
+    keep: u16,
+    slots_of: impl Fn(Panel, u16) -> Vec<Slot>,
+) -> Vec<Slot> {
+    let Some(shown) = cx.side.shown(available) else {
+        return Vec::new();
+    };
+    let mut slots = Vec::new();
+    if available.len() > 1 {
+        slots.push(Slot::new(Panel::Tabs, move |room| {
+            (room > keep + 2).then_some(1)
+        }));
+    }
+    slots.extend(slots_of(shown, keep));
+    slots
+}
+
+/// The rows a list of `len` rows under a title gets from `room`, leaving
+/// `keep`: none where fewer than `least` rows (title included) are left.
+pub fn list_height(len: usize, room: u16, keep: u16, least: u16) -> Option<u16> {
+    let height = (len as u16)
+        .saturating_add(1)
+        .min(room.saturating_sub(keep));
+    (len > 0 && height >= least).then_some(height)
 }
 
 impl Mode {
@@ -151,12 +201,33 @@ impl Mode {
         }
     }
 
-    /// The key line under the board.
-    pub fn key_line(&self) -> &'static str {
+    /// The key line under the board for a terminal of `size`: the
+    /// longest form that fits its width.
+    pub fn key_line(&self, size: (u16, u16)) -> &'static str {
+        let (forms, tabs) = match self {
+            Mode::Play => (&play::KEY_LINES, true),
+            Mode::Analyse(_) => (&analyse::KEY_LINES, true),
+            Mode::Teach(_) => (&teach::KEY_LINES, false),
+        };
+        // Where the panels take turns the line names Tab: the first form
+        // (the widest, without it) is skipped.
+        let skip = usize::from(tabs && compact(size));
+        let width = usize::from(size.0);
+        let mut fitting = forms.iter().skip(skip);
+        fitting
+            .find(|form| form.chars().count() <= width)
+            .or(forms.last())
+            .copied()
+            .unwrap_or_default()
+    }
+
+    /// The optional panels that have something to show, in the order Tab
+    /// visits them.
+    pub fn extras(&self, cx: &Shared) -> Vec<Panel> {
         match self {
-            Mode::Play => play::KEY_LINE,
-            Mode::Analyse(_) => analyse::KEY_LINE,
-            Mode::Teach(_) => teach::KEY_LINE,
+            Mode::Play => play::extras(cx),
+            Mode::Analyse(analysis) => analysis.extras(cx),
+            Mode::Teach(_) => Vec::new(),
         }
     }
 

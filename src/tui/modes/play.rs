@@ -64,6 +64,10 @@ pub const HELP: &[(&str, &str)] = &[
         "m M #, :map wn",
         "move-table map: table, importance/best, numbers; :map off",
     ),
+    (
+        "Tab; PgUp PgDn",
+        "next side panel where not all fit; scroll the tablebase",
+    ),
     ("Esc", "cancel a selection or a dialog"),
     ("?", "this help"),
     ("q, Ctrl-C", "quit (the game is autosaved)"),
@@ -75,9 +79,13 @@ pub const HELP: &[(&str, &str)] = &[
     (":analyse", "take the finished game to the analysis board"),
 ];
 
-/// The key line under the board.
-pub const KEY_LINE: &str =
-    " arrows/mouse/: move · u takeback · i hint · d draw · m map · ? help · q quit";
+/// The key line under the board, longest first: the first that fits the
+/// width is shown (a compact terminal skips the first, to name Tab).
+pub const KEY_LINES: [&str; 3] = [
+    " arrows/mouse/: move · u takeback · i hint · d draw · m map · q quit · ? help",
+    " : move · u takeback · i hint · d draw · m map · Tab panels · q quit · ? help",
+    " : move · u takeback · Tab panels · ? help",
+];
 
 /// The key line once the game is over: the game-over dialog's next steps.
 pub const GAME_OVER_KEY_LINE: &str =
@@ -87,29 +95,67 @@ pub const GAME_OVER_KEY_LINE: &str =
 /// the room left below it.
 pub fn panels(cx: &Shared) -> Vec<Slot> {
     let show_engine = matches!(cx.players, Players::VsEngine { .. });
-    let tablebase_moves = cx.tablebase_view().map(|(_, moves)| moves.len());
+    // The tablebase panel's list: the verdict, then every move.
+    let tablebase_rows = cx.tablebase_view().map_or(0, |(_, moves)| moves.len() + 1);
     let book_moves = cx.book_moves().len();
-    // The move list keeps at least 4 rows below the statistics.
-    let [stats_full, stats_line] = super::stats_slots(cx, false, 4);
-    vec![
+    let mut slots = vec![
         // The players' rows and a blank row under them.
         Slot::new(Panel::Players, |_| Some(6)),
         Slot::new(Panel::Engine, move |room| {
             (show_engine && room >= 6).then(|| 5.min(room / 2).max(4))
         }),
-        stats_full,
-        stats_line,
-        Slot::new(Panel::Tablebase, move |room| {
-            let moves = tablebase_moves?;
-            let height = (moves.min(3) as u16 + 2).min(room / 2);
-            (height >= 2).then_some(height)
-        }),
-        Slot::new(Panel::Book, move |room| {
-            let height = (book_moves.min(4) as u16 + 1).min(room / 2);
-            (book_moves > 0 && height >= 2).then_some(height)
-        }),
-        Slot::new(Panel::MoveList, |room| (room >= 3).then_some(room)),
-    ]
+    ];
+    if super::compact(cx.size) {
+        // One optional panel at a time; the move list keeps 4 rows.
+        slots.extend(super::tabbed(
+            cx,
+            &extras(cx),
+            4,
+            |panel, keep| match panel {
+                Panel::Stats => super::stats_slots(cx, false, keep).into(),
+                Panel::Tablebase => vec![Slot::new(Panel::Tablebase, move |room| {
+                    super::list_height(tablebase_rows, room, keep, 3)
+                })],
+                Panel::Book => vec![Slot::new(Panel::Book, move |room| {
+                    super::list_height(book_moves, room, keep, 2)
+                })],
+                _ => Vec::new(),
+            },
+        ));
+    } else {
+        // The move list keeps at least 4 rows below the statistics.
+        let [stats_full, stats_line] = super::stats_slots(cx, false, 4);
+        slots.extend([
+            stats_full,
+            stats_line,
+            Slot::new(Panel::Tablebase, move |room| {
+                super::list_height(tablebase_rows, room / 2, 0, 3)
+            }),
+            Slot::new(Panel::Book, move |room| {
+                super::list_height(book_moves.min(4), room / 2, 0, 2)
+            }),
+        ]);
+    }
+    slots.push(Slot::new(Panel::MoveList, |room| {
+        (room >= 3).then_some(room)
+    }));
+    slots
+}
+
+/// The optional panels of a game that have something to show, in the
+/// order Tab visits them.
+pub fn extras(cx: &Shared) -> Vec<Panel> {
+    let mut panels = Vec::new();
+    if cx.tablebase_view().is_some() {
+        panels.push(Panel::Tablebase);
+    }
+    if !cx.book_moves().is_empty() {
+        panels.push(Panel::Book);
+    }
+    if cx.stats_shown(false) && cx.stats.is_some() {
+        panels.push(Panel::Stats);
+    }
+    panels
 }
 
 /// The keys only a game has; false for the keys it leaves to the board.

@@ -12,6 +12,7 @@ use ratatui::widgets::Paragraph;
 
 use crate::game::summary::{GameSummary, matches_words};
 use crate::tui::theme::Theme;
+use crate::tui::widgets::fit;
 
 use super::popup;
 
@@ -170,20 +171,9 @@ impl GameList {
             ));
         }
         let w = inner.width as usize;
-        // Columns: number, White, Black, result, plies, date, event, opening.
-        let name_w = (w.saturating_sub(40) / 4).clamp(8, 22);
+        let columns = Columns::for_width(w);
         lines.push(Line::styled(
-            format!(
-                "  {:>4} {:<nw$} {:<nw$} {:<7} {:>4} {:<10} {}",
-                "#",
-                "White",
-                "Black",
-                "Result",
-                "ply",
-                "Date",
-                "Event / opening",
-                nw = name_w
-            ),
+            columns.header(),
             dim.add_modifier(Modifier::BOLD),
         ));
         let rows = (inner.height as usize).saturating_sub(lines.len());
@@ -193,27 +183,9 @@ impl GameList {
             0
         };
         for (i, &index) in list.shown.iter().enumerate().skip(first).take(rows) {
-            let g = &list.games[index];
-            let clip = |s: &str, n: usize| s.chars().take(n).collect::<String>();
-            let about = match (g.event.is_empty(), g.opening.is_empty()) {
-                (false, false) => format!("{} · {}", g.event, g.opening),
-                (false, true) => g.event.clone(),
-                _ => g.opening.clone(),
-            };
             let pointer = if i == list.selected { "▶" } else { " " };
-            let mark = if g.error.is_some() { "!" } else { " " };
-            let text = format!(
-                "{pointer}{mark}{:>4} {:<nw$} {:<nw$} {:<7} {:>4} {:<10} {}",
-                g.number,
-                clip(&g.white, name_w),
-                clip(&g.black, name_w),
-                g.result,
-                g.plies,
-                clip(&g.date, 10),
-                about,
-                nw = name_w
-            );
-            let text: String = text.chars().take(w).collect();
+            let text = format!("{pointer}{}", columns.row(&list.games[index]));
+            let text = fit(&text, w);
             let style = if i == list.selected {
                 theme.highlight()
             } else {
@@ -222,5 +194,139 @@ impl GameList {
             lines.push(Line::styled(text, style));
         }
         frame.render_widget(Paragraph::new(lines), inner);
+    }
+}
+
+/// The list's columns for an inner width: number, White, Black, result,
+/// plies, then the date (where there is room) and the opening, with the
+/// event after it where there is room. A narrow list (80 columns) writes
+/// draws as ½-½ and shortens names rather than cutting the opening.
+struct Columns {
+    name: usize,
+    result: usize,
+    wide: bool,
+}
+
+/// Lists at least this wide (inner columns) show the date and the event.
+const WIDE_LIST: usize = 100;
+
+impl Columns {
+    fn for_width(width: usize) -> Columns {
+        let wide = width >= WIDE_LIST;
+        Columns {
+            name: if wide {
+                (width.saturating_sub(60) / 3).clamp(12, 22)
+            } else {
+                (width.saturating_sub(44) / 2).clamp(8, 16)
+            },
+            result: if wide { 7 } else { 3 },
+            wide,
+        }
+    }
+
+    fn header(&self) -> String {
+        let mut text = format!(
+            "  {:>4} {:<nw$} {:<nw$} {:<rw$} {:>4} ",
+            "#",
+            "White",
+            "Black",
+            "Result",
+            "ply",
+            nw = self.name,
+            rw = self.result,
+        );
+        if self.wide {
+            text.push_str(&format!("{:<10} Opening · event", "Date"));
+        } else {
+            text.push_str("Opening");
+        }
+        text
+    }
+
+    /// A game's row, after the pointer column.
+    fn row(&self, g: &GameSummary) -> String {
+        let mark = if g.error.is_some() { "!" } else { " " };
+        let result = if self.wide || g.result != "1/2-1/2" {
+            g.result.clone()
+        } else {
+            "½-½".to_string()
+        };
+        let mut text = format!(
+            "{mark}{:>4} {:<nw$} {:<nw$} {:<rw$} {:>4} ",
+            g.number,
+            short_name(&g.white, self.name),
+            short_name(&g.black, self.name),
+            fit(&result, self.result),
+            g.plies,
+            nw = self.name,
+            rw = self.result,
+        );
+        if self.wide {
+            let date: String = g.date.chars().take(10).collect();
+            text.push_str(&format!("{date:<10} "));
+            let about = match (g.opening.is_empty(), g.event.is_empty()) {
+                (false, false) => format!("{} · {}", g.opening, g.event),
+                (false, true) => g.opening.clone(),
+                _ => g.event.clone(),
+            };
+            text.push_str(&about);
+        } else if g.opening.is_empty() {
+            text.push_str(&g.event);
+        } else {
+            text.push_str(&g.opening);
+        }
+        text
+    }
+}
+
+/// A player's name in `width` columns: as it is if it fits, else without
+/// a bracketed note ("Deep Blue (Computer)"), then "Surname, G." or
+/// "G. Surname" for the given names, then the surname alone, then cut.
+pub fn short_name(name: &str, width: usize) -> String {
+    let name = name.trim();
+    if name.chars().count() <= width {
+        return name.to_string();
+    }
+    let bare = match name.find(" (") {
+        Some(at) => name[..at].trim(),
+        None => name,
+    };
+    let (surname, given) = match bare.split_once(',') {
+        Some((surname, given)) => (surname.trim(), given.trim()),
+        None => match bare.rsplit_once(' ') {
+            Some((given, surname)) => (surname, given.trim()),
+            None => (bare, ""),
+        },
+    };
+    let initials: String = given
+        .split_whitespace()
+        .filter_map(|word| word.chars().next())
+        .map(|c| format!("{c}."))
+        .collect();
+    let with_initials = if initials.is_empty() {
+        surname.to_string()
+    } else if bare.contains(',') {
+        format!("{surname}, {initials}")
+    } else {
+        format!("{initials} {surname}")
+    };
+    [bare, &with_initials, surname]
+        .into_iter()
+        .find(|candidate| candidate.chars().count() <= width)
+        .map_or_else(|| fit(surname, width), str::to_string)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::short_name;
+
+    #[test]
+    fn names_are_shortened_from_the_given_names_first() {
+        assert_eq!(short_name("Garry Kasparov", 16), "Garry Kasparov");
+        assert_eq!(short_name("Deep Blue (Computer)", 16), "Deep Blue");
+        assert_eq!(short_name("Kasparov, Garry Kimovich", 16), "Kasparov, G.K.");
+        assert_eq!(short_name("Kasparov, Garry Kimovich", 10), "Kasparov");
+        assert_eq!(short_name("Garry Kimovich Kasparov", 14), "G.K. Kasparov");
+        assert_eq!(short_name("Nepomniachtchi, Ian", 10), "Nepomniac…");
     }
 }

@@ -36,7 +36,8 @@ pub enum Overlay {
         choice: usize,
     },
     Confirm(Confirm),
-    Help,
+    /// The keys, scrolled to show this one first.
+    Help(usize),
     GameOver,
     /// The games of the open file.
     GameList,

@@ -5,7 +5,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent};
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::Line;
-use ratatui::widgets::Paragraph;
+use ratatui::widgets::{Paragraph, Wrap};
 
 use crate::tui::save::SavedGame;
 use crate::tui::theme::Theme;
@@ -22,23 +22,27 @@ pub fn answer(key: KeyEvent) -> Option<bool> {
 }
 
 pub fn draw(frame: &mut Frame, saved: &SavedGame, area: Rect, theme: &Theme) {
-    let inner = popup(frame, area, 56, 8, "Unfinished game", theme);
     let who = match saved.players.as_str() {
         "two" => "two players".to_string(),
         side => format!("you played {side} against level {}", saved.level),
     };
-    let lines = vec![
-        Line::from(" Resume the game from your last session?"),
-        Line::from(format!(
-            " {who}, {}, {} moves played",
-            saved.time_control,
-            saved.moves.len().div_ceil(2)
-        )),
-        Line::default(),
-        Line::styled(
-            " y resume · n new game",
-            Style::default().add_modifier(Modifier::BOLD),
-        ),
+    let moves = saved.moves.len().div_ceil(2);
+    let plural = if moves == 1 { "" } else { "s" };
+    let lines = [
+        " Resume the game from your last session?".to_string(),
+        format!(" {who},"),
+        format!(" {}, {moves} move{plural} played", saved.time_control),
     ];
-    frame.render_widget(Paragraph::new(lines), inner);
+    // As wide as the longest line and its borders, where the screen allows;
+    // a line still too long wraps.
+    let widest = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+    let width = (widest as u16 + 3).max(40);
+    let mut text: Vec<Line> = lines.into_iter().map(Line::from).collect();
+    text.push(Line::default());
+    text.push(Line::styled(
+        " y resume · n new game",
+        Style::default().add_modifier(Modifier::BOLD),
+    ));
+    let inner = popup(frame, area, width, 8, "Unfinished game", theme);
+    frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: false }), inner);
 }

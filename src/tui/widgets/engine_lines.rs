@@ -11,7 +11,7 @@ use shakmaty::{Chess, Position};
 use crate::tui::engine_line::EngineLine;
 use crate::tui::theme::Theme;
 
-use super::{human_count, score_text, section};
+use super::{fit, human_count, score_text, section};
 
 pub struct EngineLines<'a> {
     pub position: &'a Chess,
@@ -42,12 +42,15 @@ impl EngineLines<'_> {
         } else if self.position.legal_moves().is_empty() {
             lines.push(Line::styled("the game is over here", dim));
         } else {
+            // The number and the score take 9 columns; the line gets the
+            // rest, cut after its last whole move with "…".
+            let room = usize::from(inner.width).saturating_sub(9);
             for i in 0..self.multipv {
                 match self.lines.get(i) {
                     Some(l) => lines.push(Line::from(vec![
                         Span::styled(format!("{} ", i + 1), dim),
                         Span::styled(format!("{:>6} ", score_text(l.score)), bold),
-                        Span::raw(numbered_line(self.position, &l.san)),
+                        Span::raw(fit(&numbered_line(self.position, &l.san), room)),
                     ])),
                     None if i == 0 => lines.push(Line::styled("thinking…", dim)),
                     None => lines.push(Line::default()),

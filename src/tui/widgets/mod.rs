@@ -18,6 +18,7 @@ pub mod players;
 pub mod search_path;
 pub mod stats;
 pub mod tablebase;
+pub mod tabs;
 pub mod teach_header;
 
 use ratatui::Frame;
@@ -61,4 +62,35 @@ pub fn section(frame: &mut Frame, title: impl Into<String>, area: Rect, theme: &
     let inner = block.inner(area);
     frame.render_widget(block, area);
     inner
+}
+
+/// `text` cut to `width` characters, with "…" at the cut; a cut inside a
+/// word goes back to the space before it, so no move is shown half.
+pub fn fit(text: &str, width: usize) -> String {
+    if text.chars().count() <= width {
+        return text.to_string();
+    }
+    if width == 0 {
+        return String::new();
+    }
+    let kept: String = text.chars().take(width - 1).collect();
+    let whole = match kept.rfind(' ') {
+        Some(space) if !text[kept.len()..].starts_with(' ') => kept[..space].trim_end(),
+        _ => kept.trim_end(),
+    };
+    format!("{whole}…")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fit;
+
+    #[test]
+    fn fit_cuts_at_a_word_with_an_ellipsis() {
+        assert_eq!(fit("1.e4 e5 2.Nf3", 20), "1.e4 e5 2.Nf3");
+        assert_eq!(fit("1.e4 e5 2.Nf3 Nc6", 12), "1.e4 e5…");
+        assert_eq!(fit("1.e4 e5 2.Nf3 Nc6", 14), "1.e4 e5 2.Nf3…");
+        assert_eq!(fit("Kasparovich", 6), "Kaspa…");
+        assert_eq!(fit("abc", 0), "");
+    }
 }

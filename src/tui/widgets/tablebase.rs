@@ -17,12 +17,36 @@ pub struct Tablebase<'a> {
     pub position: &'a Chess,
     pub probe: &'a TbProbe,
     pub moves: &'a [(Move, TbProbe)],
+    /// The first move shown (PgUp, PgDn and the wheel scroll).
+    pub first: usize,
     pub theme: &'a Theme,
+}
+
+/// The rows of moves a tablebase panel of `height` rows shows: all but
+/// its title and the verdict.
+pub fn move_rows(height: u16) -> usize {
+    usize::from(height.saturating_sub(2))
 }
 
 impl Tablebase<'_> {
     pub fn draw(&self, frame: &mut Frame, area: Rect) {
-        let inner = section(frame, " Tablebase ", area, self.theme);
+        let shown = crate::tui::side::page(self.first, move_rows(area.height), self.moves.len());
+        let title = if shown.len() == self.moves.len() {
+            " Tablebase ".to_string()
+        } else {
+            let keys = match (shown.start > 0, shown.end < self.moves.len()) {
+                (true, true) => "PgUp PgDn",
+                (true, false) => "PgUp",
+                _ => "PgDn",
+            };
+            format!(
+                " Tablebase {}-{} of {} · {keys} ",
+                shown.start + 1,
+                shown.end,
+                self.moves.len()
+            )
+        };
+        let inner = section(frame, title, area, self.theme);
         let side = side_name(self.position.turn());
         let mut lines = vec![Line::from(vec![
             Span::styled(format!("{side}: "), Style::default().fg(self.theme.dim)),
@@ -31,11 +55,7 @@ impl Tablebase<'_> {
                 Style::default().add_modifier(Modifier::BOLD),
             ),
         ])];
-        for (m, outcome) in self
-            .moves
-            .iter()
-            .take(inner.height.saturating_sub(1) as usize)
-        {
+        for (m, outcome) in &self.moves[shown] {
             let san = san_line(self.position, &[*m]).join("");
             lines.push(Line::from(format!(
                 "{san:<7} {}",

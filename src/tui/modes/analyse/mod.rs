@@ -7,6 +7,7 @@
 //! the tree node under the cursor, so everything that draws a game draws
 //! this one.
 
+mod panels;
 mod review;
 mod save;
 
@@ -17,7 +18,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent};
 use shakmaty::{Move, Position};
 
 use crate::engine::level::Level;
-use crate::engine::{Command, GoRequest, Limits, Report, Score, SearchOptions, eval};
+use crate::engine::{Command, GoRequest, Limits, Report, Score, SearchOptions};
 use crate::game::Game;
 use crate::game::tree::GameTree;
 use crate::review::{MoveReview, PositionEval};
@@ -27,7 +28,7 @@ use crate::tui::overlays::{Confirm, Overlay};
 use crate::tui::shared::{Shared, Tone};
 use crate::tui::tasks::Request;
 
-use super::{Panel, Slot};
+use super::Panel;
 
 /// What the game keys say on the analysis board.
 const FOR_GAMES: &str = "That is for games; here Left goes back (:new starts a game).";
@@ -142,40 +143,6 @@ impl Analysis {
             1
         }
     }
-
-    /// The panels beside the board, top to bottom, and how high each is
-    /// for the room left below it.
-    pub fn panels(&self, cx: &Shared) -> Vec<Slot> {
-        let engine_rows = self.engine_rows();
-        let tablebase_moves = cx.tablebase_view().map(|(_, moves)| moves.len());
-        let book_moves = cx.book_moves().len();
-        let review = self.review.is_some();
-        let breakdown = self.breakdown;
-        // The move tree keeps at least 8 rows below the statistics.
-        let [stats_full, stats_line] = super::stats_slots(cx, true, 8);
-        vec![
-            Slot::new(Panel::EvalBar, |_| Some(1)),
-            Slot::new(Panel::EngineLines, move |_| Some(engine_rows + 1)),
-            stats_full,
-            stats_line,
-            Slot::new(Panel::Tablebase, move |room| {
-                let moves = tablebase_moves?;
-                (room >= 10).then(|| moves.min(2) as u16 + 2)
-            }),
-            Slot::new(Panel::Book, move |room| {
-                (book_moves > 0 && room >= 10).then(|| book_moves.min(3) as u16 + 1)
-            }),
-            Slot::new(Panel::EvalGraph, move |room| {
-                (review && room >= GRAPH_HEIGHT + 5).then_some(GRAPH_HEIGHT + 1)
-            }),
-            Slot::new(Panel::Breakdown, move |room| {
-                // A row a term, the header and the total.
-                let terms = eval::Term::ALL.len() as u16;
-                (breakdown && room >= 8).then(|| (terms + 2).min(room - 4))
-            }),
-            Slot::new(Panel::MoveTree, Some),
-        ]
-    }
 }
 
 /// The keys of the analysis board, for the help.
@@ -209,6 +176,10 @@ pub const HELP: &[(&str, &str)] = &[
     ),
     ("b", "the evaluation, term by term"),
     (
+        "Tab; PgUp PgDn",
+        "next side panel where not all fit; scroll the tablebase",
+    ),
+    (
         "S, :stats",
         "search statistics: nodes per depth, cutoffs, TT hits",
     ),
@@ -239,8 +210,13 @@ pub const HELP: &[(&str, &str)] = &[
     ("f, ?, q", "flip, this help, quit"),
 ];
 
-/// The key line under the board.
-pub const KEY_LINE: &str = " ←→ moves · ↑↓ variations · a engine · +/- lines · R review · m map · o open · s save · ? help";
+/// The key line under the board, longest first: the first that fits the
+/// width is shown (a compact terminal skips the first, to name Tab).
+pub const KEY_LINES: [&str; 3] = [
+    " ←→ moves · ↑↓ variations · a engine · +/- lines · R review · m map · o open · s save · ? help",
+    " ←→ moves · ↑↓ variations · a engine · +- lines · R review · Tab panels · ? help",
+    " ←→ moves · a engine · Tab panels · ? help",
+];
 
 impl Analysis {
     /// The tree node under the cursor changed (or the tree did): rebuild
@@ -463,6 +439,9 @@ impl Analysis {
             KeyCode::Char('b') => {
                 let analysis = &mut *self;
                 analysis.breakdown = !analysis.breakdown;
+                if analysis.breakdown {
+                    cx.side.chosen = Some(Panel::Breakdown);
+                }
             }
             KeyCode::Char('R') => self.toggle_review(cx),
             KeyCode::Char('u' | 'i' | 'd' | 'r') => cx.say(FOR_GAMES, Tone::Info),

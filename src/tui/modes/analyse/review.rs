@@ -49,6 +49,8 @@ impl Analysis {
             tree: Box::new(analysis.tree.clone()),
             movetime: Duration::from_millis(movetime_ms),
         });
+        // Where the panels take turns, the graph comes to the front.
+        cx.side.chosen = Some(crate::tui::modes::Panel::EvalGraph);
         let seconds = positions as u64 * movetime_ms / 1000;
         cx.say(
             format!("Reviewing {positions} positions, about {seconds} s..."),

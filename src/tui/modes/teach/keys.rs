@@ -36,7 +36,13 @@ pub const HELP: &[(&str, &str)] = &[
     ("q, Ctrl-C", "quit"),
 ];
 
-pub const KEY_LINE: &str = " ←→ step · ↓ over · ↑ out · c cutoff · t table · m map · Space play · 1-7 switch · [ ] depth · p positions · Esc back";
+/// The key line under the board, longest first: the first that fits the
+/// width is shown.
+pub const KEY_LINES: [&str; 3] = [
+    " ←→ step · ↓ over · ↑ out · c cutoff · t table · m map · Space play · 1-7 switch · p positions · Esc back · ? help",
+    " ←→ step · ↓ over · ↑ out · c cutoff · Space play · m map · Esc back · ? help",
+    " ←→ step · Space play · Esc back · ? help",
+];
 
 /// Whether a landmark lies ahead of (or behind) the step after `applied`.
 fn landmark_found(

@@ -23,7 +23,7 @@ use super::{Mode, Panel, Slot};
 use crate::tui::shared::Shared;
 use crate::tui::tasks::Request;
 
-pub use keys::{HELP, KEY_LINE};
+pub use keys::{HELP, KEY_LINES};
 
 /// Auto-play speeds, steps per second.
 pub const SPEEDS: [u32; 9] = [1, 2, 5, 10, 20, 50, 100, 200, 500];

@@ -1,0 +1,95 @@
+//! The analysis board's panels beside the board: which it shows, how high,
+//! and which take turns in a compact terminal.
+
+use crate::engine::eval;
+use crate::tui::modes::{self, Panel, Slot};
+use crate::tui::shared::Shared;
+
+use super::{Analysis, GRAPH_HEIGHT};
+
+impl Analysis {
+    /// The panels beside the board, top to bottom, and how high each is
+    /// for the room left below it.
+    pub fn panels(&self, cx: &Shared) -> Vec<Slot> {
+        let engine_rows = self.engine_rows();
+        // The tablebase panel's list: the verdict, then every move.
+        let tablebase_rows = cx.tablebase_view().map_or(0, |(_, moves)| moves.len() + 1);
+        let book_moves = cx.book_moves().len();
+        let review = self.review.is_some();
+        let breakdown = self.breakdown;
+        // A row a term, the header and the total.
+        let terms = eval::Term::ALL.len() as u16 + 2;
+        let mut slots = vec![
+            Slot::new(Panel::EvalBar, |_| Some(1)),
+            Slot::new(Panel::EngineLines, move |_| Some(engine_rows + 1)),
+        ];
+        if modes::compact(cx.size) {
+            // One optional panel at a time; the move tree keeps 6 rows.
+            slots.extend(modes::tabbed(cx, &self.extras(cx), 6, |panel, keep| {
+                let rule = move |room: u16, wanted: u16, least: u16| {
+                    let height = wanted.min(room.saturating_sub(keep));
+                    (height >= least).then_some(height)
+                };
+                match panel {
+                    Panel::Stats => modes::stats_slots(cx, true, keep).into(),
+                    Panel::Tablebase => vec![Slot::new(Panel::Tablebase, move |room| {
+                        modes::list_height(tablebase_rows, room, keep, 3)
+                    })],
+                    Panel::Book => vec![Slot::new(Panel::Book, move |room| {
+                        modes::list_height(book_moves, room, keep, 2)
+                    })],
+                    Panel::EvalGraph => vec![Slot::new(Panel::EvalGraph, move |room| {
+                        rule(room, GRAPH_HEIGHT + 1, 3)
+                    })],
+                    Panel::Breakdown => vec![Slot::new(Panel::Breakdown, move |room| {
+                        rule(room, terms, 4)
+                    })],
+                    _ => Vec::new(),
+                }
+            }));
+        } else {
+            // The move tree keeps at least 8 rows below the statistics.
+            let [stats_full, stats_line] = modes::stats_slots(cx, true, 8);
+            slots.extend([
+                stats_full,
+                stats_line,
+                Slot::new(Panel::Tablebase, move |room| {
+                    modes::list_height(tablebase_rows, room, 8, 3)
+                }),
+                Slot::new(Panel::Book, move |room| {
+                    (book_moves > 0 && room >= 10).then(|| book_moves.min(3) as u16 + 1)
+                }),
+                Slot::new(Panel::EvalGraph, move |room| {
+                    (review && room >= GRAPH_HEIGHT + 5).then_some(GRAPH_HEIGHT + 1)
+                }),
+                Slot::new(Panel::Breakdown, move |room| {
+                    (breakdown && room >= 8).then(|| terms.min(room - 4))
+                }),
+            ]);
+        }
+        slots.push(Slot::new(Panel::MoveTree, Some));
+        slots
+    }
+
+    /// The optional panels that have something to show, in the order Tab
+    /// visits them.
+    pub fn extras(&self, cx: &Shared) -> Vec<Panel> {
+        let mut panels = Vec::new();
+        if cx.tablebase_view().is_some() {
+            panels.push(Panel::Tablebase);
+        }
+        if !cx.book_moves().is_empty() {
+            panels.push(Panel::Book);
+        }
+        if self.review.is_some() {
+            panels.push(Panel::EvalGraph);
+        }
+        if self.breakdown {
+            panels.push(Panel::Breakdown);
+        }
+        if cx.stats_shown(true) && cx.stats.is_some() {
+            panels.push(Panel::Stats);
+        }
+        panels
+    }
+}

@@ -1,0 +1,709 @@
+//! Every screen of the board at the two sizes that matter most: 80 x 24,
+//! the default of most terminals, and 120 x 40. `App` is driven by
+//! messages as in tests/tui.rs; engine output, reviews, records and file
+//! reads are fed in by hand, so the screens are the same on every run.
+//! Besides the snapshots, each test checks on the text that what matters at
+//! that size is on screen and not cut.
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use kibitz::book::{BookOptions, default_book};
+use kibitz::config::{Settings, TimeControl};
+use kibitz::engine::{Bound, Command, Report, Score, SearchInfo};
+use kibitz::game::fen::parse_fen;
+use kibitz::game::notation::parse_uci;
+use kibitz::game::summary::summaries;
+use kibitz::game::tree::read_game_at;
+use kibitz::review::PositionEval;
+use kibitz::tablebase::{Builtin, Tablebases};
+use kibitz::teach::{self, compare};
+use kibitz::tui::app::{App, Confirm, ListEvent, Overlay, Request};
+use kibitz::tui::msg::Msg;
+use kibitz::tui::save::SavedGame;
+use kibitz::tui::ui;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseEvent, MouseEventKind};
+use shakmaty::{Chess, Color, Position};
+
+/// The two sizes every screen is drawn at.
+const SIZES: [(u16, u16); 2] = [(80, 24), (120, 40)];
+
+struct Harness {
+    app: App,
+    now: Instant,
+    size: (u16, u16),
+}
+
+impl Harness {
+    fn new(size: (u16, u16), fen: Option<&str>) -> Harness {
+        let settings = Settings {
+            time_control: TimeControl::fischer(300, 3),
+            ..Settings::default()
+        };
+        let fen = fen.map(|f| parse_fen(f).unwrap());
+        Harness::with_app(App::new(settings, None, fen, None, size), size)
+    }
+
+    fn with_app(mut app: App, size: (u16, u16)) -> Harness {
+        app.seed(1);
+        Harness {
+            app,
+            now: Instant::now(),
+            size,
+        }
+    }
+
+    fn update(&mut self, msg: Msg) {
+        self.app.update(msg, self.now);
+    }
+
+    fn wait(&mut self, ms: u64) {
+        self.now += Duration::from_millis(ms);
+        self.update(Msg::Tick);
+    }
+
+    fn key(&mut self, code: KeyCode) {
+        self.update(Msg::Key(KeyEvent::from(code), self.now));
+    }
+
+    fn keys(&mut self, text: &str) {
+        for c in text.chars() {
+            self.key(KeyCode::Char(c));
+        }
+    }
+
+    fn typed(&mut self, text: &str) {
+        self.key(KeyCode::Char(':'));
+        self.keys(text);
+        self.key(KeyCode::Enter);
+    }
+
+    fn wheel(&mut self, kind: MouseEventKind, column: u16, row: u16) {
+        self.update(Msg::Mouse(MouseEvent {
+            kind,
+            column,
+            row,
+            modifiers: KeyModifiers::NONE,
+        }));
+    }
+
+    /// Start a game from the dialog (defaults: White, level 5, 5+3).
+    fn start(&mut self) {
+        self.key(KeyCode::Enter);
+        assert_eq!(self.app.overlay, Overlay::None);
+    }
+
+    fn searches(&mut self) -> Vec<u64> {
+        self.app
+            .take_commands()
+            .into_iter()
+            .filter_map(|c| match c {
+                Command::Go(request) => Some(request.search_id),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn engine_plays(&mut self, id: u64, uci: &str) {
+        let m = parse_uci(self.app.game.position(), uci).unwrap();
+        self.update(Msg::Engine(Report::BestMove {
+            search_id: id,
+            best_move: Some(m),
+            ponder: None,
+            score: Score::Centipawns(20),
+            depth: 10,
+            nodes: 100_000,
+            source: kibitz::engine::MoveSource::Search,
+        }));
+    }
+
+    /// Engine line `multipv` of search `id`: `pv` in UCI, `cp` for the side
+    /// to move.
+    fn info(&mut self, id: u64, multipv: usize, cp: i32, pv: &[&str]) {
+        let mut position: Chess = self.app.game.position().clone();
+        let mut moves = Vec::new();
+        for text in pv {
+            let m = parse_uci(&position, text).unwrap();
+            position.play_unchecked(m);
+            moves.push(m);
+        }
+        let info = SearchInfo {
+            search_id: id,
+            multipv,
+            depth: 17,
+            seldepth: 24,
+            score: Score::Centipawns(cp),
+            bound: Bound::Exact,
+            pv: moves,
+            nodes: 2_000_000,
+            nps: 1_500_000,
+            hashfull: 100,
+            elapsed: Duration::from_millis(1333),
+            complete: true,
+        };
+        self.update(Msg::Engine(Report::Info(Box::new(info))));
+    }
+
+    /// Carry out the app's background requests as the tasks would: file
+    /// reads, teach records and comparisons. The others are returned.
+    fn serve(&mut self) -> Vec<Request> {
+        let mut left = Vec::new();
+        loop {
+            let requests = self.app.take_requests();
+            if requests.is_empty() {
+                return left;
+            }
+            for request in requests {
+                match request {
+                    Request::ListGames { path, id } => {
+                        let file = std::fs::File::open(&path).unwrap();
+                        let mut batches = Vec::new();
+                        let count = summaries(file, 2, &mut |b| {
+                            batches.push(b);
+                            true
+                        })
+                        .unwrap();
+                        for batch in batches {
+                            self.update(Msg::GameList {
+                                id,
+                                event: ListEvent::Games(batch),
+                            });
+                        }
+                        self.update(Msg::GameList {
+                            id,
+                            event: ListEvent::Done(Ok(count)),
+                        });
+                    }
+                    Request::LoadGame { path, number } => {
+                        let file = std::fs::File::open(&path).unwrap();
+                        let tree = read_game_at(file, number)
+                            .unwrap()
+                            .map(Box::new)
+                            .ok_or("no game".to_string());
+                        self.update(Msg::GameLoaded {
+                            path,
+                            number,
+                            result: tree,
+                        });
+                    }
+                    Request::Record { id, setup } => {
+                        let result = teach::record_replay(&setup, teach::MAX_EVENTS, &|| false);
+                        self.update(Msg::Recorded { id, result });
+                    }
+                    Request::Compare {
+                        id,
+                        position,
+                        history,
+                        depth,
+                    } => {
+                        for (index, method) in compare::methods().iter().enumerate() {
+                            let outcome = compare::run(
+                                &position,
+                                &history,
+                                depth,
+                                method,
+                                compare::NODE_CAP,
+                                &|| false,
+                            );
+                            self.update(Msg::Compared { id, index, outcome });
+                        }
+                    }
+                    other => left.push(other),
+                }
+            }
+        }
+    }
+
+    fn open(&mut self, path: &Path, number: Option<usize>) {
+        self.app.open_path(path.to_path_buf(), number);
+        self.serve();
+    }
+
+    fn screen(&self) -> String {
+        let mut terminal = Terminal::new(TestBackend::new(self.size.0, self.size.1)).unwrap();
+        terminal
+            .draw(|frame| ui::draw(frame, &self.app, self.now))
+            .unwrap();
+        terminal.backend().to_string()
+    }
+}
+
+/// The snapshot of a screen, named after it and its size, with clock
+/// readings, times and node rates filtered out.
+fn snapshot(name: &str, size: (u16, u16), screen: &str) {
+    insta::with_settings!({filters => vec![
+        (r"\b\d{1,2}:\d{2}(:\d{2})?\b", "[clock]"),
+        (r"\b\d+\.\d\b(\s*s)?", "[time]"),
+        (r"[\d.]+[kM]? n/s", "[nps]"),
+    ]}, {
+        insta::assert_snapshot!(format!("{name}_{}x{}", size.0, size.1), screen);
+    });
+}
+
+/// The rows of a screen, without the trailing quote marks and padding of
+/// `TestBackend`'s text.
+fn rows(screen: &str) -> Vec<String> {
+    screen
+        .lines()
+        .map(|l| l.trim_matches('"').trim_end().to_string())
+        .collect()
+}
+
+/// The key line: the bottom row.
+fn key_line(screen: &str) -> String {
+    rows(screen).last().cloned().unwrap_or_default()
+}
+
+/// The key line fits: it ends with the help key (each mode's forms end
+/// with it, and a cut one would not).
+fn assert_key_line(screen: &str) {
+    let line = key_line(screen);
+    assert!(line.ends_with("? help"), "key line cut: {line:?}\n{screen}");
+}
+
+/// The rows of the screen from the one holding `title` on, as far as
+/// `count` rows.
+fn rows_from(screen: &str, title: &str, count: usize) -> Vec<String> {
+    let rows = rows(screen);
+    let start = rows
+        .iter()
+        .position(|r| r.contains(title))
+        .unwrap_or_else(|| panic!("no {title:?} on screen:\n{screen}"));
+    rows[start..].iter().take(count).cloned().collect()
+}
+
+/// Seven moves into a Sicilian, the engine thinking with a long line.
+fn play_mid_game(size: (u16, u16)) -> Harness {
+    let mut h = Harness::new(size, None);
+    h.start();
+    h.searches();
+    for (mine, reply) in [("e4", "c7c5"), ("Nf3", "d7d6"), ("d4", "c5d4")] {
+        h.typed(mine);
+        let id = h.searches()[0];
+        h.wait(400);
+        h.engine_plays(id, reply);
+        h.wait(1_000);
+    }
+    h.typed("Nxd4");
+    let id = h.searches()[0];
+    h.wait(850);
+    h.info(
+        id,
+        1,
+        -35,
+        &[
+            "g8f6", "b1c3", "a7a6", "c1e3", "e7e5", "d4b3", "c8e6", "f2f3", "f8e7", "d1d2",
+        ],
+    );
+    h
+}
+
+#[test]
+fn play_mode_mid_game() {
+    for size in SIZES {
+        let h = play_mid_game(size);
+        let screen = h.screen();
+        assert!(screen.contains("Engine"), "{screen}");
+        assert!(screen.contains("4. Nxd4"), "{screen}");
+        assert_key_line(&screen);
+        if size == (80, 24) {
+            assert!(key_line(&screen).contains("Tab panels"), "{screen}");
+        }
+        snapshot("play", size, &screen);
+    }
+}
+
+/// The snapshot of the screen as it is; its text for more checks.
+fn dump(name: &str, h: &Harness) -> String {
+    let screen = h.screen();
+    snapshot(name, h.size, &screen);
+    screen
+}
+
+#[test]
+fn dialogs_of_a_game() {
+    for size in SIZES {
+        let h = Harness::new(size, None);
+        let screen = dump("new_game", &h);
+        assert_key_line(&screen);
+
+        let mut h = play_mid_game(size);
+        h.key(KeyCode::Char('r'));
+        assert_eq!(h.app.overlay, Overlay::Confirm(Confirm::Resign));
+        let screen = dump("confirm_resign", &h);
+        assert!(screen.contains("Resign this game?"), "{screen}");
+        h.key(KeyCode::Char('n'));
+        h.key(KeyCode::Char('?'));
+        let screen = dump("help_play", &h);
+        assert!(screen.contains("Keys (any key closes)"), "{screen}");
+        assert!(screen.contains("Tab; PgUp PgDn"), "{screen}");
+
+        let mut h = Harness::new(size, Some("8/4P1k1/8/8/8/8/6K1/8 w - - 0 1"));
+        h.start();
+        h.app.cursor = shakmaty::Square::E7;
+        h.key(KeyCode::Enter);
+        h.key(KeyCode::Up);
+        h.key(KeyCode::Enter);
+        assert!(matches!(h.app.overlay, Overlay::Promotion { .. }));
+        let screen = dump("promotion", &h);
+        assert!(screen.contains("♛ Q  ♜ R  ♝ B  ♞ N"), "{screen}");
+
+        let mut h = Harness::new(size, None);
+        h.keys("lll");
+        h.key(KeyCode::Enter);
+        for san in ["f3", "e5", "g4", "Qh4#"] {
+            h.typed(san);
+            h.wait(1_000);
+        }
+        assert_eq!(h.app.overlay, Overlay::GameOver);
+        let screen = dump("game_over", &h);
+        assert!(screen.contains("Black wins by checkmate"), "{screen}");
+    }
+}
+
+#[test]
+fn resume_dialog() {
+    for size in SIZES {
+        let saved = SavedGame {
+            version: 1,
+            start_fen: None,
+            moves: ["e2e4", "c7c5", "g1f3", "d7d6", "d2d4", "c5d4", "f3d4"]
+                .iter()
+                .map(|m| m.to_string())
+                .collect(),
+            players: "black".to_string(),
+            level: 10,
+            time_control: "15+10".to_string(),
+            white_ms: 800_000,
+            black_ms: 850_000,
+            finished: false,
+        };
+        let app = App::new(Settings::default(), None, None, Some(saved), size);
+        let h = Harness::with_app(app, size);
+        let screen = dump("resume", &h);
+        assert!(screen.contains("against level 10,"), "{screen}");
+        assert!(screen.contains("15+10, 4 moves played"), "{screen}");
+    }
+}
+
+fn analysis_with_lines(size: (u16, u16)) -> Harness {
+    let mut h = Harness::new(size, None);
+    h.app.analyse_position(Chess::default(), h.now);
+    for san in ["e4", "c5", "Nf3", "d6"] {
+        h.typed(san);
+    }
+    h.keys("++");
+    let id = h.searches().last().copied().unwrap();
+    let lines: [(i32, &[&str]); 5] = [
+        (
+            35,
+            &[
+                "d2d4", "c5d4", "f3d4", "g8f6", "b1c3", "a7a6", "c1e3", "e7e5", "d4b3", "c8e6",
+            ],
+        ),
+        (
+            30,
+            &["f1b5", "c8d7", "b5d7", "d8d7", "e1g1", "g8f6", "f1e1"],
+        ),
+        (22, &["b1c3", "g8f6", "d2d4", "c5d4", "f3d4", "a7a6"]),
+        (15, &["c2c3", "g8f6", "f1e2", "b8c6", "e1g1"]),
+        (-8, &["f1c4", "g8f6", "d2d3", "e7e6"]),
+    ];
+    for (i, (cp, pv)) in lines.iter().enumerate() {
+        h.info(id, i + 1, *cp, pv);
+    }
+    h
+}
+
+#[test]
+fn analysis_board_with_five_lines() {
+    for size in SIZES {
+        let h = analysis_with_lines(size);
+        let screen = dump("analysis", &h);
+        assert_key_line(&screen);
+        // Every line keeps its number, its score and its first moves; a
+        // line cut ends with "…" after a whole move.
+        let lines = rows_from(&screen, "Engine · depth 17", 6);
+        for (row, (score, first)) in lines[1..].iter().zip([
+            ("+0.35", "3.d4 cxd4 4.Nxd4"),
+            ("+0.30", "3.Bb5+ Bd7"),
+            ("+0.22", "3.Nc3 Nf6"),
+            ("+0.15", "3.c3 Nf6"),
+            ("-0.08", "3.Bc4 Nf6"),
+        ]) {
+            assert!(row.contains(score) && row.contains(first), "{row:?}");
+        }
+        if size == (80, 24) {
+            assert!(lines[1].ends_with('…'), "{:?}", lines[1]);
+            assert!(
+                !lines[1].contains("5.Nc3 a…"),
+                "no half move: {:?}",
+                lines[1]
+            );
+        } else {
+            assert!(lines[1].contains("5.Nc3 a6"), "{:?}", lines[1]);
+        }
+    }
+}
+
+#[test]
+fn book_and_tablebase_panels() {
+    for size in SIZES {
+        let mut h = Harness::new(size, None);
+        h.app.set_book(
+            Some(Arc::new(default_book().unwrap())),
+            BookOptions::default(),
+        );
+        h.app.analyse_position(Chess::default(), h.now);
+        h.typed("e4");
+        let screen = dump("book_analysis", &h);
+        assert!(screen.contains("e5     █"), "{screen}");
+        assert_key_line(&screen);
+        // The evaluation terms join the book: at 80 x 24 they take turns,
+        // the one just opened in front, Tab going round.
+        h.key(KeyCode::Char('b'));
+        let screen = dump("book_and_terms", &h);
+        if size == (80, 24) {
+            assert!(screen.contains("Tab Book · Terms"), "{screen}");
+            assert!(!screen.contains("e5     █"), "{screen}");
+            h.key(KeyCode::Tab);
+            let screen = h.screen();
+            assert!(screen.contains("e5     █"), "{screen}");
+            assert!(h.app.message.as_ref().unwrap().0.contains("Book"));
+        } else {
+            assert!(!screen.contains("Tab Book"), "{screen}");
+            assert!(screen.contains("e5     █"), "{screen}");
+            h.key(KeyCode::Tab);
+            assert!(h.app.message.as_ref().unwrap().0.contains("Every panel"));
+        }
+    }
+}
+
+/// A queen against a rook: 24 moves for White, each with its outcome.
+fn tablebase_game(size: (u16, u16)) -> Harness {
+    let mut tables = Tablebases::new(Builtin::new());
+    tables.add_syzygy(&common::testdata("syzygy")).unwrap();
+    let mut h = Harness::new(size, Some(TABLEBASE_FEN));
+    h.update(Msg::Tablebases(Arc::new(tables)));
+    h.start();
+    h
+}
+
+const TABLEBASE_FEN: &str = "8/8/4k3/8/2r5/8/1Q6/K7 w - - 0 1";
+
+#[test]
+fn the_tablebase_panel_pages_through_every_move() {
+    let moves = parse_fen(TABLEBASE_FEN).unwrap().legal_moves().len();
+    for size in SIZES {
+        let mut h = tablebase_game(size);
+        let screen = dump("tablebase_play", &h);
+        assert!(screen.contains("White: win"), "{screen}");
+        let title = rows_from(&screen, "Tablebase", 1).remove(0);
+        let shown = if size == (80, 24) {
+            // The panel shows what the room allows and says which moves.
+            assert!(
+                title.contains(&format!("Tablebase 1-4 of {moves} · PgDn")),
+                "{title}"
+            );
+            4
+        } else {
+            assert!(
+                title.contains(&format!("Tablebase 1-11 of {moves} · PgDn")),
+                "{title}"
+            );
+            11
+        };
+        let first = rows_from(&screen, "Tablebase", 3)[2].clone();
+        // PgDn shows the next page, PgUp goes back.
+        h.key(KeyCode::PageDown);
+        let screen = h.screen();
+        let title = rows_from(&screen, "Tablebase", 1).remove(0);
+        assert!(
+            title.contains(&format!("Tablebase {}-", shown + 1)) && title.contains("PgUp"),
+            "{title}"
+        );
+        snapshot("tablebase_play_page_2", size, &screen);
+        // To the end: the last move is there, PgDn stops.
+        for _ in 0..20 {
+            h.key(KeyCode::PageDown);
+        }
+        let screen = h.screen();
+        let title = rows_from(&screen, "Tablebase", 1).remove(0);
+        assert!(
+            title.contains(&format!("-{moves} of {moves} · PgUp")),
+            "{title}"
+        );
+        for _ in 0..20 {
+            h.key(KeyCode::PageUp);
+        }
+        assert_eq!(rows_from(&h.screen(), "Tablebase", 3)[2], first);
+        // The wheel over the panel scrolls it a move at a time.
+        let (x, y) = position_of(&h.screen(), "Tablebase");
+        h.wheel(MouseEventKind::ScrollDown, x, y + 2);
+        let title = rows_from(&h.screen(), "Tablebase", 1).remove(0);
+        assert!(title.contains("Tablebase 2-"), "{title}");
+        h.wheel(MouseEventKind::ScrollUp, x, y + 2);
+
+        // The analysis board: at 120 x 40 many more than the two of before.
+        h.app
+            .analyse_position(parse_fen(TABLEBASE_FEN).unwrap(), h.now);
+        let screen = dump("tablebase_analysis", &h);
+        let title = rows_from(&screen, "Tablebase", 1).remove(0);
+        assert!(title.contains(&format!("of {moves} · PgDn")), "{title}");
+        if size == (120, 40) {
+            assert!(title.contains("Tablebase 1-22 of"), "{title}");
+        }
+        assert_key_line(&screen);
+    }
+}
+
+/// Column and row of the first cell of `text` on the screen.
+fn position_of(screen: &str, text: &str) -> (u16, u16) {
+    for (y, row) in rows(screen).iter().enumerate() {
+        if let Some(at) = row.find(text) {
+            return (row[..at].chars().count() as u16, y as u16);
+        }
+    }
+    panic!("no {text:?} on screen:\n{screen}");
+}
+
+#[test]
+fn review_screen() {
+    for size in SIZES {
+        let dir = common::TempHome::new("screens-review");
+        let path = dir.join("scholar.pgn");
+        std::fs::write(&path, "[White \"Anderssen, Adolf\"]\n[Black \"Kieseritzky, Lionel\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0\n").unwrap();
+        let mut h = Harness::new(size, None);
+        h.open(&path, Some(1));
+        h.key(KeyCode::Char('R'));
+        let requests = h.serve();
+        let Some(Request::Review { id, tree, .. }) = requests.into_iter().next() else {
+            panic!("a review request");
+        };
+        let scores = [30, 35, 30, 40, 20, 25];
+        let positions = kibitz::review::mainline_positions(&tree);
+        let mainline = tree.mainline();
+        for (ply, (position, _)) in positions.iter().enumerate() {
+            let played = mainline.get(ply).and_then(|&n| tree.nodes[n].m);
+            let (score, pv) = match ply {
+                5 => (
+                    Score::Centipawns(25),
+                    vec![parse_uci(position, "g7g6").unwrap()],
+                ),
+                6 => (Score::Mate(1), played.into_iter().collect()),
+                7 => (Score::Centipawns(0), Vec::new()),
+                _ => (Score::Centipawns(scores[ply]), played.into_iter().collect()),
+            };
+            let eval = PositionEval {
+                score,
+                pv,
+                depth: 12,
+                legal_moves: position.legal_moves().len(),
+                mated: (ply == 7).then_some(Color::Black),
+            };
+            h.update(Msg::Review { id, ply, eval });
+        }
+        h.update(Msg::ReviewDone { id });
+        h.key(KeyCode::Char('n'));
+        let screen = dump("review", &h);
+        assert!(screen.contains("Review · W"), "{screen}");
+        assert!(screen.contains("Nf6??"), "{screen}");
+        assert_key_line(&screen);
+        h.key(KeyCode::Char('?'));
+        let screen = dump("help_analysis", &h);
+        assert!(screen.contains("Tab; PgUp PgDn"), "{screen}");
+    }
+}
+
+#[test]
+fn teach_mode_and_its_positions() {
+    for size in SIZES {
+        let mut h = Harness::new(size, None);
+        let position = Chess::default();
+        h.app.analyse_position(position.clone(), h.now);
+        h.app.teach(position, Vec::new(), 3, h.now);
+        h.serve();
+        for _ in 0..12 {
+            h.key(KeyCode::Right);
+        }
+        let screen = dump("teach", &h);
+        assert_key_line(&screen);
+        assert!(
+            screen.contains(
+                "Teach mode: → steps through the search, ? lists the keys, p the positions."
+            ),
+            "{screen}"
+        );
+        h.key(KeyCode::Char('p'));
+        dump("teach_positions", &h);
+        h.key(KeyCode::Esc);
+        h.key(KeyCode::Char('?'));
+        let screen = dump("help_teach", &h);
+        assert!(screen.contains("Keys (any key closes)"), "{screen}");
+        assert!(screen.contains("q, Ctrl-C"), "{screen}");
+        h.key(KeyCode::Char('x'));
+        assert_eq!(h.app.overlay, Overlay::None);
+    }
+}
+
+#[test]
+fn a_help_taller_than_the_screen_scrolls() {
+    let size = (80, 18);
+    let mut h = Harness::new(size, None);
+    h.start();
+    h.key(KeyCode::Char('?'));
+    let keys = kibitz::tui::modes::play::HELP.len();
+    let screen = h.screen();
+    assert!(
+        screen.contains(&format!("Keys 1-16 of {keys} · ↑↓ PgUp PgDn")),
+        "{screen}"
+    );
+    assert!(!screen.contains(":analyse"), "{screen}");
+    h.key(KeyCode::PageDown);
+    let screen = h.screen();
+    assert!(screen.contains(&format!("-{keys} of {keys}")), "{screen}");
+    assert!(screen.contains(":analyse"), "{screen}");
+    snapshot("help_play_end", size, &screen);
+    h.key(KeyCode::Up);
+    assert!(h.screen().contains(&format!("Keys {}-", keys - 16)));
+    h.key(KeyCode::Char('x'));
+    assert_eq!(h.app.overlay, Overlay::None);
+}
+
+#[test]
+fn game_list_and_open_dialog() {
+    for size in SIZES {
+        let mut h = Harness::new(size, None);
+        let path = common::testdata("pgn/kasparov-deep-blue-1997.pgn");
+        h.open(&path, None);
+        assert_eq!(h.app.overlay, Overlay::GameList);
+        let screen = dump("game_list", &h);
+        // Whole names (a note in brackets dropped where it does not fit),
+        // the opening with its ECO code.
+        let header = rows_from(&screen, "# White", 1).remove(0);
+        assert!(header.contains("Opening"), "{header}");
+        let first = rows_from(&screen, "# White", 2).remove(1);
+        assert!(first.contains("Garry Kasparov"), "{first}");
+        assert!(first.contains("Deep Blue"), "{first}");
+        assert!(first.contains("A07 King's Indian Attack"), "{first}");
+        if size == (80, 24) {
+            assert!(screen.contains("½-½"), "{screen}");
+        } else {
+            assert!(first.contains("1997.??.??"), "{first}");
+            assert!(first.contains("IBM Man-Machine"), "{first}");
+        }
+        assert_key_line(&screen);
+        h.key(KeyCode::Esc);
+        h.key(KeyCode::Esc);
+        h.key(KeyCode::Char('o'));
+        h.keys("tests/data/pgn/");
+        let screen = dump("open_file", &h);
+        assert!(screen.contains("kasparov-deep-blue-1997.pgn"), "{screen}");
+    }
+}
