@@ -139,9 +139,12 @@ impl GameList {
             |n| n.to_string_lossy().to_string(),
         );
         let state = if list.done {
-            format!("{} games", list.games.len())
+            crate::core::counted(list.games.len() as u64, "game", "games")
         } else {
-            format!("{} games so far, reading…", list.games.len())
+            format!(
+                "{} so far, reading…",
+                crate::core::counted(list.games.len() as u64, "game", "games")
+            )
         };
         let inner = popup(
             frame,
