@@ -65,7 +65,7 @@ pub const HELP: &[(&str, &str)] = &[
         "move-table map: table, importance/best, numbers; :map off",
     ),
     ("Esc", "cancel a selection or a dialog"),
-    ("?", "this help"),
+    ("?, D", "this help; the position in words (:describe)"),
     ("q, Ctrl-C", "quit (the game is autosaved)"),
     ("o, g", "open a PGN file; the games of the open file"),
     (

@@ -2,6 +2,7 @@
 //! the user chose (the app then acts on it) and draws itself.
 
 pub mod confirm;
+pub mod describe;
 pub mod game_list;
 pub mod game_over;
 pub mod help;
@@ -42,6 +43,8 @@ pub enum Overlay {
     Open(OpenDialog),
     /// Teach mode's positions.
     TeachPositions(teach_positions::TeachPicker),
+    /// The position in plain words (`D`, `:describe`).
+    Describe(describe::DescribeView),
 }
 
 /// A box of `width` x `height` in the middle of `area`, cleared.
