@@ -643,44 +643,25 @@ fn load_settings(
 /// stdin and stdout.
 fn plain(
     cli: &Cli,
-    settings: kibitz::config::Settings,
+    settings: &kibitz::config::Settings,
     messages: &[String],
 ) -> anyhow::Result<ExitCode> {
-    let start = match &cli.fen {
-        Some(text) => match kibitz::game::fen::parse_fen(text) {
-            Ok(position) => position,
-            Err(e) => {
-                eprintln!("error: {e}");
-                return Ok(ExitCode::from(2));
-            }
-        },
-        None => shakmaty::Chess::default(),
-    };
-    let book = match kibitz::book::load(&settings.book) {
-        Ok(book) => Some(std::sync::Arc::new(book)),
-        Err(e) if cli.book.is_some() => {
-            eprintln!("error: {e}");
-            return Ok(ExitCode::from(2));
-        }
-        Err(e) => {
-            eprintln!("note: {e}; playing without a book");
-            None
-        }
-    };
     for message in messages {
         eprintln!("note: {message}");
     }
-    let options = cli::plain::PlainOptions {
-        start,
-        human: cli.color,
-        level: settings.level,
-        hash_mb: settings.hash_mb,
-        book,
-        book_options: settings.book_options,
-    };
+    let options = cli::plain::options(cli.fen.as_deref(), cli.color, settings, cli.book.is_some());
+    to_stdout(|out| cli::plain::run(options?, &mut std::io::stdin().lock(), out))
+}
+
+/// Run `work` with line-buffered stdout (so output streams as it comes);
+/// its error is one line on stderr and the exit code.
+fn to_stdout(
+    work: impl FnOnce(&mut dyn Write) -> Result<(), CliError>,
+) -> anyhow::Result<ExitCode> {
     let stdout = std::io::stdout();
     let mut out = std::io::LineWriter::new(stdout.lock());
-    let result = cli::plain::run(options, &mut std::io::stdin().lock(), &mut out);
+    let result = work(&mut out);
+    // A closed pipe (`kibitz trace ... | head`) is not an error worth a message.
     let flushed = out.flush();
     match result {
         Ok(()) => {
@@ -704,7 +685,7 @@ fn main() -> anyhow::Result<ExitCode> {
         // analysis board was asked for.
         let plain_by_config = settings.plain && cli.pgn.is_none() && !cli.analyse;
         if cli.plain || plain_by_config {
-            return plain(&cli, settings, &messages);
+            return plain(&cli, &settings, &messages);
         }
         return tui(&cli, started, None);
     };
@@ -715,21 +696,5 @@ fn main() -> anyhow::Result<ExitCode> {
         kibitz::uci::run(std::io::stdin().lock()).context("UCI session")?;
         return Ok(ExitCode::SUCCESS);
     }
-    let stdout = std::io::stdout();
-    // Line-buffered, so `analyze` streams its lines as they come.
-    let mut out = std::io::LineWriter::new(stdout.lock());
-    let result = run(command, &mut out);
-    // A closed pipe (`kibitz trace ... | head`) is not an error worth a message.
-    let flushed = out.flush();
-    match result {
-        Ok(()) => {
-            flushed.context("writing output")?;
-            Ok(ExitCode::SUCCESS)
-        }
-        Err(CliError::Io(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
-        Err(e) => {
-            eprintln!("error: {e}");
-            Ok(ExitCode::from(e.exit_code() as u8))
-        }
-    }
+    to_stdout(|out| run(command, out))
 }

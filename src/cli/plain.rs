@@ -15,9 +15,11 @@ use shakmaty::{Chess, Color, Move, Position};
 
 use super::CliError;
 use crate::book::{Book, BookOptions};
+use crate::config::Settings;
 use crate::engine::level::Level;
 use crate::engine::{Command, Engine, GoRequest, Limits, Report, SearchOptions};
 use crate::game::describe::{Description, diagram, move_sentence, side_name};
+use crate::game::fen::parse_fen;
 use crate::game::notation::{parse_move, san_line};
 use crate::game::{Game, GameEnd};
 
@@ -36,6 +38,39 @@ pub struct PlainOptions {
     pub hash_mb: usize,
     pub book: Option<Arc<Book>>,
     pub book_options: BookOptions,
+}
+
+/// The options from the command line and the settings: the start (`fen`,
+/// default the standard one), the side, the level, the hash and the book.
+/// A bad FEN is an error; so is a book that cannot be read when the
+/// command line named it (the config's book is only left out, with a note
+/// on stderr).
+pub fn options(
+    fen: Option<&str>,
+    human: Color,
+    settings: &Settings,
+    book_named: bool,
+) -> Result<PlainOptions, CliError> {
+    let start = match fen {
+        Some(fen) => parse_fen(fen)?,
+        None => Chess::default(),
+    };
+    let book = match crate::book::load(&settings.book) {
+        Ok(book) => Some(Arc::new(book)),
+        Err(e) if book_named => return Err(e.into()),
+        Err(e) => {
+            eprintln!("note: {e}; playing without a book");
+            None
+        }
+    };
+    Ok(PlainOptions {
+        start,
+        human,
+        level: settings.level,
+        hash_mb: settings.hash_mb,
+        book,
+        book_options: settings.book_options,
+    })
 }
 
 const HELP: &[&str] = &[

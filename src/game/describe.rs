@@ -324,7 +324,7 @@ pub fn duration_words(time: Duration) -> String {
     let total = time.as_secs();
     if total < 60 {
         let tenths = time.as_millis() / 100;
-        return if tenths % 10 == 0 {
+        return if tenths.is_multiple_of(10) {
             unit(total, "second")
         } else {
             format!("{}.{} seconds", tenths / 10, tenths % 10)
