@@ -181,6 +181,9 @@ pub struct Settings {
     pub move_table_moves: u8,
     /// A move is a table move only if its squares' weights add up to more.
     pub move_table_threshold: i32,
+    /// Play in lines of text instead of on the board (`kibitz --plain`),
+    /// for screen readers.
+    pub plain: bool,
 }
 
 impl Default for Settings {
@@ -198,6 +201,7 @@ impl Default for Settings {
             tablebase_generation: crate::tablebase::Generation::Background,
             move_table_moves: crate::engine::protocol::DEFAULT_TABLE_MOVES,
             move_table_threshold: crate::engine::protocol::DEFAULT_TABLE_THRESHOLD,
+            plain: false,
         }
     }
 }
@@ -217,6 +221,7 @@ book_depth = 24          # play book moves up to this ply
 tablebase_generation = "background"  # make missing endgame tables: background, off, ask
 move_table_moves = 0     # move tables: top table moves tried first, 0-8 (0: learned for the map only)
 move_table_threshold = 0 # ...only moves whose squares' weights add up to more than this
+plain = false            # play in lines of text, for screen readers (kibitz --plain)
 "#;
 
 impl Settings {
@@ -269,6 +274,10 @@ impl Settings {
                 "engine_panel" => value
                     .as_bool()
                     .map(|v| settings.engine_panel = v)
+                    .ok_or_else(|| format!("expected true or false, found {value}")),
+                "plain" => value
+                    .as_bool()
+                    .map(|v| settings.plain = v)
                     .ok_or_else(|| format!("expected true or false, found {value}")),
                 "hash_mb" => value
                     .as_integer()

@@ -44,6 +44,16 @@ struct Cli {
     /// Start on the analysis board (from --fen, or the start position).
     #[arg(long, visible_alias = "analyze")]
     analyse: bool,
+    /// Play in lines of text instead of on the board (for screen readers):
+    /// moves and commands in, the position and the engine's moves in words out.
+    #[arg(long)]
+    plain: bool,
+    /// The engine's level, 1-10 (the new-game dialog's default; the line mode's level).
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=10))]
+    level: Option<u8>,
+    /// Your side in the line mode: white or black.
+    #[arg(long, value_parser = parse_color, default_value = "white")]
+    color: shakmaty::Color,
 }
 
 #[derive(Subcommand)]
@@ -123,6 +133,18 @@ enum Commands {
     /// Endgame tablebases: generate kibitz's own, check them, probe a position.
     #[command(subcommand)]
     Tb(TbCommand),
+    /// Describe a position in words: turn, pieces, last move, check, castling.
+    Describe {
+        /// Position in FEN (default: the start position).
+        #[arg(long)]
+        fen: Option<String>,
+        /// Moves (SAN or UCI) played from the position first; the last one is described.
+        #[arg(long, num_args = 1..)]
+        moves: Vec<String>,
+        /// One JSON object: side to move, pieces, last move, status, castling, lines.
+        #[arg(long)]
+        json: bool,
+    },
     /// Review a game: evaluate every position, mark inaccuracies, mistakes, blunders.
     Review {
         /// The PGN file.
@@ -362,6 +384,9 @@ fn run(command: Commands, out: &mut dyn Write) -> Result<(), CliError> {
             json,
         } => cli::movetables(fen.as_deref(), &moves, depth, json, out)?,
         Commands::Pgn { file, json } => cli::pgn::summary(&file, json, &mut &mut *out)?,
+        Commands::Describe { fen, moves, json } => {
+            cli::describe::run(fen.as_deref(), &moves, json, out)?
+        }
         Commands::Review {
             pgn,
             game,
@@ -549,10 +574,38 @@ fn tui(
     }
     if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
         eprintln!(
-            "error: the board needs a terminal; for scripts use a subcommand (see kibitz --help)"
+            "error: the board needs a terminal; for scripts use a subcommand (see kibitz --help), for a game in lines of text --plain"
         );
         return Ok(ExitCode::from(2));
     }
+    let (settings, messages, dirs) = load_settings(cli);
+    let ended_by = kibitz::tui::run(kibitz::tui::Options {
+        settings,
+        dirs,
+        fen,
+        messages,
+        started,
+        frame_log: std::env::var_os("KIBITZ_FRAME_LOG").map(Into::into),
+        pgn: cli.pgn.clone().map(|path| (path, cli.game)),
+        analyse: cli.analyse,
+        teach,
+    })?;
+    // Ended by a signal: the shell's convention, 128 + the signal's number.
+    Ok(match ended_by {
+        Some(signal) => ExitCode::from(u8::try_from(128 + signal).unwrap_or(1)),
+        None => ExitCode::SUCCESS,
+    })
+}
+
+/// The settings from the config file with the command line's options over
+/// them, the problems found, and the folders.
+fn load_settings(
+    cli: &Cli,
+) -> (
+    kibitz::config::Settings,
+    Vec<String>,
+    Option<kibitz::config::Dirs>,
+) {
     let dirs = kibitz::config::Dirs::locate();
     let config_path = cli
         .config
@@ -580,41 +633,34 @@ fn tui(
     if let Some(dir) = &cli.syzygy {
         settings.syzygy = Some(dir.clone());
     }
-    let ended_by = kibitz::tui::run(kibitz::tui::Options {
-        settings,
-        dirs,
-        fen,
-        messages,
-        started,
-        frame_log: std::env::var_os("KIBITZ_FRAME_LOG").map(Into::into),
-        pgn: cli.pgn.clone().map(|path| (path, cli.game)),
-        analyse: cli.analyse,
-        teach,
-    })?;
-    // Ended by a signal: the shell's convention, 128 + the signal's number.
-    Ok(match ended_by {
-        Some(signal) => ExitCode::from(u8::try_from(128 + signal).unwrap_or(1)),
-        None => ExitCode::SUCCESS,
-    })
+    if let Some(level) = cli.level.and_then(kibitz::engine::level::Level::new) {
+        settings.level = level;
+    }
+    (settings, messages, dirs)
 }
 
-fn main() -> anyhow::Result<ExitCode> {
-    let started = std::time::Instant::now();
-    let mut cli = Cli::parse();
-    let Some(command) = cli.command.take() else {
-        return tui(&cli, started, None);
-    };
-    if let Commands::Teach { fen, moves, depth } = &command {
-        return teach(&cli, started, fen.as_deref(), moves, *depth);
+/// `kibitz --plain` (or `plain = true` in the config): the line mode on
+/// stdin and stdout.
+fn plain(
+    cli: &Cli,
+    settings: &kibitz::config::Settings,
+    messages: &[String],
+) -> anyhow::Result<ExitCode> {
+    for message in messages {
+        eprintln!("note: {message}");
     }
-    if let Commands::Uci = command {
-        kibitz::uci::run(std::io::stdin().lock()).context("UCI session")?;
-        return Ok(ExitCode::SUCCESS);
-    }
+    let options = cli::plain::options(cli.fen.as_deref(), cli.color, settings, cli.book.is_some());
+    to_stdout(|out| cli::plain::run(options?, &mut std::io::stdin().lock(), out))
+}
+
+/// Run `work` with line-buffered stdout (so output streams as it comes);
+/// its error is one line on stderr and the exit code.
+fn to_stdout(
+    work: impl FnOnce(&mut dyn Write) -> Result<(), CliError>,
+) -> anyhow::Result<ExitCode> {
     let stdout = std::io::stdout();
-    // Line-buffered, so `analyze` streams its lines as they come.
     let mut out = std::io::LineWriter::new(stdout.lock());
-    let result = run(command, &mut out);
+    let result = work(&mut out);
     // A closed pipe (`kibitz trace ... | head`) is not an error worth a message.
     let flushed = out.flush();
     match result {
@@ -628,4 +674,27 @@ fn main() -> anyhow::Result<ExitCode> {
             Ok(ExitCode::from(e.exit_code() as u8))
         }
     }
+}
+
+fn main() -> anyhow::Result<ExitCode> {
+    let started = std::time::Instant::now();
+    let mut cli = Cli::parse();
+    let Some(command) = cli.command.take() else {
+        let (settings, messages, _) = load_settings(&cli);
+        // The config's `plain` asks for the line mode where no file or
+        // analysis board was asked for.
+        let plain_by_config = settings.plain && cli.pgn.is_none() && !cli.analyse;
+        if cli.plain || plain_by_config {
+            return plain(&cli, &settings, &messages);
+        }
+        return tui(&cli, started, None);
+    };
+    if let Commands::Teach { fen, moves, depth } = &command {
+        return teach(&cli, started, fen.as_deref(), moves, *depth);
+    }
+    if let Commands::Uci = command {
+        kibitz::uci::run(std::io::stdin().lock()).context("UCI session")?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    to_stdout(|out| run(command, out))
 }

@@ -1,9 +1,12 @@
-//! Headless commands: analyze, bench, perft, trace. Each prints text for
-//! people by default and one JSON object per line with `--json`.
+//! Headless commands: analyze, bench, perft, trace, describe. Each prints
+//! text for people by default and one JSON object per line with `--json`.
+//! And the line mode (`kibitz --plain`), a game in lines of text.
 
 pub mod book;
+pub mod describe;
 mod movetables;
 pub mod pgn;
+pub mod plain;
 pub mod review;
 pub mod tb;
 mod trace;

@@ -85,15 +85,37 @@ impl Theme {
 /// letter, upper case for White.
 pub fn glyph(piece: Piece, style: PieceStyle) -> char {
     match style {
-        PieceStyle::Unicode => match piece.role {
-            Role::King => '♚',
-            Role::Queen => '♛',
-            Role::Rook => '♜',
-            Role::Bishop => '♝',
-            Role::Knight => '♞',
-            Role::Pawn => '♟',
-        },
+        PieceStyle::Unicode => filled(piece.role),
         PieceStyle::Ascii => piece.char(),
+    }
+}
+
+/// The glyph of a piece where colour may not tell the sides apart (the mono
+/// theme, `NO_COLOR`): White's outlined symbols, Black's filled ones (or the
+/// letters, whose case already differs).
+pub fn glyph_by_shape(piece: Piece, style: PieceStyle) -> char {
+    match (style, piece.color.is_white()) {
+        (PieceStyle::Unicode, true) => match piece.role {
+            Role::King => '♔',
+            Role::Queen => '♕',
+            Role::Rook => '♖',
+            Role::Bishop => '♗',
+            Role::Knight => '♘',
+            Role::Pawn => '♙',
+        },
+        (PieceStyle::Unicode, false) => filled(piece.role),
+        (PieceStyle::Ascii, _) => piece.char(),
+    }
+}
+
+fn filled(role: Role) -> char {
+    match role {
+        Role::King => '♚',
+        Role::Queen => '♛',
+        Role::Rook => '♜',
+        Role::Bishop => '♝',
+        Role::Knight => '♞',
+        Role::Pawn => '♟',
     }
 }
 
@@ -154,5 +176,18 @@ impl MapPalette {
     /// Whether squares carry their band's digit (1 = most).
     pub fn digits(self) -> bool {
         matches!(self, MapPalette::Basic | MapPalette::Digits)
+    }
+
+    /// The palette also stands for the screen's colours: where it is basic
+    /// (the mono theme) or none (`NO_COLOR`), colour alone may not tell the
+    /// sides or the highlighted squares apart, so the board draws them by
+    /// shape and marks as well.
+    pub fn marks(self) -> bool {
+        matches!(self, MapPalette::Basic | MapPalette::Digits)
+    }
+
+    /// Whether the board may use colour at all (not with `NO_COLOR`).
+    pub fn has_colour(self) -> bool {
+        !matches!(self, MapPalette::Digits)
     }
 }

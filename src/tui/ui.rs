@@ -330,6 +330,7 @@ fn draw_overlay(frame: &mut Frame, app: &App, area: Rect, theme: &Theme) {
             picker.draw(frame, opened_on, &crate::teach::positions(), area, theme);
         }
         Overlay::Help(first) => overlays::help::draw(frame, app.mode.help(), *first, area, theme),
+        Overlay::Describe(view) => view.draw(frame, area, theme),
         Overlay::NewGame(form) => form.draw(frame, app.started_game(), area, theme),
         Overlay::Resume(saved) => overlays::resume::draw(frame, saved, area, theme),
         Overlay::Promotion { choice, .. } => overlays::promotion::draw(

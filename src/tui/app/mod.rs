@@ -7,6 +7,7 @@
 //! A message goes to the open dialog first, then the command line, then the
 //! mode, and what the mode leaves to the board's shared keys.
 
+mod describe;
 mod dialogs;
 mod files;
 mod side;
@@ -402,12 +403,13 @@ impl App {
                     self.overlay = Overlay::GameOver;
                     return self.cx.save_pgn(now);
                 }
-                KeyCode::Char('n' | 'q' | 'u' | 'f' | '?') => {}
+                KeyCode::Char('n' | 'q' | 'u' | 'f' | '?' | 'D') => {}
                 _ => return,
             },
             Overlay::GameList => return self.game_list_key(key),
             Overlay::Open(dialog) => return self.open_key(dialog, key),
             Overlay::TeachPositions(picker) => return self.teach_positions_key(picker, key),
+            Overlay::Describe(view) => return self.describe_key(view, key),
         }
         if self.input.is_some() {
             return self.input_key(key, now);
@@ -470,6 +472,7 @@ impl App {
             KeyCode::Char('o') => self.open_dialog(),
             KeyCode::Char('g') => self.open_game_list(),
             KeyCode::Char('T') => self.teach_board(now),
+            KeyCode::Char('D') => self.describe(now),
             KeyCode::Char(c @ ('m' | 'M' | '#')) => {
                 if let Some(answer) = self.cx.map.key(c) {
                     self.cx.map_changed(answer);
@@ -517,6 +520,9 @@ impl App {
         };
         if taken {
             return;
+        }
+        if typed == "describe" {
+            return self.describe(now);
         }
         if typed == "map" || typed.starts_with("map ") {
             let answer = self.cx.map.command(&typed[3..]);

@@ -69,7 +69,7 @@ pub const HELP: &[(&str, &str)] = &[
         "next side panel where not all fit; scroll the tablebase",
     ),
     ("Esc", "cancel a selection or a dialog"),
-    ("?", "this help"),
+    ("?, D", "this help; the position in words (:describe)"),
     ("q, Ctrl-C", "quit (the game is autosaved)"),
     ("o, g", "open a PGN file; the games of the open file"),
     (

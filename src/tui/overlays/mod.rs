@@ -2,6 +2,7 @@
 //! the user chose (the app then acts on it) and draws itself.
 
 pub mod confirm;
+pub mod describe;
 pub mod game_list;
 pub mod game_over;
 pub mod help;
@@ -44,6 +45,8 @@ pub enum Overlay {
     Open(OpenDialog),
     /// Teach mode's positions.
     TeachPositions(teach_positions::TeachPicker),
+    /// The position in plain words (`D`, `:describe`).
+    Describe(describe::DescribeView),
 }
 
 /// Blank the pieces of words that a box at `rect` would leave showing on

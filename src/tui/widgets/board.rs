@@ -1,6 +1,14 @@
 //! The board: squares, pieces, the last move, a hint, the selected piece
 //! and its targets, check, the keyboard cursor, rank and file labels; and
 //! over them, when it is on, the move-table heat map.
+//!
+//! Where colour may not tell things apart (the mono theme, `NO_COLOR`) the
+//! sides differ by shape (outlined White, filled Black) and each highlight
+//! has a mark beside the piece, readable as text: `>♞<` selected, `+♚+`
+//! check, `x♝x` a capture the selected piece may make, `*♘*` the hint (in
+//! teach mode the move being tried), `(♙)` the last move, `•` an empty
+//! square the selected piece may go to, `[ ]` the cursor. With `NO_COLOR`
+//! the board draws no colour at all.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -10,7 +18,7 @@ use shakmaty::{Chess, Position, Square};
 use crate::config::PieceStyle;
 use crate::tui::heatmap::{HeatMap, compact};
 use crate::tui::layout::BoardGeometry;
-use crate::tui::theme::{MapPalette, Theme, glyph};
+use crate::tui::theme::{MapPalette, Theme, glyph, glyph_by_shape};
 
 pub struct Board<'a> {
     pub position: &'a Chess,
@@ -40,6 +48,20 @@ impl Board<'_> {
             .is_check()
             .then(|| board.king_of(position.turn()))
             .flatten();
+        let marks = self.palette.marks();
+        let colour = self.palette.has_colour();
+        // Without colour every style keeps only its modifiers.
+        let tint = |style: Style| {
+            if colour {
+                style
+            } else {
+                Style {
+                    fg: None,
+                    bg: None,
+                    ..style
+                }
+            }
+        };
         let buffer = frame.buffer_mut();
         for square in Square::ALL {
             let rect = geometry.square_rect(square, self.flipped);
@@ -72,7 +94,7 @@ impl Board<'_> {
                 bg = theme.target;
             }
             let on_heat = heat_bg == Some(bg);
-            buffer.set_style(rect, Style::default().bg(bg));
+            buffer.set_style(rect, tint(Style::default().bg(bg)));
             let cx = rect.x + rect.width / 2;
             let cy = rect.y + rect.height / 2;
             // A piece on a band keeps the board's own colour under it, so
@@ -85,32 +107,62 @@ impl Board<'_> {
                 } else {
                     theme.black_piece
                 };
-                buffer.set_string(
-                    cx,
-                    cy,
-                    glyph(piece, self.pieces).to_string(),
-                    Style::default()
-                        .fg(fg)
-                        .bg(piece_bg)
-                        .add_modifier(Modifier::BOLD),
-                );
+                let mut style = Style::default()
+                    .fg(fg)
+                    .bg(piece_bg)
+                    .add_modifier(Modifier::BOLD);
+                // Without colour, the king in check and the piece picked up
+                // stand out in reverse video (their marks say it as text).
+                if !colour && (check_square == Some(square) || self.selected == Some(square)) {
+                    style = style.add_modifier(Modifier::REVERSED);
+                }
+                let symbol = if marks {
+                    glyph_by_shape(piece, self.pieces)
+                } else {
+                    glyph(piece, self.pieces)
+                };
+                buffer.set_string(cx, cy, symbol.to_string(), tint(style));
             } else if self.targets.contains(&square) {
-                buffer.set_string(cx, cy, "•", Style::default().fg(theme.target).bg(bg));
+                let style = Style::default().fg(theme.target).bg(bg);
+                buffer.set_string(cx, cy, "•", tint(style));
             }
             if let (Some(heat), Some(band)) = (self.heat, band) {
                 self.mark(buffer, rect, heat, square, band, on_heat.then_some(bg));
+            }
+            if marks && let Some((left, right)) = self.marks_of(square, check_square) {
+                let text = on_heat
+                    .then(|| band.and_then(|b| self.palette.text(b)))
+                    .flatten()
+                    .unwrap_or(theme.black_piece);
+                let style = tint(
+                    Style::default()
+                        .fg(text)
+                        .bg(bg)
+                        .add_modifier(Modifier::BOLD),
+                );
+                let one_row = rect.height == 1;
+                let numbers = self.heat.is_some_and(|h| h.show_numbers) && band.is_some();
+                // In a square of one row the band's digit keeps the left
+                // cell and a number keeps the whole row.
+                let digit = band.is_some() && self.palette.digits();
+                if !(one_row && numbers) {
+                    if !(one_row && digit) {
+                        buffer.set_string(cx - 1, cy, left.to_string(), style);
+                    }
+                    buffer.set_string(cx + 1, cy, right.to_string(), style);
+                }
             }
             if self.cursor == Some(square) {
                 let style = Style::default()
                     .fg(theme.cursor)
                     .bg(bg)
                     .add_modifier(Modifier::BOLD);
-                buffer.set_string(rect.x, cy, "[", style);
-                buffer.set_string(rect.right() - 1, cy, "]", style);
+                buffer.set_string(rect.x, cy, "[", tint(style));
+                buffer.set_string(rect.right() - 1, cy, "]", tint(style));
             }
         }
         // Rank labels left of the board, file labels under it.
-        let label = Style::default().fg(theme.dim);
+        let label = tint(Style::default().fg(theme.dim));
         for i in 0..8u16 {
             let rank = if self.flipped { i + 1 } else { 8 - i };
             let y = geometry.y + i * geometry.sq_h + geometry.sq_h / 2;
@@ -119,6 +171,25 @@ impl Board<'_> {
             let letter = char::from(b'a' + file as u8).to_string();
             let x = geometry.x + i * geometry.sq_w + geometry.sq_w / 2;
             buffer.set_string(x, geometry.y + geometry.height(), letter, label);
+        }
+    }
+
+    /// The marks either side of a highlighted square's piece, where the
+    /// palette asks for marks: one kind a square, the most urgent.
+    fn marks_of(&self, square: Square, check_square: Option<Square>) -> Option<(char, char)> {
+        let occupied = self.position.board().piece_at(square).is_some();
+        if self.selected == Some(square) {
+            Some(('>', '<'))
+        } else if check_square == Some(square) {
+            Some(('+', '+'))
+        } else if occupied && self.targets.contains(&square) {
+            Some(('x', 'x'))
+        } else if self.hint.contains(&square) {
+            Some(('*', '*'))
+        } else if self.last_move.contains(&square) {
+            Some(('(', ')'))
+        } else {
+            None
         }
     }
 

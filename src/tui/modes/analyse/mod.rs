@@ -207,7 +207,10 @@ pub const HELP: &[(&str, &str)] = &[
         ":fen, :copy",
         "the position's FEN; the game's PGN (to the clipboard)",
     ),
-    ("f, ?, q", "flip, this help, quit"),
+    (
+        "f, ?, D, q",
+        "flip, this help, the position in words (:describe), quit",
+    ),
 ];
 
 /// The key line under the board, longest first: the first that fits the

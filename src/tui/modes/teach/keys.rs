@@ -32,7 +32,7 @@ pub const HELP: &[(&str, &str)] = &[
     ),
     ("f", "flip the board"),
     ("Esc", "back to the game or analysis"),
-    ("?", "this help"),
+    ("?, D", "this help; the position in words (:describe)"),
     ("q, Ctrl-C", "quit"),
 ];
 
@@ -113,7 +113,9 @@ impl Teach {
         let Record::Ready { replay, step } = &self.record else {
             return match key.code {
                 // The map's keys too: the map is there before the record.
-                KeyCode::Char('f' | 'S' | '?' | ':' | '/' | 'm' | 'M' | '#') => Asked::NotTaken,
+                KeyCode::Char('f' | 'S' | '?' | 'D' | ':' | '/' | 'm' | 'M' | '#') => {
+                    Asked::NotTaken
+                }
                 _ => {
                     if let Record::Making { .. } = self.record {
                         cx.say("The search is still being recorded.", Tone::Info);

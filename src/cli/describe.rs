@@ -1,0 +1,94 @@
+//! `kibitz describe`: a position in plain words, or as one JSON object.
+
+use std::io::Write;
+
+use serde_json::{Map, Value, json};
+use shakmaty::{CastlingSide, Chess, Color, Move, Position};
+
+use super::CliError;
+use crate::game::describe::{Army, Description, role_name};
+use crate::game::fen::parse_fen;
+use crate::game::notation::parse_move;
+
+/// Describe `fen` (default: the start position) after `moves` (SAN or UCI).
+pub fn run(
+    fen: Option<&str>,
+    moves: &[String],
+    json: bool,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    let mut position = match fen {
+        Some(fen) => parse_fen(fen)?,
+        None => Chess::default(),
+    };
+    let mut last: Option<(Chess, Move)> = None;
+    for (index, text) in moves.iter().enumerate() {
+        let m = parse_move(&position, text).map_err(|source| CliError::Move {
+            index: index + 1,
+            source,
+        })?;
+        last = Some((position.clone(), m));
+        position.play_unchecked(m);
+    }
+    let mut description = Description::new(&position);
+    if let Some((before, m)) = &last {
+        description = description.with_last_move(before, *m);
+    }
+    if json {
+        writeln!(out, "{}", to_json(&description))?;
+    } else {
+        for line in description.lines() {
+            writeln!(out, "{line}")?;
+        }
+    }
+    Ok(())
+}
+
+fn colour_code(color: Color) -> &'static str {
+    if color.is_white() { "white" } else { "black" }
+}
+
+fn army_json(army: &Army) -> Value {
+    let mut map = Map::new();
+    for (role, squares) in army {
+        let squares: Vec<String> = squares.iter().map(ToString::to_string).collect();
+        map.insert(role_name(*role).to_string(), json!(squares));
+    }
+    Value::Object(map)
+}
+
+/// The description as one object: the facts, and `lines` as printed.
+pub fn to_json(description: &Description) -> Value {
+    let castling = |color: Color| -> Vec<&str> {
+        description
+            .castling
+            .iter()
+            .filter(|(c, _)| *c == color)
+            .map(|(_, side)| match side {
+                CastlingSide::KingSide => "kingside",
+                CastlingSide::QueenSide => "queenside",
+            })
+            .collect()
+    };
+    json!({
+        "side_to_move": colour_code(description.side_to_move),
+        "move_number": description.move_number,
+        "pieces": {
+            "white": army_json(&description.white),
+            "black": army_json(&description.black),
+        },
+        "last_move": description.last_move.as_ref().map(|last| json!({
+            "side": colour_code(last.mover),
+            "san": last.san,
+            "uci": last.uci,
+            "text": last.words,
+        })),
+        "status": description.status.code(),
+        "castling": {
+            "white": castling(Color::White),
+            "black": castling(Color::Black),
+        },
+        "en_passant": description.en_passant.map(|s| s.to_string()),
+        "lines": description.lines(),
+    })
+}

@@ -1,0 +1,379 @@
+//! The line mode (`kibitz --plain`): a game against the engine in lines of
+//! text instead of a board, for screen readers and plain terminals. It reads
+//! a move (SAN or UCI) or a command from each line of input, answers in
+//! whole sentences, and says the engine's move in words.
+//!
+//! The engine runs on its own thread as for the board; the line mode waits
+//! for its move before reading the next line, so piped input is answered
+//! in order.
+
+use std::io::{BufRead, Write};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use shakmaty::{Chess, Color, Move, Position};
+
+use super::CliError;
+use crate::book::{Book, BookOptions};
+use crate::config::Settings;
+use crate::engine::level::Level;
+use crate::engine::{Command, Engine, GoRequest, Limits, Report, SearchOptions};
+use crate::game::describe::{Description, diagram, move_sentence, side_name};
+use crate::game::fen::parse_fen;
+use crate::game::notation::{parse_move, san_line};
+use crate::game::{Game, GameEnd};
+
+/// The engine's time for a move (lower levels stop sooner at their own
+/// depth or node cap), as in an untimed game on the board.
+const MOVETIME: Duration = Duration::from_secs(3);
+/// The engine's time for a hint.
+const HINT_MOVETIME: Duration = Duration::from_millis(1000);
+
+/// How the line mode starts.
+pub struct PlainOptions {
+    pub start: Chess,
+    /// The side the person plays.
+    pub human: Color,
+    pub level: Level,
+    pub hash_mb: usize,
+    pub book: Option<Arc<Book>>,
+    pub book_options: BookOptions,
+}
+
+/// The options from the command line and the settings: the start (`fen`,
+/// default the standard one), the side, the level, the hash and the book.
+/// A bad FEN is an error; so is a book that cannot be read when the
+/// command line named it (the config's book is only left out, with a note
+/// on stderr).
+pub fn options(
+    fen: Option<&str>,
+    human: Color,
+    settings: &Settings,
+    book_named: bool,
+) -> Result<PlainOptions, CliError> {
+    let start = match fen {
+        Some(fen) => parse_fen(fen)?,
+        None => Chess::default(),
+    };
+    let book = match crate::book::load(&settings.book) {
+        Ok(book) => Some(Arc::new(book)),
+        Err(e) if book_named => return Err(e.into()),
+        Err(e) => {
+            eprintln!("note: {e}; playing without a book");
+            None
+        }
+    };
+    Ok(PlainOptions {
+        start,
+        human,
+        level: settings.level,
+        hash_mb: settings.hash_mb,
+        book,
+        book_options: settings.book_options,
+    })
+}
+
+const HELP: &[&str] = &[
+    "Type a move as SAN (e4, Nf3, O-O, e8=Q) or UCI (e2e4, g1f3), or a command:",
+    "describe: the position in words; describe off / describe on: after every move or not",
+    "board: the board in letters, capitals for White",
+    "moves: your legal moves",
+    "takeback: take back your last move and kibitz's reply",
+    "hint: the engine's suggestion",
+    "level N: kibitz's strength, 1 to 10",
+    "new: a new game; resign: give up this one",
+    "help: this list; quit: leave (so does the end of the input)",
+];
+
+struct Session<'a> {
+    options: PlainOptions,
+    engine: Engine,
+    game: Game,
+    end: Option<GameEnd>,
+    /// Print the description after every move.
+    auto_describe: bool,
+    next_search: u64,
+    out: &'a mut dyn Write,
+}
+
+/// Play in lines from `input` to `out` until `quit` or the end of the input.
+pub fn run(
+    options: PlainOptions,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    let engine = Engine::new(options.hash_mb).map_err(CliError::Thread)?;
+    engine.send(Command::SetBook {
+        book: options.book.clone(),
+        options: options.book_options,
+    });
+    let game = Game::new(options.start.clone());
+    let mut session = Session {
+        options,
+        engine,
+        game,
+        end: None,
+        auto_describe: true,
+        next_search: 0,
+        out,
+    };
+    session.welcome()?;
+    let mut line = String::new();
+    loop {
+        line.clear();
+        if input.read_line(&mut line)? == 0 {
+            writeln!(session.out, "Goodbye.")?;
+            break;
+        }
+        if !session.command(line.trim())? {
+            break;
+        }
+        session.out.flush()?;
+    }
+    Ok(())
+}
+
+impl Session<'_> {
+    fn say(&mut self, text: impl AsRef<str>) -> Result<(), CliError> {
+        writeln!(self.out, "{}", text.as_ref())?;
+        Ok(())
+    }
+
+    fn welcome(&mut self) -> Result<(), CliError> {
+        let human = side_name(self.options.human);
+        let level = self.options.level.get();
+        self.say(format!(
+            "kibitz, line mode. You play {human} against kibitz level {level}. Type help for the commands."
+        ))?;
+        self.start_game()
+    }
+
+    /// The game from its start: describe it, and the engine moves first
+    /// when it has White.
+    fn start_game(&mut self) -> Result<(), CliError> {
+        self.describe()?;
+        self.engine_turn()
+    }
+
+    fn describe(&mut self) -> Result<(), CliError> {
+        let mut description = Description::new(self.game.position());
+        let moves = self.game.moves();
+        if let (Some(&m), Some(before)) = (
+            moves.last(),
+            moves
+                .len()
+                .checked_sub(1)
+                .and_then(|i| self.game.position_at(i)),
+        ) {
+            description = description.with_last_move(before, m);
+        }
+        for line in description.with_end(self.end).lines() {
+            self.say(line)?;
+        }
+        Ok(())
+    }
+
+    /// One line of input; false to leave.
+    fn command(&mut self, typed: &str) -> Result<bool, CliError> {
+        let mut words = typed.split_whitespace();
+        let (word, rest) = (words.next().unwrap_or(""), words.next());
+        let extra = words.next().is_some();
+        match (word.to_ascii_lowercase().as_str(), rest) {
+            ("", _) => {}
+            ("quit" | "exit" | "q", None) => {
+                self.say("Goodbye.")?;
+                return Ok(false);
+            }
+            ("help" | "?", None) => {
+                for line in HELP {
+                    self.say(line)?;
+                }
+            }
+            ("describe", None) => self.describe()?,
+            ("describe", Some(switch @ ("on" | "off"))) => {
+                self.auto_describe = switch == "on";
+                self.say(format!("Description after every move {switch}."))?;
+            }
+            ("board", None) => {
+                let text = diagram(self.game.position(), self.options.human == Color::Black);
+                write!(self.out, "{text}")?;
+            }
+            ("moves", None) => self.list_moves()?,
+            ("takeback" | "undo", None) => self.takeback()?,
+            ("hint", None) => self.hint()?,
+            ("level", Some(n)) if !extra => match n.parse::<u8>().ok().and_then(Level::new) {
+                Some(level) => {
+                    self.options.level = level;
+                    self.say(format!("kibitz plays at level {}.", level.get()))?;
+                }
+                None => self.say(format!("'{n}' is not a level: level takes 1 to 10."))?,
+            },
+            ("new", None) => {
+                self.game = Game::new(self.options.start.clone());
+                self.end = None;
+                self.engine.send(Command::NewGame);
+                let human = side_name(self.options.human);
+                self.say(format!("New game. You play {human}."))?;
+                self.start_game()?;
+            }
+            ("resign", None) => match self.end {
+                Some(_) => self.say("The game is over already.")?,
+                None => {
+                    let end = GameEnd::Resignation {
+                        winner: !self.options.human,
+                    };
+                    self.end = Some(end);
+                    self.say(format!("You resign. {}.", end.describe()))?;
+                }
+            },
+            _ => self.human_move(typed)?,
+        }
+        Ok(true)
+    }
+
+    fn list_moves(&mut self) -> Result<(), CliError> {
+        if self.end.is_some() {
+            return self.say("The game is over: no moves.");
+        }
+        let position = self.game.position();
+        let mut sans: Vec<String> = position
+            .legal_moves()
+            .iter()
+            .map(|&m| san_line(position, &[m]).join(""))
+            .collect();
+        sans.sort();
+        self.say(format!("Legal moves: {}.", sans.join(", ")))
+    }
+
+    fn human_move(&mut self, typed: &str) -> Result<(), CliError> {
+        if self.end.is_some() {
+            return self.say("The game is over: type new for another, or quit.");
+        }
+        let m = match parse_move(self.game.position(), typed) {
+            Ok(m) => m,
+            Err(e) => return self.say(format!("{e}.")),
+        };
+        self.play(m, "You", "play", "castle")?;
+        self.engine_turn()
+    }
+
+    /// Play `m` and say it, with check, mate or the end of the game.
+    fn play(&mut self, m: Move, who: &str, play: &str, castle: &str) -> Result<(), CliError> {
+        let sentence = move_sentence(who, play, castle, m);
+        self.game.play(m);
+        self.say(format!("{sentence}."))?;
+        self.end = self.game.rules_end();
+        match self.end {
+            Some(GameEnd::Checkmate { winner }) => {
+                self.say(format!("Checkmate, {} wins.", side_name(winner)))
+            }
+            Some(end) => self.say(format!("{}.", end.describe())),
+            None if self.game.position().is_check() => self.say("Check."),
+            None => Ok(()),
+        }
+    }
+
+    /// If kibitz is to move, let it search and play, then describe.
+    fn engine_turn(&mut self) -> Result<(), CliError> {
+        if self.end.is_some() || self.game.position().turn() == self.options.human {
+            return Ok(());
+        }
+        let limits = Limits {
+            movetime: Some(MOVETIME),
+            ..Limits::default()
+        };
+        if let Some(m) = self.search(limits, self.options.level, true)? {
+            self.play(m, "kibitz", "plays", "castles")?;
+        }
+        if self.auto_describe {
+            self.describe()?;
+        }
+        Ok(())
+    }
+
+    fn hint(&mut self) -> Result<(), CliError> {
+        if self.end.is_some() {
+            return self.say("The game is over: no hint.");
+        }
+        let limits = Limits {
+            movetime: Some(HINT_MOVETIME),
+            ..Limits::default()
+        };
+        let full = Level::new(crate::engine::level::MAX_LEVEL).unwrap_or_default();
+        match self.search(limits, full, false)? {
+            Some(m) => {
+                let san = san_line(self.game.position(), &[m]).join("");
+                let words = move_sentence("Hint: you could", "play", "castle", m);
+                self.say(format!("{words} ({san})."))
+            }
+            None => self.say("There is no move to suggest."),
+        }
+    }
+
+    /// Search the position on the board; the engine's move, if it has one.
+    fn search(
+        &mut self,
+        limits: Limits,
+        level: Level,
+        book: bool,
+    ) -> Result<Option<Move>, CliError> {
+        self.next_search += 1;
+        let search_id = self.next_search;
+        self.engine.send(Command::Go(Box::new(GoRequest {
+            search_id,
+            position: self.game.position().clone(),
+            history: self.game.history_keys(),
+            limits,
+            options: SearchOptions::default(),
+            level,
+            book,
+            received: Instant::now(),
+        })));
+        loop {
+            match self.engine.reports().recv() {
+                Ok(Report::BestMove {
+                    search_id: id,
+                    best_move,
+                    ..
+                }) if id == search_id => return Ok(best_move),
+                Ok(_) => {}
+                Err(_) => {
+                    return Err(CliError::Io(std::io::Error::other(
+                        "the engine thread stopped unexpectedly",
+                    )));
+                }
+            }
+        }
+    }
+
+    fn takeback(&mut self) -> Result<(), CliError> {
+        if self.game.is_empty() {
+            return self.say("Nothing to take back.");
+        }
+        let human = self.options.human;
+        let mut plies = 0;
+        while self.game.undo().is_some() {
+            plies += 1;
+            if self.game.position().turn() == human {
+                break;
+            }
+        }
+        // Back at a start where kibitz moves first: nothing of yours to undo.
+        if self.game.position().turn() != human {
+            self.end = None;
+            self.say("Taken back to the start.")?;
+            return self.engine_turn();
+        }
+        self.end = None;
+        let what = if plies == 1 {
+            "one move"
+        } else {
+            "your move and kibitz's reply"
+        };
+        self.say(format!("Took back {what}. Your move."))?;
+        if self.auto_describe {
+            self.describe()?;
+        }
+        Ok(())
+    }
+}

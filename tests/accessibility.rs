@@ -1,0 +1,291 @@
+//! The line mode (`kibitz --plain`) and `kibitz describe`, driven as a user
+//! would: the real binary with piped input, a temporary home of its own.
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use std::io::Write;
+use std::process::{Output, Stdio};
+
+use common::{TempHome, run_kibitz};
+
+/// Run `kibitz ARGS` with `input` on stdin to the end.
+fn run_with_input(args: &[&str], input: &str) -> Output {
+    let home = TempHome::new("plain");
+    let mut child = home
+        .command()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Whether `line` is the engine's move in words: "kibitz plays knight from
+/// g8 to f6." or "kibitz castles kingside.".
+fn engine_move_in_words(line: &str) -> bool {
+    let Some(rest) = line.strip_prefix("kibitz plays ") else {
+        return line.starts_with("kibitz castles ");
+    };
+    let words: Vec<&str> = rest.trim_end_matches('.').split([' ', ',']).collect();
+    matches!(
+        words.as_slice(),
+        [piece, "from", from, "to", to, ..]
+            if ["king", "queen", "rook", "bishop", "knight", "pawn"].contains(piece)
+                && from.len() == 2
+                && to.len() == 2
+    )
+}
+
+#[test]
+fn a_short_game_in_lines() {
+    let out = run_with_input(
+        &["--plain", "--level", "1"],
+        "e4\nNf3\ndescribe\nboard\nquit\n",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines[0].starts_with("kibitz, line mode. You play White against kibitz level 1."),
+        "{text}"
+    );
+    // The description at the start, then each move in words.
+    assert!(lines.contains(&"Move 1, White to move."), "{text}");
+    assert!(lines.contains(&"You play pawn from e2 to e4."), "{text}");
+    assert!(lines.contains(&"You play knight from g1 to f3."), "{text}");
+    let engine_moves: Vec<&&str> = lines.iter().filter(|l| l.starts_with("kibitz ")).collect();
+    assert_eq!(engine_moves.len(), 2, "{text}");
+    assert!(
+        engine_moves.iter().all(|l| engine_move_in_words(l)),
+        "{text}"
+    );
+    // After the engine's move the description follows: White to move again.
+    assert!(lines.contains(&"Move 3, White to move."), "{text}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("White: king e1, queen d1,") && l.contains("knights b1 f3")),
+        "{text}"
+    );
+    // The board in letters, White's pawn on e4.
+    assert!(lines.contains(&"4  . . . . P . . ."), "{text}");
+    assert_eq!(lines.last(), Some(&"Goodbye."));
+}
+
+#[test]
+fn illegal_and_unreadable_moves_get_one_line_and_play_goes_on() {
+    let out = run_with_input(
+        &["--plain", "--level", "1"],
+        "e5\nhello there\nlevel 11\ne4\n",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    let illegal = lines
+        .iter()
+        .find(|l| l.starts_with("'e5' is not legal here"))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(illegal.contains("legal moves:"), "{illegal}");
+    assert!(
+        lines.contains(&"'hello there' is not a move (expected UCI like e2e4 or SAN like Nf3)."),
+        "{text}"
+    );
+    assert!(
+        lines.contains(&"'11' is not a level: level takes 1 to 10."),
+        "{text}"
+    );
+    assert!(lines.contains(&"You play pawn from e2 to e4."), "{text}");
+    assert!(!stderr(&out).contains("panicked"));
+}
+
+#[test]
+fn the_end_of_the_input_ends_cleanly() {
+    let out = run_with_input(&["--plain", "--level", "1"], "");
+    assert!(out.status.success());
+    assert_eq!(stdout(&out).lines().last(), Some("Goodbye."));
+    // Without a newline after the last line, too.
+    let out = run_with_input(&["--plain", "--level", "1"], "d4");
+    assert!(out.status.success());
+    assert!(stdout(&out).contains("You play pawn from d2 to d4."));
+}
+
+#[test]
+fn check_and_mate_are_announced() {
+    // The person gives check, then mates.
+    let out = run_with_input(
+        &[
+            "--plain",
+            "--level",
+            "1",
+            "--fen",
+            "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1",
+        ],
+        "Ra8#\ndescribe\ne4\nquit\n",
+    );
+    assert!(out.status.success());
+    let text = stdout(&out);
+    assert!(
+        text.contains("You play rook from a1 to a8.\nCheckmate, White wins.\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Result: 1-0, White wins by checkmate."),
+        "{text}"
+    );
+    assert!(
+        text.contains("The game is over: type new for another, or quit."),
+        "{text}"
+    );
+
+    // kibitz has White and mates at once.
+    let out = run_with_input(
+        &[
+            "--plain",
+            "--level",
+            "3",
+            "--color",
+            "black",
+            "--fen",
+            "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1",
+        ],
+        "",
+    );
+    let text = stdout(&out);
+    assert!(text.contains("You play Black"), "{text}");
+    assert!(
+        text.contains("kibitz plays rook from a1 to a8.\nCheckmate, White wins.\n"),
+        "{text}"
+    );
+
+    // A check that is not mate.
+    let out = run_with_input(
+        &[
+            "--plain",
+            "--level",
+            "1",
+            "--fen",
+            "4k3/8/8/8/8/8/8/R3K3 w - - 0 1",
+        ],
+        "Ra8+\n",
+    );
+    let text = stdout(&out);
+    assert!(
+        text.contains("You play rook from a1 to a8.\nCheck.\n"),
+        "{text}"
+    );
+    assert!(text.lines().any(engine_move_in_words), "{text}");
+}
+
+#[test]
+fn takeback_resign_and_new() {
+    let out = run_with_input(
+        &["--plain", "--level", "1"],
+        "takeback\ne4\ntakeback\nresign\ne4\nnew\nhelp\n",
+    );
+    assert!(out.status.success());
+    let text = stdout(&out);
+    assert!(text.contains("Nothing to take back."), "{text}");
+    assert!(
+        text.contains("Took back your move and kibitz's reply. Your move."),
+        "{text}"
+    );
+    assert!(
+        text.contains("You resign. Black wins: White resigned."),
+        "{text}"
+    );
+    assert!(text.contains("The game is over: type new for another, or quit."));
+    assert!(text.contains("New game. You play White."), "{text}");
+    assert!(
+        text.contains("takeback: take back your last move"),
+        "{text}"
+    );
+}
+
+#[test]
+fn plain_from_the_config_file_and_a_bad_fen() {
+    let home = TempHome::new("plain-config");
+    let config = home.join("kibitz.toml");
+    std::fs::write(&config, "plain = true\nlevel = 2\n").unwrap();
+    let out = home
+        .command()
+        .args(["--config", config.to_str().unwrap()])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).starts_with("kibitz, line mode. You play White against kibitz level 2."));
+
+    let out = run_with_input(&["--plain", "--fen", "8/8/8 w - - 0 1"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(stderr(&out).lines().count(), 1, "{}", stderr(&out));
+    assert!(stderr(&out).starts_with("error: "));
+}
+
+#[test]
+fn describe_command_prints_the_words_and_json() {
+    let out = run_kibitz(&["describe", "--moves", "e4", "d5", "exd5", "Nf6"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.starts_with("Move 3, White to move.\n"), "{text}");
+    assert!(text.contains("Last move: Black played knight from g8 to f6 (Nf6).\n"));
+    assert!(text.contains("White: king e1,"));
+
+    let out = run_kibitz(&[
+        "describe",
+        "--fen",
+        "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1",
+        "--moves",
+        "a1a8",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let value: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(value["status"], "checkmate");
+    assert_eq!(value["side_to_move"], "black");
+    assert_eq!(value["last_move"]["san"], "Ra8#");
+    assert_eq!(value["last_move"]["uci"], "a1a8");
+    assert_eq!(value["pieces"]["white"]["rook"][0], "a8");
+    assert_eq!(
+        value["pieces"]["black"]["pawn"].as_array().unwrap().len(),
+        3
+    );
+    assert!(
+        value["lines"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|l| l == "Checkmate: White wins.")
+    );
+
+    for args in [
+        vec!["describe", "--fen", "not a fen"],
+        vec!["describe", "--moves", "e5"],
+    ] {
+        let out = run_kibitz(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert_eq!(
+            stderr(&out).lines().count(),
+            1,
+            "{args:?}: {}",
+            stderr(&out)
+        );
+        assert!(stdout(&out).is_empty());
+    }
+}
