@@ -794,7 +794,7 @@ fn the_status_line_follows_the_game() {
     let row = h.row_with("B20");
     assert!(row.contains("is not a move"), "{}", h.screen());
     assert!(
-        row.trim_end_matches('"').ends_with("  B20 Sicilian D… "),
+        row.trim_end_matches('"').ends_with("  B20 Sicilian… "),
         "{row}"
     );
     let at = row.find("B20").unwrap();

@@ -34,11 +34,11 @@ use super::widgets::move_tree::MoveTree;
 use super::widgets::node_moves::NodeMoves;
 use super::widgets::players;
 use super::widgets::search_path::SearchPath;
-use super::widgets::side_name;
 use super::widgets::stats::{StatsLine, StatsPanel};
 use super::widgets::tablebase::Tablebase;
 use super::widgets::tabs::Tabs;
 use super::widgets::teach_header::TeachHeader;
+use super::widgets::{fit, side_name};
 
 pub fn draw(frame: &mut Frame, app: &App, now: Instant) {
     let area = frame.area();
@@ -503,7 +503,7 @@ fn status_parts(width: usize, message: &str, opening: Option<(&str, &str)>) -> (
     };
     let message_width = message.chars().count();
     let Some((eco, name)) = opening else {
-        return (ellipsis(&message, width), String::new());
+        return (fit(&message, width), String::new());
     };
     let gap = if message.is_empty() { 0 } else { GAP };
     let room = width.saturating_sub(message_width + gap);
@@ -512,31 +512,19 @@ fn status_parts(width: usize, message: &str, opening: Option<(&str, &str)>) -> (
         full
     } else if room >= eco.chars().count() + 6 {
         // The code and as much of the name as fits.
-        format!("{} ", ellipsis(&format!("{eco} {name}"), room - 1))
+        format!("{} ", fit(&format!("{eco} {name}"), room - 1))
     } else if room > eco.chars().count() {
         format!("{eco} ")
     } else {
         String::new()
     };
     let left = width.saturating_sub(opening.chars().count());
-    (ellipsis(&message, left), opening)
-}
-
-/// `text` in at most `width` columns, ending in "…" when cut.
-pub fn ellipsis(text: &str, width: usize) -> String {
-    if text.chars().count() <= width {
-        return text.to_string();
-    }
-    let mut cut: String = text.chars().take(width.saturating_sub(1)).collect();
-    if width > 0 {
-        cut.push('…');
-    }
-    cut
+    (fit(&message, left), opening)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{ellipsis, status_parts};
+    use super::status_parts;
 
     const SICILIAN: Option<(&str, &str)> = Some(("B40", "Sicilian Defense"));
 
@@ -552,7 +540,8 @@ mod tests {
         assert!(left.chars().count() + right.chars().count() <= 80);
         assert!(left.ends_with('…') || left.ends_with("pgn"), "{left}");
         let (_, right) = status_parts(55, "New game: You vs kibitz level 5, 5+3", SICILIAN);
-        assert_eq!(right, "B40 Sicilian D… ");
+        // Cut after a whole word.
+        assert_eq!(right, "B40 Sicilian… ");
         // Never joined: at least two blanks between the texts.
         for width in 20..90 {
             let (left, right) = status_parts(width, long, SICILIAN);
@@ -566,9 +555,8 @@ mod tests {
 
     #[test]
     fn without_an_opening_the_message_takes_the_line() {
-        assert_eq!(status_parts(10, "abcdefghijkl", None).0, " abcdefgh…");
-        assert_eq!(status_parts(10, "", SICILIAN).1, "B40 Sici… ");
-        assert_eq!(ellipsis("abc", 3), "abc");
-        assert_eq!(ellipsis("abcd", 3), "ab…");
+        assert_eq!(status_parts(12, "No moves here", None).0, " No moves…");
+        assert_eq!(status_parts(12, "", SICILIAN).1, "B40… ");
+        assert_eq!(status_parts(16, "", SICILIAN).1, "B40 Sicilian… ");
     }
 }

@@ -12,7 +12,7 @@ use crate::game::GameEnd;
 use crate::tui::engine_line::Thinking;
 use crate::tui::theme::Theme;
 
-use super::{human_count, score_text, section};
+use super::{fit, human_count, score_text, section};
 
 pub struct EnginePanel<'a> {
     /// The user hid the panel (e).
@@ -77,9 +77,11 @@ impl EnginePanel<'_> {
                             dim,
                         ));
                     }
+                    let label = format!("best {} ", score_text(t.line.score));
+                    let room = usize::from(inner.width).saturating_sub(label.chars().count());
                     lines.push(Line::from(vec![
-                        Span::styled(format!("best {} ", score_text(t.line.score)), dim),
-                        Span::raw(t.line.san.join(" ")),
+                        Span::styled(label, dim),
+                        Span::raw(fit(&t.line.san.join(" "), room)),
                     ]));
                     lines
                 }
@@ -98,7 +100,15 @@ impl EnginePanel<'_> {
                             human_count(l.nps),
                             l.elapsed.as_secs_f64()
                         )),
-                        Line::from(vec![Span::styled("pv ", dim), Span::raw(l.san.join(" "))]),
+                        // One row, cut after the last whole move that fits:
+                        // at 80 x 24 the panel has no row to wrap into.
+                        Line::from(vec![
+                            Span::styled("pv ", dim),
+                            Span::raw(fit(
+                                &l.san.join(" "),
+                                usize::from(inner.width).saturating_sub(3),
+                            )),
+                        ]),
                     ]
                 }
             }
