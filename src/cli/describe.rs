@@ -3,7 +3,7 @@
 use std::io::Write;
 
 use serde_json::{Map, Value, json};
-use shakmaty::{CastlingSide, Chess, Color, Move, Position};
+use shakmaty::{Chess, Color, Move, Position};
 
 use super::CliError;
 use crate::game::describe::{Army, Description, role_name};
@@ -59,17 +59,6 @@ fn army_json(army: &Army) -> Value {
 
 /// The description as one object: the facts, and `lines` as printed.
 pub fn to_json(description: &Description) -> Value {
-    let castling = |color: Color| -> Vec<&str> {
-        description
-            .castling
-            .iter()
-            .filter(|(c, _)| *c == color)
-            .map(|(_, side)| match side {
-                CastlingSide::KingSide => "kingside",
-                CastlingSide::QueenSide => "queenside",
-            })
-            .collect()
-    };
     json!({
         "side_to_move": colour_code(description.side_to_move),
         "move_number": description.move_number,
@@ -85,8 +74,8 @@ pub fn to_json(description: &Description) -> Value {
         })),
         "status": description.status.code(),
         "castling": {
-            "white": castling(Color::White),
-            "black": castling(Color::Black),
+            "white": description.castling_sides(Color::White),
+            "black": description.castling_sides(Color::Black),
         },
         "en_passant": description.en_passant.map(|s| s.to_string()),
         "lines": description.lines(),

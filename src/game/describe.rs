@@ -277,20 +277,24 @@ impl Description {
         lines
     }
 
+    /// The sides `color` may still castle to: "kingside", "queenside".
+    pub fn castling_sides(&self, color: Color) -> Vec<&'static str> {
+        self.castling
+            .iter()
+            .filter(|(c, _)| *c == color)
+            .map(|(_, side)| match side {
+                CastlingSide::KingSide => "kingside",
+                CastlingSide::QueenSide => "queenside",
+            })
+            .collect()
+    }
+
     /// "White kingside and queenside, Black kingside".
     pub fn castling_words(&self) -> String {
         [Color::White, Color::Black]
             .into_iter()
             .filter_map(|color| {
-                let sides: Vec<&str> = self
-                    .castling
-                    .iter()
-                    .filter(|(c, _)| *c == color)
-                    .map(|(_, side)| match side {
-                        CastlingSide::KingSide => "kingside",
-                        CastlingSide::QueenSide => "queenside",
-                    })
-                    .collect();
+                let sides = self.castling_sides(color);
                 (!sides.is_empty()).then(|| format!("{} {}", side_name(color), sides.join(" and ")))
             })
             .collect::<Vec<_>>()
