@@ -96,3 +96,35 @@ fn mated_side_sees_its_fate() {
     let result = common::search(&before, &Limits::depth(3), SearchOptions::default());
     assert_eq!(result.score, Score::Mate(1));
 }
+
+#[test]
+fn solves_every_mate_in_three() {
+    // Three of these (1.Bh8, 1.Rd6, 1.Rxc5) need a quiet first move against
+    // a side short of moves: null-move pruning on a mate-range window once
+    // hid them behind a mate in four.
+    // The selective search reduces quiet first moves, so a quiet key move
+    // (1.a5 in one of them) may need a nominal depth well beyond 5 plies.
+    check_suite("epd/mate3.fen", 3, 20);
+}
+
+/// Under a clock the search stops early once a mate is proven; it must not
+/// stop on a longer mate when a shorter one exists.
+#[test]
+fn a_timed_search_does_not_settle_for_a_longer_mate() {
+    use std::time::Duration;
+    for fen in [
+        "4R3/1k6/bp6/1p1P4/1K6/8/1B6/3Q4 w - - 0 1",
+        "8/4p3/7R/n7/rp6/kp5Q/8/1K6 w - - 0 1",
+        "K1R5/1P1r1n2/1pR3N1/2p1p2r/1BpkBp1N/1bp2Q2/2P2P2/1n2b3 w - - 0 1",
+    ] {
+        let position = parse_fen(fen).unwrap();
+        let limits = Limits {
+            movetime: Some(Duration::from_secs(20)),
+            ..Limits::default()
+        };
+        let result = common::search(&position, &limits, SearchOptions::default());
+        assert_eq!(result.score, Score::Mate(3), "{fen}");
+        let best = result.best_move.unwrap();
+        assert!(move_mates_within(&position, best, 3), "{fen}: {best:?}");
+    }
+}

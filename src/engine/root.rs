@@ -22,6 +22,10 @@ use super::stats::IterationStats;
 use super::time::NEW_ITERATION_SHARE;
 use super::trace::{OrderReason, TraceEvent, Tracer};
 
+/// How many iterations in a row must return the same mate before a timed
+/// search stops early on it.
+const MATE_STABLE_ITERATIONS: u32 = 4;
+
 /// One root move and what the last iteration learned about it.
 #[derive(Debug, Clone)]
 pub(super) struct RootMove {
@@ -57,6 +61,10 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         let multipv = self.options.multipv.min(root_moves.len()).max(1);
         let mut completed: Vec<Line> = Vec::new();
         let mut completed_depth = 0;
+        // The last iteration's best value and how many iterations in a row
+        // returned it (for stopping early on a mate).
+        let mut mate_value = 0;
+        let mut mate_streak = 0u32;
 
         // One legal move under a clock: play it after a quick look for a score.
         let forced = root_moves.len() == 1 && self.budget.hard.is_some() && limits.depth.is_none();
@@ -151,9 +159,23 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                 {
                     break;
                 }
-                // A forced mate found and proven at this depth will not change.
-                if completed[0].value.abs() >= MATE_BOUND
-                    && depth as i32 > 2 * (MATE - completed[0].value.abs()) + 2
+                // A forced mate under a clock: more thinking will not change
+                // the result, so the time is better kept. The search is
+                // selective (reductions, pruning), so one iteration deep
+                // enough to see the mate does not prove it the shortest: the
+                // same mate must also come back from several deeper
+                // iterations, each of which had the chance to find a shorter
+                // one.
+                let value = completed[0].value;
+                mate_streak = if value.abs() >= MATE_BOUND && value == mate_value {
+                    mate_streak + 1
+                } else {
+                    1
+                };
+                mate_value = value;
+                if value.abs() >= MATE_BOUND
+                    && mate_streak >= MATE_STABLE_ITERATIONS
+                    && depth as i32 > 2 * (MATE - value.abs()) + 2
                     && limits.depth.is_none()
                     && !limits.infinite
                     && self.budget.hard.is_some()

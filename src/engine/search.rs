@@ -573,9 +573,14 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                 return self.shortcut(ply, Shortcut::ReverseFutility, static_eval);
             }
             // Null move: give the opponent a free move; if we are still above
-            // beta after a reduced search, a real move would be too.
+            // beta after a reduced search, a real move would be too. Not when
+            // beta is a mate score: passing is exactly the move a side in
+            // zugzwang would love to have, and in a mating net the reduced
+            // search is too shallow to see the mate, so the cutoff would hide
+            // a shorter mate (or claim an escape that is not there).
             if null_allowed
                 && depth >= NULL_MOVE_MIN_DEPTH
+                && beta.abs() < MATE_BOUND
                 && static_eval >= beta
                 && has_pieces(position)
                 && let Ok(passed) = position.clone().swap_turn()
