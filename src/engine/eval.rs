@@ -177,17 +177,70 @@ fn adjacent_files(file: File) -> Bitboard {
     files
 }
 
-/// Squares in front of `square` (towards promotion) on its own and the
-/// adjacent files: where an enemy pawn would have to be to stop a pawn.
-fn front_span(square: Square, color: Color) -> Bitboard {
-    let files = Bitboard::from_file(square.file()) | adjacent_files(square.file());
-    let rank = square.rank().to_u32();
-    let ahead = match color {
-        Color::White if rank < 7 => Bitboard(!0u64 << (8 * (rank + 1))),
-        Color::Black if rank > 0 => Bitboard(!0u64 >> (8 * (8 - rank))),
-        _ => Bitboard::EMPTY,
-    };
-    files & ahead
+// Pawn structure is judged for all pawns of a side at once, with bitboard
+// *fills*: smearing each pawn along its file answers "is there a pawn ahead
+// of / behind / beside this one?" for every pawn in a few shifts, where
+// asking pawn by pawn would build a mask per pawn.
+
+const NOT_FILE_A: u64 = !0x0101_0101_0101_0101;
+const NOT_FILE_H: u64 = !0x8080_8080_8080_8080;
+
+/// Every square at or above a set square, on its file.
+fn north_fill(mut b: u64) -> u64 {
+    b |= b << 8;
+    b |= b << 16;
+    b | (b << 32)
+}
+
+/// Every square at or below a set square, on its file.
+fn south_fill(mut b: u64) -> u64 {
+    b |= b >> 8;
+    b |= b >> 16;
+    b | (b >> 32)
+}
+
+/// The set plus its neighbours one file to either side.
+fn with_neighbour_files(b: u64) -> u64 {
+    b | ((b << 1) & NOT_FILE_A) | ((b >> 1) & NOT_FILE_H)
+}
+
+/// Squares strictly ahead of each of `pawns`, from `color`'s side.
+fn ahead_of(pawns: Bitboard, color: Color) -> u64 {
+    match color {
+        Color::White => north_fill(pawns.0 << 8),
+        Color::Black => south_fill(pawns.0 >> 8),
+    }
+}
+
+/// Squares strictly behind each of `pawns`, from `color`'s side.
+fn behind(pawns: Bitboard, color: Color) -> u64 {
+    ahead_of(pawns, !color)
+}
+
+/// The pawn-structure sets of one side.
+struct PawnSets {
+    /// Pawns sharing their file with another pawn of their side.
+    doubled: Bitboard,
+    /// Pawns with no pawn of their side on either neighbouring file.
+    isolated: Bitboard,
+    /// Pawns no enemy pawn can stop (none ahead on their own or a
+    /// neighbouring file) and not behind a pawn of their own side.
+    passed: Bitboard,
+}
+
+fn pawn_sets(ours: Bitboard, theirs: Bitboard, color: Color) -> PawnSets {
+    let own_ahead = ahead_of(ours, color);
+    let own_behind = behind(ours, color);
+    let files = north_fill(south_fill(ours.0));
+    // A pawn is stopped by an enemy pawn ahead of it on its own or a
+    // neighbouring file: that is, the pawn stands behind (from the enemy's
+    // side, ahead of) one, one file either way.
+    let stoppable = with_neighbour_files(ahead_of(theirs, !color));
+    PawnSets {
+        doubled: ours & Bitboard(own_ahead | own_behind),
+        isolated: ours & !Bitboard(((files << 1) & NOT_FILE_A) | ((files >> 1) & NOT_FILE_H)),
+        passed: ours & !Bitboard(stoppable | own_behind),
+    }
 }
 
 fn collect(board: &Board, terms: &mut Terms) -> i32 {
@@ -208,10 +261,12 @@ fn collect(board: &Board, terms: &mut Terms) -> i32 {
         let mut king_attackers = 0;
         let mut king_attack_weight = 0;
 
-        for square in us {
-            let Some(role) = board.role_at(square) else {
-                continue;
-            };
+        // Piece by piece, a role at a time (the role is then known without
+        // asking the board for each square).
+        for (square, role) in Role::ALL
+            .into_iter()
+            .flat_map(|role| board.by_piece(role.of(color)).into_iter().map(move |sq| (sq, role)))
+        {
             let r = role_index(role);
             let rel = relative(square, color);
             phase += PHASE_WEIGHT[r];
@@ -276,26 +331,25 @@ fn collect(board: &Board, terms: &mut Terms) -> i32 {
         }
 
         // Pawn structure and passed pawns.
-        for square in our_pawns {
-            let file = Bitboard::from_file(square.file());
-            if (file & our_pawns).more_than_one() {
-                // Each pawn of a doubled group pays half, so the group pays once per extra pawn.
-                terms.add(
-                    Term::PawnStructure,
-                    (DOUBLED_PAWN.0 / 2, DOUBLED_PAWN.1 / 2),
-                    sign,
-                );
-            }
-            if (adjacent_files(square.file()) & our_pawns).is_empty() {
-                terms.add(Term::PawnStructure, ISOLATED_PAWN, sign);
-            }
-            if (front_span(square, color) & their_pawns).is_empty()
-                && (front_span(square, color) & file & our_pawns).is_empty()
-            {
-                let rank = square.rank().to_usize();
-                let relative_rank = if color.is_white() { rank } else { 7 - rank };
-                terms.add(Term::PassedPawns, PASSED_PAWN[relative_rank], sign);
-            }
+        let pawns = pawn_sets(our_pawns, their_pawns, color);
+        // Each pawn of a doubled group pays half, so the group pays once
+        // per extra pawn.
+        let doubled = pawns.doubled.count() as i32;
+        terms.add(
+            Term::PawnStructure,
+            (doubled * (DOUBLED_PAWN.0 / 2), doubled * (DOUBLED_PAWN.1 / 2)),
+            sign,
+        );
+        let isolated = pawns.isolated.count() as i32;
+        terms.add(
+            Term::PawnStructure,
+            (isolated * ISOLATED_PAWN.0, isolated * ISOLATED_PAWN.1),
+            sign,
+        );
+        for square in pawns.passed {
+            let rank = square.rank().to_usize();
+            let relative_rank = if color.is_white() { rank } else { 7 - rank };
+            terms.add(Term::PassedPawns, PASSED_PAWN[relative_rank], sign);
         }
 
         if (board.bishops() & us).more_than_one() {
