@@ -23,9 +23,10 @@
 //! kept refuting positions earlier in the game (see `movetables.rs`).
 
 use arrayvec::ArrayVec;
-use shakmaty::{Bitboard, Chess, Color, Move, Position, Role, Square};
+use shakmaty::{Bitboard, Chess, Color, Move, Position, Role, Square, attacks};
 
 use super::movetables::MoveTables;
+use super::tt::PackedMove;
 use super::trace::OrderReason;
 
 /// Piece values for exchange evaluation and victim ordering, in centipawns.
@@ -383,13 +384,115 @@ impl MovePicker {
 /// first, with each move's exchange value; losing ones are left out by the
 /// caller.
 pub fn quiescence_moves(position: &Chess, ordered: bool) -> ArrayVec<Move, 256> {
-    let mut moves: ArrayVec<Move, 256> = position
-        .legal_moves()
-        .into_iter()
-        .filter(|&m| m.is_capture() || m.promotion() == Some(Role::Queen))
-        .collect();
+    let mut moves = if ordered && !position.is_check() {
+        noisy_moves(position)
+    } else {
+        // Unordered (the teaching search shows moves as the generator gives
+        // them) or in check: every legal move, filtered.
+        position
+            .legal_moves()
+            .into_iter()
+            .filter(|&m| m.is_capture() || m.promotion() == Some(Role::Queen))
+            .collect()
+    };
     if ordered {
-        moves.sort_unstable_by_key(|&m| -mvv_lva(m));
+        // Ties (two equal captures) go in a fixed order of their own, so
+        // the search does not depend on the order moves were generated in.
+        moves.sort_unstable_by_key(|&m| (-mvv_lva(m), PackedMove::new(m).raw()));
+    }
+    moves
+}
+
+/// The legal captures and queen promotions of a position not in check,
+/// generated directly: most nodes of a search are quiescence nodes, and
+/// generating every quiet move there only to throw it away would double
+/// the work.
+///
+/// Legality without making the move: with the king not in check, a move is
+/// illegal only if the piece is pinned to its king and leaves the line of
+/// the pin, or if the king steps onto an attacked square.
+fn noisy_moves(position: &Chess) -> ArrayVec<Move, 256> {
+    let mut moves = ArrayVec::new();
+    let board = position.board();
+    let us = position.turn();
+    let Some(king) = board.king_of(us) else {
+        return moves;
+    };
+    let ours = board.by_color(us);
+    let theirs = board.by_color(!us);
+    let occupied = board.occupied();
+
+    // Pinned pieces: the only piece between our king and an enemy slider
+    // that would attack the king along that line.
+    let snipers = ((attacks::rook_attacks(king, Bitboard::EMPTY) & board.rooks_and_queens())
+        | (attacks::bishop_attacks(king, Bitboard::EMPTY) & board.bishops_and_queens()))
+        & theirs;
+    let mut pinned = Bitboard::EMPTY;
+    for sniper in snipers {
+        let between = attacks::between(king, sniper) & occupied;
+        if !between.more_than_one() {
+            pinned |= between & ours;
+        }
+    }
+    let stays_legal = |from: Square, to: Square| {
+        !pinned.contains(from) || attacks::aligned(king, from, to)
+    };
+
+    let normal = |role, from, to, promotion| Move::Normal {
+        role,
+        from,
+        capture: board.role_at(to),
+        to,
+        promotion,
+    };
+    for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
+        for from in board.by_piece(role.of(us)) {
+            for to in attacks::attacks(from, role.of(us), occupied) & theirs {
+                if stays_legal(from, to) {
+                    moves.push(normal(role, from, to, None));
+                }
+            }
+        }
+    }
+    // The king may take only what no enemy piece defends (seen through the
+    // square the king leaves).
+    let without_king = occupied ^ Bitboard::from_square(king);
+    for to in attacks::king_attacks(king) & theirs {
+        if board.attacks_to(to, !us, without_king).is_empty() {
+            moves.push(normal(Role::King, king, to, None));
+        }
+    }
+    let last_rank = Bitboard::from_rank(match us {
+        Color::White => shakmaty::Rank::Eighth,
+        Color::Black => shakmaty::Rank::First,
+    });
+    for from in board.by_piece(Role::Pawn.of(us)) {
+        for to in attacks::pawn_attacks(us, from) & theirs {
+            if !stays_legal(from, to) {
+                continue;
+            }
+            if last_rank.contains(to) {
+                // A capture that promotes is a capture whatever it becomes.
+                for promotion in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
+                    moves.push(normal(Role::Pawn, from, to, Some(promotion)));
+                }
+            } else {
+                moves.push(normal(Role::Pawn, from, to, None));
+            }
+        }
+        // A push to the last rank: only the queen, as before.
+        if let Some(to) = from.offset(if us.is_white() { 8 } else { -8 })
+            && last_rank.contains(to)
+            && !occupied.contains(to)
+            && stays_legal(from, to)
+        {
+            moves.push(normal(Role::Pawn, from, to, Some(Role::Queen)));
+        }
+    }
+    // En passant can expose the king along the rank of both pawns; it is
+    // rare, so shakmaty's full legality check decides.
+    if position.pseudo_legal_ep_square().is_some() {
+        moves.extend(position.en_passant_moves());
     }
     moves
 }
@@ -409,6 +512,57 @@ mod tests {
             .unwrap();
         let m = uci.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
         see(&pos, m)
+    }
+
+    /// The direct capture generator gives exactly the legal captures and
+    /// queen promotions, over positions full of pins, checks, en passant
+    /// and promotions (random games from the perft suite's positions).
+    #[test]
+    fn noisy_moves_are_the_legal_captures_and_queen_promotions() {
+        let starts = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            "4k3/8/8/2KpP2r/8/8/8/8 w - d6 0 1",
+            "4k3/1P6/8/8/8/8/6p1/4K2R b K - 0 1",
+        ];
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut checked = 0;
+        for fen in starts {
+            for _game in 0..20 {
+                let mut pos: Chess = fen
+                    .parse::<Fen>()
+                    .unwrap()
+                    .into_position(CastlingMode::Standard)
+                    .unwrap();
+                for _ply in 0..60 {
+                    let legal = pos.legal_moves();
+                    if legal.is_empty() {
+                        break;
+                    }
+                    if !pos.is_check() {
+                        let key = |m: &Move| PackedMove::new(*m).raw();
+                        let mut expected: Vec<Move> = legal
+                            .iter()
+                            .copied()
+                            .filter(|m| m.is_capture() || m.promotion() == Some(Role::Queen))
+                            .collect();
+                        let mut got: Vec<Move> = noisy_moves(&pos).into_iter().collect();
+                        expected.sort_by_key(key);
+                        got.sort_by_key(key);
+                        assert_eq!(got, expected, "{}", Fen::from_position(&pos, shakmaty::EnPassantMode::Legal));
+                        checked += 1;
+                    }
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    let m = legal[(seed % legal.len() as u64) as usize];
+                    pos.play_unchecked(m);
+                }
+            }
+        }
+        assert!(checked > 3000, "{checked}");
     }
 
     #[test]

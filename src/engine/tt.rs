@@ -50,6 +50,11 @@ impl PackedMove {
         PackedMove(from | (to << 6) | (promotion << 12))
     }
 
+    /// The 16 bits, for ordering moves in a fixed way.
+    pub fn raw(self) -> u16 {
+        self.0
+    }
+
     pub fn is_none(self) -> bool {
         self.0 == 0
     }
