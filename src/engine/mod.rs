@@ -6,6 +6,7 @@
 //! [`search::search`] runs one search on the caller's thread.
 
 pub mod eval;
+mod evalcache;
 pub mod level;
 pub mod movetables;
 pub mod ordering;

@@ -25,6 +25,7 @@
 use arrayvec::ArrayVec;
 use shakmaty::{Bitboard, Chess, Color, Move, Position, Role, Square, attacks};
 
+use super::evalcache::EvalCache;
 use super::movetables::MoveTables;
 use super::tt::PackedMove;
 use super::trace::OrderReason;
@@ -127,6 +128,9 @@ pub struct Heuristics {
     history: [[[i32; 64]; 6]; 2],
     /// Greer's move tables: kept for the whole game, not per search.
     pub tables: MoveTables,
+    /// Not an ordering heuristic, but memory the search keeps from one
+    /// search to the next in the same place: evaluations by position key.
+    pub evals: EvalCache,
 }
 
 impl Default for Heuristics {
@@ -135,6 +139,7 @@ impl Default for Heuristics {
             killers: [[None; 2]; MAX_PLY],
             history: [[[0; 64]; 6]; 2],
             tables: MoveTables::default(),
+            evals: EvalCache::default(),
         }
     }
 }

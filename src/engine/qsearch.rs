@@ -16,7 +16,6 @@
 
 use shakmaty::{Chess, Position};
 
-use super::eval::evaluate;
 use super::ordering::{quiescence_moves, see};
 use super::search::{INFINITY, MATE, MAX_PLY, Searcher, child_key};
 use super::trace::{OrderReason, Pruning, Shortcut, TraceEvent, Tracer, WindowKind};
@@ -40,7 +39,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         // The deepest ply the search can hold: the evaluation has to do.
         if ply as usize >= MAX_PLY - 1 {
             self.stats.totals.leaves += 1;
-            let value = evaluate(position);
+            let value = self.evaluate(position, key);
             if T::ENABLED {
                 self.tracer.record(TraceEvent::LeafEval { ply, value });
             }
@@ -64,7 +63,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
             }
             moves.into_iter().collect()
         } else {
-            stand_pat = evaluate(position);
+            stand_pat = self.evaluate(position, key);
             self.stats.totals.leaves += 1;
             if T::ENABLED {
                 self.tracer.record(TraceEvent::StandPat {

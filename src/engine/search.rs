@@ -53,7 +53,7 @@ use std::time::{Duration, Instant};
 
 use shakmaty::{Chess, EnPassantMode, Move, Position};
 
-use super::eval::evaluate;
+use super::eval::{evaluate, evaluate_white};
 use super::movetables::{TableUpdate, TableWeights};
 use super::ordering::{Heuristics, MovePicker, TableChoice, see};
 use super::protocol::{Limits, Score, SearchInfo, SearchOptions, position_key};
@@ -562,7 +562,11 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         }
 
         let selective = self.options.selective && ab && !pv_node && !in_check;
-        let static_eval = if selective { evaluate(position) } else { 0 };
+        let static_eval = if selective {
+            self.evaluate(position, key)
+        } else {
+            0
+        };
         if selective {
             // Reverse futility: far above beta with little depth left, the
             // opponent's best reply is unlikely to recover that much.
@@ -792,6 +796,22 @@ impl<T: Tracer> Searcher<'_, '_, T> {
     /// A horizon position of a search without quiescence: its static
     /// evaluation is its value, captures pending or not. A game that is
     /// over is still over: checkmate and stalemate are scored as such.
+    /// The static evaluation for the side to move, from the cache when
+    /// this position was evaluated before (the same number either way).
+    pub(super) fn evaluate(&mut self, position: &Chess, key: u64) -> i32 {
+        let evals = &mut self.ctx.heuristics.evals;
+        let white = evals.get(key).unwrap_or_else(|| {
+            let value = evaluate_white(position.board());
+            evals.put(key, value);
+            value
+        });
+        if position.turn().is_white() {
+            white
+        } else {
+            -white
+        }
+    }
+
     fn horizon_leaf(&mut self, position: &Chess, ply: u32, alpha: i32, beta: i32) -> i32 {
         if !self.enter(ply, 0, alpha, beta, false) {
             return 0;
