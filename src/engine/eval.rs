@@ -263,10 +263,12 @@ fn collect(board: &Board, terms: &mut Terms) -> i32 {
 
         // Piece by piece, a role at a time (the role is then known without
         // asking the board for each square).
-        for (square, role) in Role::ALL
-            .into_iter()
-            .flat_map(|role| board.by_piece(role.of(color)).into_iter().map(move |sq| (sq, role)))
-        {
+        for (square, role) in Role::ALL.into_iter().flat_map(|role| {
+            board
+                .by_piece(role.of(color))
+                .into_iter()
+                .map(move |sq| (sq, role))
+        }) {
             let r = role_index(role);
             let rel = relative(square, color);
             phase += PHASE_WEIGHT[r];
@@ -337,7 +339,10 @@ fn collect(board: &Board, terms: &mut Terms) -> i32 {
         let doubled = pawns.doubled.count() as i32;
         terms.add(
             Term::PawnStructure,
-            (doubled * (DOUBLED_PAWN.0 / 2), doubled * (DOUBLED_PAWN.1 / 2)),
+            (
+                doubled * (DOUBLED_PAWN.0 / 2),
+                doubled * (DOUBLED_PAWN.1 / 2),
+            ),
             sign,
         );
         let isolated = pawns.isolated.count() as i32;

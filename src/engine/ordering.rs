@@ -27,8 +27,8 @@ use shakmaty::{Bitboard, Chess, Color, Move, Position, Role, Square, attacks};
 
 use super::evalcache::EvalCache;
 use super::movetables::MoveTables;
-use super::tt::PackedMove;
 use super::trace::OrderReason;
+use super::tt::PackedMove;
 
 /// Piece values for exchange evaluation and victim ordering, in centipawns.
 /// Simpler than the evaluation's: only their order matters much here.
@@ -439,9 +439,8 @@ fn noisy_moves(position: &Chess) -> ArrayVec<Move, 256> {
             pinned |= between & ours;
         }
     }
-    let stays_legal = |from: Square, to: Square| {
-        !pinned.contains(from) || attacks::aligned(king, from, to)
-    };
+    let stays_legal =
+        |from: Square, to: Square| !pinned.contains(from) || attacks::aligned(king, from, to);
 
     let normal = |role, from, to, promotion| Move::Normal {
         role,
@@ -556,7 +555,12 @@ mod tests {
                         let mut got: Vec<Move> = noisy_moves(&pos).into_iter().collect();
                         expected.sort_by_key(key);
                         got.sort_by_key(key);
-                        assert_eq!(got, expected, "{}", Fen::from_position(&pos, shakmaty::EnPassantMode::Legal));
+                        assert_eq!(
+                            got,
+                            expected,
+                            "{}",
+                            Fen::from_position(&pos, shakmaty::EnPassantMode::Legal)
+                        );
                         checked += 1;
                     }
                     seed ^= seed << 13;

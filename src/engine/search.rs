@@ -51,7 +51,7 @@
 
 use std::time::{Duration, Instant};
 
-use shakmaty::{Chess, EnPassantMode, Move, Position};
+use shakmaty::{Bitboard, Chess, EnPassantMode, Move, Position, attacks};
 
 use super::eval::{evaluate, evaluate_white};
 use super::movetables::{TableUpdate, TableWeights};
@@ -893,8 +893,85 @@ fn has_pieces(position: &Chess) -> bool {
     (ours & !board.pawns() & !board.kings()).any()
 }
 
-fn gives_check(position: &Chess, m: Move) -> bool {
-    let mut child = position.clone();
-    child.play_unchecked(m);
-    child.is_check()
+/// Whether move `m` checks the enemy king, found without making it: the
+/// moved piece attacks the king from its new square (a direct check), or
+/// leaving its old square opens a line from one of our sliders to the king
+/// (a discovered check). Castling and en passant, where a second piece
+/// moves, are played out on a copy instead.
+pub(super) fn gives_check(position: &Chess, m: Move) -> bool {
+    let Move::Normal {
+        role,
+        from,
+        to,
+        promotion,
+        ..
+    } = m
+    else {
+        let mut child = position.clone();
+        child.play_unchecked(m);
+        return child.is_check();
+    };
+    let board = position.board();
+    let us = position.turn();
+    let Some(king) = board.king_of(!us) else {
+        return false;
+    };
+    let occupied = (board.occupied() ^ Bitboard::from_square(from)) | Bitboard::from_square(to);
+    let piece = promotion.unwrap_or(role).of(us);
+    if attacks::attacks(to, piece, occupied).contains(king) {
+        return true;
+    }
+    let sliders = board.by_color(us) & !Bitboard::from_square(from);
+    let lines = (attacks::rook_attacks(king, occupied) & board.rooks_and_queens())
+        | (attacks::bishop_attacks(king, occupied) & board.bishops_and_queens());
+    (lines & sliders).any()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::CastlingMode;
+    use shakmaty::fen::Fen;
+
+    /// The check test without making the move agrees with making it, for
+    /// every legal move along random games from positions rich in pins,
+    /// discovered checks, promotions, castling and en passant.
+    #[test]
+    fn gives_check_agrees_with_playing_the_move() {
+        let starts = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            "4k3/1P6/8/8/8/8/6p1/4K2R b K - 0 1",
+        ];
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut checks = 0;
+        for fen in starts {
+            for _game in 0..20 {
+                let mut pos: Chess = fen
+                    .parse::<Fen>()
+                    .unwrap()
+                    .into_position(CastlingMode::Standard)
+                    .unwrap();
+                for _ply in 0..60 {
+                    let legal = pos.legal_moves();
+                    if legal.is_empty() {
+                        break;
+                    }
+                    for &m in &legal {
+                        let mut child = pos.clone();
+                        child.play_unchecked(m);
+                        assert_eq!(gives_check(&pos, m), child.is_check(), "{m:?}");
+                        checks += usize::from(child.is_check());
+                    }
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    pos.play_unchecked(legal[(seed % legal.len() as u64) as usize]);
+                }
+            }
+        }
+        assert!(checks > 500, "{checks}");
+    }
 }
