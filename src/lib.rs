@@ -13,4 +13,5 @@ pub mod tablebase;
 pub mod teach;
 #[cfg(feature = "tui")]
 pub mod tui;
+pub mod tune;
 pub mod uci;

@@ -133,6 +133,9 @@ enum Commands {
     /// Endgame tablebases: generate kibitz's own, check them, probe a position.
     #[command(subcommand)]
     Tb(TbCommand),
+    /// Tune the evaluation's weights to game results (Texel's method).
+    #[command(subcommand)]
+    Tune(TuneCommand),
     /// Describe a position in words: turn, pieces, last move, check, castling.
     Describe {
         /// Position in FEN (default: the start position).
@@ -159,6 +162,48 @@ enum Commands {
         /// Write the game with the review in it ([%eval], ?! ? ??, better lines) here.
         #[arg(long)]
         out: Option<std::path::PathBuf>,
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(Subcommand)]
+enum TuneCommand {
+    /// Play kibitz against itself and write its quiet positions, each with
+    /// its game's result (`FEN;result` lines), for `tune fit`.
+    Selfplay {
+        /// Games to play.
+        #[arg(long, default_value_t = 1000)]
+        games: u64,
+        /// Nodes searched per move.
+        #[arg(long, default_value_t = 5000)]
+        nodes: u64,
+        /// Games played at once (default: one per core).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Seed of the random openings: the same seed, the same games.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// The data file to write.
+        #[arg(long)]
+        out: std::path::PathBuf,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Fit the evaluation's weights to a data file and print them.
+    Fit {
+        /// `FEN;result` lines, as `tune selfplay` writes them.
+        #[arg(long)]
+        data: std::path::PathBuf,
+        /// At most this many passes over the weights.
+        #[arg(long, default_value_t = 100)]
+        passes: u32,
+        /// Tune only these weights (names or prefixes, e.g. threat_by_pawn,passed_pawn).
+        #[arg(long, value_delimiter = ',', num_args = 1..)]
+        weights: Vec<String>,
+        /// Threads evaluating (default: one per core).
+        #[arg(long)]
+        threads: Option<usize>,
         #[arg(long)]
         json: bool,
     },
@@ -411,6 +456,40 @@ fn run(command: Commands, out: &mut dyn Write) -> Result<(), CliError> {
             force,
             json,
         }) => cli::tb::generate(&signatures, all, dir, force, json, &mut &mut *out)?,
+        Commands::Tune(TuneCommand::Selfplay {
+            games,
+            nodes,
+            threads,
+            seed,
+            out: data,
+            json,
+        }) => cli::tune::selfplay(
+            &cli::tune::SelfPlayArgs {
+                games,
+                nodes,
+                threads: threads.unwrap_or_else(cores),
+                seed,
+                out: &data,
+                json,
+            },
+            out,
+        )?,
+        Commands::Tune(TuneCommand::Fit {
+            data,
+            passes,
+            weights,
+            threads,
+            json,
+        }) => cli::tune::fit(
+            &cli::tune::FitArgs {
+                data: &data,
+                weights: &weights,
+                passes,
+                threads: threads.unwrap_or_else(cores),
+                json,
+            },
+            out,
+        )?,
         Commands::Tb(TbCommand::Probe {
             fen,
             syzygy,
@@ -697,4 +776,9 @@ fn main() -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     to_stdout(|out| run(command, out))
+}
+
+/// The number of cores, for commands whose thread count defaults to it.
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
 }

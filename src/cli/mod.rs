@@ -10,6 +10,7 @@ pub mod plain;
 pub mod review;
 pub mod tb;
 mod trace;
+pub mod tune;
 
 pub use movetables::{MAX_MOVETABLES_DEPTH, bench_movetables, movetables};
 pub use trace::{MAX_TRACE_DEPTH, TraceArgs, TraceSummary, run_trace, trace};

@@ -4,8 +4,9 @@
 //! asks this module for a number. The number is a sum of named *terms*, each
 //! a piece of chess knowledge a club player would recognise (material, piece
 //! placement, mobility, king safety, pawn structure, passed pawns, the bishop
-//! pair, rooks on open files). Keeping the terms apart costs nothing in play
-//! and lets the UI explain a score term by term ([`breakdown`]).
+//! pair, rooks on open files, threats). Keeping the terms apart costs
+//! nothing in play and lets the UI explain a score term by term
+//! ([`breakdown`]).
 //!
 //! ## Tapered evaluation
 //! The same feature is worth different amounts in the middlegame and the
@@ -40,10 +41,11 @@ pub enum Term {
     PassedPawns,
     BishopPair,
     RookFiles,
+    Threats,
 }
 
 impl Term {
-    pub const ALL: [Term; 8] = [
+    pub const ALL: [Term; 9] = [
         Term::Material,
         Term::PieceSquare,
         Term::Mobility,
@@ -52,6 +54,7 @@ impl Term {
         Term::PassedPawns,
         Term::BishopPair,
         Term::RookFiles,
+        Term::Threats,
     ];
 
     pub fn label(self) -> &'static str {
@@ -64,6 +67,7 @@ impl Term {
             Term::PassedPawns => "passed pawns",
             Term::BishopPair => "bishop pair",
             Term::RookFiles => "rook files",
+            Term::Threats => "threats",
         }
     }
 }
@@ -74,37 +78,169 @@ impl Term {
 // modest hand-set values, small enough not to swamp the tuned tables.
 // ---------------------------------------------------------------------------
 
-/// Per square a piece attacks beyond a typical count (so an average piece
-/// scores about zero). Squares held by own pieces or attacked by enemy pawns
-/// do not count: a knight "attacking" them is not going anywhere.
-const MOBILITY_WEIGHT: [(i32, i32); 6] = [(0, 0), (4, 4), (4, 5), (2, 4), (1, 2), (0, 0)];
 /// Typical safe-square count per role (pawn, knight, bishop, rook, queen, king).
 const MOBILITY_BASE: [i32; 6] = [0, 4, 6, 6, 12, 0];
-/// Attack weight of each role on the squares around the enemy king.
-const KING_ATTACK_WEIGHT: [i32; 6] = [0, 2, 2, 3, 5, 0];
-/// Penalty (middlegame only) per point of attack weight, squared in the
-/// number of attackers: one attacker is a nuisance, three are a mating net.
-const KING_ATTACK_SCALE: i32 = 3;
-/// Missing pawn in front of a castled king, per file (middlegame only).
-const PAWN_SHIELD_MISSING: i32 = 12;
-const DOUBLED_PAWN: (i32, i32) = (-8, -20);
-const ISOLATED_PAWN: (i32, i32) = (-10, -12);
-/// Passed pawn bonus by rank from its own side (index 0 = rank 1). PeSTO's
-/// pawn table already pays for advanced pawns, so this is the extra for
-/// having no enemy pawn able to stop it.
-const PASSED_PAWN: [(i32, i32); 8] = [
-    (0, 0),
-    (2, 8),
-    (4, 12),
-    (8, 20),
-    (16, 36),
-    (28, 60),
-    (40, 90),
-    (0, 0),
-];
-const BISHOP_PAIR: (i32, i32) = (28, 50);
-const ROOK_OPEN_FILE: (i32, i32) = (24, 8);
-const ROOK_SEMI_OPEN_FILE: (i32, i32) = (10, 6);
+
+/// The weights of the terms beyond material and piece-square tables: what
+/// `kibitz tune fit` adjusts (Texel's method: the weights that best predict
+/// game results from positions). The search reads [`EvalParams::DEFAULT`];
+/// the tuner tries others without rebuilding.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EvalParams {
+    /// Per square a piece attacks beyond a typical count (so an average
+    /// piece scores about zero), per role. Squares held by own pieces or
+    /// attacked by enemy pawns do not count: a knight "attacking" them is
+    /// not going anywhere.
+    pub mobility: [(i32, i32); 6],
+    /// Attack weight of each role on the squares around the enemy king, in
+    /// quarters.
+    pub king_attack: [i32; 6],
+    /// The king-danger bonus (middlegame only) is the attack weight times
+    /// the number of attackers times this, over 8: squared in the number of
+    /// attackers, since one attacker is a nuisance and three a mating net.
+    pub king_attack_scale: i32,
+    /// Missing pawn in front of a castled king, per file (middlegame only).
+    pub pawn_shield_missing: i32,
+    /// Per pawn of a doubled group; the group pays half of this per pawn.
+    pub doubled_pawn: (i32, i32),
+    pub isolated_pawn: (i32, i32),
+    /// Passed pawn bonus by rank from its own side (index 0 = rank 1).
+    /// PeSTO's pawn table already pays for advanced pawns, so this is the
+    /// extra for having no enemy pawn able to stop it.
+    pub passed_pawn: [(i32, i32); 8],
+    pub bishop_pair: (i32, i32),
+    pub rook_open_file: (i32, i32),
+    pub rook_semi_open_file: (i32, i32),
+    /// Per piece (not a pawn or the king) attacked by an enemy pawn: it
+    /// must move away, losing time, or be lost.
+    pub threat_by_pawn: (i32, i32),
+    /// Per rook or queen attacked by an enemy knight or bishop: a fork or
+    /// an exchange is in the air.
+    pub threat_by_minor: (i32, i32),
+    /// Endgame, per passed pawn and per rank beyond the third: the
+    /// enemy king's distance to the square in front of the pawn (it must
+    /// catch it) ...
+    pub passed_enemy_king: i32,
+    /// ... and our king's (it escorts it), which counts against.
+    pub passed_own_king: i32,
+    /// A passed pawn whose next square is occupied cannot run.
+    pub passed_blocked: (i32, i32),
+}
+
+impl EvalParams {
+    /// The weights the engine plays with.
+    pub const DEFAULT: EvalParams = EvalParams {
+        mobility: [(0, 0), (4, 4), (4, 5), (2, 4), (1, 2), (0, 0)],
+        king_attack: [0, 8, 8, 12, 20, 0],
+        king_attack_scale: 3,
+        pawn_shield_missing: 12,
+        doubled_pawn: (-8, -20),
+        isolated_pawn: (-10, -12),
+        passed_pawn: [
+            (0, 0),
+            (2, 8),
+            (4, 12),
+            (8, 20),
+            (16, 36),
+            (28, 60),
+            (40, 90),
+            (0, 0),
+        ],
+        bishop_pair: (28, 50),
+        rook_open_file: (24, 8),
+        rook_semi_open_file: (10, 6),
+        threat_by_pawn: (31, 46),
+        threat_by_minor: (40, 9),
+        passed_enemy_king: 5,
+        passed_own_king: 5,
+        passed_blocked: (-8, 2),
+    };
+
+    /// Every weight a tuner may change, with its name as the source spells
+    /// it (`mobility[1].0` = the knight's middlegame mobility weight).
+    /// Entries that can never count (a pawn's mobility, a passed pawn on
+    /// the first or last rank) are left out.
+    pub fn slots(&mut self) -> Vec<(String, &mut i32)> {
+        let mut slots = Vec::new();
+        let EvalParams {
+            mobility,
+            king_attack,
+            king_attack_scale,
+            pawn_shield_missing,
+            doubled_pawn,
+            isolated_pawn,
+            passed_pawn,
+            bishop_pair,
+            rook_open_file,
+            rook_semi_open_file,
+            threat_by_pawn,
+            threat_by_minor,
+            passed_enemy_king,
+            passed_own_king,
+            passed_blocked,
+        } = self;
+        for (i, (mg, eg)) in mobility.iter_mut().enumerate().take(5).skip(1) {
+            slots.push((format!("mobility[{i}].0"), mg));
+            slots.push((format!("mobility[{i}].1"), eg));
+        }
+        for (i, weight) in king_attack.iter_mut().enumerate().take(5).skip(1) {
+            slots.push((format!("king_attack[{i}]"), weight));
+        }
+        slots.push(("king_attack_scale".to_string(), king_attack_scale));
+        slots.push(("pawn_shield_missing".to_string(), pawn_shield_missing));
+        slots.push(("passed_enemy_king".to_string(), passed_enemy_king));
+        slots.push(("passed_own_king".to_string(), passed_own_king));
+        for (name, (mg, eg)) in [
+            ("doubled_pawn", doubled_pawn),
+            ("isolated_pawn", isolated_pawn),
+            ("bishop_pair", bishop_pair),
+            ("rook_open_file", rook_open_file),
+            ("rook_semi_open_file", rook_semi_open_file),
+            ("threat_by_pawn", threat_by_pawn),
+            ("threat_by_minor", threat_by_minor),
+            ("passed_blocked", passed_blocked),
+        ] {
+            slots.push((format!("{name}.0"), mg));
+            slots.push((format!("{name}.1"), eg));
+        }
+        for (i, (mg, eg)) in passed_pawn.iter_mut().enumerate().take(7).skip(1) {
+            slots.push((format!("passed_pawn[{i}].0"), mg));
+            slots.push((format!("passed_pawn[{i}].1"), eg));
+        }
+        slots
+    }
+
+    /// The weights as a Rust expression, to paste over
+    /// [`EvalParams::DEFAULT`] after tuning.
+    pub fn to_rust(&self) -> String {
+        let pairs = |v: &[(i32, i32)]| {
+            v.iter()
+                .map(|(a, b)| format!("({a}, {b})"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let ints = |v: &[i32]| v.iter().map(i32::to_string).collect::<Vec<_>>().join(", ");
+        let pair = |(a, b): (i32, i32)| format!("({a}, {b})");
+        format!(
+            "EvalParams {{\n    mobility: [{}],\n    king_attack: [{}],\n    king_attack_scale: {},\n    pawn_shield_missing: {},\n    doubled_pawn: {},\n    isolated_pawn: {},\n    passed_pawn: [{}],\n    bishop_pair: {},\n    rook_open_file: {},\n    rook_semi_open_file: {},\n    threat_by_pawn: {},\n    threat_by_minor: {},\n    passed_enemy_king: {},\n    passed_own_king: {},\n    passed_blocked: {},\n}}",
+            pairs(&self.mobility),
+            ints(&self.king_attack),
+            self.king_attack_scale,
+            self.pawn_shield_missing,
+            pair(self.doubled_pawn),
+            pair(self.isolated_pawn),
+            pairs(&self.passed_pawn),
+            pair(self.bishop_pair),
+            pair(self.rook_open_file),
+            pair(self.rook_semi_open_file),
+            pair(self.threat_by_pawn),
+            pair(self.threat_by_minor),
+            self.passed_enemy_king,
+            self.passed_own_king,
+            pair(self.passed_blocked),
+        )
+    }
+}
 
 /// One term's contribution, from White's point of view.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -129,7 +265,7 @@ pub struct Breakdown {
 /// Accumulates (mg, eg) per term.
 #[derive(Default)]
 struct Terms {
-    values: [(i32, i32); 8],
+    values: [(i32, i32); 9],
 }
 
 impl Terms {
@@ -243,7 +379,7 @@ fn pawn_sets(ours: Bitboard, theirs: Bitboard, color: Color) -> PawnSets {
     }
 }
 
-fn collect(board: &Board, terms: &mut Terms) -> i32 {
+fn collect(board: &Board, params: &EvalParams, terms: &mut Terms) -> i32 {
     let occupied = board.occupied();
     let mut phase = 0;
 
@@ -260,6 +396,35 @@ fn collect(board: &Board, terms: &mut Terms) -> i32 {
         });
         let mut king_attackers = 0;
         let mut king_attack_weight = 0;
+
+        // Threats against this side's pieces: by enemy pawns (any piece
+        // but pawns and the king), and by enemy minor pieces (rooks and
+        // queens, worth more than their attacker).
+        let pieces = us & !board.pawns() & !board.kings();
+        let by_pawn = (pieces & enemy_pawn_attacks).count() as i32;
+        terms.add(
+            Term::Threats,
+            (
+                -by_pawn * params.threat_by_pawn.0,
+                -by_pawn * params.threat_by_pawn.1,
+            ),
+            sign,
+        );
+        let mut minor_attacks = Bitboard::EMPTY;
+        for square in (board.knights() | board.bishops()) & them {
+            if let Some(piece) = board.piece_at(square) {
+                minor_attacks |= attacks::attacks(square, piece, occupied);
+            }
+        }
+        let by_minor = (us & (board.rooks() | board.queens()) & minor_attacks).count() as i32;
+        terms.add(
+            Term::Threats,
+            (
+                -by_minor * params.threat_by_minor.0,
+                -by_minor * params.threat_by_minor.1,
+            ),
+            sign,
+        );
 
         // Piece by piece, a role at a time (the role is then known without
         // asking the board for each square).
@@ -280,22 +445,22 @@ fn collect(board: &Board, terms: &mut Terms) -> i32 {
             }
             let attacked = attacks::attacks(square, role.of(color), occupied);
             let safe = (attacked & !us & !enemy_pawn_attacks).count() as i32;
-            let (w_mg, w_eg) = MOBILITY_WEIGHT[r];
+            let (w_mg, w_eg) = params.mobility[r];
             let extra = safe - MOBILITY_BASE[r];
             terms.add(Term::Mobility, (w_mg * extra, w_eg * extra), sign);
 
             let zone_hits = (attacked & king_zone).count() as i32;
             if zone_hits > 0 {
                 king_attackers += 1;
-                king_attack_weight += KING_ATTACK_WEIGHT[r] * zone_hits;
+                king_attack_weight += params.king_attack[r] * zone_hits;
             }
 
             if role == Role::Rook {
                 let file = Bitboard::from_file(square.file());
                 if (file & board.pawns()).is_empty() {
-                    terms.add(Term::RookFiles, ROOK_OPEN_FILE, sign);
+                    terms.add(Term::RookFiles, params.rook_open_file, sign);
                 } else if (file & our_pawns).is_empty() {
-                    terms.add(Term::RookFiles, ROOK_SEMI_OPEN_FILE, sign);
+                    terms.add(Term::RookFiles, params.rook_semi_open_file, sign);
                 }
             }
         }
@@ -303,7 +468,7 @@ fn collect(board: &Board, terms: &mut Terms) -> i32 {
         // King safety counts in the middlegame only: with the queens gone
         // the king should come out and fight.
         if king_attackers >= 2 {
-            let danger = king_attack_weight * king_attackers * KING_ATTACK_SCALE / 2;
+            let danger = king_attack_weight * king_attackers * params.king_attack_scale / 8;
             terms.add(Term::KingSafety, (danger, 0), sign);
         }
         if let Some(king) = board.king_of(color) {
@@ -328,7 +493,11 @@ fn collect(board: &Board, terms: &mut Terms) -> i32 {
                 let shield = (files & near & our_pawns).count() as i32;
                 let files_count = files.count() as i32 / 8;
                 let missing = (files_count - shield).max(0);
-                terms.add(Term::KingSafety, (-PAWN_SHIELD_MISSING * missing, 0), sign);
+                terms.add(
+                    Term::KingSafety,
+                    (-params.pawn_shield_missing * missing, 0),
+                    sign,
+                );
             }
         }
 
@@ -340,25 +509,51 @@ fn collect(board: &Board, terms: &mut Terms) -> i32 {
         terms.add(
             Term::PawnStructure,
             (
-                doubled * (DOUBLED_PAWN.0 / 2),
-                doubled * (DOUBLED_PAWN.1 / 2),
+                doubled * (params.doubled_pawn.0 / 2),
+                doubled * (params.doubled_pawn.1 / 2),
             ),
             sign,
         );
         let isolated = pawns.isolated.count() as i32;
         terms.add(
             Term::PawnStructure,
-            (isolated * ISOLATED_PAWN.0, isolated * ISOLATED_PAWN.1),
+            (
+                isolated * params.isolated_pawn.0,
+                isolated * params.isolated_pawn.1,
+            ),
             sign,
         );
         for square in pawns.passed {
             let rank = square.rank().to_usize();
             let relative_rank = if color.is_white() { rank } else { 7 - rank };
-            terms.add(Term::PassedPawns, PASSED_PAWN[relative_rank], sign);
+            terms.add(Term::PassedPawns, params.passed_pawn[relative_rank], sign);
+            // The square in front of the pawn (a passed pawn is never on
+            // the last rank).
+            let Some(stop) = square.offset(if color.is_white() { 8 } else { -8 }) else {
+                continue;
+            };
+            if occupied.contains(stop) {
+                terms.add(
+                    Term::PassedPawns,
+                    (-params.passed_blocked.0, -params.passed_blocked.1),
+                    sign,
+                );
+            }
+            // In the endgame the kings decide whether a passer runs: the
+            // enemy king must reach its path, ours must escort it. The
+            // further the pawn, the more it matters.
+            let weight = relative_rank.saturating_sub(2) as i32;
+            if weight > 0 {
+                let theirs = board.king_of(!color).map_or(0, |k| k.distance(stop) as i32);
+                let ours = board.king_of(color).map_or(0, |k| k.distance(stop) as i32);
+                let eg =
+                    weight * (theirs * params.passed_enemy_king - ours * params.passed_own_king);
+                terms.add(Term::PassedPawns, (0, eg), sign);
+            }
         }
 
         if (board.bishops() & us).more_than_one() {
-            terms.add(Term::BishopPair, BISHOP_PAIR, sign);
+            terms.add(Term::BishopPair, params.bishop_pair, sign);
         }
     }
     phase.min(PHASE_TOTAL)
@@ -400,8 +595,13 @@ fn endgame_scale(board: &Board, white_ahead: bool) -> i32 {
 
 /// The evaluation from White's point of view, in centipawns.
 pub fn evaluate_white(board: &Board) -> i32 {
+    evaluate_white_with(board, &EvalParams::DEFAULT)
+}
+
+/// [`evaluate_white`] with other weights (for the tuner).
+pub fn evaluate_white_with(board: &Board, params: &EvalParams) -> i32 {
     let mut terms = Terms::default();
-    let phase = collect(board, &mut terms);
+    let phase = collect(board, params, &mut terms);
     let (mg, eg) = terms
         .values
         .iter()
@@ -425,7 +625,7 @@ pub fn evaluate(position: &Chess) -> i32 {
 pub fn breakdown(position: &Chess) -> Breakdown {
     let board = position.board();
     let mut terms = Terms::default();
-    let phase = collect(board, &mut terms);
+    let phase = collect(board, &EvalParams::DEFAULT, &mut terms);
     let terms: Vec<TermScore> = Term::ALL
         .iter()
         .map(|&term| {
@@ -499,6 +699,40 @@ mod tests {
         assert!(evaluate(&pos) > 800);
         let black_to_move = position("4k3/8/8/8/8/8/8/3QK3 b - - 0 1");
         assert!(evaluate(&black_to_move) < -800);
+    }
+
+    fn term(pos: &Chess, term: Term) -> (i32, i32) {
+        let t = breakdown(pos)
+            .terms
+            .into_iter()
+            .find(|t| t.term == term)
+            .unwrap();
+        (t.middlegame, t.endgame)
+    }
+
+    #[test]
+    fn a_piece_attacked_by_a_pawn_or_a_rook_by_a_minor_is_a_threat() {
+        let safe = position("4k3/8/8/4p3/8/N7/8/4K3 w - - 0 1");
+        assert_eq!(term(&safe, Term::Threats), (0, 0));
+        // The knight on d4 is attacked by the pawn on e5.
+        let attacked = position("4k3/8/8/4p3/3N4/8/8/4K3 w - - 0 1");
+        let (mg, eg) = term(&attacked, Term::Threats);
+        assert!(mg < 0 && eg < 0, "{mg} {eg}");
+        // Black's rook on b6 is attacked by the bishop on d4.
+        let rook = position("4k3/8/1r6/8/3B4/8/8/4K3 w - - 0 1");
+        assert!(term(&rook, Term::Threats).0 > 0);
+    }
+
+    #[test]
+    fn a_passed_pawn_counts_more_when_the_enemy_king_is_far() {
+        let near = position("2k5/8/1P6/8/8/8/8/4K3 w - - 0 1");
+        let far = position("8/8/1P6/8/8/8/8/4K2k w - - 0 1");
+        assert!(
+            term(&far, Term::PassedPawns).1 > term(&near, Term::PassedPawns).1,
+            "{:?} {:?}",
+            term(&far, Term::PassedPawns),
+            term(&near, Term::PassedPawns)
+        );
     }
 
     #[test]

@@ -1,0 +1,308 @@
+//! `kibitz tune selfplay` and `kibitz tune fit`: the evaluation's weights
+//! fitted to the results of kibitz's own games (Texel's method).
+
+use std::io::{IsTerminal, Write};
+use std::path::Path;
+use std::sync::Mutex;
+use std::time::Instant;
+
+use serde_json::json;
+
+use super::CliError;
+use crate::core::Rng;
+use crate::engine::eval::EvalParams;
+use crate::fsutil::{check_user_target, read_text_capped, write_user_file};
+use crate::tune::selfplay::{SelfPlayOptions, play_game, result_label};
+use crate::tune::{Pass, parse_data, tune};
+
+/// The largest data file read (about 15 million positions).
+const MAX_DATA_BYTES: u64 = 1024 * 1024 * 1024;
+/// The data file is rewritten after this many games, so an interrupted run
+/// keeps most of its work.
+const SAVE_EVERY: u64 = 50;
+
+pub struct SelfPlayArgs<'a> {
+    pub games: u64,
+    pub nodes: u64,
+    pub threads: usize,
+    pub seed: u64,
+    pub out: &'a Path,
+    pub json: bool,
+}
+
+struct Collected {
+    header: String,
+    /// Each game's lines by its number, so the file lists the games in
+    /// order whichever thread finished first.
+    lines: std::collections::BTreeMap<u64, String>,
+    games: u64,
+    thrown_away: u64,
+    positions: u64,
+    results: [u64; 3],
+}
+
+/// Play `games` games of kibitz against itself and write their quiet
+/// positions, each with its game's result, to `out`.
+pub fn selfplay(args: &SelfPlayArgs<'_>, out: &mut dyn Write) -> Result<(), CliError> {
+    if args.games == 0 {
+        return Err(CliError::BadInput("--games must be at least 1".into()));
+    }
+    if !(100..=10_000_000).contains(&args.nodes) {
+        return Err(CliError::BadInput(format!(
+            "--nodes {} is out of range 100..=10000000",
+            args.nodes
+        )));
+    }
+    if !(1..=256).contains(&args.threads) {
+        return Err(CliError::BadInput(format!(
+            "--threads {} is out of range 1..=256",
+            args.threads
+        )));
+    }
+    check_user_target(args.out).map_err(CliError::BadInput)?;
+    let started = Instant::now();
+    let show_progress = std::io::stderr().is_terminal() && !args.json;
+    let collected = Mutex::new(Collected {
+        header: format!(
+            "# kibitz tune selfplay --games {} --nodes {} --seed {}: FEN;result\n",
+            args.games, args.nodes, args.seed
+        ),
+        lines: std::collections::BTreeMap::new(),
+        games: 0,
+        thrown_away: 0,
+        positions: 0,
+        results: [0; 3],
+    });
+    let next_game = std::sync::atomic::AtomicU64::new(0);
+    let save_error = Mutex::new(None::<String>);
+    let save = |c: &Collected| {
+        let mut text = c.header.clone();
+        text.extend(c.lines.values().map(String::as_str));
+        if let Err(e) = write_user_file(args.out, text)
+            && let Ok(mut slot) = save_error.lock()
+        {
+            slot.get_or_insert(e);
+        }
+    };
+    std::thread::scope(|scope| {
+        for _ in 0..args.threads {
+            scope.spawn(|| {
+                loop {
+                    let index = next_game.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    if index >= args.games {
+                        break;
+                    }
+                    // Each game its own seed, so a game is the same whatever
+                    // thread plays it.
+                    let options = SelfPlayOptions {
+                        nodes: args.nodes,
+                        ..SelfPlayOptions::default()
+                    };
+                    let mut rng = Rng::new(
+                        args.seed
+                            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                            .wrapping_add(index + 1),
+                    );
+                    let game = play_game(&options, &mut rng);
+                    let Ok(mut c) = collected.lock() else { break };
+                    let Some(game) = game else {
+                        c.thrown_away += 1;
+                        continue;
+                    };
+                    c.games += 1;
+                    let label = result_label(game.result);
+                    c.results[match label {
+                        "1-0" => 0,
+                        "1/2-1/2" => 1,
+                        _ => 2,
+                    }] += 1;
+                    let mut lines = format!("# game {}\n", index + 1);
+                    for fen in &game.positions {
+                        lines.push_str(fen);
+                        lines.push(';');
+                        lines.push_str(label);
+                        lines.push('\n');
+                    }
+                    c.lines.insert(index, lines);
+                    c.positions += game.positions.len() as u64;
+                    if c.games % SAVE_EVERY == 0 {
+                        save(&*c);
+                    }
+                    if show_progress {
+                        eprint!(
+                            "\r{} games, {} positions, {:.0} s   ",
+                            c.games,
+                            c.positions,
+                            started.elapsed().as_secs_f64()
+                        );
+                    }
+                }
+            });
+        }
+    });
+    if show_progress {
+        eprintln!();
+    }
+    let c = collected
+        .into_inner()
+        .map_err(|_| CliError::BadInput("a self-play thread failed".into()))?;
+    save(&c);
+    if let Ok(Some(e)) = save_error.into_inner() {
+        return Err(CliError::BadInput(e));
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    if args.json {
+        writeln!(
+            out,
+            "{}",
+            json!({
+                "type": "selfplay",
+                "games": c.games,
+                "thrown_away": c.thrown_away,
+                "white_wins": c.results[0],
+                "draws": c.results[1],
+                "black_wins": c.results[2],
+                "positions": c.positions,
+                "seconds": seconds,
+                "out": args.out.display().to_string(),
+            })
+        )?;
+    } else {
+        writeln!(
+            out,
+            "{} games (+{} ={} -{} for White; {} lopsided openings thrown away), {} positions in {:.1} s -> {}",
+            c.games,
+            c.results[0],
+            c.results[1],
+            c.results[2],
+            c.thrown_away,
+            c.positions,
+            seconds,
+            args.out.display()
+        )?;
+    }
+    Ok(())
+}
+
+pub struct FitArgs<'a> {
+    pub data: &'a Path,
+    /// Tune only the weights whose names start with one of these (all
+    /// when empty).
+    pub weights: &'a [String],
+    pub passes: u32,
+    pub threads: usize,
+    pub json: bool,
+}
+
+/// Fit the evaluation's weights to the data and print them.
+pub fn fit(args: &FitArgs<'_>, out: &mut dyn Write) -> Result<(), CliError> {
+    if !(1..=256).contains(&args.threads) {
+        return Err(CliError::BadInput(format!(
+            "--threads {} is out of range 1..=256",
+            args.threads
+        )));
+    }
+    let text = read_text_capped(args.data, MAX_DATA_BYTES, "tuning data")
+        .map_err(|e| CliError::BadInput(e.to_string()))?;
+    let samples = parse_data(&text)
+        .map_err(|e| CliError::BadInput(format!("{}: {e}", args.data.display())))?;
+    drop(text);
+    let started = Instant::now();
+    let json_output = args.json;
+    let mut report = |pass: &Pass| {
+        let line = if json_output {
+            json!({
+                "type": "pass",
+                "pass": pass.number,
+                "step": pass.step,
+                "changed": pass.changed,
+                "training_error": pass.training_error,
+                "held_out_error": pass.held_out_error,
+            })
+            .to_string()
+        } else {
+            format!(
+                "pass {:>2}  step {}  changed {:>2}  error {:.6}  held out {:.6}",
+                pass.number, pass.step, pass.changed, pass.training_error, pass.held_out_error
+            )
+        };
+        let _ = writeln!(out, "{line}");
+    };
+    let names: Vec<String> = EvalParams::DEFAULT
+        .clone()
+        .slots()
+        .into_iter()
+        .map(|(name, _)| name)
+        .collect();
+    for prefix in args.weights {
+        if !names.iter().any(|n| n.starts_with(prefix.as_str())) {
+            return Err(CliError::BadInput(format!(
+                "--weights {prefix}: no such weight (they are {})",
+                names.join(", ")
+            )));
+        }
+    }
+    let chosen = |name: &str| {
+        args.weights.is_empty() || args.weights.iter().any(|p| name.starts_with(p.as_str()))
+    };
+    let tuned = tune(
+        samples,
+        &EvalParams::DEFAULT,
+        &chosen,
+        args.passes,
+        args.threads,
+        &mut report,
+    );
+    let end = tuned.passes.last();
+    let (train_end, held_end) = end.map_or(
+        (tuned.start_training_error, tuned.start_held_out_error),
+        |p| (p.training_error, p.held_out_error),
+    );
+    let mut changes = Vec::new();
+    let mut old = EvalParams::DEFAULT;
+    let mut new = tuned.params.clone();
+    for ((name, before), (_, after)) in old.slots().into_iter().zip(new.slots()) {
+        if *before != *after {
+            changes.push((name, *before, *after));
+        }
+    }
+    if args.json {
+        writeln!(
+            out,
+            "{}",
+            json!({
+                "type": "result",
+                "k": tuned.k,
+                "training_positions": tuned.training,
+                "held_out_positions": tuned.held_out,
+                "training_error": [tuned.start_training_error, train_end],
+                "held_out_error": [tuned.start_held_out_error, held_end],
+                "changes": changes.iter().map(|(n, a, b)| json!({"weight": n, "from": a, "to": b})).collect::<Vec<_>>(),
+                "params": tuned.params.to_rust(),
+                "seconds": started.elapsed().as_secs_f64(),
+            })
+        )?;
+    } else {
+        writeln!(
+            out,
+            "{} positions ({} held out, by game), K {:.3}: error {:.6} -> {:.6}, held out {:.6} -> {:.6}, {:.1} s",
+            tuned.training + tuned.held_out,
+            tuned.held_out,
+            tuned.k,
+            tuned.start_training_error,
+            train_end,
+            tuned.start_held_out_error,
+            held_end,
+            started.elapsed().as_secs_f64()
+        )?;
+        for (name, before, after) in &changes {
+            writeln!(out, "  {name}: {before} -> {after}")?;
+        }
+        writeln!(
+            out,
+            "the weights (paste over EvalParams::DEFAULT in src/engine/eval.rs):"
+        )?;
+        writeln!(out, "{}", tuned.params.to_rust())?;
+    }
+    Ok(())
+}

@@ -1,0 +1,157 @@
+//! `kibitz tune selfplay` and `kibitz tune fit`, run as a user runs them.
+
+mod common;
+
+use common::TempHome;
+use serde_json::Value;
+
+fn json_lines(bytes: &[u8]) -> Vec<Value> {
+    String::from_utf8_lossy(bytes)
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("{line}: {e}")))
+        .collect()
+}
+
+#[test]
+fn selfplay_writes_labelled_quiet_positions_and_a_seed_repeats_the_games() {
+    let home = TempHome::new("tune-selfplay");
+    let run = |name: &str, threads: &str| {
+        let out = home.join(name);
+        let output = home
+            .command()
+            .args(["tune", "selfplay", "--games", "3", "--nodes", "300"])
+            .args(["--threads", threads, "--seed", "5", "--json", "--out"])
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{output:?}");
+        let summary = json_lines(&output.stdout).pop().unwrap();
+        (std::fs::read_to_string(&out).unwrap(), summary)
+    };
+    let (data, summary) = run("a.txt", "1");
+    assert_eq!(summary["type"], "selfplay");
+    let games = summary["games"].as_u64().unwrap();
+    assert_eq!(games + summary["thrown_away"].as_u64().unwrap(), 3);
+    let wdl: u64 = ["white_wins", "draws", "black_wins"]
+        .iter()
+        .map(|k| summary[k].as_u64().unwrap())
+        .sum();
+    assert_eq!(wdl, games);
+    let positions: Vec<&str> = data.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(
+        positions.len() as u64,
+        summary["positions"].as_u64().unwrap()
+    );
+    for line in &positions {
+        let (fen, result) = line.rsplit_once(';').unwrap();
+        assert!(["1-0", "0-1", "1/2-1/2"].contains(&result), "{line}");
+        let position = kibitz::game::fen::parse_fen(fen).unwrap();
+        assert!(!shakmaty::Position::is_check(&position), "{line}");
+    }
+    let (again, _) = run("b.txt", "2");
+    assert_eq!(data, again, "the same seed plays the same games, in order");
+}
+
+#[test]
+fn fit_lowers_the_error_and_prints_the_weights() {
+    let home = TempHome::new("tune-fit");
+    let data = home.join("data.txt");
+    let output = home
+        .command()
+        .args([
+            "tune", "selfplay", "--games", "6", "--nodes", "300", "--out",
+        ])
+        .arg(&data)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let output = home
+        .command()
+        .args(["tune", "fit", "--passes", "2", "--json", "--data"])
+        .arg(&data)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let lines = json_lines(&output.stdout);
+    let result = lines.last().unwrap();
+    assert_eq!(result["type"], "result");
+    let error = result["training_error"].as_array().unwrap();
+    assert!(error[1].as_f64().unwrap() <= error[0].as_f64().unwrap());
+    assert!(
+        result["params"]
+            .as_str()
+            .unwrap()
+            .starts_with("EvalParams {")
+    );
+    let passes = lines.iter().filter(|l| l["type"] == "pass").count();
+    assert!((1..=2).contains(&passes), "{passes} passes");
+}
+
+#[test]
+fn bad_data_and_bad_targets_exit_2_with_the_reason() {
+    let home = TempHome::new("tune-bad");
+    let bad = home.join("bad.txt");
+    std::fs::write(&bad, "4k3/8/8/8/8/8/8/3QK3 w - - 0 1;1-0\n8/8/8 w;0-1\n").unwrap();
+    let cases: Vec<(Vec<std::ffi::OsString>, &str)> = vec![
+        (
+            vec![
+                "tune".into(),
+                "fit".into(),
+                "--data".into(),
+                bad.clone().into(),
+            ],
+            "line 2",
+        ),
+        (
+            vec![
+                "tune".into(),
+                "fit".into(),
+                "--data".into(),
+                home.path().into(),
+            ],
+            "not a regular file",
+        ),
+        (
+            vec![
+                "tune".into(),
+                "fit".into(),
+                "--data".into(),
+                home.join("missing.txt").into(),
+            ],
+            "missing.txt",
+        ),
+        (
+            vec![
+                "tune".into(),
+                "selfplay".into(),
+                "--games".into(),
+                "1".into(),
+                "--out".into(),
+                home.join("no/such/folder/x.txt").into(),
+            ],
+            "no such folder",
+        ),
+        (
+            vec![
+                "tune".into(),
+                "selfplay".into(),
+                "--nodes".into(),
+                "5".into(),
+                "--out".into(),
+                home.join("x.txt").into(),
+            ],
+            "--nodes",
+        ),
+    ];
+    for (args, expected) in cases {
+        let output = home.command().args(&args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+    }
+    assert_eq!(
+        std::fs::read_to_string(&bad).unwrap(),
+        "4k3/8/8/8/8/8/8/3QK3 w - - 0 1;1-0\n8/8/8 w;0-1\n",
+        "the data file is left as it was"
+    );
+}
