@@ -126,7 +126,7 @@ pub fn selfplay(args: &SelfPlayArgs<'_>, out: &mut dyn Write) -> Result<(), CliE
                     c.lines.insert(index, lines);
                     c.positions += game.positions.len() as u64;
                     if c.games % SAVE_EVERY == 0 {
-                        save(&*c);
+                        save(&c);
                     }
                     if show_progress {
                         eprint!(
