@@ -382,6 +382,8 @@ fn pawn_sets(ours: Bitboard, theirs: Bitboard, color: Color) -> PawnSets {
 fn collect(board: &Board, params: &EvalParams, terms: &mut Terms) -> i32 {
     let occupied = board.occupied();
     let mut phase = 0;
+    // Squares each side's knights and bishops attack, by colour.
+    let mut minor_attacks = [Bitboard::EMPTY; 2];
 
     for color in Color::ALL {
         let sign = if color.is_white() { 1 } else { -1 };
@@ -397,9 +399,9 @@ fn collect(board: &Board, params: &EvalParams, terms: &mut Terms) -> i32 {
         let mut king_attackers = 0;
         let mut king_attack_weight = 0;
 
-        // Threats against this side's pieces: by enemy pawns (any piece
-        // but pawns and the king), and by enemy minor pieces (rooks and
-        // queens, worth more than their attacker).
+        // Threats against this side's pieces by enemy pawns (any piece but
+        // pawns and the king). Threats by minor pieces are counted after
+        // both sides' pieces have been walked, from the attacks found there.
         let pieces = us & !board.pawns() & !board.kings();
         let by_pawn = (pieces & enemy_pawn_attacks).count() as i32;
         terms.add(
@@ -407,21 +409,6 @@ fn collect(board: &Board, params: &EvalParams, terms: &mut Terms) -> i32 {
             (
                 -by_pawn * params.threat_by_pawn.0,
                 -by_pawn * params.threat_by_pawn.1,
-            ),
-            sign,
-        );
-        let mut minor_attacks = Bitboard::EMPTY;
-        for square in (board.knights() | board.bishops()) & them {
-            if let Some(piece) = board.piece_at(square) {
-                minor_attacks |= attacks::attacks(square, piece, occupied);
-            }
-        }
-        let by_minor = (us & (board.rooks() | board.queens()) & minor_attacks).count() as i32;
-        terms.add(
-            Term::Threats,
-            (
-                -by_minor * params.threat_by_minor.0,
-                -by_minor * params.threat_by_minor.1,
             ),
             sign,
         );
@@ -444,6 +431,9 @@ fn collect(board: &Board, params: &EvalParams, terms: &mut Terms) -> i32 {
                 continue;
             }
             let attacked = attacks::attacks(square, role.of(color), occupied);
+            if matches!(role, Role::Knight | Role::Bishop) {
+                minor_attacks[color as usize] |= attacked;
+            }
             let safe = (attacked & !us & !enemy_pawn_attacks).count() as i32;
             let (w_mg, w_eg) = params.mobility[r];
             let extra = safe - MOBILITY_BASE[r];
@@ -555,6 +545,22 @@ fn collect(board: &Board, params: &EvalParams, terms: &mut Terms) -> i32 {
         if (board.bishops() & us).more_than_one() {
             terms.add(Term::BishopPair, params.bishop_pair, sign);
         }
+    }
+
+    // A rook or queen attacked by an enemy knight or bishop: worth more
+    // than its attacker, so a fork or an exchange is in the air.
+    for color in Color::ALL {
+        let sign = if color.is_white() { 1 } else { -1 };
+        let heavy = board.by_color(color) & (board.rooks() | board.queens());
+        let by_minor = (heavy & minor_attacks[(!color) as usize]).count() as i32;
+        terms.add(
+            Term::Threats,
+            (
+                -by_minor * params.threat_by_minor.0,
+                -by_minor * params.threat_by_minor.1,
+            ),
+            sign,
+        );
     }
     phase.min(PHASE_TOTAL)
 }
