@@ -107,6 +107,13 @@ const IIR_MIN_DEPTH: i32 = 4;
 /// Late-move reductions start at this depth and this move index.
 pub(super) const LMR_MIN_DEPTH: i32 = 3;
 pub(super) const LMR_MIN_MOVE: usize = 3;
+/// Singular extensions from this depth on, when the table's entry for the
+/// node is at most this many plies shallower than the node.
+const SINGULAR_MIN_DEPTH: i32 = 8;
+const SINGULAR_TT_DEPTH_SLACK: i32 = 3;
+/// How far below the table's value every other move must stay, per ply of
+/// depth, for the table's move to count as singular.
+const SINGULAR_MARGIN: i32 = 2;
 /// How often (in nodes) to look at the clock and the stop flag.
 const POLL_INTERVAL: u64 = 1024;
 /// Heartbeat reports during a long iteration.
@@ -205,6 +212,9 @@ pub(super) struct Searcher<'a, 'c, T: Tracer> {
     pub(super) iteration_best: Option<Line>,
     /// Log-log table for late-move reductions.
     pub(super) reductions: Vec<[i32; 64]>,
+    /// `excluded[ply]`: the move a singular-extension test leaves out of
+    /// the node at `ply` (see `negamax`).
+    pub(super) excluded: Vec<Option<Move>>,
 }
 
 /// Search `position` within `limits`. `history` holds the keys of the
@@ -255,6 +265,7 @@ pub fn search<T: Tracer>(
         last_lines: Vec::new(),
         iteration_best: None,
         reductions,
+        excluded: vec![None; MAX_PLY + 2],
     };
     searcher.ctx.tt.new_search();
     searcher.ctx.heuristics.new_search();
@@ -553,15 +564,21 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         }
         let pv_node = beta - alpha > 1;
 
+        // A singular-extension test searches this same position without one
+        // move: the table's entry (for the whole position) neither answers
+        // it nor may be overwritten by it.
+        let excluded = self.excluded[ply_index];
         let (hit, cutoff) = self.probe_table(key, ply, depth, alpha, beta);
         let hash_move = hit.and_then(|hit| hit.best_move.unpack(position));
+        let cutoff = cutoff.filter(|_| excluded.is_none());
         if let Some(value) = cutoff {
             // The stored move starts this node's line of the PV.
             self.pv[ply_index].extend(hash_move);
             return self.leave(ply, value);
         }
 
-        let selective = self.options.selective && ab && !pv_node && !in_check;
+        let selective =
+            self.options.selective && ab && !pv_node && !in_check && excluded.is_none();
         let static_eval = if selective {
             self.evaluate(position, key)
         } else {
@@ -634,6 +651,51 @@ impl<T: Tracer> Searcher<'_, '_, T> {
             depth -= 1;
         }
 
+        // Singular extension: when the table says one move is good here
+        // (a lower bound or exact value from a search nearly as deep), test
+        // whether it is the *only* good one: search the other moves, at half
+        // the depth, against a window a little below the table's value. If
+        // none reaches it, the position hangs on that one move, and it is
+        // searched a ply deeper: a single forced line is where a shallow
+        // search goes wrong. If even the others reach beta, several moves
+        // refute the opponent's last move and this node fails high at once
+        // ("multi-cut").
+        let mut singular_extension = 0;
+        if self.options.selective
+            && ab
+            && ply > 0
+            && excluded.is_none()
+            && depth >= SINGULAR_MIN_DEPTH
+            && let Some(hit) = hit
+            && let Some(candidate) = hash_move
+            && hit.depth >= depth - SINGULAR_TT_DEPTH_SLACK
+            && hit.bound != TtBound::Upper
+            && hit.value.abs() < TB_BOUND
+        {
+            let singular_beta = hit.value - SINGULAR_MARGIN * depth;
+            self.excluded[ply_index] = Some(candidate);
+            let value = self.negamax(
+                position,
+                key,
+                (depth - 1) / 2,
+                singular_beta - 1,
+                singular_beta,
+                ply,
+                false,
+            );
+            self.excluded[ply_index] = None;
+            if self.stopped {
+                return 0;
+            }
+            if value < singular_beta {
+                singular_extension = 1;
+            } else if singular_beta >= beta {
+                return self.shortcut(ply, Shortcut::MultiCut, singular_beta);
+            }
+            // The test overwrote this ply's line; the moves below rebuild it.
+            self.pv[ply_index].clear();
+        }
+
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
@@ -658,6 +720,9 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         // The most a futility-pruned move could have scored.
         let mut pruned_bound = -INFINITY;
         while let Some((m, reason)) = picker.next(position, self.ctx.heuristics) {
+            if Some(m) == excluded {
+                continue;
+            }
             legal_moves += 1;
             let quiet = !m.is_capture() && !m.is_promotion();
             // Both pruning rules below spare moves that give check; find out
@@ -707,8 +772,23 @@ impl<T: Tracer> Searcher<'_, '_, T> {
             }
             // Killers are quiet moves with a record: they are not reduced.
             let reducible = quiet && reason != OrderReason::Killer;
+            let extension = if Some(m) == hash_move {
+                singular_extension
+            } else {
+                0
+            };
             let value = self.search_child(
-                position, key, m, reason, depth, alpha, beta, ply, index, in_check, reducible,
+                position,
+                key,
+                m,
+                reason,
+                depth + extension,
+                alpha,
+                beta,
+                ply,
+                index,
+                in_check,
+                reducible,
             );
             if self.stopped {
                 return 0;
@@ -759,6 +839,10 @@ impl<T: Tracer> Searcher<'_, '_, T> {
             index += 1;
         }
 
+        if legal_moves == 0 && excluded.is_some() {
+            // The left-out move was the only one: nothing else reaches alpha.
+            return self.leave(ply, alpha);
+        }
         if legal_moves == 0 {
             // No legal move: checkmate (scored by its distance from the
             // root, so that a quicker mate is worth more) or stalemate.
@@ -770,7 +854,9 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         }
         // A fail-low bound must cover the moves futility skipped unsearched.
         best = best.max(pruned_bound);
-        self.store(key, ply, depth, best, original_alpha, beta, best_move);
+        if excluded.is_none() {
+            self.store(key, ply, depth, best, original_alpha, beta, best_move);
+        }
         self.leave(ply, best)
     }
 

@@ -133,6 +133,9 @@ pub enum Shortcut {
     ReverseFutility,
     /// Null move: even after passing, the side stays above beta.
     NullMove,
+    /// Multi-cut: in a singular-extension test, moves other than the
+    /// table's best also reach beta.
+    MultiCut,
     /// No legal move, in check.
     Checkmate,
     /// No legal move, not in check.
@@ -147,6 +150,7 @@ impl Shortcut {
             Shortcut::MateDistance => "mate-distance pruning",
             Shortcut::ReverseFutility => "reverse futility",
             Shortcut::NullMove => "null-move cutoff",
+            Shortcut::MultiCut => "multi-cut",
             Shortcut::Checkmate => "checkmate",
             Shortcut::Stalemate => "stalemate",
         }

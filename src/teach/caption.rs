@@ -336,6 +336,7 @@ fn shortcut_caption(top: &Frame, reason: Shortcut, value: i32) -> String {
             value_text(value, ply)
         ),
         Shortcut::NullMove => "The null move held: even after passing, the value stays at or above beta, so the node is cut off.".to_string(),
+        Shortcut::MultiCut => "Multi-cut: besides the table's best move, other moves also reach beta in a shallower search, so the node is cut off.".to_string(),
         Shortcut::Checkmate => format!(
             "{mover} is in check with no legal move: checkmate, the worst value. Mates are scored by their distance from the root, so a quicker mate is worth more."
         ),
