@@ -126,6 +126,9 @@ pub struct Heuristics {
     killers: [[Option<Move>; 2]; MAX_PLY],
     /// Indexed by colour, moving role and destination square.
     history: [[[i32; 64]; 6]; 2],
+    /// The quiet move that last refuted a move, by the refuting side's
+    /// colour and the refuted move's role and destination.
+    counters: [[[Option<Move>; 64]; 6]; 2],
     /// Greer's move tables: kept for the whole game, not per search.
     pub tables: MoveTables,
     /// Not an ordering heuristic, but memory the search keeps from one
@@ -138,6 +141,7 @@ impl Default for Heuristics {
         Heuristics {
             killers: [[None; 2]; MAX_PLY],
             history: [[[0; 64]; 6]; 2],
+            counters: [[[None; 64]; 6]; 2],
             tables: MoveTables::default(),
             evals: EvalCache::default(),
         }
@@ -177,7 +181,11 @@ impl Heuristics {
         depth: i32,
         best: Move,
         tried: &[Move],
+        previous: Option<Move>,
     ) {
+        if let Some(previous) = previous {
+            *self.counter_slot(color, previous) = Some(best);
+        }
         let ply = (ply as usize).min(MAX_PLY - 1);
         if self.killers[ply][0] != Some(best) {
             self.killers[ply][1] = self.killers[ply][0];
@@ -192,6 +200,15 @@ impl Heuristics {
         }
     }
 
+    fn counter_slot(&mut self, color: Color, previous: Move) -> &mut Option<Move> {
+        &mut self.counters[color as usize][previous.role() as usize - 1][previous.to().to_usize()]
+    }
+
+    fn counter(&self, color: Color, previous: Option<Move>) -> Option<Move> {
+        let previous = previous?;
+        self.counters[color as usize][previous.role() as usize - 1][previous.to().to_usize()]
+    }
+
     fn killers(&self, ply: u32) -> [Option<Move>; 2] {
         self.killers[(ply as usize).min(MAX_PLY - 1)]
     }
@@ -202,6 +219,7 @@ const TABLE_MOVE: i32 = 950_000;
 const GOOD_CAPTURE: i32 = 1_000_000;
 const KILLER_1: i32 = 900_000;
 const KILLER_2: i32 = 899_000;
+const COUNTER_MOVE: i32 = 898_000;
 const BAD_CAPTURE: i32 = -1_000_000;
 
 fn is_quiet(m: Move) -> bool {
@@ -296,6 +314,7 @@ impl MovePicker {
 
     fn generate(&mut self, position: &Chess, heuristics: &Heuristics) {
         let color = position.turn();
+        let counter = heuristics.counter(color, self.table.previous);
         for m in position.legal_moves() {
             if Some(m) == self.hash_move {
                 continue;
@@ -312,6 +331,8 @@ impl MovePicker {
                 (KILLER_1, OrderReason::Killer)
             } else if Some(m) == self.killers[1] {
                 (KILLER_2, OrderReason::Killer)
+            } else if self.history && Some(m) == counter {
+                (COUNTER_MOVE, OrderReason::CounterMove)
             } else if self.history {
                 (heuristics.history(color, m), OrderReason::Quiet)
             } else {

@@ -577,8 +577,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
             return self.leave(ply, value);
         }
 
-        let selective =
-            self.options.selective && ab && !pv_node && !in_check && excluded.is_none();
+        let selective = self.options.selective && ab && !pv_node && !in_check && excluded.is_none();
         let static_eval = if selective {
             self.evaluate(position, key)
         } else {
@@ -699,13 +698,16 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
+        // The opponent's move that led here (none at the root or after a
+        // null move): its counter-move is tried right after the killers.
+        let previous = self.played.get(ply_index).copied().flatten();
         let mut picker = MovePicker::new(
             hash_move,
             self.options.move_ordering,
             self.ctx.heuristics,
             ply,
             TableChoice {
-                previous: self.played.get(ply_index).copied().flatten(),
+                previous,
                 count: self.options.table_moves,
                 threshold: self.options.table_threshold,
                 no_history: !self.options.history_heuristic,
@@ -771,7 +773,8 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                 continue;
             }
             // Killers are quiet moves with a record: they are not reduced.
-            let reducible = quiet && reason != OrderReason::Killer;
+            let reducible =
+                quiet && reason != OrderReason::Killer && reason != OrderReason::CounterMove;
             let extension = if Some(m) == hash_move {
                 singular_extension
             } else {
@@ -819,9 +822,14 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                             self.stats.totals.first_move_cutoffs += 1;
                         }
                         if quiet {
-                            self.ctx
-                                .heuristics
-                                .record_cutoff(color, ply, depth, m, &quiets_tried);
+                            self.ctx.heuristics.record_cutoff(
+                                color,
+                                ply,
+                                depth,
+                                m,
+                                &quiets_tried,
+                                previous,
+                            );
                         }
                         if T::ENABLED {
                             self.tracer.record(TraceEvent::BetaCutoff {

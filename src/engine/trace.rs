@@ -23,6 +23,9 @@ pub enum OrderReason {
     TableMove,
     /// A quiet move that caused a beta cutoff at the same ply elsewhere.
     Killer,
+    /// The quiet move that last refuted the opponent's previous move
+    /// (same piece to the same square), wherever it was played.
+    CounterMove,
     /// A quiet move ordered by its history score (how often it cut off).
     Quiet,
     /// A capture that loses material by static exchange evaluation.
@@ -41,6 +44,7 @@ impl OrderReason {
             OrderReason::GoodCapture => "good capture",
             OrderReason::TableMove => "move table",
             OrderReason::Killer => "killer",
+            OrderReason::CounterMove => "counter-move",
             OrderReason::Quiet => "quiet",
             OrderReason::BadCapture => "bad capture",
             OrderReason::Unordered => "unordered",

@@ -59,6 +59,9 @@ fn reason_words(reason: OrderReason) -> &'static str {
             "a move-table move: its squares kept refuting positions earlier, so it is tried early"
         }
         OrderReason::Killer => "a killer: it caused a cutoff at this ply elsewhere",
+        OrderReason::CounterMove => {
+            "a counter-move: it refuted the same move by the opponent elsewhere in the tree"
+        }
         OrderReason::Quiet => {
             "a quiet move; quiet moves are ordered by how often they caused cutoffs so far"
         }
