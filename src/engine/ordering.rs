@@ -14,6 +14,9 @@
 //!    evaluation, most valuable victim first;
 //! 3. killers: quiet moves that caused a cutoff at the same ply in a sibling
 //!    position (a threat that works in one line often works in the next);
+//!    then the counter-move: the quiet move that last refuted the move just
+//!    played by the opponent (the same piece to the same square), wherever
+//!    in the tree that was (a good answer to a move tends to stay good);
 //! 4. quiet moves by history score: how often that move (piece, destination)
 //!    caused cutoffs anywhere in the search so far;
 //! 5. bad captures, which lose material by exchange evaluation.

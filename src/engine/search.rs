@@ -43,6 +43,11 @@
 //! - Check extension: a side in check has few replies and the line is
 //!   forcing; search it one ply deeper so mates are not cut off at the
 //!   horizon.
+//! - Singular extension: when the table's move is the only good one (every
+//!   other move, searched at half depth, stays clearly below its value),
+//!   search it a ply deeper; a position that hangs on one move is where a
+//!   shallow search goes wrong. If other moves are good enough too, the
+//!   node fails high at once (multi-cut).
 //! - Mate-distance pruning: once a mate in N is known, no line longer than
 //!   N can improve on it.
 //! - Repetitions and the fifty-move rule are draws: a side that is worse
