@@ -167,11 +167,13 @@ impl Heuristics {
     }
 
     fn history_slot(&mut self, color: Color, m: Move) -> &mut i32 {
-        &mut self.history[color as usize][m.role() as usize - 1][m.to().to_usize()]
+        let (role, to) = piece_to(m);
+        &mut self.history[color as usize][role][to]
     }
 
     pub fn history(&self, color: Color, m: Move) -> i32 {
-        self.history[color as usize][m.role() as usize - 1][m.to().to_usize()]
+        let (role, to) = piece_to(m);
+        self.history[color as usize][role][to]
     }
 
     /// A quiet move caused a beta cutoff at `depth`: remember it as a killer
@@ -187,7 +189,8 @@ impl Heuristics {
         previous: Option<Move>,
     ) {
         if let Some(previous) = previous {
-            *self.counter_slot(color, previous) = Some(best);
+            let (role, to) = piece_to(previous);
+            self.counters[color as usize][role][to] = Some(best);
         }
         let ply = (ply as usize).min(MAX_PLY - 1);
         if self.killers[ply][0] != Some(best) {
@@ -203,13 +206,9 @@ impl Heuristics {
         }
     }
 
-    fn counter_slot(&mut self, color: Color, previous: Move) -> &mut Option<Move> {
-        &mut self.counters[color as usize][previous.role() as usize - 1][previous.to().to_usize()]
-    }
-
     fn counter(&self, color: Color, previous: Option<Move>) -> Option<Move> {
-        let previous = previous?;
-        self.counters[color as usize][previous.role() as usize - 1][previous.to().to_usize()]
+        let (role, to) = piece_to(previous?);
+        self.counters[color as usize][role][to]
     }
 
     fn killers(&self, ply: u32) -> [Option<Move>; 2] {
@@ -224,6 +223,12 @@ const KILLER_1: i32 = 900_000;
 const KILLER_2: i32 = 899_000;
 const COUNTER_MOVE: i32 = 898_000;
 const BAD_CAPTURE: i32 = -1_000_000;
+
+/// The (moving role, destination) index that history and counter-moves
+/// share.
+fn piece_to(m: Move) -> (usize, usize) {
+    (m.role() as usize - 1, m.to().to_usize())
+}
 
 fn is_quiet(m: Move) -> bool {
     !m.is_capture() && !m.is_promotion()
@@ -317,7 +322,12 @@ impl MovePicker {
 
     fn generate(&mut self, position: &Chess, heuristics: &Heuristics) {
         let color = position.turn();
-        let counter = heuristics.counter(color, self.table.previous);
+        // Counter-moves are part of the history heuristic: off with it.
+        let counter = if self.history {
+            heuristics.counter(color, self.table.previous)
+        } else {
+            None
+        };
         for m in position.legal_moves() {
             if Some(m) == self.hash_move {
                 continue;
@@ -334,7 +344,7 @@ impl MovePicker {
                 (KILLER_1, OrderReason::Killer)
             } else if Some(m) == self.killers[1] {
                 (KILLER_2, OrderReason::Killer)
-            } else if self.history && Some(m) == counter {
+            } else if Some(m) == counter {
                 (COUNTER_MOVE, OrderReason::CounterMove)
             } else if self.history {
                 (heuristics.history(color, m), OrderReason::Quiet)

@@ -777,7 +777,8 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                 index += 1;
                 continue;
             }
-            // Killers are quiet moves with a record: they are not reduced.
+            // Killers and the counter-move are quiet moves with a record:
+            // they are not reduced.
             let reducible =
                 quiet && reason != OrderReason::Killer && reason != OrderReason::CounterMove;
             let extension = if Some(m) == hash_move {
@@ -852,14 +853,14 @@ impl<T: Tracer> Searcher<'_, '_, T> {
             index += 1;
         }
 
-        if legal_moves == 0 && excluded.is_some() {
-            // The left-out move was the only one: nothing else reaches alpha.
-            return self.leave(ply, alpha);
-        }
         if legal_moves == 0 {
-            // No legal move: checkmate (scored by its distance from the
-            // root, so that a quicker mate is worth more) or stalemate.
-            return if in_check {
+            // In a singular-extension test the left-out move was the only
+            // one: nothing else reaches alpha. Otherwise there is no legal
+            // move: checkmate (scored by its distance from the root, so
+            // that a quicker mate is worth more) or stalemate.
+            return if excluded.is_some() {
+                self.leave(ply, alpha)
+            } else if in_check {
                 self.shortcut(ply, Shortcut::Checkmate, -MATE + ply as i32)
             } else {
                 self.shortcut(ply, Shortcut::Stalemate, DRAW)
