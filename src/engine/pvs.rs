@@ -12,7 +12,7 @@
 
 use shakmaty::{Chess, Move, Position};
 
-use super::search::{INFINITY, LMR_MIN_DEPTH, LMR_MIN_MOVE, Searcher, child_key};
+use super::search::{INFINITY, LMR_MIN_DEPTH, LMR_MIN_MOVE, Searcher, play_with_key};
 use super::trace::{OrderReason, ReSearchReason, TraceEvent, Tracer, WindowKind};
 
 impl<T: Tracer> Searcher<'_, '_, T> {
@@ -33,9 +33,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         in_check: bool,
         reducible: bool,
     ) -> i32 {
-        let mut child = position.clone();
-        child.play_unchecked(m);
-        let child_key = child_key(position, key, m, &child);
+        let (child, child_key) = play_with_key(self.ctx.tt, position, key, m);
         self.path.push(child_key);
         let gives_check = child.is_check();
         let next_ply = ply + 1;

@@ -17,7 +17,7 @@
 use shakmaty::{Chess, Position};
 
 use super::ordering::{quiescence_moves, see};
-use super::search::{INFINITY, MATE, MAX_PLY, Searcher, child_key};
+use super::search::{INFINITY, MATE, MAX_PLY, Searcher, play_with_key};
 use super::trace::{OrderReason, Pruning, Shortcut, TraceEvent, Tracer, WindowKind};
 
 /// Delta pruning: a capture that cannot raise the score to alpha even when
@@ -129,9 +129,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                     reduction: 0,
                 });
             }
-            let mut child = position.clone();
-            child.play_unchecked(m);
-            let key = child_key(position, key, m, &child);
+            let (child, key) = play_with_key(self.ctx.tt, position, key, m);
             let value = if ab {
                 -self.quiescence(&child, key, -beta, -alpha, ply + 1)
             } else {

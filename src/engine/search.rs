@@ -979,10 +979,24 @@ impl<T: Tracer> Searcher<'_, '_, T> {
 
 /// The key of `child`, reached by `m` from `position` whose key is `key`:
 /// updated incrementally where shakmaty can, recomputed otherwise.
-pub(super) fn child_key(position: &Chess, key: u64, m: Move, child: &Chess) -> u64 {
-    position
-        .update_zobrist_hash(shakmaty::zobrist::Zobrist64(key), m, EnPassantMode::Legal)
-        .map_or_else(|| position_key(child), |z| z.0)
+/// The position after `m` and its key. The key is worked out from the
+/// move before the move is made, so the table's bucket for it can be on its
+/// way from memory while the board is copied and updated.
+pub(super) fn play_with_key(
+    tt: &TranspositionTable,
+    position: &Chess,
+    key: u64,
+    m: Move,
+) -> (Chess, u64) {
+    let incremental =
+        position.update_zobrist_hash(shakmaty::zobrist::Zobrist64(key), m, EnPassantMode::Legal);
+    if let Some(z) = incremental {
+        tt.prefetch(z.0);
+    }
+    let mut child = position.clone();
+    child.play_unchecked(m);
+    let child_key = incremental.map_or_else(|| position_key(&child), |z| z.0);
+    (child, child_key)
 }
 
 /// Whether the side to move has a piece besides king and pawns (null move is
