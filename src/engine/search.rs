@@ -98,12 +98,13 @@ const NULL_MOVE_EVAL_DIVISOR: i32 = 200;
 /// beta per ply of depth is trusted to hold.
 const REVERSE_FUTILITY_DEPTH: i32 = 6;
 const REVERSE_FUTILITY_MARGIN: i32 = 80;
-/// Futility: at depth <= 2, quiet moves that cannot lift the evaluation to
+/// Futility: at depth <= `FUTILITY_DEPTH`, quiet moves that cannot lift the evaluation to
 /// alpha even with this margin per ply are skipped.
 const FUTILITY_MARGIN: i32 = 120;
+const FUTILITY_DEPTH: i32 = 5;
 /// Late-move pruning: at depth <= this, quiet moves after the first
 /// `base + depth^2` quiet moves are skipped.
-const LATE_MOVE_PRUNING_DEPTH: i32 = 3;
+const LATE_MOVE_PRUNING_DEPTH: i32 = 6;
 const LATE_MOVE_PRUNING_BASE: i32 = 3;
 /// At depth <= this, captures losing more than this margin per ply by
 /// static exchange evaluation are skipped.
@@ -790,7 +791,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
             if selective
                 && quiet
                 && index > 0
-                && depth <= 2
+                && depth <= FUTILITY_DEPTH
                 && static_eval + FUTILITY_MARGIN * depth <= alpha
                 && best > -MATE_BOUND
                 && !checks(position)
