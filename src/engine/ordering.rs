@@ -42,6 +42,10 @@ pub const MAX_PLY: usize = 128;
 /// History scores saturate here, so old successes fade as new ones arrive.
 const HISTORY_MAX: i32 = 16_384;
 
+/// Capture history is divided by this before it joins the exchange-based
+/// key: at most 2,048, a little more than a pawn victim's 1,600.
+const CAPTURE_HISTORY_DIVISOR: i32 = 8;
+
 fn value_of(role: Role) -> i32 {
     SEE_VALUE[role as usize - 1]
 }
@@ -132,6 +136,13 @@ pub struct Heuristics {
     /// The quiet move that last refuted a move, by the refuting side's
     /// colour and the refuted move's role and destination.
     counters: [[[Option<Move>; 64]; 6]; 2],
+    /// Capture history: how often a capture (by colour, capturing role,
+    /// destination and captured role) refuted the opponent's last move.
+    /// The exchange value says what a capture wins on the board; this says
+    /// whether it *worked* in this search, which breaks the ties
+    /// most-valuable-victim ordering leaves and demotes captures that keep
+    /// failing.
+    capture_history: [[[[i32; 6]; 64]; 6]; 2],
     /// Greer's move tables: kept for the whole game, not per search.
     pub tables: MoveTables,
     /// Not an ordering heuristic, but memory the search keeps from one
@@ -145,6 +156,7 @@ impl Default for Heuristics {
             killers: [[None; 2]; MAX_PLY],
             history: [[[0; 64]; 6]; 2],
             counters: [[[None; 64]; 6]; 2],
+            capture_history: [[[[0; 6]; 64]; 6]; 2],
             tables: MoveTables::default(),
             evals: EvalCache::default(),
         }
@@ -162,6 +174,9 @@ impl Heuristics {
     pub fn new_search(&mut self) {
         self.killers = [[None; 2]; MAX_PLY];
         for value in self.history.iter_mut().flatten().flatten() {
+            *value /= 2;
+        }
+        for value in self.capture_history.iter_mut().flatten().flatten().flatten() {
             *value /= 2;
         }
     }
@@ -206,6 +221,33 @@ impl Heuristics {
         }
     }
 
+    fn capture_slot(&mut self, color: Color, m: Move) -> &mut i32 {
+        let (role, to) = piece_to(m);
+        &mut self.capture_history[color as usize][role][to][captured_index(m)]
+    }
+
+    pub fn capture_history(&self, color: Color, m: Move) -> i32 {
+        let (role, to) = piece_to(m);
+        self.capture_history[color as usize][role][to][captured_index(m)]
+    }
+
+    /// A move caused a beta cutoff at `depth`: if it was a capture, reward
+    /// it; either way the captures tried before it failed, and lose credit.
+    pub fn record_capture_cutoff(
+        &mut self,
+        color: Color,
+        depth: i32,
+        best: Move,
+        captures_tried: &[Move],
+    ) {
+        let bonus = (depth * depth).min(400);
+        for &m in captures_tried {
+            let delta = if m == best { bonus } else { -bonus };
+            let slot = self.capture_slot(color, m);
+            *slot += delta - *slot * delta.abs() / HISTORY_MAX;
+        }
+    }
+
     fn counter(&self, color: Color, previous: Option<Move>) -> Option<Move> {
         let (role, to) = piece_to(previous?);
         self.counters[color as usize][role][to]
@@ -228,6 +270,12 @@ const BAD_CAPTURE: i32 = -1_000_000;
 /// share.
 fn piece_to(m: Move) -> (usize, usize) {
     (m.role() as usize - 1, m.to().to_usize())
+}
+
+/// The captured role's index (0 = pawn .. 4 = queen), or 5 for a
+/// promotion that captures nothing.
+fn captured_index(m: Move) -> usize {
+    m.capture().map_or(5, |role| role as usize - 1)
 }
 
 fn is_quiet(m: Move) -> bool {
@@ -335,10 +383,17 @@ impl MovePicker {
             let (key, reason) = if !self.ordered {
                 (0, OrderReason::Unordered)
             } else if !is_quiet(m) {
-                if see(position, m) >= 0 {
-                    (GOOD_CAPTURE + mvv_lva(m), OrderReason::GoodCapture)
+                // Capture history adjusts within a class, by up to about
+                // a pawn's worth of victim, never across the good/bad line.
+                let learned = if self.history {
+                    heuristics.capture_history(color, m) / CAPTURE_HISTORY_DIVISOR
                 } else {
-                    (BAD_CAPTURE + mvv_lva(m), OrderReason::BadCapture)
+                    0
+                };
+                if see(position, m) >= 0 {
+                    (GOOD_CAPTURE + mvv_lva(m) + learned, OrderReason::GoodCapture)
+                } else {
+                    (BAD_CAPTURE + mvv_lva(m) + learned, OrderReason::BadCapture)
                 }
             } else if Some(m) == self.killers[0] {
                 (KILLER_1, OrderReason::Killer)

@@ -744,6 +744,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         );
         let mut index = 0usize;
         let mut quiets_tried: arrayvec::ArrayVec<Move, 64> = arrayvec::ArrayVec::new();
+        let mut captures_tried: arrayvec::ArrayVec<Move, 32> = arrayvec::ArrayVec::new();
         // Every move searched here, for the move tables' decrement.
         let mut tried: arrayvec::ArrayVec<Move, 64> = arrayvec::ArrayVec::new();
         let color = position.turn();
@@ -829,6 +830,9 @@ impl<T: Tracer> Searcher<'_, '_, T> {
             if quiet && !quiets_tried.is_full() {
                 quiets_tried.push(m);
             }
+            if !quiet && !captures_tried.is_full() {
+                captures_tried.push(m);
+            }
             if !tried.is_full() {
                 tried.push(m);
             }
@@ -850,6 +854,14 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                         self.stats.totals.beta_cutoffs += 1;
                         if index == 0 {
                             self.stats.totals.first_move_cutoffs += 1;
+                        }
+                        if self.options.history_heuristic {
+                            self.ctx.heuristics.record_capture_cutoff(
+                                color,
+                                depth,
+                                m,
+                                &captures_tried,
+                            );
                         }
                         if quiet {
                             self.ctx.heuristics.record_cutoff(
