@@ -11,7 +11,8 @@
 //! 1. the hash move: the best move the transposition table remembers (tried
 //!    before the other moves are even generated, since it often cuts off);
 //! 2. good captures: captures that win or keep material by static exchange
-//!    evaluation, most valuable victim first;
+//!    evaluation, most valuable victim first, nudged by capture history
+//!    (how often that capture refuted a move in this search);
 //! 3. killers: quiet moves that caused a cutoff at the same ply in a sibling
 //!    position (a threat that works in one line often works in the next);
 //!    then the counter-move: the quiet move that last refuted the move just
