@@ -177,7 +177,13 @@ impl Heuristics {
         for value in self.history.iter_mut().flatten().flatten() {
             *value /= 2;
         }
-        for value in self.capture_history.iter_mut().flatten().flatten().flatten() {
+        for value in self
+            .capture_history
+            .iter_mut()
+            .flatten()
+            .flatten()
+            .flatten()
+        {
             *value /= 2;
         }
     }
@@ -392,7 +398,10 @@ impl MovePicker {
                     0
                 };
                 if see(position, m) >= 0 {
-                    (GOOD_CAPTURE + mvv_lva(m) + learned, OrderReason::GoodCapture)
+                    (
+                        GOOD_CAPTURE + mvv_lva(m) + learned,
+                        OrderReason::GoodCapture,
+                    )
                 } else {
                     (BAD_CAPTURE + mvv_lva(m) + learned, OrderReason::BadCapture)
                 }

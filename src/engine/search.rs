@@ -92,8 +92,6 @@ pub(super) const ASPIRATION_WINDOW: i32 = 25;
 /// Null move: reduce by this much plus one ply per four of depth.
 const NULL_MOVE_REDUCTION: i32 = 3;
 const NULL_MOVE_MIN_DEPTH: i32 = 3;
-/// Null move: one more ply of reduction per this much above beta (at most 3).
-const NULL_MOVE_EVAL_DIVISOR: i32 = 200;
 /// Reverse futility: at depth <= this, a static evaluation this far above
 /// beta per ply of depth is trusted to hold.
 const REVERSE_FUTILITY_DEPTH: i32 = 6;
@@ -586,25 +584,12 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         }
 
         let selective = self.options.selective && ab && !pv_node && !in_check && excluded.is_none();
+        // (The static evaluation only: using a table value in its place when
+        // the entry's bound points past it cost short mates. A shallow
+        // entry that thought the defender safe let reverse futility cut the
+        // mating line, so a mate in 2 surfaced only at depth 8.)
         let static_eval = if selective {
-            let eval = self.evaluate(position, key);
-            // A table entry whose bound points the same way as the gap is a
-            // searched value, better than the static guess: a lower bound
-            // above the evaluation (or an upper bound below it) says the
-            // position is at least (at most) that good.
-            match hit {
-                Some(hit)
-                    if hit.value.abs() < TB_BOUND
-                        && match hit.bound {
-                            TtBound::Exact => true,
-                            TtBound::Lower => hit.value > eval,
-                            TtBound::Upper => hit.value < eval,
-                        } =>
-                {
-                    hit.value
-                }
-                _ => eval,
-            }
+            self.evaluate(position, key)
         } else {
             0
         };
@@ -630,11 +615,10 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                 && has_pieces(position)
                 && let Ok(passed) = position.clone().swap_turn()
             {
-                // The further above beta, the less a deep look is needed:
-                // the opponent must recover more with the free move.
-                let reduction = NULL_MOVE_REDUCTION
-                    + depth / 4
-                    + ((static_eval - beta) / NULL_MOVE_EVAL_DIVISOR).min(3);
+                // (Not also more the further the evaluation is above beta,
+                // as many engines do: that hid a mate in 3 whose key move
+                // leaves the defender in zugzwang, even at depth 20.)
+                let reduction = NULL_MOVE_REDUCTION + depth / 4;
                 if T::ENABLED {
                     self.tracer.record(TraceEvent::NullMove {
                         ply,
