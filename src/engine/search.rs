@@ -96,8 +96,8 @@ const NULL_MOVE_MIN_DEPTH: i32 = 3;
 /// beta per ply of depth is trusted to hold.
 const REVERSE_FUTILITY_DEPTH: i32 = 6;
 const REVERSE_FUTILITY_MARGIN: i32 = 80;
-/// Futility: at depth <= `FUTILITY_DEPTH`, quiet moves that cannot lift the evaluation to
-/// alpha even with this margin per ply are skipped.
+/// Futility: at depth <= `FUTILITY_DEPTH`, quiet moves that cannot lift the
+/// evaluation to alpha even with this margin per ply are skipped.
 const FUTILITY_MARGIN: i32 = 120;
 const FUTILITY_DEPTH: i32 = 5;
 /// Late-move pruning: at depth <= this, quiet moves after the first
@@ -997,11 +997,10 @@ impl<T: Tracer> Searcher<'_, '_, T> {
     }
 }
 
-/// The key of `child`, reached by `m` from `position` whose key is `key`:
-/// updated incrementally where shakmaty can, recomputed otherwise.
-/// The position after `m` and its key. The key is worked out from the
-/// move before the move is made, so the table's bucket for it can be on its
-/// way from memory while the board is copied and updated.
+/// The position after `m` and its key, updated incrementally from `key`
+/// where shakmaty can and recomputed otherwise. The key is worked out
+/// before the move is made, so the table's bucket for it can be on its way
+/// from memory while the board is copied and updated.
 pub(super) fn play_with_key(
     tt: &TranspositionTable,
     position: &Chess,
