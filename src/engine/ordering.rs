@@ -219,12 +219,8 @@ impl Heuristics {
             self.killers[ply][1] = self.killers[ply][0];
             self.killers[ply][0] = Some(best);
         }
-        let bonus = (depth * depth).min(400);
         for &m in tried {
-            let delta = if m == best { bonus } else { -bonus };
-            let slot = self.history_slot(color, m);
-            // Gravity: the update shrinks as the score nears the limit.
-            *slot += delta - *slot * delta.abs() / HISTORY_MAX;
+            update_history(self.history_slot(color, m), depth, m == best);
         }
     }
 
@@ -247,11 +243,8 @@ impl Heuristics {
         best: Move,
         captures_tried: &[Move],
     ) {
-        let bonus = (depth * depth).min(400);
         for &m in captures_tried {
-            let delta = if m == best { bonus } else { -bonus };
-            let slot = self.capture_slot(color, m);
-            *slot += delta - *slot * delta.abs() / HISTORY_MAX;
+            update_history(self.capture_slot(color, m), depth, m == best);
         }
     }
 
@@ -277,6 +270,15 @@ const BAD_CAPTURE: i32 = -1_000_000;
 /// share.
 fn piece_to(m: Move) -> (usize, usize) {
     (m.role() as usize - 1, m.to().to_usize())
+}
+
+/// Reward (or punish) one history score for a cutoff at `depth`: deeper
+/// cutoffs count more. Gravity: the update shrinks as the score nears the
+/// limit, so old successes fade as new ones arrive.
+fn update_history(slot: &mut i32, depth: i32, rewarded: bool) {
+    let bonus = (depth * depth).min(400);
+    let delta = if rewarded { bonus } else { -bonus };
+    *slot += delta - *slot * delta.abs() / HISTORY_MAX;
 }
 
 /// The captured role's index (0 = pawn .. 4 = queen), or 5 for a
