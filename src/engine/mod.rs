@@ -16,6 +16,7 @@ mod pvs;
 mod qsearch;
 mod root;
 pub mod search;
+mod selective;
 pub mod stats;
 pub mod time;
 pub mod trace;

@@ -19,7 +19,9 @@
 //! This file holds the tree below the root (`negamax`); iterative
 //! deepening, aspiration windows and the root are in `root.rs`, the
 //! quiescence search in `qsearch.rs`, move ordering in `ordering.rs`, the
-//! window each move is searched with (PVS, reductions) in `pvs.rs`.
+//! window each move is searched with (PVS, reductions) in `pvs.rs`, and the
+//! rules that prune or extend (null move, futility, singular extensions)
+//! in `selective.rs`.
 //!
 //! ## The pieces, and why each is there
 //! - Iterative deepening: search depth 1, 2, 3, ... until time runs out. The
@@ -60,8 +62,9 @@ use shakmaty::{Bitboard, Chess, EnPassantMode, Move, Position, attacks};
 
 use super::eval::{evaluate, evaluate_white};
 use super::movetables::{TableUpdate, TableWeights};
-use super::ordering::{Heuristics, MovePicker, TableChoice, see};
+use super::ordering::{Heuristics, MovePicker, TableChoice};
 use super::protocol::{Limits, Score, SearchInfo, SearchOptions, position_key};
+use super::selective::{MoveFacts, Singular};
 use super::stats::SearchStats;
 use super::time::{TimeBudget, budget};
 use super::trace::{OrderReason, Pruning, Shortcut, TraceEvent, Tracer, TtBound};
@@ -89,37 +92,11 @@ pub const MAX_DEPTH: u32 = 100;
 // Tuning constants, in plies or centipawns.
 /// First aspiration window half-width; doubled after each failure.
 pub(super) const ASPIRATION_WINDOW: i32 = 25;
-/// Null move: reduce by this much plus one ply per four of depth.
-const NULL_MOVE_REDUCTION: i32 = 3;
-const NULL_MOVE_MIN_DEPTH: i32 = 3;
-/// Reverse futility: at depth <= this, a static evaluation this far above
-/// beta per ply of depth is trusted to hold.
-const REVERSE_FUTILITY_DEPTH: i32 = 6;
-const REVERSE_FUTILITY_MARGIN: i32 = 80;
-/// Futility: at depth <= `FUTILITY_DEPTH`, quiet moves that cannot lift the
-/// evaluation to alpha even with this margin per ply are skipped.
-const FUTILITY_MARGIN: i32 = 120;
-const FUTILITY_DEPTH: i32 = 5;
-/// Late-move pruning: at depth <= this, quiet moves after the first
-/// `base + depth^2` quiet moves are skipped.
-const LATE_MOVE_PRUNING_DEPTH: i32 = 6;
-const LATE_MOVE_PRUNING_BASE: i32 = 3;
-/// At depth <= this, captures losing more than this margin per ply by
-/// static exchange evaluation are skipped.
-const SEE_PRUNING_DEPTH: i32 = 3;
-const SEE_PRUNING_MARGIN: i32 = 100;
 /// Internal iterative reduction from this depth on.
 const IIR_MIN_DEPTH: i32 = 4;
 /// Late-move reductions start at this depth and this move index.
 pub(super) const LMR_MIN_DEPTH: i32 = 3;
 pub(super) const LMR_MIN_MOVE: usize = 3;
-/// Singular extensions from this depth on, when the table's entry for the
-/// node is at most this many plies shallower than the node.
-const SINGULAR_MIN_DEPTH: i32 = 8;
-const SINGULAR_TT_DEPTH_SLACK: i32 = 3;
-/// How far below the table's value every other move must stay, per ply of
-/// depth, for the table's move to count as singular.
-const SINGULAR_MARGIN: i32 = 2;
 /// How often (in nodes) to look at the clock and the stop flag.
 const POLL_INTERVAL: u64 = 1024;
 /// Heartbeat reports during a long iteration.
@@ -359,7 +336,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         self.leave(ply, value)
     }
 
-    fn record_pruned(&mut self, ply: u32, mv: Move, reason: Pruning) {
+    pub(super) fn record_pruned(&mut self, ply: u32, mv: Move, reason: Pruning) {
         if T::ENABLED {
             self.tracer
                 .record(TraceEvent::MovePruned { ply, mv, reason });
@@ -593,62 +570,12 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         } else {
             0
         };
-        if selective {
-            // Reverse futility: far above beta with little depth left, the
-            // opponent's best reply is unlikely to recover that much.
-            if depth <= REVERSE_FUTILITY_DEPTH
-                && static_eval - REVERSE_FUTILITY_MARGIN * depth >= beta
-                && beta.abs() < MATE_BOUND
-            {
-                return self.shortcut(ply, Shortcut::ReverseFutility, static_eval);
-            }
-            // Null move: give the opponent a free move; if we are still above
-            // beta after a reduced search, a real move would be too. Not when
-            // beta is a mate score: passing is exactly the move a side in
-            // zugzwang would love to have, and in a mating net the reduced
-            // search is too shallow to see the mate, so the cutoff would hide
-            // a shorter mate (or claim an escape that is not there).
-            if null_allowed
-                && depth >= NULL_MOVE_MIN_DEPTH
-                && beta.abs() < MATE_BOUND
-                && static_eval >= beta
-                && has_pieces(position)
-                && let Ok(passed) = position.clone().swap_turn()
-            {
-                // (Not also more the further the evaluation is above beta,
-                // as many engines do: that hid a mate in 3 whose key move
-                // leaves the defender in zugzwang, even at depth 20.)
-                let reduction = NULL_MOVE_REDUCTION + depth / 4;
-                if T::ENABLED {
-                    self.tracer.record(TraceEvent::NullMove {
-                        ply,
-                        reduction: reduction.clamp(0, i32::from(u8::MAX)) as u8,
-                    });
-                }
-                let null_key = position_key(&passed);
-                self.path.push(null_key);
-                if let Some(slot) = self.played.get_mut(ply_index + 1) {
-                    *slot = None;
-                }
-                let value = -self.negamax(
-                    &passed,
-                    null_key,
-                    depth - 1 - reduction,
-                    -beta,
-                    -beta + 1,
-                    ply + 1,
-                    false,
-                );
-                self.path.pop();
-                if self.stopped {
-                    return 0;
-                }
-                if value >= beta {
-                    // Do not trust a mate found by passing.
-                    let value = if value >= MATE_BOUND { beta } else { value };
-                    return self.shortcut(ply, Shortcut::NullMove, value);
-                }
-            }
+        // Reverse futility and the null move may end the node here.
+        if selective
+            && let Some(value) =
+                self.prune_node(position, depth, beta, ply, static_eval, null_allowed)
+        {
+            return value;
         }
 
         // Internal iterative reduction: a node the table knows no move for
@@ -663,50 +590,16 @@ impl<T: Tracer> Searcher<'_, '_, T> {
             depth -= 1;
         }
 
-        // Singular extension: when the table says one move is good here
-        // (a lower bound or exact value from a search nearly as deep), test
-        // whether it is the *only* good one: search the other moves, at half
-        // the depth, against a window a little below the table's value. If
-        // none reaches it, the position hangs on that one move, and it is
-        // searched a ply deeper: a single forced line is where a shallow
-        // search goes wrong. If even the others reach beta, several moves
-        // refute the opponent's last move and this node fails high at once
-        // ("multi-cut").
-        let mut singular_extension = 0;
-        if self.options.selective
-            && ab
-            && ply > 0
-            && excluded.is_none()
-            && depth >= SINGULAR_MIN_DEPTH
-            && let Some(hit) = hit
-            && let Some(candidate) = hash_move
-            && hit.depth >= depth - SINGULAR_TT_DEPTH_SLACK
-            && hit.bound != TtBound::Upper
-            && hit.value.abs() < TB_BOUND
-        {
-            let singular_beta = hit.value - SINGULAR_MARGIN * depth;
-            self.excluded[ply_index] = Some(candidate);
-            let value = self.negamax(
-                position,
-                key,
-                (depth - 1) / 2,
-                singular_beta - 1,
-                singular_beta,
-                ply,
-                false,
-            );
-            self.excluded[ply_index] = None;
-            if self.stopped {
-                return 0;
+        // Is the table's move the only good one? Then it is searched a ply
+        // deeper (or, if several moves beat beta, the node ends here).
+        let singular_extension = if self.options.selective && ab {
+            match self.singular_test(position, key, depth, beta, ply, hit, hash_move) {
+                Singular::Extend(plies) => plies,
+                Singular::Return(value) => return value,
             }
-            if value < singular_beta {
-                singular_extension = 1;
-            } else if singular_beta >= beta {
-                return self.shortcut(ply, Shortcut::MultiCut, singular_beta);
-            }
-            // The test overwrote this ply's line; the moves below rebuild it.
-            self.pv[ply_index].clear();
-        }
+        } else {
+            0
+        };
 
         let original_alpha = alpha;
         let mut best = -INFINITY;
@@ -741,48 +634,24 @@ impl<T: Tracer> Searcher<'_, '_, T> {
             }
             legal_moves += 1;
             let quiet = !m.is_capture() && !m.is_promotion();
-            // Both pruning rules below spare moves that give check; find out
-            // at most once per move, and only if a rule gets that far.
-            let mut check_cache = None;
-            let mut checks =
-                |position: &Chess| *check_cache.get_or_insert_with(|| gives_check(position, m));
-            // Late-move pruning: near the horizon, once enough quiet moves
-            // have failed, the rest (ordered last for a reason) are skipped.
+            // Late-move pruning, losing captures and futility may skip it.
             if selective
-                && quiet
-                && depth <= LATE_MOVE_PRUNING_DEPTH
-                && quiets_tried.len() as i32 >= LATE_MOVE_PRUNING_BASE + depth * depth
-                && best > -MATE_BOUND
-                && !checks(position)
+                && let Some(bound) = self.prune_move(
+                    position,
+                    m,
+                    &MoveFacts {
+                        ply,
+                        depth,
+                        alpha,
+                        static_eval,
+                        best,
+                        index,
+                        quiets_tried: quiets_tried.len(),
+                        reason,
+                    },
+                )
             {
-                self.record_pruned(ply, m, Pruning::LateMove);
-                index += 1;
-                continue;
-            }
-            // Captures that lose material by exchange are not worth a search
-            // this close to the horizon.
-            if selective
-                && reason == OrderReason::BadCapture
-                && depth <= SEE_PRUNING_DEPTH
-                && best > -MATE_BOUND
-                && see(position, m) < -SEE_PRUNING_MARGIN * depth
-            {
-                self.record_pruned(ply, m, Pruning::LosingCapture);
-                index += 1;
-                continue;
-            }
-            // Futility: close to the horizon and far below alpha, a quiet
-            // move will not help (unless it gives check).
-            if selective
-                && quiet
-                && index > 0
-                && depth <= FUTILITY_DEPTH
-                && static_eval + FUTILITY_MARGIN * depth <= alpha
-                && best > -MATE_BOUND
-                && !checks(position)
-            {
-                pruned_bound = static_eval + FUTILITY_MARGIN * depth;
-                self.record_pruned(ply, m, Pruning::Futility);
+                pruned_bound = pruned_bound.max(bound);
                 index += 1;
                 continue;
             }
@@ -1020,7 +889,7 @@ pub(super) fn play_with_key(
 
 /// Whether the side to move has a piece besides king and pawns (null move is
 /// unsound in pawn endings, where zugzwang is common).
-fn has_pieces(position: &Chess) -> bool {
+pub(super) fn has_pieces(position: &Chess) -> bool {
     let board = position.board();
     let ours = board.by_color(position.turn());
     (ours & !board.pawns() & !board.kings()).any()

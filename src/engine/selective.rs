@@ -1,0 +1,271 @@
+//! Selective search: the rules that decide a node or a move is not worth
+//! its full search, and the one that decides a move is worth more.
+//!
+//! Textbook alpha-beta gives every move the same depth. It is exact, and
+//! slow. The rules here bet on evidence a node has cheaply at hand (its
+//! static evaluation, the table's entry, how many moves already failed)
+//! that some work cannot change the result. A lost bet costs accuracy; the
+//! depth the won bets buy is worth more. All of them are off when
+//! `SearchOptions::selective` is, so a learner can compare the textbook
+//! tree with the pruned one.
+//!
+//! - Before any move is searched: reverse futility and the null move
+//!   ([`Searcher::prune_node`]), then the singular-extension test
+//!   ([`Searcher::singular_test`]).
+//! - Inside the move loop: late-move pruning, losing captures and futility
+//!   ([`Searcher::prune_move`]).
+//!
+//! None of them runs at a PV node or in check: there the exact value
+//! matters, and a side in check has too few moves to skip any.
+
+use shakmaty::{Chess, Move, Position};
+
+use super::ordering::see;
+use super::protocol::position_key;
+use super::search::{INFINITY, MATE_BOUND, Searcher, TB_BOUND, gives_check, has_pieces};
+use super::trace::{OrderReason, Pruning, Shortcut, TraceEvent, Tracer, TtBound};
+use super::tt::TtHit;
+
+// Tuning constants, in plies or centipawns.
+/// Null move: reduce by this much plus one ply per four of depth.
+const NULL_MOVE_REDUCTION: i32 = 3;
+const NULL_MOVE_MIN_DEPTH: i32 = 3;
+/// Reverse futility: at depth <= this, a static evaluation this far above
+/// beta per ply of depth is trusted to hold.
+const REVERSE_FUTILITY_DEPTH: i32 = 6;
+const REVERSE_FUTILITY_MARGIN: i32 = 80;
+/// Futility: at depth <= `FUTILITY_DEPTH`, quiet moves that cannot lift the
+/// evaluation to alpha even with this margin per ply are skipped.
+const FUTILITY_MARGIN: i32 = 120;
+const FUTILITY_DEPTH: i32 = 5;
+/// Late-move pruning: at depth <= this, quiet moves after the first
+/// `base + depth^2` quiet moves are skipped.
+const LATE_MOVE_PRUNING_DEPTH: i32 = 6;
+const LATE_MOVE_PRUNING_BASE: i32 = 3;
+/// At depth <= this, captures losing more than this margin per ply by
+/// static exchange evaluation are skipped.
+const SEE_PRUNING_DEPTH: i32 = 3;
+const SEE_PRUNING_MARGIN: i32 = 100;
+/// Singular extensions from this depth on, when the table's entry for the
+/// node is at most this many plies shallower than the node.
+const SINGULAR_MIN_DEPTH: i32 = 8;
+const SINGULAR_TT_DEPTH_SLACK: i32 = 3;
+/// How far below the table's value every other move must stay, per ply of
+/// depth, for the table's move to count as singular.
+const SINGULAR_MARGIN: i32 = 2;
+
+/// What the singular-extension test concluded.
+pub(super) enum Singular {
+    /// Search the table's move this many plies deeper (0 or 1).
+    Extend(i32),
+    /// The node is over (multi-cut, or the search was stopped): return
+    /// this value.
+    Return(i32),
+}
+
+/// What the move loop knows when it asks whether to skip a move.
+pub(super) struct MoveFacts {
+    pub ply: u32,
+    pub depth: i32,
+    pub alpha: i32,
+    pub static_eval: i32,
+    /// The best value among the moves searched so far.
+    pub best: i32,
+    /// How many moves came before this one (searched or skipped).
+    pub index: usize,
+    /// How many quiet moves were searched before this one.
+    pub quiets_tried: usize,
+    /// Why the picker ordered the move where it did.
+    pub reason: OrderReason,
+}
+
+impl<T: Tracer> Searcher<'_, '_, T> {
+    /// The node rules, at a non-PV node not in check: `Some(value)` ends
+    /// the node with that value before any move is searched.
+    pub(super) fn prune_node(
+        &mut self,
+        position: &Chess,
+        depth: i32,
+        beta: i32,
+        ply: u32,
+        static_eval: i32,
+        null_allowed: bool,
+    ) -> Option<i32> {
+        // Reverse futility: far above beta with little depth left, the
+        // opponent's best reply is unlikely to recover that much.
+        if depth <= REVERSE_FUTILITY_DEPTH
+            && static_eval - REVERSE_FUTILITY_MARGIN * depth >= beta
+            && beta.abs() < MATE_BOUND
+        {
+            return Some(self.shortcut(ply, Shortcut::ReverseFutility, static_eval));
+        }
+        // Null move: give the opponent a free move; if we are still above
+        // beta after a reduced search, a real move would be too. Not when
+        // beta is a mate score: passing is exactly the move a side in
+        // zugzwang would love to have, and in a mating net the reduced
+        // search is too shallow to see the mate, so the cutoff would hide
+        // a shorter mate (or claim an escape that is not there). Not
+        // without pieces either: in pawn endings zugzwang is the rule.
+        if !(null_allowed
+            && depth >= NULL_MOVE_MIN_DEPTH
+            && beta.abs() < MATE_BOUND
+            && static_eval >= beta
+            && has_pieces(position))
+        {
+            return None;
+        }
+        let passed = position.clone().swap_turn().ok()?;
+        // (Not also more the further the evaluation is above beta, as many
+        // engines do: that hid a mate in 3 whose key move leaves the
+        // defender in zugzwang, even at depth 20, and verifying the cutoff
+        // by a reduced search from depth 6 on did not bring it back.)
+        let reduction = NULL_MOVE_REDUCTION + depth / 4;
+        if T::ENABLED {
+            self.tracer.record(TraceEvent::NullMove {
+                ply,
+                reduction: reduction.clamp(0, i32::from(u8::MAX)) as u8,
+            });
+        }
+        let null_key = position_key(&passed);
+        self.path.push(null_key);
+        if let Some(slot) = self.played.get_mut(ply as usize + 1) {
+            *slot = None;
+        }
+        let value = -self.negamax(
+            &passed,
+            null_key,
+            depth - 1 - reduction,
+            -beta,
+            -beta + 1,
+            ply + 1,
+            false,
+        );
+        self.path.pop();
+        if self.stopped {
+            return Some(0);
+        }
+        if value < beta {
+            return None;
+        }
+        // Do not trust a mate found by passing.
+        let value = if value >= MATE_BOUND { beta } else { value };
+        Some(self.shortcut(ply, Shortcut::NullMove, value))
+    }
+
+    /// Singular extension: when the table says one move is good here (a
+    /// lower bound or exact value from a search nearly as deep), test
+    /// whether it is the *only* good one: search the other moves, at half
+    /// the depth, against a window a little below the table's value. If
+    /// none reaches it, the position hangs on that one move, and it is
+    /// searched a ply deeper: a single forced line is where a shallow
+    /// search goes wrong. If even the others reach beta, several moves
+    /// refute the opponent's last move and this node fails high at once
+    /// ("multi-cut").
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn singular_test(
+        &mut self,
+        position: &Chess,
+        key: u64,
+        depth: i32,
+        beta: i32,
+        ply: u32,
+        hit: Option<TtHit>,
+        hash_move: Option<Move>,
+    ) -> Singular {
+        let ply_index = ply as usize;
+        let (Some(hit), Some(candidate)) = (hit, hash_move) else {
+            return Singular::Extend(0);
+        };
+        if !(ply > 0
+            && self.excluded[ply_index].is_none()
+            && depth >= SINGULAR_MIN_DEPTH
+            && hit.depth >= depth - SINGULAR_TT_DEPTH_SLACK
+            && hit.bound != TtBound::Upper
+            && hit.value.abs() < TB_BOUND)
+        {
+            return Singular::Extend(0);
+        }
+        let singular_beta = hit.value - SINGULAR_MARGIN * depth;
+        self.excluded[ply_index] = Some(candidate);
+        let value = self.negamax(
+            position,
+            key,
+            (depth - 1) / 2,
+            singular_beta - 1,
+            singular_beta,
+            ply,
+            false,
+        );
+        self.excluded[ply_index] = None;
+        if self.stopped {
+            return Singular::Return(0);
+        }
+        if value >= singular_beta && singular_beta >= beta {
+            return Singular::Return(self.shortcut(ply, Shortcut::MultiCut, singular_beta));
+        }
+        // The test overwrote this ply's line; the moves below rebuild it.
+        self.pv[ply_index].clear();
+        Singular::Extend(i32::from(value < singular_beta))
+    }
+
+    /// The move rules, at a non-PV node not in check: `Some(bound)` skips
+    /// move `m` unsearched, where `bound` is the most it could have scored
+    /// as far as the rule knows (`-INFINITY` when the rule does not say),
+    /// for the node's fail-low bound.
+    pub(super) fn prune_move(
+        &mut self,
+        position: &Chess,
+        m: Move,
+        facts: &MoveFacts,
+    ) -> Option<i32> {
+        let MoveFacts {
+            ply,
+            depth,
+            alpha,
+            static_eval,
+            best,
+            index,
+            quiets_tried,
+            reason,
+        } = *facts;
+        let quiet = !m.is_capture() && !m.is_promotion();
+        // Both quiet-move rules spare moves that give check; find out at
+        // most once, and only if a rule gets that far.
+        let mut check_cache = None;
+        let mut checks = || *check_cache.get_or_insert_with(|| gives_check(position, m));
+        let skip = if quiet
+            && depth <= LATE_MOVE_PRUNING_DEPTH
+            && quiets_tried as i32 >= LATE_MOVE_PRUNING_BASE + depth * depth
+            && best > -MATE_BOUND
+            && !checks()
+        {
+            // Late-move pruning: near the horizon, once enough quiet moves
+            // have failed, the rest (ordered last for a reason) are skipped.
+            Some((Pruning::LateMove, -INFINITY))
+        } else if reason == OrderReason::BadCapture
+            && depth <= SEE_PRUNING_DEPTH
+            && best > -MATE_BOUND
+            && see(position, m) < -SEE_PRUNING_MARGIN * depth
+        {
+            // Captures that lose material by exchange are not worth a
+            // search this close to the horizon.
+            Some((Pruning::LosingCapture, -INFINITY))
+        } else if quiet
+            && index > 0
+            && depth <= FUTILITY_DEPTH
+            && static_eval + FUTILITY_MARGIN * depth <= alpha
+            && best > -MATE_BOUND
+            && !checks()
+        {
+            // Futility: close to the horizon and far below alpha, a quiet
+            // move will not help (unless it gives check). It could have
+            // scored at most the evaluation plus the margin.
+            Some((Pruning::Futility, static_eval + FUTILITY_MARGIN * depth))
+        } else {
+            None
+        };
+        let (rule, bound) = skip?;
+        self.record_pruned(ply, m, rule);
+        Some(bound)
+    }
+}
