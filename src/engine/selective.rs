@@ -48,7 +48,7 @@ const SEE_PRUNING_DEPTH: i32 = 3;
 const SEE_PRUNING_MARGIN: i32 = 100;
 /// Singular extensions from this depth on, when the table's entry for the
 /// node is at most this many plies shallower than the node.
-const SINGULAR_MIN_DEPTH: i32 = 8;
+const SINGULAR_MIN_DEPTH: i32 = 6;
 const SINGULAR_TT_DEPTH_SLACK: i32 = 3;
 /// How far below the table's value every other move must stay, per ply of
 /// depth, for the table's move to count as singular.
