@@ -648,6 +648,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                         index,
                         quiets_tried: quiets_tried.len(),
                         reason,
+                        quiet,
                     },
                 )
             {

@@ -80,6 +80,8 @@ pub(super) struct MoveFacts {
     pub quiets_tried: usize,
     /// Why the picker ordered the move where it did.
     pub reason: OrderReason,
+    /// Neither a capture nor a promotion.
+    pub quiet: bool,
 }
 
 impl<T: Tracer> Searcher<'_, '_, T> {
@@ -230,8 +232,8 @@ impl<T: Tracer> Searcher<'_, '_, T> {
             index,
             quiets_tried,
             reason,
+            quiet,
         } = *facts;
-        let quiet = !m.is_capture() && !m.is_promotion();
         // Both quiet-move rules spare moves that give check; find out at
         // most once, and only if a rule gets that far.
         let mut check_cache = None;
