@@ -159,14 +159,11 @@ fn kibitz(args: &[&str]) -> std::process::Output {
     common::run_kibitz(args)
 }
 
-fn temp(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("kibitz-book-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
-}
-
 #[test]
 fn probe_refuses_missing_empty_truncated_and_unsorted_books() {
+    // A folder of the test's own, removed when the test ends.
+    let dir = common::TempHome::new("book-probe");
+    let temp = |name: &str| dir.join(name);
     let empty = temp("empty.bin");
     std::fs::write(&empty, b"").unwrap();
     let truncated = temp("truncated.bin");
@@ -240,9 +237,10 @@ fn built_book_gives_back_the_games_moves_with_their_scores() {
         ));
     }
     pgn.push_str("[Result \"1-0\"]\n\n1. e4 e5 2. Ke3 1-0\n");
-    let pgn_path = temp("games.pgn");
+    let dir = common::TempHome::new("book-build");
+    let pgn_path = dir.join("games.pgn");
     std::fs::write(&pgn_path, pgn).unwrap();
-    let book_path = temp("built.bin");
+    let book_path = dir.join("built.bin");
     let out = kibitz(&[
         "book",
         "build",
@@ -307,7 +305,8 @@ fn book_sources() -> Vec<std::path::PathBuf> {
 fn the_default_book_rebuilds_byte_for_byte_from_its_sources() {
     let sources = book_sources();
     assert!(sources.len() >= 5, "{sources:?}");
-    let out = temp("rebuilt.bin");
+    let dir = common::TempHome::new("book-rebuild");
+    let out = dir.join("rebuilt.bin");
     let mut args = vec![
         "book".to_string(),
         "build".into(),
