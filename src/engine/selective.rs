@@ -59,7 +59,7 @@ const SINGULAR_MARGIN: i32 = 2;
 
 /// What the singular-extension test concluded.
 pub(super) enum Singular {
-    /// Search the table's move this many plies deeper (0 or 1).
+    /// Search the table's move this many plies deeper (-1, 0 or 1).
     Extend(i32),
     /// The node is over (multi-cut, or the search was stopped): return
     /// this value.
@@ -210,7 +210,16 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         }
         // The test overwrote this ply's line; the moves below rebuild it.
         self.pv[ply_index].clear();
-        Singular::Extend(i32::from(value < singular_beta))
+        if value < singular_beta {
+            Singular::Extend(1)
+        } else if hit.value >= beta {
+            // Not singular, and the table expects the move to fail high
+            // anyway: other moves would do as well, so the table's move is
+            // searched a ply shallower and the time goes to the rest.
+            Singular::Extend(-1)
+        } else {
+            Singular::Extend(0)
+        }
     }
 
     /// The move rules, at a non-PV node not in check: `Some(bound)` skips
