@@ -125,6 +125,11 @@ pub struct EvalParams {
     pub passed_own_king: i32,
     /// A passed pawn whose next square is occupied cannot run.
     pub passed_blocked: (i32, i32),
+    /// Endgame, per passed pawn with nothing on its road to the last rank
+    /// and no enemy guard on its next square, times the square of its
+    /// rank beyond the third: it simply walks on, and a defender must give
+    /// up something to stop it.
+    pub passed_free: i32,
 }
 
 impl EvalParams {
@@ -154,6 +159,7 @@ impl EvalParams {
         passed_enemy_king: 5,
         passed_own_king: 5,
         passed_blocked: (-8, 2),
+        passed_free: 4,
     };
 
     /// Every weight a tuner may change, with its name as the source spells
@@ -178,6 +184,7 @@ impl EvalParams {
             passed_enemy_king,
             passed_own_king,
             passed_blocked,
+            passed_free,
         } = self;
         for (i, (mg, eg)) in mobility.iter_mut().enumerate().take(5).skip(1) {
             slots.push((format!("mobility[{i}].0"), mg));
@@ -190,6 +197,7 @@ impl EvalParams {
         slots.push(("pawn_shield_missing".to_string(), pawn_shield_missing));
         slots.push(("passed_enemy_king".to_string(), passed_enemy_king));
         slots.push(("passed_own_king".to_string(), passed_own_king));
+        slots.push(("passed_free".to_string(), passed_free));
         for (name, (mg, eg)) in [
             ("doubled_pawn", doubled_pawn),
             ("isolated_pawn", isolated_pawn),
@@ -222,7 +230,7 @@ impl EvalParams {
         let ints = |v: &[i32]| v.iter().map(i32::to_string).collect::<Vec<_>>().join(", ");
         let pair = |(a, b): (i32, i32)| format!("({a}, {b})");
         format!(
-            "EvalParams {{\n    mobility: [{}],\n    king_attack: [{}],\n    king_attack_scale: {},\n    pawn_shield_missing: {},\n    doubled_pawn: {},\n    isolated_pawn: {},\n    passed_pawn: [{}],\n    bishop_pair: {},\n    rook_open_file: {},\n    rook_semi_open_file: {},\n    threat_by_pawn: {},\n    threat_by_minor: {},\n    passed_enemy_king: {},\n    passed_own_king: {},\n    passed_blocked: {},\n}}",
+            "EvalParams {{\n    mobility: [{}],\n    king_attack: [{}],\n    king_attack_scale: {},\n    pawn_shield_missing: {},\n    doubled_pawn: {},\n    isolated_pawn: {},\n    passed_pawn: [{}],\n    bishop_pair: {},\n    rook_open_file: {},\n    rook_semi_open_file: {},\n    threat_by_pawn: {},\n    threat_by_minor: {},\n    passed_enemy_king: {},\n    passed_own_king: {},\n    passed_blocked: {},\n    passed_free: {},\n}}",
             pairs(&self.mobility),
             ints(&self.king_attack),
             self.king_attack_scale,
@@ -238,6 +246,7 @@ impl EvalParams {
             self.passed_enemy_king,
             self.passed_own_king,
             pair(self.passed_blocked),
+            self.passed_free,
         )
     }
 }
@@ -539,6 +548,18 @@ fn collect(board: &Board, params: &EvalParams, terms: &mut Terms) -> i32 {
                 let eg =
                     weight * (theirs * params.passed_enemy_king - ours * params.passed_own_king);
                 terms.add(Term::PassedPawns, (0, eg), sign);
+                // A clear road, and the next square not guarded by the
+                // enemy: nothing stands in the pawn's way yet.
+                let road = Bitboard(ahead_of(Bitboard::from_square(square), color));
+                if (road & occupied).is_empty()
+                    && board.attacks_to(stop, !color, occupied).is_empty()
+                {
+                    terms.add(
+                        Term::PassedPawns,
+                        (0, params.passed_free * weight * weight),
+                        sign,
+                    );
+                }
             }
         }
 
@@ -739,6 +760,21 @@ mod tests {
             term(&far, Term::PassedPawns),
             term(&near, Term::PassedPawns)
         );
+    }
+
+    #[test]
+    fn a_passed_pawn_with_a_free_road_counts_more() {
+        // The same pawn on d6 and the same kings; only what stands on or
+        // guards its road differs.
+        let free = position("7k/8/3P4/8/8/8/8/K7 w - - 0 1");
+        // A knight on d8 is in the way (it does not guard d7).
+        let in_the_way = position("3n3k/8/3P4/8/8/8/8/K7 w - - 0 1");
+        // A rook on a7 guards d7, the pawn's next square.
+        let guarded = position("7k/r7/3P4/8/8/8/8/K7 w - - 0 1");
+        let bonus = EvalParams::DEFAULT.passed_free * 3 * 3;
+        let free_eg = term(&free, Term::PassedPawns).1;
+        assert_eq!(free_eg - term(&in_the_way, Term::PassedPawns).1, bonus);
+        assert_eq!(free_eg - term(&guarded, Term::PassedPawns).1, bonus);
     }
 
     #[test]
