@@ -49,7 +49,9 @@
 //!   other move, searched at half depth, stays clearly below its value),
 //!   search it a ply deeper; a position that hangs on one move is where a
 //!   shallow search goes wrong. If other moves are good enough too, the
-//!   node fails high at once (multi-cut).
+//!   node fails high at once (multi-cut); if they only match the table's
+//!   move, which is expected to fail high anyway, that move is searched a
+//!   ply shallower (a negative extension).
 //! - Mate-distance pruning: once a mate in N is known, no line longer than
 //!   N can improve on it.
 //! - Repetitions and the fifty-move rule are draws: a side that is worse

@@ -165,7 +165,9 @@ impl<T: Tracer> Searcher<'_, '_, T> {
     /// searched a ply deeper: a single forced line is where a shallow
     /// search goes wrong. If even the others reach beta, several moves
     /// refute the opponent's last move and this node fails high at once
-    /// ("multi-cut").
+    /// ("multi-cut"). If others reach the table's move's level but not
+    /// beta, while the table expects that move to fail high, it is searched
+    /// a ply shallower: the cutoff does not hang on it alone.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn singular_test(
         &mut self,
