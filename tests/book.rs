@@ -163,18 +163,17 @@ fn kibitz(args: &[&str]) -> std::process::Output {
 fn probe_refuses_missing_empty_truncated_and_unsorted_books() {
     // A folder of the test's own, removed when the test ends.
     let dir = common::TempHome::new("book-probe");
-    let temp = |name: &str| dir.join(name);
-    let empty = temp("empty.bin");
+    let empty = dir.join("empty.bin");
     std::fs::write(&empty, b"").unwrap();
-    let truncated = temp("truncated.bin");
+    let truncated = dir.join("truncated.bin");
     let real = std::fs::read(common::testdata("books/performance.bin")).unwrap();
     std::fs::write(&truncated, &real[..16 * 10 + 5]).unwrap();
-    let unsorted = temp("unsorted.bin");
+    let unsorted = dir.join("unsorted.bin");
     let mut swapped = real[..16 * 4].to_vec();
     swapped.rotate_left(16);
     std::fs::write(&unsorted, &swapped).unwrap();
     for (path, expected) in [
-        (temp("missing.bin"), "cannot read book"),
+        (dir.join("missing.bin"), "cannot read book"),
         (empty, "is empty"),
         (truncated, "truncated: 165 bytes"),
         (unsorted, "not sorted: entry 3"),
