@@ -5,6 +5,7 @@
 //! the stop signal. For scripts and tests that want no thread,
 //! [`search::search`] runs one search on the caller's thread.
 
+mod correction;
 pub mod eval;
 mod evalcache;
 pub mod level;

@@ -29,6 +29,7 @@
 use arrayvec::ArrayVec;
 use shakmaty::{Bitboard, Chess, Color, Move, Position, Role, Square, attacks};
 
+use super::correction::Corrections;
 use super::evalcache::EvalCache;
 use super::movetables::MoveTables;
 use super::trace::OrderReason;
@@ -149,6 +150,9 @@ pub struct Heuristics {
     /// Not an ordering heuristic, but memory the search keeps from one
     /// search to the next in the same place: evaluations by position key.
     pub evals: EvalCache,
+    /// The evaluation's average error by pawn structure (see
+    /// `correction.rs`): kept for the whole game, like the evaluations.
+    pub corrections: Corrections,
 }
 
 impl Default for Heuristics {
@@ -160,6 +164,7 @@ impl Default for Heuristics {
             capture_history: [[[[0; 6]; 64]; 6]; 2],
             tables: MoveTables::default(),
             evals: EvalCache::default(),
+            corrections: Corrections::default(),
         }
     }
 }

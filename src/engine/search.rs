@@ -52,6 +52,10 @@
 //!   node fails high at once (multi-cut); if they only match the table's
 //!   move, which is expected to fail high anyway, that move is searched a
 //!   ply shallower (a negative extension).
+//! - Correction history (correction.rs): the static evaluation errs in
+//!   patterned ways. Each node's result teaches how far off it was, averaged
+//!   by pawn structure, and the pruning rules use the evaluation corrected
+//!   by that average.
 //! - Mate-distance pruning: once a mate in N is known, no line longer than
 //!   N can improve on it.
 //! - Repetitions and the fifty-move rule are draws: a side that is worse
@@ -567,8 +571,18 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         // the entry's bound points past it cost short mates. A shallow
         // entry that thought the defender safe let reverse futility cut the
         // mating line, so a mate in 2 surfaced only at depth 8.)
-        let static_eval = if selective {
+        // The pruning rules use it corrected by the evaluation's average
+        // error in this pawn structure so far (`correction.rs`).
+        let raw_eval = if selective {
             self.evaluate(position, key)
+        } else {
+            0
+        };
+        let static_eval = if selective {
+            self.ctx
+                .heuristics
+                .corrections
+                .correct(position.board(), position.turn(), raw_eval)
         } else {
             0
         };
@@ -762,6 +776,25 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         best = best.max(pruned_bound);
         if excluded.is_none() {
             self.store(key, ply, depth, best, original_alpha, beta, best_move);
+        }
+        // What this node's search says about its static evaluation teaches
+        // the correction history: an exact value, or a bound that lies on
+        // the far side of the evaluation. (Not when a capture or promotion
+        // was best: then the material changed, and the error is the
+        // search's tactics, not the evaluation's judgement.)
+        if selective
+            && best.abs() < TB_BOUND
+            && best_move.is_none_or(|m| !m.is_capture() && !m.is_promotion())
+            && !(best >= beta && best <= static_eval)
+            && !(best <= original_alpha && best >= static_eval)
+        {
+            self.ctx.heuristics.corrections.update(
+                position.board(),
+                position.turn(),
+                depth,
+                raw_eval,
+                best,
+            );
         }
         self.leave(ply, best)
     }
