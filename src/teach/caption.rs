@@ -335,7 +335,7 @@ fn shortcut_caption(top: &Frame, reason: Shortcut, value: i32) -> String {
         Shortcut::Tablebase => format!("The endgame tables know this position: {}.", value_text(value, ply)),
         Shortcut::MateDistance => "A shorter mate is already known elsewhere: nothing here can beat it, so the node is not searched.".to_string(),
         Shortcut::ReverseFutility => format!(
-            "Reverse futility: the static evaluation is so far above beta that {mover} is trusted to stay there; the node returns {}.",
+            "Reverse futility: the static evaluation (corrected by what the search has learnt about this pawn structure) is so far above beta that {mover} is trusted to stay there; the node returns {}.",
             value_text(value, ply)
         ),
         Shortcut::NullMove => "The null move held: even after passing, the value stays at or above beta, so the node is cut off.".to_string(),
