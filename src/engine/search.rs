@@ -573,18 +573,15 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         // mating line, so a mate in 2 surfaced only at depth 8.)
         // The pruning rules use it corrected by the evaluation's average
         // error in this pawn structure so far (`correction.rs`).
-        let raw_eval = if selective {
-            self.evaluate(position, key)
+        let (raw_eval, static_eval) = if selective {
+            let raw = self.evaluate(position, key);
+            let corrections = &self.ctx.heuristics.corrections;
+            (
+                raw,
+                corrections.correct(position.board(), position.turn(), raw),
+            )
         } else {
-            0
-        };
-        let static_eval = if selective {
-            self.ctx
-                .heuristics
-                .corrections
-                .correct(position.board(), position.turn(), raw_eval)
-        } else {
-            0
+            (0, 0)
         };
         // Reverse futility and the null move may end the node here.
         if selective
