@@ -271,6 +271,13 @@ const KILLER_2: i32 = 899_000;
 const COUNTER_MOVE: i32 = 898_000;
 const BAD_CAPTURE: i32 = -1_000_000;
 
+/// A move's place in the order: its ordering key, then (for equal keys)
+/// the order the generator gave. Every key is different, so the order does
+/// not depend on how the sort or the scan breaks ties.
+fn sort_key(key: i32, index: usize) -> i64 {
+    (i64::from(key) << 8) | (255 - index.min(255)) as i64
+}
+
 /// The (moving role, destination) index that history and counter-moves
 /// share.
 fn piece_to(m: Move) -> (usize, usize) {
@@ -329,7 +336,12 @@ pub struct TableChoice {
 pub struct MovePicker {
     stage: Stage,
     hash_move: Option<Move>,
-    moves: ArrayVec<(Move, i32, OrderReason), 256>,
+    /// Each move with its sort key (see [`sort_key`]) and why it is there.
+    moves: ArrayVec<(Move, i64, OrderReason), 256>,
+    /// Moves before this index have been handed out.
+    next: usize,
+    /// Whether the moves from `next` on are already in order.
+    sorted: bool,
     ordered: bool,
     killers: [Option<Move>; 2],
     table: TableChoice,
@@ -353,6 +365,8 @@ impl MovePicker {
             },
             hash_move: if ordered { hash_move } else { None },
             moves: ArrayVec::new(),
+            next: 0,
+            sorted: false,
             ordered,
             killers: heuristics.killers(ply),
             history: !table.no_history,
@@ -423,7 +437,8 @@ impl MovePicker {
             } else {
                 (0, OrderReason::Quiet)
             };
-            self.moves.push((m, key, reason));
+            let index = self.moves.len();
+            self.moves.push((m, sort_key(key, index), reason));
         }
         if self.ordered && self.table.count > 0 {
             self.promote_table_moves(color, &heuristics.tables);
@@ -448,33 +463,38 @@ impl MovePicker {
             .collect();
         chosen.sort_unstable_by_key(|a| std::cmp::Reverse(a.0));
         for (rank, &(_, i)) in chosen.iter().take(usize::from(count)).enumerate() {
-            self.moves[i].1 = TABLE_MOVE - rank as i32;
+            self.moves[i].1 = sort_key(TABLE_MOVE - rank as i32, i);
             self.moves[i].2 = OrderReason::TableMove;
         }
     }
 
-    /// Selection sort, one step per call: a cutoff usually comes early, so
-    /// sorting the whole list would mostly be wasted.
+    /// The best move not handed out yet. The first call only picks the
+    /// best by one scan, since at a cut node the first move usually ends
+    /// the search of the node and sorting the rest would be wasted. A node
+    /// that asks for a second move usually wants them all (an all node),
+    /// so the rest are then sorted once, instead of scanned again for each
+    /// move (which would cost the square of their number).
     fn pick_best(&mut self) -> Option<(Move, OrderReason)> {
-        if self.moves.is_empty() {
+        if self.next >= self.moves.len() {
             return None;
         }
-        let index = if self.ordered {
-            let mut best = 0;
-            for i in 1..self.moves.len() {
-                if self.moves[i].1 > self.moves[best].1 {
-                    best = i;
+        if self.ordered && !self.sorted {
+            let rest = &mut self.moves[self.next..];
+            if self.next == 0 {
+                let mut best = 0;
+                for i in 1..rest.len() {
+                    if rest[i].1 > rest[best].1 {
+                        best = i;
+                    }
                 }
+                rest.swap(0, best);
+            } else {
+                rest.sort_unstable_by_key(|entry| std::cmp::Reverse(entry.1));
+                self.sorted = true;
             }
-            best
-        } else {
-            0
-        };
-        let (m, _, reason) = if self.ordered {
-            self.moves.swap_remove(index)
-        } else {
-            self.moves.remove(index)
-        };
+        }
+        let (m, _, reason) = self.moves[self.next];
+        self.next += 1;
         Some((m, reason))
     }
 
@@ -484,7 +504,7 @@ impl MovePicker {
     /// generation, which only a tracing search asks for.
     pub fn remaining(&self, position: &Chess) -> usize {
         match self.stage {
-            Stage::Rest => self.moves.len(),
+            Stage::Rest => self.moves.len() - self.next,
             Stage::Generate => position.legal_moves().len().saturating_sub(1),
             Stage::HashMove => position.legal_moves().len(),
         }
@@ -494,24 +514,29 @@ impl MovePicker {
 /// Captures (and promotions) for quiescence search, most valuable victim
 /// first, with each move's exchange value; losing ones are left out by the
 /// caller.
-pub fn quiescence_moves(position: &Chess, ordered: bool) -> ArrayVec<Move, 256> {
-    let mut moves = if ordered && !position.is_check() {
-        noisy_moves(position)
+///
+/// The moves go into `moves` (cleared first) rather than a returned list:
+/// a list of 256 moves is 1.5 KB, and copying it out of every quiescence
+/// node costs more than many of them spend searching.
+pub fn quiescence_moves(position: &Chess, ordered: bool, moves: &mut ArrayVec<Move, 256>) {
+    moves.clear();
+    if ordered && !position.is_check() {
+        noisy_moves(position, moves);
     } else {
         // Unordered (the teaching search shows moves as the generator gives
         // them) or in check: every legal move, filtered.
-        position
-            .legal_moves()
-            .into_iter()
-            .filter(|&m| m.is_capture() || m.promotion() == Some(Role::Queen))
-            .collect()
-    };
+        moves.extend(
+            position
+                .legal_moves()
+                .into_iter()
+                .filter(|&m| m.is_capture() || m.promotion() == Some(Role::Queen)),
+        );
+    }
     if ordered {
         // Ties (two equal captures) go in a fixed order of their own, so
         // the search does not depend on the order moves were generated in.
         moves.sort_unstable_by_key(|&m| (-mvv_lva(m), PackedMove::new(m).raw()));
     }
-    moves
 }
 
 /// The legal captures and queen promotions of a position not in check,
@@ -522,12 +547,11 @@ pub fn quiescence_moves(position: &Chess, ordered: bool) -> ArrayVec<Move, 256> 
 /// Legality without making the move: with the king not in check, a move is
 /// illegal only if the piece is pinned to its king and leaves the line of
 /// the pin, or if the king steps onto an attacked square.
-fn noisy_moves(position: &Chess) -> ArrayVec<Move, 256> {
-    let mut moves = ArrayVec::new();
+fn noisy_moves(position: &Chess, moves: &mut ArrayVec<Move, 256>) {
     let board = position.board();
     let us = position.turn();
     let Some(king) = board.king_of(us) else {
-        return moves;
+        return;
     };
     let ours = board.by_color(us);
     let theirs = board.by_color(!us);
@@ -604,7 +628,6 @@ fn noisy_moves(position: &Chess) -> ArrayVec<Move, 256> {
     if position.pseudo_legal_ep_square().is_some() {
         moves.extend(position.en_passant_moves());
     }
-    moves
 }
 
 #[cfg(test)]
@@ -658,7 +681,9 @@ mod tests {
                             .copied()
                             .filter(|m| m.is_capture() || m.promotion() == Some(Role::Queen))
                             .collect();
-                        let mut got: Vec<Move> = noisy_moves(&pos).into_iter().collect();
+                        let mut list = ArrayVec::new();
+                        noisy_moves(&pos, &mut list);
+                        let mut got: Vec<Move> = list.into_iter().collect();
                         expected.sort_by_key(key);
                         got.sort_by_key(key);
                         assert_eq!(

@@ -56,12 +56,12 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         let in_check = position.is_check();
         let mut best = -INFINITY;
         let mut stand_pat = -INFINITY;
-        let moves = if in_check {
-            let moves = position.legal_moves();
+        let mut moves = arrayvec::ArrayVec::new();
+        if in_check {
+            moves.extend(position.legal_moves());
             if moves.is_empty() {
                 return self.shortcut(ply, Shortcut::Checkmate, -MATE + ply as i32);
             }
-            moves.into_iter().collect()
         } else {
             stand_pat = self.evaluate(position, key);
             self.stats.totals.leaves += 1;
@@ -81,8 +81,8 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                     alpha = best;
                 }
             }
-            quiescence_moves(position, self.options.move_ordering)
-        };
+            quiescence_moves(position, self.options.move_ordering, &mut moves);
+        }
 
         let reason = if in_check {
             OrderReason::Evasion
