@@ -22,6 +22,12 @@
 //!    caused cutoffs anywhere in the search so far;
 //! 5. bad captures, which lose material by exchange evaluation.
 //!
+//! The stages are also stages of work: the captures are generated (and
+//! weighed by exchange) first, the killers are checked for legality one at
+//! a time, and the quiet moves are generated only when none of those ended
+//! the node, as at most cut nodes one of them does. (In check, with move
+//! tables, or unordered, every move is generated at once.)
+//!
 //! With move tables switched on (`SearchOptions::table_moves` > 0), the top
 //! few moves by table weight go between 1 and 2: the moves whose squares
 //! kept refuting positions earlier in the game (see `movetables.rs`).
@@ -115,6 +121,24 @@ pub fn see(position: &Chess, m: Move) -> i32 {
         depth -= 1;
     }
     gains[0]
+}
+
+/// Whether a capture (or promotion) wins or keeps material by exchange
+/// evaluation, the same answer as `see(position, m) >= 0`. Taking a piece
+/// worth at least the capturer's value cannot lose (the capturer may stop
+/// after one recapture), so those skip the exchange.
+fn wins_or_holds(position: &Chess, m: Move) -> bool {
+    let victim = match m {
+        Move::EnPassant { .. } => Some(Role::Pawn),
+        _ => m.capture(),
+    };
+    if m.promotion().is_none()
+        && let Some(victim) = victim
+        && value_of(victim) >= value_of(m.role())
+    {
+        return true;
+    }
+    see(position, m) >= 0
 }
 
 fn least_valuable(
@@ -315,7 +339,15 @@ fn mvv_lva(m: Move) -> i32 {
 
 enum Stage {
     HashMove,
+    /// Every legal move at once (in check, unordered, or with table moves).
     Generate,
+    /// Staged: captures and promotions first, and quiet moves only if
+    /// none of those (nor a killer) ends the node.
+    Captures,
+    GoodCaptures,
+    /// The next of the two killers and the counter-move to try.
+    Killers(usize),
+    Quiets,
     Rest,
 }
 
@@ -342,8 +374,15 @@ pub struct MovePicker {
     next: usize,
     /// Whether the moves from `next` on are already in order.
     sorted: bool,
+    /// Whether the best of the rest has been picked by one scan already.
+    scanned: bool,
+    /// How many moves have been handed out (for `remaining`).
+    handed: usize,
     ordered: bool,
     killers: [Option<Move>; 2],
+    /// The killers and counter-move the staged picker handed out: the
+    /// quiet moves skip them.
+    specials: ArrayVec<Move, 3>,
     table: TableChoice,
     history: bool,
 }
@@ -367,8 +406,11 @@ impl MovePicker {
             moves: ArrayVec::new(),
             next: 0,
             sorted: false,
+            scanned: false,
+            handed: 0,
             ordered,
             killers: heuristics.killers(ply),
+            specials: ArrayVec::new(),
             history: !table.no_history,
             table,
         }
@@ -379,10 +421,29 @@ impl MovePicker {
         position: &Chess,
         heuristics: &Heuristics,
     ) -> Option<(Move, OrderReason)> {
+        let found = self.advance(position, heuristics);
+        if found.is_some() {
+            self.handed += 1;
+        }
+        found
+    }
+
+    fn advance(
+        &mut self,
+        position: &Chess,
+        heuristics: &Heuristics,
+    ) -> Option<(Move, OrderReason)> {
         loop {
             match self.stage {
                 Stage::HashMove => {
-                    self.stage = Stage::Generate;
+                    // In check the evasions are few and generated at once;
+                    // with table moves the whole list is needed to rank
+                    // them.
+                    self.stage = if position.is_check() || self.table.count > 0 {
+                        Stage::Generate
+                    } else {
+                        Stage::Captures
+                    };
                     if let Some(m) = self.hash_move {
                         return Some((m, OrderReason::HashMove));
                     }
@@ -391,8 +452,119 @@ impl MovePicker {
                     self.stage = Stage::Rest;
                     self.generate(position, heuristics);
                 }
+                Stage::Captures => {
+                    self.stage = Stage::GoodCaptures;
+                    self.generate_captures(position, heuristics);
+                }
+                Stage::GoodCaptures => {
+                    // Good captures have positive keys, losing ones
+                    // negative: the losing ones wait for the end.
+                    if self.next < self.moves.len() {
+                        self.swap_best_to_next();
+                        let (m, key, reason) = self.moves[self.next];
+                        if key > 0 {
+                            self.next += 1;
+                            return Some((m, reason));
+                        }
+                    }
+                    self.stage = Stage::Killers(0);
+                }
+                Stage::Killers(i) => {
+                    self.stage = if i < 2 {
+                        Stage::Killers(i + 1)
+                    } else {
+                        Stage::Quiets
+                    };
+                    let (candidate, reason) = match i {
+                        0 => (self.killers[0], OrderReason::Killer),
+                        1 => (self.killers[1], OrderReason::Killer),
+                        // Counter-moves are part of the history heuristic:
+                        // off with it.
+                        _ if self.history => (
+                            heuristics.counter(position.turn(), self.table.previous),
+                            OrderReason::CounterMove,
+                        ),
+                        _ => (None, OrderReason::CounterMove),
+                    };
+                    // A killer comes from another position: it must be a
+                    // legal quiet move here (a move to a square now
+                    // occupied is a capture, and no longer the same move).
+                    if let Some(m) = candidate
+                        && is_quiet(m)
+                        && Some(m) != self.hash_move
+                        && !self.specials.contains(&m)
+                        && position.is_legal(m)
+                    {
+                        self.specials.push(m);
+                        return Some((m, reason));
+                    }
+                }
+                Stage::Quiets => {
+                    self.stage = Stage::Rest;
+                    self.generate_quiets(position, heuristics);
+                }
                 Stage::Rest => return self.pick_best(),
             }
+        }
+    }
+
+    /// Captures and promotions, keyed: winning or even ones by victim and
+    /// capture history above zero, losing ones below.
+    fn generate_captures(&mut self, position: &Chess, heuristics: &Heuristics) {
+        let color = position.turn();
+        let mut noisy = ArrayVec::new();
+        noisy_moves(position, &mut noisy, true);
+        for m in noisy {
+            if Some(m) == self.hash_move {
+                continue;
+            }
+            let (key, reason) = self.capture_key(position, heuristics, color, m);
+            let index = self.moves.len();
+            self.moves.push((m, sort_key(key, index), reason));
+        }
+    }
+
+    /// The quiet moves, keyed by history, after the captures still waiting
+    /// (the losing ones, whose keys put them last).
+    fn generate_quiets(&mut self, position: &Chess, heuristics: &Heuristics) {
+        let color = position.turn();
+        for m in position.legal_moves() {
+            if !is_quiet(m) || Some(m) == self.hash_move || self.specials.contains(&m) {
+                continue;
+            }
+            let key = if self.history {
+                heuristics.history(color, m)
+            } else {
+                0
+            };
+            let index = self.moves.len();
+            self.moves
+                .push((m, sort_key(key, index), OrderReason::Quiet));
+        }
+    }
+
+    /// A capture's (or promotion's) ordering key and class.
+    fn capture_key(
+        &self,
+        position: &Chess,
+        heuristics: &Heuristics,
+        color: Color,
+        m: Move,
+    ) -> (i32, OrderReason) {
+        // Capture history adjusts within a class, by up to about a pawn's
+        // worth of victim, never across the good/bad line.
+        let learned = if self.history {
+            heuristics.capture_history(color, m) / CAPTURE_HISTORY_DIVISOR
+        } else {
+            0
+        };
+        if wins_or_holds(position, m) {
+            (
+                GOOD_CAPTURE + mvv_lva(m) + learned,
+                OrderReason::GoodCapture,
+            )
+        } else {
+            (BAD_CAPTURE + mvv_lva(m) + learned, OrderReason::BadCapture)
         }
     }
 
@@ -411,21 +583,7 @@ impl MovePicker {
             let (key, reason) = if !self.ordered {
                 (0, OrderReason::Unordered)
             } else if !is_quiet(m) {
-                // Capture history adjusts within a class, by up to about
-                // a pawn's worth of victim, never across the good/bad line.
-                let learned = if self.history {
-                    heuristics.capture_history(color, m) / CAPTURE_HISTORY_DIVISOR
-                } else {
-                    0
-                };
-                if see(position, m) >= 0 {
-                    (
-                        GOOD_CAPTURE + mvv_lva(m) + learned,
-                        OrderReason::GoodCapture,
-                    )
-                } else {
-                    (BAD_CAPTURE + mvv_lva(m) + learned, OrderReason::BadCapture)
-                }
+                self.capture_key(position, heuristics, color, m)
             } else if Some(m) == self.killers[0] {
                 (KILLER_1, OrderReason::Killer)
             } else if Some(m) == self.killers[1] {
@@ -479,17 +637,11 @@ impl MovePicker {
             return None;
         }
         if self.ordered && !self.sorted {
-            let rest = &mut self.moves[self.next..];
-            if self.next == 0 {
-                let mut best = 0;
-                for i in 1..rest.len() {
-                    if rest[i].1 > rest[best].1 {
-                        best = i;
-                    }
-                }
-                rest.swap(0, best);
+            if !self.scanned {
+                self.scanned = true;
+                self.swap_best_to_next();
             } else {
-                rest.sort_unstable_by_key(|entry| std::cmp::Reverse(entry.1));
+                self.moves[self.next..].sort_unstable_by_key(|entry| std::cmp::Reverse(entry.1));
                 self.sorted = true;
             }
         }
@@ -498,16 +650,22 @@ impl MovePicker {
         Some((m, reason))
     }
 
-    /// Moves not handed out yet (for "cutoff with N moves left unsearched").
-    /// Before the moves are generated only the table's move has been handed
-    /// out (if any), so the rest are all the others; that costs a move
-    /// generation, which only a tracing search asks for.
-    pub fn remaining(&self, position: &Chess) -> usize {
-        match self.stage {
-            Stage::Rest => self.moves.len() - self.next,
-            Stage::Generate => position.legal_moves().len().saturating_sub(1),
-            Stage::HashMove => position.legal_moves().len(),
+    /// Bring the best move not handed out yet to the front of the rest.
+    fn swap_best_to_next(&mut self) {
+        let rest = &mut self.moves[self.next..];
+        let mut best = 0;
+        for i in 1..rest.len() {
+            if rest[i].1 > rest[best].1 {
+                best = i;
+            }
         }
+        rest.swap(0, best);
+    }
+
+    /// Moves not handed out yet (for "cutoff with N moves left unsearched").
+    /// That costs a move generation, which only a tracing search asks for.
+    pub fn remaining(&self, position: &Chess) -> usize {
+        position.legal_moves().len().saturating_sub(self.handed)
     }
 }
 
@@ -521,7 +679,7 @@ impl MovePicker {
 pub fn quiescence_moves(position: &Chess, ordered: bool, moves: &mut ArrayVec<Move, 256>) {
     moves.clear();
     if ordered && !position.is_check() {
-        noisy_moves(position, moves);
+        noisy_moves(position, moves, false);
     } else {
         // Unordered (the teaching search shows moves as the generator gives
         // them) or in check: every legal move, filtered.
@@ -547,7 +705,10 @@ pub fn quiescence_moves(position: &Chess, ordered: bool, moves: &mut ArrayVec<Mo
 /// Legality without making the move: with the king not in check, a move is
 /// illegal only if the piece is pinned to its king and leaves the line of
 /// the pin, or if the king steps onto an attacked square.
-fn noisy_moves(position: &Chess, moves: &mut ArrayVec<Move, 256>) {
+///
+/// With `all_promotions`, pushes to the last rank come as every piece (the
+/// main search's picker wants every move); without, as a queen only.
+fn noisy_moves(position: &Chess, moves: &mut ArrayVec<Move, 256>, all_promotions: bool) {
     let board = position.board();
     let us = position.turn();
     let Some(king) = board.king_of(us) else {
@@ -614,13 +775,18 @@ fn noisy_moves(position: &Chess, moves: &mut ArrayVec<Move, 256>) {
                 moves.push(normal(Role::Pawn, from, to, None));
             }
         }
-        // A push to the last rank: only the queen, as before.
+        // A push to the last rank.
         if let Some(to) = from.offset(if us.is_white() { 8 } else { -8 })
             && last_rank.contains(to)
             && !occupied.contains(to)
             && stays_legal(from, to)
         {
             moves.push(normal(Role::Pawn, from, to, Some(Role::Queen)));
+            if all_promotions {
+                for promotion in [Role::Rook, Role::Bishop, Role::Knight] {
+                    moves.push(normal(Role::Pawn, from, to, Some(promotion)));
+                }
+            }
         }
     }
     // En passant can expose the king along the rank of both pawns; it is
@@ -682,7 +848,7 @@ mod tests {
                             .filter(|m| m.is_capture() || m.promotion() == Some(Role::Queen))
                             .collect();
                         let mut list = ArrayVec::new();
-                        noisy_moves(&pos, &mut list);
+                        noisy_moves(&pos, &mut list, false);
                         let mut got: Vec<Move> = list.into_iter().collect();
                         expected.sort_by_key(key);
                         got.sort_by_key(key);
@@ -723,6 +889,69 @@ mod tests {
         );
         // Quiet move: nothing changes hands.
         assert_eq!(see_of("4k3/8/8/8/8/8/8/4K2R w K - 0 1", "h1h5"), 0);
+    }
+
+    /// The staged picker generates captures, killers and quiet moves
+    /// separately; together they must still be every legal move, once.
+    /// Walk a few hundred positions from the perft suite (promotions, en
+    /// passant, castling, checks), with killers and a counter-move taken
+    /// from the position before (so sometimes legal here, sometimes not,
+    /// sometimes a capture now) and the hash move one of the legal moves.
+    #[test]
+    fn staged_picker_hands_out_exactly_the_legal_moves() {
+        let text = include_str!("../../tests/data/epd/cpw-perft-results.epd");
+        let mut walked = 0;
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            let fen = line.split(';').next().unwrap().trim();
+            let mut pos: Chess = fen
+                .parse::<Fen>()
+                .unwrap()
+                .into_position(CastlingMode::Standard)
+                .unwrap();
+            let mut heuristics = Heuristics::default();
+            let mut previous: Option<Move> = None;
+            for step in 0..60usize {
+                let legal = pos.legal_moves();
+                if legal.is_empty() {
+                    break;
+                }
+                let hash = (step % 3 != 0).then(|| legal[step % legal.len()]);
+                let mut picker = MovePicker::new(
+                    hash,
+                    true,
+                    &heuristics,
+                    0,
+                    TableChoice {
+                        previous,
+                        ..TableChoice::default()
+                    },
+                );
+                let mut seen = Vec::new();
+                while let Some((m, _)) = picker.next(&pos, &heuristics) {
+                    seen.push(format!("{m:?}"));
+                }
+                let mut expected: Vec<String> = legal.iter().map(|m| format!("{m:?}")).collect();
+                seen.sort();
+                expected.sort();
+                assert_eq!(
+                    seen,
+                    expected,
+                    "{}",
+                    shakmaty::fen::Epd::from_position(&pos, shakmaty::EnPassantMode::Legal)
+                );
+                walked += 1;
+                // Killers and a counter from this position, for the next.
+                let quiets: Vec<Move> = legal.iter().copied().filter(|&m| is_quiet(m)).collect();
+                if let Some(&k) = quiets.get(step % quiets.len().max(1)) {
+                    heuristics.record_cutoff(pos.turn(), 0, 3, k, &[k], previous);
+                    heuristics.record_cutoff(!pos.turn(), 0, 3, k, &[k], previous);
+                }
+                let m = legal[(step * 7 + 3) % legal.len()];
+                previous = Some(m);
+                pos.play_unchecked(m);
+            }
+        }
+        assert!(walked > 200, "{walked}");
     }
 
     #[test]
