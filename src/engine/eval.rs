@@ -4,9 +4,9 @@
 //! asks this module for a number. The number is a sum of named *terms*, each
 //! a piece of chess knowledge a club player would recognise (material, piece
 //! placement, mobility, king safety, pawn structure, passed pawns, the bishop
-//! pair, rooks on open files, threats). Keeping the terms apart costs
-//! nothing in play and lets the UI explain a score term by term
-//! ([`breakdown`]).
+//! pair, rooks on open files, threats). The same code adds the terms up
+//! for the search and keeps them apart for the UI, which explains a score
+//! term by term ([`breakdown`]).
 //!
 //! ## Tapered evaluation
 //! The same feature is worth different amounts in the middlegame and the
@@ -271,18 +271,41 @@ pub struct Breakdown {
     pub total: i32,
 }
 
-/// Accumulates (mg, eg) per term.
+/// Where [`collect`] puts each term's (mg, eg), with its sign (+1 for
+/// White, -1 for Black).
+trait Sink {
+    fn add(&mut self, term: Term, value: (i32, i32), sign: i32);
+}
+
+/// Accumulates (mg, eg) per term: the breakdown the UI shows.
 #[derive(Default)]
 struct Terms {
     values: [(i32, i32); 9],
 }
 
-impl Terms {
+impl Sink for Terms {
     #[inline]
     fn add(&mut self, term: Term, (mg, eg): (i32, i32), sign: i32) {
         let slot = &mut self.values[term as usize];
         slot.0 += sign * mg;
         slot.1 += sign * eg;
+    }
+}
+
+/// Accumulates only the sum of the terms: what the search needs. The same
+/// code fills both, so the breakdown always adds up to the search's score,
+/// and the search does not pay for keeping the terms apart.
+#[derive(Default)]
+struct Sum {
+    mg: i32,
+    eg: i32,
+}
+
+impl Sink for Sum {
+    #[inline]
+    fn add(&mut self, _term: Term, (mg, eg): (i32, i32), sign: i32) {
+        self.mg += sign * mg;
+        self.eg += sign * eg;
     }
 }
 
@@ -388,7 +411,7 @@ fn pawn_sets(ours: Bitboard, theirs: Bitboard, color: Color) -> PawnSets {
     }
 }
 
-fn collect(board: &Board, params: &EvalParams, terms: &mut Terms) -> i32 {
+fn collect<S: Sink>(board: &Board, params: &EvalParams, terms: &mut S) -> i32 {
     let occupied = board.occupied();
     let mut phase = 0;
     // Squares each side's knights and bishops attack, by colour.
@@ -627,13 +650,9 @@ pub fn evaluate_white(board: &Board) -> i32 {
 
 /// [`evaluate_white`] with other weights (for the tuner).
 pub fn evaluate_white_with(board: &Board, params: &EvalParams) -> i32 {
-    let mut terms = Terms::default();
-    let phase = collect(board, params, &mut terms);
-    let (mg, eg) = terms
-        .values
-        .iter()
-        .fold((0, 0), |(a, b), &(mg, eg)| (a + mg, b + eg));
-    let score = blend(mg, eg, phase);
+    let mut sum = Sum::default();
+    let phase = collect(board, params, &mut sum);
+    let score = blend(sum.mg, sum.eg, phase);
     score * endgame_scale(board, score > 0) / 16
 }
 
