@@ -38,6 +38,7 @@ use shakmaty::{Bitboard, Chess, Color, Move, Position, Role, Square, attacks};
 use super::correction::Corrections;
 use super::evalcache::EvalCache;
 use super::movetables::MoveTables;
+use super::pst::{PHASE_TOTAL, PHASE_WEIGHT, PST_EG, PST_MG};
 use super::trace::OrderReason;
 use super::tt::PackedMove;
 
@@ -299,7 +300,56 @@ const BAD_CAPTURE: i32 = -1_000_000;
 /// the order the generator gave. Every key is different, so the order does
 /// not depend on how the sort or the scan breaks ties.
 fn sort_key(key: i32, index: usize) -> i64 {
-    (i64::from(key) << 8) | (255 - index.min(255)) as i64
+    sort_key_with_tie(key, 0, index)
+}
+
+/// [`sort_key`] with a second key for moves whose first keys are equal
+/// (at most about +/-1,000), before the generation order.
+fn sort_key_with_tie(key: i32, tie: i32, index: usize) -> i64 {
+    (i64::from(key) << 20)
+        | (i64::from(tie.clamp(-1023, 1023) + 1024) << 8)
+        | (255 - index.min(255)) as i64
+}
+
+/// How much better the moving piece stands on its new square than on its
+/// old, by the piece-square tables blended for `phase`: the tie-break for
+/// quiet moves with the same history score. Early in a search most quiet
+/// moves have no history at all, and late-move reductions and pruning go
+/// by a move's place in the order, so that order should not be the move
+/// generator's (pawn moves first, the king last) but a guess at which
+/// moves improve a piece.
+fn placement_gain(m: Move, color: Color, phase: i32) -> i32 {
+    let (role, from, to) = match m {
+        Move::Normal { role, from, to, .. } => (role, from, to),
+        Move::Castle { king, rook } => {
+            let side = if rook.file() > king.file() {
+                shakmaty::CastlingSide::KingSide
+            } else {
+                shakmaty::CastlingSide::QueenSide
+            };
+            (Role::King, king, side.king_to(color))
+        }
+        _ => return 0,
+    };
+    let r = role as usize - 1;
+    let relative = |square: Square| match color {
+        Color::White => square.to_usize(),
+        Color::Black => square.flip_vertical().to_usize(),
+    };
+    let value = |square: Square| {
+        let i = relative(square);
+        (PST_MG[r][i] * phase + PST_EG[r][i] * (PHASE_TOTAL - phase)) / PHASE_TOTAL
+    };
+    value(to) - value(from)
+}
+
+/// The game phase of the material on the board (24 = all pieces on).
+fn phase_of(position: &Chess) -> i32 {
+    let board = position.board();
+    let phase = (board.knights().count() + board.bishops().count()) as i32 * PHASE_WEIGHT[1]
+        + board.rooks().count() as i32 * PHASE_WEIGHT[3]
+        + board.queens().count() as i32 * PHASE_WEIGHT[4];
+    phase.min(PHASE_TOTAL)
 }
 
 /// The (moving role, destination) index that history and counter-moves
@@ -528,6 +578,7 @@ impl MovePicker {
     /// (the losing ones, whose keys put them last).
     fn generate_quiets(&mut self, position: &Chess, heuristics: &Heuristics) {
         let color = position.turn();
+        let phase = phase_of(position);
         for m in position.legal_moves() {
             if !is_quiet(m) || Some(m) == self.hash_move || self.specials.contains(&m) {
                 continue;
@@ -538,8 +589,9 @@ impl MovePicker {
                 0
             };
             let index = self.moves.len();
+            let tie = placement_gain(m, color, phase);
             self.moves
-                .push((m, sort_key(key, index), OrderReason::Quiet));
+                .push((m, sort_key_with_tie(key, tie, index), OrderReason::Quiet));
         }
     }
 
@@ -570,6 +622,7 @@ impl MovePicker {
 
     fn generate(&mut self, position: &Chess, heuristics: &Heuristics) {
         let color = position.turn();
+        let phase = phase_of(position);
         // Counter-moves are part of the history heuristic: off with it.
         let counter = if self.history {
             heuristics.counter(color, self.table.previous)
@@ -596,7 +649,13 @@ impl MovePicker {
                 (0, OrderReason::Quiet)
             };
             let index = self.moves.len();
-            self.moves.push((m, sort_key(key, index), reason));
+            let tie = if reason == OrderReason::Quiet {
+                placement_gain(m, color, phase)
+            } else {
+                0
+            };
+            self.moves
+                .push((m, sort_key_with_tie(key, tie, index), reason));
         }
         if self.ordered && self.table.count > 0 {
             self.promote_table_moves(color, &heuristics.tables);
