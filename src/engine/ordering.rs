@@ -19,7 +19,9 @@
 //!    played by the opponent (the same piece to the same square), wherever
 //!    in the tree that was (a good answer to a move tends to stay good);
 //! 4. quiet moves by history score: how often that move (piece, destination)
-//!    caused cutoffs anywhere in the search so far;
+//!    caused cutoffs anywhere in the search so far; moves with the same
+//!    score (early in a search, nearly all of them) by how much better the
+//!    piece stands on its new square, by the piece-square tables;
 //! 5. bad captures, which lose material by exchange evaluation.
 //!
 //! The stages are also stages of work: the captures are generated (and
