@@ -315,7 +315,7 @@ fn role_index(role: Role) -> usize {
 
 /// The square as seen from `color`'s side: White's tables serve Black on
 /// the vertically mirrored square.
-fn relative(square: Square, color: Color) -> usize {
+pub(super) fn relative(square: Square, color: Color) -> usize {
     match color {
         Color::White => square.to_usize(),
         Color::Black => square.flip_vertical().to_usize(),
@@ -609,7 +609,7 @@ fn collect<S: Sink>(board: &Board, params: &EvalParams, terms: &mut S) -> i32 {
     phase.min(PHASE_TOTAL)
 }
 
-fn blend(mg: i32, eg: i32, phase: i32) -> i32 {
+pub(super) fn blend(mg: i32, eg: i32, phase: i32) -> i32 {
     (mg * phase + eg * (PHASE_TOTAL - phase)) / PHASE_TOTAL
 }
 

@@ -38,6 +38,7 @@ use arrayvec::ArrayVec;
 use shakmaty::{Bitboard, Chess, Color, Move, Position, Role, Square, attacks};
 
 use super::correction::Corrections;
+use super::eval::{blend, relative};
 use super::evalcache::EvalCache;
 use super::movetables::MoveTables;
 use super::pst::{PHASE_TOTAL, PHASE_WEIGHT, PST_EG, PST_MG};
@@ -334,13 +335,9 @@ fn placement_gain(m: Move, color: Color, phase: i32) -> i32 {
         _ => return 0,
     };
     let r = role as usize - 1;
-    let relative = |square: Square| match color {
-        Color::White => square.to_usize(),
-        Color::Black => square.flip_vertical().to_usize(),
-    };
     let value = |square: Square| {
-        let i = relative(square);
-        (PST_MG[r][i] * phase + PST_EG[r][i] * (PHASE_TOTAL - phase)) / PHASE_TOTAL
+        let i = relative(square, color);
+        blend(PST_MG[r][i], PST_EG[r][i], phase)
     };
     value(to) - value(from)
 }
