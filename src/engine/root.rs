@@ -345,6 +345,10 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                 };
             let child_seldepth_before = self.seldepth;
             self.seldepth = 0;
+            // Root moves are not reduced. Reducing late quiet ones (a ply
+            // less than elsewhere, from depth 8) cut bench nodes by 16%
+            // but scored 47.2% over 200 games against this; from depth 1
+            // it hid the quiet key move of a mate in 2 until depth 9.
             let value = self.search_child(
                 position, key, m, reason, depth, alpha, beta, 0, index, in_check, false,
             );
