@@ -32,6 +32,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         index: usize,
         in_check: bool,
         reducible: bool,
+        cut_node: bool,
     ) -> i32 {
         let (child, child_key) = play_with_key(self.ctx.tt, position, key, m);
         self.path.push(child_key);
@@ -53,6 +54,10 @@ impl<T: Tracer> Searcher<'_, '_, T> {
             && !gives_check
         {
             let r = self.reductions[(depth as usize).min(63)][index.min(63)];
+            // At an expected cut node one move is enough to refute, and
+            // the first ones tried are the likely refutations: the late
+            // ones are reduced a ply more.
+            let r = r + i32::from(cut_node);
             r.clamp(0, depth - 2)
         } else {
             0
@@ -84,11 +89,15 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                 INFINITY,
                 next_ply,
                 true,
+                false,
             ),
             // Textbook alpha-beta (and the first move of PVS): the child's
             // window is ours, negated and swapped, because its side to move
             // is our opponent.
             WindowKind::Full => {
+                // The first move of a PV node leads to a PV node; at a
+                // null-window node, node kinds alternate (see `negamax`).
+                let child_cut = beta - alpha == 1 && !cut_node;
                 let mut value = -self.negamax(
                     &child,
                     child_key,
@@ -97,16 +106,27 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                     -alpha,
                     next_ply,
                     true,
+                    child_cut,
                 );
                 if value > alpha && reduction > 0 && !self.stopped {
                     self.record_research(ply, m, WindowKind::Full, ReSearchReason::Reduced);
-                    value =
-                        -self.negamax(&child, child_key, depth - 1, -beta, -alpha, next_ply, true);
+                    value = -self.negamax(
+                        &child,
+                        child_key,
+                        depth - 1,
+                        -beta,
+                        -alpha,
+                        next_ply,
+                        true,
+                        child_cut,
+                    );
                 }
                 value
             }
             // PVS: only ask "is this move better than alpha?"
             WindowKind::Null => {
+                // A reduced move is expected to fail low here, so its
+                // child to fail high: a cut node.
                 let mut value = -self.negamax(
                     &child,
                     child_key,
@@ -115,6 +135,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                     -alpha,
                     next_ply,
                     true,
+                    reduction > 0 || !cut_node,
                 );
                 if value > alpha && reduction > 0 && !self.stopped {
                     self.record_research(ply, m, WindowKind::Null, ReSearchReason::Reduced);
@@ -126,12 +147,21 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                         -alpha,
                         next_ply,
                         true,
+                        !cut_node,
                     );
                 }
                 if value > alpha && value < beta && !self.stopped {
                     self.record_research(ply, m, WindowKind::Full, ReSearchReason::FailedHigh);
-                    value =
-                        -self.negamax(&child, child_key, depth - 1, -beta, -alpha, next_ply, true);
+                    value = -self.negamax(
+                        &child,
+                        child_key,
+                        depth - 1,
+                        -beta,
+                        -alpha,
+                        next_ply,
+                        true,
+                        false,
+                    );
                 }
                 value
             }

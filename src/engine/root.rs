@@ -350,7 +350,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
             // but scored 47.2% over 200 games against this; from depth 1
             // it hid the quiet key move of a mate in 2 until depth 9.
             let value = self.search_child(
-                position, key, m, reason, depth, alpha, beta, 0, index, in_check, false,
+                position, key, m, reason, depth, alpha, beta, 0, index, in_check, false, false,
             );
             let child_seldepth = self.seldepth;
             self.seldepth = self.seldepth.max(child_seldepth_before);

@@ -41,7 +41,9 @@
 //!   after a reduced search, a real move almost surely would too. Unsound in
 //!   zugzwang, so not used without pieces or in check.
 //! - Late-move reductions: moves ordered late are rarely best; search them
-//!   shallower first and re-search only if they surprise.
+//!   shallower first and re-search only if they surprise. A ply more at a
+//!   node expected to fail high (a cut node), where one refutation is all
+//!   the search needs and the first moves tried are the likely ones.
 //! - Check extension: a side in check has few replies and the line is
 //!   forcing; search it one ply deeper so mates are not cut off at the
 //!   horizon.
@@ -482,6 +484,13 @@ impl<T: Tracer> Searcher<'_, '_, T> {
     }
 
     /// Negamax alpha-beta search of a node below the root.
+    ///
+    /// `cut_node`: whether the node is expected to fail high (Knuth and
+    /// Moore's node types). Below a PV node, the first move leads to a PV
+    /// node and the others to cut nodes; below a cut node, the refuting
+    /// move leads to an all node (every reply fails low), and below an all
+    /// node, every move leads to a cut node. The kinds alternate, so a
+    /// null-window child gets the opposite of its parent's.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn negamax(
         &mut self,
@@ -492,6 +501,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         mut beta: i32,
         ply: u32,
         null_allowed: bool,
+        cut_node: bool,
     ) -> i32 {
         let ply_index = ply as usize;
         self.pv[ply_index].clear();
@@ -588,8 +598,15 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         };
         // Reverse futility and the null move may end the node here.
         if selective
-            && let Some(value) =
-                self.prune_node(position, depth, beta, ply, static_eval, null_allowed)
+            && let Some(value) = self.prune_node(
+                position,
+                depth,
+                beta,
+                ply,
+                static_eval,
+                null_allowed,
+                cut_node,
+            )
         {
             return value;
         }
@@ -609,7 +626,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         // Is the table's move the only good one? Then it is searched a ply
         // deeper (or, if several moves beat beta, the node ends here).
         let singular_extension = if self.options.selective && ab {
-            match self.singular_test(position, key, depth, beta, ply, hit, hash_move) {
+            match self.singular_test(position, key, depth, beta, ply, hit, hash_move, cut_node) {
                 Singular::Extend(plies) => plies,
                 Singular::Return(value) => return value,
             }
@@ -693,6 +710,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                 index,
                 in_check,
                 reducible,
+                cut_node,
             );
             if self.stopped {
                 return 0;

@@ -87,6 +87,7 @@ pub(super) struct MoveFacts {
 impl<T: Tracer> Searcher<'_, '_, T> {
     /// The node rules, at a non-PV node not in check: `Some(value)` ends
     /// the node with that value before any move is searched.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn prune_node(
         &mut self,
         position: &Chess,
@@ -95,6 +96,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         ply: u32,
         static_eval: i32,
         null_allowed: bool,
+        cut_node: bool,
     ) -> Option<i32> {
         // Reverse futility: far above beta with little depth left, the
         // opponent's best reply is unlikely to recover that much.
@@ -144,6 +146,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
             -beta + 1,
             ply + 1,
             false,
+            !cut_node,
         );
         self.path.pop();
         if self.stopped {
@@ -178,6 +181,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         ply: u32,
         hit: Option<TtHit>,
         hash_move: Option<Move>,
+        cut_node: bool,
     ) -> Singular {
         let ply_index = ply as usize;
         let (Some(hit), Some(candidate)) = (hit, hash_move) else {
@@ -202,6 +206,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
             singular_beta,
             ply,
             false,
+            cut_node,
         );
         self.excluded[ply_index] = None;
         if self.stopped {
