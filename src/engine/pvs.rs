@@ -79,6 +79,23 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                 reduction: reduction.clamp(0, i32::from(u8::MAX)) as u8,
             });
         }
+        // The child of a full-window search: a PV node below a PV node; at
+        // a null-window node, node kinds alternate (see `negamax`).
+        let full_child_cut = beta - alpha == 1 && !cut_node;
+        // The search at full depth with the full window, which every
+        // re-search ends with.
+        let full = |searcher: &mut Self| {
+            -searcher.negamax(
+                &child,
+                child_key,
+                depth - 1,
+                -beta,
+                -alpha,
+                next_ply,
+                true,
+                full_child_cut,
+            )
+        };
         let value = match window {
             // Plain minimax: every child gets the infinite window.
             WindowKind::Infinite => -self.negamax(
@@ -95,9 +112,6 @@ impl<T: Tracer> Searcher<'_, '_, T> {
             // window is ours, negated and swapped, because its side to move
             // is our opponent.
             WindowKind::Full => {
-                // The first move of a PV node leads to a PV node; at a
-                // null-window node, node kinds alternate (see `negamax`).
-                let child_cut = beta - alpha == 1 && !cut_node;
                 let mut value = -self.negamax(
                     &child,
                     child_key,
@@ -106,20 +120,11 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                     -alpha,
                     next_ply,
                     true,
-                    child_cut,
+                    full_child_cut,
                 );
                 if value > alpha && reduction > 0 && !self.stopped {
                     self.record_research(ply, m, WindowKind::Full, ReSearchReason::Reduced);
-                    value = -self.negamax(
-                        &child,
-                        child_key,
-                        depth - 1,
-                        -beta,
-                        -alpha,
-                        next_ply,
-                        true,
-                        child_cut,
-                    );
+                    value = full(self);
                 }
                 value
             }
@@ -151,17 +156,9 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                     );
                 }
                 if value > alpha && value < beta && !self.stopped {
+                    // (Only a PV node gets here: alpha < value < beta.)
                     self.record_research(ply, m, WindowKind::Full, ReSearchReason::FailedHigh);
-                    value = -self.negamax(
-                        &child,
-                        child_key,
-                        depth - 1,
-                        -beta,
-                        -alpha,
-                        next_ply,
-                        true,
-                        false,
-                    );
+                    value = full(self);
                 }
                 value
             }
