@@ -338,7 +338,15 @@ fn dialogs_of_a_game() {
         assert_eq!(h.app.overlay, Overlay::Confirm(Confirm::Resign));
         let screen = dump("confirm_resign", &h);
         assert!(screen.contains("Resign this game?"), "{screen}");
+        assert!(screen.contains("(Enter: no)"), "{screen}");
+        // Enter takes the dialog's default, "no": typing a move and
+        // pressing Enter into a dialog that just opened loses nothing.
+        h.typed("d4");
+        assert_eq!(h.app.overlay, Overlay::None);
+        assert_eq!(h.app.end, None, "Enter must not resign");
+        h.key(KeyCode::Char('r'));
         h.key(KeyCode::Char('n'));
+        assert_eq!(h.app.end, None);
         h.key(KeyCode::Char('?'));
         let screen = dump("help_play", &h);
         assert!(screen.contains("Keys (any key closes)"), "{screen}");

@@ -44,13 +44,23 @@ impl Confirm {
     }
 
     /// The answer a key gives: yes, no, or none (the question stays).
+    ///
+    /// Every question here ends something (a game, the program, unsaved
+    /// work, a line of moves), so only `y` says yes. Enter takes the
+    /// highlighted default, which is "no": a player who presses Enter out
+    /// of habit, e.g. after typing a move into a dialog that just opened,
+    /// must not lose the game to it.
     pub fn answer(key: KeyEvent) -> Option<bool> {
         match key.code {
-            KeyCode::Char('y' | 'Y') | KeyCode::Enter => Some(true),
-            KeyCode::Char('n' | 'N') | KeyCode::Esc => Some(false),
+            KeyCode::Char('y' | 'Y') => Some(true),
+            KeyCode::Char('n' | 'N') | KeyCode::Esc | KeyCode::Enter => Some(false),
             _ => None,
         }
     }
+
+    /// The key line of the dialog: which key does what, with the default
+    /// (what Enter does) marked.
+    pub const KEYS: &'static str = " y yes · n no (Enter: no)";
 
     pub fn draw(self, frame: &mut Frame, game_in_progress: bool, area: Rect, theme: &Theme) {
         let text = self.question(game_in_progress);
@@ -62,10 +72,7 @@ impl Confirm {
         let inner = popup(frame, area, width, 6, title, theme);
         let lines = vec![
             Line::from(format!(" {text}")),
-            Line::styled(
-                " y yes · n no",
-                Style::default().add_modifier(Modifier::BOLD),
-            ),
+            Line::styled(Self::KEYS, Style::default().add_modifier(Modifier::BOLD)),
         ];
         frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), inner);
     }
