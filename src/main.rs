@@ -83,7 +83,7 @@ enum Commands {
         /// Position in FEN (default: the start position).
         #[arg(long)]
         fen: Option<String>,
-        /// Moves in UCI notation played from the position first.
+        /// Moves (SAN or UCI) played from the position first.
         #[arg(long, num_args = 1..)]
         moves: Vec<String>,
         /// Search depth (plies), 1 to 20.
@@ -113,7 +113,7 @@ enum Commands {
         /// Position in FEN (default: the start position).
         #[arg(long)]
         fen: Option<String>,
-        /// Moves in UCI notation played from the position first.
+        /// Moves (SAN or UCI) played from the position first.
         #[arg(long, num_args = 1..)]
         moves: Vec<String>,
         /// Search depth (plies), 1 to 6.
@@ -273,7 +273,7 @@ enum BookCommand {
         /// Position in FEN (default: the start position).
         #[arg(long)]
         fen: Option<String>,
-        /// Moves in UCI notation played from the position first.
+        /// Moves (SAN or UCI) played from the position first.
         #[arg(long, num_args = 1..)]
         moves: Vec<String>,
         #[arg(long)]
@@ -315,7 +315,7 @@ struct AnalyzeCommand {
     /// Position in FEN (default: the start position).
     #[arg(long)]
     fen: Option<String>,
-    /// Moves in UCI notation played from the position first.
+    /// Moves (SAN or UCI) played from the position first.
     #[arg(long, num_args = 1..)]
     moves: Vec<String>,
     #[command(flatten)]
@@ -349,7 +349,7 @@ struct TraceCommand {
     /// Position in FEN (default: the start position).
     #[arg(long)]
     fen: Option<String>,
-    /// Moves in UCI notation played from the position first.
+    /// Moves (SAN or UCI) played from the position first.
     #[arg(long, num_args = 1..)]
     moves: Vec<String>,
     /// Search depth (plies), 1 to 10.

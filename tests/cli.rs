@@ -848,3 +848,55 @@ fn tb_verify_json_gives_a_line_per_table_and_the_total() {
     );
     assert!(tables.iter().all(|t| t["type"] == "table"));
 }
+
+#[test]
+fn every_command_reads_moves_in_san_or_uci() {
+    // One parser for `--moves`: SAN and UCI alike, in every command.
+    let san = kibitz(&["analyze", "--depth", "1", "--moves", "Nf3", "d5", "--json"]);
+    let uci = kibitz(&[
+        "analyze", "--depth", "1", "--moves", "g1f3", "d7d5", "--json",
+    ]);
+    assert!(san.status.success(), "{}", stderr(&san));
+    let last = |o: &Output| -> serde_json::Value {
+        serde_json::from_str(stdout(o).lines().last().unwrap()).unwrap()
+    };
+    assert_eq!(last(&san)["bestmove"], last(&uci)["bestmove"]);
+    for args in [
+        vec!["trace", "--depth", "1", "--moves", "e4", "e5", "Nf3"],
+        vec!["movetables", "--depth", "1", "--moves", "e4", "O-O"],
+        vec!["book", "probe", "--moves", "e4", "e5"],
+    ] {
+        let out = kibitz(&args);
+        let err = stderr(&out);
+        assert!(
+            !err.contains("is not a move"),
+            "{args:?} refused SAN: {err}"
+        );
+        // `O-O` is illegal after 1.e4: the refusal names the move, not the notation.
+        if args.contains(&"O-O") {
+            assert_eq!(out.status.code(), Some(2), "{args:?}");
+            assert!(err.contains("O-O"), "{err}");
+        }
+    }
+}
+
+#[test]
+fn a_search_of_no_time_or_no_nodes_is_refused() {
+    for args in [["analyze", "--movetime", "0"], ["analyze", "--nodes", "0"]] {
+        let out = kibitz(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stdout(&out));
+        assert_eq!(stderr(&out).lines().count(), 1, "{}", stderr(&out));
+        assert!(stderr(&out).contains("out of range"), "{}", stderr(&out));
+    }
+}
+
+#[test]
+fn the_first_depth_does_not_count_the_start_up() {
+    // The first iteration of the start position takes a millisecond; before
+    // the fix its time included making the hash table (1.4 s for 512 MiB).
+    let out = kibitz(&["analyze", "--depth", "1", "--hash", "512", "--json"]);
+    let first: serde_json::Value =
+        serde_json::from_str(stdout(&out).lines().next().unwrap()).unwrap();
+    let ms = first["time_ms"].as_u64().unwrap();
+    assert!(ms < 300, "depth 1 took {ms} ms: {first}");
+}

@@ -3,12 +3,10 @@
 use std::io::Write;
 
 use serde_json::{Map, Value, json};
-use shakmaty::{Chess, Color, Move, Position};
+use shakmaty::Color;
 
 use super::CliError;
 use crate::game::describe::{Army, Description, role_name};
-use crate::game::fen::parse_fen;
-use crate::game::notation::parse_move;
 
 /// Describe `fen` (default: the start position) after `moves` (SAN or UCI).
 pub fn run(
@@ -17,21 +15,10 @@ pub fn run(
     json: bool,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
-    let mut position = match fen {
-        Some(fen) => parse_fen(fen)?,
-        None => Chess::default(),
-    };
-    let mut last: Option<(Chess, Move)> = None;
-    for (index, text) in moves.iter().enumerate() {
-        let m = parse_move(&position, text).map_err(|source| CliError::Move {
-            index: index + 1,
-            source,
-        })?;
-        last = Some((position.clone(), m));
-        position.play_unchecked(m);
-    }
+    let (position, line) = super::play_line(fen, moves)?;
+    let last = line.last();
     let mut description = Description::new(&position);
-    if let Some((before, m)) = &last {
+    if let Some((before, m)) = last {
         description = description.with_last_move(before, *m);
     }
     if json {

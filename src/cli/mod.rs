@@ -30,7 +30,7 @@ use crate::engine::{
     position_key,
 };
 use crate::game::fen::{FenError, parse_fen};
-use crate::game::notation::{MoveError, parse_uci, san_line, uci};
+use crate::game::notation::{MoveError, parse_move, san_line, uci};
 use crate::perft;
 
 /// Errors of the headless commands. `BadInput` means the user asked for
@@ -84,29 +84,40 @@ pub const DEFAULT_TABLE_BENCH_DEPTH: u32 = 6;
 /// A position from an optional FEN (default: the start position) and moves in
 /// UCI notation played from it. Returns the position and the history keys.
 pub fn setup(fen: Option<&str>, moves: &[String]) -> Result<(Chess, Vec<u64>), CliError> {
+    let (position, line) = play_line(fen, moves)?;
+    let history = line
+        .iter()
+        .map(|(before, _)| position_key(before))
+        .collect();
+    Ok((position, history))
+}
+
+/// The position that `--fen` and `--moves` give, and each move played with
+/// the position before it. Every command reads `--moves` here, so all take
+/// the same words: SAN or UCI (`Nf3`, `g1f3`, `O-O`, `e8=Q`).
+pub fn play_line(
+    fen: Option<&str>,
+    moves: &[String],
+) -> Result<(Chess, Vec<(Chess, Move)>), CliError> {
     let mut position = match fen {
         Some(fen) => parse_fen(fen)?,
         None => Chess::default(),
     };
-    let mut history = Vec::with_capacity(moves.len());
+    let mut line = Vec::with_capacity(moves.len());
     for (index, text) in moves.iter().enumerate() {
-        let m = parse_uci(&position, text).map_err(|source| CliError::Move {
+        let m = parse_move(&position, text).map_err(|source| CliError::Move {
             index: index + 1,
             source,
         })?;
-        history.push(position_key(&position));
+        line.push((position.clone(), m));
         position.play_unchecked(m);
     }
-    Ok((position, history))
+    Ok((position, line))
 }
 
 /// Score as people read it, from White's point of view: `+0.34`, `-M3`.
 pub fn format_score_white(score: Score, side_to_move: shakmaty::Color) -> String {
-    match score.for_white(side_to_move) {
-        Score::Centipawns(cp) => format!("{:+.2}", f64::from(cp) / 100.0),
-        Score::Mate(n) if n > 0 => format!("+M{n}"),
-        Score::Mate(n) => format!("-M{}", -n),
-    }
+    crate::text::score_text(score.for_white(side_to_move))
 }
 
 fn score_json(score: Score) -> serde_json::Value {
@@ -190,6 +201,17 @@ pub fn analyze(args: &AnalyzeArgs, out: &mut dyn Write) -> Result<(), CliError> 
             crate::engine::MAX_HASH_MB
         )));
     }
+    // One rule with `review`: a search of no time or no nodes is no search.
+    if args.movetime == Some(0) {
+        return Err(CliError::BadInput(
+            "movetime 0 ms is out of range: give at least 1".into(),
+        ));
+    }
+    if args.nodes == Some(0) {
+        return Err(CliError::BadInput(
+            "nodes 0 is out of range: give at least 1".into(),
+        ));
+    }
     let limits = Limits {
         depth: args.depth,
         nodes: args.nodes,
@@ -197,6 +219,15 @@ pub fn analyze(args: &AnalyzeArgs, out: &mut dyn Write) -> Result<(), CliError> 
         ..Limits::default()
     };
     let engine = Engine::new(args.hash_mb).map_err(CliError::Thread)?;
+    // Wait until the engine has made its hash table: the search's time
+    // (and so its nodes per second) counts from the request, and setting
+    // up is not searching.
+    engine.send(Command::Ping(0));
+    while let Ok(report) = engine.reports().recv() {
+        if matches!(report, Report::Pong(_)) {
+            break;
+        }
+    }
     engine.send(Command::Go(Box::new(GoRequest {
         search_id: 1,
         position: position.clone(),
@@ -303,19 +334,9 @@ fn opening_of(
     fen: Option<&str>,
     moves: &[String],
 ) -> Result<Option<&'static crate::book::openings::Opening>, CliError> {
-    let mut position = match fen {
-        Some(fen) => parse_fen(fen)?,
-        None => Chess::default(),
-    };
-    let mut positions = vec![position.clone()];
-    for (index, text) in moves.iter().enumerate() {
-        let m = parse_uci(&position, text).map_err(|source| CliError::Move {
-            index: index + 1,
-            source,
-        })?;
-        position.play_unchecked(m);
-        positions.push(position.clone());
-    }
+    let (last, line) = play_line(fen, moves)?;
+    let mut positions: Vec<Chess> = line.into_iter().map(|(before, _)| before).collect();
+    positions.push(last);
     Ok(crate::book::openings::Openings::builtin().name_of_game(positions.iter()))
 }
 
