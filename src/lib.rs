@@ -11,6 +11,7 @@ pub mod perft;
 pub mod review;
 pub mod tablebase;
 pub mod teach;
+pub mod text;
 #[cfg(feature = "tui")]
 pub mod tui;
 pub mod tune;

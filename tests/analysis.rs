@@ -154,6 +154,22 @@ impl Harness {
     /// Engine line `multipv` of search `id`: `pv` in UCI, `cp` for the side
     /// to move.
     fn info(&mut self, id: u64, multipv: usize, cp: i32, pv: &[&str]) {
+        self.report(id, multipv, 17, cp, Bound::Exact, true, pv);
+    }
+
+    /// Any report of search `id`: a finished line (`complete`, `Exact`), an
+    /// aspiration failure (`Lower` / `Upper`) or a heartbeat.
+    #[allow(clippy::too_many_arguments)]
+    fn report(
+        &mut self,
+        id: u64,
+        multipv: usize,
+        depth: u32,
+        cp: i32,
+        bound: Bound,
+        complete: bool,
+        pv: &[&str],
+    ) {
         let mut position: Chess = self.app.game.position().clone();
         let mut moves = Vec::new();
         for text in pv {
@@ -164,16 +180,16 @@ impl Harness {
         let info = SearchInfo {
             search_id: id,
             multipv,
-            depth: 17,
+            depth,
             seldepth: 24,
             score: Score::Centipawns(cp),
-            bound: Bound::Exact,
+            bound,
             pv: moves,
             nodes: 2_000_000,
             nps: 1_500_000,
             hashfull: 100,
             elapsed: Duration::from_millis(1333),
-            complete: true,
+            complete,
         };
         self.update(Msg::Engine(Report::Info(Box::new(info))));
     }
@@ -281,10 +297,15 @@ fn every_move_restarts_the_analysis_and_old_reports_are_dropped() {
         elapsed: Duration::ZERO,
         complete: true,
     }))));
-    assert!(h.app.analysis().unwrap().lines.is_empty());
+    assert!(h.app.analysis().unwrap().lines.shown.is_empty());
     h.info(second, 1, -20, &["c7c6"]);
-    let lines = &h.app.analysis().unwrap().lines;
-    assert_eq!(lines.len(), 1);
+    h.info(second, 2, -30, &["e7e5"]);
+    // Shown only when the iteration's three lines are all in.
+    assert!(h.app.analysis().unwrap().lines.shown.is_empty());
+    assert!(h.app.analysis().unwrap().first_line.is_none());
+    h.info(second, 3, -40, &["d7d5"]);
+    let lines = &h.app.analysis().unwrap().lines.shown;
+    assert_eq!(lines.len(), 3);
     assert_eq!(lines[0].san, vec!["c6"]);
     // The score is shown from White's side: -20 for Black to move is +0.20.
     assert_eq!(lines[0].score, Score::Centipawns(20));
@@ -306,6 +327,8 @@ fn lines_can_be_added_removed_and_played() {
     assert!(id2 > id);
     h.info(id2, 1, 20, &["d2d4", "d7d5"]);
     h.info(id2, 2, 10, &["c2c4"]);
+    h.info(id2, 3, 5, &["g1f3"]);
+    h.info(id2, 4, 0, &["b1c3"]);
     // Playing line 2 adds 1. c4 as a variation beside the game's 1. e4.
     h.key(KeyCode::Char('2'));
     assert_eq!(h.tree().nodes[h.cursor()].san, "c4");
@@ -386,6 +409,62 @@ fn comments_and_nags_are_edited_and_saved_as_pgn() {
     assert_eq!(again[0].nodes, h.tree().nodes);
     h.typed("nag bogus");
     assert!(h.message().contains("nag takes"));
+}
+
+/// The lines shown: `(first move in SAN, score from White's view in cp)`.
+fn shown(h: &Harness) -> Vec<(String, Score)> {
+    h.app
+        .analysis()
+        .unwrap()
+        .lines
+        .shown
+        .iter()
+        .map(|l| (l.san[0].clone(), l.score))
+        .collect()
+}
+
+#[test]
+fn the_lines_are_one_finished_iteration_exact_distinct_and_best_first() {
+    // Ply 1 of the Deep Blue game: Black to move, three lines.
+    let mut h = Harness::with_game("pgn/kasparov-deep-blue-1997.pgn", 6);
+    h.key(KeyCode::Right);
+    let id = h.last_search();
+    let cp = |n| Score::Centipawns(n);
+    h.report(id, 1, 10, -20, Bound::Exact, true, &["c7c6"]);
+    h.report(id, 2, 10, -30, Bound::Exact, true, &["e7e5"]);
+    h.report(id, 3, 10, -40, Bound::Exact, true, &["d7d5"]);
+    let depth_10 = vec![
+        ("c6".to_string(), cp(20)),
+        ("e5".to_string(), cp(30)),
+        ("d5".to_string(), cp(40)),
+    ];
+    assert_eq!(shown(&h), depth_10);
+    // Depth 11: an aspiration failure is a bound, not a score; the new
+    // best move (e5) may not sit beside the old line 2 (e5 again).
+    h.report(id, 1, 11, 50, Bound::Lower, true, &["e7e5"]);
+    h.report(id, 1, 11, 25, Bound::Exact, true, &["e7e5"]);
+    // A heartbeat repeats the last line with fresh counts only.
+    h.report(id, 1, 11, -20, Bound::Exact, false, &["c7c6"]);
+    assert_eq!(shown(&h), depth_10);
+    assert_eq!(h.app.analysis().unwrap().lines.searching, Some(11));
+    // Line 3 of depth 11 comes back better for Black than line 2: the
+    // panel orders by score from the side to move.
+    h.report(id, 2, 11, -35, Bound::Exact, true, &["c7c6"]);
+    h.report(id, 3, 11, -30, Bound::Exact, true, &["d7d5"]);
+    assert_eq!(
+        shown(&h),
+        vec![
+            ("e5".to_string(), cp(-25)),
+            ("d5".to_string(), cp(30)),
+            ("c6".to_string(), cp(35)),
+        ]
+    );
+    let screen = h.screen();
+    assert!(screen.contains("depth 11"), "{screen}");
+    assert!(
+        !screen.contains("+0.50") && !screen.contains("-0.50"),
+        "{screen}"
+    );
 }
 
 #[test]

@@ -377,6 +377,28 @@ fn go(
         }
         Some(_) => MoveSource::Search,
     };
+    // Below full strength the panels set the move played beside the best
+    // line: send the best line of the same result, so that both figures
+    // come from one iteration (the live reports may have been dropped, or
+    // come from a deeper iteration that was cut short).
+    if chosen > 0
+        && let Some(best) = result.lines.first()
+    {
+        let _ = reports.send(Report::Info(Box::new(SearchInfo {
+            search_id,
+            multipv: 1,
+            depth: best.depth,
+            seldepth: best.seldepth,
+            score: best.score,
+            bound: Bound::Exact,
+            pv: best.pv.clone(),
+            nodes: result.nodes,
+            nps: (u128::from(result.nodes) * 1_000_000 / result.elapsed.as_micros().max(1)) as u64,
+            hashfull: ctx.tt.hashfull(),
+            elapsed: result.elapsed,
+            complete: true,
+        })));
+    }
     let tables = Arc::new(ctx.heuristics.tables.weights().clone());
     let _ = reports.send(Report::Stats {
         search_id,

@@ -126,10 +126,16 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                 if self.stopped {
                     // A partly finished iteration still counts when its first line is done
                     // and disagrees with nothing: the PVS proof of the best move holds.
+                    // With several lines, the lines of one iteration are kept
+                    // together (a weaker level chooses among them, and the
+                    // panels compare them): a half-done iteration does not
+                    // replace the first of the last full one.
                     if lines.len() == multipv || (!lines.is_empty() && completed.is_empty()) {
                         completed = lines;
                         completed_depth = depth;
-                    } else if let Some(partial) = self.iteration_best.take() {
+                    } else if multipv == 1
+                        && let Some(partial) = self.iteration_best.take()
+                    {
                         match completed.first_mut() {
                             Some(first) => *first = partial,
                             None => completed.push(partial),

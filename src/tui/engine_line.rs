@@ -5,8 +5,10 @@ use std::time::Duration;
 
 use shakmaty::{Chess, Move, Position};
 
-use crate::engine::{Score, SearchInfo};
+use crate::engine::search::TB_WIN;
+use crate::engine::{Bound, Score, SearchInfo};
 use crate::game::notation::san_line;
+use crate::tablebase::{Tablebases, Wdl};
 
 /// One line of the engine's search, converted for display.
 #[derive(Debug, Clone, PartialEq)]
@@ -20,6 +22,9 @@ pub struct EngineLine {
     pub nodes: u64,
     pub nps: u64,
     pub elapsed: Duration,
+    /// The score is the endgame tables' verdict on the first move, not
+    /// the search's.
+    pub from_tables: bool,
 }
 
 impl EngineLine {
@@ -34,7 +39,118 @@ impl EngineLine {
             nodes: info.nodes,
             nps: info.nps,
             elapsed: info.elapsed,
+            from_tables: false,
         }
+    }
+
+    /// Replace the search's score by what the tables say of the first move,
+    /// from White's point of view. `moves` is `probe_moves` of `position`.
+    fn take_table_verdict(
+        &mut self,
+        position: &Chess,
+        moves: &[(Move, crate::tablebase::TbProbe)],
+    ) {
+        let Some(first) = self.pv.first() else {
+            return;
+        };
+        let Some((_, probe)) = moves.iter().find(|(m, _)| m == first) else {
+            return;
+        };
+        // `probe` is from the mover's side: the side to move at `position`.
+        let for_mover = match (probe.wdl, probe.dtm) {
+            (Wdl::Draw | Wdl::CursedWin | Wdl::BlessedLoss, _) => Score::Centipawns(0),
+            // Plies to mate from `position`, as UCI counts moves.
+            (_, Some(plies)) if plies > 0 => Score::Mate((plies + 1) / 2),
+            (_, Some(plies)) if plies < 0 => Score::Mate(plies / 2),
+            (Wdl::Win, _) => Score::Centipawns(TB_WIN),
+            (Wdl::Loss, _) => Score::Centipawns(-TB_WIN),
+        };
+        self.score = for_mover.for_white(position.turn());
+        self.from_tables = true;
+    }
+}
+
+/// The analysis board's engine lines: only what the search has proved.
+///
+/// The engine reports each MultiPV line as it finishes an iteration, the
+/// aspiration window's failures as bounds, and heartbeats that repeat the
+/// last line with fresh counts. Shown one by one, those mix depths (line 1
+/// of depth 12 beside line 2 of depth 11, perhaps the same move) and bounds
+/// with exact scores. So a line is shown only once its whole iteration is
+/// finished: the lines on screen are all of one depth, exact, of distinct
+/// first moves, ordered best first for the side to move. Bounds and
+/// heartbeats only tell how far the next iteration has got.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct AnalysisLines {
+    /// The lines of the last finished iteration, best first.
+    pub shown: Vec<EngineLine>,
+    /// The finished lines of the iteration under way.
+    forming: Vec<EngineLine>,
+    /// The depth being searched now, if deeper than the lines shown.
+    pub searching: Option<u32>,
+}
+
+impl AnalysisLines {
+    pub fn clear(&mut self) {
+        *self = AnalysisLines::default();
+    }
+
+    /// Take one report of a search of `position` that asked for `multipv`
+    /// lines. `tables`, when given, override the scores where they cover
+    /// the position. True when the lines shown changed.
+    pub fn accept(
+        &mut self,
+        position: &Chess,
+        multipv: usize,
+        info: &SearchInfo,
+        tables: Option<&Tablebases>,
+    ) -> bool {
+        // Heartbeats carry fresh counts: show them on every line.
+        for l in &mut self.shown {
+            l.nodes = info.nodes;
+            l.nps = info.nps;
+        }
+        let shown_depth = self.shown.first().map_or(0, |l| l.depth);
+        if info.depth > shown_depth {
+            self.searching = Some(info.depth);
+        }
+        if !info.complete || info.bound != Bound::Exact || info.pv.is_empty() {
+            return false;
+        }
+        let line = EngineLine::from_info(position, info);
+        if self.forming.first().is_some_and(|l| l.depth != line.depth) {
+            self.forming.clear();
+        }
+        let index = info.multipv.saturating_sub(1);
+        if index != self.forming.len()
+            || self.forming.iter().any(|l| l.pv.first() == line.pv.first())
+        {
+            // Out of order or a repeated move: not a line of this iteration.
+            return false;
+        }
+        self.forming.push(line);
+        let expected = multipv.clamp(1, position.legal_moves().len().max(1));
+        if self.forming.len() < expected {
+            return false;
+        }
+        let mut lines = std::mem::take(&mut self.forming);
+        if let Some(tables) = tables
+            && let Some(moves) = tables.probe_moves(position)
+        {
+            for l in &mut lines {
+                l.take_table_verdict(position, &moves);
+            }
+        }
+        // Best first for the side to move. (The search finds them in that
+        // order, but a later line may still come back better than an
+        // earlier one; the sort keeps equal scores in the engine's order.)
+        let turn = position.turn();
+        lines.sort_by(|a, b| {
+            crate::text::score_order(b.score.for_white(turn), a.score.for_white(turn))
+        });
+        self.shown = lines;
+        self.searching = None;
+        true
     }
 }
 

@@ -280,7 +280,7 @@ pub fn run(options: Options) -> anyhow::Result<Option<i32>> {
                 // position: the delay from the move to its analysis.
                 if let Some(a) = app.analysis()
                     && let (Some(id), Some(asked)) = (a.search, a.asked_at)
-                    && !a.lines.is_empty()
+                    && !a.lines.shown.is_empty()
                     && timed_search != Some(id)
                 {
                     timed_search = Some(id);

@@ -138,7 +138,7 @@ fn draw_panel(frame: &mut Frame, app: &App, panel: Panel, rect: Rect, theme: &Th
             if let Some(a) = analysis {
                 EngineLines {
                     position,
-                    lines: &a.lines,
+                    lines: &a.lines.shown,
                     multipv: a.multipv,
                     on: a.engine_on,
                     theme,

@@ -640,8 +640,9 @@ impl App {
             MouseEventKind::Down(MouseButton::Left) => {
                 let node = layout::find(&placed, Panel::MoveTree)
                     .and_then(|rect| layout::move_at(analysis, rect, column, row));
-                let line = layout::find(&placed, Panel::EngineLines)
-                    .and_then(|rect| layout::line_at(rect, analysis.lines.len(), column, row));
+                let line = layout::find(&placed, Panel::EngineLines).and_then(|rect| {
+                    layout::line_at(rect, analysis.lines.shown.len(), column, row)
+                });
                 if let Some(node) = node {
                     analysis.goto(&mut self.cx, node, now);
                 } else if let Some(index) = line {

@@ -10,7 +10,7 @@ use shakmaty::{Chess, Color, Move, Position, Square};
 
 use crate::config::TimeControl;
 use crate::engine::level::Level;
-use crate::engine::{Command, Limits, MoveSource, Report, Score};
+use crate::engine::{Bound, Command, Limits, MoveSource, Report, Score};
 use crate::game::notation::san_line;
 use crate::game::pgn::{Headers, write_pgn};
 use crate::game::{Game, GameEnd};
@@ -403,13 +403,29 @@ impl Shared {
             return;
         }
         match report {
-            Report::Info(info) if purpose == Purpose::EngineMove && info.multipv == 1 => {
+            // A finished iteration's exact line replaces the one shown.
+            Report::Info(info)
+                if purpose == Purpose::EngineMove
+                    && info.multipv == 1
+                    && info.complete
+                    && info.bound == Bound::Exact =>
+            {
                 self.thinking = Some(Thinking {
                     line: EngineLine::from_info(self.game.position(), &info),
                     live: true,
                     played: None,
                 });
                 self.dirty = true;
+            }
+            // Heartbeats and aspiration failures only bring fresh counts:
+            // the line stays the last one the search proved.
+            Report::Info(info) if purpose == Purpose::EngineMove => {
+                if let Some(thinking) = &mut self.thinking {
+                    thinking.line.nodes = info.nodes;
+                    thinking.line.nps = info.nps;
+                    thinking.line.elapsed = info.elapsed;
+                    self.dirty = true;
+                }
             }
             Report::Stats { stats, tables, .. } => {
                 // The tables are the engine's, whichever search taught them

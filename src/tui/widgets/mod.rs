@@ -27,7 +27,7 @@ use ratatui::style::Style;
 use ratatui::widgets::{Block, Borders};
 use shakmaty::Color;
 
-use crate::engine::Score;
+pub use crate::text::score_text;
 
 use super::theme::Theme;
 
@@ -41,14 +41,6 @@ pub fn human_count(n: u64) -> String {
         0..1_000 => n.to_string(),
         1_000..1_000_000 => format!("{:.1}k", n as f64 / 1e3),
         _ => format!("{:.2}M", n as f64 / 1e6),
-    }
-}
-
-pub fn score_text(score: Score) -> String {
-    match score {
-        Score::Centipawns(cp) => format!("{:+.2}", f64::from(cp) / 100.0),
-        Score::Mate(n) if n > 0 => format!("+M{n}"),
-        Score::Mate(n) => format!("-M{}", -n),
     }
 }
 

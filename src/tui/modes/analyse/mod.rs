@@ -22,7 +22,7 @@ use crate::engine::{Command, GoRequest, Limits, Report, Score, SearchOptions};
 use crate::game::Game;
 use crate::game::tree::GameTree;
 use crate::review::{MoveReview, PositionEval};
-use crate::tui::engine_line::EngineLine;
+use crate::tui::engine_line::AnalysisLines;
 use crate::tui::overlays::open_file::expand_home;
 use crate::tui::overlays::{Confirm, Overlay};
 use crate::tui::shared::{Shared, Tone};
@@ -73,7 +73,7 @@ pub struct Analysis {
     /// The node on the board.
     pub cursor: usize,
     /// The engine's lines for the position on the board, best first.
-    pub lines: Vec<EngineLine>,
+    pub lines: AnalysisLines,
     /// How many lines to ask for (1-5).
     pub multipv: usize,
     /// The engine analyses (toggled with `a`).
@@ -96,7 +96,7 @@ impl Analysis {
         Analysis {
             tree,
             cursor: 0,
-            lines: Vec::new(),
+            lines: AnalysisLines::default(),
             multipv: 3,
             engine_on: true,
             search: None,
@@ -117,7 +117,7 @@ impl Analysis {
     /// The evaluation shown in the bar: the engine's best line, or the
     /// review's evaluation of this position.
     pub fn shown_score(&self) -> Option<Score> {
-        if let Some(line) = self.lines.first() {
+        if let Some(line) = self.lines.shown.first() {
             return Some(line.score);
         }
         let review = self.review.as_ref()?;
@@ -292,23 +292,13 @@ impl Analysis {
             return;
         }
         match report {
-            Report::Info(info) if !info.pv.is_empty() && info.multipv >= 1 => {
-                let line = EngineLine::from_info(&position, &info);
-                let index = info.multipv - 1;
-                if index > analysis.lines.len() {
-                    return;
-                }
-                if index == analysis.lines.len() {
-                    analysis.lines.push(line);
-                } else {
-                    analysis.lines[index] = line;
-                }
-                // Heartbeats carry fresh counts: show them on every line.
-                for l in &mut analysis.lines {
-                    l.nodes = info.nodes;
-                    l.nps = info.nps;
-                }
-                if analysis.first_line.is_none()
+            Report::Info(info) => {
+                let tables = cx.tablebases.as_deref();
+                let changed = analysis
+                    .lines
+                    .accept(&position, analysis.multipv, &info, tables);
+                if changed
+                    && analysis.first_line.is_none()
                     && let Some(asked) = analysis.asked_at
                 {
                     analysis.first_line = Some(now.saturating_duration_since(asked));
@@ -321,7 +311,7 @@ impl Analysis {
                 cx.dirty = true;
             }
             Report::BestMove { .. } => analysis.search = None,
-            Report::Info(_) | Report::Pong(_) => {}
+            Report::Pong(_) => {}
         }
     }
 
@@ -467,7 +457,11 @@ impl Analysis {
 
     /// Play the first move of engine line `index` (as a variation if new).
     pub fn play_line(&mut self, cx: &mut Shared, index: usize, now: Instant) {
-        let first = self.lines.get(index).and_then(|l| l.pv.first().copied());
+        let first = self
+            .lines
+            .shown
+            .get(index)
+            .and_then(|l| l.pv.first().copied());
         match first {
             Some(m) => self.play(cx, m, now),
             None => cx.say(format!("No engine line {}.", index + 1), Tone::Info),
