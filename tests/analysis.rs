@@ -927,3 +927,206 @@ fn every_terminal_size_draws_without_panicking() {
         }
     }
 }
+
+/// The analysis panel's lines over real searches: for every report a
+/// search sends (finished lines, aspiration failures, heartbeats), the
+/// lines shown never repeat a first move, are ordered best first for the
+/// side to move, and where Syzygy tables cover the position never
+/// contradict them. Middlegames from the Bratko-Kopec suite, and random
+/// endings of three to five pieces.
+mod lines_property {
+    use std::sync::{Mutex, OnceLock};
+    use std::time::Instant;
+
+    use kibitz::engine::level::Level;
+    use kibitz::engine::{Command, Engine, GoRequest, Limits, Report, Score, SearchOptions};
+    use kibitz::game::fen::parse_fen;
+    use kibitz::tablebase::{Builtin, Tablebases};
+    use kibitz::text::score_rank;
+    use kibitz::tui::engine_line::AnalysisLines;
+    use proptest::prelude::*;
+    use shakmaty::{
+        Bitboard, Board, CastlingMode, Chess, Color, EnPassantMode, Piece, Position, Role, Setup,
+        Square,
+    };
+
+    struct Fixture {
+        engine: Engine,
+        tables: std::sync::Arc<Tablebases>,
+        /// An independent reader of the same tables, for the verdicts.
+        syzygy: shakmaty_syzygy::Tablebase<Chess>,
+        next_id: u64,
+    }
+
+    fn fixture() -> &'static Mutex<Fixture> {
+        static FIXTURE: OnceLock<Mutex<Fixture>> = OnceLock::new();
+        FIXTURE.get_or_init(|| {
+            let dir = super::common::testdata("syzygy");
+            let mut tables = Tablebases::new(Builtin::new());
+            tables.add_syzygy(&dir).unwrap();
+            let tables = std::sync::Arc::new(tables);
+            let engine = Engine::new(16).unwrap();
+            engine.send(Command::SetTablebases(Some(std::sync::Arc::clone(&tables))));
+            let mut syzygy = shakmaty_syzygy::Tablebase::new();
+            syzygy.add_directory(&dir).unwrap();
+            Mutex::new(Fixture {
+                engine,
+                tables,
+                syzygy,
+                next_id: 0,
+            })
+        })
+    }
+
+    /// Analyse `position` as the board does and check the lines after every
+    /// report; the number of reports seen.
+    fn check(position: &Chess, depth: u32, multipv: usize) -> usize {
+        let mut f = fixture().lock().unwrap_or_else(|e| e.into_inner());
+        f.next_id += 1;
+        let id = f.next_id;
+        f.engine.send(Command::Go(Box::new(GoRequest {
+            search_id: id,
+            position: position.clone(),
+            history: Vec::new(),
+            limits: Limits {
+                depth: Some(depth),
+                ..Limits::default()
+            },
+            options: SearchOptions {
+                multipv,
+                ..SearchOptions::default()
+            },
+            level: Level::default(),
+            book: false,
+            received: Instant::now(),
+        })));
+        let mut lines = AnalysisLines::default();
+        let mut reports = 0;
+        let turn = position.turn();
+        loop {
+            let report = f.engine.reports().recv().unwrap();
+            if report.search_id() != id {
+                continue;
+            }
+            match report {
+                Report::Info(info) => {
+                    reports += 1;
+                    lines.accept(position, multipv, &info, Some(&f.tables));
+                }
+                Report::BestMove { .. } => return reports,
+                _ => continue,
+            }
+            let firsts: Vec<_> = lines.shown.iter().map(|l| l.pv[0]).collect();
+            for (i, m) in firsts.iter().enumerate() {
+                assert!(!firsts[..i].contains(m), "{m} twice: {:?}", lines.shown);
+            }
+            let ranks: Vec<i64> = lines
+                .shown
+                .iter()
+                .map(|l| score_rank(l.score.for_white(turn)))
+                .collect();
+            assert!(
+                ranks.windows(2).all(|w| w[0] >= w[1]),
+                "not best first: {:?}",
+                lines.shown
+            );
+            let depths: Vec<u32> = lines.shown.iter().map(|l| l.depth).collect();
+            assert!(depths.windows(2).all(|w| w[0] == w[1]), "{depths:?}");
+            for line in &lines.shown {
+                let mut child = position.clone();
+                child.play_unchecked(line.pv[0]);
+                let verdict = if child.is_checkmate() {
+                    Some(1)
+                } else {
+                    f.syzygy
+                        .probe_wdl(&child)
+                        .ok()
+                        .and_then(|w| w.unambiguous())
+                        .map(|w| match w {
+                            shakmaty_syzygy::Wdl::Win => -1,
+                            shakmaty_syzygy::Wdl::Loss => 1,
+                            _ => 0,
+                        })
+                };
+                let Some(verdict) = verdict else { continue };
+                let score = line.score.for_white(turn);
+                let sign = match score {
+                    Score::Mate(n) => n.signum(),
+                    Score::Centipawns(cp) => cp.signum(),
+                };
+                assert_eq!(
+                    sign,
+                    verdict,
+                    "{}: {} scored {score:?} against the table",
+                    shakmaty::fen::Fen::from_position(position, EnPassantMode::Legal),
+                    line.san[0]
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn middlegames_of_the_bratko_kopec_suite() {
+        let suite =
+            std::fs::read_to_string(super::common::testdata("epd/bratko-kopec.epd")).unwrap();
+        for (i, record) in suite.lines().enumerate() {
+            let fen: Vec<&str> = record.split_whitespace().take(4).collect();
+            let position = parse_fen(&format!("{} 0 1", fen.join(" "))).unwrap();
+            let reports = check(&position, 5, 1 + i % 3);
+            assert!(reports > 0);
+        }
+    }
+
+    /// Pieces of the random endings, beside the two kings.
+    const MATERIAL: [&[(Color, Role)]; 8] = [
+        &[(Color::White, Role::Queen)],
+        &[(Color::White, Role::Rook)],
+        &[(Color::White, Role::Pawn)],
+        &[(Color::White, Role::Bishop), (Color::White, Role::Knight)],
+        &[(Color::White, Role::Rook), (Color::Black, Role::Pawn)],
+        &[(Color::White, Role::Queen), (Color::Black, Role::Rook)],
+        &[(Color::White, Role::Pawn), (Color::Black, Role::Pawn)],
+        &[
+            (Color::Black, Role::Rook),
+            (Color::White, Role::Pawn),
+            (Color::White, Role::Rook),
+        ],
+    ];
+
+    fn ending(material: usize, squares: &[u32], black: bool) -> Option<Chess> {
+        let mut board = Board::empty();
+        let pieces = [(Color::White, Role::King), (Color::Black, Role::King)]
+            .into_iter()
+            .chain(MATERIAL[material].iter().copied());
+        for ((color, role), &square) in pieces.zip(squares) {
+            let square = Square::new(square);
+            if board.occupied().contains(square)
+                || (role == Role::Pawn && (Bitboard::BACKRANKS).contains(square))
+            {
+                return None;
+            }
+            board.set_piece_at(square, Piece { color, role });
+        }
+        let mut setup = Setup::empty();
+        setup.board = board;
+        setup.turn = if black { Color::Black } else { Color::White };
+        let position: Chess = setup.position(CastlingMode::Standard).ok()?;
+        (!position.legal_moves().is_empty()).then_some(position)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+        #[test]
+        fn endings_agree_with_the_tables(
+            material in 0..MATERIAL.len(),
+            squares in proptest::collection::vec(0u32..64, 5),
+            black in any::<bool>(),
+            multipv in 1usize..=3,
+        ) {
+            let position = ending(material, &squares, black);
+            prop_assume!(position.is_some());
+            let position = position.unwrap();
+            check(&position, 8, multipv);
+        }
+    }
+}
