@@ -98,11 +98,13 @@ enum Commands {
         /// Position in FEN (default: the start position).
         #[arg(long)]
         fen: Option<String>,
+        /// Depth in plies: count the move sequences this long.
         #[arg(long)]
         depth: u32,
         /// Print the count below each root move.
         #[arg(long)]
         divide: bool,
+        /// Print JSON (one object per line) instead of text.
         #[arg(long)]
         json: bool,
     },
@@ -127,6 +129,7 @@ enum Commands {
     Pgn {
         /// The PGN file.
         file: std::path::PathBuf,
+        /// Print JSON (one object per line) instead of text.
         #[arg(long)]
         json: bool,
     },
@@ -162,6 +165,7 @@ enum Commands {
         /// Write the game with the review in it ([%eval], ?! ? ??, better lines) here.
         #[arg(long)]
         out: Option<std::path::PathBuf>,
+        /// Print JSON (one object per line) instead of text.
         #[arg(long)]
         json: bool,
     },
@@ -187,6 +191,7 @@ enum TuneCommand {
         /// The data file to write.
         #[arg(long)]
         out: std::path::PathBuf,
+        /// Print JSON (one object per line) instead of text.
         #[arg(long)]
         json: bool,
     },
@@ -204,6 +209,7 @@ enum TuneCommand {
         /// Threads evaluating (default: one per core).
         #[arg(long)]
         threads: Option<usize>,
+        /// Print JSON (one object per line) instead of text.
         #[arg(long)]
         json: bool,
     },
@@ -224,6 +230,7 @@ enum TbCommand {
         /// Generate again even if a valid file is there.
         #[arg(long)]
         force: bool,
+        /// Print JSON (one object per line) instead of text.
         #[arg(long)]
         json: bool,
     },
@@ -241,6 +248,7 @@ enum TbCommand {
         /// Folder of the built-in tables.
         #[arg(long)]
         dir: Option<std::path::PathBuf>,
+        /// Print JSON (one object per line) instead of text.
         #[arg(long)]
         json: bool,
     },
@@ -276,6 +284,7 @@ enum BookCommand {
         /// Moves (SAN or UCI) played from the position first.
         #[arg(long, num_args = 1..)]
         moves: Vec<String>,
+        /// Print JSON (one object per line) instead of text.
         #[arg(long)]
         json: bool,
     },
@@ -326,6 +335,7 @@ struct AnalyzeCommand {
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = kibitz::engine::DEFAULT_HASH_MB)]
     hash: usize,
+    /// Print JSON (one object per line) instead of text.
     #[arg(long)]
     json: bool,
 }

@@ -900,3 +900,35 @@ fn the_first_depth_does_not_count_the_start_up() {
     let ms = first["time_ms"].as_u64().unwrap();
     assert!(ms < 300, "depth 1 took {ms} ms: {first}");
 }
+
+#[test]
+fn every_json_flag_and_depth_is_explained_in_help() {
+    for command in [
+        &["analyze"][..],
+        &["perft"],
+        &["pgn"],
+        &["review"],
+        &["tb", "generate"],
+        &["tb", "probe"],
+        &["tb", "verify"],
+        &["book", "probe"],
+        &["book", "build"],
+        &["tune", "selfplay"],
+        &["tune", "fit"],
+        &["bench"],
+        &["trace"],
+        &["describe"],
+        &["movetables"],
+    ] {
+        let mut args = command.to_vec();
+        args.push("--help");
+        let help = stdout(&kibitz(&args));
+        for flag in ["--json", "--depth <DEPTH>"] {
+            if let Some(line) = help.lines().find(|l| l.trim_start().starts_with(flag)) {
+                let text = line.trim_start()[flag.len()..].trim();
+                assert!(!text.is_empty(), "{command:?}: {flag} has no help: {help}");
+            }
+        }
+        assert!(help.contains("--json"), "{command:?}: {help}");
+    }
+}
