@@ -715,3 +715,24 @@ fn game_list_and_open_dialog() {
         assert!(screen.contains("kasparov-deep-blue-1997.pgn"), "{screen}");
     }
 }
+
+#[test]
+fn hiding_the_engine_panel_hides_the_book_too() {
+    for size in SIZES {
+        let mut h = Harness::new(size, None);
+        h.app.set_book(
+            Some(Arc::new(default_book().unwrap())),
+            BookOptions::default(),
+        );
+        h.start();
+        let screen = h.screen();
+        assert!(screen.contains("Book"), "{screen}");
+        // Spoiler-free: no panel lists moves for the player.
+        h.key(KeyCode::Char('e'));
+        let screen = h.screen();
+        assert!(!screen.contains("Book"), "{screen}");
+        assert!(!screen.contains("e4     █"), "{screen}");
+        h.key(KeyCode::Char('e'));
+        assert!(h.screen().contains("Book"));
+    }
+}

@@ -96,8 +96,14 @@ pub const GAME_OVER_KEY_LINE: &str =
 pub fn panels(cx: &Shared) -> Vec<Slot> {
     let show_engine = matches!(cx.players, Players::VsEngine { .. });
     // The tablebase panel's list: the verdict, then every move.
-    let tablebase_rows = cx.tablebase_view().map_or(0, |(_, moves)| moves.len() + 1);
-    let book_moves = cx.book_moves().len();
+    let tablebase_rows = match spoilers_shown(cx) {
+        true => cx.tablebase_view().map_or(0, |(_, moves)| moves.len() + 1),
+        false => 0,
+    };
+    let book_moves = match spoilers_shown(cx) {
+        true => cx.book_moves().len(),
+        false => 0,
+    };
     let mut slots = vec![
         // The players' rows and a blank row under them.
         Slot::new(Panel::Players, |_| Some(6)),
@@ -142,14 +148,21 @@ pub fn panels(cx: &Shared) -> Vec<Slot> {
     slots
 }
 
+/// Whether the panels that suggest moves (book, tablebase) may show: `e`
+/// hides the engine's thinking for spoiler-free play, and a book or table
+/// move list would give the same moves away.
+fn spoilers_shown(cx: &Shared) -> bool {
+    cx.engine_panel
+}
+
 /// The optional panels of a game that have something to show, in the
 /// order Tab visits them.
 pub fn extras(cx: &Shared) -> Vec<Panel> {
     let mut panels = Vec::new();
-    if cx.tablebase_view().is_some() {
+    if spoilers_shown(cx) && cx.tablebase_view().is_some() {
         panels.push(Panel::Tablebase);
     }
-    if !cx.book_moves().is_empty() {
+    if spoilers_shown(cx) && !cx.book_moves().is_empty() {
         panels.push(Panel::Book);
     }
     if cx.stats_shown(false) && cx.stats.is_some() {
