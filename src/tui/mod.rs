@@ -195,6 +195,7 @@ pub fn run(options: Options) -> anyhow::Result<Option<i32>> {
     // its bands as digits, without colour. Read once, here; tests set the
     // field instead.
     app.no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    app.true_colour = theme::true_colour_from(std::env::var("COLORTERM").ok().as_deref());
     let mut messages = options.messages.clone();
     messages.extend(resume.1);
     match crate::book::load(&options.settings.book) {

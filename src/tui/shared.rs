@@ -89,6 +89,9 @@ pub struct Shared {
     pub engine_tables: Option<Arc<TableWeights>>,
     /// No colours for the map, digits only (`NO_COLOR` at start-up).
     pub no_color: bool,
+    /// The terminal shows 24-bit colour (`COLORTERM` at start-up); else the
+    /// themes use the 256-colour palette.
+    pub true_colour: bool,
     pub thinking: Option<Thinking>,
     pub hint: Option<Move>,
     pub(crate) search: Option<(u64, Purpose)>,
@@ -152,6 +155,7 @@ impl Shared {
             map: MapState::default(),
             engine_tables: None,
             no_color: false,
+            true_colour: true,
             settings,
             dirs,
             size,

@@ -34,6 +34,35 @@ impl Theme {
             .add_modifier(ratatui::style::Modifier::BOLD)
     }
 
+    /// The theme `name` as this terminal can show it: its 24-bit colours
+    /// as they are where the terminal says it has true colour (`COLORTERM`
+    /// is `truecolor` or `24bit`), else each as the nearest colour of the
+    /// 256-colour palette, which every colour terminal kibitz supports has.
+    pub fn for_terminal(name: ThemeName, true_colour: bool) -> Theme {
+        let theme = Theme::get(name);
+        if true_colour {
+            return theme;
+        }
+        let fit = |colour: Color| match colour {
+            Color::Rgb(r, g, b) => Color::Indexed(nearest_256(r, g, b)),
+            other => other,
+        };
+        Theme {
+            light: fit(theme.light),
+            dark: fit(theme.dark),
+            white_piece: fit(theme.white_piece),
+            black_piece: fit(theme.black_piece),
+            last_move: fit(theme.last_move),
+            selected: fit(theme.selected),
+            cursor: fit(theme.cursor),
+            target: fit(theme.target),
+            check: fit(theme.check),
+            hint: fit(theme.hint),
+            accent: fit(theme.accent),
+            dim: fit(theme.dim),
+        }
+    }
+
     pub fn get(name: ThemeName) -> Theme {
         let base = Theme {
             light: Color::Rgb(214, 182, 140),
@@ -119,6 +148,42 @@ fn filled(role: Role) -> char {
     }
 }
 
+/// Whether the terminal says it shows 24-bit colour, by the `COLORTERM`
+/// convention (`truecolor` or `24bit`).
+pub fn true_colour_from(colorterm: Option<&str>) -> bool {
+    matches!(colorterm, Some("truecolor" | "24bit"))
+}
+
+/// The colour of the xterm 256-colour palette nearest to `(r, g, b)`: one
+/// of the 6 x 6 x 6 cube (indices 16-231, levels 0, 95, 135 ... 255) or of
+/// the grey ramp (232-255, levels 8, 18 ... 238), by squared distance.
+pub fn nearest_256(r: u8, g: u8, b: u8) -> u8 {
+    const LEVELS: [i32; 6] = [0, 95, 135, 175, 215, 255];
+    let level = |c: u8| -> usize {
+        let c = i32::from(c);
+        (0..6).min_by_key(|&i| (LEVELS[i] - c).abs()).unwrap_or(0)
+    };
+    let distance = |x: [i32; 3]| {
+        let d = [
+            x[0] - i32::from(r),
+            x[1] - i32::from(g),
+            x[2] - i32::from(b),
+        ];
+        d[0] * d[0] + d[1] * d[1] + d[2] * d[2]
+    };
+    let (ri, gi, bi) = (level(r), level(g), level(b));
+    let cube = 16 + 36 * ri + 6 * gi + bi;
+    let cube_distance = distance([LEVELS[ri], LEVELS[gi], LEVELS[bi]]);
+    let mean = (i32::from(r) + i32::from(g) + i32::from(b)) / 3;
+    let grey = ((mean - 8 + 5) / 10).clamp(0, 23);
+    let level = 8 + 10 * grey;
+    if distance([level, level, level]) < cube_distance {
+        (232 + grey) as u8
+    } else {
+        cube as u8
+    }
+}
+
 /// The colours of the move-table map's six bands (red most ... dark blue
 /// least), as deep as the theme's terminal allows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -189,5 +254,31 @@ impl MapPalette {
     /// Whether the board may use colour at all (not with `NO_COLOR`).
     pub fn has_colour(self) -> bool {
         !matches!(self, MapPalette::Digits)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn colours_fall_back_to_the_256_colour_palette() {
+        assert_eq!(nearest_256(255, 255, 255), 231);
+        assert_eq!(nearest_256(0, 0, 0), 16);
+        assert_eq!(nearest_256(255, 0, 0), 196);
+        // Grey goes to the grey ramp: 128 is nearest 128 (232 + 12).
+        assert_eq!(nearest_256(128, 128, 128), 244);
+        let theme = Theme::for_terminal(ThemeName::Classic, false);
+        for colour in [theme.light, theme.dark, theme.last_move, theme.check] {
+            assert!(matches!(colour, Color::Indexed(_)), "{colour:?}");
+        }
+        assert_eq!(
+            Theme::for_terminal(ThemeName::Classic, true),
+            Theme::get(ThemeName::Classic)
+        );
+        assert!(true_colour_from(Some("truecolor")));
+        assert!(true_colour_from(Some("24bit")));
+        assert!(!true_colour_from(None));
+        assert!(!true_colour_from(Some("")));
     }
 }

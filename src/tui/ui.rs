@@ -42,7 +42,7 @@ use super::widgets::{fit, side_name};
 
 pub fn draw(frame: &mut Frame, app: &App, now: Instant) {
     let area = frame.area();
-    let theme = Theme::get(app.settings.theme);
+    let theme = Theme::for_terminal(app.settings.theme, app.true_colour);
     let Some(screen) = app.screen() else {
         draw_too_small(frame, area);
         return;
