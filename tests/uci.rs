@@ -123,6 +123,30 @@ fn go_mate_finds_the_mate() {
 }
 
 #[test]
+fn go_mate_without_a_mate_ends_with_one_best_move() {
+    // The start position has no mate in 2: the search ends by itself at
+    // its mate depth (2 x 3 plies + 4), with exactly one bestmove.
+    let mut uci = Uci::start();
+    uci.send("position startpos");
+    uci.send("go mate 2");
+    let (best, lines) = uci.best_move(LONG);
+    assert!(parse_uci(&Chess::default(), &best).is_ok());
+    assert!(!lines.iter().any(|l| l.contains("score mate")), "{lines:?}");
+    let deepest = lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("info depth "))
+        .filter_map(|l| l.split(' ').next()?.parse::<u32>().ok())
+        .max();
+    assert_eq!(deepest, Some(10), "{lines:?}");
+    uci.send("isready");
+    let after = uci.until(|l| l == "readyok", LONG);
+    assert!(
+        !after.iter().any(|l| l.starts_with("bestmove")),
+        "{after:?}"
+    );
+}
+
+#[test]
 fn level_option_limits_the_search_and_rejects_bad_values() {
     let mut uci = Uci::start();
     uci.send("uci");

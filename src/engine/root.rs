@@ -26,6 +26,11 @@ use super::trace::{OrderReason, TraceEvent, Tracer};
 /// search stops early on it.
 const MATE_STABLE_ITERATIONS: u32 = 4;
 
+/// Plies beyond twice a mate's length that `go mate N` searches. Measured
+/// with `kibitz analyze`: of 80 mates in 2 of the suite, all were found by
+/// depth 3; of 14 mates in 3, 13 by depth 9 (the last not by depth 16).
+const MATE_SEARCH_MARGIN: u32 = 4;
+
 /// One root move and what the last iteration learned about it.
 #[derive(Debug, Clone)]
 pub(super) struct RootMove {
@@ -50,7 +55,19 @@ impl<T: Tracer> Searcher<'_, '_, T> {
     /// Iterative deepening over the root moves.
     pub(super) fn iterate(&mut self, position: &Chess, limits: &Limits) -> SearchResult {
         let mut root_moves = self.root_moves(position);
-        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        // `go mate N` ends by itself: a mate in N moves is 2N - 1 plies
+        // deep, but the search reduces and prunes moves on the way, so it
+        // may need more plies to see it. It goes to twice that and a few
+        // plies more (MATE_SEARCH_MARGIN); finding no mate by then, it ends
+        // with its best move, as at any other depth limit.
+        let mate_depth = limits
+            .mate
+            .map(|n| 2 * n.saturating_mul(2).saturating_sub(1) + MATE_SEARCH_MARGIN);
+        let max_depth = limits
+            .depth
+            .or(mate_depth)
+            .unwrap_or(MAX_DEPTH)
+            .clamp(1, MAX_DEPTH);
         // Without iterative deepening there is one search, at the full depth.
         let first_depth = if self.options.iterative_deepening {
             1
