@@ -740,3 +740,89 @@ fn the_comparison_stops_at_its_cap_and_when_told() {
         Outcome::Cancelled
     );
 }
+
+/// Every child value handed up to its parent in `replay`: the child node
+/// just before it was popped, and the parent's line for its move after.
+fn handed_up(replay: &Replay) -> Vec<(teach::Frame, teach::MoveLine)> {
+    let mut out = Vec::new();
+    let mut step = replay.step(0);
+    for k in 1..=replay.len() {
+        let child = step
+            .current()
+            .filter(|f| f.returned.is_some() && f.ply > 0)
+            .cloned();
+        replay.seek(&mut step, k);
+        let Some(child) = child else { continue };
+        let Via::Move(mv) = child.via else { continue };
+        let Some(parent) = step.frames.iter().rev().find(|f| f.ply + 1 == child.ply) else {
+            continue;
+        };
+        let line = *parent.moves.iter().find(|l| l.mv == mv).unwrap();
+        out.push((child, line));
+    }
+    out
+}
+
+#[test]
+fn only_values_alpha_beta_proved_bounds_are_marked_as_bounds() {
+    use kibitz::engine::trace::{Shortcut, TtBound};
+    use kibitz::teach::replay::Bound;
+    let horizon = curated("horizon");
+    let mate = curated("mate in 1");
+    let mate2 = curated("mate in 2");
+    let no_quiescence = SearchOptions {
+        quiescence: false,
+        ..SearchOptions::textbook()
+    };
+    let replays = [
+        // The case: at depth 1 without quiescence every root move
+        // is a static evaluation, exact whatever the window.
+        replay_of(&horizon.position, 1, no_quiescence),
+        replay_of(&horizon.position, 4, no_quiescence),
+        replay_of(&horizon.position, horizon.depth, SearchOptions::textbook()),
+        replay_of(&mate.position, 2, SearchOptions::textbook()),
+        replay_of(&mate2.position, 3, SearchOptions::textbook()),
+        replay_of(&mate2.position, 4, SearchOptions::default()),
+    ];
+    let (mut exact, mut bounds) = (0, 0);
+    for replay in &replays {
+        for (child, line) in handed_up(replay) {
+            let value = child.returned.unwrap();
+            // A checkmate, a draw, a static evaluation or an exact table
+            // entry is the value itself, whatever the window.
+            let settled = child.leaf_eval.is_some()
+                || matches!(
+                    child.shortcut,
+                    Some((
+                        Shortcut::Checkmate | Shortcut::Stalemate | Shortcut::Draw,
+                        _
+                    ))
+                )
+                || child.table.is_some_and(|t| {
+                    t.cutoff && t.entry.is_some_and(|e| e.bound == TtBound::Exact)
+                });
+            if settled {
+                assert_eq!(line.bound, Bound::Exact, "{child:?}");
+                exact += 1;
+            }
+            // From the parent's view, "at most" means the child failed high
+            // (it cut off or stood pat at beta, or the table or a pruning
+            // rule said so), "at least" that it failed low.
+            match line.bound {
+                Bound::AtMost => {
+                    assert!(value >= child.entry_beta, "{child:?}");
+                    bounds += 1;
+                }
+                Bound::AtLeast => {
+                    assert!(value <= child.entry_alpha, "{child:?}");
+                    bounds += 1;
+                }
+                Bound::Exact => {}
+            }
+        }
+    }
+    assert!(
+        exact > 100 && bounds > 100,
+        "{exact} exact, {bounds} bounds"
+    );
+}

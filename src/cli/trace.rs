@@ -166,7 +166,7 @@ struct Narrator {
 impl Narrator {
     fn new(root: &Chess, options: SearchOptions, uci: bool) -> Narrator {
         Narrator {
-            step: Step::new(root, options.alpha_beta),
+            step: Step::new(root, &options),
             options,
             uci,
         }

@@ -64,6 +64,18 @@ pub enum TtBound {
     Upper,
 }
 
+/// A transposition table entry as a probe found it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct TtEntry {
+    /// The depth it was searched to.
+    pub depth: i32,
+    /// Its value, from the side to move at the probing node.
+    pub value: i32,
+    pub bound: TtBound,
+    /// Whether it holds a best move (a node that failed low stores none).
+    pub has_move: bool,
+}
+
 /// The window a move's subtree is searched with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -184,6 +196,9 @@ pub enum TraceEvent {
         hit: bool,
         /// The stored entry was deep enough and its bound answered the node.
         cutoff: bool,
+        /// What the entry held, on a hit: a learner needs it to see why the
+        /// entry did or did not answer.
+        entry: Option<TtEntry>,
     },
     TtStore {
         ply: u32,

@@ -7,7 +7,7 @@
 
 use shakmaty::{Chess, Color, Move, Position};
 
-use super::replay::{Frame, Replay, Step, Via};
+use super::replay::{Bound, Frame, Replay, Step, Via};
 use super::values::{unbounded, value_text, white_view_text, window_text};
 use crate::engine::protocol::SearchOptions;
 use crate::engine::trace::{
@@ -379,17 +379,16 @@ fn return_caption(replay: &Replay, step: &Step, top: &Frame, value: i32) -> Stri
         value_text(value, ply),
         value_text(-value, ply - 1)
     );
-    // Only a node that searched its moves (or stood pat) fails low or high;
-    // a checkmate, a draw, a table answer or a static evaluation is its
-    // value.
-    let searched = replay.recording.setup.options.alpha_beta
-        && top.shortcut.is_none()
-        && top.leaf_eval.is_none()
-        && !top.table.is_some_and(|probe| probe.cutoff);
-    if searched && value <= top.entry_alpha {
-        text.push_str(" No move reached alpha (it failed low), so this is only an upper bound: the search is fail-soft and returns the best it found, not alpha itself.");
-    } else if searched && value >= top.entry_beta {
-        text.push_str(" It reached beta (it failed high), so this is only a lower bound.");
+    // Only what alpha-beta proved as a bound is called one (see
+    // `Frame::value_bound`): a checkmate, a draw or a static evaluation is
+    // the value itself, whatever the window.
+    let answered = top.table.is_some_and(|probe| probe.cutoff);
+    match top.value_bound(value, replay.recording.setup.options.alpha_beta) {
+        Bound::AtMost if answered => text.push_str(" The table's entry is an upper bound, so this is only an upper bound too."),
+        Bound::AtLeast if answered => text.push_str(" The table's entry is a lower bound, so this is only a lower bound too."),
+        Bound::AtMost => text.push_str(" No move reached alpha (it failed low), so this is only an upper bound: the search is fail-soft and returns the best it found, not alpha itself."),
+        Bound::AtLeast => text.push_str(" It reached beta (it failed high), so this is only a lower bound."),
+        Bound::Exact => {}
     }
     // The first value handed up explains the sign flip.
     let first = replay
