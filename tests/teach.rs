@@ -826,3 +826,42 @@ fn only_values_alpha_beta_proved_bounds_are_marked_as_bounds() {
         "{exact} exact, {bounds} bounds"
     );
 }
+
+/// Issue 32's pawn race.
+const PAWN_RACE: &str = "8/k7/3p4/p2P1p2/P2P1P2/8/8/K7 w - - 0 1";
+
+#[test]
+fn alpha_beta_off_is_plain_minimax_the_comparison_row() {
+    // Ordering, the table and quiescence stay switched on, but without
+    // alpha-beta they do not apply: the record is the comparison's first row.
+    let position = parse_fen(PAWN_RACE).unwrap();
+    let options = SearchOptions {
+        alpha_beta: false,
+        ..SearchOptions::textbook()
+    };
+    let recording =
+        teach::record(&setup(&position, 4, options), teach::MAX_EVENTS, &never).unwrap();
+    assert_eq!(recording.setup.options, compare::plain_minimax());
+    assert_eq!(teach::effective_options(options), compare::plain_minimax());
+    let row = compare::run(
+        &position,
+        &[],
+        4,
+        &compare::methods()[0],
+        compare::NODE_CAP,
+        &never,
+    );
+    let Outcome::Done { value, nodes, .. } = row else {
+        panic!("{row:?}")
+    };
+    assert_eq!(recording.value, value);
+    let totals = recording.stats.totals;
+    assert_eq!(totals.main + totals.quiescence, nodes);
+    assert_eq!(totals.quiescence, 0);
+    assert_eq!(totals.tt_probes, 0);
+    // Alpha-beta on: the switches are taken as they are.
+    assert_eq!(
+        teach::effective_options(SearchOptions::textbook()),
+        SearchOptions::textbook()
+    );
+}

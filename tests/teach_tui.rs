@@ -861,3 +861,36 @@ fn the_positions_are_all_recordable_at_their_depth_and_draw() {
         );
     }
 }
+
+/// Issue 32's pawn race.
+const PAWN_RACE: &str = "8/k7/3p4/p2P1p2/P2P1P2/8/8/K7 w - - 0 1";
+
+fn position(fen: &str) -> Chess {
+    kibitz::game::fen::parse_fen(fen).unwrap()
+}
+
+#[test]
+fn alpha_beta_off_runs_plain_minimax_and_the_header_says_the_rest_do_not_apply() {
+    let mut board = Board::teach(position(PAWN_RACE), 4, (120, 40));
+    board.char('1');
+    board.serve();
+    board.key(KeyCode::End);
+    let screen = board.screen();
+    // What ran, and only that: no "minimax + ordering + table".
+    assert!(screen.contains("minimax, depth 4"), "{screen}");
+    assert!(!screen.contains("minimax +"), "{screen}");
+    assert!(
+        screen.contains("plain minimax: 2-7 do not apply"),
+        "{screen}"
+    );
+    // The record is the comparison's minimax row: the same nodes.
+    let teach = board.teach_state();
+    let (replay, _) = teach.ready().unwrap();
+    let totals = replay.recording.stats.totals;
+    let Some(compare::Outcome::Done { nodes, value, .. }) = teach.comparison[0] else {
+        panic!("{:?}", teach.comparison[0])
+    };
+    assert_eq!(totals.main + totals.quiescence, nodes);
+    assert_eq!(replay.recording.value, value);
+    assert_no_raw_values(&screen);
+}

@@ -45,18 +45,19 @@ impl TraceArgs {
     /// deepening and selective pruning change the tree in ways a learner
     /// should switch on knowingly; aspiration windows are never used, as
     /// they would add re-searches at the root the flags do not ask for.
+    /// `--no-pruning` is plain minimax, as alpha-beta off is in teach mode
+    /// (`teach::effective_options`): no ordering, table or quiescence.
     pub fn options(&self) -> SearchOptions {
-        SearchOptions {
+        crate::teach::effective_options(SearchOptions {
             alpha_beta: !self.no_pruning,
             move_ordering: !self.no_ordering,
             transposition_table: !self.no_tt,
             quiescence: !self.no_quiescence,
-            // Both work through alpha-beta's windows: minimax has none.
-            pvs: self.pvs && !self.no_pruning,
-            selective: self.selective && !self.no_pruning,
+            pvs: self.pvs,
+            selective: self.selective,
             iterative_deepening: self.iterative,
             ..SearchOptions::textbook()
-        }
+        })
     }
 
     /// Flags asked for that the search cannot use (the summary says so,
@@ -68,6 +69,9 @@ impl TraceArgs {
         }
         if self.no_pruning && self.selective {
             unused.push("--selective");
+        }
+        if self.no_pruning && self.iterative {
+            unused.push("--iterative");
         }
         unused
     }
@@ -438,7 +442,7 @@ pub fn trace(args: &TraceArgs, out: &mut dyn Write) -> Result<(), CliError> {
     if !unused.is_empty() {
         writeln!(
             out,
-            "note: {} had no effect: they need alpha-beta, and --no-pruning is plain minimax",
+            "note: {} had no effect: --no-pruning is plain minimax, which has no windows, move ordering, table or quiescence",
             unused.join(" and ")
         )?;
     }

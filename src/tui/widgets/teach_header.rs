@@ -42,7 +42,11 @@ impl TeachHeader<'_> {
         let mut rows = [vec![Span::raw(" ")], vec![Span::raw(" ")]];
         for (i, (name, on)) in TOGGLES.iter().zip(teach.toggles()).enumerate() {
             // On or off is said in text, not only in colour.
-            let (mark, style) = if on {
+            let (mark, style) = if !teach.applies(i) {
+                // Plain minimax runs: the switch is kept for when alpha-beta
+                // is back, but does nothing now.
+                ("·", dim.add_modifier(Modifier::CROSSED_OUT))
+            } else if on {
                 (
                     "+",
                     Style::default()
@@ -60,7 +64,14 @@ impl TeachHeader<'_> {
         let lines = vec![
             Line::from(vec![
                 Span::styled(format!(" {progress}"), bold),
-                Span::styled("  · 1-7 switch:", dim),
+                Span::styled(
+                    if teach.applies(1) {
+                        "  · 1-7 switch:"
+                    } else {
+                        "  · plain minimax: 2-7 do not apply"
+                    },
+                    dim,
+                ),
             ]),
             Line::from(first),
             Line::from(second),

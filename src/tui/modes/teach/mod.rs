@@ -228,9 +228,16 @@ impl Teach {
         ]
     }
 
-    /// The algorithm in words: what the header says is running.
+    /// Whether switch `index` (of [`TOGGLES`]) changes the search: with
+    /// alpha-beta off, plain minimax runs and the others do not apply.
+    pub fn applies(&self, index: usize) -> bool {
+        index == 0 || self.setup.options.alpha_beta
+    }
+
+    /// The algorithm in words: what the header says is running (the
+    /// search that runs, not the switches: see `teach::effective_options`).
     pub fn algorithm(&self) -> String {
-        let o = &self.setup.options;
+        let o = &crate::teach::effective_options(self.setup.options);
         let mut parts = vec![if !o.alpha_beta {
             "minimax"
         } else if o.pvs {

@@ -1,0 +1,81 @@
+//! `kibitz trace` tells a learner only what is true: the search it names is
+//! the search that ran, a finished game is refused, a search too large to
+//! follow is stopped with advice (issue 32). Run through the binary.
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use std::process::Output;
+
+fn kibitz(args: &[&str]) -> Output {
+    let mut all = vec!["trace"];
+    all.extend_from_slice(args);
+    common::run_kibitz(&all)
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).unwrap()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8(output.stderr.clone()).unwrap()
+}
+
+const PAWN_RACE: &str = "8/k7/3p4/p2P1p2/P2P1P2/8/8/K7 w - - 0 1";
+
+fn summary_json(args: &[&str]) -> serde_json::Value {
+    let out = kibitz(args);
+    assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+    let text = stdout(&out);
+    serde_json::from_str(text.lines().last().unwrap()).unwrap()
+}
+
+#[test]
+fn no_pruning_is_plain_minimax_whatever_else_is_on() {
+    let json = summary_json(&[
+        "--fen",
+        PAWN_RACE,
+        "--depth",
+        "4",
+        "--no-pruning",
+        "--summary",
+        "--json",
+    ]);
+    let options = &json["options"];
+    assert_eq!(options["alpha_beta"], false);
+    assert_eq!(options["move_ordering"], false);
+    assert_eq!(options["transposition_table"], false);
+    assert_eq!(options["quiescence"], false);
+    assert!(
+        json["search"]
+            .as_str()
+            .unwrap()
+            .starts_with("plain minimax, moves in generation order, static evaluation"),
+        "{json}"
+    );
+    // Minimax never probes a table and has no cutoffs.
+    assert_eq!(json["stats"]["tt_probes"], 0, "{json}");
+    assert_eq!(json["beta_cutoffs"], 0);
+    // And it visits more than alpha-beta for the same value.
+    let pruned = summary_json(&[
+        "--fen",
+        PAWN_RACE,
+        "--depth",
+        "4",
+        "--no-quiescence",
+        "--summary",
+        "--json",
+    ]);
+    assert_eq!(pruned["value"], json["value"]);
+    assert!(
+        pruned["nodes"].as_u64() < json["nodes"].as_u64(),
+        "{pruned} {json}"
+    );
+    // A flag that asks for what minimax cannot do says it had no effect.
+    let out = kibitz(&["--depth", "2", "--no-pruning", "--iterative", "--summary"]);
+    assert!(
+        stdout(&out).contains("note: --iterative had no effect"),
+        "{}",
+        stdout(&out)
+    );
+}
