@@ -79,3 +79,34 @@ fn no_pruning_is_plain_minimax_whatever_else_is_on() {
         stdout(&out)
     );
 }
+
+#[test]
+fn a_finished_game_is_refused_with_its_name() {
+    let out = kibitz(&["--fen", "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", "--depth", "2"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+    assert!(stdout(&out).is_empty(), "{}", stdout(&out));
+    assert!(
+        stderr(&out).contains("Black is checkmated"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(
+        stderr(&out).contains("no move to search"),
+        "{}",
+        stderr(&out)
+    );
+    let out = kibitz(&[
+        "--fen",
+        "k7/8/1Q6/8/8/8/8/6K1 b - - 0 1",
+        "--depth",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stdout(&out).is_empty(), "{}", stdout(&out));
+    assert!(
+        stderr(&out).contains("Black is stalemated"),
+        "{}",
+        stderr(&out)
+    );
+}

@@ -385,6 +385,21 @@ pub fn trace(args: &TraceArgs, out: &mut dyn Write) -> Result<(), CliError> {
         )));
     }
     let (position, history) = setup(args.fen.as_deref(), &args.moves)?;
+    if position.legal_moves().is_empty() {
+        let side = if position.turn().is_white() {
+            "White"
+        } else {
+            "Black"
+        };
+        let state = if position.is_check() {
+            "checkmated"
+        } else {
+            "stalemated"
+        };
+        return Err(CliError::BadInput(format!(
+            "the game is over in this position ({side} is {state}): there is no move to search"
+        )));
+    }
     let options = args.options();
     let mut recorder = Recorder::new(args.max_events);
     let summary = run_trace(&position, &history, args.depth, options, &mut recorder);
