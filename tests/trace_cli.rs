@@ -6,6 +6,7 @@
 mod common;
 
 use std::process::Output;
+use std::time::{Duration, Instant};
 
 fn kibitz(args: &[&str]) -> Output {
     let mut all = vec!["trace"];
@@ -22,6 +23,8 @@ fn stderr(output: &Output) -> String {
 }
 
 const PAWN_RACE: &str = "8/k7/3p4/p2P1p2/P2P1P2/8/8/K7 w - - 0 1";
+const MATE_IN_TWO: &str = "8/1p3Qb1/p5pk/P1p1p1p1/1P2P1P1/2P1N2n/5P1P/4qB1K w - - 1 1";
+const MIDDLEGAME: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 
 fn summary_json(args: &[&str]) -> serde_json::Value {
     let out = kibitz(args);
@@ -108,5 +111,40 @@ fn a_finished_game_is_refused_with_its_name() {
         stderr(&out).contains("Black is stalemated"),
         "{}",
         stderr(&out)
+    );
+}
+
+#[test]
+fn a_search_too_large_to_follow_stops_with_teach_modes_advice() {
+    let started = Instant::now();
+    let out = kibitz(&["--fen", MIDDLEGAME, "--depth", "4", "--no-pruning"]);
+    assert!(
+        started.elapsed() < Duration::from_secs(60),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+    let text = stderr(&out);
+    assert!(text.contains("too large to follow"), "{text}");
+    assert!(text.contains("over 1,500,000 steps at depth 4"), "{text}");
+    assert!(
+        text.contains("switch alpha-beta on, or lower the depth"),
+        "{text}"
+    );
+    // The curated mate in two at depth 3 with minimax (no quiescence now)
+    // fits, and finds the mate.
+    let out = kibitz(&[
+        "--fen",
+        MATE_IN_TWO,
+        "--depth",
+        "3",
+        "--no-pruning",
+        "--summary",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("White mates in 2"),
+        "{}",
+        stdout(&out)
     );
 }

@@ -401,8 +401,21 @@ pub fn trace(args: &TraceArgs, out: &mut dyn Write) -> Result<(), CliError> {
         )));
     }
     let options = args.options();
-    let mut recorder = Recorder::new(args.max_events);
+    // The same cap as teach mode: a search too large to follow is stopped
+    // and refused with advice, rather than running on without a word.
+    let cap = crate::teach::MAX_EVENTS.max(args.max_events);
+    let mut recorder = Recorder::capped(args.max_events, cap as u64);
     let summary = run_trace(&position, &history, args.depth, options, &mut recorder);
+    if recorder.capped_out() {
+        return Err(CliError::BadInput(
+            crate::teach::RecordError::TooLarge {
+                max: cap,
+                depth: args.depth,
+                advice: crate::teach::advice(&options),
+            }
+            .to_string(),
+        ));
+    }
     if !args.summary_only {
         let mut narrator = Narrator::new(&position, options, args.uci);
         for event in recorder.events() {

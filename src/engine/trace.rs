@@ -329,6 +329,8 @@ pub struct Recorder {
     capacity: usize,
     dropped: u64,
     stop_when_full: bool,
+    /// Stop the search once this many events happened, kept or not.
+    stop_after: Option<u64>,
 }
 
 impl Recorder {
@@ -338,7 +340,24 @@ impl Recorder {
             capacity,
             dropped: 0,
             stop_when_full: false,
+            stop_after: None,
         }
+    }
+
+    /// A recorder that keeps up to `capacity` events and stops the search
+    /// after `stop_after` events in all: a search too large to follow ends
+    /// in moments instead of running on for minutes.
+    pub fn capped(capacity: usize, stop_after: u64) -> Recorder {
+        Recorder {
+            stop_after: Some(stop_after),
+            ..Recorder::new(capacity)
+        }
+    }
+
+    /// Whether the search was stopped at the cap of [`Recorder::capped`].
+    pub fn capped_out(&self) -> bool {
+        self.stop_after
+            .is_some_and(|cap| self.events.len() as u64 + self.dropped >= cap)
     }
 
     /// A recorder that stops the search once `capacity` events are kept.
@@ -379,6 +398,6 @@ impl Tracer for Recorder {
     }
 
     fn is_full(&self) -> bool {
-        self.overflowed()
+        self.overflowed() || self.capped_out()
     }
 }
