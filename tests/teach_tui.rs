@@ -894,3 +894,17 @@ fn alpha_beta_off_runs_plain_minimax_and_the_header_says_the_rest_do_not_apply()
     assert_eq!(replay.recording.value, value);
     assert_no_raw_values(&screen);
 }
+
+#[test]
+fn the_root_has_no_parent_and_exact_values_carry_no_bound_mark() {
+    // The horizon without quiescence at depth 4, at the end: the root's
+    // moves are exact where they were searched in full.
+    let mut board = Board::curated("horizon", (120, 40));
+    board.char('4');
+    board.typed("depth 4");
+    board.serve();
+    board.key(KeyCode::End);
+    let screen = board.screen();
+    assert!(!screen.contains("parent sees"), "{screen}");
+    assert!(screen.contains("the search's value:"), "{screen}");
+}

@@ -60,6 +60,23 @@ pub fn white_view_text(value: i32, ply: u32, turn: Color) -> String {
     value_text(white, ply)
 }
 
+/// A value with the side it is for, and White's view only where it
+/// differs: `+0.50 for White`, `-0.50 for Black (+0.50 from White's
+/// view)`, `White mates in 2`.
+pub fn side_value_text(value: i32, ply: u32, turn: Color) -> String {
+    let white = white_view_text(value, ply, turn);
+    if white.starts_with("White") || white.starts_with("Black") {
+        white
+    } else if turn.is_white() {
+        format!("{} for White", value_text(value, ply))
+    } else {
+        format!(
+            "{} for Black ({white} from White's view)",
+            value_text(value, ply)
+        )
+    }
+}
+
 /// A node's window as it stands: `[alpha, beta]`, or once alpha has
 /// reached beta (a cutoff) what that means, since `[+0.60, +0.20]` reads as
 /// nonsense.

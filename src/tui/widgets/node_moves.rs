@@ -13,7 +13,7 @@ use shakmaty::Position;
 
 use crate::teach::caption::san;
 use crate::teach::replay::Bound;
-use crate::teach::values::{node_window_text, value_text, white_view_text};
+use crate::teach::values::{node_window_text, side_value_text, value_text, white_view_text};
 use crate::teach::{Frame as Node, MoveStatus, Step};
 use crate::tui::theme::Theme;
 
@@ -219,14 +219,17 @@ fn outline(node: &Node, theme: &Theme) -> Vec<(bool, Line<'static>)> {
         lines.push((false, Line::styled(text, if cut { accent } else { dim })));
     }
     if let Some(value) = node.returned {
-        lines.push(note(
+        let text = if ply == 0 {
+            // The root has no parent: its value is the search's result.
+            format!("the search's value: {}", side_value_text(value, 0, turn))
+        } else {
             format!(
                 "returns {} (its parent sees {})",
                 value_text(value, ply),
-                value_text(-value, ply.saturating_sub(1))
-            ),
-            bold,
-        ));
+                value_text(-value, ply - 1)
+            )
+        };
+        lines.push(note(text, bold));
     }
     lines
 }
