@@ -865,3 +865,49 @@ fn alpha_beta_off_is_plain_minimax_the_comparison_row() {
         SearchOptions::textbook()
     );
 }
+
+/// After Kg1, Black is stalemated.
+const STALEMATE_AFTER_KG1: &str = "k7/8/1Q6/8/8/8/8/7K w - - 0 1";
+
+#[test]
+fn a_stalemate_at_the_horizon_is_a_draw_and_a_check_there_is_no_capture_search() {
+    // After Kg1 Black is stalemated at the horizon: 0.00, called stalemate.
+    let position = parse_fen(STALEMATE_AFTER_KG1).unwrap();
+    let replay = replay_of(&position, 1, SearchOptions::textbook());
+    let texts = captions(&replay);
+    let mut step = replay.step(0);
+    let mut found = false;
+    for (k, text) in texts.iter().enumerate().skip(1) {
+        replay.seek(&mut step, k);
+        let Some(top) = step.current() else { continue };
+        if top.ply == 1 && top.position.legal_moves().is_empty() && !top.position.is_check() {
+            assert!(top.stand_pat.is_none(), "{text}");
+            if let Some(TraceEvent::Return { value, .. }) = replay.event_at(k) {
+                assert_eq!(*value, 0);
+                found = true;
+            }
+        }
+        assert!(!text.contains("-10.00 is a floor"), "{text}");
+    }
+    assert!(found);
+    assert!(texts.iter().any(|t| t.contains("stalemate")));
+    // In check at the horizon every reply is searched, not only captures.
+    let mate = curated("mate in 1");
+    let replay = replay_of(&mate.position, 1, SearchOptions::textbook());
+    let texts = captions(&replay);
+    let mut step = replay.step(0);
+    let mut checked = 0;
+    for (k, text) in texts.iter().enumerate().skip(1) {
+        replay.seek(&mut step, k);
+        if let Some(TraceEvent::EnterNode {
+            quiescence: true, ..
+        }) = replay.event_at(k)
+            && step.current().unwrap().position.is_check()
+        {
+            assert!(!text.contains("captures only"), "{text}");
+            assert!(text.contains("every reply"), "{text}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 0);
+}

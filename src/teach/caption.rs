@@ -205,6 +205,11 @@ pub fn caption(replay: &Replay, step: &Step) -> String {
             if setup.options.alpha_beta && value >= top.beta {
                 text.push_str(" It already reaches beta: the node is done.");
             }
+            // Only the selective search gets here in a stalemate (see
+            // `qsearch.rs`): say what the position really is.
+            if top.position.legal_moves().is_empty() {
+                text.push_str(" In fact this is stalemate, a draw: the selective search does not test for it in quiescence search, to save time, and misjudges it here.");
+            }
             text
         }
         TraceEvent::LeafEval { value, .. } => format!(
@@ -296,6 +301,12 @@ fn enter_caption(
                 window_text(alpha, beta, 0)
             )
         };
+    }
+    if quiescence && top.position.is_check() {
+        return format!(
+            "{reached}the horizon is reached with {mover} in check: standing pat is not allowed, so quiescence search tries every reply to the check, window {}.",
+            window_text(alpha, beta, ply)
+        );
     }
     if quiescence {
         return format!(
