@@ -911,3 +911,66 @@ fn a_stalemate_at_the_horizon_is_a_draw_and_a_check_there_is_no_capture_search()
     }
     assert!(checked > 0);
 }
+
+const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+
+#[test]
+fn table_captions_give_the_entry_and_why_it_did_not_settle_the_node() {
+    let options = SearchOptions {
+        iterative_deepening: true,
+        ..SearchOptions::textbook()
+    };
+    let fork = curated("fork");
+    let race = curated("transpositions");
+    let (mut shallow, mut unfit, mut stores) = (0, 0, 0);
+    for replay in [
+        replay_of(&fork.position, 4, options),
+        replay_of(&race.position, 5, options),
+        replay_of(&race.position, 6, SearchOptions::textbook()),
+        replay_of(&Chess::default(), 4, SearchOptions::textbook()),
+        replay_of(&parse_fen(KIWIPETE).unwrap(), 3, SearchOptions::textbook()),
+    ] {
+        let texts = captions(&replay);
+        for (k, text) in texts.iter().enumerate() {
+            match replay.event_at(k) {
+                Some(TraceEvent::TtProbe {
+                    hit: true,
+                    cutoff: false,
+                    entry: Some(entry),
+                    ..
+                }) => {
+                    let depth = if entry.depth <= 0 {
+                        "quiescence search".to_string()
+                    } else {
+                        format!("search {} pl", entry.depth)
+                    };
+                    assert!(text.contains(&depth), "{text}");
+                    assert!(text.contains("bound") || text.contains("exact"), "{text}");
+                    if text.contains("Too shallow") {
+                        shallow += 1;
+                    } else {
+                        assert!(text.contains("Deep enough, but"), "{text}");
+                        unfit += 1;
+                    }
+                    if !entry.has_move {
+                        assert!(!text.contains("is tried first"), "{text}");
+                    }
+                }
+                Some(TraceEvent::TtStore { depth, .. }) => {
+                    let searched = if *depth <= 0 {
+                        "from quiescence search".to_string()
+                    } else {
+                        format!("from a search {depth} pl")
+                    };
+                    assert!(text.contains(&searched), "{text}");
+                    stores += 1;
+                }
+                _ => {}
+            }
+        }
+    }
+    assert!(
+        shallow > 0 && unfit > 0 && stores > 0,
+        "{shallow} {unfit} {stores}"
+    );
+}

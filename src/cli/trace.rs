@@ -238,12 +238,39 @@ impl Narrator {
                     format!("node depth {depth}, {window}")
                 }
             }
-            TraceEvent::TtProbe { hit, cutoff, .. } => match (hit, cutoff) {
-                (false, _) => "table: miss".to_string(),
-                (true, false) => {
-                    "table: hit, not enough to answer (its move, if any, goes first)".to_string()
+            TraceEvent::TtProbe {
+                hit, cutoff, entry, ..
+            } => match (hit, cutoff, entry) {
+                (false, ..) => "table: miss".to_string(),
+                (true, answers, Some(entry)) => {
+                    let bound = match entry.bound {
+                        TtBound::Exact => "exact",
+                        TtBound::Lower => "lower bound",
+                        TtBound::Upper => "upper bound",
+                    };
+                    let needed = self.step.current().map_or(0, |f| f.depth.max(0));
+                    let verdict = if answers {
+                        "cutoff (the stored value answers)".to_string()
+                    } else if entry.depth < needed {
+                        format!("too shallow for depth {needed}")
+                    } else {
+                        "its bound does not settle the window".to_string()
+                    };
+                    let tried = if entry.has_move && !answers && self.options.move_ordering {
+                        "; its move goes first"
+                    } else if !entry.has_move {
+                        "; no move stored"
+                    } else {
+                        ""
+                    };
+                    format!(
+                        "table: hit, {bound} {} at depth {}: {verdict}{tried}",
+                        value(entry.value),
+                        entry.depth
+                    )
                 }
-                (true, true) => "table: hit, cutoff (the stored value answers)".to_string(),
+                (true, false, None) => "table: hit, not enough to answer".to_string(),
+                (true, true, None) => "table: hit, cutoff (the stored value answers)".to_string(),
             },
             TraceEvent::TtStore {
                 depth,

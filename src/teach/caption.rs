@@ -11,7 +11,7 @@ use super::replay::{Bound, Frame, Replay, Step, Via};
 use super::values::{unbounded, value_text, white_view_text, window_text};
 use crate::engine::protocol::SearchOptions;
 use crate::engine::trace::{
-    OrderReason, Pruning, ReSearchReason, Shortcut, TraceEvent, TtBound, WindowKind,
+    OrderReason, Pruning, ReSearchReason, Shortcut, TraceEvent, TtBound, TtEntry, WindowKind,
 };
 
 /// "White" or "Black".
@@ -48,6 +48,56 @@ fn iteration_caption(options: &SearchOptions, depth: i32) -> String {
 /// A move in SAN from `position`.
 pub fn san(position: &Chess, m: Move) -> String {
     shakmaty::san::SanPlus::from_move(position.clone(), m).to_string()
+}
+
+/// A transposition-table entry in words: "a lower bound of +0.30 from a
+/// search 2 plies deep".
+pub fn entry_text(entry: &TtEntry, ply: u32) -> String {
+    let value = value_text(entry.value, ply);
+    let what = match entry.bound {
+        TtBound::Exact => format!("an exact value of {value}"),
+        TtBound::Lower => format!("a lower bound of {value} (it failed high)"),
+        TtBound::Upper => format!("an upper bound of {value} (it failed low)"),
+    };
+    format!("{what} {}", searched_words(entry.depth))
+}
+
+/// How deep a stored value was searched: "from a search 2 plies deep",
+/// or for quiescence search's entries (depth 0) "from quiescence search".
+fn searched_words(depth: i32) -> String {
+    if depth <= 0 {
+        "from quiescence search".to_string()
+    } else {
+        format!("from a search {} deep", plies(depth))
+    }
+}
+
+/// Why an entry the probe found did not settle the node: too shallow, a
+/// bound on the wrong side of the window, or (principal-variation search)
+/// a node with a full window, where the search goes on so the principal
+/// variation stays whole.
+pub fn unsettled_words(entry: &TtEntry, node: &Frame, pvs: bool) -> String {
+    let needed = node.depth.max(0);
+    if entry.depth < needed {
+        format!(
+            "Too shallow: this node needs {}, so the entry cannot answer it.",
+            plies(needed)
+        )
+    } else if pvs && node.beta.saturating_sub(node.alpha) > 1 && entry.bound == TtBound::Exact {
+        "Deep enough, but principal-variation search does not take table answers at full-window nodes: the search goes on so that the principal variation stays whole.".to_string()
+    } else {
+        match entry.bound {
+            TtBound::Lower => format!(
+                "Deep enough, but a lower bound answers a node only when it reaches beta = {}.",
+                value_text(node.beta, node.ply)
+            ),
+            TtBound::Upper => format!(
+                "Deep enough, but an upper bound answers a node only when it is at most alpha = {}.",
+                value_text(node.alpha, node.ply)
+            ),
+            TtBound::Exact => "Deep enough, but principal-variation search does not take table answers at full-window nodes.".to_string(),
+        }
+    }
 }
 
 fn reason_words(reason: OrderReason) -> &'static str {
@@ -112,10 +162,19 @@ pub fn caption(replay: &Replay, step: &Step) -> String {
             quiescence,
             ..
         } => enter_caption(step, top, depth, alpha, beta, quiescence),
-        TraceEvent::TtProbe { hit, cutoff, .. } => match (hit, cutoff) {
+        TraceEvent::TtProbe {
+            hit, cutoff, entry, ..
+        } => match (hit, cutoff) {
             (false, _) => "The transposition table has not seen this position.".to_string(),
             (true, false) => {
-                let mut text = "The table has seen this position, but its entry is not deep enough or its bound does not settle this window.".to_string();
+                let mut text = match entry {
+                    Some(entry) => format!(
+                        "The transposition table has seen this position: {}. {}",
+                        entry_text(&entry, ply),
+                        unsettled_words(&entry, top, setup.options.pvs)
+                    ),
+                    None => "The transposition table has seen this position, but its entry does not settle this node.".to_string(),
+                };
                 // Its move is tried first when it has one and ordering is on:
                 // then the node's next event is that move.
                 if let Some(&TraceEvent::MoveTried {
@@ -128,14 +187,31 @@ pub fn caption(replay: &Replay, step: &Step) -> String {
                         " Its best move, {}, is tried first.",
                         san(&top.position, mv)
                     ));
+                } else if entry.is_some_and(|entry| !entry.has_move) {
+                    text.push_str(" It holds no move to try first: it failed low, so no move was proven best.");
                 }
                 text
             }
-            (true, true) => "The table answers: this position was searched before, at least as deep, and the stored bound settles the window. No search needed.".to_string(),
+            (true, true) => match entry {
+                Some(entry) => format!(
+                    "The transposition table answers: {}, deep enough for the {} this node needs, and {}. No search needed.",
+                    entry_text(&entry, ply),
+                    plies(top.depth.max(0)),
+                    match entry.bound {
+                        TtBound::Exact => "an exact value settles any window",
+                        TtBound::Lower => "a lower bound at or above beta is enough for a cutoff",
+                        TtBound::Upper => "an upper bound at or below alpha shows the node fails low",
+                    }
+                ),
+                None => "The transposition table answers: this position was searched before, at least as deep, and the stored bound settles the window. No search needed.".to_string(),
+            },
         },
-        TraceEvent::TtStore { value, bound, .. } => format!(
-            "The table keeps {} for this position as {}.",
+        TraceEvent::TtStore {
+            depth, value, bound, ..
+        } => format!(
+            "The transposition table keeps {} for this position, {}, as {}.",
             value_text(value, ply),
+            searched_words(depth),
             match bound {
                 TtBound::Exact => "an exact value",
                 TtBound::Lower => "a lower bound (it failed high: the true value may be higher)",

@@ -11,6 +11,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use shakmaty::Position;
 
+use crate::engine::trace::{OrderReason, TtBound};
 use crate::teach::caption::san;
 use crate::teach::replay::Bound;
 use crate::teach::values::{node_window_text, side_value_text, value_text, white_view_text};
@@ -90,10 +91,46 @@ fn outline(node: &Node, theme: &Theme) -> Vec<(bool, Line<'static>)> {
     let mut lines: Vec<(bool, Line)> = Vec::new();
     let note = |text: String, style: Style| (false, Line::styled(format!(" {text}"), style));
     if let Some(table) = node.table {
-        let text = match (table.hit, table.cutoff) {
-            (false, _) => "table: not seen before".to_string(),
-            (true, false) => "table: seen, not settled: its move goes first".to_string(),
-            (true, true) => "table: answered, no search needed".to_string(),
+        let entry = table.entry.map(|entry| {
+            let bound = match entry.bound {
+                TtBound::Exact => "exact",
+                TtBound::Lower => "lower bound",
+                TtBound::Upper => "upper bound",
+            };
+            format!(
+                "{bound} {}, depth {}",
+                value_text(entry.value, ply),
+                entry.depth.max(0)
+            )
+        });
+        let first = node
+            .moves
+            .first()
+            .filter(|line| line.reason == Some(OrderReason::HashMove));
+        let text = match (table.hit, table.cutoff, entry, table.entry) {
+            (false, ..) => "transposition table: not seen before".to_string(),
+            (true, true, Some(entry), _) => {
+                format!("transposition table: {entry}: answers, no search needed")
+            }
+            (true, false, Some(text), Some(entry)) => {
+                let why = if entry.depth < node.depth.max(0) {
+                    "too shallow"
+                } else {
+                    "does not settle the window"
+                };
+                let mut text = format!("transposition table: {text}: {why}");
+                if let Some(line) = first {
+                    text.push_str(&format!(
+                        "; its move {} first",
+                        san(&node.position, line.mv)
+                    ));
+                } else if !entry.has_move {
+                    text.push_str("; no move stored");
+                }
+                text
+            }
+            (true, true, ..) => "transposition table: answers, no search needed".to_string(),
+            (true, false, ..) => "transposition table: seen, does not settle this node".to_string(),
         };
         lines.push(note(text, dim));
     }
