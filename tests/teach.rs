@@ -464,7 +464,7 @@ fn captions_speak_in_words() {
     }
     // The mate in one ends by saying so.
     let last = captions(&records[0]).pop().unwrap();
-    assert!(last.contains("mate in 1"), "{last}");
+    assert!(last.contains("White mates in 1"), "{last}");
     assert!(last.contains("Rd8#"), "{last}");
 }
 
@@ -973,4 +973,38 @@ fn table_captions_give_the_entry_and_why_it_did_not_settle_the_node() {
         shallow > 0 && unfit > 0 && stores > 0,
         "{shallow} {unfit} {stores}"
     );
+}
+
+#[test]
+fn captions_say_each_thing_once_and_only_what_is_known() {
+    let options = SearchOptions {
+        iterative_deepening: true,
+        ..SearchOptions::textbook()
+    };
+    let fork = curated("fork");
+    let replay = replay_of(&fork.position, 3, options);
+    let texts = captions(&replay);
+    let mut later_roots = 0;
+    for (k, text) in texts.iter().enumerate() {
+        // White's view is given only where it differs from the side's own.
+        assert!(!text.contains("for White ("), "{text}");
+        // "Table" alone could be either: the transposition table or the
+        // move tables.
+        let rest = text
+            .replace("transposition table", "")
+            .replace("move table", "")
+            .replace("move-table", "")
+            .replace("tablebase", "")
+            .replace("endgame tables", "");
+        assert!(!rest.contains("table"), "{text}");
+        if let Some(TraceEvent::EnterNode { ply: 0, .. }) = replay.event_at(k)
+            && !text.contains("iteration 1")
+            && replay.step(k).iteration.is_some_and(|i| i > 1)
+        {
+            // A later iteration knows the previous one's result.
+            assert!(!text.contains("Nothing is known yet"), "{text}");
+            later_roots += 1;
+        }
+    }
+    assert_eq!(later_roots, 2);
 }

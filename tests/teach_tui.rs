@@ -490,7 +490,7 @@ fn brackets_change_the_depth_within_1_to_6() {
             .any(|r| matches!(r, Request::Record { .. }))
     );
     assert!(
-        board.screen().contains("Depth 1 to 6"),
+        board.screen().contains("Depth 1 is the shallowest"),
         "{}",
         board.screen()
     );
@@ -883,6 +883,9 @@ fn alpha_beta_off_runs_plain_minimax_and_the_header_says_the_rest_do_not_apply()
         screen.contains("plain minimax: 2-7 do not apply"),
         "{screen}"
     );
+    // The record is done: the message no longer says it is being made.
+    assert!(!screen.contains("recording the search again"), "{screen}");
+    assert!(screen.contains("alpha-beta off: recorded,"), "{screen}");
     // The record is the comparison's minimax row: the same nodes.
     let teach = board.teach_state();
     let (replay, _) = teach.ready().unwrap();
@@ -893,6 +896,7 @@ fn alpha_beta_off_runs_plain_minimax_and_the_header_says_the_rest_do_not_apply()
     assert_eq!(totals.main + totals.quiescence, nodes);
     assert_eq!(replay.recording.value, value);
     assert_no_raw_values(&screen);
+    insta::assert_snapshot!("teach_pawn_race_minimax_end_120x40", screen);
 }
 
 #[test]
@@ -907,4 +911,5 @@ fn the_root_has_no_parent_and_exact_values_carry_no_bound_mark() {
     let screen = board.screen();
     assert!(!screen.contains("parent sees"), "{screen}");
     assert!(screen.contains("the search's value:"), "{screen}");
+    insta::assert_snapshot!("teach_horizon_no_quiescence_depth_4_end_120x40", screen);
 }

@@ -148,3 +148,21 @@ fn a_search_too_large_to_follow_stops_with_teach_modes_advice() {
         stdout(&out)
     );
 }
+
+#[test]
+fn counts_and_depth_limits_read_as_people_say_them() {
+    let out = kibitz(&["--depth", "3", "--moves", "e2e4", "e7e5"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(!text.contains(" 1 moves"), "{text}");
+    assert!(text.contains("transposition table: "), "{text}");
+    // Teach's depth: 0 is not "too large".
+    let out = common::run_kibitz(&["teach", "--depth", "0"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("at least one ply"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!stderr(&out).contains("too large"), "{}", stderr(&out));
+}

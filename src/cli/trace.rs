@@ -241,7 +241,7 @@ impl Narrator {
             TraceEvent::TtProbe {
                 hit, cutoff, entry, ..
             } => match (hit, cutoff, entry) {
-                (false, ..) => "table: miss".to_string(),
+                (false, ..) => "transposition table: miss".to_string(),
                 (true, answers, Some(entry)) => {
                     let bound = match entry.bound {
                         TtBound::Exact => "exact",
@@ -264,13 +264,15 @@ impl Narrator {
                         ""
                     };
                     format!(
-                        "table: hit, {bound} {} at depth {}: {verdict}{tried}",
+                        "transposition table: hit, {bound} {} at depth {}: {verdict}{tried}",
                         value(entry.value),
                         entry.depth
                     )
                 }
-                (true, false, None) => "table: hit, not enough to answer".to_string(),
-                (true, true, None) => "table: hit, cutoff (the stored value answers)".to_string(),
+                (true, false, None) => "transposition table: hit, not enough to answer".to_string(),
+                (true, true, None) => {
+                    "transposition table: hit, cutoff (the stored value answers)".to_string()
+                }
             },
             TraceEvent::TtStore {
                 depth,
@@ -283,7 +285,10 @@ impl Narrator {
                     TtBound::Lower => "lower bound: failed high",
                     TtBound::Upper => "upper bound: failed low",
                 };
-                format!("table: store {} ({bound}) at depth {depth}", value(v))
+                format!(
+                    "transposition table: store {} ({bound}) at depth {depth}",
+                    value(v)
+                )
             }
             TraceEvent::MoveTried {
                 mv,
@@ -341,16 +346,22 @@ impl Narrator {
             TraceEvent::AlphaRaised { mv, value: v, .. } => {
                 format!("best so far {} = {}", self.mv(ply, mv), value(v))
             }
-            TraceEvent::BetaCutoff {
-                mv,
-                value: v,
-                moves_left,
-                ..
-            } => format!(
-                "beta cutoff by {} = {}, {moves_left} moves left unsearched",
-                self.mv(ply, mv),
-                value(v)
-            ),
+            TraceEvent::BetaCutoff { mv, value: v, .. } => {
+                // The replay's count of the moves spared (the event's
+                // `moves_left` misses those not generated yet after a
+                // cutoff by the table's move; see `Step::apply`).
+                let skipped = self
+                    .step
+                    .current()
+                    .and_then(|f| f.cutoff)
+                    .map_or(0, |(_, _, skipped)| skipped);
+                format!(
+                    "beta cutoff by {} = {}, {skipped} move{} left unsearched",
+                    self.mv(ply, mv),
+                    value(v),
+                    if skipped == 1 { "" } else { "s" }
+                )
+            }
             TraceEvent::MoveTables { ref update, .. } => {
                 let line = if self.uci {
                     update
@@ -539,7 +550,7 @@ pub fn trace(args: &TraceArgs, out: &mut dyn Write) -> Result<(), CliError> {
     if options.transposition_table {
         writeln!(
             out,
-            "table probes {}, hits {}, cutoffs {}",
+            "transposition table probes {}, hits {}, cutoffs {}",
             totals.tt_probes, totals.tt_hits, totals.tt_cutoffs,
         )?;
     }

@@ -39,10 +39,10 @@ pub enum OrderReason {
 impl OrderReason {
     pub fn label(self) -> &'static str {
         match self {
-            OrderReason::HashMove => "table move",
+            OrderReason::HashMove => "transposition table",
             OrderReason::PreviousBest => "best last iteration",
             OrderReason::GoodCapture => "good capture",
-            OrderReason::TableMove => "move table",
+            OrderReason::TableMove => "move tables",
             OrderReason::Killer => "killer",
             OrderReason::CounterMove => "counter-move",
             OrderReason::Quiet => "quiet",

@@ -8,7 +8,7 @@
 use shakmaty::{Chess, Color, Move, Position};
 
 use super::replay::{Bound, Frame, Replay, Step, Via};
-use super::values::{unbounded, value_text, white_view_text, window_text};
+use super::values::{side_value_text, unbounded, value_text, window_text};
 use crate::engine::protocol::SearchOptions;
 use crate::engine::trace::{
     OrderReason, Pruning, ReSearchReason, Shortcut, TraceEvent, TtBound, TtEntry, WindowKind,
@@ -40,7 +40,7 @@ fn iteration_caption(options: &SearchOptions, depth: i32) -> String {
         "Iterative deepening: iteration 1 starts, one ply deep. Each later iteration searches one ply deeper, with the best moves found so far tried first.".to_string()
     } else {
         format!(
-            "Iterative deepening: iteration {depth} starts. The earlier iterations filled the table and put the best move first."
+            "Iterative deepening: iteration {depth} starts. The earlier iterations filled the transposition table and put the best move first."
         )
     }
 }
@@ -84,7 +84,7 @@ pub fn unsettled_words(entry: &TtEntry, node: &Frame, pvs: bool) -> String {
             plies(needed)
         )
     } else if pvs && node.beta.saturating_sub(node.alpha) > 1 && entry.bound == TtBound::Exact {
-        "Deep enough, but principal-variation search does not take table answers at full-window nodes: the search goes on so that the principal variation stays whole.".to_string()
+        "Deep enough, but principal-variation search does not take the transposition table's answers at full-window nodes: the search goes on so that the principal variation stays whole.".to_string()
     } else {
         match entry.bound {
             TtBound::Lower => format!(
@@ -95,14 +95,14 @@ pub fn unsettled_words(entry: &TtEntry, node: &Frame, pvs: bool) -> String {
                 "Deep enough, but an upper bound answers a node only when it is at most alpha = {}.",
                 value_text(node.alpha, node.ply)
             ),
-            TtBound::Exact => "Deep enough, but principal-variation search does not take table answers at full-window nodes.".to_string(),
+            TtBound::Exact => "Deep enough, but principal-variation search does not take the transposition table's answers at full-window nodes.".to_string(),
         }
     }
 }
 
 fn reason_words(reason: OrderReason) -> &'static str {
     match reason {
-        OrderReason::HashMove => "the table's best move here, tried first",
+        OrderReason::HashMove => "the transposition table's best move here, tried first",
         OrderReason::PreviousBest => "the previous iteration's best, tried first",
         OrderReason::GoodCapture => "a capture that does not lose material",
         OrderReason::TableMove => {
@@ -289,9 +289,8 @@ pub fn caption(replay: &Replay, step: &Step) -> String {
             text
         }
         TraceEvent::LeafEval { value, .. } => format!(
-            "The static evaluation: {} for {mover} ({} from White's view). No captures are looked at{}.",
-            value_text(value, ply),
-            white_view_text(value, ply, top.position.turn()),
+            "The static evaluation: {}. No captures are looked at{}.",
+            side_value_text(value, ply, top.position.turn()),
             if setup.options.quiescence {
                 ""
             } else {
@@ -302,9 +301,8 @@ pub fn caption(replay: &Replay, step: &Step) -> String {
             let san = san(&top.position, mv);
             if ply == 0 {
                 format!(
-                    "New best move at the root: {san}, worth {} for {mover} ({} from White's view).",
-                    value_text(value, 0),
-                    white_view_text(value, 0, top.position.turn())
+                    "New best move at the root: {san}, worth {}.",
+                    side_value_text(value, 0, top.position.turn())
                 )
             } else if setup.options.alpha_beta {
                 format!(
@@ -337,7 +335,7 @@ pub fn caption(replay: &Replay, step: &Step) -> String {
                 n => format!("The {n} moves tried before it lose weight on their squares: they did not refute the position."),
             };
             format!(
-                "The move tables learn from this cutoff: the refuting line {} gains weight on its 'from' and 'to' squares, in each piece's own table. {others} The tables are kept for the whole game.",
+                "The move tables learn from this cutoff: the refuting line {} gains weight on its 'from' and 'to' squares, in each piece's own move table. {others} The move tables are kept for the whole game.",
                 crate::game::notation::san_line(&top.position, &update.line).join(" "),
             )
         }
@@ -364,7 +362,15 @@ fn enter_caption(
         _ => String::new(),
     };
     if ply == 0 {
-        return if unbounded(alpha, beta, 0) {
+        return if unbounded(alpha, beta, 0) && step.iteration.is_some_and(|i| i > 1) {
+            // A later iteration knows the previous one's value, but without
+            // aspiration windows the root does not bet on it.
+            format!(
+                "The root: {mover} to move, {} to search, window {}. The previous iteration's value is known, but without aspiration windows the root's window stays infinite; its best move is tried first.",
+                plies(depth),
+                window_text(alpha, beta, 0)
+            )
+        } else if unbounded(alpha, beta, 0) {
             format!(
                 "The root: {mover} to move, {} to search, window {}. Nothing is known yet, so alpha and beta are infinite.",
                 plies(depth),
@@ -426,7 +432,7 @@ fn shortcut_caption(top: &Frame, reason: Shortcut, value: i32) -> String {
             value_text(value, ply)
         ),
         Shortcut::NullMove => "The null move held: even after passing, the value stays at or above beta, so the node is cut off.".to_string(),
-        Shortcut::MultiCut => "Multi-cut: besides the table's best move, other moves also reach beta in a shallower search, so the node is cut off.".to_string(),
+        Shortcut::MultiCut => "Multi-cut: besides the transposition table's best move, other moves also reach beta in a shallower search, so the node is cut off.".to_string(),
         Shortcut::Checkmate => format!(
             "{mover} is in check with no legal move: checkmate, the worst value. Mates are scored by their distance from the root, so a quicker mate is worth more."
         ),
@@ -446,9 +452,8 @@ fn return_caption(replay: &Replay, step: &Step, top: &Frame, value: i32) -> Stri
             .unwrap_or_default();
         let last = step.applied == replay.len();
         return format!(
-            "The root returns {} for {mover} ({} from White's view){}{}",
-            value_text(value, 0),
-            white_view_text(value, 0, top.position.turn()),
+            "The root returns {}{}{}",
+            side_value_text(value, 0, top.position.turn()),
             if best.is_empty() || !last {
                 ".".to_string()
             } else {
@@ -471,8 +476,8 @@ fn return_caption(replay: &Replay, step: &Step, top: &Frame, value: i32) -> Stri
     // the value itself, whatever the window.
     let answered = top.table.is_some_and(|probe| probe.cutoff);
     match top.value_bound(value, replay.recording.setup.options.alpha_beta) {
-        Bound::AtMost if answered => text.push_str(" The table's entry is an upper bound, so this is only an upper bound too."),
-        Bound::AtLeast if answered => text.push_str(" The table's entry is a lower bound, so this is only a lower bound too."),
+        Bound::AtMost if answered => text.push_str(" The transposition table's entry is an upper bound, so this is only an upper bound too."),
+        Bound::AtLeast if answered => text.push_str(" The transposition table's entry is a lower bound, so this is only a lower bound too."),
         Bound::AtMost => text.push_str(" No move reached alpha (it failed low), so this is only an upper bound: the search is fail-soft and returns the best it found, not alpha itself."),
         Bound::AtLeast => text.push_str(" It reached beta (it failed high), so this is only a lower bound."),
         Bound::Exact => {}

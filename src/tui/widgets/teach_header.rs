@@ -38,7 +38,7 @@ impl TeachHeader<'_> {
                 text
             }
         };
-        // Two rows: the textbook's four, then the three refinements.
+        // Two rows: alpha-beta and what makes it cheaper, then the rest.
         let mut rows = [vec![Span::raw(" ")], vec![Span::raw(" ")]];
         for (i, (name, on)) in TOGGLES.iter().zip(teach.toggles()).enumerate() {
             // On or off is said in text, not only in colour.
@@ -56,7 +56,14 @@ impl TeachHeader<'_> {
             } else {
                 ("-", dim)
             };
-            let row = &mut rows[usize::from(i >= 4)];
+            // On a narrow screen the long name would push the last switches
+            // out of the header's rows; chess programmers' "TT" fits.
+            let name = if i == 2 && area.width < 48 {
+                "TT"
+            } else {
+                *name
+            };
+            let row = &mut rows[usize::from(i >= 3)];
             row.push(Span::styled(format!("{}{mark}{name}", i + 1), style));
             row.push(Span::raw("  "));
         }

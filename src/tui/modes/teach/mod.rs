@@ -33,12 +33,16 @@ const DEFAULT_SPEED: usize = 2;
 pub const TOGGLES: [&str; 7] = [
     "alpha-beta",
     "ordering",
-    "table",
+    "transposition table",
     "quiescence",
     "PVS",
     "deepening",
     "selective",
 ];
+
+/// The end of the message a switch or a depth change leaves while the
+/// search is recorded again.
+pub const RECORDING: &str = ": recording the search again.";
 
 /// Where the record is.
 #[derive(Debug, Clone)]
@@ -153,6 +157,19 @@ impl Teach {
             }
             Err(e) => Record::Failed(e.to_string()),
         };
+        // "Depth 4: recording the search again." is no longer true.
+        if let Some((text, tone)) = &mut cx.message
+            && let Some(what) = text.strip_suffix(RECORDING)
+        {
+            *text = match &self.record {
+                Record::Ready { replay, .. } => format!(
+                    "{what}: recorded, {} steps.",
+                    crate::teach::values::count_text(replay.len() as u64)
+                ),
+                _ => format!("{what}: no record (see below)."),
+            };
+            *tone = crate::tui::shared::Tone::Info;
+        }
         cx.dirty = true;
     }
 
