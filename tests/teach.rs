@@ -992,6 +992,7 @@ fn captions_say_each_thing_once_and_only_what_is_known() {
         // move tables.
         let rest = text
             .replace("transposition table", "")
+            .replace("piece-square table", "")
             .replace("move table", "")
             .replace("move-table", "")
             .replace("tablebase", "")
@@ -1007,4 +1008,80 @@ fn captions_say_each_thing_once_and_only_what_is_known() {
         }
     }
     assert_eq!(later_roots, 2);
+}
+
+#[test]
+fn pending_moves_are_listed_in_the_order_the_search_takes_them() {
+    // The next move a node reaches is always the first of its pending ones.
+    let mut checked = 0;
+    for (p, replay) in curated_replays() {
+        let mut step = replay.step(0);
+        for k in 0..replay.len() {
+            replay.seek(&mut step, k);
+            let event = &replay.events()[k];
+            let (TraceEvent::MoveTried { ply, mv, .. } | TraceEvent::MovePruned { ply, mv, .. }) =
+                *event
+            else {
+                continue;
+            };
+            let node = step.frames.iter().rev().find(|f| f.ply == ply).unwrap();
+            // A move already reached (a re-search) is not pending.
+            if node.moves[..node.reached].iter().any(|l| l.mv == mv) {
+                continue;
+            }
+            assert_eq!(
+                node.moves[node.reached].mv, mv,
+                "{}: step {k}, ply {ply}",
+                p.name
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 1000, "{checked}");
+}
+
+#[test]
+fn ordering_reasons_say_what_ordered_the_move() {
+    // Before any quiet move has cut off, quiet moves go by the piece-square
+    // gain, not by a history of cutoffs there was none of.
+    let fork = curated("fork");
+    let replay = replay_of(&fork.position, 3, SearchOptions::textbook());
+    let texts = captions(&replay);
+    let first_quiet = (1..=replay.len())
+        .find(|&k| {
+            matches!(
+                replay.event_at(k),
+                Some(TraceEvent::MoveTried {
+                    reason: OrderReason::Quiet,
+                    ..
+                })
+            )
+        })
+        .unwrap();
+    let text = &texts[first_quiet];
+    assert!(
+        text.contains("no quiet move has caused a cutoff yet"),
+        "{text}"
+    );
+    assert!(text.contains("piece-square"), "{text}");
+    assert!(
+        texts
+            .iter()
+            .any(|t| t.contains("ordered by how often they caused cutoffs so far"))
+    );
+    // At a root in check every move is an evasion, a king move included.
+    let checked = parse_fen("4k3/8/8/8/8/8/8/r3K3 w - - 0 1").unwrap();
+    let replay = replay_of(&checked, 2, SearchOptions::textbook());
+    let texts = captions(&replay);
+    let mut evasions = 0;
+    for (k, text) in texts.iter().enumerate() {
+        if let Some(TraceEvent::MoveTried { ply: 0, .. }) = replay.event_at(k) {
+            assert!(
+                text.contains("White is in check, so every move is an evasion"),
+                "{text}"
+            );
+            evasions += 1;
+        }
+    }
+    assert!(evasions >= 3, "{evasions}");
 }

@@ -166,3 +166,15 @@ fn counts_and_depth_limits_read_as_people_say_them() {
     );
     assert!(!stderr(&out).contains("too large"), "{}", stderr(&out));
 }
+
+#[test]
+fn in_check_every_move_tried_is_an_evasion() {
+    let out = kibitz(&["--fen", "4k3/8/8/8/8/8/8/r3K3 w - - 0 1", "--depth", "1"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let tries: Vec<&str> = text.lines().filter(|l| l.starts_with("try #")).collect();
+    assert!(tries.len() >= 3, "{text}");
+    for line in tries {
+        assert!(line.contains("(check evasion, "), "{line}");
+    }
+}

@@ -12,7 +12,9 @@ use shakmaty::{Chess, Move, Position};
 use super::{CliError, score_json, setup, stats_json};
 use crate::engine::search::{self, value_to_score};
 use crate::engine::stats::SearchStats;
-use crate::engine::trace::{ReSearchReason, Recorder, TraceEvent, TtBound, WindowKind};
+use crate::engine::trace::{
+    OrderReason, ReSearchReason, Recorder, TraceEvent, TtBound, WindowKind,
+};
 use crate::engine::{Limits, Score, SearchOptions};
 use crate::game::notation::{san_line, uci};
 use crate::teach::caption::san;
@@ -298,12 +300,17 @@ impl Narrator {
                 reduction,
                 ..
             } => {
-                let mut text = format!(
-                    "try #{} {} ({})",
-                    index + 1,
-                    self.mv(ply, mv),
-                    reason.label()
-                );
+                // In check every move is an evasion, whatever its class.
+                let in_check = self
+                    .step
+                    .current()
+                    .is_some_and(|f| f.ply == ply && f.position.is_check());
+                let class = if in_check && reason != OrderReason::Evasion {
+                    format!("check evasion, {}", reason.label())
+                } else {
+                    reason.label().to_string()
+                };
+                let mut text = format!("try #{} {} ({class})", index + 1, self.mv(ply, mv));
                 match window {
                     WindowKind::Null => text.push_str(", null-window test: can it beat alpha?"),
                     // Only worth saying where other moves get null windows.

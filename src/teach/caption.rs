@@ -100,8 +100,14 @@ pub fn unsettled_words(entry: &TtEntry, node: &Frame, pvs: bool) -> String {
     }
 }
 
-fn reason_words(reason: OrderReason) -> &'static str {
+/// Why a move was tried where it was. `quiet_cutoffs`: whether a quiet
+/// move has cut off before (only those teach the history scores that
+/// order quiet moves; before the first, the piece-square gain decides).
+fn reason_words(reason: OrderReason, quiet_cutoffs: bool) -> &'static str {
     match reason {
+        OrderReason::Quiet if !quiet_cutoffs => {
+            "a quiet move; no quiet move has caused a cutoff yet, so quiet moves are ordered by how much the moving piece gains on its new square (the piece-square tables)"
+        }
         OrderReason::HashMove => "the transposition table's best move here, tried first",
         OrderReason::PreviousBest => "the previous iteration's best, tried first",
         OrderReason::GoodCapture => "a capture that does not lose material",
@@ -113,7 +119,7 @@ fn reason_words(reason: OrderReason) -> &'static str {
             "a counter-move: it refuted the same move by the opponent elsewhere in the tree"
         }
         OrderReason::Quiet => {
-            "a quiet move; quiet moves are ordered by how often they caused cutoffs so far"
+            "a quiet move; quiet moves are ordered by how often they caused cutoffs so far (the history heuristic), then by how much the moving piece gains on its new square"
         }
         OrderReason::BadCapture => "a capture that loses material, tried late",
         OrderReason::Unordered => "in generation order: move ordering is off",
@@ -226,11 +232,25 @@ pub fn caption(replay: &Replay, step: &Step) -> String {
             reduction,
             ..
         } => {
+            // History scores are learnt from quiet moves' cutoffs only.
+            let quiet_cutoffs = setup.options.history_heuristic
+                && replay
+                    .find_backward(step.applied, |e| {
+                        matches!(e, TraceEvent::BetaCutoff { mv, .. } if !mv.is_capture() && !mv.is_promotion())
+                    })
+                    .is_some();
+            let words = reason_words(reason, quiet_cutoffs);
+            // In check, every move is a reply to the check, whatever class
+            // the picker put it in.
+            let words = if top.position.is_check() && reason != OrderReason::Evasion {
+                format!("{mover} is in check, so every move is an evasion; this is {words}")
+            } else {
+                words.to_string()
+            };
             let mut text = format!(
-                "{mover} tries {} (move {}: {}).",
+                "{mover} tries {} (move {}: {words}).",
                 san(&top.position, mv),
                 index + 1,
-                reason_words(reason)
             );
             match window {
                 WindowKind::Full => text.push_str(&format!(

@@ -8,6 +8,9 @@
 //! nearest [`Replay`] snapshot, so any step costs at most
 //! [`SNAPSHOT_INTERVAL`] events of work, however long the record.
 
+use std::collections::HashMap;
+use std::sync::Arc;
+
 use shakmaty::{Chess, Move, MoveList, Position, Role};
 
 use super::Recording;
@@ -144,7 +147,9 @@ pub struct Frame {
     pub beta: i32,
     pub quiescence: bool,
     /// The node's moves: first those reached, in the order the search took
-    /// them, then the pending ones in generation order. Quiescence nodes
+    /// them, then the pending ones: in a [`Replay`], those the search will
+    /// reach in the order it will take them, then those it never reaches
+    /// (cut off) in generation order. Quiescence nodes
     /// list only captures and promotions (all moves when in check); a
     /// horizon leaf lists none.
     pub moves: Vec<MoveLine>,
@@ -290,6 +295,17 @@ impl Frame {
             })
     }
 
+    /// Put the moves in `order` first, in that order, the others after
+    /// them as they were (a stable sort).
+    fn order_moves(&mut self, order: &[Move]) {
+        self.moves[self.reached..].sort_by_key(|line| {
+            order
+                .iter()
+                .position(|&m| m == line.mv)
+                .unwrap_or(usize::MAX)
+        });
+    }
+
     /// Bring `mv` to the end of the reached moves; its index. A move the
     /// node did not list (which would be a fault of the record) is added.
     fn reach(&mut self, mv: Move) -> usize {
@@ -330,6 +346,41 @@ pub struct Step {
     alpha_beta: bool,
     /// Whether the search narrows windows to mate distances.
     mate_distance: bool,
+    /// In a [`Replay`], the order in which each node reaches its moves.
+    orders: Option<Arc<NodeOrders>>,
+}
+
+/// For each node of a record, by the index of its `EnterNode` event, the
+/// moves it reaches (tries or prunes) in the order it reaches them. The
+/// move picker orders lazily, by knowledge the record does not keep
+/// (history, killers), so the order of pending moves is read from the
+/// record's future instead.
+pub type NodeOrders = HashMap<usize, Vec<Move>>;
+
+/// Walk the record once and note each node's order of moves.
+fn node_orders(events: &[TraceEvent]) -> NodeOrders {
+    let mut orders = NodeOrders::new();
+    // The nodes on the path: (ply, index of the node's `EnterNode`).
+    let mut path: Vec<(u32, usize)> = Vec::new();
+    for (i, event) in events.iter().enumerate() {
+        match *event {
+            TraceEvent::Iteration { .. } => path.clear(),
+            TraceEvent::EnterNode { ply, .. } => {
+                path.retain(|&(p, _)| p < ply);
+                path.push((ply, i));
+            }
+            TraceEvent::MoveTried { ply, mv, .. } | TraceEvent::MovePruned { ply, mv, .. } => {
+                if let Some(&(_, at)) = path.iter().rev().find(|&&(p, _)| p == ply) {
+                    let order: &mut Vec<Move> = orders.entry(at).or_default();
+                    if !order.contains(&mv) {
+                        order.push(mv);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    orders
 }
 
 impl Step {
@@ -347,6 +398,7 @@ impl Step {
     fn start(root: &Chess, alpha_beta: bool) -> Step {
         Step {
             mate_distance: false,
+            orders: None,
             applied: 0,
             frames: Vec::new(),
             iteration: None,
@@ -411,7 +463,7 @@ impl Step {
                 self.deepest = self.deepest.max(ply);
                 if ply == 0 {
                     self.frames.clear();
-                    let frame = Frame::new(
+                    let mut frame = Frame::new(
                         0,
                         self.root.clone(),
                         Via::Root,
@@ -420,6 +472,9 @@ impl Step {
                         false,
                         self.mate_distance,
                     );
+                    if let Some(order) = self.node_order() {
+                        frame.order_moves(order);
+                    }
                     self.frames.push(frame);
                 } else if let Some(parent) = self.frames.last() {
                     let via = parent.next_via;
@@ -433,7 +488,7 @@ impl Step {
                         }
                         Via::Root => {}
                     }
-                    let frame = Frame::new(
+                    let mut frame = Frame::new(
                         ply,
                         position,
                         via,
@@ -442,6 +497,9 @@ impl Step {
                         quiescence,
                         self.mate_distance,
                     );
+                    if let Some(order) = self.node_order() {
+                        frame.order_moves(order);
+                    }
                     self.frames.push(frame);
                 }
             }
@@ -569,6 +627,13 @@ impl Step {
         }
     }
 
+    /// The order of moves of the node whose `EnterNode` was applied last.
+    fn node_order(&self) -> Option<&[Move]> {
+        let orders = self.orders.as_ref()?;
+        let at = self.applied.checked_sub(1)?;
+        orders.get(&at).map(Vec::as_slice)
+    }
+
     /// Hand the returned top node's value to its parent, negated: the
     /// child's side to move is the parent's opponent.
     fn pop(&mut self) {
@@ -609,6 +674,7 @@ impl Replay {
     /// [`SNAPSHOT_INTERVAL`] events.
     pub fn new(recording: Recording) -> Replay {
         let mut step = Step::new(&recording.setup.position, &recording.setup.options);
+        step.orders = Some(Arc::new(node_orders(&recording.events)));
         let mut snapshots = vec![step.clone()];
         for (i, event) in recording.events.iter().enumerate() {
             step.apply(event);

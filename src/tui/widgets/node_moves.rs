@@ -166,7 +166,17 @@ fn outline(node: &Node, theme: &Theme) -> Vec<(bool, Line<'static>)> {
     for (i, line) in reached.iter().enumerate() {
         let branch = if i + 1 == last { "└" } else { "├" };
         let name = san(&node.position, line.mv);
-        let why = line.reason.map(|r| r.label()).unwrap_or_default();
+        // In check every move is an evasion, whatever its ordering class.
+        let why = match line.reason {
+            Some(OrderReason::Evasion) | None => line
+                .reason
+                .map(|r| r.label().to_string())
+                .unwrap_or_default(),
+            Some(reason) if node.position.is_check() => {
+                format!("check evasion, {}", reason.label())
+            }
+            Some(reason) => reason.label().to_string(),
+        };
         let current = node.current == Some(i);
         let (mark, status, style) = match line.status {
             MoveStatus::Searching => {
