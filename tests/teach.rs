@@ -1085,3 +1085,22 @@ fn ordering_reasons_say_what_ordered_the_move() {
     }
     assert!(evasions >= 3, "{evasions}");
 }
+
+#[test]
+fn mate_bounds_say_what_they_mean() {
+    let mate = curated("mate in 1");
+    let mut meant = 0;
+    for depth in 1..=2 {
+        let replay = replay_of(&mate.position, depth, SearchOptions::textbook());
+        let texts = captions(&replay);
+        for text in &texts {
+            // A bound is not the position's state.
+            assert!(!text.contains("checkmated]"), "{text}");
+            assert!(!text.contains(", checkmated"), "{text}");
+            if text.contains("beta = Black mated: White already has mate in 1 with Rd8#") {
+                meant += 1;
+            }
+        }
+    }
+    assert!(meant > 0);
+}

@@ -7,7 +7,7 @@
 use std::io::Write;
 
 use serde_json::json;
-use shakmaty::{Chess, Move, Position};
+use shakmaty::{Chess, Color, Move, Position};
 
 use super::{CliError, score_json, setup, stats_json};
 use crate::engine::search::{self, value_to_score};
@@ -231,7 +231,12 @@ impl Narrator {
                 } else {
                     "window"
                 };
-                let window = format!("{window} {}", window_text(alpha, beta, ply));
+                // The node just entered is the replay's current one.
+                let turn = self
+                    .step
+                    .current()
+                    .map_or(Color::White, |f| f.position.turn());
+                let window = format!("{window} {}", window_text(alpha, beta, ply, turn));
                 if quiescence {
                     format!("quiescence node, {window}")
                 } else if depth <= 0 {

@@ -8,8 +8,11 @@
 use shakmaty::{Chess, Color, Move, Position};
 
 use super::replay::{Bound, Frame, Replay, Step, Via};
-use super::values::{side_value_text, unbounded, value_text, window_text};
+use super::values::{
+    bound_text, no_lower_bound, no_upper_bound, side_value_text, unbounded, value_text, window_text,
+};
 use crate::engine::protocol::SearchOptions;
+use crate::engine::search::{INFINITY, MATE_BOUND};
 use crate::engine::trace::{
     OrderReason, Pruning, ReSearchReason, Shortcut, TraceEvent, TtBound, TtEntry, WindowKind,
 };
@@ -255,7 +258,7 @@ pub fn caption(replay: &Replay, step: &Step) -> String {
             match window {
                 WindowKind::Full => text.push_str(&format!(
                     " {opponent}'s replies are searched with the window turned round, {}: what is good for one side is bad for the other.",
-                    window_text(-top.beta, -top.alpha, ply + 1)
+                    window_text(-top.beta, -top.alpha, ply + 1, !top.position.turn())
                 )),
                 WindowKind::Null => text.push_str(&format!(
                     " Principal-variation search: a null window only asks whether it beats alpha = {}, which is cheaper than finding its value.",
@@ -371,6 +374,54 @@ fn enter_caption(
     beta: i32,
     quiescence: bool,
 ) -> String {
+    let mut text = enter_words(step, top, depth, alpha, beta, quiescence);
+    if top.ply > 0 {
+        text.push_str(&mate_bound_words(step, top, alpha, beta));
+    }
+    text
+}
+
+/// What a mate bound of the window means: a mate already found elsewhere
+/// (a bound is not the position's state, though "Black mated" reads like
+/// one).
+fn mate_bound_words(step: &Step, top: &Frame, alpha: i32, beta: i32) -> String {
+    let ply = top.ply;
+    let turn = top.position.turn();
+    let mover = side(turn);
+    let opponent = side(!turn);
+    let is_mate = |v: i32| v.abs() >= MATE_BOUND && v.abs() < INFINITY;
+    let mut text = String::new();
+    if is_mate(beta) && !no_upper_bound(beta, ply) {
+        // The move that found it, when it is the parent's best so far.
+        let parent = step.frames.len().checked_sub(2).map(|i| &step.frames[i]);
+        let with = parent
+            .and_then(|p| p.best().filter(|&(_, v)| -v == beta).map(|(m, _)| (p, m)))
+            .map(|(p, m)| format!(" with {}", san(&p.position, m)))
+            .unwrap_or_default();
+        text.push_str(&format!(
+            " beta = {}: {opponent} already has {}{with}, so this position matters only if it is even better for {opponent}.",
+            bound_text(beta, ply, turn),
+            value_text(-beta, ply - 1)
+        ));
+    }
+    if is_mate(alpha) && !no_lower_bound(alpha, ply) {
+        text.push_str(&format!(
+            " alpha = {}: {mover} already has {} elsewhere, so only a quicker mate improves on it.",
+            bound_text(alpha, ply, turn),
+            value_text(alpha, ply)
+        ));
+    }
+    text
+}
+
+fn enter_words(
+    step: &Step,
+    top: &Frame,
+    depth: i32,
+    alpha: i32,
+    beta: i32,
+    quiescence: bool,
+) -> String {
     let mover = side(top.position.turn());
     let opponent = side(!top.position.turn());
     let ply = top.ply;
@@ -388,32 +439,32 @@ fn enter_caption(
             format!(
                 "The root: {mover} to move, {} to search, window {}. The previous iteration's value is known, but without aspiration windows the root's window stays infinite; its best move is tried first.",
                 plies(depth),
-                window_text(alpha, beta, 0)
+                window_text(alpha, beta, 0, top.position.turn())
             )
         } else if unbounded(alpha, beta, 0) {
             format!(
                 "The root: {mover} to move, {} to search, window {}. Nothing is known yet, so alpha and beta are infinite.",
                 plies(depth),
-                window_text(alpha, beta, 0)
+                window_text(alpha, beta, 0, top.position.turn())
             )
         } else {
             format!(
                 "The root: {mover} to move, {} to search, window {}: an aspiration window around the previous iteration's value. If the value falls outside it, the root is searched again with a wider one.",
                 plies(depth),
-                window_text(alpha, beta, 0)
+                window_text(alpha, beta, 0, top.position.turn())
             )
         };
     }
     if quiescence && top.position.is_check() {
         return format!(
             "{reached}the horizon is reached with {mover} in check: standing pat is not allowed, so quiescence search tries every reply to the check, window {}.",
-            window_text(alpha, beta, ply)
+            window_text(alpha, beta, ply, top.position.turn())
         );
     }
     if quiescence {
         return format!(
             "{reached}the horizon is reached, but the position may not be quiet: quiescence search looks at {mover}'s captures only, window {}.",
-            window_text(alpha, beta, ply)
+            window_text(alpha, beta, ply, top.position.turn())
         );
     }
     if depth <= 0 {
@@ -431,7 +482,7 @@ fn enter_caption(
     } else {
         format!(
             "{}: alpha is what {mover} is already sure of elsewhere, beta what {opponent} is",
-            window_text(alpha, beta, ply)
+            window_text(alpha, beta, ply, top.position.turn())
         )
     };
     format!(

@@ -39,7 +39,7 @@ impl NodeMoves<'_> {
             " Ply {} · {} to move · {} ",
             node.ply,
             side_name(node.position.turn()),
-            node_window_text(node.alpha, node.beta, node.ply)
+            node_window_text(node.alpha, node.beta, node.ply, node.position.turn())
         );
         let inner = section(frame, title, area, theme);
         let lines = outline(node, theme);
