@@ -1087,7 +1087,7 @@ fn ordering_reasons_say_what_ordered_the_move() {
 }
 
 #[test]
-fn mate_bounds_say_what_they_mean() {
+fn mate_bounds_say_what_they_mean_and_mates_count_from_their_node() {
     let mate = curated("mate in 1");
     let mut meant = 0;
     for depth in 1..=2 {
@@ -1101,6 +1101,12 @@ fn mate_bounds_say_what_they_mean() {
                 meant += 1;
             }
         }
+        // One convention for mates, said where a mate is first scored.
+        let mated = texts
+            .iter()
+            .find(|t| t.contains("checkmate, the worst value"))
+            .unwrap();
+        assert!(mated.contains("counted in moves from that node"), "{mated}");
     }
     assert!(meant > 0);
 }

@@ -505,7 +505,7 @@ fn shortcut_caption(top: &Frame, reason: Shortcut, value: i32) -> String {
         Shortcut::NullMove => "The null move held: even after passing, the value stays at or above beta, so the node is cut off.".to_string(),
         Shortcut::MultiCut => "Multi-cut: besides the transposition table's best move, other moves also reach beta in a shallower search, so the node is cut off.".to_string(),
         Shortcut::Checkmate => format!(
-            "{mover} is in check with no legal move: checkmate, the worst value. Mates are scored by their distance from the root, so a quicker mate is worth more."
+            "{mover} is in check with no legal move: checkmate, the worst value. Inside the search a mate is scored by its distance from the root, so a quicker mate is worth more; every node shows it counted in moves from that node (\"mate in 1\": the side to move mates with its next move)."
         ),
         Shortcut::Stalemate => format!("{mover} has no legal move and is not in check: stalemate, a draw."),
     }

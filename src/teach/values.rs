@@ -4,7 +4,9 @@
 //! Inside the search every value is from the side to move at its node
 //! (negamax), and mate values count plies from the root: mate delivered at
 //! ply `n` is worth `MATE - n`, so a quicker mate is worth more. Shown at a
-//! node, a mate is counted in moves from that node.
+//! node, a mate is always counted in moves from that node (one convention,
+//! which the checkmate caption states): "mate in 1" at ply 2 and at the root
+//! both mean a mate with the side to move's next move.
 
 use shakmaty::Color;
 
