@@ -1110,3 +1110,12 @@ fn mate_bounds_say_what_they_mean_and_mates_count_from_their_node() {
     }
     assert!(meant > 0);
 }
+
+#[test]
+fn the_last_caption_says_in_words_what_the_comparison_shows() {
+    let fork = curated("fork");
+    let replay = replay_of(&fork.position, 3, SearchOptions::textbook());
+    let last = caption(&replay, &replay.step(replay.len()));
+    assert!(last.contains("change the cost, never the result"), "{last}");
+    assert!(last.contains("b^d") && last.contains("b^(d/2)"), "{last}");
+}
