@@ -913,3 +913,48 @@ fn the_root_has_no_parent_and_exact_values_carry_no_bound_mark() {
     assert!(screen.contains("the search's value:"), "{screen}");
     insta::assert_snapshot!("teach_horizon_no_quiescence_depth_4_end_120x40", screen);
 }
+
+#[test]
+fn esc_then_t_comes_back_to_the_lesson_as_it_was() {
+    let mut board = Board::new((120, 40));
+    for _ in 0..4 {
+        board.key(KeyCode::Right);
+    }
+    board.key(KeyCode::Enter);
+    assert!(board.app.analysing());
+    board.typed("e4");
+    board.char('T');
+    board.serve();
+    // A lesson of its own: depth 2, quiescence off, a few steps in.
+    board.char('[');
+    board.char('4');
+    board.serve();
+    for _ in 0..5 {
+        board.key(KeyCode::Right);
+    }
+    let setup = board.teach_state().setup.clone();
+    assert_eq!(setup.depth, 2);
+    assert!(!setup.options.quiescence);
+    board.key(KeyCode::Esc);
+    assert!(board.app.analysing());
+    // Back with T: the same depth, switches and step, without a new record.
+    board.char('T');
+    assert!(board.teaching());
+    assert_eq!(board.teach_state().setup, setup);
+    assert_eq!(board.step(), 5);
+    assert!(
+        !board
+            .app
+            .take_requests()
+            .iter()
+            .any(|r| matches!(r, Request::Record { .. }))
+    );
+    assert!(board.screen().contains("back to the lesson"));
+    // Another position on the board: a new lesson with the defaults.
+    board.key(KeyCode::Esc);
+    board.typed("e5");
+    board.char('T');
+    assert_eq!(board.teach_state().setup.depth, teach::DEFAULT_DEPTH);
+    assert!(board.teach_state().setup.options.quiescence);
+    assert_eq!(board.step(), 0);
+}

@@ -115,6 +115,24 @@ impl Teach {
         teach
     }
 
+    /// Back to a lesson left with Esc, returning to `back`: the record,
+    /// the step, the depth and the switches are as they were. What was
+    /// still being made when it was left (leaving stops the background
+    /// work) is asked for again.
+    pub fn resume(&mut self, cx: &mut Shared, back: Mode, now: Instant) {
+        *self.back = back;
+        self.playing = None;
+        if self.comparison.iter().any(Option::is_none) {
+            self.compare_key = None;
+        }
+        if self.ready().is_none() {
+            self.rerecord(cx, now);
+        } else {
+            self.ask_comparison(cx);
+        }
+        cx.dirty = true;
+    }
+
     /// Ask for a new record of the setup (and the comparison, when the
     /// position or depth changed).
     pub fn rerecord(&mut self, cx: &mut Shared, now: Instant) {
@@ -125,6 +143,12 @@ impl Teach {
             id: self.record_id,
             setup: Box::new(self.setup.clone()),
         });
+        self.ask_comparison(cx);
+        cx.dirty = true;
+    }
+
+    /// Ask for the comparison unless it is for this position and depth.
+    fn ask_comparison(&mut self, cx: &mut Shared) {
         let key = (self.setup.position.clone(), self.setup.depth);
         if self.compare_key.as_ref() != Some(&key) {
             self.compare_id = next_id();
@@ -137,7 +161,6 @@ impl Teach {
             });
             self.compare_key = Some(key);
         }
-        cx.dirty = true;
     }
 
     /// A record arrived from the background.
