@@ -958,3 +958,10 @@ fn esc_then_t_comes_back_to_the_lesson_as_it_was() {
     assert!(board.teach_state().setup.options.quiescence);
     assert_eq!(board.step(), 0);
 }
+
+#[test]
+fn the_statistics_name_their_branching_factor_columns() {
+    let board = Board::curated("fork", (120, 40));
+    let screen = board.screen();
+    assert!(screen.contains("branching factor N/N-1  root"), "{screen}");
+}
