@@ -1119,3 +1119,42 @@ fn the_last_caption_says_in_words_what_the_comparison_shows() {
     assert!(last.contains("change the cost, never the result"), "{last}");
     assert!(last.contains("b^d") && last.contains("b^(d/2)"), "{last}");
 }
+
+#[test]
+fn with_pvs_a_full_window_node_says_why_the_table_does_not_answer() {
+    let options = SearchOptions {
+        pvs: true,
+        ..SearchOptions::textbook()
+    };
+    let mut seen = 0;
+    for (position, depth) in [
+        (curated("transpositions").position, 6),
+        (Chess::default(), 5),
+        (parse_fen(KIWIPETE).unwrap(), 4),
+    ] {
+        let replay = replay_of(&position, depth, options);
+        let mut step = replay.step(0);
+        for k in 1..=replay.len() {
+            replay.seek(&mut step, k);
+            if let Some(TraceEvent::TtProbe {
+                hit: true,
+                cutoff: false,
+                entry: Some(entry),
+                ..
+            }) = replay.event_at(k)
+            {
+                let node = step.current().unwrap();
+                if node.beta - node.alpha > 1 && entry.depth >= node.depth.max(0) {
+                    let text = caption(&replay, &step);
+                    assert!(
+                        text.contains("principal-variation search does not take"),
+                        "{text}"
+                    );
+                    assert!(!text.contains("plies this node"), "{text}");
+                    seen += 1;
+                }
+            }
+        }
+    }
+    assert!(seen > 0);
+}

@@ -255,11 +255,15 @@ impl Narrator {
                         TtBound::Lower => "lower bound",
                         TtBound::Upper => "upper bound",
                     };
-                    let needed = self.step.current().map_or(0, |f| f.depth.max(0));
+                    let node = self.step.current();
+                    let needed = node.map_or(0, |f| f.depth.max(0));
+                    let full_window = node.is_some_and(|f| f.beta.saturating_sub(f.alpha) > 1);
                     let verdict = if answers {
                         "cutoff (the stored value answers)".to_string()
                     } else if entry.depth < needed {
                         format!("too shallow for depth {needed}")
+                    } else if self.options.pvs && full_window {
+                        "a principal-variation node takes no table answer".to_string()
                     } else {
                         "its bound does not settle the window".to_string()
                     };

@@ -86,7 +86,7 @@ pub fn unsettled_words(entry: &TtEntry, node: &Frame, pvs: bool) -> String {
             "Too shallow: this node needs {}, so the entry cannot answer it.",
             plies(needed)
         )
-    } else if pvs && node.beta.saturating_sub(node.alpha) > 1 && entry.bound == TtBound::Exact {
+    } else if pvs && node.beta.saturating_sub(node.alpha) > 1 {
         "Deep enough, but principal-variation search does not take the transposition table's answers at full-window nodes: the search goes on so that the principal variation stays whole.".to_string()
     } else {
         match entry.bound {
@@ -203,9 +203,13 @@ pub fn caption(replay: &Replay, step: &Step) -> String {
             }
             (true, true) => match entry {
                 Some(entry) => format!(
-                    "The transposition table answers: {}, deep enough for the {} this node needs, and {}. No search needed.",
+                    "The transposition table answers: {}, deep enough for this node{}, and {}. No search needed.",
                     entry_text(&entry, ply),
-                    plies(top.depth.max(0)),
+                    if top.depth > 0 {
+                        format!(" (it needs {})", plies(top.depth))
+                    } else {
+                        String::new()
+                    },
                     match entry.bound {
                         TtBound::Exact => "an exact value settles any window",
                         TtBound::Lower => "a lower bound at or above beta is enough for a cutoff",
