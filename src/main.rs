@@ -587,9 +587,12 @@ fn teach(
     use kibitz::teach::{MAX_DEPTH, MIN_DEPTH};
     use shakmaty::Position;
     if !(MIN_DEPTH..=MAX_DEPTH).contains(&depth) {
-        eprintln!(
-            "error: depth {depth} is out of range {MIN_DEPTH}..={MAX_DEPTH}: deeper searches are too large to step through"
-        );
+        let why = if depth < MIN_DEPTH {
+            "the search looks at least one ply ahead"
+        } else {
+            "deeper searches are too large to step through"
+        };
+        eprintln!("error: depth {depth} is out of range {MIN_DEPTH}..={MAX_DEPTH}: {why}");
         return Ok(ExitCode::from(2));
     }
     let (position, history) = match cli::setup(fen, moves) {

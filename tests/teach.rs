@@ -464,7 +464,7 @@ fn captions_speak_in_words() {
     }
     // The mate in one ends by saying so.
     let last = captions(&records[0]).pop().unwrap();
-    assert!(last.contains("mate in 1"), "{last}");
+    assert!(last.contains("White mates in 1"), "{last}");
     assert!(last.contains("Rd8#"), "{last}");
 }
 
@@ -739,4 +739,422 @@ fn the_comparison_stops_at_its_cap_and_when_told() {
         compare::run(&start, &[], 4, &methods[0], compare::NODE_CAP, &stop),
         Outcome::Cancelled
     );
+}
+
+/// Every child value handed up to its parent in `replay`: the child node
+/// just before it was popped, and the parent's line for its move after.
+fn handed_up(replay: &Replay) -> Vec<(teach::Frame, teach::MoveLine)> {
+    let mut out = Vec::new();
+    let mut step = replay.step(0);
+    for k in 1..=replay.len() {
+        let child = step
+            .current()
+            .filter(|f| f.returned.is_some() && f.ply > 0)
+            .cloned();
+        replay.seek(&mut step, k);
+        let Some(child) = child else { continue };
+        let Via::Move(mv) = child.via else { continue };
+        let Some(parent) = step.frames.iter().rev().find(|f| f.ply + 1 == child.ply) else {
+            continue;
+        };
+        let line = *parent.moves.iter().find(|l| l.mv == mv).unwrap();
+        out.push((child, line));
+    }
+    out
+}
+
+#[test]
+fn only_values_alpha_beta_proved_bounds_are_marked_as_bounds() {
+    use kibitz::engine::trace::{Shortcut, TtBound};
+    use kibitz::teach::replay::Bound;
+    let horizon = curated("horizon");
+    let mate = curated("mate in 1");
+    let mate2 = curated("mate in 2");
+    let no_quiescence = SearchOptions {
+        quiescence: false,
+        ..SearchOptions::textbook()
+    };
+    let replays = [
+        // The issue's case: at depth 1 without quiescence every root move
+        // is a static evaluation, exact whatever the window.
+        replay_of(&horizon.position, 1, no_quiescence),
+        replay_of(&horizon.position, 4, no_quiescence),
+        replay_of(&horizon.position, horizon.depth, SearchOptions::textbook()),
+        replay_of(&mate.position, 2, SearchOptions::textbook()),
+        replay_of(&mate2.position, 3, SearchOptions::textbook()),
+        replay_of(&mate2.position, 4, SearchOptions::default()),
+    ];
+    let (mut exact, mut bounds) = (0, 0);
+    for replay in &replays {
+        for (child, line) in handed_up(replay) {
+            let value = child.returned.unwrap();
+            // A checkmate, a draw, a static evaluation or an exact table
+            // entry is the value itself, whatever the window.
+            let settled = child.leaf_eval.is_some()
+                || matches!(
+                    child.shortcut,
+                    Some((
+                        Shortcut::Checkmate | Shortcut::Stalemate | Shortcut::Draw,
+                        _
+                    ))
+                )
+                || child.table.is_some_and(|t| {
+                    t.cutoff && t.entry.is_some_and(|e| e.bound == TtBound::Exact)
+                });
+            if settled {
+                assert_eq!(line.bound, Bound::Exact, "{child:?}");
+                exact += 1;
+            }
+            // From the parent's view, "at most" means the child failed high
+            // (it cut off or stood pat at beta, or the table or a pruning
+            // rule said so), "at least" that it failed low.
+            match line.bound {
+                Bound::AtMost => {
+                    assert!(value >= child.entry_beta, "{child:?}");
+                    bounds += 1;
+                }
+                Bound::AtLeast => {
+                    assert!(value <= child.entry_alpha, "{child:?}");
+                    bounds += 1;
+                }
+                Bound::Exact => {}
+            }
+        }
+    }
+    assert!(
+        exact > 100 && bounds > 100,
+        "{exact} exact, {bounds} bounds"
+    );
+}
+
+/// Issue 32's pawn race.
+const PAWN_RACE: &str = "8/k7/3p4/p2P1p2/P2P1P2/8/8/K7 w - - 0 1";
+
+#[test]
+fn alpha_beta_off_is_plain_minimax_the_comparison_row() {
+    // Ordering, the table and quiescence stay switched on, but without
+    // alpha-beta they do not apply: the record is the comparison's first row.
+    let position = parse_fen(PAWN_RACE).unwrap();
+    let options = SearchOptions {
+        alpha_beta: false,
+        ..SearchOptions::textbook()
+    };
+    let recording =
+        teach::record(&setup(&position, 4, options), teach::MAX_EVENTS, &never).unwrap();
+    assert_eq!(recording.setup.options, compare::plain_minimax());
+    assert_eq!(teach::effective_options(options), compare::plain_minimax());
+    let row = compare::run(
+        &position,
+        &[],
+        4,
+        &compare::methods()[0],
+        compare::NODE_CAP,
+        &never,
+    );
+    let Outcome::Done { value, nodes, .. } = row else {
+        panic!("{row:?}")
+    };
+    assert_eq!(recording.value, value);
+    let totals = recording.stats.totals;
+    assert_eq!(totals.main + totals.quiescence, nodes);
+    assert_eq!(totals.quiescence, 0);
+    assert_eq!(totals.tt_probes, 0);
+    // Alpha-beta on: the switches are taken as they are.
+    assert_eq!(
+        teach::effective_options(SearchOptions::textbook()),
+        SearchOptions::textbook()
+    );
+}
+
+/// After Kg1, Black is stalemated.
+const STALEMATE_AFTER_KG1: &str = "k7/8/1Q6/8/8/8/8/7K w - - 0 1";
+
+#[test]
+fn a_stalemate_at_the_horizon_is_a_draw_and_a_check_there_is_no_capture_search() {
+    // After Kg1 Black is stalemated at the horizon: 0.00, called stalemate.
+    let position = parse_fen(STALEMATE_AFTER_KG1).unwrap();
+    let replay = replay_of(&position, 1, SearchOptions::textbook());
+    let texts = captions(&replay);
+    let mut step = replay.step(0);
+    let mut found = false;
+    for (k, text) in texts.iter().enumerate().skip(1) {
+        replay.seek(&mut step, k);
+        let Some(top) = step.current() else { continue };
+        if top.ply == 1 && top.position.legal_moves().is_empty() && !top.position.is_check() {
+            assert!(top.stand_pat.is_none(), "{text}");
+            if let Some(TraceEvent::Return { value, .. }) = replay.event_at(k) {
+                assert_eq!(*value, 0);
+                found = true;
+            }
+        }
+        assert!(!text.contains("-10.00 is a floor"), "{text}");
+    }
+    assert!(found);
+    assert!(texts.iter().any(|t| t.contains("stalemate")));
+    // In check at the horizon every reply is searched, not only captures.
+    let mate = curated("mate in 1");
+    let replay = replay_of(&mate.position, 1, SearchOptions::textbook());
+    let texts = captions(&replay);
+    let mut step = replay.step(0);
+    let mut checked = 0;
+    for (k, text) in texts.iter().enumerate().skip(1) {
+        replay.seek(&mut step, k);
+        if let Some(TraceEvent::EnterNode {
+            quiescence: true, ..
+        }) = replay.event_at(k)
+            && step.current().unwrap().position.is_check()
+        {
+            assert!(!text.contains("captures only"), "{text}");
+            assert!(text.contains("every reply"), "{text}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 0);
+}
+
+const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+
+#[test]
+fn table_captions_give_the_entry_and_why_it_did_not_settle_the_node() {
+    let options = SearchOptions {
+        iterative_deepening: true,
+        ..SearchOptions::textbook()
+    };
+    let fork = curated("fork");
+    let race = curated("transpositions");
+    let (mut shallow, mut unfit, mut stores) = (0, 0, 0);
+    for replay in [
+        replay_of(&fork.position, 4, options),
+        replay_of(&race.position, 5, options),
+        replay_of(&race.position, 6, SearchOptions::textbook()),
+        replay_of(&Chess::default(), 4, SearchOptions::textbook()),
+        replay_of(&parse_fen(KIWIPETE).unwrap(), 3, SearchOptions::textbook()),
+    ] {
+        let texts = captions(&replay);
+        for (k, text) in texts.iter().enumerate() {
+            match replay.event_at(k) {
+                Some(TraceEvent::TtProbe {
+                    hit: true,
+                    cutoff: false,
+                    entry: Some(entry),
+                    ..
+                }) => {
+                    let depth = if entry.depth <= 0 {
+                        "quiescence search".to_string()
+                    } else {
+                        format!("search {} pl", entry.depth)
+                    };
+                    assert!(text.contains(&depth), "{text}");
+                    assert!(text.contains("bound") || text.contains("exact"), "{text}");
+                    if text.contains("Too shallow") {
+                        shallow += 1;
+                    } else {
+                        assert!(text.contains("Deep enough, but"), "{text}");
+                        unfit += 1;
+                    }
+                    if !entry.has_move {
+                        assert!(!text.contains("is tried first"), "{text}");
+                    }
+                }
+                Some(TraceEvent::TtStore { depth, .. }) => {
+                    let searched = if *depth <= 0 {
+                        "from quiescence search".to_string()
+                    } else {
+                        format!("from a search {depth} pl")
+                    };
+                    assert!(text.contains(&searched), "{text}");
+                    stores += 1;
+                }
+                _ => {}
+            }
+        }
+    }
+    assert!(
+        shallow > 0 && unfit > 0 && stores > 0,
+        "{shallow} {unfit} {stores}"
+    );
+}
+
+#[test]
+fn captions_say_each_thing_once_and_only_what_is_known() {
+    let options = SearchOptions {
+        iterative_deepening: true,
+        ..SearchOptions::textbook()
+    };
+    let fork = curated("fork");
+    let replay = replay_of(&fork.position, 3, options);
+    let texts = captions(&replay);
+    let mut later_roots = 0;
+    for (k, text) in texts.iter().enumerate() {
+        // White's view is given only where it differs from the side's own.
+        assert!(!text.contains("for White ("), "{text}");
+        // "Table" alone could be either: the transposition table or the
+        // move tables.
+        let rest = text
+            .replace("transposition table", "")
+            .replace("piece-square table", "")
+            .replace("move table", "")
+            .replace("move-table", "")
+            .replace("tablebase", "")
+            .replace("endgame tables", "");
+        assert!(!rest.contains("table"), "{text}");
+        if let Some(TraceEvent::EnterNode { ply: 0, .. }) = replay.event_at(k)
+            && !text.contains("iteration 1")
+            && replay.step(k).iteration.is_some_and(|i| i > 1)
+        {
+            // A later iteration knows the previous one's result.
+            assert!(!text.contains("Nothing is known yet"), "{text}");
+            later_roots += 1;
+        }
+    }
+    assert_eq!(later_roots, 2);
+}
+
+#[test]
+fn pending_moves_are_listed_in_the_order_the_search_takes_them() {
+    // The next move a node reaches is always the first of its pending ones.
+    let mut checked = 0;
+    for (p, replay) in curated_replays() {
+        let mut step = replay.step(0);
+        for k in 0..replay.len() {
+            replay.seek(&mut step, k);
+            let event = &replay.events()[k];
+            let (TraceEvent::MoveTried { ply, mv, .. } | TraceEvent::MovePruned { ply, mv, .. }) =
+                *event
+            else {
+                continue;
+            };
+            let node = step.frames.iter().rev().find(|f| f.ply == ply).unwrap();
+            // A move already reached (a re-search) is not pending.
+            if node.moves[..node.reached].iter().any(|l| l.mv == mv) {
+                continue;
+            }
+            assert_eq!(
+                node.moves[node.reached].mv, mv,
+                "{}: step {k}, ply {ply}",
+                p.name
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 1000, "{checked}");
+}
+
+#[test]
+fn ordering_reasons_say_what_ordered_the_move() {
+    // Before any quiet move has cut off, quiet moves go by the piece-square
+    // gain, not by a history of cutoffs there was none of.
+    let fork = curated("fork");
+    let replay = replay_of(&fork.position, 3, SearchOptions::textbook());
+    let texts = captions(&replay);
+    let first_quiet = (1..=replay.len())
+        .find(|&k| {
+            matches!(
+                replay.event_at(k),
+                Some(TraceEvent::MoveTried {
+                    reason: OrderReason::Quiet,
+                    ..
+                })
+            )
+        })
+        .unwrap();
+    let text = &texts[first_quiet];
+    assert!(
+        text.contains("no quiet move has caused a cutoff yet"),
+        "{text}"
+    );
+    assert!(text.contains("piece-square"), "{text}");
+    assert!(
+        texts
+            .iter()
+            .any(|t| t.contains("ordered by how often they caused cutoffs so far"))
+    );
+    // At a root in check every move is an evasion, a king move included.
+    let checked = parse_fen("4k3/8/8/8/8/8/8/r3K3 w - - 0 1").unwrap();
+    let replay = replay_of(&checked, 2, SearchOptions::textbook());
+    let texts = captions(&replay);
+    let mut evasions = 0;
+    for (k, text) in texts.iter().enumerate() {
+        if let Some(TraceEvent::MoveTried { ply: 0, .. }) = replay.event_at(k) {
+            assert!(
+                text.contains("White is in check, so every move is an evasion"),
+                "{text}"
+            );
+            evasions += 1;
+        }
+    }
+    assert!(evasions >= 3, "{evasions}");
+}
+
+#[test]
+fn mate_bounds_say_what_they_mean_and_mates_count_from_their_node() {
+    let mate = curated("mate in 1");
+    let mut meant = 0;
+    for depth in 1..=2 {
+        let replay = replay_of(&mate.position, depth, SearchOptions::textbook());
+        let texts = captions(&replay);
+        for text in &texts {
+            // A bound is not the position's state.
+            assert!(!text.contains("checkmated]"), "{text}");
+            assert!(!text.contains(", checkmated"), "{text}");
+            if text.contains("beta = Black mated: White already has mate in 1 with Rd8#") {
+                meant += 1;
+            }
+        }
+        // One convention for mates, said where a mate is first scored.
+        let mated = texts
+            .iter()
+            .find(|t| t.contains("checkmate, the worst value"))
+            .unwrap();
+        assert!(mated.contains("counted in moves from that node"), "{mated}");
+    }
+    assert!(meant > 0);
+}
+
+#[test]
+fn the_last_caption_says_in_words_what_the_comparison_shows() {
+    let fork = curated("fork");
+    let replay = replay_of(&fork.position, 3, SearchOptions::textbook());
+    let last = caption(&replay, &replay.step(replay.len()));
+    assert!(last.contains("change the cost, never the result"), "{last}");
+    assert!(last.contains("b^d") && last.contains("b^(d/2)"), "{last}");
+}
+
+#[test]
+fn with_pvs_a_full_window_node_says_why_the_table_does_not_answer() {
+    let options = SearchOptions {
+        pvs: true,
+        ..SearchOptions::textbook()
+    };
+    let mut seen = 0;
+    for (position, depth) in [
+        (curated("transpositions").position, 6),
+        (Chess::default(), 5),
+        (parse_fen(KIWIPETE).unwrap(), 4),
+    ] {
+        let replay = replay_of(&position, depth, options);
+        let mut step = replay.step(0);
+        for k in 1..=replay.len() {
+            replay.seek(&mut step, k);
+            if let Some(TraceEvent::TtProbe {
+                hit: true,
+                cutoff: false,
+                entry: Some(entry),
+                ..
+            }) = replay.event_at(k)
+            {
+                let node = step.current().unwrap();
+                if node.beta - node.alpha > 1 && entry.depth >= node.depth.max(0) {
+                    let text = caption(&replay, &step);
+                    assert!(
+                        text.contains("principal-variation search does not take"),
+                        "{text}"
+                    );
+                    assert!(!text.contains("plies this node"), "{text}");
+                    seen += 1;
+                }
+            }
+        }
+    }
+    assert!(seen > 0);
 }

@@ -490,7 +490,7 @@ fn brackets_change_the_depth_within_1_to_6() {
             .any(|r| matches!(r, Request::Record { .. }))
     );
     assert!(
-        board.screen().contains("Depth 1 to 6"),
+        board.screen().contains("Depth 1 is the shallowest"),
         "{}",
         board.screen()
     );
@@ -860,4 +860,108 @@ fn the_positions_are_all_recordable_at_their_depth_and_draw() {
             p.name
         );
     }
+}
+
+/// Issue 32's pawn race.
+const PAWN_RACE: &str = "8/k7/3p4/p2P1p2/P2P1P2/8/8/K7 w - - 0 1";
+
+fn position(fen: &str) -> Chess {
+    kibitz::game::fen::parse_fen(fen).unwrap()
+}
+
+#[test]
+fn alpha_beta_off_runs_plain_minimax_and_the_header_says_the_rest_do_not_apply() {
+    let mut board = Board::teach(position(PAWN_RACE), 4, (120, 40));
+    board.char('1');
+    board.serve();
+    board.key(KeyCode::End);
+    let screen = board.screen();
+    // What ran, and only that: no "minimax + ordering + table".
+    assert!(screen.contains("minimax, depth 4"), "{screen}");
+    assert!(!screen.contains("minimax +"), "{screen}");
+    assert!(
+        screen.contains("plain minimax: 2-7 do not apply"),
+        "{screen}"
+    );
+    // The record is done: the message no longer says it is being made.
+    assert!(!screen.contains("recording the search again"), "{screen}");
+    assert!(screen.contains("alpha-beta off: recorded,"), "{screen}");
+    // The record is the comparison's minimax row: the same nodes.
+    let teach = board.teach_state();
+    let (replay, _) = teach.ready().unwrap();
+    let totals = replay.recording.stats.totals;
+    let Some(compare::Outcome::Done { nodes, value, .. }) = teach.comparison[0] else {
+        panic!("{:?}", teach.comparison[0])
+    };
+    assert_eq!(totals.main + totals.quiescence, nodes);
+    assert_eq!(replay.recording.value, value);
+    assert_no_raw_values(&screen);
+    insta::assert_snapshot!("teach_pawn_race_minimax_end_120x40", screen);
+}
+
+#[test]
+fn the_root_has_no_parent_and_exact_values_carry_no_bound_mark() {
+    // The horizon without quiescence at depth 4, at the end: the root's
+    // moves are exact where they were searched in full.
+    let mut board = Board::curated("horizon", (120, 40));
+    board.char('4');
+    board.typed("depth 4");
+    board.serve();
+    board.key(KeyCode::End);
+    let screen = board.screen();
+    assert!(!screen.contains("parent sees"), "{screen}");
+    assert!(screen.contains("the search's value:"), "{screen}");
+    insta::assert_snapshot!("teach_horizon_no_quiescence_depth_4_end_120x40", screen);
+}
+
+#[test]
+fn esc_then_t_comes_back_to_the_lesson_as_it_was() {
+    let mut board = Board::new((120, 40));
+    for _ in 0..4 {
+        board.key(KeyCode::Right);
+    }
+    board.key(KeyCode::Enter);
+    assert!(board.app.analysing());
+    board.typed("e4");
+    board.char('T');
+    board.serve();
+    // A lesson of its own: depth 2, quiescence off, a few steps in.
+    board.char('[');
+    board.char('4');
+    board.serve();
+    for _ in 0..5 {
+        board.key(KeyCode::Right);
+    }
+    let setup = board.teach_state().setup.clone();
+    assert_eq!(setup.depth, 2);
+    assert!(!setup.options.quiescence);
+    board.key(KeyCode::Esc);
+    assert!(board.app.analysing());
+    // Back with T: the same depth, switches and step, without a new record.
+    board.char('T');
+    assert!(board.teaching());
+    assert_eq!(board.teach_state().setup, setup);
+    assert_eq!(board.step(), 5);
+    assert!(
+        !board
+            .app
+            .take_requests()
+            .iter()
+            .any(|r| matches!(r, Request::Record { .. }))
+    );
+    assert!(board.screen().contains("back to the lesson"));
+    // Another position on the board: a new lesson with the defaults.
+    board.key(KeyCode::Esc);
+    board.typed("e5");
+    board.char('T');
+    assert_eq!(board.teach_state().setup.depth, teach::DEFAULT_DEPTH);
+    assert!(board.teach_state().setup.options.quiescence);
+    assert_eq!(board.step(), 0);
+}
+
+#[test]
+fn the_statistics_name_their_branching_factor_columns() {
+    let board = Board::curated("fork", (120, 40));
+    let screen = board.screen();
+    assert!(screen.contains("branching factor N/N-1  root"), "{screen}");
 }

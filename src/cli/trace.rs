@@ -7,12 +7,14 @@
 use std::io::Write;
 
 use serde_json::json;
-use shakmaty::{Chess, Move, Position};
+use shakmaty::{Chess, Color, Move, Position};
 
 use super::{CliError, score_json, setup, stats_json};
 use crate::engine::search::{self, value_to_score};
 use crate::engine::stats::SearchStats;
-use crate::engine::trace::{ReSearchReason, Recorder, TraceEvent, TtBound, WindowKind};
+use crate::engine::trace::{
+    OrderReason, ReSearchReason, Recorder, TraceEvent, TtBound, WindowKind,
+};
 use crate::engine::{Limits, Score, SearchOptions};
 use crate::game::notation::{san_line, uci};
 use crate::teach::caption::san;
@@ -45,18 +47,19 @@ impl TraceArgs {
     /// deepening and selective pruning change the tree in ways a learner
     /// should switch on knowingly; aspiration windows are never used, as
     /// they would add re-searches at the root the flags do not ask for.
+    /// `--no-pruning` is plain minimax, as alpha-beta off is in teach mode
+    /// (`teach::effective_options`): no ordering, table or quiescence.
     pub fn options(&self) -> SearchOptions {
-        SearchOptions {
+        crate::teach::effective_options(SearchOptions {
             alpha_beta: !self.no_pruning,
             move_ordering: !self.no_ordering,
             transposition_table: !self.no_tt,
             quiescence: !self.no_quiescence,
-            // Both work through alpha-beta's windows: minimax has none.
-            pvs: self.pvs && !self.no_pruning,
-            selective: self.selective && !self.no_pruning,
+            pvs: self.pvs,
+            selective: self.selective,
             iterative_deepening: self.iterative,
             ..SearchOptions::textbook()
-        }
+        })
     }
 
     /// Flags asked for that the search cannot use (the summary says so,
@@ -68,6 +71,9 @@ impl TraceArgs {
         }
         if self.no_pruning && self.selective {
             unused.push("--selective");
+        }
+        if self.no_pruning && self.iterative {
+            unused.push("--iterative");
         }
         unused
     }
@@ -166,7 +172,7 @@ struct Narrator {
 impl Narrator {
     fn new(root: &Chess, options: SearchOptions, uci: bool) -> Narrator {
         Narrator {
-            step: Step::new(root, options.alpha_beta),
+            step: Step::new(root, &options),
             options,
             uci,
         }
@@ -225,7 +231,12 @@ impl Narrator {
                 } else {
                     "window"
                 };
-                let window = format!("{window} {}", window_text(alpha, beta, ply));
+                // The node just entered is the replay's current one.
+                let turn = self
+                    .step
+                    .current()
+                    .map_or(Color::White, |f| f.position.turn());
+                let window = format!("{window} {}", window_text(alpha, beta, ply, turn));
                 if quiescence {
                     format!("quiescence node, {window}")
                 } else if depth <= 0 {
@@ -234,12 +245,45 @@ impl Narrator {
                     format!("node depth {depth}, {window}")
                 }
             }
-            TraceEvent::TtProbe { hit, cutoff, .. } => match (hit, cutoff) {
-                (false, _) => "table: miss".to_string(),
-                (true, false) => {
-                    "table: hit, not enough to answer (its move, if any, goes first)".to_string()
+            TraceEvent::TtProbe {
+                hit, cutoff, entry, ..
+            } => match (hit, cutoff, entry) {
+                (false, ..) => "transposition table: miss".to_string(),
+                (true, answers, Some(entry)) => {
+                    let bound = match entry.bound {
+                        TtBound::Exact => "exact",
+                        TtBound::Lower => "lower bound",
+                        TtBound::Upper => "upper bound",
+                    };
+                    let node = self.step.current();
+                    let needed = node.map_or(0, |f| f.depth.max(0));
+                    let full_window = node.is_some_and(|f| f.beta.saturating_sub(f.alpha) > 1);
+                    let verdict = if answers {
+                        "cutoff (the stored value answers)".to_string()
+                    } else if entry.depth < needed {
+                        format!("too shallow for depth {needed}")
+                    } else if self.options.pvs && full_window {
+                        "a principal-variation node takes no table answer".to_string()
+                    } else {
+                        "its bound does not settle the window".to_string()
+                    };
+                    let tried = if entry.has_move && !answers && self.options.move_ordering {
+                        "; its move goes first"
+                    } else if !entry.has_move {
+                        "; no move stored"
+                    } else {
+                        ""
+                    };
+                    format!(
+                        "transposition table: hit, {bound} {} at depth {}: {verdict}{tried}",
+                        value(entry.value),
+                        entry.depth
+                    )
                 }
-                (true, true) => "table: hit, cutoff (the stored value answers)".to_string(),
+                (true, false, None) => "transposition table: hit, not enough to answer".to_string(),
+                (true, true, None) => {
+                    "transposition table: hit, cutoff (the stored value answers)".to_string()
+                }
             },
             TraceEvent::TtStore {
                 depth,
@@ -252,7 +296,10 @@ impl Narrator {
                     TtBound::Lower => "lower bound: failed high",
                     TtBound::Upper => "upper bound: failed low",
                 };
-                format!("table: store {} ({bound}) at depth {depth}", value(v))
+                format!(
+                    "transposition table: store {} ({bound}) at depth {depth}",
+                    value(v)
+                )
             }
             TraceEvent::MoveTried {
                 mv,
@@ -262,12 +309,17 @@ impl Narrator {
                 reduction,
                 ..
             } => {
-                let mut text = format!(
-                    "try #{} {} ({})",
-                    index + 1,
-                    self.mv(ply, mv),
-                    reason.label()
-                );
+                // In check every move is an evasion, whatever its class.
+                let in_check = self
+                    .step
+                    .current()
+                    .is_some_and(|f| f.ply == ply && f.position.is_check());
+                let class = if in_check && reason != OrderReason::Evasion {
+                    format!("check evasion, {}", reason.label())
+                } else {
+                    reason.label().to_string()
+                };
+                let mut text = format!("try #{} {} ({class})", index + 1, self.mv(ply, mv));
                 match window {
                     WindowKind::Null => text.push_str(", null-window test: can it beat alpha?"),
                     // Only worth saying where other moves get null windows.
@@ -310,16 +362,22 @@ impl Narrator {
             TraceEvent::AlphaRaised { mv, value: v, .. } => {
                 format!("best so far {} = {}", self.mv(ply, mv), value(v))
             }
-            TraceEvent::BetaCutoff {
-                mv,
-                value: v,
-                moves_left,
-                ..
-            } => format!(
-                "beta cutoff by {} = {}, {moves_left} moves left unsearched",
-                self.mv(ply, mv),
-                value(v)
-            ),
+            TraceEvent::BetaCutoff { mv, value: v, .. } => {
+                // The replay's count of the moves spared (the event's
+                // `moves_left` misses those not generated yet after a
+                // cutoff by the table's move; see `Step::apply`).
+                let skipped = self
+                    .step
+                    .current()
+                    .and_then(|f| f.cutoff)
+                    .map_or(0, |(_, _, skipped)| skipped);
+                format!(
+                    "beta cutoff by {} = {}, {skipped} move{} left unsearched",
+                    self.mv(ply, mv),
+                    value(v),
+                    if skipped == 1 { "" } else { "s" }
+                )
+            }
             TraceEvent::MoveTables { ref update, .. } => {
                 let line = if self.uci {
                     update
@@ -381,9 +439,37 @@ pub fn trace(args: &TraceArgs, out: &mut dyn Write) -> Result<(), CliError> {
         )));
     }
     let (position, history) = setup(args.fen.as_deref(), &args.moves)?;
+    if position.legal_moves().is_empty() {
+        let side = if position.turn().is_white() {
+            "White"
+        } else {
+            "Black"
+        };
+        let state = if position.is_check() {
+            "checkmated"
+        } else {
+            "stalemated"
+        };
+        return Err(CliError::BadInput(format!(
+            "the game is over in this position ({side} is {state}): there is no move to search"
+        )));
+    }
     let options = args.options();
-    let mut recorder = Recorder::new(args.max_events);
+    // The same cap as teach mode: a search too large to follow is stopped
+    // and refused with advice, rather than running on without a word.
+    let cap = crate::teach::MAX_EVENTS.max(args.max_events);
+    let mut recorder = Recorder::capped(args.max_events, cap as u64);
     let summary = run_trace(&position, &history, args.depth, options, &mut recorder);
+    if recorder.capped_out() {
+        return Err(CliError::BadInput(
+            crate::teach::RecordError::TooLarge {
+                max: cap,
+                depth: args.depth,
+                advice: crate::teach::advice(&options),
+            }
+            .to_string(),
+        ));
+    }
     if !args.summary_only {
         let mut narrator = Narrator::new(&position, options, args.uci);
         for event in recorder.events() {
@@ -438,7 +524,7 @@ pub fn trace(args: &TraceArgs, out: &mut dyn Write) -> Result<(), CliError> {
     if !unused.is_empty() {
         writeln!(
             out,
-            "note: {} had no effect: they need alpha-beta, and --no-pruning is plain minimax",
+            "note: {} had no effect: --no-pruning is plain minimax, which has no windows, move ordering, table or quiescence",
             unused.join(" and ")
         )?;
     }
@@ -480,7 +566,7 @@ pub fn trace(args: &TraceArgs, out: &mut dyn Write) -> Result<(), CliError> {
     if options.transposition_table {
         writeln!(
             out,
-            "table probes {}, hits {}, cutoffs {}",
+            "transposition table probes {}, hits {}, cutoffs {}",
             totals.tt_probes, totals.tt_hits, totals.tt_cutoffs,
         )?;
     }

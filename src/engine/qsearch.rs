@@ -12,12 +12,12 @@
 //! `ordering::see`) are not searched: they almost never help and they make
 //! the search explode. When in check, standing pat is not allowed (the
 //! threat is real), so all evasions are searched and a position without one
-//! is checkmate.
+//! is checkmate; the textbook search also scores a stalemate as a draw.
 
 use shakmaty::{Chess, Position};
 
 use super::ordering::{quiescence_moves, see};
-use super::search::{INFINITY, MATE, MAX_PLY, Searcher, play_with_key};
+use super::search::{DRAW, INFINITY, MATE, MAX_PLY, Searcher, play_with_key};
 use super::trace::{OrderReason, Pruning, Shortcut, TraceEvent, Tracer, WindowKind};
 
 /// Delta pruning: a capture that cannot raise the score to alpha even when
@@ -63,6 +63,14 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                 return self.shortcut(ply, Shortcut::Checkmate, -MATE + ply as i32);
             }
         } else {
+            // A quiet position without a legal move is stalemate, a draw,
+            // whatever the pieces say. The textbook search (what teach mode
+            // shows) checks; the engine's own selective search does not:
+            // generating every legal move at each quiescence node costs more
+            // than the rare stalemate at the horizon is worth.
+            if !self.options.selective && position.legal_moves().is_empty() {
+                return self.shortcut(ply, Shortcut::Stalemate, DRAW);
+            }
             stand_pat = self.evaluate(position, key);
             self.stats.totals.leaves += 1;
             if T::ENABLED {

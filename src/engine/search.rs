@@ -75,7 +75,7 @@ use super::protocol::{Limits, Score, SearchInfo, SearchOptions, position_key};
 use super::selective::{MoveFacts, Singular};
 use super::stats::SearchStats;
 use super::time::{TimeBudget, budget};
-use super::trace::{OrderReason, Pruning, Shortcut, TraceEvent, Tracer, TtBound};
+use super::trace::{OrderReason, Pruning, Shortcut, TraceEvent, Tracer, TtBound, TtEntry};
 use super::tt::{PackedMove, TranspositionTable, TtHit};
 
 pub use super::ordering::MAX_PLY;
@@ -439,6 +439,12 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                 ply,
                 hit: hit.is_some(),
                 cutoff: cutoff.is_some(),
+                entry: hit.map(|hit| TtEntry {
+                    depth: hit.depth,
+                    value: hit.value,
+                    bound: hit.bound,
+                    has_move: hit.best_move != PackedMove::NONE,
+                }),
             });
         }
         (hit, cutoff)

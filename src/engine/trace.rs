@@ -39,10 +39,10 @@ pub enum OrderReason {
 impl OrderReason {
     pub fn label(self) -> &'static str {
         match self {
-            OrderReason::HashMove => "table move",
+            OrderReason::HashMove => "transposition table",
             OrderReason::PreviousBest => "best last iteration",
             OrderReason::GoodCapture => "good capture",
-            OrderReason::TableMove => "move table",
+            OrderReason::TableMove => "move tables",
             OrderReason::Killer => "killer",
             OrderReason::CounterMove => "counter-move",
             OrderReason::Quiet => "quiet",
@@ -62,6 +62,18 @@ pub enum TtBound {
     Lower,
     /// The position is worth at most the stored value (it failed low).
     Upper,
+}
+
+/// A transposition table entry as a probe found it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct TtEntry {
+    /// The depth it was searched to.
+    pub depth: i32,
+    /// Its value, from the side to move at the probing node.
+    pub value: i32,
+    pub bound: TtBound,
+    /// Whether it holds a best move (a node that failed low stores none).
+    pub has_move: bool,
 }
 
 /// The window a move's subtree is searched with.
@@ -184,6 +196,9 @@ pub enum TraceEvent {
         hit: bool,
         /// The stored entry was deep enough and its bound answered the node.
         cutoff: bool,
+        /// What the entry held, on a hit: a learner needs it to see why the
+        /// entry did or did not answer.
+        entry: Option<TtEntry>,
     },
     TtStore {
         ply: u32,
@@ -314,6 +329,8 @@ pub struct Recorder {
     capacity: usize,
     dropped: u64,
     stop_when_full: bool,
+    /// Stop the search once this many events happened, kept or not.
+    stop_after: Option<u64>,
 }
 
 impl Recorder {
@@ -323,7 +340,24 @@ impl Recorder {
             capacity,
             dropped: 0,
             stop_when_full: false,
+            stop_after: None,
         }
+    }
+
+    /// A recorder that keeps up to `capacity` events and stops the search
+    /// after `stop_after` events in all: a search too large to follow ends
+    /// in moments instead of running on for minutes.
+    pub fn capped(capacity: usize, stop_after: u64) -> Recorder {
+        Recorder {
+            stop_after: Some(stop_after),
+            ..Recorder::new(capacity)
+        }
+    }
+
+    /// Whether the search was stopped at the cap of [`Recorder::capped`].
+    pub fn capped_out(&self) -> bool {
+        self.stop_after
+            .is_some_and(|cap| self.events.len() as u64 + self.dropped >= cap)
     }
 
     /// A recorder that stops the search once `capacity` events are kept.
@@ -364,6 +398,6 @@ impl Tracer for Recorder {
     }
 
     fn is_full(&self) -> bool {
-        self.overflowed()
+        self.overflowed() || self.capped_out()
     }
 }

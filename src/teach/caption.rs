@@ -7,11 +7,14 @@
 
 use shakmaty::{Chess, Color, Move, Position};
 
-use super::replay::{Frame, Replay, Step, Via};
-use super::values::{unbounded, value_text, white_view_text, window_text};
+use super::replay::{Bound, Frame, Replay, Step, Via};
+use super::values::{
+    bound_text, no_lower_bound, no_upper_bound, side_value_text, unbounded, value_text, window_text,
+};
 use crate::engine::protocol::SearchOptions;
+use crate::engine::search::{INFINITY, MATE_BOUND};
 use crate::engine::trace::{
-    OrderReason, Pruning, ReSearchReason, Shortcut, TraceEvent, TtBound, WindowKind,
+    OrderReason, Pruning, ReSearchReason, Shortcut, TraceEvent, TtBound, TtEntry, WindowKind,
 };
 
 /// "White" or "Black".
@@ -40,7 +43,7 @@ fn iteration_caption(options: &SearchOptions, depth: i32) -> String {
         "Iterative deepening: iteration 1 starts, one ply deep. Each later iteration searches one ply deeper, with the best moves found so far tried first.".to_string()
     } else {
         format!(
-            "Iterative deepening: iteration {depth} starts. The earlier iterations filled the table and put the best move first."
+            "Iterative deepening: iteration {depth} starts. The earlier iterations filled the transposition table and put the best move first."
         )
     }
 }
@@ -50,9 +53,65 @@ pub fn san(position: &Chess, m: Move) -> String {
     shakmaty::san::SanPlus::from_move(position.clone(), m).to_string()
 }
 
-fn reason_words(reason: OrderReason) -> &'static str {
+/// A transposition-table entry in words: "a lower bound of +0.30 from a
+/// search 2 plies deep".
+pub fn entry_text(entry: &TtEntry, ply: u32) -> String {
+    let value = value_text(entry.value, ply);
+    let what = match entry.bound {
+        TtBound::Exact => format!("an exact value of {value}"),
+        TtBound::Lower => format!("a lower bound of {value} (it failed high)"),
+        TtBound::Upper => format!("an upper bound of {value} (it failed low)"),
+    };
+    format!("{what} {}", searched_words(entry.depth))
+}
+
+/// How deep a stored value was searched: "from a search 2 plies deep",
+/// or for quiescence search's entries (depth 0) "from quiescence search".
+fn searched_words(depth: i32) -> String {
+    if depth <= 0 {
+        "from quiescence search".to_string()
+    } else {
+        format!("from a search {} deep", plies(depth))
+    }
+}
+
+/// Why an entry the probe found did not settle the node: too shallow, a
+/// bound on the wrong side of the window, or (principal-variation search)
+/// a node with a full window, where the search goes on so the principal
+/// variation stays whole.
+pub fn unsettled_words(entry: &TtEntry, node: &Frame, pvs: bool) -> String {
+    let needed = node.depth.max(0);
+    if entry.depth < needed {
+        format!(
+            "Too shallow: this node needs {}, so the entry cannot answer it.",
+            plies(needed)
+        )
+    } else if pvs && node.beta.saturating_sub(node.alpha) > 1 {
+        "Deep enough, but principal-variation search does not take the transposition table's answers at full-window nodes: the search goes on so that the principal variation stays whole.".to_string()
+    } else {
+        match entry.bound {
+            TtBound::Lower => format!(
+                "Deep enough, but a lower bound answers a node only when it reaches beta = {}.",
+                value_text(node.beta, node.ply)
+            ),
+            TtBound::Upper => format!(
+                "Deep enough, but an upper bound answers a node only when it is at most alpha = {}.",
+                value_text(node.alpha, node.ply)
+            ),
+            TtBound::Exact => "Deep enough, but principal-variation search does not take the transposition table's answers at full-window nodes.".to_string(),
+        }
+    }
+}
+
+/// Why a move was tried where it was. `quiet_cutoffs`: whether a quiet
+/// move has cut off before (only those teach the history scores that
+/// order quiet moves; before the first, the piece-square gain decides).
+fn reason_words(reason: OrderReason, quiet_cutoffs: bool) -> &'static str {
     match reason {
-        OrderReason::HashMove => "the table's best move here, tried first",
+        OrderReason::Quiet if !quiet_cutoffs => {
+            "a quiet move; no quiet move has caused a cutoff yet, so quiet moves are ordered by how much the moving piece gains on its new square (the piece-square tables)"
+        }
+        OrderReason::HashMove => "the transposition table's best move here, tried first",
         OrderReason::PreviousBest => "the previous iteration's best, tried first",
         OrderReason::GoodCapture => "a capture that does not lose material",
         OrderReason::TableMove => {
@@ -63,7 +122,7 @@ fn reason_words(reason: OrderReason) -> &'static str {
             "a counter-move: it refuted the same move by the opponent elsewhere in the tree"
         }
         OrderReason::Quiet => {
-            "a quiet move; quiet moves are ordered by how often they caused cutoffs so far"
+            "a quiet move; quiet moves are ordered by how often they caused cutoffs so far (the history heuristic), then by how much the moving piece gains on its new square"
         }
         OrderReason::BadCapture => "a capture that loses material, tried late",
         OrderReason::Unordered => "in generation order: move ordering is off",
@@ -112,10 +171,19 @@ pub fn caption(replay: &Replay, step: &Step) -> String {
             quiescence,
             ..
         } => enter_caption(step, top, depth, alpha, beta, quiescence),
-        TraceEvent::TtProbe { hit, cutoff, .. } => match (hit, cutoff) {
+        TraceEvent::TtProbe {
+            hit, cutoff, entry, ..
+        } => match (hit, cutoff) {
             (false, _) => "The transposition table has not seen this position.".to_string(),
             (true, false) => {
-                let mut text = "The table has seen this position, but its entry is not deep enough or its bound does not settle this window.".to_string();
+                let mut text = match entry {
+                    Some(entry) => format!(
+                        "The transposition table has seen this position: {}. {}",
+                        entry_text(&entry, ply),
+                        unsettled_words(&entry, top, setup.options.pvs)
+                    ),
+                    None => "The transposition table has seen this position, but its entry does not settle this node.".to_string(),
+                };
                 // Its move is tried first when it has one and ordering is on:
                 // then the node's next event is that move.
                 if let Some(&TraceEvent::MoveTried {
@@ -128,14 +196,35 @@ pub fn caption(replay: &Replay, step: &Step) -> String {
                         " Its best move, {}, is tried first.",
                         san(&top.position, mv)
                     ));
+                } else if entry.is_some_and(|entry| !entry.has_move) {
+                    text.push_str(" It holds no move to try first: it failed low, so no move was proven best.");
                 }
                 text
             }
-            (true, true) => "The table answers: this position was searched before, at least as deep, and the stored bound settles the window. No search needed.".to_string(),
+            (true, true) => match entry {
+                Some(entry) => format!(
+                    "The transposition table answers: {}, deep enough for this node{}, and {}. No search needed.",
+                    entry_text(&entry, ply),
+                    if top.depth > 0 {
+                        format!(" (it needs {})", plies(top.depth))
+                    } else {
+                        String::new()
+                    },
+                    match entry.bound {
+                        TtBound::Exact => "an exact value settles any window",
+                        TtBound::Lower => "a lower bound at or above beta is enough for a cutoff",
+                        TtBound::Upper => "an upper bound at or below alpha shows the node fails low",
+                    }
+                ),
+                None => "The transposition table answers: this position was searched before, at least as deep, and the stored bound settles the window. No search needed.".to_string(),
+            },
         },
-        TraceEvent::TtStore { value, bound, .. } => format!(
-            "The table keeps {} for this position as {}.",
+        TraceEvent::TtStore {
+            depth, value, bound, ..
+        } => format!(
+            "The transposition table keeps {} for this position, {}, as {}.",
             value_text(value, ply),
+            searched_words(depth),
             match bound {
                 TtBound::Exact => "an exact value",
                 TtBound::Lower => "a lower bound (it failed high: the true value may be higher)",
@@ -150,16 +239,30 @@ pub fn caption(replay: &Replay, step: &Step) -> String {
             reduction,
             ..
         } => {
+            // History scores are learnt from quiet moves' cutoffs only.
+            let quiet_cutoffs = setup.options.history_heuristic
+                && replay
+                    .find_backward(step.applied, |e| {
+                        matches!(e, TraceEvent::BetaCutoff { mv, .. } if !mv.is_capture() && !mv.is_promotion())
+                    })
+                    .is_some();
+            let words = reason_words(reason, quiet_cutoffs);
+            // In check, every move is a reply to the check, whatever class
+            // the picker put it in.
+            let words = if top.position.is_check() && reason != OrderReason::Evasion {
+                format!("{mover} is in check, so every move is an evasion; this is {words}")
+            } else {
+                words.to_string()
+            };
             let mut text = format!(
-                "{mover} tries {} (move {}: {}).",
+                "{mover} tries {} (move {}: {words}).",
                 san(&top.position, mv),
                 index + 1,
-                reason_words(reason)
             );
             match window {
                 WindowKind::Full => text.push_str(&format!(
                     " {opponent}'s replies are searched with the window turned round, {}: what is good for one side is bad for the other.",
-                    window_text(-top.beta, -top.alpha, ply + 1)
+                    window_text(-top.beta, -top.alpha, ply + 1, !top.position.turn())
                 )),
                 WindowKind::Null => text.push_str(&format!(
                     " Principal-variation search: a null window only asks whether it beats alpha = {}, which is cheaper than finding its value.",
@@ -205,12 +308,16 @@ pub fn caption(replay: &Replay, step: &Step) -> String {
             if setup.options.alpha_beta && value >= top.beta {
                 text.push_str(" It already reaches beta: the node is done.");
             }
+            // Only the selective search gets here in a stalemate (see
+            // `qsearch.rs`): say what the position really is.
+            if top.position.legal_moves().is_empty() {
+                text.push_str(" In fact this is stalemate, a draw: the selective search does not test for it in quiescence search, to save time, and misjudges it here.");
+            }
             text
         }
         TraceEvent::LeafEval { value, .. } => format!(
-            "The static evaluation: {} for {mover} ({} from White's view). No captures are looked at{}.",
-            value_text(value, ply),
-            white_view_text(value, ply, top.position.turn()),
+            "The static evaluation: {}. No captures are looked at{}.",
+            side_value_text(value, ply, top.position.turn()),
             if setup.options.quiescence {
                 ""
             } else {
@@ -221,9 +328,8 @@ pub fn caption(replay: &Replay, step: &Step) -> String {
             let san = san(&top.position, mv);
             if ply == 0 {
                 format!(
-                    "New best move at the root: {san}, worth {} for {mover} ({} from White's view).",
-                    value_text(value, 0),
-                    white_view_text(value, 0, top.position.turn())
+                    "New best move at the root: {san}, worth {}.",
+                    side_value_text(value, 0, top.position.turn())
                 )
             } else if setup.options.alpha_beta {
                 format!(
@@ -256,7 +362,7 @@ pub fn caption(replay: &Replay, step: &Step) -> String {
                 n => format!("The {n} moves tried before it lose weight on their squares: they did not refute the position."),
             };
             format!(
-                "The move tables learn from this cutoff: the refuting line {} gains weight on its 'from' and 'to' squares, in each piece's own table. {others} The tables are kept for the whole game.",
+                "The move tables learn from this cutoff: the refuting line {} gains weight on its 'from' and 'to' squares, in each piece's own move table. {others} The move tables are kept for the whole game.",
                 crate::game::notation::san_line(&top.position, &update.line).join(" "),
             )
         }
@@ -265,6 +371,54 @@ pub fn caption(replay: &Replay, step: &Step) -> String {
 }
 
 fn enter_caption(
+    step: &Step,
+    top: &Frame,
+    depth: i32,
+    alpha: i32,
+    beta: i32,
+    quiescence: bool,
+) -> String {
+    let mut text = enter_words(step, top, depth, alpha, beta, quiescence);
+    if top.ply > 0 {
+        text.push_str(&mate_bound_words(step, top, alpha, beta));
+    }
+    text
+}
+
+/// What a mate bound of the window means: a mate already found elsewhere
+/// (a bound is not the position's state, though "Black mated" reads like
+/// one).
+fn mate_bound_words(step: &Step, top: &Frame, alpha: i32, beta: i32) -> String {
+    let ply = top.ply;
+    let turn = top.position.turn();
+    let mover = side(turn);
+    let opponent = side(!turn);
+    let is_mate = |v: i32| v.abs() >= MATE_BOUND && v.abs() < INFINITY;
+    let mut text = String::new();
+    if is_mate(beta) && !no_upper_bound(beta, ply) {
+        // The move that found it, when it is the parent's best so far.
+        let parent = step.frames.len().checked_sub(2).map(|i| &step.frames[i]);
+        let with = parent
+            .and_then(|p| p.best().filter(|&(_, v)| -v == beta).map(|(m, _)| (p, m)))
+            .map(|(p, m)| format!(" with {}", san(&p.position, m)))
+            .unwrap_or_default();
+        text.push_str(&format!(
+            " beta = {}: {opponent} already has {}{with}, so this position matters only if it is even better for {opponent}.",
+            bound_text(beta, ply, turn),
+            value_text(-beta, ply - 1)
+        ));
+    }
+    if is_mate(alpha) && !no_lower_bound(alpha, ply) {
+        text.push_str(&format!(
+            " alpha = {}: {mover} already has {} elsewhere, so only a quicker mate improves on it.",
+            bound_text(alpha, ply, turn),
+            value_text(alpha, ply)
+        ));
+    }
+    text
+}
+
+fn enter_words(
     step: &Step,
     top: &Frame,
     depth: i32,
@@ -283,24 +437,38 @@ fn enter_caption(
         _ => String::new(),
     };
     if ply == 0 {
-        return if unbounded(alpha, beta, 0) {
+        return if unbounded(alpha, beta, 0) && step.iteration.is_some_and(|i| i > 1) {
+            // A later iteration knows the previous one's value, but without
+            // aspiration windows the root does not bet on it.
+            format!(
+                "The root: {mover} to move, {} to search, window {}. The previous iteration's value is known, but without aspiration windows the root's window stays infinite; its best move is tried first.",
+                plies(depth),
+                window_text(alpha, beta, 0, top.position.turn())
+            )
+        } else if unbounded(alpha, beta, 0) {
             format!(
                 "The root: {mover} to move, {} to search, window {}. Nothing is known yet, so alpha and beta are infinite.",
                 plies(depth),
-                window_text(alpha, beta, 0)
+                window_text(alpha, beta, 0, top.position.turn())
             )
         } else {
             format!(
                 "The root: {mover} to move, {} to search, window {}: an aspiration window around the previous iteration's value. If the value falls outside it, the root is searched again with a wider one.",
                 plies(depth),
-                window_text(alpha, beta, 0)
+                window_text(alpha, beta, 0, top.position.turn())
             )
         };
+    }
+    if quiescence && top.position.is_check() {
+        return format!(
+            "{reached}the horizon is reached with {mover} in check: standing pat is not allowed, so quiescence search tries every reply to the check, window {}.",
+            window_text(alpha, beta, ply, top.position.turn())
+        );
     }
     if quiescence {
         return format!(
             "{reached}the horizon is reached, but the position may not be quiet: quiescence search looks at {mover}'s captures only, window {}.",
-            window_text(alpha, beta, ply)
+            window_text(alpha, beta, ply, top.position.turn())
         );
     }
     if depth <= 0 {
@@ -318,7 +486,7 @@ fn enter_caption(
     } else {
         format!(
             "{}: alpha is what {mover} is already sure of elsewhere, beta what {opponent} is",
-            window_text(alpha, beta, ply)
+            window_text(alpha, beta, ply, top.position.turn())
         )
     };
     format!(
@@ -339,9 +507,9 @@ fn shortcut_caption(top: &Frame, reason: Shortcut, value: i32) -> String {
             value_text(value, ply)
         ),
         Shortcut::NullMove => "The null move held: even after passing, the value stays at or above beta, so the node is cut off.".to_string(),
-        Shortcut::MultiCut => "Multi-cut: besides the table's best move, other moves also reach beta in a shallower search, so the node is cut off.".to_string(),
+        Shortcut::MultiCut => "Multi-cut: besides the transposition table's best move, other moves also reach beta in a shallower search, so the node is cut off.".to_string(),
         Shortcut::Checkmate => format!(
-            "{mover} is in check with no legal move: checkmate, the worst value. Mates are scored by their distance from the root, so a quicker mate is worth more."
+            "{mover} is in check with no legal move: checkmate, the worst value. Inside the search a mate is scored by its distance from the root, so a quicker mate is worth more; every node shows it counted in moves from that node (\"mate in 1\": the side to move mates with its next move)."
         ),
         Shortcut::Stalemate => format!("{mover} has no legal move and is not in check: stalemate, a draw."),
     }
@@ -359,16 +527,17 @@ fn return_caption(replay: &Replay, step: &Step, top: &Frame, value: i32) -> Stri
             .unwrap_or_default();
         let last = step.applied == replay.len();
         return format!(
-            "The root returns {} for {mover} ({} from White's view){}{}",
-            value_text(value, 0),
-            white_view_text(value, 0, top.position.turn()),
+            "The root returns {}{}{}",
+            side_value_text(value, 0, top.position.turn()),
             if best.is_empty() || !last {
                 ".".to_string()
             } else {
                 format!(": the search chooses {best}.")
             },
             if last {
-                " That is the whole search: press Home to watch it again, or change a setting."
+                // The comparison of methods is on screen beside this: what
+                // its numbers show, in words.
+                " In the comparison, move ordering and the transposition table change the cost, never the result: the same value from fewer nodes. Minimax visits about b^d leaves (b moves a position, d plies), alpha-beta with perfect ordering about b^(d/2). That is the whole search: Home watches it again."
             } else {
                 ""
             }
@@ -379,17 +548,16 @@ fn return_caption(replay: &Replay, step: &Step, top: &Frame, value: i32) -> Stri
         value_text(value, ply),
         value_text(-value, ply - 1)
     );
-    // Only a node that searched its moves (or stood pat) fails low or high;
-    // a checkmate, a draw, a table answer or a static evaluation is its
-    // value.
-    let searched = replay.recording.setup.options.alpha_beta
-        && top.shortcut.is_none()
-        && top.leaf_eval.is_none()
-        && !top.table.is_some_and(|probe| probe.cutoff);
-    if searched && value <= top.entry_alpha {
-        text.push_str(" No move reached alpha (it failed low), so this is only an upper bound: the search is fail-soft and returns the best it found, not alpha itself.");
-    } else if searched && value >= top.entry_beta {
-        text.push_str(" It reached beta (it failed high), so this is only a lower bound.");
+    // Only what alpha-beta proved as a bound is called one (see
+    // `Frame::value_bound`): a checkmate, a draw or a static evaluation is
+    // the value itself, whatever the window.
+    let answered = top.table.is_some_and(|probe| probe.cutoff);
+    match top.value_bound(value, replay.recording.setup.options.alpha_beta) {
+        Bound::AtMost if answered => text.push_str(" The transposition table's entry is an upper bound, so this is only an upper bound too."),
+        Bound::AtLeast if answered => text.push_str(" The transposition table's entry is a lower bound, so this is only a lower bound too."),
+        Bound::AtMost => text.push_str(" No move reached alpha (it failed low), so this is only an upper bound: the search is fail-soft and returns the best it found, not alpha itself."),
+        Bound::AtLeast => text.push_str(" It reached beta (it failed high), so this is only a lower bound."),
+        Bound::Exact => {}
     }
     // The first value handed up explains the sign flip.
     let first = replay

@@ -22,6 +22,17 @@ pub struct Method {
     pub options: SearchOptions,
 }
 
+/// Plain minimax: every move of every node searched with no window, in
+/// generation order, with no table, scored by the static evaluation at
+/// the horizon. What the comparison's first row runs, and what switching
+/// alpha-beta off runs, whatever the other switches say.
+pub fn plain_minimax() -> SearchOptions {
+    SearchOptions {
+        quiescence: false,
+        ..SearchOptions::minimax()
+    }
+}
+
 /// The five methods, each one technique more than the one before.
 pub fn methods() -> [Method; 5] {
     let no_quiescence = |options: SearchOptions| SearchOptions {
@@ -32,7 +43,7 @@ pub fn methods() -> [Method; 5] {
     [
         Method {
             label: "minimax",
-            options: no_quiescence(SearchOptions::minimax()),
+            options: plain_minimax(),
         },
         Method {
             label: "alpha-beta",

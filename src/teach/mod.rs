@@ -94,12 +94,23 @@ pub enum RecordError {
     Cancelled,
 }
 
+/// The search the switches in `options` run. Alpha-beta off is plain
+/// minimax ([`compare::plain_minimax`]): move ordering, the transposition
+/// table and quiescence only make sense with alpha-beta's cutoffs (and
+/// principal-variation search, the selective search and iterative
+/// deepening work through its windows), so they do not apply. The
+/// comparison's "minimax" row is then the very search being watched.
+pub fn effective_options(options: SearchOptions) -> SearchOptions {
+    if options.alpha_beta {
+        options
+    } else {
+        compare::plain_minimax()
+    }
+}
+
 /// How to make a search small enough to record.
-fn advice(setup: &Setup) -> &'static str {
-    let options = &setup.options;
-    if !options.alpha_beta && options.quiescence {
-        "switch alpha-beta on or quiescence off, or lower the depth"
-    } else if !options.alpha_beta {
+pub fn advice(options: &SearchOptions) -> &'static str {
+    if !options.alpha_beta {
         "switch alpha-beta on, or lower the depth"
     } else if options.quiescence {
         "lower the depth or switch quiescence off"
@@ -120,6 +131,10 @@ pub fn record(
     if setup.position.legal_moves().is_empty() {
         return Err(RecordError::NoMoves);
     }
+    let setup = &Setup {
+        options: effective_options(setup.options),
+        ..setup.clone()
+    };
     let started = Instant::now();
     let mut recorder = Recorder::bounded(max_events);
     let result = search::search_fresh_until(
@@ -139,7 +154,7 @@ pub fn record(
         return Err(RecordError::TooLarge {
             max: max_events,
             depth: setup.depth,
-            advice: advice(setup),
+            advice: advice(&setup.options),
         });
     }
     if stop() || !finished {

@@ -8,14 +8,18 @@
 //! nearest [`Replay`] snapshot, so any step costs at most
 //! [`SNAPSHOT_INTERVAL`] events of work, however long the record.
 
+use std::collections::HashMap;
+use std::sync::Arc;
+
 use shakmaty::{Chess, Move, MoveList, Position, Role};
 
 use super::Recording;
 use crate::engine::movetables::TableWeights;
+use crate::engine::protocol::SearchOptions;
 use crate::engine::search::MATE;
 use crate::engine::stats::Counters;
 use crate::engine::trace::{
-    OrderReason, Pruning, ReSearchReason, Shortcut, TraceEvent, TtBound, WindowKind,
+    OrderReason, Pruning, ReSearchReason, Shortcut, TraceEvent, TtBound, TtEntry, WindowKind,
 };
 
 /// A snapshot of the step is kept every this many events.
@@ -60,6 +64,15 @@ pub enum Bound {
 }
 
 impl Bound {
+    /// The same bound seen from the other side (values change sign).
+    pub fn flipped(self) -> Bound {
+        match self {
+            Bound::Exact => Bound::Exact,
+            Bound::AtMost => Bound::AtLeast,
+            Bound::AtLeast => Bound::AtMost,
+        }
+    }
+
     /// "≤ ", "≥ " or nothing, to put before a value.
     pub fn sign(self) -> &'static str {
         match self {
@@ -108,11 +121,13 @@ impl MoveLine {
     }
 }
 
-/// What the table said about a node.
+/// What the transposition table said about a node.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TableProbe {
     pub hit: bool,
     pub cutoff: bool,
+    /// The entry found, on a hit.
+    pub entry: Option<TtEntry>,
 }
 
 /// One node on the path from the root.
@@ -132,7 +147,9 @@ pub struct Frame {
     pub beta: i32,
     pub quiescence: bool,
     /// The node's moves: first those reached, in the order the search took
-    /// them, then the pending ones in generation order. Quiescence nodes
+    /// them, then the pending ones: in a [`Replay`], those the search will
+    /// reach in the order it will take them, then those it never reaches
+    /// (cut off) in generation order. Quiescence nodes
     /// list only captures and promotions (all moves when in check); a
     /// horizon leaf lists none.
     pub moves: Vec<MoveLine>,
@@ -167,12 +184,13 @@ impl Frame {
         depth: i32,
         window: (i32, i32),
         quiescence: bool,
-        alpha_beta: bool,
+        mate_distance: bool,
     ) -> Frame {
-        // Mate-distance pruning: below the root, a main node narrows its
-        // window to what any line from it can score, from being mated here
-        // to mating with the next move (as `search::negamax` does).
-        let (alpha, beta) = if alpha_beta && ply > 0 && !quiescence && depth > 0 {
+        // Mate-distance pruning (part of the selective search): below the
+        // root, a main node narrows its window to what any line from it can
+        // score, from being mated here to mating with the next move (as
+        // `search::negamax` does).
+        let (alpha, beta) = if mate_distance && ply > 0 && !quiescence && depth > 0 {
             (
                 window.0.max(-MATE + ply as i32),
                 window.1.min(MATE - ply as i32 - 1),
@@ -217,6 +235,52 @@ impl Frame {
         }
     }
 
+    /// Whether `value`, returned by this node, is its exact value or only
+    /// a bound alpha-beta proved (from this node's side to move). A value
+    /// is a bound only where the search stopped short of the truth: the
+    /// node failed high (a cutoff, standing pat at beta, or a pruning rule
+    /// that trusts beta is reached) or failed low after searching moves
+    /// (fail-soft: the best it found, every move only proven worse). A
+    /// checkmate, a draw, a static evaluation or an exact table entry is
+    /// the value itself, whatever the window.
+    pub fn value_bound(&self, value: i32, alpha_beta: bool) -> Bound {
+        if !alpha_beta || self.leaf_eval.is_some() {
+            return Bound::Exact;
+        }
+        if let Some((reason, _)) = self.shortcut {
+            return match reason {
+                Shortcut::Draw
+                | Shortcut::Tablebase
+                | Shortcut::Checkmate
+                | Shortcut::Stalemate => Bound::Exact,
+                Shortcut::ReverseFutility | Shortcut::NullMove | Shortcut::MultiCut => {
+                    Bound::AtLeast
+                }
+                // Mate-distance pruning returns a bound on the side the
+                // window was narrowed from.
+                Shortcut::MateDistance if value >= self.entry_beta => Bound::AtLeast,
+                Shortcut::MateDistance => Bound::AtMost,
+            };
+        }
+        if let Some(probe) = self.table.filter(|probe| probe.cutoff) {
+            return match probe.entry.map(|entry| entry.bound) {
+                Some(TtBound::Lower) => Bound::AtLeast,
+                Some(TtBound::Upper) => Bound::AtMost,
+                Some(TtBound::Exact) | None => Bound::Exact,
+            };
+        }
+        let searched = self.moves[..self.reached]
+            .iter()
+            .any(|line| matches!(line.status, MoveStatus::Searched(_)));
+        if value >= self.entry_beta && (self.cutoff.is_some() || self.stand_pat.is_some()) {
+            Bound::AtLeast
+        } else if value <= self.entry_alpha && searched {
+            Bound::AtMost
+        } else {
+            Bound::Exact
+        }
+    }
+
     /// The best move searched so far and its value.
     pub fn best(&self) -> Option<(Move, i32)> {
         self.moves[..self.reached]
@@ -229,6 +293,17 @@ impl Frame {
                 Some((_, b)) if b >= value => best,
                 _ => Some((mv, value)),
             })
+    }
+
+    /// Put the moves in `order` first, in that order, the others after
+    /// them as they were (a stable sort).
+    fn order_moves(&mut self, order: &[Move]) {
+        self.moves[self.reached..].sort_by_key(|line| {
+            order
+                .iter()
+                .position(|&m| m == line.mv)
+                .unwrap_or(usize::MAX)
+        });
     }
 
     /// Bring `mv` to the end of the reached moves; its index. A move the
@@ -269,6 +344,43 @@ pub struct Step {
     pub tables: TableWeights,
     root: Chess,
     alpha_beta: bool,
+    /// Whether the search narrows windows to mate distances.
+    mate_distance: bool,
+    /// In a [`Replay`], the order in which each node reaches its moves.
+    orders: Option<Arc<NodeOrders>>,
+}
+
+/// For each node of a record, by the index of its `EnterNode` event, the
+/// moves it reaches (tries or prunes) in the order it reaches them. The
+/// move picker orders lazily, by knowledge the record does not keep
+/// (history, killers), so the order of pending moves is read from the
+/// record's future instead.
+pub type NodeOrders = HashMap<usize, Vec<Move>>;
+
+/// Walk the record once and note each node's order of moves.
+fn node_orders(events: &[TraceEvent]) -> NodeOrders {
+    let mut orders = NodeOrders::new();
+    // The nodes on the path: (ply, index of the node's `EnterNode`).
+    let mut path: Vec<(u32, usize)> = Vec::new();
+    for (i, event) in events.iter().enumerate() {
+        match *event {
+            TraceEvent::Iteration { .. } => path.clear(),
+            TraceEvent::EnterNode { ply, .. } => {
+                path.retain(|&(p, _)| p < ply);
+                path.push((ply, i));
+            }
+            TraceEvent::MoveTried { ply, mv, .. } | TraceEvent::MovePruned { ply, mv, .. } => {
+                if let Some(&(_, at)) = path.iter().rev().find(|&&(p, _)| p == ply) {
+                    let order: &mut Vec<Move> = orders.entry(at).or_default();
+                    if !order.contains(&mv) {
+                        order.push(mv);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    orders
 }
 
 impl Step {
@@ -276,12 +388,17 @@ impl Step {
     /// replaying a log event by event without a [`Replay`] (as `kibitz
     /// trace` does, to know each event's position). `alpha_beta`: whether
     /// the search raised alpha (off for minimax).
-    pub fn new(root: &Chess, alpha_beta: bool) -> Step {
-        Step::start(root, alpha_beta)
+    pub fn new(root: &Chess, options: &SearchOptions) -> Step {
+        Step {
+            mate_distance: options.alpha_beta && options.selective,
+            ..Step::start(root, options.alpha_beta)
+        }
     }
 
     fn start(root: &Chess, alpha_beta: bool) -> Step {
         Step {
+            mate_distance: false,
+            orders: None,
             applied: 0,
             frames: Vec::new(),
             iteration: None,
@@ -346,15 +463,18 @@ impl Step {
                 self.deepest = self.deepest.max(ply);
                 if ply == 0 {
                     self.frames.clear();
-                    let frame = Frame::new(
+                    let mut frame = Frame::new(
                         0,
                         self.root.clone(),
                         Via::Root,
                         depth,
                         (alpha, beta),
                         false,
-                        self.alpha_beta,
+                        self.mate_distance,
                     );
+                    if let Some(order) = self.node_order() {
+                        frame.order_moves(order);
+                    }
                     self.frames.push(frame);
                 } else if let Some(parent) = self.frames.last() {
                     let via = parent.next_via;
@@ -368,24 +488,29 @@ impl Step {
                         }
                         Via::Root => {}
                     }
-                    let frame = Frame::new(
+                    let mut frame = Frame::new(
                         ply,
                         position,
                         via,
                         depth,
                         (alpha, beta),
                         quiescence,
-                        self.alpha_beta,
+                        self.mate_distance,
                     );
+                    if let Some(order) = self.node_order() {
+                        frame.order_moves(order);
+                    }
                     self.frames.push(frame);
                 }
             }
-            TraceEvent::TtProbe { hit, cutoff, .. } => {
+            TraceEvent::TtProbe {
+                hit, cutoff, entry, ..
+            } => {
                 self.counters.tt_probes += 1;
                 self.counters.tt_hits += u64::from(hit);
                 self.counters.tt_cutoffs += u64::from(cutoff);
                 if let Some(top) = self.frames.last_mut() {
-                    top.table = Some(TableProbe { hit, cutoff });
+                    top.table = Some(TableProbe { hit, cutoff, entry });
                 }
             }
             TraceEvent::TtStore { value, bound, .. } => {
@@ -502,6 +627,13 @@ impl Step {
         }
     }
 
+    /// The order of moves of the node whose `EnterNode` was applied last.
+    fn node_order(&self) -> Option<&[Move]> {
+        let orders = self.orders.as_ref()?;
+        let at = self.applied.checked_sub(1)?;
+        orders.get(&at).map(Vec::as_slice)
+    }
+
     /// Hand the returned top node's value to its parent, negated: the
     /// child's side to move is the parent's opponent.
     fn pop(&mut self) {
@@ -509,19 +641,11 @@ impl Step {
             return;
         };
         let value = child.returned.unwrap_or(0);
-        let alpha_beta = self.alpha_beta;
+        // What the child proved about itself, turned round with the sign:
+        // a child that failed high gives its parent an upper bound.
+        let bound = child.value_bound(value, self.alpha_beta).flipped();
         let Some(parent) = self.frames.last_mut() else {
             return;
-        };
-        // The parent's window as it stood while the move was searched.
-        let bound = if !alpha_beta {
-            Bound::Exact
-        } else if -value <= parent.alpha {
-            Bound::AtMost
-        } else if -value >= parent.beta {
-            Bound::AtLeast
-        } else {
-            Bound::Exact
         };
         match child.via {
             Via::Pass => parent.null_move = Some(Some(-value)),
@@ -549,10 +673,8 @@ impl Replay {
     /// Walk the whole record once, keeping a snapshot every
     /// [`SNAPSHOT_INTERVAL`] events.
     pub fn new(recording: Recording) -> Replay {
-        let mut step = Step::start(
-            &recording.setup.position,
-            recording.setup.options.alpha_beta,
-        );
+        let mut step = Step::new(&recording.setup.position, &recording.setup.options);
+        step.orders = Some(Arc::new(node_orders(&recording.events)));
         let mut snapshots = vec![step.clone()];
         for (i, event) in recording.events.iter().enumerate() {
             step.apply(event);
@@ -777,7 +899,7 @@ mod tests {
     #[test]
     fn a_main_node_below_the_root_narrows_its_window_to_mate_distances() {
         let position = Chess::default();
-        let mut step = Step::start(&position, true);
+        let mut step = Step::new(&position, &SearchOptions::default());
         step.apply(&enter(0, 3, false));
         let root = step.current().expect("the root");
         assert_eq!((root.alpha, root.beta), (-INFINITY, INFINITY));
@@ -787,7 +909,14 @@ mod tests {
         assert_eq!((child.entry_alpha, child.entry_beta), (-INFINITY, INFINITY));
         // Being mated at ply 1, mating at ply 2.
         assert_eq!((child.alpha, child.beta), (-MATE + 1, MATE - 2));
-        // Quiescence nodes and minimax do not narrow.
+        // Quiescence nodes, minimax and the textbook search (without the
+        // selective search's mate-distance pruning) do not narrow.
+        let mut step = Step::new(&position, &SearchOptions::textbook());
+        step.apply(&enter(0, 3, false));
+        step.apply(&tried(&position, 0, "e2e4"));
+        step.apply(&enter(1, 2, false));
+        let child = step.current().expect("a node");
+        assert_eq!((child.alpha, child.beta), (-INFINITY, INFINITY));
         let mut step = Step::start(&position, false);
         step.apply(&enter(0, 3, false));
         step.apply(&tried(&position, 0, "e2e4"));

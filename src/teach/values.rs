@@ -4,7 +4,9 @@
 //! Inside the search every value is from the side to move at its node
 //! (negamax), and mate values count plies from the root: mate delivered at
 //! ply `n` is worth `MATE - n`, so a quicker mate is worth more. Shown at a
-//! node, a mate is counted in moves from that node.
+//! node, a mate is always counted in moves from that node (one convention,
+//! which the checkmate caption states): "mate in 1" at ply 2 and at the root
+//! both mean a mate with the side to move's next move.
 
 use shakmaty::Color;
 
@@ -60,30 +62,71 @@ pub fn white_view_text(value: i32, ply: u32, turn: Color) -> String {
     value_text(white, ply)
 }
 
+/// A value with the side it is for, and White's view only where it
+/// differs: `+0.50 for White`, `-0.50 for Black (+0.50 from White's
+/// view)`, `White mates in 2`.
+pub fn side_value_text(value: i32, ply: u32, turn: Color) -> String {
+    let white = white_view_text(value, ply, turn);
+    if white.starts_with("White") || white.starts_with("Black") {
+        white
+    } else if turn.is_white() {
+        format!("{} for White", value_text(value, ply))
+    } else {
+        format!(
+            "{} for Black ({white} from White's view)",
+            value_text(value, ply)
+        )
+    }
+}
+
 /// A node's window as it stands: `[alpha, beta]`, or once alpha has
 /// reached beta (a cutoff) what that means, since `[+0.60, +0.20]` reads as
 /// nonsense.
-pub fn node_window_text(alpha: i32, beta: i32, ply: u32) -> String {
+pub fn node_window_text(alpha: i32, beta: i32, ply: u32, turn: Color) -> String {
     if alpha >= beta {
-        format!("cut off at beta {}", value_text(beta, ply))
+        let bound = bound_text(beta, ply, turn);
+        if bound.contains("mate") {
+            format!("cut off at beta ({bound})")
+        } else {
+            format!("cut off at beta {bound}")
+        }
     } else {
-        window_text(alpha, beta, ply)
+        window_text(alpha, beta, ply, turn)
+    }
+}
+
+/// A window bound at ply `ply`, where `turn` moves. A mate bound names
+/// the side that mates, counted from this node like every value here:
+/// `White mates in 2`, or at distance 0 `Black mated` (the opponent
+/// already has a mate that ends at this very ply). The value alone would
+/// read "checkmated", as if the position were mate.
+pub fn bound_text(value: i32, ply: u32, turn: Color) -> String {
+    if value.abs() >= INFINITY || value.abs() < MATE_BOUND {
+        return value_text(value, ply);
+    }
+    let plies = (MATE - value.abs() - ply as i32).max(0);
+    let winner = if value > 0 { turn } else { !turn };
+    let name = |color: Color| if color.is_white() { "White" } else { "Black" };
+    if plies == 0 {
+        format!("{} mated", name(!winner))
+    } else {
+        format!("{} mates in {}", name(winner), (plies + 1) / 2)
     }
 }
 
 /// A window `[alpha, beta]` at ply `ply`. A bound no value at the node can
 /// pass (being mated there, or mating with the next move: mate-distance
 /// pruning narrows an infinite window to these) reads as infinite.
-pub fn window_text(alpha: i32, beta: i32, ply: u32) -> String {
+pub fn window_text(alpha: i32, beta: i32, ply: u32, turn: Color) -> String {
     let low = if no_lower_bound(alpha, ply) {
         "-inf".to_string()
     } else {
-        value_text(alpha, ply)
+        bound_text(alpha, ply, turn)
     };
     let high = if no_upper_bound(beta, ply) {
         "+inf".to_string()
     } else {
-        value_text(beta, ply)
+        bound_text(beta, ply, turn)
     };
     format!("[{low}, {high}]")
 }
@@ -154,15 +197,28 @@ mod tests {
             "White mates in 1"
         );
         assert_eq!(white_view_text(150, 1, Color::Black), "-1.50");
-        assert_eq!(window_text(-INFINITY, 30, 0), "[-inf, +0.30]");
+        assert_eq!(window_text(-INFINITY, 30, 0, Color::White), "[-inf, +0.30]");
         // Mate-distance pruning's bounds at ply 2 (being mated there,
         // mating on ply 3) exclude nothing: they read as infinite.
-        assert_eq!(window_text(-(MATE - 2), MATE - 3, 2), "[-inf, +inf]");
+        assert_eq!(
+            window_text(-(MATE - 2), MATE - 3, 2, Color::White),
+            "[-inf, +inf]"
+        );
         assert!(unbounded(-(MATE - 2), MATE - 3, 2));
         // One ply less than that is a real bound: a mate in 1 is excluded.
+        // Mate bounds name the side that mates: the value alone would read
+        // like the position's state ("checkmated").
         assert_eq!(
-            window_text(-(MATE - 3), MATE - 4, 2),
-            "[mated in 1, mate in 1]"
+            window_text(-(MATE - 3), MATE - 4, 2, Color::White),
+            "[Black mates in 1, White mates in 1]"
+        );
+        assert_eq!(
+            node_window_text(0, -(MATE - 1), 1, Color::Black),
+            "cut off at beta (Black mated)"
+        );
+        assert_eq!(
+            window_text(-INFINITY, -(MATE - 1), 1, Color::Black),
+            "[-inf, Black mated]"
         );
         assert!(!unbounded(-INFINITY, MATE - 4, 2));
         assert_eq!(count_text(1_234_567), "1,234,567");

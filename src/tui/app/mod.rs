@@ -47,6 +47,9 @@ pub struct App {
     /// What every mode shares (`App` derefs to it).
     pub cx: Shared,
     pub mode: Mode,
+    /// The lesson left with Esc, to come back to with `T` while the board
+    /// shows its position (see `app/teach.rs`).
+    pub(super) lesson: Option<Box<Teach>>,
 }
 
 impl Deref for App {
@@ -81,6 +84,7 @@ impl App {
         App {
             cx: Shared::new(settings, dirs, overlay, size),
             mode: Mode::Play,
+            lesson: None,
         }
     }
 

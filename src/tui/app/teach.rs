@@ -41,13 +41,30 @@ impl App {
         );
     }
 
-    /// Teach the position on the board (the `T` key and `:teach`).
+    /// Teach the position on the board (the `T` key and `:teach`): the
+    /// lesson left with Esc, as it was, while the board still shows its
+    /// position; else a new one.
     pub fn teach_board(&mut self, now: Instant) {
         if let Mode::Teach(_) = self.mode {
             self.overlay = Overlay::TeachPositions(TeachPicker { choice: 0 });
             return;
         }
         let position = self.game.position().clone();
+        if let Some(mut lesson) = self.lesson.take()
+            && lesson.setup.position == position
+        {
+            let back = self.pause_for_teach(now);
+            lesson.resume(&mut self.cx, back, now);
+            let depth = lesson.setup.depth;
+            let step = lesson.applied();
+            self.mode = Mode::Teach(lesson);
+            self.cx.selected = None;
+            self.say(
+                format!("Teach mode: back to the lesson, depth {depth}, step {step}."),
+                Tone::Info,
+            );
+            return;
+        }
         let history = self.game.history_keys();
         self.teach(position, history, DEFAULT_DEPTH, now);
     }
@@ -79,11 +96,15 @@ impl App {
 
     /// Back from teach mode to the game or analysis it interrupted.
     pub fn leave_teach(&mut self, now: Instant) {
-        let Mode::Teach(teach) = std::mem::replace(&mut self.mode, Mode::Play) else {
+        let Mode::Teach(mut teach) = std::mem::replace(&mut self.mode, Mode::Play) else {
             return;
         };
         self.cx.requests.push(Request::StopTeach);
-        self.mode = *teach.back;
+        // The lesson is kept (depth, switches, step) for `T` to come back
+        // to while the board shows its position.
+        self.mode = std::mem::replace(&mut *teach.back, Mode::Play);
+        teach.playing = None;
+        self.lesson = Some(teach);
         self.message = None;
         self.dirty = true;
         match &mut self.mode {

@@ -11,9 +11,10 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use shakmaty::Position;
 
+use crate::engine::trace::{OrderReason, TtBound};
 use crate::teach::caption::san;
 use crate::teach::replay::Bound;
-use crate::teach::values::{node_window_text, value_text, white_view_text};
+use crate::teach::values::{node_window_text, side_value_text, value_text, white_view_text};
 use crate::teach::{Frame as Node, MoveStatus, Step};
 use crate::tui::theme::Theme;
 
@@ -38,7 +39,7 @@ impl NodeMoves<'_> {
             " Ply {} · {} to move · {} ",
             node.ply,
             side_name(node.position.turn()),
-            node_window_text(node.alpha, node.beta, node.ply)
+            node_window_text(node.alpha, node.beta, node.ply, node.position.turn())
         );
         let inner = section(frame, title, area, theme);
         let lines = outline(node, theme);
@@ -90,10 +91,46 @@ fn outline(node: &Node, theme: &Theme) -> Vec<(bool, Line<'static>)> {
     let mut lines: Vec<(bool, Line)> = Vec::new();
     let note = |text: String, style: Style| (false, Line::styled(format!(" {text}"), style));
     if let Some(table) = node.table {
-        let text = match (table.hit, table.cutoff) {
-            (false, _) => "table: not seen before".to_string(),
-            (true, false) => "table: seen, not settled: its move goes first".to_string(),
-            (true, true) => "table: answered, no search needed".to_string(),
+        let entry = table.entry.map(|entry| {
+            let bound = match entry.bound {
+                TtBound::Exact => "exact",
+                TtBound::Lower => "lower bound",
+                TtBound::Upper => "upper bound",
+            };
+            format!(
+                "{bound} {}, depth {}",
+                value_text(entry.value, ply),
+                entry.depth.max(0)
+            )
+        });
+        let first = node
+            .moves
+            .first()
+            .filter(|line| line.reason == Some(OrderReason::HashMove));
+        let text = match (table.hit, table.cutoff, entry, table.entry) {
+            (false, ..) => "transposition table: not seen before".to_string(),
+            (true, true, Some(entry), _) => {
+                format!("transposition table: {entry}: answers, no search needed")
+            }
+            (true, false, Some(text), Some(entry)) => {
+                let why = if entry.depth < node.depth.max(0) {
+                    "too shallow"
+                } else {
+                    "does not settle the window"
+                };
+                let mut text = format!("transposition table: {text}: {why}");
+                if let Some(line) = first {
+                    text.push_str(&format!(
+                        "; its move {} first",
+                        san(&node.position, line.mv)
+                    ));
+                } else if !entry.has_move {
+                    text.push_str("; no move stored");
+                }
+                text
+            }
+            (true, true, ..) => "transposition table: answers, no search needed".to_string(),
+            (true, false, ..) => "transposition table: seen, does not settle this node".to_string(),
         };
         lines.push(note(text, dim));
     }
@@ -129,7 +166,17 @@ fn outline(node: &Node, theme: &Theme) -> Vec<(bool, Line<'static>)> {
     for (i, line) in reached.iter().enumerate() {
         let branch = if i + 1 == last { "└" } else { "├" };
         let name = san(&node.position, line.mv);
-        let why = line.reason.map(|r| r.label()).unwrap_or_default();
+        // In check every move is an evasion, whatever its ordering class.
+        let why = match line.reason {
+            Some(OrderReason::Evasion) | None => line
+                .reason
+                .map(|r| r.label().to_string())
+                .unwrap_or_default(),
+            Some(reason) if node.position.is_check() => {
+                format!("check evasion, {}", reason.label())
+            }
+            Some(reason) => reason.label().to_string(),
+        };
         let current = node.current == Some(i);
         let (mark, status, style) = match line.status {
             MoveStatus::Searching => {
@@ -219,14 +266,17 @@ fn outline(node: &Node, theme: &Theme) -> Vec<(bool, Line<'static>)> {
         lines.push((false, Line::styled(text, if cut { accent } else { dim })));
     }
     if let Some(value) = node.returned {
-        lines.push(note(
+        let text = if ply == 0 {
+            // The root has no parent: its value is the search's result.
+            format!("the search's value: {}", side_value_text(value, 0, turn))
+        } else {
             format!(
                 "returns {} (its parent sees {})",
                 value_text(value, ply),
-                value_text(-value, ply.saturating_sub(1))
-            ),
-            bold,
-        ));
+                value_text(-value, ply - 1)
+            )
+        };
+        lines.push(note(text, bold));
     }
     lines
 }

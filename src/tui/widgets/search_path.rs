@@ -64,7 +64,10 @@ impl SearchPath<'_> {
                 Span::styled(format!("{reached:<12}"), style),
                 Span::styled(format!("{} ", side_name(node.position.turn())), dim),
                 Span::raw(format!("{kind:<10} ")),
-                Span::styled(node_window_text(node.alpha, node.beta, node.ply), style),
+                Span::styled(
+                    node_window_text(node.alpha, node.beta, node.ply, node.position.turn()),
+                    style,
+                ),
                 Span::styled(null, Style::default().fg(theme.accent)),
             ]));
         }

@@ -36,16 +36,21 @@ impl StatsPanel<'_> {
         let inner = section(frame, " Search statistics (S hides) ", area, theme);
         let stats = self.stats;
         let bar_width = usize::from(inner.width.saturating_sub(FIXED_COLUMNS)).max(4);
+        // The two last columns are branching factors: this iteration's
+        // nodes over the previous one's (N/N-1), and the depth-th root of
+        // all nodes so far (root). Their name goes over the bars' end where
+        // it fits.
+        const LEGEND: &str = "█ main ░ quiescence";
+        let legend_width = LEGEND.chars().count();
+        let name = ["branching factor", "branching"]
+            .into_iter()
+            .find(|name| legend_width + 1 + name.len() <= bar_width)
+            .unwrap_or("");
+        let legend: String = LEGEND.chars().take(bar_width).collect();
         let mut lines = vec![Line::from(vec![
             Span::styled("  d  nodes ", dim),
             Span::styled(
-                format!(
-                    "{:<bar_width$}",
-                    "█ main ░ quiescence"
-                        .chars()
-                        .take(bar_width)
-                        .collect::<String>()
-                ),
+                format!("{legend:<width$}{name}", width = bar_width - name.len()),
                 dim,
             ),
             Span::styled(" N/N-1  root", dim),

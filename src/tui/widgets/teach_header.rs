@@ -38,11 +38,15 @@ impl TeachHeader<'_> {
                 text
             }
         };
-        // Two rows: the textbook's four, then the three refinements.
+        // Two rows: alpha-beta and what makes it cheaper, then the rest.
         let mut rows = [vec![Span::raw(" ")], vec![Span::raw(" ")]];
         for (i, (name, on)) in TOGGLES.iter().zip(teach.toggles()).enumerate() {
             // On or off is said in text, not only in colour.
-            let (mark, style) = if on {
+            let (mark, style) = if !teach.applies(i) {
+                // Plain minimax runs: the switch is kept for when alpha-beta
+                // is back, but does nothing now.
+                ("·", dim.add_modifier(Modifier::CROSSED_OUT))
+            } else if on {
                 (
                     "+",
                     Style::default()
@@ -52,7 +56,14 @@ impl TeachHeader<'_> {
             } else {
                 ("-", dim)
             };
-            let row = &mut rows[usize::from(i >= 4)];
+            // On a narrow screen the long name would push the last switches
+            // out of the header's rows; chess programmers' "TT" fits.
+            let name = if i == 2 && area.width < 48 {
+                "TT"
+            } else {
+                *name
+            };
+            let row = &mut rows[usize::from(i >= 3)];
             row.push(Span::styled(format!("{}{mark}{name}", i + 1), style));
             row.push(Span::raw("  "));
         }
@@ -60,7 +71,14 @@ impl TeachHeader<'_> {
         let lines = vec![
             Line::from(vec![
                 Span::styled(format!(" {progress}"), bold),
-                Span::styled("  · 1-7 switch:", dim),
+                Span::styled(
+                    if teach.applies(1) {
+                        "  · 1-7 switch:"
+                    } else {
+                        "  · plain minimax: 2-7 do not apply"
+                    },
+                    dim,
+                ),
             ]),
             Line::from(first),
             Line::from(second),

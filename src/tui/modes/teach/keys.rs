@@ -4,7 +4,7 @@ use std::time::Instant;
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
 
-use super::{Record, SPEEDS, TOGGLES, Teach};
+use super::{RECORDING, Record, SPEEDS, TOGGLES, Teach};
 use crate::teach::replay::Landmark;
 use crate::teach::{MAX_DEPTH, MIN_DEPTH};
 use crate::tui::shared::{Shared, Tone};
@@ -15,7 +15,7 @@ pub const HELP: &[(&str, &str)] = &[
     ("↑ k", "step out: to where this node returns its value"),
     ("c C", "next / previous cutoff"),
     ("b B", "next / previous new best move at the root"),
-    ("t T", "next / previous table hit"),
+    ("t T", "next / previous transposition table hit"),
     ("Home g, End G", "the start, the end of the search"),
     ("Space, + -", "auto-play on/off; faster, slower"),
     (
@@ -166,7 +166,9 @@ impl Teach {
                     KeyCode::Char('b' | 'B') => {
                         Some(("new best move at the root", Landmark::RootBest))
                     }
-                    KeyCode::Char('t' | 'T') => Some(("table hit", Landmark::TableHit)),
+                    KeyCode::Char('t' | 'T') => {
+                        Some(("transposition table hit", Landmark::TableHit))
+                    }
                     _ => None,
                 };
                 let ahead = matches!(key.code, KeyCode::Char('c' | 'b' | 't'));
@@ -174,7 +176,7 @@ impl Teach {
                     landmark.is_none_or(|(_, mark)| landmark_found(replay, applied, mark, ahead));
                 let missing = match key.code {
                     KeyCode::Char('t' | 'T') if !self.setup.options.transposition_table => {
-                        Some("The table is off (key 3 switches it on).".to_string())
+                        Some("The transposition table is off (key 3 switches it on).".to_string())
                     }
                     KeyCode::Char('c' | 'C') if !self.setup.options.alpha_beta => {
                         Some("Minimax has no cutoffs (key 1 switches alpha-beta on).".to_string())
@@ -226,7 +228,7 @@ impl Teach {
         }
         cx.say(
             format!(
-                "{} {}{note}: recording the search again.",
+                "{} {}{note}{RECORDING}",
                 TOGGLES[index],
                 if on { "on" } else { "off" }
             ),
@@ -238,17 +240,20 @@ impl Teach {
     fn set_depth(&mut self, cx: &mut Shared, depth: u32, now: Instant) {
         let depth = depth.clamp(MIN_DEPTH, MAX_DEPTH);
         if depth == self.setup.depth {
-            cx.say(
-                format!("Depth {MIN_DEPTH} to {MAX_DEPTH}: deeper trees are too large to follow."),
-                Tone::Info,
-            );
+            let text = if depth == MIN_DEPTH {
+                format!(
+                    "Depth {MIN_DEPTH} is the shallowest: the search looks at least one ply ahead."
+                )
+            } else {
+                format!(
+                    "Depth {MAX_DEPTH} is the deepest teach mode offers: deeper trees are too large to follow."
+                )
+            };
+            cx.say(text, Tone::Info);
             return;
         }
         self.setup.depth = depth;
-        cx.say(
-            format!("Depth {depth}: recording the search again."),
-            Tone::Info,
-        );
+        cx.say(format!("Depth {depth}{RECORDING}"), Tone::Info);
         self.rerecord(cx, now);
     }
 

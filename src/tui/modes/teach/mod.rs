@@ -33,12 +33,16 @@ const DEFAULT_SPEED: usize = 2;
 pub const TOGGLES: [&str; 7] = [
     "alpha-beta",
     "ordering",
-    "table",
+    "transposition table",
     "quiescence",
     "PVS",
     "deepening",
     "selective",
 ];
+
+/// The end of the message a switch or a depth change leaves while the
+/// search is recorded again.
+pub const RECORDING: &str = ": recording the search again.";
 
 /// Where the record is.
 #[derive(Debug, Clone)]
@@ -111,6 +115,24 @@ impl Teach {
         teach
     }
 
+    /// Back to a lesson left with Esc, returning to `back`: the record,
+    /// the step, the depth and the switches are as they were. What was
+    /// still being made when it was left (leaving stops the background
+    /// work) is asked for again.
+    pub fn resume(&mut self, cx: &mut Shared, back: Mode, now: Instant) {
+        *self.back = back;
+        self.playing = None;
+        if self.comparison.iter().any(Option::is_none) {
+            self.compare_key = None;
+        }
+        if self.ready().is_none() {
+            self.rerecord(cx, now);
+        } else {
+            self.ask_comparison(cx);
+        }
+        cx.dirty = true;
+    }
+
     /// Ask for a new record of the setup (and the comparison, when the
     /// position or depth changed).
     pub fn rerecord(&mut self, cx: &mut Shared, now: Instant) {
@@ -121,6 +143,12 @@ impl Teach {
             id: self.record_id,
             setup: Box::new(self.setup.clone()),
         });
+        self.ask_comparison(cx);
+        cx.dirty = true;
+    }
+
+    /// Ask for the comparison unless it is for this position and depth.
+    fn ask_comparison(&mut self, cx: &mut Shared) {
         let key = (self.setup.position.clone(), self.setup.depth);
         if self.compare_key.as_ref() != Some(&key) {
             self.compare_id = next_id();
@@ -133,7 +161,6 @@ impl Teach {
             });
             self.compare_key = Some(key);
         }
-        cx.dirty = true;
     }
 
     /// A record arrived from the background.
@@ -153,6 +180,19 @@ impl Teach {
             }
             Err(e) => Record::Failed(e.to_string()),
         };
+        // "Depth 4: recording the search again." is no longer true.
+        if let Some((text, tone)) = &mut cx.message
+            && let Some(what) = text.strip_suffix(RECORDING)
+        {
+            *text = match &self.record {
+                Record::Ready { replay, .. } => format!(
+                    "{what}: recorded, {} steps.",
+                    crate::teach::values::count_text(replay.len() as u64)
+                ),
+                _ => format!("{what}: no record (see below)."),
+            };
+            *tone = crate::tui::shared::Tone::Info;
+        }
         cx.dirty = true;
     }
 
@@ -228,9 +268,16 @@ impl Teach {
         ]
     }
 
-    /// The algorithm in words: what the header says is running.
+    /// Whether switch `index` (of [`TOGGLES`]) changes the search: with
+    /// alpha-beta off, plain minimax runs and the others do not apply.
+    pub fn applies(&self, index: usize) -> bool {
+        index == 0 || self.setup.options.alpha_beta
+    }
+
+    /// The algorithm in words: what the header says is running (the
+    /// search that runs, not the switches: see `teach::effective_options`).
     pub fn algorithm(&self) -> String {
-        let o = &self.setup.options;
+        let o = &crate::teach::effective_options(self.setup.options);
         let mut parts = vec![if !o.alpha_beta {
             "minimax"
         } else if o.pvs {

@@ -1,0 +1,180 @@
+//! `kibitz trace` tells a learner only what is true: the search it names is
+//! the search that ran, a finished game is refused, a search too large to
+//! follow is stopped with advice (issue 32). Run through the binary.
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use std::process::Output;
+use std::time::{Duration, Instant};
+
+fn kibitz(args: &[&str]) -> Output {
+    let mut all = vec!["trace"];
+    all.extend_from_slice(args);
+    common::run_kibitz(&all)
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).unwrap()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8(output.stderr.clone()).unwrap()
+}
+
+const PAWN_RACE: &str = "8/k7/3p4/p2P1p2/P2P1P2/8/8/K7 w - - 0 1";
+const MATE_IN_TWO: &str = "8/1p3Qb1/p5pk/P1p1p1p1/1P2P1P1/2P1N2n/5P1P/4qB1K w - - 1 1";
+const MIDDLEGAME: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+
+fn summary_json(args: &[&str]) -> serde_json::Value {
+    let out = kibitz(args);
+    assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+    let text = stdout(&out);
+    serde_json::from_str(text.lines().last().unwrap()).unwrap()
+}
+
+#[test]
+fn no_pruning_is_plain_minimax_whatever_else_is_on() {
+    let json = summary_json(&[
+        "--fen",
+        PAWN_RACE,
+        "--depth",
+        "4",
+        "--no-pruning",
+        "--summary",
+        "--json",
+    ]);
+    let options = &json["options"];
+    assert_eq!(options["alpha_beta"], false);
+    assert_eq!(options["move_ordering"], false);
+    assert_eq!(options["transposition_table"], false);
+    assert_eq!(options["quiescence"], false);
+    assert!(
+        json["search"]
+            .as_str()
+            .unwrap()
+            .starts_with("plain minimax, moves in generation order, static evaluation"),
+        "{json}"
+    );
+    // Minimax never probes a table and has no cutoffs.
+    assert_eq!(json["stats"]["tt_probes"], 0, "{json}");
+    assert_eq!(json["beta_cutoffs"], 0);
+    // And it visits more than alpha-beta for the same value.
+    let pruned = summary_json(&[
+        "--fen",
+        PAWN_RACE,
+        "--depth",
+        "4",
+        "--no-quiescence",
+        "--summary",
+        "--json",
+    ]);
+    assert_eq!(pruned["value"], json["value"]);
+    assert!(
+        pruned["nodes"].as_u64() < json["nodes"].as_u64(),
+        "{pruned} {json}"
+    );
+    // A flag that asks for what minimax cannot do says it had no effect.
+    let out = kibitz(&["--depth", "2", "--no-pruning", "--iterative", "--summary"]);
+    assert!(
+        stdout(&out).contains("note: --iterative had no effect"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+#[test]
+fn a_finished_game_is_refused_with_its_name() {
+    let out = kibitz(&["--fen", "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", "--depth", "2"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+    assert!(stdout(&out).is_empty(), "{}", stdout(&out));
+    assert!(
+        stderr(&out).contains("Black is checkmated"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(
+        stderr(&out).contains("no move to search"),
+        "{}",
+        stderr(&out)
+    );
+    let out = kibitz(&[
+        "--fen",
+        "k7/8/1Q6/8/8/8/8/6K1 b - - 0 1",
+        "--depth",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stdout(&out).is_empty(), "{}", stdout(&out));
+    assert!(
+        stderr(&out).contains("Black is stalemated"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn a_search_too_large_to_follow_stops_with_teach_modes_advice() {
+    let started = Instant::now();
+    let out = kibitz(&["--fen", MIDDLEGAME, "--depth", "4", "--no-pruning"]);
+    assert!(
+        started.elapsed() < Duration::from_secs(60),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+    let text = stderr(&out);
+    assert!(text.contains("too large to follow"), "{text}");
+    assert!(text.contains("over 1,500,000 steps at depth 4"), "{text}");
+    assert!(
+        text.contains("switch alpha-beta on, or lower the depth"),
+        "{text}"
+    );
+    // The curated mate in two at depth 3 with minimax (no quiescence now)
+    // fits, and finds the mate.
+    let out = kibitz(&[
+        "--fen",
+        MATE_IN_TWO,
+        "--depth",
+        "3",
+        "--no-pruning",
+        "--summary",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("White mates in 2"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+#[test]
+fn counts_and_depth_limits_read_as_people_say_them() {
+    let out = kibitz(&["--depth", "3", "--moves", "e2e4", "e7e5"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(!text.contains(" 1 moves"), "{text}");
+    assert!(text.contains("transposition table: "), "{text}");
+    // Teach's depth: 0 is not "too large".
+    let out = common::run_kibitz(&["teach", "--depth", "0"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("at least one ply"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!stderr(&out).contains("too large"), "{}", stderr(&out));
+}
+
+#[test]
+fn in_check_every_move_tried_is_an_evasion() {
+    let out = kibitz(&["--fen", "4k3/8/8/8/8/8/8/r3K3 w - - 0 1", "--depth", "1"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let tries: Vec<&str> = text.lines().filter(|l| l.starts_with("try #")).collect();
+    assert!(tries.len() >= 3, "{text}");
+    for line in tries {
+        assert!(line.contains("(check evasion, "), "{line}");
+    }
+}
