@@ -877,7 +877,8 @@ fn alpha_beta_off_runs_plain_minimax_and_the_header_says_the_rest_do_not_apply()
     board.key(KeyCode::End);
     let screen = board.screen();
     // What ran, and only that: no "minimax + ordering + table".
-    assert!(screen.contains("minimax, depth 4"), "{screen}");
+    assert!(screen.contains("Teach · depth 4 ·"), "{screen}");
+    assert!(screen.contains("· minimax"), "{screen}");
     assert!(!screen.contains("minimax +"), "{screen}");
     assert!(
         screen.contains("plain minimax: 2-7 do not apply"),

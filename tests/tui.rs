@@ -370,10 +370,37 @@ fn flag_fall_ends_the_game_on_time() {
             winner: Some(Color::Black)
         })
     );
+    // The dialog and the key line do not offer the takeback a flag rules out.
+    let screen = h.screen();
+    assert!(screen.contains("Game over"), "{screen}");
+    assert!(!screen.contains("u takeback"), "{screen}");
     // The engine is not left thinking, and no takeback after a flag.
     h.key(KeyCode::Esc);
+    assert!(!h.screen().contains("u takeback"));
     h.key(KeyCode::Char('u'));
     assert_eq!(h.app.game.len(), 2);
+}
+
+#[test]
+fn copy_in_a_game_copies_the_pgn_so_far() {
+    let mut h = Harness::new(None);
+    h.start();
+    h.typed("e4");
+    let id = h.searches()[0];
+    h.engine_plays(id, "e7e5");
+    h.typed("copy");
+    let copied: Vec<String> = h
+        .app
+        .take_requests()
+        .into_iter()
+        .filter_map(|r| match r {
+            kibitz::tui::app::Request::Clipboard(text) => Some(text),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(copied.len(), 1, "{:?}", h.app.message);
+    assert!(copied[0].contains("1. e4 e5 *"), "{}", copied[0]);
+    assert!(h.app.message.as_ref().unwrap().0.contains("copied"));
 }
 
 #[test]

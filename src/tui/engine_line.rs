@@ -43,27 +43,30 @@ impl EngineLine {
         }
     }
 
-    /// Replace the search's score by what the tables say of the first move,
-    /// from White's point of view. `moves` is `probe_moves` of `position`.
-    fn take_table_verdict(
-        &mut self,
-        position: &Chess,
-        moves: &[(Move, crate::tablebase::TbProbe)],
-    ) {
-        let Some(first) = self.pv.first() else {
+    /// Replace the search's score by what the tables say of the position
+    /// after the line's first move, where they cover it (the position on
+    /// the board may have a piece more, which the first move captures).
+    fn take_table_verdict(&mut self, position: &Chess, tables: &Tablebases) {
+        let Some(&first) = self.pv.first() else {
             return;
         };
-        let Some((_, probe)) = moves.iter().find(|(m, _)| m == first) else {
+        let mut child = position.clone();
+        child.play_unchecked(first);
+        if child.is_checkmate() {
+            return;
+        }
+        let Some(probe) = tables.probe(&child) else {
             return;
         };
-        // `probe` is from the mover's side: the side to move at `position`.
+        // `probe` is from the opponent's side; the mover's is the reverse,
+        // one ply further from mate.
         let for_mover = match (probe.wdl, probe.dtm) {
             (Wdl::Draw | Wdl::CursedWin | Wdl::BlessedLoss, _) => Score::Centipawns(0),
             // Plies to mate from `position`, as UCI counts moves.
-            (_, Some(plies)) if plies > 0 => Score::Mate((plies + 1) / 2),
-            (_, Some(plies)) if plies < 0 => Score::Mate(plies / 2),
-            (Wdl::Win, _) => Score::Centipawns(TB_WIN),
-            (Wdl::Loss, _) => Score::Centipawns(-TB_WIN),
+            (_, Some(plies)) if plies > 0 => Score::Mate(-(plies + 1) / 2),
+            (_, Some(plies)) if plies < 0 => Score::Mate((-plies + 2) / 2),
+            (Wdl::Win, _) => Score::Centipawns(-TB_WIN),
+            (Wdl::Loss, _) => Score::Centipawns(TB_WIN),
         };
         self.score = for_mover.for_white(position.turn());
         self.from_tables = true;
@@ -134,11 +137,9 @@ impl AnalysisLines {
             return false;
         }
         let mut lines = std::mem::take(&mut self.forming);
-        if let Some(tables) = tables
-            && let Some(moves) = tables.probe_moves(position)
-        {
+        if let Some(tables) = tables {
             for l in &mut lines {
-                l.take_table_verdict(position, &moves);
+                l.take_table_verdict(position, tables);
             }
         }
         // Best first for the side to move. (The search finds them in that

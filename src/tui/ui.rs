@@ -39,6 +39,7 @@ use super::widgets::tablebase::Tablebase;
 use super::widgets::tabs::Tabs;
 use super::widgets::teach_header::TeachHeader;
 use super::widgets::{fit, side_name};
+use crate::tui::widgets::fitted::fitted;
 
 pub fn draw(frame: &mut Frame, app: &App, now: Instant) {
     let area = frame.area();
@@ -300,14 +301,14 @@ fn draw_input(frame: &mut Frame, app: &App, area: Rect, theme: &Theme, map: &Map
             Line::from(spans)
         }
         None => {
-            let keys = match app.mode {
-                Mode::Play if app.end.is_some() => super::modes::play::GAME_OVER_KEY_LINE,
-                _ => app.mode.key_line(app.size),
+            let keys = match (&app.mode, app.end) {
+                (Mode::Play, Some(end)) => super::modes::play::game_over_key_line(end),
+                _ => app.mode.key_line(&app.cx),
             };
             Line::styled(keys, Style::default().fg(theme.dim))
         }
     };
-    frame.render_widget(Paragraph::new(line), area);
+    frame.render_widget(fitted(line, area.width), area);
 }
 
 fn draw_overlay(frame: &mut Frame, app: &App, area: Rect, theme: &Theme) {
@@ -371,10 +372,15 @@ fn draw_top(frame: &mut Frame, app: &App, area: Rect, theme: &Theme) {
     let mut spans = vec![Span::styled(" kibitz ", theme.highlight())];
     if let Some(teach) = app.mode.teach() {
         spans.push(Span::styled(
-            format!(" Teach · {} · {}", teach.title, teach.algorithm()),
+            format!(
+                " Teach · {} · {} · {}",
+                teach.depth_text(),
+                teach.title,
+                teach.algorithm()
+            ),
             Style::default().add_modifier(Modifier::BOLD),
         ));
-        frame.render_widget(Paragraph::new(Line::from(spans)), area);
+        frame.render_widget(fitted(Line::from(spans), area.width), area);
         return;
     }
     // Before the first game, the header follows the new-game dialog rather
@@ -384,7 +390,7 @@ fn draw_top(frame: &mut Frame, app: &App, area: Rect, theme: &Theme) {
         && app.analysis().is_none()
     {
         spans.push(Span::raw(format!(" New game: {}", form.summary())));
-        frame.render_widget(Paragraph::new(Line::from(spans)), area);
+        frame.render_widget(fitted(Line::from(spans), area.width), area);
         return;
     }
     let who = match app.players {
@@ -432,7 +438,7 @@ fn draw_top(frame: &mut Frame, app: &App, area: Rect, theme: &Theme) {
                 Style::default().fg(theme.accent),
             ));
         }
-        frame.render_widget(Paragraph::new(Line::from(spans)), area);
+        frame.render_widget(fitted(Line::from(spans), area.width), area);
         return;
     }
     spans.push(Span::raw(who));
@@ -456,7 +462,7 @@ fn draw_top(frame: &mut Frame, app: &App, area: Rect, theme: &Theme) {
         state,
         Style::default().add_modifier(Modifier::BOLD),
     ));
-    frame.render_widget(Paragraph::new(Line::from(spans)), area);
+    frame.render_widget(fitted(Line::from(spans), area.width), area);
 }
 
 fn draw_status(frame: &mut Frame, app: &App, area: Rect, theme: &Theme) {
@@ -486,7 +492,7 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect, theme: &Theme) {
         Some((_, Tone::Info)) => Line::from(message),
         None => Line::default(),
     };
-    frame.render_widget(Paragraph::new(line), area);
+    frame.render_widget(fitted(line, area.width), area);
 }
 
 /// The status line's two texts for `width` columns: the message on the

@@ -203,19 +203,28 @@ impl Mode {
 
     /// The key line under the board for a terminal of `size`: the
     /// longest form that fits its width.
-    pub fn key_line(&self, size: (u16, u16)) -> &'static str {
+    pub fn key_line(&self, cx: &Shared) -> &'static str {
+        let size = cx.size;
         let (forms, tabs) = match self {
-            Mode::Play => (&play::KEY_LINES, true),
-            Mode::Analyse(_) => (&analyse::KEY_LINES, true),
-            Mode::Teach(_) => (&teach::KEY_LINES, false),
+            Mode::Play => (&play::KEY_LINES[..], true),
+            Mode::Analyse(_) => (&analyse::KEY_LINES[..], true),
+            Mode::Teach(_) => (&teach::KEY_LINES[..], false),
         };
         // Where the panels take turns the line names Tab: the first form
-        // (the widest, without it) is skipped.
-        let skip = usize::from(tabs && compact(size));
+        // (the widest, without it) is skipped. Where fewer than two panels
+        // would take turns, Tab does nothing, and the line does not say it.
+        let tab_acts = tabs && compact(size) && self.extras(cx).len() >= 2;
         let width = usize::from(size.0);
-        let mut fitting = forms.iter().skip(skip);
-        fitting
+        let candidates: Vec<&'static str> = forms
+            .iter()
+            .skip(usize::from(tab_acts))
+            .copied()
+            .filter(|form| tab_acts || !form.contains("Tab"))
+            .collect();
+        candidates
+            .iter()
             .find(|form| form.chars().count() <= width)
+            .or(candidates.last())
             .or(forms.last())
             .copied()
             .unwrap_or_default()

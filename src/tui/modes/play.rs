@@ -20,6 +20,7 @@ use crate::tui::overlays::new_game::NewGameForm;
 use crate::tui::overlays::{Confirm, Overlay};
 use crate::tui::save::{Players, SavedGame, date_and_time, write_autosave};
 use crate::tui::shared::{Purpose, Shared, Tone};
+use crate::tui::tasks::Request;
 
 use super::{Panel, Slot};
 
@@ -81,15 +82,23 @@ pub const HELP: &[(&str, &str)] = &[
 
 /// The key line under the board, longest first: the first that fits the
 /// width is shown (a compact terminal skips the first, to name Tab).
-pub const KEY_LINES: [&str; 3] = [
+pub const KEY_LINES: [&str; 5] = [
     " arrows/mouse/: move · u takeback · i hint · d draw · m map · q quit · ? help",
     " : move · u takeback · i hint · d draw · m map · Tab panels · q quit · ? help",
     " : move · u takeback · Tab panels · ? help",
+    // Where Tab has nothing to switch.
+    " : move · u takeback · i hint · d draw · m map · q quit · ? help",
+    " : move · u takeback · ? help",
 ];
 
 /// The key line once the game is over: the game-over dialog's next steps.
-pub const GAME_OVER_KEY_LINE: &str =
-    " n new game · s save · u takeback · a analyse · ? help · q quit";
+/// A game lost on time cannot be taken back, so `u` is not offered then.
+pub fn game_over_key_line(end: GameEnd) -> &'static str {
+    match end {
+        GameEnd::Time { .. } => " n new game · s save · a analyse · ? help · q quit",
+        _ => " n new game · s save · u takeback · a analyse · ? help · q quit",
+    }
+}
 
 /// The panels beside the board, top to bottom, and how high each is for
 /// the room left below it.
@@ -205,6 +214,7 @@ pub fn command(cx: &mut Shared, typed: &str, now: Instant) -> bool {
         }
         "resign" => {}
         "save" => cx.save_pgn(now),
+        "copy" | "pgn" => cx.copy_pgn(),
         _ => return false,
     }
     true
@@ -613,6 +623,18 @@ impl Shared {
             headers.set("Termination", end.termination());
         }
         headers
+    }
+
+    /// The game so far as PGN, to the clipboard (as the analysis board's
+    /// `:copy` does).
+    pub fn copy_pgn(&mut self) {
+        let result = self.end.map_or("*", GameEnd::result);
+        let text = write_pgn(&self.game, &self.headers(), result);
+        self.requests.push(Request::Clipboard(text));
+        self.say(
+            "PGN of the game so far copied (if the terminal allows).",
+            Tone::Info,
+        );
     }
 
     pub fn save_pgn(&mut self, _now: Instant) {

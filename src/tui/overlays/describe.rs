@@ -7,9 +7,10 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent};
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::Line;
-use ratatui::widgets::{Clear, Paragraph};
+use ratatui::widgets::Clear;
 
 use crate::tui::theme::Theme;
+use crate::tui::widgets::fitted::fitted;
 
 /// The lines on show and how far they are scrolled (in rows).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -87,7 +88,7 @@ impl DescribeView {
             format!("{pad}{footer}"),
             Style::default().fg(theme.dim),
         ));
-        frame.render_widget(Paragraph::new(lines), area);
+        frame.render_widget(fitted(lines, area.width), area);
     }
 }
 

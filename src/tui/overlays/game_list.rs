@@ -8,13 +8,13 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent};
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
 
 use crate::game::summary::{GameSummary, matches_words};
 use crate::tui::theme::Theme;
 use crate::tui::widgets::fit;
 
 use super::popup;
+use crate::tui::widgets::fitted::fitted;
 
 /// The games of a file, as far as they have been read.
 #[derive(Debug, Clone, PartialEq)]
@@ -196,7 +196,7 @@ impl GameList {
             };
             lines.push(Line::styled(text, style));
         }
-        frame.render_widget(Paragraph::new(lines), inner);
+        frame.render_widget(fitted(lines, inner.width), inner);
     }
 }
 

@@ -4,12 +4,12 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::Line;
-use ratatui::widgets::Paragraph;
 
 use crate::game::GameEnd;
 use crate::tui::theme::Theme;
 
 use super::popup;
+use crate::tui::widgets::fitted::fitted;
 
 pub fn draw(frame: &mut Frame, end: GameEnd, plies: usize, area: Rect, theme: &Theme) {
     let inner = popup(frame, area, 58, 7, "Game over", theme);
@@ -24,9 +24,13 @@ pub fn draw(frame: &mut Frame, end: GameEnd, plies: usize, area: Rect, theme: &T
         )),
         Line::default(),
         Line::styled(
-            " n new game · s save · u takeback · a analyse · Esc",
+            match end {
+                // A game decided on time has no takeback.
+                GameEnd::Time { .. } => " n new game · s save · a analyse · Esc",
+                _ => " n new game · s save · u takeback · a analyse · Esc",
+            },
             Style::default().fg(theme.dim),
         ),
     ];
-    frame.render_widget(Paragraph::new(lines), inner);
+    frame.render_widget(fitted(lines, inner.width), inner);
 }

@@ -6,12 +6,12 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent};
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
 
 use crate::tui::side::page;
 use crate::tui::theme::Theme;
 
 use super::popup;
+use crate::tui::widgets::fitted::fitted;
 
 /// The rows of keys the help shows on a screen `height` rows high.
 pub fn rows(keys: usize, height: u16) -> usize {
@@ -60,7 +60,7 @@ pub fn draw(frame: &mut Frame, keys: &[(&str, &str)], first: usize, area: Rect, 
             ])
         })
         .collect();
-    frame.render_widget(Paragraph::new(lines), inner);
+    frame.render_widget(fitted(lines, inner.width), inner);
 }
 
 #[cfg(test)]

@@ -6,13 +6,13 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent};
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
 use shakmaty::Chess;
 
 use crate::config::{Settings, TimeControl};
 use crate::tui::theme::Theme;
 
 use super::popup;
+use crate::tui::widgets::fitted::fitted;
 
 /// Who plays whom in the new-game dialog.
 pub const SIDE_CHOICES: [&str; 6] = [
@@ -301,6 +301,6 @@ impl NewGameForm {
             },
             Style::default().fg(theme.dim),
         ));
-        frame.render_widget(Paragraph::new(lines), inner);
+        frame.render_widget(fitted(lines, inner.width), inner);
     }
 }

@@ -8,11 +8,11 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent};
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
 
 use crate::tui::theme::Theme;
 
 use super::popup;
+use crate::tui::widgets::fitted::fitted;
 
 /// The open-file dialog.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -134,7 +134,7 @@ impl OpenDialog {
         if dialog.choices.is_empty() {
             lines.push(Line::styled("  (nothing matches)", dim));
         }
-        frame.render_widget(Paragraph::new(lines), inner);
+        frame.render_widget(fitted(lines, inner.width), inner);
     }
 }
 

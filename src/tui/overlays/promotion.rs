@@ -5,13 +5,13 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent};
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
 use shakmaty::{Color, Piece, Role};
 
 use crate::config::PieceStyle;
 use crate::tui::theme::{Theme, glyph};
 
 use super::popup;
+use crate::tui::widgets::fitted::fitted;
 
 /// The promotion pieces in the order the dialog offers them.
 pub const PROMOTION_ROLES: [Role; 4] = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
@@ -53,7 +53,7 @@ pub fn draw(
     theme: &Theme,
 ) {
     let bold = Style::default().add_modifier(Modifier::BOLD);
-    let inner = popup(frame, area, 36, 5, "Promote to", theme);
+    let inner = popup(frame, area, 44, 5, "Promote to", theme);
     let mut spans = vec![Span::raw(" ")];
     for (index, role) in PROMOTION_ROLES.iter().enumerate() {
         let piece = Piece { color, role: *role };
@@ -72,5 +72,5 @@ pub fn draw(
             Style::default().fg(theme.dim),
         ),
     ];
-    frame.render_widget(Paragraph::new(lines), inner);
+    frame.render_widget(fitted(lines, inner.width), inner);
 }

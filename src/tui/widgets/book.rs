@@ -4,13 +4,13 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
 use shakmaty::Chess;
 
 use crate::book::BookMove;
 use crate::game::notation::san_line;
 use crate::tui::theme::Theme;
 
+use super::fitted::fitted;
 use super::section;
 
 pub struct Book<'a> {
@@ -42,6 +42,6 @@ impl Book<'_> {
                 ])
             })
             .collect();
-        frame.render_widget(Paragraph::new(lines), inner);
+        frame.render_widget(fitted(lines, inner.width), inner);
     }
 }

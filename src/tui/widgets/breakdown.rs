@@ -4,12 +4,12 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::Line;
-use ratatui::widgets::Paragraph;
 use shakmaty::Chess;
 
 use crate::engine::eval;
 use crate::tui::theme::Theme;
 
+use super::fitted::fitted;
 use super::section;
 
 pub struct Breakdown<'a> {
@@ -22,18 +22,19 @@ impl Breakdown<'_> {
         let breakdown = eval::breakdown(self.position);
         let inner = section(
             frame,
-            format!(" Evaluation (White's view) · phase {}/24 ", breakdown.phase),
+            format!(" Terms for White · phase {}/24 ", breakdown.phase),
             area,
             self.theme,
         );
         let dim = Style::default().fg(self.theme.dim);
         let mut lines = vec![Line::styled(
-            format!("{:<16}{:>7}{:>7}{:>8}", "term", "mg", "eg", "blend"),
+            // 34 columns: the side panel's width at 80 x 24.
+            format!("{:<15}{:>6}{:>6}{:>7}", "term", "mg", "eg", "blend"),
             dim,
         )];
         for term in &breakdown.terms {
             lines.push(Line::from(format!(
-                "{:<16}{:>7}{:>7}{:>8}",
+                "{:<15}{:>6}{:>6}{:>7}",
                 term.term.label(),
                 term.middlegame,
                 term.endgame,
@@ -41,9 +42,9 @@ impl Breakdown<'_> {
             )));
         }
         lines.push(Line::styled(
-            format!("{:<30}{:>8}", "total", breakdown.total),
+            format!("{:<27}{:>7}", "total", breakdown.total),
             Style::default().add_modifier(Modifier::BOLD),
         ));
-        frame.render_widget(Paragraph::new(lines), inner);
+        frame.render_widget(fitted(lines, inner.width), inner);
     }
 }

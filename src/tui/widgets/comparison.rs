@@ -5,13 +5,13 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
 
 use crate::teach::compare::Outcome;
 use crate::teach::values::value_text;
 use crate::tui::modes::teach::{Teach, method_labels};
 use crate::tui::theme::Theme;
 
+use super::fitted::fitted;
 use super::{human_count, section};
 
 pub struct Comparison<'a> {
@@ -73,6 +73,6 @@ impl Comparison<'_> {
             };
             lines.push(Line::from(Span::styled(text, style)));
         }
-        frame.render_widget(Paragraph::new(lines), inner);
+        frame.render_widget(fitted(lines, inner.width), inner);
     }
 }

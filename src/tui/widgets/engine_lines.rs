@@ -5,12 +5,12 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
 use shakmaty::{Chess, Position};
 
 use crate::tui::engine_line::EngineLine;
 use crate::tui::theme::Theme;
 
+use super::fitted::fitted;
 use super::{fit, human_count, score_text, section};
 
 pub struct EngineLines<'a> {
@@ -57,7 +57,7 @@ impl EngineLines<'_> {
                 }
             }
         }
-        frame.render_widget(Paragraph::new(lines), inner);
+        frame.render_widget(fitted(lines, inner.width), inner);
     }
 }
 

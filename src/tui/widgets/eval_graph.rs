@@ -6,13 +6,13 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Color as TermColor, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
 use shakmaty::Color;
 
 use crate::review::Class;
 use crate::tui::modes::analyse::ReviewState;
 use crate::tui::theme::Theme;
 
+use super::fitted::fitted;
 use super::section;
 
 pub struct EvalGraph<'a> {
@@ -104,6 +104,6 @@ impl EvalGraph<'_> {
             }
         }
         let lines: Vec<Line> = rows.into_iter().map(Line::from).collect();
-        frame.render_widget(Paragraph::new(lines), inner);
+        frame.render_widget(fitted(lines, inner.width), inner);
     }
 }

@@ -6,8 +6,8 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
 
+use super::fitted::fitted;
 use crate::engine::movetables::MapView;
 use crate::tui::heatmap::{BANDS, HeatMap, MapTable};
 use crate::tui::theme::{MapPalette, Theme};
@@ -88,6 +88,6 @@ impl MapLegend<'_> {
             used += len;
             spans.extend(part);
         }
-        frame.render_widget(Paragraph::new(Line::from(spans)), area);
+        frame.render_widget(fitted(Line::from(spans), area.width), area);
     }
 }

@@ -10,6 +10,7 @@ pub mod engine;
 pub mod engine_lines;
 pub mod eval_bar;
 pub mod eval_graph;
+pub mod fitted;
 pub mod map_legend;
 pub mod move_list;
 pub mod move_tree;
@@ -47,9 +48,10 @@ pub fn human_count(n: u64) -> String {
 /// A panel section: a dim rule across the top with `title` in it. Draws it
 /// and returns the area inside.
 pub fn section(frame: &mut Frame, title: impl Into<String>, area: Rect, theme: &Theme) -> Rect {
+    let title = fit(&title.into(), usize::from(area.width.saturating_sub(2)));
     let block = Block::default()
         .borders(Borders::TOP)
-        .title(title.into())
+        .title(title)
         .border_style(Style::default().fg(theme.dim));
     let inner = block.inner(area);
     frame.render_widget(block, area);

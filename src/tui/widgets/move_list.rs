@@ -4,12 +4,12 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::Line;
-use ratatui::widgets::Paragraph;
 use shakmaty::Position;
 
 use crate::game::Game;
 use crate::tui::theme::Theme;
 
+use super::fitted::fitted;
 use super::section;
 
 pub struct MoveList<'a> {
@@ -59,6 +59,6 @@ impl MoveList<'_> {
                 Style::default().fg(self.theme.dim),
             ));
         }
-        frame.render_widget(Paragraph::new(lines), inner);
+        frame.render_widget(fitted(lines, inner.width), inner);
     }
 }

@@ -13,6 +13,7 @@ use crate::tui::modes::analyse::Analysis;
 use crate::tui::theme::Theme;
 
 use super::eval_graph::class_color;
+use super::fitted::fitted;
 use super::section;
 
 pub struct MoveTree<'a> {
@@ -70,6 +71,6 @@ impl MoveTree<'_> {
             }
             lines.push(Line::from(spans));
         }
-        frame.render_widget(Paragraph::new(lines), inner);
+        frame.render_widget(fitted(lines, inner.width), inner);
     }
 }

@@ -8,7 +8,6 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
 use shakmaty::Position;
 
 use crate::engine::trace::{OrderReason, TtBound};
@@ -18,6 +17,7 @@ use crate::teach::values::{node_window_text, side_value_text, value_text, white_
 use crate::teach::{Frame as Node, MoveStatus, Step};
 use crate::tui::theme::Theme;
 
+use super::fitted::fitted;
 use super::{section, side_name};
 
 /// Pending moves listed by name before the rest are counted.
@@ -77,7 +77,7 @@ impl NodeMoves<'_> {
         {
             *last = Line::styled(format!(" ⋮ {} more below", hidden_below + 1), dim);
         }
-        frame.render_widget(Paragraph::new(shown), inner);
+        frame.render_widget(fitted(shown, inner.width), inner);
     }
 }
 

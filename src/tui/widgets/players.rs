@@ -5,13 +5,13 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
 use shakmaty::{Chess, Color, Piece, Position, Role};
 
 use crate::config::PieceStyle;
 use crate::tui::save::Players as Who;
 use crate::tui::theme::{Theme, glyph};
 
+use super::fitted::fitted;
 use super::side_name;
 
 /// How many rows the panel draws.
@@ -81,7 +81,7 @@ impl Players<'_> {
             Span::raw(list(captured(self.start, self.position, Color::White))),
         ]));
         let rect = Rect::new(area.x, area.y, area.width, HEIGHT.min(area.height));
-        frame.render_widget(Paragraph::new(lines), rect);
+        frame.render_widget(fitted(lines, rect.width), rect);
     }
 }
 

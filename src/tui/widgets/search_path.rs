@@ -6,7 +6,6 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
 use shakmaty::Position;
 
 use crate::teach::caption::san;
@@ -14,6 +13,7 @@ use crate::teach::values::node_window_text;
 use crate::teach::{Step, Via};
 use crate::tui::theme::Theme;
 
+use super::fitted::fitted;
 use super::{section, side_name};
 
 pub struct SearchPath<'a> {
@@ -73,6 +73,6 @@ impl SearchPath<'_> {
         }
         // The deepest plies matter most: keep them in view.
         let skip = lines.len().saturating_sub(usize::from(inner.height));
-        frame.render_widget(Paragraph::new(lines.split_off(skip)), inner);
+        frame.render_widget(fitted(lines.split_off(skip), inner.width), inner);
     }
 }

@@ -9,11 +9,11 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
 
 use crate::engine::stats::SearchStats;
 use crate::tui::theme::Theme;
 
+use super::fitted::fitted;
 use super::{human_count, section};
 
 /// Columns beside the bar: depth, nodes, and the two branching factors.
@@ -115,7 +115,7 @@ impl StatsPanel<'_> {
             percent(totals.quiescence_share()),
             stats.selective_depth,
         )));
-        frame.render_widget(Paragraph::new(lines), inner);
+        frame.render_widget(fitted(lines, inner.width), inner);
     }
 }
 
@@ -151,6 +151,6 @@ impl StatsLine<'_> {
         } else {
             vec![Line::styled(format!("{first} · {second}"), style)]
         };
-        frame.render_widget(Paragraph::new(lines), area);
+        frame.render_widget(fitted(lines, area.width), area);
     }
 }

@@ -4,13 +4,13 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
 use shakmaty::{Chess, Move, Position};
 
 use crate::game::notation::san_line;
 use crate::tablebase::TbProbe;
 use crate::tui::theme::Theme;
 
+use super::fitted::fitted;
 use super::{section, side_name};
 
 pub struct Tablebase<'a> {
@@ -62,6 +62,6 @@ impl Tablebase<'_> {
                 crate::cli::tb::describe(outcome)
             )));
         }
-        frame.render_widget(Paragraph::new(lines), inner);
+        frame.render_widget(fitted(lines, inner.width), inner);
     }
 }

@@ -5,8 +5,8 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
 
+use super::fitted::fitted;
 use crate::tui::modes::Panel;
 use crate::tui::theme::Theme;
 
@@ -45,6 +45,6 @@ impl Tabs<'_> {
             };
             spans.push(Span::styled(tab_name(*panel), style));
         }
-        frame.render_widget(Paragraph::new(Line::from(spans)), area);
+        frame.render_widget(fitted(Line::from(spans), area.width), area);
     }
 }

@@ -215,10 +215,13 @@ pub const HELP: &[(&str, &str)] = &[
 
 /// The key line under the board, longest first: the first that fits the
 /// width is shown (a compact terminal skips the first, to name Tab).
-pub const KEY_LINES: [&str; 3] = [
+pub const KEY_LINES: [&str; 5] = [
     " ←→ moves · ↑↓ variations · a engine · +/- lines · R review · m map · o open · s save · ? help",
     " ←→ moves · ↑↓ variations · a engine · +- lines · R review · Tab panels · ? help",
     " ←→ moves · a engine · Tab panels · ? help",
+    // Where Tab has nothing to switch.
+    " ←→ moves · ↑↓ variations · a engine · +/- lines · R review · o open · ? help",
+    " ←→ moves · a engine · ? help",
 ];
 
 impl Analysis {

@@ -297,12 +297,18 @@ impl Teach {
         if o.selective {
             parts.push("selective");
         }
-        let depth = if o.iterative_deepening {
+        parts.join(" + ")
+    }
+
+    /// The depth the lesson searches, for the header: it goes first there,
+    /// so a narrow terminal cuts the list of methods, not the depth.
+    pub fn depth_text(&self) -> String {
+        let o = &crate::teach::effective_options(self.setup.options);
+        if o.iterative_deepening {
             format!("depths 1 to {}", self.setup.depth)
         } else {
             format!("depth {}", self.setup.depth)
-        };
-        format!("{}, {depth}", parts.join(" + "))
+        }
     }
 
     /// The board's view: the current node's position, the move that led
