@@ -466,3 +466,15 @@ fn pgn_command_summarises_and_exits_2_on_an_unreadable_file() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read"));
 }
+
+#[test]
+fn en_passant_marks_before_check_marks_are_read() {
+    // Black's d-pawn has just passed e5: exd6 takes it en passant.
+    let before = "[FEN \"4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2\"]\n[SetUp \"1\"]\n\n";
+    for written in ["exd6ep+", "exd6e.p.+", "exd6ep#", "exd6+e.p."] {
+        let text = format!("{before}2. {written} Kd8 3. Kd2 *\n");
+        let tree = &parse(text.as_bytes())[0];
+        assert!(tree.error.is_none(), "{written}: {:?}", tree.error);
+        assert_eq!(plies(tree), 3, "{written}");
+    }
+}
