@@ -33,6 +33,10 @@ pub enum Unreadable {
     Io(#[from] std::io::Error),
     #[error("it is {0}, not a regular file")]
     NotRegular(&'static str),
+    #[error(
+        "it holds more than the {0} bytes its size says (a pseudo-file, or a file being written)"
+    )]
+    MoreThanItsSize(u64),
     #[error("it is {size} bytes, more than the {} MiB kibitz reads for {what}", limit / MIB)]
     TooLarge {
         size: u64,
@@ -114,13 +118,15 @@ pub fn read_capped(path: &Path, limit: u64, what: &'static str) -> Result<Vec<u8
     if size > limit {
         return Err(too_large(size));
     }
-    // The file may grow while it is read: never take more than the cap.
+    // Never more than the file says it holds: a pseudo-file such as
+    // `/proc/self/pagemap` says 0 bytes and never ends, and a file that grows
+    // while it is read would be read half old, half new.
     let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
-    file.take(limit.saturating_add(1))
+    file.take(size.saturating_add(1))
         .read_to_end(&mut bytes)
         .map_err(|e| fail(e.into()))?;
-    if bytes.len() as u64 > limit {
-        return Err(too_large(bytes.len() as u64));
+    if bytes.len() as u64 > size {
+        return Err(fail(Unreadable::MoreThanItsSize(size)));
     }
     Ok(bytes)
 }
