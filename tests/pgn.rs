@@ -508,6 +508,21 @@ fn en_passant_marks_before_check_marks_are_read() {
 }
 
 #[test]
+fn an_unreadable_word_stops_the_line_with_an_error() {
+    let text = "1. e4 e5 2. Nf3Nc6 3. Bb5 a6 *\n";
+    let tree = &parse(text.as_bytes())[0];
+    assert_eq!(plies(tree), 2, "nothing read after the unreadable word");
+    let error = tree.error.clone().expect("an error, not only a note");
+    assert_eq!((error.ply, error.text.as_str()), (3, "Nf3Nc6"));
+    // In a variation only the variation stops.
+    let text = "1. e4 e5 (1... c5 2. Nf3Nc6 3. Bb5) 2. Nf3 Nc6 *\n";
+    let tree = &parse(text.as_bytes())[0];
+    assert_eq!(plies(tree), 4);
+    assert_eq!(tree.counts().0, 1);
+    assert!(tree.error.is_some());
+}
+
+#[test]
 fn a_byte_order_mark_inside_a_file_starts_the_next_game() {
     let one = "\u{feff}[Event \"One\"]\n\n1. e4 e5 *\n\n";
     let two = "\u{feff}[Event \"Two\"]\n\n1. d4 *\n";

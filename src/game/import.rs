@@ -196,12 +196,15 @@ impl Builder {
         match token {
             Token::Move { text, san } => self.play(raw.slice(text), *san),
             Token::Unknown(text) => {
-                let note = format!(
-                    "ply {}: '{}' is not a move and was skipped",
+                // Reading on after it would give the next move to the wrong
+                // side (`2. Nf3Nc6 3. Bb5` would read as 2. Bb5): the line
+                // stops here, as at an illegal move.
+                let in_variation = self.in_variation();
+                self.fail(
                     self.line.ply + 1,
-                    raw.slice(text)
+                    raw.slice(text),
+                    Problem::NotAMove { in_variation },
                 );
-                self.note(note);
             }
             Token::Nag(nag) => {
                 if self.line.at != 0 {

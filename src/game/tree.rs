@@ -51,6 +51,10 @@ pub enum Problem {
     Illegal { in_variation: bool },
     /// More than one legal move fits the text.
     Ambiguous { in_variation: bool },
+    /// A word that is neither a move, a move number, a result nor a NAG:
+    /// the rest of its line is not read, since which side moves next is
+    /// no longer known.
+    NotAMove { in_variation: bool },
     /// The `FEN` tag cannot be read: no moves are read.
     BadStart,
     /// The game is beyond the reader's limits: it stops there.
@@ -76,6 +80,11 @@ impl std::fmt::Display for MoveError {
             Problem::Ambiguous { in_variation } => write!(
                 f,
                 "game {game}, ply {ply}: '{text}' is ambiguous there; {}",
+                rest(in_variation)
+            ),
+            Problem::NotAMove { in_variation } => write!(
+                f,
+                "game {game}, ply {ply}: '{text}' is not a move; {}",
                 rest(in_variation)
             ),
             Problem::BadStart => write!(
