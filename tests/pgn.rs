@@ -496,6 +496,20 @@ fn cr_only_and_mixed_line_endings_read_every_game_and_move() {
 }
 
 #[test]
+fn a_comment_that_starts_a_variation_stays_at_its_start() {
+    let text = "1. e4 e5 ({Also good:} 1... c5 2. Nf3) 2. Nf3 *\n";
+    let tree = &parse(text.as_bytes())[0];
+    let pgn = tree.to_pgn();
+    let movetext = pgn.split("\n\n").nth(1).unwrap().trim();
+    assert_eq!(
+        movetext,
+        "1. e4 e5 ( { Also good: } 1... c5 2. Nf3 ) 2. Nf3 *"
+    );
+    let again = parse(pgn.as_bytes());
+    assert_eq!(again[0].to_pgn(), pgn);
+}
+
+#[test]
 fn en_passant_marks_before_check_marks_are_read() {
     // Black's d-pawn has just passed e5: exd6 takes it en passant.
     let before = "[FEN \"4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2\"]\n[SetUp \"1\"]\n\n";

@@ -38,6 +38,9 @@ struct Line {
     before: Option<Chess>,
     /// Plies from the start to `at`.
     ply: usize,
+    /// A variation whose first move is still to come: a comment here is
+    /// said before that move (the variation's starting comment).
+    opening: bool,
 }
 
 /// Read state of one game.
@@ -55,6 +58,8 @@ struct Builder {
     /// The main line hit an unreadable move: the rest is not read.
     stopped: bool,
     skipped_notes: usize,
+    /// Comments at the start of a variation, for its first move.
+    starting_comments: Vec<String>,
 }
 
 impl Builder {
@@ -125,6 +130,9 @@ impl Builder {
                 self.line.before = Some(before);
                 self.line.at = node;
                 self.line.ply = ply;
+                self.line.opening = false;
+                self.tree.nodes[node].starting_comments =
+                    std::mem::take(&mut self.starting_comments);
             }
             None => self.fail(ply, text, Problem::Illegal { in_variation }),
         }
@@ -161,11 +169,21 @@ impl Builder {
             position,
             before: None,
             ply: self.line.ply.saturating_sub(1),
+            opening: true,
         };
+        self.keep_starting_comments();
         self.stack.push(std::mem::replace(&mut self.line, line));
     }
 
+    /// Starting comments of a variation that ended (or held another one)
+    /// before its first move stay as comments where it branched.
+    fn keep_starting_comments(&mut self) {
+        let comments = std::mem::take(&mut self.starting_comments);
+        self.tree.nodes[self.line.at].comments.extend(comments);
+    }
+
     fn close(&mut self) {
+        self.keep_starting_comments();
         if let Some(line) = self.stack.pop() {
             self.line = line;
         }
@@ -213,7 +231,12 @@ impl Builder {
             }
             Token::Comment(text) => {
                 let text = raw.slice(text).trim();
-                if !text.is_empty() {
+                if text.is_empty() {
+                    return;
+                }
+                if self.line.opening {
+                    self.starting_comments.push(text.to_string());
+                } else {
                     self.tree.nodes[self.line.at]
                         .comments
                         .push(text.to_string());
@@ -309,15 +332,18 @@ pub fn build(raw: &RawGame, game: usize) -> GameTree {
             position: start,
             before: None,
             ply: 0,
+            opening: false,
         },
         stack: Vec::new(),
         skip: None,
         stopped,
         skipped_notes: 0,
+        starting_comments: Vec::new(),
     };
     for token in &raw.tokens {
         builder.token(raw, token);
     }
+    builder.keep_starting_comments();
     if let Some(reason) = &raw.truncated {
         let ply = builder.line.ply;
         builder.fail(ply, reason, Problem::TooLarge);

@@ -25,6 +25,9 @@ pub struct Node {
     pub san: String,
     /// Comments after the move (at the root: before the first move).
     pub comments: Vec<String>,
+    /// Comments before the move, where it starts a variation
+    /// (`( {Also good:} 1... c5 )`).
+    pub starting_comments: Vec<String>,
     pub nags: Vec<u8>,
     /// First child = the continuation; the rest are variations.
     pub children: Vec<usize>,
@@ -122,6 +125,7 @@ impl GameTree {
                 m: None,
                 san: String::new(),
                 comments: Vec::new(),
+                starting_comments: Vec::new(),
                 nags: Vec::new(),
                 children: Vec::new(),
             }],
@@ -198,6 +202,7 @@ impl GameTree {
             m,
             san,
             comments: Vec::new(),
+            starting_comments: Vec::new(),
             nags: Vec::new(),
             children: Vec::new(),
         });
@@ -362,7 +367,11 @@ impl GameTree {
             .iter()
             .map(|n| n.children.len().saturating_sub(1))
             .sum();
-        let comments = self.nodes.iter().map(|n| n.comments.len()).sum();
+        let comments = self
+            .nodes
+            .iter()
+            .map(|n| n.comments.len() + n.starting_comments.len())
+            .sum();
         let nags = self.nodes.iter().map(|n| n.nags.len()).sum();
         (variations, comments, nags)
     }
@@ -423,10 +432,14 @@ impl GameTree {
         tokens: &mut Vec<String>,
         force_number: bool,
     ) {
+        let starting = &self.nodes[node].starting_comments;
+        for comment in starting {
+            tokens.push(format!("{{ {} }}", comment_text(comment)));
+        }
         let n = number.fullmoves;
         if number.white_to_move {
             tokens.push(format!("{n}."));
-        } else if force_number {
+        } else if force_number || !starting.is_empty() {
             tokens.push(format!("{n}..."));
         }
         tokens.push(self.nodes[node].san.clone());
