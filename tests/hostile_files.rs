@@ -115,3 +115,46 @@ fn book_probe_defaults_to_the_built_in_book() {
         stdout(&out)
     );
 }
+
+fn read_all(bytes: &[u8]) -> Vec<kibitz::game::tree::GameTree> {
+    let mut games = Vec::new();
+    kibitz::game::tree::read_games(bytes, &mut |g| {
+        games.push(g);
+        true
+    })
+    .unwrap();
+    games
+}
+
+/// What `:save` does to the file a game came from.
+#[test]
+fn writing_a_game_back_keeps_the_file_or_refuses() {
+    use kibitz::game::rewrite::replace_game;
+    let home = TempHome::new("rewrite");
+    // CR-only line ends: every game and move is written back.
+    let cr = std::fs::read(cr_only_copy(&home)).unwrap();
+    let games = read_all(&cr);
+    let rewritten = replace_game(&cr, 2, &games[1]).unwrap();
+    assert_eq!((rewritten.games, rewritten.number), (6, 2));
+    let again: Vec<usize> = read_all(rewritten.text.as_bytes())
+        .iter()
+        .map(|g| g.mainline().len())
+        .collect();
+    assert_eq!(again, [89, 89, 95, 111, 98, 37]);
+    // Text the reader skipped in another game: refused, saying which.
+    let text = "[Event \"a\"]\n\n1. e4 *\n\n[Event \"b\"] 1. d4 d5 *\n\n[Event \"c\"]\n\n1. c4 *\n";
+    let games = read_all(text.as_bytes());
+    let refused = replace_game(text.as_bytes(), 1, &games[0]).unwrap_err();
+    assert!(
+        refused.contains("game 2") && refused.contains("1. d4"),
+        "{refused}"
+    );
+    // An unreadable word in another game: refused too.
+    let text = "[Event \"a\"]\n\n1. e4 *\n\n[Event \"b\"]\n\n1. d4 Nf6Nc6 2. c4 *\n";
+    let games = read_all(text.as_bytes());
+    let refused = replace_game(text.as_bytes(), 1, &games[0]).unwrap_err();
+    assert!(
+        refused.contains("game 2") && refused.contains("Nf6Nc6"),
+        "{refused}"
+    );
+}

@@ -63,6 +63,15 @@ struct Builder {
 }
 
 impl Builder {
+    /// Text of the game that is skipped: a note, and the tree records that
+    /// it is not whole.
+    fn drop_text(&mut self, text: String) {
+        if self.tree.dropped.is_none() {
+            self.tree.dropped = Some(text.clone());
+        }
+        self.note(text);
+    }
+
     fn note(&mut self, text: String) {
         if self.tree.notes.len() < MAX_NOTES {
             self.tree.notes.push(text);
@@ -140,7 +149,7 @@ impl Builder {
 
     fn open(&mut self) {
         if self.line.at == 0 {
-            self.note(format!(
+            self.drop_text(format!(
                 "ply {}: a variation before the first move was skipped",
                 self.line.ply
             ));
@@ -148,7 +157,7 @@ impl Builder {
             return;
         }
         if self.stack.len() >= MAX_VARIATION_DEPTH {
-            self.note(format!(
+            self.drop_text(format!(
                 "ply {}: variations nested deeper than {MAX_VARIATION_DEPTH} levels were skipped",
                 self.line.ply
             ));
@@ -340,6 +349,9 @@ pub fn build(raw: &RawGame, game: usize) -> GameTree {
         skipped_notes: 0,
         starting_comments: Vec::new(),
     };
+    for dropped in &raw.dropped {
+        builder.drop_text(dropped.clone());
+    }
     for token in &raw.tokens {
         builder.token(raw, token);
     }

@@ -113,6 +113,10 @@ pub struct GameTree {
     /// rights dropped from a FEN tag, words that are not moves, variations
     /// beyond the nesting limit.
     pub notes: Vec<String>,
+    /// The first text of the game the reader skipped (tags' line remainder,
+    /// a variation it could not place): the tree is not the whole game, and
+    /// writing it back over its file would lose that text.
+    pub dropped: Option<String>,
 }
 
 impl GameTree {
@@ -132,6 +136,7 @@ impl GameTree {
             result: "*".into(),
             error: None,
             notes: Vec::new(),
+            dropped: None,
         }
     }
 
