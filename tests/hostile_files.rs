@@ -83,6 +83,121 @@ fn pgn_reads_a_file_with_cr_only_line_ends() {
     assert_eq!(plies, [89, 89, 95, 111, 98, 37]);
 }
 
+/// A writer's target kept what it was: a FIFO stays a FIFO and gets the
+/// bytes, a symlink stays a symlink and its file gets them, a private file
+/// stays private.
+#[cfg(unix)]
+#[test]
+fn out_writes_through_fifos_and_symlinks_and_keeps_permissions() {
+    use std::os::unix::fs::{FileTypeExt, PermissionsExt};
+    let home = TempHome::new("out-targets");
+    let pgn = common::testdata("pgn/kasparov-deep-blue-1997.pgn");
+    let build = |out: &Path| {
+        run(
+            &home,
+            &[
+                "book",
+                "build",
+                "--pgn",
+                path_str(&pgn),
+                "--out",
+                path_str(out),
+            ],
+        )
+    };
+    // A plain file first: the book's bytes to compare with.
+    let plain = home.join("plain.bin");
+    let out = build(&plain);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let book = std::fs::read(&plain).unwrap();
+    assert!(!book.is_empty());
+
+    // A symlink: the file it points to is written, the link stays.
+    let real = home.join("real.bin");
+    std::fs::write(&real, b"old").unwrap();
+    std::fs::set_permissions(&real, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let link = home.join("link.bin");
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    let out = build(&link);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(std::fs::read(&real).unwrap(), book);
+    let mode = std::fs::metadata(&real).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600, "the file keeps its permissions");
+
+    // A FIFO: the bytes go through it to its reader; it stays a FIFO.
+    let fifo = home.join("fifo");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read(fifo).unwrap())
+    };
+    let out = build(&fifo);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(reader.join().unwrap(), book);
+    assert!(
+        std::fs::symlink_metadata(&fifo)
+            .unwrap()
+            .file_type()
+            .is_fifo()
+    );
+
+    // A device: /dev/null takes the bytes and stays a device.
+    let out = build(Path::new("/dev/null"));
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        std::fs::metadata("/dev/null")
+            .unwrap()
+            .file_type()
+            .is_char_device()
+    );
+    // No temporary file was left anywhere.
+    let names: Vec<String> = std::fs::read_dir(home.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect();
+    assert!(names.is_empty(), "{names:?}");
+}
+
+#[cfg(unix)]
+#[test]
+fn out_refuses_a_socket_or_a_folder() {
+    let home = TempHome::new("out-socket");
+    let pgn = common::testdata("pgn/kasparov-deep-blue-1997.pgn");
+    let socket_path = home.join("sock");
+    let _socket = std::os::unix::net::UnixListener::bind(&socket_path).unwrap();
+    let out = run(
+        &home,
+        &[
+            "book",
+            "build",
+            "--pgn",
+            path_str(&pgn),
+            "--out",
+            path_str(&socket_path),
+        ],
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+    assert!(stderr(&out).contains("socket"), "{}", stderr(&out));
+    use std::os::unix::fs::FileTypeExt;
+    assert!(
+        std::fs::symlink_metadata(&socket_path)
+            .unwrap()
+            .file_type()
+            .is_socket()
+    );
+}
+
 #[cfg(target_os = "linux")]
 #[test]
 fn endless_pseudo_files_are_refused_quickly() {
