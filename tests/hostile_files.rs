@@ -198,6 +198,37 @@ fn out_refuses_a_socket_or_a_folder() {
     );
 }
 
+/// Header text with terminal control sequences: a title change, a bell, a
+/// carriage return that would overwrite the line.
+const HOSTILE_HEADERS: &str = "[Event \"\x1b]0;pwned\x07\"]\n[White \"Ann\rEvil\"]\n[Black \"B\x1b[2J\"]\n[Result \"*\"]\n\n1. e4 e5 2. Nf3 *\n";
+
+fn assert_no_control(text: &str) {
+    let bad: Vec<char> = text
+        .chars()
+        .filter(|&c| c.is_control() && c != '\n')
+        .collect();
+    assert!(bad.is_empty(), "control characters {bad:?} in {text:?}");
+}
+
+#[test]
+fn pgn_and_review_escape_control_characters_in_file_text() {
+    let home = TempHome::new("control");
+    let path = home.join("hostile.pgn");
+    std::fs::write(&path, HOSTILE_HEADERS).unwrap();
+    let out = run(&home, &["pgn", path_str(&path)]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_no_control(&stdout(&out));
+    assert!(stdout(&out).contains("pwned"), "the text is kept, escaped");
+    let out = run(
+        &home,
+        &["review", "--pgn", path_str(&path), "--movetime", "5"],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_no_control(&stdout(&out));
+    assert_no_control(&stderr(&out));
+    assert!(stdout(&out).contains("Ann"), "{}", stdout(&out));
+}
+
 #[cfg(target_os = "linux")]
 #[test]
 fn endless_pseudo_files_are_refused_quickly() {

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use serde_json::json;
 
-use super::CliError;
+use super::{CliError, printable};
 use crate::game::openings::Openings;
 use crate::game::tree::{GameTree, fen_of, read_games};
 
@@ -44,7 +44,7 @@ fn write_game(
     let opening = Openings::builtin().name_of_game(positions.iter());
     let final_fen = positions.last().map(fen_of).unwrap_or_default();
     let (variations, comments, nags) = tree.counts();
-    let header = |name: &str| tree.headers.get(name).unwrap_or("?").to_string();
+    let header = |name: &str| printable(tree.headers.get(name).unwrap_or("?")).into_owned();
     if json_output {
         let value = json!({
             "game": number,
@@ -81,10 +81,10 @@ fn write_game(
     )?;
     writeln!(out, "  final {final_fen}")?;
     if let Some(error) = &tree.error {
-        writeln!(out, "  error: {error}")?;
+        writeln!(out, "  error: {}", printable(&error.to_string()))?;
     }
     for note in &tree.notes {
-        writeln!(out, "  note: {note}")?;
+        writeln!(out, "  note: {}", printable(note))?;
     }
     Ok(())
 }
