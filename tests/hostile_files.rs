@@ -249,6 +249,21 @@ fn endless_pseudo_files_are_refused_quickly() {
 }
 
 #[test]
+fn a_file_without_a_game_is_an_error() {
+    let home = TempHome::new("no-game");
+    let toml = Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml");
+    let out = run(&home, &["pgn", path_str(&toml)]);
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+    assert_eq!(stdout(&out), "");
+    let err = stderr(&out);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("no PGN game"), "{err}");
+    // A file of games without moves is still a PGN file.
+    let bom = common::testdata("pgn/utf8-bom.pgn");
+    assert!(run(&home, &["pgn", path_str(&bom)]).status.success());
+}
+
+#[test]
 fn book_probe_defaults_to_the_built_in_book() {
     let home = TempHome::new("book-default");
     let out = run(&home, &["book", "probe"]);
