@@ -229,6 +229,90 @@ fn pgn_and_review_escape_control_characters_in_file_text() {
     assert!(stdout(&out).contains("Ann"), "{}", stdout(&out));
 }
 
+#[test]
+fn tb_verify_refuses_a_folder_without_syzygy_tables_for_the_material() {
+    let home = TempHome::new("verify-empty");
+    let empty = home.join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let tables = home.join("tables");
+    for folder in [empty.as_path(), Path::new("/proc")] {
+        let out = run(
+            &home,
+            &[
+                "tb",
+                "verify",
+                "KQvK",
+                "--syzygy",
+                path_str(folder),
+                "--dir",
+                path_str(&tables),
+            ],
+        );
+        assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+        let err = stderr(&out);
+        assert!(
+            err.contains("KQvK") && err.contains(path_str(folder)),
+            "{err}"
+        );
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+    // With the tables there it checks positions.
+    let syzygy = common::testdata("syzygy");
+    let out = run(
+        &home,
+        &[
+            "tb",
+            "verify",
+            "KQvK",
+            "--syzygy",
+            path_str(&syzygy),
+            "--sample",
+            "50",
+            "--dir",
+            path_str(&tables),
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("50 positions checked"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+#[test]
+fn tb_probe_writes_tables_only_into_a_folder_for_them() {
+    let home = TempHome::new("probe-dir");
+    let fen = "4k3/8/8/8/8/8/8/3QK3 w - - 0 1";
+    // A folder of other files: nothing is written there.
+    let other = home.join("other");
+    std::fs::create_dir(&other).unwrap();
+    std::fs::write(other.join("notes.txt"), "mine").unwrap();
+    let out = run(
+        &home,
+        &["tb", "probe", "--fen", fen, "--dir", path_str(&other)],
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+    assert!(stderr(&out).contains(path_str(&other)), "{}", stderr(&out));
+    let names: Vec<_> = std::fs::read_dir(&other).unwrap().collect();
+    assert_eq!(names.len(), 1, "only the user's file is there");
+    // A new folder is made and used; then it holds tables and is used again.
+    let new = home.join("new");
+    for _ in 0..2 {
+        let out = run(
+            &home,
+            &["tb", "probe", "--fen", fen, "--dir", path_str(&new)],
+        );
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert!(
+            stdout(&out).starts_with("White to move: win"),
+            "{}",
+            stdout(&out)
+        );
+    }
+    assert!(new.join("KQvK.ktb").is_file());
+}
+
 #[cfg(target_os = "linux")]
 #[test]
 fn endless_pseudo_files_are_refused_quickly() {
