@@ -313,6 +313,24 @@ fn tb_probe_writes_tables_only_into_a_folder_for_them() {
     assert!(new.join("KQvK.ktb").is_file());
 }
 
+#[test]
+fn tb_probe_names_the_syzygy_folder_that_lacks_the_table() {
+    let home = TempHome::new("probe-syzygy");
+    let syzygy = common::testdata("syzygy");
+    let fen = "4k3/8/8/8/8/8/8/R2QK2R w - - 0 1";
+    let out = run(
+        &home,
+        &["tb", "probe", "--fen", fen, "--syzygy", path_str(&syzygy)],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(!err.contains("needs --syzygy"), "{err}");
+    assert!(
+        err.contains(path_str(&syzygy)) && err.contains("KQRRvK"),
+        "{err}"
+    );
+}
+
 #[cfg(target_os = "linux")]
 #[test]
 fn endless_pseudo_files_are_refused_quickly() {

@@ -413,6 +413,26 @@ pub fn tablebases_for(
     Ok(tables)
 }
 
+/// Why no table covers `position`, naming the Syzygy folder when one was
+/// given.
+fn no_table_reason(position: &shakmaty::Chess, syzygy: Option<&Path>) -> String {
+    use shakmaty::Position;
+    let own = "kibitz's own tables: 3-4 pieces without castling rights";
+    let Some(dir) = syzygy else {
+        return format!("no table covers this position ({own}; more needs --syzygy)");
+    };
+    if !position.castles().is_empty() {
+        return format!(
+            "no table covers this position: it has castling rights, which no table covers ({own})"
+        );
+    }
+    let material = Material::from_board(position.board()).canonical().0;
+    format!(
+        "no table covers this position: Syzygy folder {} has no table for {material} ({own})",
+        dir.display()
+    )
+}
+
 pub fn probe(
     fen: &str,
     syzygy: Option<&Path>,
@@ -429,9 +449,7 @@ pub fn probe(
     let dir = dir.or_else(default_dir);
     let tables = tablebases_for(&position, dir.as_deref(), syzygy)?;
     let Some(probe) = tables.probe(&position) else {
-        return Err(CliError::BadInput(
-            "no table covers this position (kibitz's own: 3-4 pieces without castling rights; more needs --syzygy)".into(),
-        ));
+        return Err(CliError::BadInput(no_table_reason(&position, syzygy)));
     };
     let moves = if with_moves {
         tables.probe_moves(&position).unwrap_or_default()
