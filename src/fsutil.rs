@@ -4,7 +4,9 @@
 //! symlinks), never a directory, a FIFO or a device such as `/dev/zero`
 //! that would block or never end, and whole-file reads stop at a size cap.
 //! Writes go to a temporary file beside the target and are renamed over it,
-//! so a crash mid-write never leaves half a file.
+//! so a crash mid-write never leaves half a file; the target is the file a
+//! symlink points to, keeps its permissions, and is never a FIFO or device
+//! replaced by a plain file.
 
 use std::fs::File;
 use std::io::Read;
@@ -33,6 +35,10 @@ pub enum Unreadable {
     Io(#[from] std::io::Error),
     #[error("it is {0}, not a regular file")]
     NotRegular(&'static str),
+    #[error(
+        "it holds more than the {0} bytes its size says (a pseudo-file, or a file being written)"
+    )]
+    MoreThanItsSize(u64),
     #[error("it is {size} bytes, more than the {} MiB kibitz reads for {what}", limit / MIB)]
     TooLarge {
         size: u64,
@@ -114,13 +120,15 @@ pub fn read_capped(path: &Path, limit: u64, what: &'static str) -> Result<Vec<u8
     if size > limit {
         return Err(too_large(size));
     }
-    // The file may grow while it is read: never take more than the cap.
+    // Never more than the file says it holds: a pseudo-file such as
+    // `/proc/self/pagemap` says 0 bytes and never ends, and a file that grows
+    // while it is read would be read half old, half new.
     let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
-    file.take(limit.saturating_add(1))
+    file.take(size.saturating_add(1))
         .read_to_end(&mut bytes)
         .map_err(|e| fail(e.into()))?;
-    if bytes.len() as u64 > limit {
-        return Err(too_large(bytes.len() as u64));
+    if bytes.len() as u64 > size {
+        return Err(fail(Unreadable::MoreThanItsSize(size)));
     }
     Ok(bytes)
 }
@@ -139,27 +147,57 @@ pub fn read_text_capped(path: &Path, limit: u64, what: &'static str) -> Result<S
 
 /// Write `contents` to `path` safely: to a temporary file beside it, then
 /// rename over the old one, so a crash mid-write never leaves half a file.
-/// Missing parent folders are created (for kibitz's own folders).
+/// Missing parent folders are created (for kibitz's own folders). A symlink
+/// is followed and the file it points to replaced (the link stays); an
+/// existing file keeps its permissions. Anything but a regular file (a
+/// FIFO, a device, a socket, a folder) is refused, never replaced.
 pub fn write_atomic(path: &Path, contents: impl AsRef<[u8]>) -> std::io::Result<()> {
     if let Some(parent) = path.parent()
         && !parent.as_os_str().is_empty()
     {
         std::fs::create_dir_all(parent)?;
     }
-    write_beside(path, contents.as_ref())
+    match target_of(path)? {
+        Target::Regular(real, permissions) => write_beside(&real, contents.as_ref(), permissions),
+        Target::Missing(real) => write_beside(&real, contents.as_ref(), None),
+        Target::Stream(kind) | Target::Other(kind) => Err(std::io::Error::other(format!(
+            "it is {kind}, not a regular file"
+        ))),
+    }
 }
 
 /// Write a file the user named (`--out FILE`): as [`write_atomic`], but a
-/// missing folder is refused rather than created, as is a target that is a
-/// directory. The message names the path and the reason.
+/// missing folder is refused rather than created, and a FIFO or a character
+/// device (`/dev/stdout`, `/dev/null`, a named pipe) is written through, as
+/// the user means by naming it. The message names the path and the reason.
 pub fn write_user_file(path: &Path, contents: impl AsRef<[u8]>) -> Result<(), String> {
     check_user_target(path)?;
-    write_beside(path, contents.as_ref())
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+    let fail = |e: std::io::Error| format!("cannot write {}: {e}", path.display());
+    match target_of(path).map_err(fail)? {
+        Target::Regular(real, permissions) => {
+            write_beside(&real, contents.as_ref(), permissions).map_err(fail)
+        }
+        Target::Missing(real) => write_beside(&real, contents.as_ref(), None).map_err(fail),
+        Target::Stream(_) => {
+            use std::io::Write;
+            // Opened without create or truncate: the node stays what it is.
+            let mut file = std::fs::OpenOptions::new()
+                .write(true)
+                .open(path)
+                .map_err(fail)?;
+            file.write_all(contents.as_ref()).map_err(fail)?;
+            file.flush().map_err(fail)
+        }
+        Target::Other(kind) => Err(format!(
+            "cannot write {}: it is {kind}, not a regular file",
+            path.display()
+        )),
+    }
 }
 
 /// Whether [`write_user_file`] may write `path`: its folder exists and it
-/// is not a directory. For checking before long work whose result goes there.
+/// is not a directory, a socket or a block device. For checking before long
+/// work whose result goes there.
 pub fn check_user_target(path: &Path) -> Result<(), String> {
     let parent = path
         .parent()
@@ -183,10 +221,87 @@ pub fn check_user_target(path: &Path) -> Result<(), String> {
             path.display()
         ));
     }
-    Ok(())
+    match target_of(path) {
+        Ok(Target::Other(kind)) => Err(format!(
+            "cannot write {}: it is {kind}, not a regular file",
+            path.display()
+        )),
+        Ok(_) => Ok(()),
+        Err(e) => Err(format!("cannot write {}: {e}", path.display())),
+    }
 }
 
-fn write_beside(path: &Path, contents: &[u8]) -> std::io::Result<()> {
+/// What a write to a path would land on.
+enum Target {
+    /// A regular file: its real path (symlinks followed) and permissions.
+    Regular(PathBuf, Option<std::fs::Permissions>),
+    /// Nothing yet: the path to create (a dangling symlink's target).
+    Missing(PathBuf),
+    /// A FIFO or a character device: written through, never replaced.
+    Stream(&'static str),
+    /// A folder, a socket, a block device.
+    Other(&'static str),
+}
+
+/// Symlinks followed at most this deep when the file is missing (as the
+/// kernel's own limit).
+const MAX_SYMLINKS: usize = 40;
+
+fn target_of(path: &Path) -> std::io::Result<Target> {
+    match std::fs::metadata(path) {
+        Ok(metadata) => {
+            let file_type = metadata.file_type();
+            match kind_of(file_type) {
+                None => Ok(Target::Regular(
+                    std::fs::canonicalize(path)?,
+                    Some(metadata.permissions()),
+                )),
+                Some(kind) if is_stream(file_type) => Ok(Target::Stream(kind)),
+                Some(kind) => Ok(Target::Other(kind)),
+            }
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            // A dangling symlink names the file to create, as a shell's
+            // `>` would.
+            let mut at = path.to_path_buf();
+            for _ in 0..MAX_SYMLINKS {
+                match std::fs::symlink_metadata(&at) {
+                    Ok(m) if m.file_type().is_symlink() => {
+                        let link = std::fs::read_link(&at)?;
+                        at = match at.parent() {
+                            Some(parent) => parent.join(link),
+                            None => link,
+                        };
+                    }
+                    _ => return Ok(Target::Missing(at)),
+                }
+            }
+            Err(std::io::Error::other("too many levels of symbolic links"))
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// A FIFO or a character device: a stream to write into, not a file to
+/// replace.
+fn is_stream(file_type: std::fs::FileType) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        file_type.is_fifo() || file_type.is_char_device()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = file_type;
+        false
+    }
+}
+
+fn write_beside(
+    path: &Path,
+    contents: &[u8],
+    permissions: Option<std::fs::Permissions>,
+) -> std::io::Result<()> {
     // A name of its own per write, so two writers of one file never share
     // a temporary file; the rename is atomic and the last one wins.
     static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
@@ -194,7 +309,11 @@ fn write_beside(path: &Path, contents: &[u8]) -> std::io::Result<()> {
     let mut temp = path.as_os_str().to_owned();
     temp.push(format!(".{}.{n}.tmp", std::process::id()));
     let temp = PathBuf::from(temp);
-    if let Err(e) = std::fs::write(&temp, contents) {
+    let written = std::fs::write(&temp, contents).and_then(|()| match permissions {
+        Some(permissions) => std::fs::set_permissions(&temp, permissions),
+        None => Ok(()),
+    });
+    if let Err(e) = written {
         let _ = std::fs::remove_file(&temp);
         return Err(e);
     }
@@ -267,6 +386,52 @@ mod tests {
             open_regular(&dir.join("missing"))
                 .unwrap_err()
                 .is_not_found()
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_write_follows_symlinks_keeps_permissions_and_spares_other_nodes() {
+        use std::os::unix::fs::{FileTypeExt, PermissionsExt};
+        let dir = temp_dir("targets");
+        let real = dir.join("real.pgn");
+        std::fs::write(&real, "old").unwrap();
+        std::fs::set_permissions(&real, std::fs::Permissions::from_mode(0o600)).unwrap();
+        let link = dir.join("link.pgn");
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        write_atomic(&link, "new").unwrap();
+        assert!(
+            std::fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(std::fs::read_to_string(&real).unwrap(), "new");
+        let mode = std::fs::metadata(&real).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600);
+        // A dangling symlink: the file it names is made.
+        let dangling = dir.join("dangling.pgn");
+        std::os::unix::fs::symlink("made.pgn", &dangling).unwrap();
+        write_atomic(&dangling, "made").unwrap();
+        assert_eq!(
+            std::fs::read_to_string(dir.join("made.pgn")).unwrap(),
+            "made"
+        );
+        // A FIFO is refused (the board would wait for a reader), not replaced.
+        let fifo = dir.join("fifo");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        let why = write_atomic(&fifo, "x").unwrap_err();
+        assert!(why.to_string().contains("FIFO"), "{why}");
+        assert!(
+            std::fs::symlink_metadata(&fifo)
+                .unwrap()
+                .file_type()
+                .is_fifo()
         );
         std::fs::remove_dir_all(&dir).unwrap();
     }

@@ -276,7 +276,7 @@ enum BookCommand {
     /// Print a position's key and its book moves with weights, best first.
     Probe {
         /// The Polyglot book file, or `builtin` for the book built in.
-        #[arg(long)]
+        #[arg(long, default_value = "builtin")]
         book: std::path::PathBuf,
         /// Position in FEN (default: the start position).
         #[arg(long)]

@@ -466,3 +466,95 @@ fn pgn_command_summarises_and_exits_2_on_an_unreadable_file() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read"));
 }
+
+#[test]
+fn cr_only_and_mixed_line_endings_read_every_game_and_move() {
+    let lf = std::fs::read(common::testdata("pgn/kasparov-deep-blue-1997.pgn")).unwrap();
+    let expected: Vec<usize> = parse(&lf).iter().map(plies).collect();
+    assert_eq!(expected.len(), 6);
+    let cr: Vec<u8> = lf
+        .iter()
+        .map(|&b| if b == b'\n' { b'\r' } else { b })
+        .collect();
+    let crlf: Vec<u8> = lf
+        .iter()
+        .flat_map(|&b| {
+            if b == b'\n' {
+                vec![b'\r', b'\n']
+            } else {
+                vec![b]
+            }
+        })
+        .collect();
+    for (name, bytes) in [("CR", cr), ("CRLF", crlf)] {
+        let games = parse(&bytes);
+        let read: Vec<usize> = games.iter().map(plies).collect();
+        assert_eq!(read, expected, "{name}");
+        assert_eq!(games[5].headers.get("Round"), Some("?"), "{name}");
+        assert!(games.iter().all(|g| g.notes.is_empty()), "{name}");
+    }
+}
+
+#[test]
+fn a_comment_that_starts_a_variation_stays_at_its_start() {
+    let text = "1. e4 e5 ({Also good:} 1... c5 2. Nf3) 2. Nf3 *\n";
+    let tree = &parse(text.as_bytes())[0];
+    let pgn = tree.to_pgn();
+    let movetext = pgn.split("\n\n").nth(1).unwrap().trim();
+    assert_eq!(
+        movetext,
+        "1. e4 e5 ( { Also good: } 1... c5 2. Nf3 ) 2. Nf3 *"
+    );
+    let again = parse(pgn.as_bytes());
+    assert_eq!(again[0].to_pgn(), pgn);
+}
+
+#[test]
+fn en_passant_marks_before_check_marks_are_read() {
+    // Black's d-pawn has just passed e5: exd6 takes it en passant.
+    let before = "[FEN \"4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2\"]\n[SetUp \"1\"]\n\n";
+    for written in ["exd6ep+", "exd6e.p.+", "exd6ep#", "exd6+e.p."] {
+        let text = format!("{before}2. {written} Kd8 3. Kd2 *\n");
+        let tree = &parse(text.as_bytes())[0];
+        assert!(tree.error.is_none(), "{written}: {:?}", tree.error);
+        assert_eq!(plies(tree), 3, "{written}");
+    }
+}
+
+#[test]
+fn an_unreadable_word_stops_the_line_with_an_error() {
+    let text = "1. e4 e5 2. Nf3Nc6 3. Bb5 a6 *\n";
+    let tree = &parse(text.as_bytes())[0];
+    assert_eq!(plies(tree), 2, "nothing read after the unreadable word");
+    let error = tree.error.clone().expect("an error, not only a note");
+    assert_eq!((error.ply, error.text.as_str()), (3, "Nf3Nc6"));
+    // In a variation only the variation stops.
+    let text = "1. e4 e5 (1... c5 2. Nf3Nc6 3. Bb5) 2. Nf3 Nc6 *\n";
+    let tree = &parse(text.as_bytes())[0];
+    assert_eq!(plies(tree), 4);
+    assert_eq!(tree.counts().0, 1);
+    assert!(tree.error.is_some());
+}
+
+#[test]
+fn a_byte_order_mark_inside_a_file_starts_the_next_game() {
+    let one = "\u{feff}[Event \"One\"]\n\n1. e4 e5 *\n\n";
+    let two = "\u{feff}[Event \"Two\"]\n\n1. d4 *\n";
+    let games = parse(format!("{one}{two}").as_bytes());
+    let events: Vec<_> = games.iter().map(|g| g.headers.get("Event")).collect();
+    assert_eq!(events, [Some("One"), Some("Two")]);
+    assert_eq!(plies(&games[1]), 1);
+}
+
+#[test]
+fn quotes_inside_a_tag_value_are_kept() {
+    let text = "[Event \"\"Tageblatt\",\"]\n[Site \"a \"b\" c\"]\n\n1. e4 *\n";
+    let games = parse(text.as_bytes());
+    let tree = &games[0];
+    assert_eq!(tree.headers.get("Event"), Some("\"Tageblatt\","));
+    assert_eq!(tree.headers.get("Site"), Some("a \"b\" c"));
+    let again = parse(tree.to_pgn().as_bytes());
+    for name in ["Event", "Site"] {
+        assert_eq!(again[0].headers.get(name), tree.headers.get(name));
+    }
+}

@@ -115,6 +115,29 @@ pub fn play_line(
     Ok((position, line))
 }
 
+/// Text from a file, safe to print to a terminal: control characters (an
+/// escape sequence could retitle the window or clear it, a carriage return
+/// overwrite the line) and bidirectional overrides are shown escaped, as
+/// `\u{1b}` or `\r`, instead of acting.
+pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
+    let acts =
+        |c: char| c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
+    if !text.chars().any(acts) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if acts(c) && c.is_ascii() {
+            out.extend(c.escape_debug());
+        } else if acts(c) {
+            out.extend(c.escape_unicode());
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 /// Score as people read it, from White's point of view: `+0.34`, `-M3`.
 pub fn format_score_white(score: Score, side_to_move: shakmaty::Color) -> String {
     crate::text::score_text(score.for_white(side_to_move))

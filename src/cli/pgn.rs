@@ -5,19 +5,46 @@ use std::path::Path;
 
 use serde_json::json;
 
-use super::CliError;
+use super::{CliError, printable};
 use crate::game::openings::Openings;
 use crate::game::tree::{GameTree, fen_of, read_games};
 
+/// What `kibitz pgn` holds back while it has not yet seen a game: the
+/// summaries of text that reads as no game are printed only once a game
+/// follows, and past this many bytes the file is taken for one without games.
+const MAX_HELD_BEFORE_GAME: usize = 1 << 20;
+
 /// Print a summary of every game in `path`. Errors inside games are
-/// reported, not fatal; an unreadable file is.
+/// reported, not fatal; an unreadable file is, and so is a file in which no
+/// game (no tag and no move) is found.
 pub fn summary(path: &Path, json_output: bool, out: &mut impl Write) -> Result<(), CliError> {
     let file = crate::fsutil::open_regular(path).map_err(|e| CliError::BadInput(e.to_string()))?;
     let mut number = 0;
     let mut write_error = None;
+    // Until the first game, summaries wait here.
+    let mut held: Option<Vec<u8>> = Some(Vec::new());
+    let mut gave_up = false;
     let read = read_games(std::io::BufReader::new(file), &mut |tree: GameTree| {
         number += 1;
-        if let Err(e) = write_game(number, &tree, json_output, out) {
+        let is_game = !tree.headers.0.is_empty() || tree.nodes.len() > 1;
+        let written = match &mut held {
+            Some(buffer) if !is_game => {
+                let written = write_game(number, &tree, json_output, buffer);
+                if buffer.len() > MAX_HELD_BEFORE_GAME {
+                    gave_up = true;
+                    return false;
+                }
+                written
+            }
+            Some(buffer) => {
+                let earlier = std::mem::take(buffer);
+                held = None;
+                out.write_all(&earlier)
+                    .and_then(|()| write_game(number, &tree, json_output, out))
+            }
+            None => write_game(number, &tree, json_output, out),
+        };
+        if let Err(e) = written {
             write_error = Some(e);
             return false;
         }
@@ -27,6 +54,17 @@ pub fn summary(path: &Path, json_output: bool, out: &mut impl Write) -> Result<(
         return Err(e.into());
     }
     read.map_err(|e| CliError::BadInput(format!("cannot read {}: {e}", path.display())))?;
+    if held.is_some() && (number > 0 || gave_up) {
+        return Err(CliError::BadInput(format!(
+            "{} holds no PGN game (no tag pair and no move{})",
+            path.display(),
+            if gave_up {
+                " in its first megabyte"
+            } else {
+                ""
+            }
+        )));
+    }
     if !json_output {
         writeln!(out, "{number} games")?;
     }
@@ -44,7 +82,7 @@ fn write_game(
     let opening = Openings::builtin().name_of_game(positions.iter());
     let final_fen = positions.last().map(fen_of).unwrap_or_default();
     let (variations, comments, nags) = tree.counts();
-    let header = |name: &str| tree.headers.get(name).unwrap_or("?").to_string();
+    let header = |name: &str| printable(tree.headers.get(name).unwrap_or("?")).into_owned();
     if json_output {
         let value = json!({
             "game": number,
@@ -81,10 +119,10 @@ fn write_game(
     )?;
     writeln!(out, "  final {final_fen}")?;
     if let Some(error) = &tree.error {
-        writeln!(out, "  error: {error}")?;
+        writeln!(out, "  error: {}", printable(&error.to_string()))?;
     }
     for note in &tree.notes {
-        writeln!(out, "  note: {note}")?;
+        writeln!(out, "  note: {}", printable(note))?;
     }
     Ok(())
 }

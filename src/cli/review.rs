@@ -7,7 +7,7 @@ use std::time::Duration;
 use serde_json::json;
 use shakmaty::Color;
 
-use super::{CliError, format_score_white};
+use super::{CliError, format_score_white, printable};
 use crate::engine::{Limits, Score};
 use crate::game::tree::{GameTree, read_game_at};
 use crate::review::{self, Class, MoveReview, PositionEval};
@@ -77,7 +77,10 @@ pub fn run(args: &ReviewArgs, out: &mut dyn Write) -> Result<(), CliError> {
     }
     let mut tree = load_game(&args.pgn, args.game)?;
     if let Some(error) = &tree.error {
-        eprintln!("warning: {error}; reviewing the moves before it");
+        eprintln!(
+            "warning: {}; reviewing the moves before it",
+            printable(&error.to_string())
+        );
     }
     let limits = Limits {
         movetime: Some(Duration::from_millis(args.movetime)),
@@ -140,7 +143,7 @@ fn write_text(
     reviews: &[MoveReview],
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
-    let header = |name: &str| tree.headers.get(name).unwrap_or("?").to_string();
+    let header = |name: &str| printable(tree.headers.get(name).unwrap_or("?")).into_owned();
     writeln!(
         out,
         "game {}: {} - {} {}  ({} plies, {} ms a position)",

@@ -184,6 +184,25 @@ pub fn verify(
         .add_directory(syzygy_dir)
         .map_err(|e| CliError::BadInput(format!("Syzygy folder {}: {e}", syzygy_dir.display())))?;
     let materials = parse_materials(names, names.is_empty())?;
+    // A folder without the tables would check nothing and pass.
+    let missing: Vec<String> = materials
+        .iter()
+        .filter(|m| !has_syzygy_table(syzygy_dir, m))
+        .map(ToString::to_string)
+        .collect();
+    if let Some(first) = missing.first() {
+        let more = match missing.len() - 1 {
+            0 => String::new(),
+            n => format!(" (and {n} more)"),
+        };
+        return Err(CliError::BadInput(format!(
+            "Syzygy folder {} has no table for {first}{more}: nothing to compare with",
+            syzygy_dir.display()
+        )));
+    }
+    if let Some(dir) = &dir {
+        check_tables_dir(dir)?;
+    }
     let dir = dir.or_else(default_dir);
     let (tables, _) = load_or_generate(
         &materials,
@@ -280,6 +299,49 @@ pub fn verify(
     Ok(total_mismatches)
 }
 
+/// Whether a Syzygy folder (or list of folders, as `--syzygy` takes) holds
+/// the WDL table of `material`, under either side's name.
+fn has_syzygy_table(dirs: &Path, material: &Material) -> bool {
+    let names = [material.to_string(), material.mirrored().to_string()];
+    std::env::split_paths(dirs.as_os_str()).any(|dir| {
+        names
+            .iter()
+            .any(|name| dir.join(format!("{name}.rtbw")).is_file())
+    })
+}
+
+/// A folder the user named for kibitz's tables (`--dir`) is written only
+/// when it is new, empty or already holds kibitz tables: generating into
+/// any folder would scatter files among the user's own (or into `/dev`).
+fn check_tables_dir(dir: &Path) -> Result<(), CliError> {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => {
+            return Err(CliError::BadInput(format!(
+                "tables folder {}: {e}",
+                dir.display()
+            )));
+        }
+    };
+    let mut empty = true;
+    for entry in entries {
+        let entry = entry
+            .map_err(|e| CliError::BadInput(format!("tables folder {}: {e}", dir.display())))?;
+        empty = false;
+        if Path::new(&entry.file_name()).extension() == Some("ktb".as_ref()) {
+            return Ok(());
+        }
+    }
+    if empty {
+        return Ok(());
+    }
+    Err(CliError::BadInput(format!(
+        "tables folder {} holds other files and no kibitz tables: not writing tables there (give a new or empty folder)",
+        dir.display()
+    )))
+}
+
 /// Words for a probe: "win, mate in 10 moves (19 plies)".
 pub fn describe(probe: &crate::tablebase::TbProbe) -> String {
     let mut text = probe.wdl.name().to_string();
@@ -351,6 +413,26 @@ pub fn tablebases_for(
     Ok(tables)
 }
 
+/// Why no table covers `position`, naming the Syzygy folder when one was
+/// given.
+fn no_table_reason(position: &shakmaty::Chess, syzygy: Option<&Path>) -> String {
+    use shakmaty::Position;
+    let own = "kibitz's own tables: 3-4 pieces without castling rights";
+    let Some(dir) = syzygy else {
+        return format!("no table covers this position ({own}; more needs --syzygy)");
+    };
+    if !position.castles().is_empty() {
+        return format!(
+            "no table covers this position: it has castling rights, which no table covers ({own})"
+        );
+    }
+    let material = Material::from_board(position.board()).canonical().0;
+    format!(
+        "no table covers this position: Syzygy folder {} has no table for {material} ({own})",
+        dir.display()
+    )
+}
+
 pub fn probe(
     fen: &str,
     syzygy: Option<&Path>,
@@ -361,12 +443,13 @@ pub fn probe(
 ) -> Result<(), CliError> {
     use crate::game::notation::{san_line, uci};
     let position = crate::game::fen::parse_fen(fen)?;
+    if let Some(dir) = &dir {
+        check_tables_dir(dir)?;
+    }
     let dir = dir.or_else(default_dir);
     let tables = tablebases_for(&position, dir.as_deref(), syzygy)?;
     let Some(probe) = tables.probe(&position) else {
-        return Err(CliError::BadInput(
-            "no table covers this position (kibitz's own: 3-4 pieces without castling rights; more needs --syzygy)".into(),
-        ));
+        return Err(CliError::BadInput(no_table_reason(&position, syzygy)));
     };
     let moves = if with_moves {
         tables.probe_moves(&position).unwrap_or_default()

@@ -38,6 +38,9 @@ struct Line {
     before: Option<Chess>,
     /// Plies from the start to `at`.
     ply: usize,
+    /// A variation whose first move is still to come: a comment here is
+    /// said before that move (the variation's starting comment).
+    opening: bool,
 }
 
 /// Read state of one game.
@@ -55,9 +58,20 @@ struct Builder {
     /// The main line hit an unreadable move: the rest is not read.
     stopped: bool,
     skipped_notes: usize,
+    /// Comments at the start of a variation, for its first move.
+    starting_comments: Vec<String>,
 }
 
 impl Builder {
+    /// Text of the game that is skipped: a note, and the tree records that
+    /// it is not whole.
+    fn drop_text(&mut self, text: String) {
+        if self.tree.dropped.is_none() {
+            self.tree.dropped = Some(text.clone());
+        }
+        self.note(text);
+    }
+
     fn note(&mut self, text: String) {
         if self.tree.notes.len() < MAX_NOTES {
             self.tree.notes.push(text);
@@ -125,6 +139,9 @@ impl Builder {
                 self.line.before = Some(before);
                 self.line.at = node;
                 self.line.ply = ply;
+                self.line.opening = false;
+                self.tree.nodes[node].starting_comments =
+                    std::mem::take(&mut self.starting_comments);
             }
             None => self.fail(ply, text, Problem::Illegal { in_variation }),
         }
@@ -132,7 +149,7 @@ impl Builder {
 
     fn open(&mut self) {
         if self.line.at == 0 {
-            self.note(format!(
+            self.drop_text(format!(
                 "ply {}: a variation before the first move was skipped",
                 self.line.ply
             ));
@@ -140,7 +157,7 @@ impl Builder {
             return;
         }
         if self.stack.len() >= MAX_VARIATION_DEPTH {
-            self.note(format!(
+            self.drop_text(format!(
                 "ply {}: variations nested deeper than {MAX_VARIATION_DEPTH} levels were skipped",
                 self.line.ply
             ));
@@ -161,11 +178,21 @@ impl Builder {
             position,
             before: None,
             ply: self.line.ply.saturating_sub(1),
+            opening: true,
         };
+        self.keep_starting_comments();
         self.stack.push(std::mem::replace(&mut self.line, line));
     }
 
+    /// Starting comments of a variation that ended (or held another one)
+    /// before its first move stay as comments where it branched.
+    fn keep_starting_comments(&mut self) {
+        let comments = std::mem::take(&mut self.starting_comments);
+        self.tree.nodes[self.line.at].comments.extend(comments);
+    }
+
     fn close(&mut self) {
+        self.keep_starting_comments();
         if let Some(line) = self.stack.pop() {
             self.line = line;
         }
@@ -196,12 +223,15 @@ impl Builder {
         match token {
             Token::Move { text, san } => self.play(raw.slice(text), *san),
             Token::Unknown(text) => {
-                let note = format!(
-                    "ply {}: '{}' is not a move and was skipped",
+                // Reading on after it would give the next move to the wrong
+                // side (`2. Nf3Nc6 3. Bb5` would read as 2. Bb5): the line
+                // stops here, as at an illegal move.
+                let in_variation = self.in_variation();
+                self.fail(
                     self.line.ply + 1,
-                    raw.slice(text)
+                    raw.slice(text),
+                    Problem::NotAMove { in_variation },
                 );
-                self.note(note);
             }
             Token::Nag(nag) => {
                 if self.line.at != 0 {
@@ -210,7 +240,12 @@ impl Builder {
             }
             Token::Comment(text) => {
                 let text = raw.slice(text).trim();
-                if !text.is_empty() {
+                if text.is_empty() {
+                    return;
+                }
+                if self.line.opening {
+                    self.starting_comments.push(text.to_string());
+                } else {
                     self.tree.nodes[self.line.at]
                         .comments
                         .push(text.to_string());
@@ -306,15 +341,21 @@ pub fn build(raw: &RawGame, game: usize) -> GameTree {
             position: start,
             before: None,
             ply: 0,
+            opening: false,
         },
         stack: Vec::new(),
         skip: None,
         stopped,
         skipped_notes: 0,
+        starting_comments: Vec::new(),
     };
+    for dropped in &raw.dropped {
+        builder.drop_text(dropped.clone());
+    }
     for token in &raw.tokens {
         builder.token(raw, token);
     }
+    builder.keep_starting_comments();
     if let Some(reason) = &raw.truncated {
         let ply = builder.line.ply;
         builder.fail(ply, reason, Problem::TooLarge);

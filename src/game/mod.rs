@@ -10,6 +10,7 @@ pub mod notation;
 pub mod openings;
 pub mod pgn;
 pub mod pgn_lexer;
+pub mod rewrite;
 pub mod summary;
 pub mod tree;
 

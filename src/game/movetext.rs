@@ -40,18 +40,19 @@ impl MoveText {
     /// Read one movetext word (move number and results already removed).
     /// `None` when the word is not a move at all.
     pub fn parse(word: &str) -> Option<MoveText> {
-        let mut text = word;
-        // Decoration after the move: en passant marks, then check and mate
-        // marks in any number (`++` is an old way to write double check).
+        // Decoration after the move: check and mate marks in any number
+        // (`++` is an old way to write double check) and an en passant
+        // mark, in either order (`exf6ep+`, `exf6+e.p.`).
+        let checks = ['+', '#', '\u{2020}', '\u{2021}'];
+        let mut text = word.trim_end_matches(checks);
         for suffix in ["e.p.", "ep"] {
             if let Some(stripped) = text.strip_suffix(suffix)
                 && stripped.len() >= 2
             {
-                text = stripped;
+                text = stripped.trim_end_matches(checks);
                 break;
             }
         }
-        text = text.trim_end_matches(['+', '#', '\u{2020}', '\u{2021}']);
         match text {
             "--" | "Z0" | "0000" | "@@@@" => return Some(MoveText::Null),
             "O-O" | "0-0" | "o-o" => return Some(MoveText::Castle(CastlingSide::KingSide)),

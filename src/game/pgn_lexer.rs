@@ -18,6 +18,10 @@ pub const MAX_GAME_BYTES: usize = 32 << 20;
 /// A line is read up to this many bytes; the rest of the line is skipped.
 pub const MAX_LINE_BYTES: usize = 4 << 20;
 
+/// A stream that holds this many bytes of binary data (NUL and other control
+/// bytes) before its first tag or move is not PGN, and reading stops.
+pub const MAX_NON_TEXT_BEFORE_GAME: usize = 1 << 20;
+
 /// A game's movetext beyond this many tokens is not read either: a token
 /// costs memory even when its text is two bytes (`--`).
 pub const MAX_GAME_TOKENS: usize = 1 << 20;
@@ -54,6 +58,9 @@ pub struct RawGame {
     /// Set when the game was cut at [`MAX_GAME_BYTES`] or a line at
     /// [`MAX_LINE_BYTES`].
     pub truncated: Option<String>,
+    /// Text of the game that was not read, and why (the game's moves may be
+    /// incomplete; writing it back would lose that text).
+    pub dropped: Vec<String>,
 }
 
 impl RawGame {
@@ -69,15 +76,23 @@ impl RawGame {
     }
 }
 
-/// Splits a PGN stream into games. A UTF-8 byte-order mark at the start is
-/// skipped; CRLF line ends, `%` escape lines and `;` comments are accepted.
+/// Splits a PGN stream into games. A UTF-8 byte-order mark at the start of a
+/// line is skipped (files joined with `cat` carry one in the middle); lines
+/// may end in LF, CRLF or CR alone (old Mac files); `%` escape lines and `;`
+/// comments are accepted.
 pub struct GameReader<R> {
     source: R,
     /// A line read past the end of the previous game (the next one's first
     /// tag line).
     pending: Option<Vec<u8>>,
     line: Vec<u8>,
-    started: bool,
+    /// The last line ended with a CR: an LF right after it belongs to it.
+    after_cr: bool,
+    /// A tag or a move has been read: the stream is PGN.
+    found_game: bool,
+    /// Bytes that are not text (NUL and other control bytes) read before
+    /// any game was found.
+    non_text: usize,
 }
 
 /// Where the reader is inside a game.
@@ -95,8 +110,52 @@ impl<R: BufRead> GameReader<R> {
             source,
             pending: None,
             line: Vec::new(),
-            started: false,
+            after_cr: false,
+            found_game: false,
+            non_text: 0,
         }
+    }
+
+    /// Skip the LF of a CRLF whose CR ended the last line.
+    fn skip_lf_after_cr(&mut self) -> std::io::Result<()> {
+        if !std::mem::take(&mut self.after_cr) {
+            return Ok(());
+        }
+        loop {
+            match self.source.fill_buf() {
+                Ok(buffer) => {
+                    if buffer.first() == Some(&b'\n') {
+                        self.source.consume(1);
+                    }
+                    return Ok(());
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    /// Count the non-text bytes of `chunk` while no game has been found,
+    /// and give up when there are too many: a binary file or a pseudo-file
+    /// such as `/proc/self/pagemap` would otherwise be read without end.
+    fn check_text(found_game: bool, non_text: &mut usize, chunk: &[u8]) -> std::io::Result<()> {
+        if found_game {
+            return Ok(());
+        }
+        *non_text += chunk
+            .iter()
+            .filter(|&&b| (b < 0x20 && !b.is_ascii_whitespace() && b != 0x0b) || b == 0x7f)
+            .count();
+        if *non_text > MAX_NON_TEXT_BEFORE_GAME {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!(
+                    "no PGN game in its first {} MiB of binary data; it is not a PGN file",
+                    MAX_NON_TEXT_BEFORE_GAME >> 20
+                ),
+            ));
+        }
+        Ok(())
     }
 
     /// Read one line into `self.line` (without its end), at most
@@ -108,6 +167,7 @@ impl<R: BufRead> GameReader<R> {
             self.line = line;
             return Ok(Some(false));
         }
+        self.skip_lf_after_cr()?;
         let mut cut = false;
         let mut any = false;
         loop {
@@ -120,8 +180,12 @@ impl<R: BufRead> GameReader<R> {
                 break;
             }
             any = true;
-            let (chunk, used, done) = match available.iter().position(|&b| b == b'\n') {
-                Some(at) => (&available[..at], at + 1, true),
+            let end = available.iter().position(|&b| b == b'\n' || b == b'\r');
+            let (chunk, used, done) = match end {
+                Some(at) => {
+                    self.after_cr = available[at] == b'\r';
+                    (&available[..at], at + 1, true)
+                }
                 None => (available, available.len(), false),
             };
             let room = MAX_LINE_BYTES.saturating_sub(self.line.len());
@@ -129,7 +193,9 @@ impl<R: BufRead> GameReader<R> {
                 cut = true;
             }
             self.line.extend_from_slice(&chunk[..chunk.len().min(room)]);
+            let counted = Self::check_text(self.found_game, &mut self.non_text, chunk);
             self.source.consume(used);
+            counted?;
             if done {
                 break;
             }
@@ -137,14 +203,8 @@ impl<R: BufRead> GameReader<R> {
         if !any {
             return Ok(None);
         }
-        if !self.started {
-            self.started = true;
-            if self.line.starts_with(&[0xEF, 0xBB, 0xBF]) {
-                self.line.drain(..3);
-            }
-        }
-        if self.line.last() == Some(&b'\r') {
-            self.line.pop();
+        if self.line.starts_with(&[0xEF, 0xBB, 0xBF]) {
+            self.line.drain(..3);
         }
         Ok(Some(cut))
     }
@@ -179,7 +239,19 @@ impl<R: BufRead> GameReader<R> {
                     }
                     Phase::Before | Phase::Tags if tag_line => {
                         let mut tags = Vec::new();
-                        parse_tags(line, &mut tags);
+                        let rest = parse_tags(line, &mut tags);
+                        if !tags.is_empty() {
+                            self.found_game = true;
+                        }
+                        if !rest.iter().all(u8::is_ascii_whitespace) {
+                            let rest = String::from_utf8_lossy(rest);
+                            let shown: String = rest.trim().chars().take(40).collect();
+                            game.dropped.push(if tags.is_empty() {
+                                format!("'{shown}' is not a tag pair and was not read")
+                            } else {
+                                format!("text after the tags on their line was not read: '{shown}'")
+                            });
+                        }
                         // After a blank line, a tag the game already has
                         // begins the next game (a game without movetext,
                         // then the next one's tags).
@@ -204,6 +276,7 @@ impl<R: BufRead> GameReader<R> {
                 continue;
             }
             lexer.line(line, &mut game);
+            self.found_game |= lexer.seen_move;
             if game.text.len() >= MAX_GAME_BYTES || game.tokens.len() >= MAX_GAME_TOKENS {
                 full = true;
                 game.truncated = Some(format!(
@@ -230,21 +303,40 @@ impl<R: BufRead> GameReader<R> {
 }
 
 /// `[Name "value"]` pairs on one line (there may be several); `\"` and `\\`
-/// are escapes inside the value.
-fn parse_tags(line: &[u8], tags: &mut Vec<(String, String)>) {
+/// are escapes inside the value. A quote that is not followed by the `]`
+/// that closes the pair is part of the value when a closing quote and `]`
+/// come later (`[Event ""Tageblatt","]`, as some programs write). Returns
+/// what follows the last pair on the line.
+fn parse_tags<'a>(line: &'a [u8], tags: &mut Vec<(String, String)>) -> &'a [u8] {
     let mut rest = line;
-    while let Some(open) = rest.iter().position(|&b| b == b'[') {
-        rest = &rest[open + 1..];
+    loop {
+        let start = rest.iter().position(|b| !b.is_ascii_whitespace());
+        match start {
+            Some(at) if rest[at] == b'[' => rest = &rest[at + 1..],
+            _ => return rest,
+        }
         let name_end = rest
             .iter()
             .position(|b| b.is_ascii_whitespace() || *b == b'"' || *b == b']')
             .unwrap_or(rest.len());
-        let name = String::from_utf8_lossy(&rest[..name_end]).into_owned();
+        // Tag names are letters, digits and `_+#=:-`, as the standard
+        // says: `[package]` or `[target.'cfg(unix)']` is not a tag.
+        let name = &rest[..name_end];
+        let valid = name.first().is_some_and(u8::is_ascii_alphanumeric)
+            && name
+                .iter()
+                .all(|&b| b.is_ascii_alphanumeric() || b"_+#=:-".contains(&b));
+        if !valid {
+            return line.get(line.len() - rest.len() - 1..).unwrap_or(&[]);
+        }
+        let name = String::from_utf8_lossy(name).into_owned();
         rest = &rest[name_end..];
         let Some(quote) = rest.iter().position(|&b| b == b'"') else {
-            break;
+            return &[];
         };
         rest = &rest[quote + 1..];
+        // Found once per pair, so a line of many quotes stays linear.
+        let last_close = last_closing_quote(rest);
         let mut value = Vec::new();
         let mut closed = false;
         let mut i = 0;
@@ -254,9 +346,21 @@ fn parse_tags(line: &[u8], tags: &mut Vec<(String, String)>) {
                     value.push(rest[i + 1]);
                     i += 2;
                 }
+                b'"' if last_close.is_some_and(|at| i < at) && !closes_pair(&rest[i + 1..]) => {
+                    value.push(b'"');
+                    i += 1;
+                }
                 b'"' => {
                     closed = true;
                     i += 1;
+                    // The pair's `]`.
+                    let after = rest[i..]
+                        .iter()
+                        .take_while(|b| b.is_ascii_whitespace())
+                        .count();
+                    if rest.get(i + after) == Some(&b']') {
+                        i += after + 1;
+                    }
                     break;
                 }
                 b => {
@@ -270,9 +374,24 @@ fn parse_tags(line: &[u8], tags: &mut Vec<(String, String)>) {
             tags.push((name, String::from_utf8_lossy(&value).into_owned()));
         }
         if !closed {
-            break;
+            return &[];
         }
     }
+}
+
+/// Whether `after` (the text after a quote) begins with the `]` that closes
+/// a tag pair.
+fn closes_pair(after: &[u8]) -> bool {
+    after.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b']')
+}
+
+/// Where the last quote of `text` that is followed by `]` is.
+fn last_closing_quote(text: &[u8]) -> Option<usize> {
+    let bracket = text.iter().rposition(|&b| b == b']')?;
+    let quote = text[..bracket]
+        .iter()
+        .rposition(|b| !b.is_ascii_whitespace())?;
+    (text[quote] == b'"').then_some(quote)
 }
 
 /// Movetext state that lasts across lines: an open comment.
@@ -284,6 +403,8 @@ struct Lexer {
     /// Whether any movetext token was seen (a blank line ends the movetext
     /// only after it began).
     seen_content: bool,
+    /// Whether a word that reads as a move was seen.
+    seen_move: bool,
 }
 
 impl Lexer {
@@ -423,7 +544,10 @@ impl Lexer {
         game.text.push_str(text);
         let range = start..game.text.len();
         game.tokens.push(match MoveText::parse(text) {
-            Some(san) => Token::Move { text: range, san },
+            Some(san) => {
+                self.seen_move = true;
+                Token::Move { text: range, san }
+            }
             None => Token::Unknown(range),
         });
     }

@@ -25,6 +25,9 @@ pub struct Node {
     pub san: String,
     /// Comments after the move (at the root: before the first move).
     pub comments: Vec<String>,
+    /// Comments before the move, where it starts a variation
+    /// (`( {Also good:} 1... c5 )`).
+    pub starting_comments: Vec<String>,
     pub nags: Vec<u8>,
     /// First child = the continuation; the rest are variations.
     pub children: Vec<usize>,
@@ -51,6 +54,10 @@ pub enum Problem {
     Illegal { in_variation: bool },
     /// More than one legal move fits the text.
     Ambiguous { in_variation: bool },
+    /// A word that is neither a move, a move number, a result nor a NAG:
+    /// the rest of its line is not read, since which side moves next is
+    /// no longer known.
+    NotAMove { in_variation: bool },
     /// The `FEN` tag cannot be read: no moves are read.
     BadStart,
     /// The game is beyond the reader's limits: it stops there.
@@ -78,6 +85,11 @@ impl std::fmt::Display for MoveError {
                 "game {game}, ply {ply}: '{text}' is ambiguous there; {}",
                 rest(in_variation)
             ),
+            Problem::NotAMove { in_variation } => write!(
+                f,
+                "game {game}, ply {ply}: '{text}' is not a move; {}",
+                rest(in_variation)
+            ),
             Problem::BadStart => write!(
                 f,
                 "game {game}: the FEN tag cannot be read ({text}); its moves are not read"
@@ -101,6 +113,10 @@ pub struct GameTree {
     /// rights dropped from a FEN tag, words that are not moves, variations
     /// beyond the nesting limit.
     pub notes: Vec<String>,
+    /// The first text of the game the reader skipped (tags' line remainder,
+    /// a variation it could not place): the tree is not the whole game, and
+    /// writing it back over its file would lose that text.
+    pub dropped: Option<String>,
 }
 
 impl GameTree {
@@ -113,12 +129,14 @@ impl GameTree {
                 m: None,
                 san: String::new(),
                 comments: Vec::new(),
+                starting_comments: Vec::new(),
                 nags: Vec::new(),
                 children: Vec::new(),
             }],
             result: "*".into(),
             error: None,
             notes: Vec::new(),
+            dropped: None,
         }
     }
 
@@ -189,6 +207,7 @@ impl GameTree {
             m,
             san,
             comments: Vec::new(),
+            starting_comments: Vec::new(),
             nags: Vec::new(),
             children: Vec::new(),
         });
@@ -353,7 +372,11 @@ impl GameTree {
             .iter()
             .map(|n| n.children.len().saturating_sub(1))
             .sum();
-        let comments = self.nodes.iter().map(|n| n.comments.len()).sum();
+        let comments = self
+            .nodes
+            .iter()
+            .map(|n| n.comments.len() + n.starting_comments.len())
+            .sum();
         let nags = self.nodes.iter().map(|n| n.nags.len()).sum();
         (variations, comments, nags)
     }
@@ -414,10 +437,14 @@ impl GameTree {
         tokens: &mut Vec<String>,
         force_number: bool,
     ) {
+        let starting = &self.nodes[node].starting_comments;
+        for comment in starting {
+            tokens.push(format!("{{ {} }}", comment_text(comment)));
+        }
         let n = number.fullmoves;
         if number.white_to_move {
             tokens.push(format!("{n}."));
-        } else if force_number {
+        } else if force_number || !starting.is_empty() {
             tokens.push(format!("{n}..."));
         }
         tokens.push(self.nodes[node].san.clone());

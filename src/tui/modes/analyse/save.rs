@@ -3,7 +3,6 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::game::tree::read_games;
 use crate::tui::save::date_and_time;
 use crate::tui::shared::{Shared, Tone};
 
@@ -75,8 +74,8 @@ impl Analysis {
     }
 
     /// Write the file at `path` again with game `number` replaced by the
-    /// tree on the board. Refuses when another game of the file has an
-    /// unreadable move, since writing it back would cut that game short.
+    /// tree on the board. Refuses when a game of the file has an unreadable
+    /// move or text the reader skipped, since writing it back would lose it.
     /// Returns the number of games written and the game's number in them.
     pub fn save_into(&self, path: &Path, number: usize) -> Result<(usize, usize), String> {
         let analysis = self;
@@ -85,46 +84,23 @@ impl Analysis {
                 "{error}; writing it back would drop the moves after it (save it alone with :save PATH)"
             ));
         }
-        let bytes = crate::fsutil::read_capped(path, crate::fsutil::MAX_PGN_BYTES, "a PGN file")
-            .map_err(|e| format!("{}: {}", path.display(), e.why))?;
-        if std::str::from_utf8(&bytes).is_err() {
+        if let Some(dropped) = &analysis.tree.dropped {
             return Err(format!(
-                "{} is not UTF-8 text; writing it back would change the other games' names (save this game alone with :save PATH)",
-                path.display()
+                "{dropped}; writing it back would lose that text (save it alone with :save PATH)"
             ));
         }
-        let mut text = String::new();
-        let mut count = 0;
-        let mut problem = None;
-        read_games(&bytes[..], &mut |tree| {
-            count += 1;
-            if count == number {
-                text.push_str(&analysis.tree.to_pgn());
-            } else if let Some(error) = &tree.error {
-                problem = Some(format!(
-                    "{error}; writing the file back would lose the rest of that game (save this game alone with :save PATH)"
-                ));
-                return false;
-            } else {
-                text.push_str(&tree.to_pgn());
-            }
-            text.push('\n');
-            true
-        })
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-        if let Some(problem) = problem {
-            return Err(problem);
-        }
-        let mut at = number;
-        if count < number {
-            // The game is new to the file (or the file shrank): append it.
-            text.push_str(&analysis.tree.to_pgn());
-            text.push('\n');
-            count += 1;
-            at = count;
-        }
-        crate::fsutil::write_atomic(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
-        Ok((count, at))
+        let bytes = crate::fsutil::read_capped(path, crate::fsutil::MAX_PGN_BYTES, "a PGN file")
+            .map_err(|e| format!("{}: {}", path.display(), e.why))?;
+        let rewritten = crate::game::rewrite::replace_game(&bytes, number, &analysis.tree)
+            .map_err(|why| {
+                format!(
+                    "{}: {why} (save this game alone with :save PATH)",
+                    path.display()
+                )
+            })?;
+        crate::fsutil::write_atomic(path, rewritten.text)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        Ok((rewritten.games, rewritten.number))
     }
 }
 
