@@ -11,7 +11,11 @@ use common::{TempHome, run_kibitz};
 
 /// Run `kibitz ARGS` with `input` on stdin to the end.
 fn run_with_input(args: &[&str], input: &str) -> Output {
-    let home = TempHome::new("plain");
+    run_in(&TempHome::new("plain"), args, input)
+}
+
+/// [`run_with_input`] with `home` as the home folder.
+fn run_in(home: &TempHome, args: &[&str], input: &str) -> Output {
     let mut child = home
         .command()
         .args(args)
@@ -221,6 +225,66 @@ fn takeback_resign_and_new() {
         text.contains("takeback: take back your last move"),
         "{text}"
     );
+}
+
+/// The PGN files in the data folder's `games/`.
+fn saved_games(home: &TempHome) -> Vec<std::path::PathBuf> {
+    match std::fs::read_dir(home.join("data/kibitz/games")) {
+        Ok(dir) => dir.map(|e| e.unwrap().path()).collect(),
+        Err(_) => Vec::new(),
+    }
+}
+
+#[test]
+fn save_writes_the_game_as_pgn() {
+    let home = TempHome::new("plain-save");
+    let mine = home.join("mine.pgn");
+    let missing = home.join("no/such/game.pgn");
+    let input = format!(
+        "e4\nsave\nsave {}\nsave {}\nsave {}\n",
+        mine.display(),
+        mine.display(),
+        missing.display()
+    );
+    let out = run_in(&home, &["--plain", "--level", "1"], &input);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    // Where the board's `s` saves: games/kibitz-YYYYMMDD-HHMMSS.pgn.
+    let saved = saved_games(&home);
+    assert_eq!(saved.len(), 1, "{saved:?}\n{text}");
+    let name = saved[0].file_name().unwrap().to_string_lossy().into_owned();
+    assert!(
+        name.starts_with("kibitz-") && name.ends_with(".pgn"),
+        "{name}"
+    );
+    assert!(
+        text.contains(&format!("Saved as {}", saved[0].display())),
+        "{text}"
+    );
+    let pgn = std::fs::read_to_string(&saved[0]).unwrap();
+    assert!(pgn.contains("[White \"You\"]"), "{pgn}");
+    assert!(pgn.contains("[Black \"kibitz level 1\"]"), "{pgn}");
+    assert!(pgn.contains("[Result \"*\"]"), "{pgn}");
+    assert!(pgn.contains("1. e4 "), "{pgn}");
+    // To a path: the same game; an existing file is not replaced.
+    assert!(
+        text.contains(&format!("Saved as {}", mine.display())),
+        "{text}"
+    );
+    assert_eq!(std::fs::read_to_string(&mine).unwrap(), pgn);
+    assert!(
+        text.contains(&format!("{} exists already", mine.display())),
+        "{text}"
+    );
+    // A folder that is not there is not made.
+    assert!(text.contains("no such folder"), "{text}");
+    assert!(!home.join("no").exists());
+    let names: Vec<_> = std::fs::read_dir(home.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect();
+    assert!(names.is_empty(), "no temporary file left: {names:?}");
 }
 
 #[test]

@@ -8,6 +8,7 @@
 //! in order.
 
 use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -15,12 +16,14 @@ use shakmaty::{Chess, Color, Move, Position};
 
 use super::CliError;
 use crate::book::{Book, BookOptions};
-use crate::config::Settings;
+use crate::config::{Settings, TimeControl};
 use crate::engine::level::Level;
 use crate::engine::{Command, Engine, GoRequest, Limits, Report, SearchOptions};
+use crate::game::archive::{date_and_time, game_headers, save_in_games, versus_engine_name};
 use crate::game::describe::{Description, diagram, move_sentence, side_name};
 use crate::game::fen::parse_fen;
 use crate::game::notation::{parse_move, san_line};
+use crate::game::pgn::write_pgn;
 use crate::game::{Game, GameEnd};
 
 /// The engine's time for a move (lower levels stop sooner at their own
@@ -38,10 +41,14 @@ pub struct PlainOptions {
     pub hash_mb: usize,
     pub book: Option<Arc<Book>>,
     pub book_options: BookOptions,
+    /// Where `save` without a path writes (its `games/`); `None` when
+    /// there is no home folder.
+    pub data_dir: Option<PathBuf>,
 }
 
 /// The options from the command line and the settings: the start (`fen`,
-/// default the standard one), the side, the level, the hash and the book.
+/// default the standard one), the side, the level, the hash, the book and
+/// the data folder.
 /// A bad FEN is an error; so is a book that cannot be read when the
 /// command line named it (the config's book is only left out, with a note
 /// on stderr).
@@ -50,6 +57,7 @@ pub fn options(
     human: Color,
     settings: &Settings,
     book_named: bool,
+    data_dir: Option<PathBuf>,
 ) -> Result<PlainOptions, CliError> {
     let start = match fen {
         Some(fen) => parse_fen(fen)?,
@@ -70,6 +78,7 @@ pub fn options(
         hash_mb: settings.hash_mb,
         book,
         book_options: settings.book_options,
+        data_dir,
     })
 }
 
@@ -81,6 +90,7 @@ const HELP: &[&str] = &[
     "takeback: take back your last move and kibitz's reply",
     "hint: the engine's suggestion",
     "level N: kibitz's strength, 1 to 10",
+    "save: the game as PGN in kibitz's games folder; save PATH: to a new file PATH",
     "new: a new game; resign: give up this one",
     "help: this list; quit: leave (so does the end of the input)",
 ];
@@ -92,6 +102,8 @@ struct Session<'a> {
     end: Option<GameEnd>,
     /// Print the description after every move.
     auto_describe: bool,
+    /// The day the game began, for its PGN.
+    date: String,
     next_search: u64,
     out: &'a mut dyn Write,
 }
@@ -114,6 +126,7 @@ pub fn run(
         game,
         end: None,
         auto_describe: true,
+        date: date_and_time().0,
         next_search: 0,
         out,
     };
@@ -178,6 +191,8 @@ impl Session<'_> {
         let mut words = typed.split_whitespace();
         let (word, rest) = (words.next().unwrap_or(""), words.next());
         let extra = words.next().is_some();
+        // All the line after the first word: a path may have spaces.
+        let after_word = typed.trim_start()[word.len()..].trim();
         match (word.to_ascii_lowercase().as_str(), rest) {
             ("", _) => {}
             ("quit" | "exit" | "q", None) => {
@@ -201,6 +216,7 @@ impl Session<'_> {
             ("moves", None) => self.list_moves()?,
             ("takeback" | "undo", None) => self.takeback()?,
             ("hint", None) => self.hint()?,
+            ("save", _) => self.save(after_word)?,
             ("level", Some(n)) if !extra => match n.parse::<u8>().ok().and_then(Level::new) {
                 Some(level) => {
                     self.options.level = level;
@@ -211,6 +227,7 @@ impl Session<'_> {
             ("new", None) => {
                 self.game = Game::new(self.options.start.clone());
                 self.end = None;
+                self.date = date_and_time().0;
                 self.engine.send(Command::NewGame);
                 let human = side_name(self.options.human);
                 self.say(format!("New game. You play {human}."))?;
@@ -375,5 +392,47 @@ impl Session<'_> {
             self.describe()?;
         }
         Ok(())
+    }
+
+    /// The game as PGN, with its result so far.
+    fn pgn(&self) -> String {
+        let human = self.options.human;
+        let level = self.options.level.get();
+        let name = |color: Color| versus_engine_name(color != human, level);
+        let headers = game_headers(
+            &name(Color::White),
+            &name(Color::Black),
+            &self.date,
+            self.end,
+            &TimeControl::Untimed.pgn(),
+        );
+        write_pgn(&self.game, &headers, self.end.map_or("*", GameEnd::result))
+    }
+
+    /// Save the game as PGN: with no path to the data folder's `games/`,
+    /// as the board's `s` does; else to `path`, a new file.
+    fn save(&mut self, path: &str) -> Result<(), CliError> {
+        let text = self.pgn();
+        if path.is_empty() {
+            let Some(data_dir) = self.options.data_dir.clone() else {
+                return self.say("There is no data folder: save with save PATH.");
+            };
+            return match save_in_games(&data_dir, "kibitz", &text) {
+                Ok(saved) => self.say(format!("Saved as {}", saved.display())),
+                Err(e) => self.say(format!("Not saved: {e}.")),
+            };
+        }
+        let path = Path::new(path);
+        // A file of the person's own may hold other games: never replaced.
+        if std::fs::symlink_metadata(path).is_ok() {
+            return self.say(format!(
+                "{} exists already: not saved; give a new name.",
+                path.display()
+            ));
+        }
+        match crate::fsutil::write_user_file(path, &text) {
+            Ok(()) => self.say(format!("Saved as {}", path.display())),
+            Err(e) => self.say(format!("Not saved: {e}.")),
+        }
     }
 }
