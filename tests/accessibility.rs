@@ -288,6 +288,43 @@ fn save_writes_the_game_as_pgn() {
 }
 
 #[test]
+fn a_draw_offer_is_decided_by_the_engine() {
+    // Before kibitz has searched a move it has no reason to stop.
+    let out = run_with_input(&["--plain", "--level", "1"], "draw\ne4\n");
+    let text = stdout(&out);
+    assert!(
+        text.contains("kibitz declines the draw and plays on."),
+        "{text}"
+    );
+    assert!(text.contains("You play pawn from e2 to e4."), "{text}");
+
+    // Two queens against a bare king: kibitz is lost and takes the draw.
+    let home = TempHome::new("plain-draw");
+    let out = run_in(
+        &home,
+        &[
+            "--plain",
+            "--level",
+            "3",
+            "--fen",
+            "4k3/8/8/8/8/8/8/QQ2K3 w - - 0 1",
+        ],
+        "Qa7\ndraw\ne4\nsave\n",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("kibitz accepts the draw."), "{text}");
+    assert!(
+        text.contains("The game is over: type new for another, or quit."),
+        "{text}"
+    );
+    let saved = saved_games(&home);
+    assert_eq!(saved.len(), 1, "{text}");
+    let pgn = std::fs::read_to_string(&saved[0]).unwrap();
+    assert!(pgn.contains("[Result \"1/2-1/2\"]"), "{pgn}");
+}
+
+#[test]
 fn plain_from_the_config_file_and_a_bad_fen() {
     let home = TempHome::new("plain-config");
     let config = home.join("kibitz.toml");

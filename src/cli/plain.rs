@@ -17,8 +17,9 @@ use shakmaty::{Chess, Color, Move, Position};
 use super::CliError;
 use crate::book::{Book, BookOptions};
 use crate::config::{Settings, TimeControl};
+use crate::engine::draw_offer::accepts_draw;
 use crate::engine::level::Level;
-use crate::engine::{Command, Engine, GoRequest, Limits, Report, SearchOptions};
+use crate::engine::{Command, Engine, GoRequest, Limits, MoveSource, Report, Score, SearchOptions};
 use crate::game::archive::{date_and_time, game_headers, save_in_games, versus_engine_name};
 use crate::game::describe::{Description, diagram, move_sentence, side_name};
 use crate::game::fen::parse_fen;
@@ -90,6 +91,7 @@ const HELP: &[&str] = &[
     "takeback: take back your last move and kibitz's reply",
     "hint: the engine's suggestion",
     "level N: kibitz's strength, 1 to 10",
+    "draw: offer kibitz a draw; it accepts when it stands worse",
     "save: the game as PGN in kibitz's games folder; save PATH: to a new file PATH",
     "new: a new game; resign: give up this one",
     "help: this list; quit: leave (so does the end of the input)",
@@ -102,6 +104,9 @@ struct Session<'a> {
     end: Option<GameEnd>,
     /// Print the description after every move.
     auto_describe: bool,
+    /// The score of kibitz's last searched move, from its side: it decides
+    /// on a draw offer by it.
+    engine_score: Option<Score>,
     /// The day the game began, for its PGN.
     date: String,
     next_search: u64,
@@ -126,6 +131,7 @@ pub fn run(
         game,
         end: None,
         auto_describe: true,
+        engine_score: None,
         date: date_and_time().0,
         next_search: 0,
         out,
@@ -216,6 +222,7 @@ impl Session<'_> {
             ("moves", None) => self.list_moves()?,
             ("takeback" | "undo", None) => self.takeback()?,
             ("hint", None) => self.hint()?,
+            ("draw", None) => self.offer_draw()?,
             ("save", _) => self.save(after_word)?,
             ("level", Some(n)) if !extra => match n.parse::<u8>().ok().and_then(Level::new) {
                 Some(level) => {
@@ -227,6 +234,7 @@ impl Session<'_> {
             ("new", None) => {
                 self.game = Game::new(self.options.start.clone());
                 self.end = None;
+                self.engine_score = None;
                 self.date = date_and_time().0;
                 self.engine.send(Command::NewGame);
                 let human = side_name(self.options.human);
@@ -299,7 +307,13 @@ impl Session<'_> {
             movetime: Some(MOVETIME),
             ..Limits::default()
         };
-        if let Some(m) = self.search(limits, self.options.level, true)? {
+        let (best_move, score) = self.search(limits, self.options.level, true)?;
+        // A book move has no score: keep the last searched one, as the
+        // board does.
+        if score.is_some() {
+            self.engine_score = score;
+        }
+        if let Some(m) = best_move {
             self.play(m, "kibitz", "plays", "castles")?;
         }
         if self.auto_describe {
@@ -317,7 +331,7 @@ impl Session<'_> {
             ..Limits::default()
         };
         let full = Level::new(crate::engine::level::MAX_LEVEL).unwrap_or_default();
-        match self.search(limits, full, false)? {
+        match self.search(limits, full, false)?.0 {
             Some(m) => {
                 let san = san_line(self.game.position(), &[m]).join("");
                 let words = move_sentence("Hint: you could", "play", "castle", m);
@@ -327,13 +341,14 @@ impl Session<'_> {
         }
     }
 
-    /// Search the position on the board; the engine's move, if it has one.
+    /// Search the position on the board; the engine's move, if it has one,
+    /// and its score when it searched (not from the book).
     fn search(
         &mut self,
         limits: Limits,
         level: Level,
         book: bool,
-    ) -> Result<Option<Move>, CliError> {
+    ) -> Result<(Option<Move>, Option<Score>), CliError> {
         self.next_search += 1;
         let search_id = self.next_search;
         self.engine.send(Command::Go(Box::new(GoRequest {
@@ -351,8 +366,13 @@ impl Session<'_> {
                 Ok(Report::BestMove {
                     search_id: id,
                     best_move,
+                    score,
+                    source,
                     ..
-                }) if id == search_id => return Ok(best_move),
+                }) if id == search_id => {
+                    let searched = !matches!(source, MoveSource::Book { .. });
+                    return Ok((best_move, searched.then_some(score)));
+                }
                 Ok(_) => {}
                 Err(_) => {
                     return Err(CliError::Io(std::io::Error::other(
@@ -375,6 +395,8 @@ impl Session<'_> {
                 break;
             }
         }
+        // Its score was for a position no longer on the board.
+        self.engine_score = None;
         // Back at a start where kibitz moves first: nothing of yours to undo.
         if self.game.position().turn() != human {
             self.end = None;
@@ -392,6 +414,21 @@ impl Session<'_> {
             self.describe()?;
         }
         Ok(())
+    }
+
+    /// Offer kibitz a draw: it decides as on the board, by the score of
+    /// its last searched move.
+    fn offer_draw(&mut self) -> Result<(), CliError> {
+        if self.end.is_some() {
+            return self.say("The game is over already.");
+        }
+        if accepts_draw(self.engine_score, self.game.len()) {
+            let end = GameEnd::Agreement;
+            self.end = Some(end);
+            self.say(format!("kibitz accepts the draw. {}.", end.describe()))
+        } else {
+            self.say("kibitz declines the draw and plays on.")
+        }
     }
 
     /// The game as PGN, with its result so far.
