@@ -113,7 +113,9 @@ fn illegal_and_unreadable_moves_get_one_line_and_play_goes_on() {
         .unwrap_or_else(|| panic!("{text}"));
     assert!(illegal.contains("legal moves:"), "{illegal}");
     assert!(
-        lines.contains(&"'hello there' is not a move (expected UCI like e2e4 or SAN like Nf3)."),
+        lines.contains(
+            &"'hello there' is not a move (expected UCI like e2e4 or SAN like Nf3). Type help for commands."
+        ),
         "{text}"
     );
     assert!(
@@ -322,6 +324,32 @@ fn a_draw_offer_is_decided_by_the_engine() {
     assert_eq!(saved.len(), 1, "{text}");
     let pgn = std::fs::read_to_string(&saved[0]).unwrap();
     assert!(pgn.contains("[Result \"1/2-1/2\"]"), "{pgn}");
+}
+
+#[test]
+fn fen_level_alone_and_unknown_words() {
+    let fen = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1";
+    let out = run_with_input(
+        &["--plain", "--level", "4", "--fen", fen],
+        "fen\nlevel\nfrobnicate\nhelp\n",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines.contains(&fen), "{text}");
+    assert!(lines.contains(&"kibitz plays at level 4."), "{text}");
+    assert!(
+        lines.contains(
+            &"'frobnicate' is not a move (expected UCI like e2e4 or SAN like Nf3). Type help for commands."
+        ),
+        "{text}"
+    );
+    for word in ["save", "draw", "fen"] {
+        assert!(
+            lines.iter().any(|l| l.starts_with(word)),
+            "help has {word}: {text}"
+        );
+    }
 }
 
 #[test]

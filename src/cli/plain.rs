@@ -23,7 +23,7 @@ use crate::engine::{Command, Engine, GoRequest, Limits, MoveSource, Report, Scor
 use crate::game::archive::{date_and_time, game_headers, save_in_games, versus_engine_name};
 use crate::game::describe::{Description, diagram, move_sentence, side_name};
 use crate::game::fen::parse_fen;
-use crate::game::notation::{parse_move, san_line};
+use crate::game::notation::{MoveError, parse_move, san_line};
 use crate::game::pgn::write_pgn;
 use crate::game::{Game, GameEnd};
 
@@ -90,7 +90,8 @@ const HELP: &[&str] = &[
     "moves: your legal moves",
     "takeback: take back your last move and kibitz's reply",
     "hint: the engine's suggestion",
-    "level N: kibitz's strength, 1 to 10",
+    "level: kibitz's strength now; level N: set it, 1 to 10",
+    "fen: the position in FEN",
     "draw: offer kibitz a draw; it accepts when it stands worse",
     "save: the game as PGN in kibitz's games folder; save PATH: to a new file PATH",
     "new: a new game; resign: give up this one",
@@ -219,10 +220,18 @@ impl Session<'_> {
                 let text = diagram(self.game.position(), self.options.human == Color::Black);
                 write!(self.out, "{text}")?;
             }
+            ("fen", None) => {
+                let fen = self.game.fen();
+                self.say(fen)?;
+            }
             ("moves", None) => self.list_moves()?,
             ("takeback" | "undo", None) => self.takeback()?,
             ("hint", None) => self.hint()?,
             ("draw", None) => self.offer_draw()?,
+            ("level", None) => {
+                let level = self.options.level.get();
+                self.say(format!("kibitz plays at level {level}."))?;
+            }
             ("save", _) => self.save(after_word)?,
             ("level", Some(n)) if !extra => match n.parse::<u8>().ok().and_then(Level::new) {
                 Some(level) => {
@@ -276,6 +285,10 @@ impl Session<'_> {
         }
         let m = match parse_move(self.game.position(), typed) {
             Ok(m) => m,
+            // Neither a move nor a command: say where the commands are.
+            Err(e @ MoveError::Unparsable { .. }) => {
+                return self.say(format!("{e}. Type help for commands."));
+            }
             Err(e) => return self.say(format!("{e}.")),
         };
         self.play(m, "You", "play", "castle")?;
