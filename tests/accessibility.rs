@@ -352,6 +352,32 @@ fn fen_level_alone_and_unknown_words() {
     }
 }
 
+/// The line after the first line that starts with `prefix`, and the one
+/// after that.
+fn two_after<'a>(lines: &[&'a str], prefix: &str) -> (Option<&'a str>, Option<&'a str>) {
+    match lines.iter().position(|l| l.starts_with(prefix)) {
+        Some(at) => (lines.get(at + 1).copied(), lines.get(at + 2).copied()),
+        None => (None, None),
+    }
+}
+
+#[test]
+fn a_takeback_says_whose_move_it_is_and_the_last_move() {
+    let out = run_with_input(
+        &["--plain", "--level", "1"],
+        "describe off\ne4\nd4\ntakeback\n",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    let (turn, last) = two_after(&lines, "Took back your move and kibitz's reply.");
+    assert_eq!(turn, Some("Move 2, White to move."), "{text}");
+    assert!(
+        last.is_some_and(|l| l.starts_with("Last move: Black played ")),
+        "{text}"
+    );
+}
+
 #[test]
 fn plain_from_the_config_file_and_a_bad_fen() {
     let home = TempHome::new("plain-config");

@@ -176,6 +176,21 @@ impl Session<'_> {
     }
 
     fn describe(&mut self) -> Result<(), CliError> {
+        for line in self.description().lines() {
+            self.say(line)?;
+        }
+        Ok(())
+    }
+
+    /// The start of the description: whose move it is and the last move.
+    fn say_turn(&mut self) -> Result<(), CliError> {
+        for line in self.description().turn_lines() {
+            self.say(line)?;
+        }
+        Ok(())
+    }
+
+    fn description(&self) -> Description {
         let mut description = Description::new(self.game.position());
         let moves = self.game.moves();
         if let (Some(&m), Some(before)) = (
@@ -187,10 +202,7 @@ impl Session<'_> {
         ) {
             description = description.with_last_move(before, m);
         }
-        for line in description.with_end(self.end).lines() {
-            self.say(line)?;
-        }
-        Ok(())
+        description.with_end(self.end)
     }
 
     /// One line of input; false to leave.
@@ -410,21 +422,26 @@ impl Session<'_> {
         }
         // Its score was for a position no longer on the board.
         self.engine_score = None;
+        self.end = None;
         // Back at a start where kibitz moves first: nothing of yours to undo.
         if self.game.position().turn() != human {
-            self.end = None;
             self.say("Taken back to the start.")?;
-            return self.engine_turn();
-        }
-        self.end = None;
-        let what = if plies == 1 {
-            "one move"
+            self.engine_turn()?;
         } else {
-            "your move and kibitz's reply"
-        };
-        self.say(format!("Took back {what}. Your move."))?;
-        if self.auto_describe {
-            self.describe()?;
+            let what = if plies == 1 {
+                "one move"
+            } else {
+                "your move and kibitz's reply"
+            };
+            self.say(format!("Took back {what}. Your move."))?;
+            if self.auto_describe {
+                self.describe()?;
+            }
+        }
+        // The description says it too; without one, still say whose move
+        // it is and what the last move now is.
+        if !self.auto_describe {
+            self.say_turn()?;
         }
         Ok(())
     }
