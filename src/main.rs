@@ -737,11 +737,18 @@ fn plain(
     cli: &Cli,
     settings: &kibitz::config::Settings,
     messages: &[String],
+    dirs: Option<kibitz::config::Dirs>,
 ) -> anyhow::Result<ExitCode> {
     for message in messages {
         eprintln!("note: {message}");
     }
-    let options = cli::plain::options(cli.fen.as_deref(), cli.color, settings, cli.book.is_some());
+    let options = cli::plain::options(
+        cli.fen.as_deref(),
+        cli.color,
+        settings,
+        cli.book.is_some(),
+        dirs.map(|d| d.data),
+    );
     to_stdout(|out| cli::plain::run(options?, &mut std::io::stdin().lock(), out))
 }
 
@@ -772,12 +779,12 @@ fn main() -> anyhow::Result<ExitCode> {
     let started = std::time::Instant::now();
     let mut cli = Cli::parse();
     let Some(command) = cli.command.take() else {
-        let (settings, messages, _) = load_settings(&cli);
+        let (settings, messages, dirs) = load_settings(&cli);
         // The config's `plain` asks for the line mode where no file or
         // analysis board was asked for.
         let plain_by_config = settings.plain && cli.pgn.is_none() && !cli.analyse;
         if cli.plain || plain_by_config {
-            return plain(&cli, &settings, &messages);
+            return plain(&cli, &settings, &messages, dirs);
         }
         return tui(&cli, started, None);
     };

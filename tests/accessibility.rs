@@ -11,7 +11,11 @@ use common::{TempHome, run_kibitz};
 
 /// Run `kibitz ARGS` with `input` on stdin to the end.
 fn run_with_input(args: &[&str], input: &str) -> Output {
-    let home = TempHome::new("plain");
+    run_in(&TempHome::new("plain"), args, input)
+}
+
+/// [`run_with_input`] with `home` as the home folder.
+fn run_in(home: &TempHome, args: &[&str], input: &str) -> Output {
     let mut child = home
         .command()
         .args(args)
@@ -109,7 +113,9 @@ fn illegal_and_unreadable_moves_get_one_line_and_play_goes_on() {
         .unwrap_or_else(|| panic!("{text}"));
     assert!(illegal.contains("legal moves:"), "{illegal}");
     assert!(
-        lines.contains(&"'hello there' is not a move (expected UCI like e2e4 or SAN like Nf3)."),
+        lines.contains(
+            &"'hello there' is not a move (expected UCI like e2e4 or SAN like Nf3). Type help for commands."
+        ),
         "{text}"
     );
     assert!(
@@ -219,6 +225,155 @@ fn takeback_resign_and_new() {
     assert!(text.contains("New game. You play White."), "{text}");
     assert!(
         text.contains("takeback: take back your last move"),
+        "{text}"
+    );
+}
+
+/// The PGN files in the data folder's `games/`.
+fn saved_games(home: &TempHome) -> Vec<std::path::PathBuf> {
+    match std::fs::read_dir(home.join("data/kibitz/games")) {
+        Ok(dir) => dir.map(|e| e.unwrap().path()).collect(),
+        Err(_) => Vec::new(),
+    }
+}
+
+#[test]
+fn save_writes_the_game_as_pgn() {
+    let home = TempHome::new("plain-save");
+    let mine = home.join("mine.pgn");
+    let missing = home.join("no/such/game.pgn");
+    let input = format!(
+        "e4\nsave\nsave {}\nsave {}\nsave {}\n",
+        mine.display(),
+        mine.display(),
+        missing.display()
+    );
+    let out = run_in(&home, &["--plain", "--level", "1"], &input);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    // Where the board's `s` saves: games/kibitz-YYYYMMDD-HHMMSS.pgn.
+    let saved = saved_games(&home);
+    assert_eq!(saved.len(), 1, "{saved:?}\n{text}");
+    let name = saved[0].file_name().unwrap().to_string_lossy().into_owned();
+    assert!(
+        name.starts_with("kibitz-") && name.ends_with(".pgn"),
+        "{name}"
+    );
+    assert!(
+        text.contains(&format!("Saved as {}", saved[0].display())),
+        "{text}"
+    );
+    let pgn = std::fs::read_to_string(&saved[0]).unwrap();
+    assert!(pgn.contains("[White \"You\"]"), "{pgn}");
+    assert!(pgn.contains("[Black \"kibitz level 1\"]"), "{pgn}");
+    assert!(pgn.contains("[Result \"*\"]"), "{pgn}");
+    assert!(pgn.contains("1. e4 "), "{pgn}");
+    // To a path: the same game; an existing file is not replaced.
+    assert!(
+        text.contains(&format!("Saved as {}", mine.display())),
+        "{text}"
+    );
+    assert_eq!(std::fs::read_to_string(&mine).unwrap(), pgn);
+    assert!(
+        text.contains(&format!("{} exists already", mine.display())),
+        "{text}"
+    );
+    // A folder that is not there is not made.
+    assert!(text.contains("no such folder"), "{text}");
+    assert!(!home.join("no").exists());
+    let names: Vec<_> = std::fs::read_dir(home.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect();
+    assert!(names.is_empty(), "no temporary file left: {names:?}");
+}
+
+#[test]
+fn a_draw_offer_is_decided_by_the_engine() {
+    // Before kibitz has searched a move it has no reason to stop.
+    let out = run_with_input(&["--plain", "--level", "1"], "draw\ne4\n");
+    let text = stdout(&out);
+    assert!(
+        text.contains("kibitz declines the draw and plays on."),
+        "{text}"
+    );
+    assert!(text.contains("You play pawn from e2 to e4."), "{text}");
+
+    // Two queens against a bare king: kibitz is lost and takes the draw.
+    let home = TempHome::new("plain-draw");
+    let out = run_in(
+        &home,
+        &[
+            "--plain",
+            "--level",
+            "3",
+            "--fen",
+            "4k3/8/8/8/8/8/8/QQ2K3 w - - 0 1",
+        ],
+        "Qa7\ndraw\ne4\nsave\n",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("kibitz accepts the draw."), "{text}");
+    assert!(
+        text.contains("The game is over: type new for another, or quit."),
+        "{text}"
+    );
+    let saved = saved_games(&home);
+    assert_eq!(saved.len(), 1, "{text}");
+    let pgn = std::fs::read_to_string(&saved[0]).unwrap();
+    assert!(pgn.contains("[Result \"1/2-1/2\"]"), "{pgn}");
+}
+
+#[test]
+fn fen_level_alone_and_unknown_words() {
+    let fen = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1";
+    let out = run_with_input(
+        &["--plain", "--level", "4", "--fen", fen],
+        "fen\nlevel\nfrobnicate\nhelp\n",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines.contains(&fen), "{text}");
+    assert!(lines.contains(&"kibitz plays at level 4."), "{text}");
+    assert!(
+        lines.contains(
+            &"'frobnicate' is not a move (expected UCI like e2e4 or SAN like Nf3). Type help for commands."
+        ),
+        "{text}"
+    );
+    for word in ["save", "draw", "fen"] {
+        assert!(
+            lines.iter().any(|l| l.starts_with(word)),
+            "help has {word}: {text}"
+        );
+    }
+}
+
+/// The line after the first line that starts with `prefix`, and the one
+/// after that.
+fn two_after<'a>(lines: &[&'a str], prefix: &str) -> (Option<&'a str>, Option<&'a str>) {
+    match lines.iter().position(|l| l.starts_with(prefix)) {
+        Some(at) => (lines.get(at + 1).copied(), lines.get(at + 2).copied()),
+        None => (None, None),
+    }
+}
+
+#[test]
+fn a_takeback_says_whose_move_it_is_and_the_last_move() {
+    let out = run_with_input(
+        &["--plain", "--level", "1"],
+        "describe off\ne4\nd4\ntakeback\n",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    let (turn, last) = two_after(&lines, "Took back your move and kibitz's reply.");
+    assert_eq!(turn, Some("Move 2, White to move."), "{text}");
+    assert!(
+        last.is_some_and(|l| l.starts_with("Last move: Black played ")),
         "{text}"
     );
 }

@@ -306,6 +306,62 @@ fn term_hup_and_quit_signals_autosave_and_restore_the_terminal() {
     }
 }
 
+/// Every signal that would end the process can be caught, and each one
+/// leaves the terminal as the board found it, with 128 + its number. SIGINT
+/// arrives as a signal only from outside: in raw mode Ctrl-C is a key.
+/// (Linux's numbers, 64 = SIGRTMAX; SIGTERM, SIGHUP and SIGQUIT have the
+/// test above.)
+#[cfg(target_os = "linux")]
+#[test]
+fn every_ending_signal_restores_the_terminal() {
+    let signals = [
+        ("INT", 2),
+        ("USR1", 10),
+        ("USR2", 12),
+        ("ALRM", 14),
+        ("STKFLT", 16),
+        ("XCPU", 24),
+        ("XFSZ", 25),
+        ("VTALRM", 26),
+        ("PROF", 27),
+        ("POLL", 29),
+        ("PWR", 30),
+        ("RTMIN", 34),
+        // By number: procps-ng's kill does not know the name RTMAX.
+        ("64", 64),
+    ];
+    for (signal, number) in signals {
+        let home = common::TempHome::new(&format!("pty-ending-{signal}"));
+        let (mut s, mut child, master) = start(&home, &[]);
+        let pty = Pty { master };
+        s.wait_for("the new-game dialog", |screen| screen.contains("New game"));
+        assert!(s.parser.screen().alternate_screen());
+        let pid = child.process_id().unwrap();
+        let sent = std::process::Command::new("kill")
+            .args([format!("-{signal}"), pid.to_string()])
+            .status()
+            .unwrap();
+        assert!(sent.success(), "kill -{signal}");
+
+        let status = s.wait_exit(&mut *child);
+        s.pump(Duration::from_millis(200));
+        assert_eq!(status.exit_code(), 128 + number, "SIG{signal}: {status:?}");
+        let screen = s.parser.screen();
+        assert!(
+            !screen.alternate_screen(),
+            "SIG{signal}: left the alternate screen"
+        );
+        assert!(!screen.hide_cursor(), "SIG{signal}: cursor shown again");
+        let restored = pty.master.get_termios().unwrap();
+        assert!(
+            restored
+                .local_flags
+                .contains(LocalFlags::ICANON | LocalFlags::ECHO),
+            "SIG{signal}: cooked mode again"
+        );
+    }
+}
+
 /// The header's "step N of M" in teach mode.
 fn teach_step(screen: &str) -> Option<(usize, usize)> {
     let at = screen.find("step ")?;

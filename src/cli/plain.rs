@@ -8,6 +8,7 @@
 //! in order.
 
 use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -15,12 +16,15 @@ use shakmaty::{Chess, Color, Move, Position};
 
 use super::CliError;
 use crate::book::{Book, BookOptions};
-use crate::config::Settings;
+use crate::config::{Settings, TimeControl};
+use crate::engine::draw_offer::accepts_draw;
 use crate::engine::level::Level;
-use crate::engine::{Command, Engine, GoRequest, Limits, Report, SearchOptions};
+use crate::engine::{Command, Engine, GoRequest, Limits, MoveSource, Report, Score, SearchOptions};
+use crate::game::archive::{date_and_time, game_headers, save_in_games, versus_engine_name};
 use crate::game::describe::{Description, diagram, move_sentence, side_name};
 use crate::game::fen::parse_fen;
-use crate::game::notation::{parse_move, san_line};
+use crate::game::notation::{MoveError, parse_move, san_line};
+use crate::game::pgn::write_pgn;
 use crate::game::{Game, GameEnd};
 
 /// The engine's time for a move (lower levels stop sooner at their own
@@ -38,10 +42,14 @@ pub struct PlainOptions {
     pub hash_mb: usize,
     pub book: Option<Arc<Book>>,
     pub book_options: BookOptions,
+    /// Where `save` without a path writes (its `games/`); `None` when
+    /// there is no home folder.
+    pub data_dir: Option<PathBuf>,
 }
 
 /// The options from the command line and the settings: the start (`fen`,
-/// default the standard one), the side, the level, the hash and the book.
+/// default the standard one), the side, the level, the hash, the book and
+/// the data folder.
 /// A bad FEN is an error; so is a book that cannot be read when the
 /// command line named it (the config's book is only left out, with a note
 /// on stderr).
@@ -50,6 +58,7 @@ pub fn options(
     human: Color,
     settings: &Settings,
     book_named: bool,
+    data_dir: Option<PathBuf>,
 ) -> Result<PlainOptions, CliError> {
     let start = match fen {
         Some(fen) => parse_fen(fen)?,
@@ -70,6 +79,7 @@ pub fn options(
         hash_mb: settings.hash_mb,
         book,
         book_options: settings.book_options,
+        data_dir,
     })
 }
 
@@ -80,7 +90,10 @@ const HELP: &[&str] = &[
     "moves: your legal moves",
     "takeback: take back your last move and kibitz's reply",
     "hint: the engine's suggestion",
-    "level N: kibitz's strength, 1 to 10",
+    "level: kibitz's strength now; level N: set it, 1 to 10",
+    "fen: the position in FEN",
+    "draw: offer kibitz a draw; it accepts when it stands worse",
+    "save: the game as PGN in kibitz's games folder; save PATH: to a new file PATH",
     "new: a new game; resign: give up this one",
     "help: this list; quit: leave (so does the end of the input)",
 ];
@@ -92,6 +105,11 @@ struct Session<'a> {
     end: Option<GameEnd>,
     /// Print the description after every move.
     auto_describe: bool,
+    /// The score of kibitz's last searched move, from its side: it decides
+    /// on a draw offer by it.
+    engine_score: Option<Score>,
+    /// The day the game began, for its PGN.
+    date: String,
     next_search: u64,
     out: &'a mut dyn Write,
 }
@@ -114,6 +132,8 @@ pub fn run(
         game,
         end: None,
         auto_describe: true,
+        engine_score: None,
+        date: date_and_time().0,
         next_search: 0,
         out,
     };
@@ -156,6 +176,21 @@ impl Session<'_> {
     }
 
     fn describe(&mut self) -> Result<(), CliError> {
+        for line in self.description().lines() {
+            self.say(line)?;
+        }
+        Ok(())
+    }
+
+    /// The start of the description: whose move it is and the last move.
+    fn say_turn(&mut self) -> Result<(), CliError> {
+        for line in self.description().turn_lines() {
+            self.say(line)?;
+        }
+        Ok(())
+    }
+
+    fn description(&self) -> Description {
         let mut description = Description::new(self.game.position());
         let moves = self.game.moves();
         if let (Some(&m), Some(before)) = (
@@ -167,10 +202,7 @@ impl Session<'_> {
         ) {
             description = description.with_last_move(before, m);
         }
-        for line in description.with_end(self.end).lines() {
-            self.say(line)?;
-        }
-        Ok(())
+        description.with_end(self.end)
     }
 
     /// One line of input; false to leave.
@@ -178,6 +210,8 @@ impl Session<'_> {
         let mut words = typed.split_whitespace();
         let (word, rest) = (words.next().unwrap_or(""), words.next());
         let extra = words.next().is_some();
+        // All the line after the first word: a path may have spaces.
+        let after_word = typed.trim_start()[word.len()..].trim();
         match (word.to_ascii_lowercase().as_str(), rest) {
             ("", _) => {}
             ("quit" | "exit" | "q", None) => {
@@ -198,9 +232,19 @@ impl Session<'_> {
                 let text = diagram(self.game.position(), self.options.human == Color::Black);
                 write!(self.out, "{text}")?;
             }
+            ("fen", None) => {
+                let fen = self.game.fen();
+                self.say(fen)?;
+            }
             ("moves", None) => self.list_moves()?,
             ("takeback" | "undo", None) => self.takeback()?,
             ("hint", None) => self.hint()?,
+            ("draw", None) => self.offer_draw()?,
+            ("level", None) => {
+                let level = self.options.level.get();
+                self.say(format!("kibitz plays at level {level}."))?;
+            }
+            ("save", _) => self.save(after_word)?,
             ("level", Some(n)) if !extra => match n.parse::<u8>().ok().and_then(Level::new) {
                 Some(level) => {
                     self.options.level = level;
@@ -211,6 +255,8 @@ impl Session<'_> {
             ("new", None) => {
                 self.game = Game::new(self.options.start.clone());
                 self.end = None;
+                self.engine_score = None;
+                self.date = date_and_time().0;
                 self.engine.send(Command::NewGame);
                 let human = side_name(self.options.human);
                 self.say(format!("New game. You play {human}."))?;
@@ -251,6 +297,10 @@ impl Session<'_> {
         }
         let m = match parse_move(self.game.position(), typed) {
             Ok(m) => m,
+            // Neither a move nor a command: say where the commands are.
+            Err(e @ MoveError::Unparsable { .. }) => {
+                return self.say(format!("{e}. Type help for commands."));
+            }
             Err(e) => return self.say(format!("{e}.")),
         };
         self.play(m, "You", "play", "castle")?;
@@ -282,7 +332,13 @@ impl Session<'_> {
             movetime: Some(MOVETIME),
             ..Limits::default()
         };
-        if let Some(m) = self.search(limits, self.options.level, true)? {
+        let (best_move, score) = self.search(limits, self.options.level, true)?;
+        // A book move has no score: keep the last searched one, as the
+        // board does.
+        if score.is_some() {
+            self.engine_score = score;
+        }
+        if let Some(m) = best_move {
             self.play(m, "kibitz", "plays", "castles")?;
         }
         if self.auto_describe {
@@ -300,7 +356,7 @@ impl Session<'_> {
             ..Limits::default()
         };
         let full = Level::new(crate::engine::level::MAX_LEVEL).unwrap_or_default();
-        match self.search(limits, full, false)? {
+        match self.search(limits, full, false)?.0 {
             Some(m) => {
                 let san = san_line(self.game.position(), &[m]).join("");
                 let words = move_sentence("Hint: you could", "play", "castle", m);
@@ -310,13 +366,14 @@ impl Session<'_> {
         }
     }
 
-    /// Search the position on the board; the engine's move, if it has one.
+    /// Search the position on the board; the engine's move, if it has one,
+    /// and its score when it searched (not from the book).
     fn search(
         &mut self,
         limits: Limits,
         level: Level,
         book: bool,
-    ) -> Result<Option<Move>, CliError> {
+    ) -> Result<(Option<Move>, Option<Score>), CliError> {
         self.next_search += 1;
         let search_id = self.next_search;
         self.engine.send(Command::Go(Box::new(GoRequest {
@@ -334,8 +391,13 @@ impl Session<'_> {
                 Ok(Report::BestMove {
                     search_id: id,
                     best_move,
+                    score,
+                    source,
                     ..
-                }) if id == search_id => return Ok(best_move),
+                }) if id == search_id => {
+                    let searched = !matches!(source, MoveSource::Book { .. });
+                    return Ok((best_move, searched.then_some(score)));
+                }
                 Ok(_) => {}
                 Err(_) => {
                     return Err(CliError::Io(std::io::Error::other(
@@ -358,22 +420,86 @@ impl Session<'_> {
                 break;
             }
         }
+        // Its score was for a position no longer on the board.
+        self.engine_score = None;
+        self.end = None;
         // Back at a start where kibitz moves first: nothing of yours to undo.
         if self.game.position().turn() != human {
-            self.end = None;
             self.say("Taken back to the start.")?;
-            return self.engine_turn();
-        }
-        self.end = None;
-        let what = if plies == 1 {
-            "one move"
+            self.engine_turn()?;
         } else {
-            "your move and kibitz's reply"
-        };
-        self.say(format!("Took back {what}. Your move."))?;
-        if self.auto_describe {
-            self.describe()?;
+            let what = if plies == 1 {
+                "one move"
+            } else {
+                "your move and kibitz's reply"
+            };
+            self.say(format!("Took back {what}. Your move."))?;
+            if self.auto_describe {
+                self.describe()?;
+            }
+        }
+        // The description says it too; without one, still say whose move
+        // it is and what the last move now is.
+        if !self.auto_describe {
+            self.say_turn()?;
         }
         Ok(())
+    }
+
+    /// Offer kibitz a draw: it decides as on the board, by the score of
+    /// its last searched move.
+    fn offer_draw(&mut self) -> Result<(), CliError> {
+        if self.end.is_some() {
+            return self.say("The game is over already.");
+        }
+        if accepts_draw(self.engine_score, self.game.len()) {
+            let end = GameEnd::Agreement;
+            self.end = Some(end);
+            self.say(format!("kibitz accepts the draw. {}.", end.describe()))
+        } else {
+            self.say("kibitz declines the draw and plays on.")
+        }
+    }
+
+    /// The game as PGN, with its result so far.
+    fn pgn(&self) -> String {
+        let human = self.options.human;
+        let level = self.options.level.get();
+        let name = |color: Color| versus_engine_name(color != human, level);
+        let headers = game_headers(
+            &name(Color::White),
+            &name(Color::Black),
+            &self.date,
+            self.end,
+            &TimeControl::Untimed.pgn(),
+        );
+        write_pgn(&self.game, &headers, self.end.map_or("*", GameEnd::result))
+    }
+
+    /// Save the game as PGN: with no path to the data folder's `games/`,
+    /// as the board's `s` does; else to `path`, a new file.
+    fn save(&mut self, path: &str) -> Result<(), CliError> {
+        let text = self.pgn();
+        if path.is_empty() {
+            let Some(data_dir) = self.options.data_dir.clone() else {
+                return self.say("There is no data folder: save with save PATH.");
+            };
+            return match save_in_games(&data_dir, "kibitz", &text) {
+                Ok(saved) => self.say(format!("Saved as {}", saved.display())),
+                Err(e) => self.say(format!("Not saved: {e}.")),
+            };
+        }
+        let path = Path::new(path);
+        // A file of the person's own may hold other games: never replaced.
+        if std::fs::symlink_metadata(path).is_ok() {
+            return self.say(format!(
+                "{} exists already: not saved; give a new name.",
+                path.display()
+            ));
+        }
+        match crate::fsutil::write_user_file(path, &text) {
+            Ok(()) => self.say(format!("Saved as {}", path.display())),
+            Err(e) => self.say(format!("Not saved: {e}.")),
+        }
     }
 }

@@ -6,6 +6,7 @@
 //! [`search::search`] runs one search on the caller's thread.
 
 mod correction;
+pub mod draw_offer;
 pub mod eval;
 mod evalcache;
 pub mod level;

@@ -233,17 +233,28 @@ impl Description {
         self
     }
 
-    /// The description as plain lines, to be read top to bottom.
-    pub fn lines(&self) -> Vec<String> {
+    /// The first lines of [`Description::lines`]: the move number and
+    /// whose move it is, and the last move if there is one.
+    pub fn turn_lines(&self) -> Vec<String> {
         let mut lines = Vec::new();
-        let turn = side_name(self.side_to_move);
         lines.push(match self.end {
             Some(_) => format!("Move {}. The game is over.", self.move_number),
-            None => format!("Move {}, {turn} to move.", self.move_number),
+            None => format!(
+                "Move {}, {} to move.",
+                self.move_number,
+                side_name(self.side_to_move)
+            ),
         });
         if let Some(last) = &self.last_move {
             lines.push(format!("Last move: {} ({}).", last.words, last.san));
         }
+        lines
+    }
+
+    /// The description as plain lines, to be read top to bottom.
+    pub fn lines(&self) -> Vec<String> {
+        let mut lines = self.turn_lines();
+        let turn = side_name(self.side_to_move);
         lines.push(format!("White: {}.", army_words(&self.white)));
         lines.push(format!("Black: {}.", army_words(&self.black)));
         match self.status {

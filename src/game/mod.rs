@@ -2,6 +2,7 @@
 //! and of any user interface.
 
 pub mod annotations;
+pub mod archive;
 pub mod describe;
 pub mod fen;
 pub mod import;

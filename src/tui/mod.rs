@@ -124,16 +124,45 @@ impl FrameLog {
 }
 
 /// The signals that end the board the way Ctrl-C does: the game is
-/// autosaved and the terminal put back before the process exits.
-const ENDING_SIGNALS: [i32; 3] = [
+/// autosaved and the terminal put back before the process exits with
+/// 128 + the signal's number. These are all the signals whose default
+/// action ends the process and that can be caught. SIGINT is among them:
+/// in raw mode Ctrl-C is a key, but `kill -INT` still arrives as a signal.
+/// Left out: SIGKILL and SIGSTOP (cannot be caught); SIGILL, SIGFPE,
+/// SIGSEGV, SIGBUS, SIGTRAP, SIGSYS and SIGABRT (a fault or `abort()` in
+/// this process: returning from the handler would run the faulting code
+/// again, and the panic hook already restores the terminal); SIGPIPE (Rust
+/// ignores it, so a closed pipe is an error to handle, not an end).
+const ENDING_SIGNALS: [i32; 12] = [
     signal_hook::consts::SIGTERM,
     signal_hook::consts::SIGHUP,
     signal_hook::consts::SIGQUIT,
+    signal_hook::consts::SIGINT,
+    signal_hook::consts::SIGUSR1,
+    signal_hook::consts::SIGUSR2,
+    signal_hook::consts::SIGALRM,
+    signal_hook::consts::SIGVTALRM,
+    signal_hook::consts::SIGPROF,
+    signal_hook::consts::SIGXCPU,
+    signal_hook::consts::SIGXFSZ,
+    signal_hook::consts::SIGIO,
 ];
 
-/// Catch [`ENDING_SIGNALS`] on a thread of their own and pass them on.
+/// [`ENDING_SIGNALS`] and, on Linux, its own ending signals: SIGPWR,
+/// SIGSTKFLT and the real-time ones that the C library leaves free.
+fn ending_signals() -> Vec<i32> {
+    let mut signals = ENDING_SIGNALS.to_vec();
+    #[cfg(target_os = "linux")]
+    {
+        signals.extend([libc::SIGPWR, libc::SIGSTKFLT]);
+        signals.extend(libc::SIGRTMIN()..=libc::SIGRTMAX());
+    }
+    signals
+}
+
+/// Catch [`ending_signals`] on a thread of their own and pass them on.
 fn spawn_signals() -> std::io::Result<(Receiver<i32>, signal_hook::iterator::Handle)> {
-    let mut signals = signal_hook::iterator::Signals::new(ENDING_SIGNALS)?;
+    let mut signals = signal_hook::iterator::Signals::new(ending_signals())?;
     let handle = signals.handle();
     let (tx, rx) = unbounded();
     std::thread::Builder::new()

@@ -1,6 +1,7 @@
 //! The autosave: after every move the game in progress is written to
 //! `autosave.json` in the data directory (temp file + rename), and the next
-//! start offers to resume it. Saved PGNs go to `games/` beside it.
+//! start offers to resume it. Saved PGNs go to `games/` beside it
+//! ([`crate::game::archive`]).
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -12,6 +13,7 @@ use crate::config::TimeControl;
 use crate::engine::level::Level;
 use crate::fsutil::write_atomic;
 use crate::game::Game;
+pub use crate::game::archive::date_and_time;
 use crate::game::fen::parse_fen;
 use crate::game::notation::{parse_uci, uci};
 
@@ -36,10 +38,9 @@ impl Players {
     /// Name of the player of `color` for headers and the title.
     pub fn name(self, color: Color) -> String {
         match self {
-            Players::VsEngine { human, level } if human != color => {
-                format!("kibitz level {}", level.get())
+            Players::VsEngine { human, level } => {
+                crate::game::archive::versus_engine_name(human != color, level.get())
             }
-            Players::VsEngine { .. } => "You".into(),
             Players::TwoHumans => if color.is_white() { "White" } else { "Black" }.into(),
         }
     }
@@ -205,47 +206,10 @@ fn keep_aside(path: &Path) -> std::io::Result<PathBuf> {
     Err(std::io::Error::other("too many kept autosaves this second"))
 }
 
-/// Today's date and the time, `YYYY.MM.DD` and `HHMMSS`, from the system
-/// clock (UTC): for PGN headers and file names.
-pub fn date_and_time() -> (String, String) {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    let days = (secs / 86_400) as i64;
-    let (y, m, d) = civil_from_days(days);
-    let rest = secs % 86_400;
-    (
-        format!("{y:04}.{m:02}.{d:02}"),
-        format!("{:02}{:02}{:02}", rest / 3600, rest / 60 % 60, rest % 60),
-    )
-}
-
-/// Days since 1970-01-01 to a (year, month, day) of the proleptic Gregorian
-/// calendar (the well-known era-based conversion).
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (y, m, d)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::game::notation::parse_move;
-
-    #[test]
-    fn civil_dates() {
-        assert_eq!(civil_from_days(0), (1970, 1, 1));
-        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
-        assert_eq!(civil_from_days(20_778), (2026, 11, 21));
-    }
 
     #[test]
     fn autosave_round_trip_and_resume_offer() {

@@ -2,15 +2,16 @@
 //! with clocks, hints, takebacks, draw offers and resignation. Its state
 //! is the game in `Shared`; this file is what the mode does with it.
 
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
 use shakmaty::{Chess, Color, Move, Position, Square};
 
 use crate::config::TimeControl;
+use crate::engine::draw_offer::accepts_draw;
 use crate::engine::level::Level;
-use crate::engine::{Bound, Command, Limits, MoveSource, Report, Score};
+use crate::engine::{Bound, Command, Limits, MoveSource, Report};
+use crate::game::archive::{game_headers, save_in_games};
 use crate::game::notation::san_line;
 use crate::game::pgn::{Headers, write_pgn};
 use crate::game::{Game, GameEnd};
@@ -18,7 +19,7 @@ use crate::tui::clock::Clock;
 use crate::tui::engine_line::{EngineLine, Played, Thinking};
 use crate::tui::overlays::new_game::NewGameForm;
 use crate::tui::overlays::{Confirm, Overlay};
-use crate::tui::save::{Players, SavedGame, date_and_time, write_autosave};
+use crate::tui::save::{Players, SavedGame, write_autosave};
 use crate::tui::shared::{Purpose, Shared, Tone};
 use crate::tui::tasks::Request;
 
@@ -29,12 +30,6 @@ use super::{Panel, Slot};
 const UNTIMED_MOVETIME: Duration = Duration::from_secs(3);
 /// How long the engine thinks about a hint for the player.
 const HINT_MOVETIME: Duration = Duration::from_millis(1500);
-/// The engine accepts a draw when it thinks it stands this badly or worse
-/// (centipawns, its own view)...
-const DRAW_ACCEPT_WORSE: i32 = -30;
-/// ...or, after this many plies, when the position is about level.
-const DRAW_ACCEPT_LEVEL_AFTER: usize = 60;
-const DRAW_ACCEPT_LEVEL: i32 = 15;
 
 /// The keys of a game, for the help.
 pub const HELP: &[(&str, &str)] = &[
@@ -591,16 +586,7 @@ impl Shared {
         match self.players {
             Players::TwoHumans => self.overlay = Overlay::Confirm(Confirm::DrawOffer),
             Players::VsEngine { .. } => {
-                let accept = match self.engine_score {
-                    Some(Score::Mate(n)) => n < 0,
-                    Some(Score::Centipawns(cp)) => {
-                        cp <= DRAW_ACCEPT_WORSE
-                            || (cp <= DRAW_ACCEPT_LEVEL
-                                && self.game.len() >= DRAW_ACCEPT_LEVEL_AFTER)
-                    }
-                    None => false,
-                };
-                if accept {
+                if accepts_draw(self.engine_score, self.game.len()) {
                     self.finish(GameEnd::Agreement, now);
                     self.say("kibitz accepts the draw.", Tone::Info);
                 } else {
@@ -611,18 +597,13 @@ impl Shared {
     }
 
     pub fn headers(&self) -> Headers {
-        let result = self.end.map_or("*", GameEnd::result);
-        let mut headers = Headers::new(
+        game_headers(
             &self.players.name(Color::White),
             &self.players.name(Color::Black),
             &self.date,
-            result,
-        );
-        headers.set("TimeControl", self.time_control.pgn());
-        if let Some(end) = self.end {
-            headers.set("Termination", end.termination());
-        }
-        headers
+            self.end,
+            &self.time_control.pgn(),
+        )
     }
 
     /// The game so far as PGN, to the clipboard (as the analysis board's
@@ -645,14 +626,14 @@ impl Shared {
             self.say("No data directory: nothing can be saved.", Tone::Error);
             return;
         };
-        let (date, time) = date_and_time();
-        let name = format!("kibitz-{}-{time}.pgn", date.replace('.', ""));
-        let path: PathBuf = dirs.data.join("games").join(name);
         let result = self.end.map_or("*", GameEnd::result);
         let text = write_pgn(&self.game, &self.headers(), result);
-        match crate::fsutil::write_atomic(&path, &text) {
-            Ok(()) => self.say(format!("Saved {}", path.display()), Tone::Info),
-            Err(e) => self.say(format!("Cannot save {}: {e}", path.display()), Tone::Error),
+        match save_in_games(&dirs.data, "kibitz", &text) {
+            Ok(path) => self.say(format!("Saved {}", path.display()), Tone::Info),
+            Err(e) => self.say(
+                format!("Cannot save {}: {}", e.path.display(), e.source),
+                Tone::Error,
+            ),
         }
     }
 

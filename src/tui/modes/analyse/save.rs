@@ -3,7 +3,6 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::tui::save::date_and_time;
 use crate::tui::shared::{Shared, Tone};
 
 use super::{Analysis, GameSource};
@@ -44,12 +43,9 @@ impl Analysis {
                     cx.say("No data folder: save with :save PATH", Tone::Error);
                     return;
                 };
-                let (date, time) = date_and_time();
-                let name = format!("analysis-{}-{time}.pgn", date.replace('.', ""));
-                let path = dirs.data.join("games").join(name);
-                crate::fsutil::write_atomic(&path, analysis.tree.to_pgn())
-                    .map(|()| (path, 1, 1))
-                    .map_err(|e| e.to_string())
+                crate::game::archive::save_in_games(&dirs.data, "analysis", &analysis.tree.to_pgn())
+                    .map(|path| (path, 1, 1))
+                    .map_err(|e| e.source.to_string())
             }
         };
         match result {
