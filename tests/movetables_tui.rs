@@ -468,6 +468,66 @@ fn a_new_game_clears_the_tables_shown() {
     );
 }
 
+/// Opening another game on the analysis board is a new game for the engine:
+/// its move tables start empty, and the map shows nothing learned.
+#[test]
+fn another_game_on_the_analysis_board_clears_the_tables() {
+    let mut board = Board::analysis((80, 24));
+    let first = board.last_search();
+    board.stats(first, knight_weights(1));
+    board.typed("map wn");
+    assert!(board.coloured() > 0);
+    let tree = kibitz::game::tree::GameTree::new(shakmaty::Chess::default());
+    board.app.update(
+        Msg::GameLoaded {
+            path: "other.pgn".into(),
+            number: 1,
+            result: Ok(Box::new(tree)),
+        },
+        board.now,
+    );
+    let commands = board.app.take_commands();
+    let new_game = commands
+        .iter()
+        .position(|c| matches!(c, Command::NewGame))
+        .expect("the engine is told of the new game");
+    let go = commands
+        .iter()
+        .position(|c| matches!(c, Command::Go(_)))
+        .expect("the new game is analysed");
+    assert!(new_game < go, "the tables are cleared before the search");
+    assert_eq!(board.coloured(), 0, "{}", board.bands());
+    assert!(
+        board.legend().contains("nothing learned yet"),
+        "{}",
+        board.legend()
+    );
+}
+
+/// The game just played, taken to the analysis board, keeps what the engine
+/// learned of it.
+#[test]
+fn the_game_taken_to_the_analysis_board_keeps_its_tables() {
+    let mut board = Board::game(ThemeName::Classic, (80, 24));
+    let id = board.last_search();
+    board.stats(id, knight_weights(1));
+    board.typed("map wn");
+    let before = board.bands();
+    board.key(KeyCode::Char('r'));
+    board.key(KeyCode::Char('y'));
+    board.key(KeyCode::Esc);
+    board.key(KeyCode::Char('a'));
+    assert!(board.app.analysing(), "{}", board.screen());
+    assert!(
+        !board
+            .app
+            .take_commands()
+            .iter()
+            .any(|c| matches!(c, Command::NewGame))
+    );
+    assert_eq!(board.bands(), before);
+}
+
 #[test]
 fn the_searches_carry_the_move_table_settings() {
     let settings = Settings {

@@ -238,11 +238,27 @@ impl App {
         }
     }
 
-    /// Switch to the analysis board with `tree`.
+    /// Switch to the analysis board with `tree`, another game than the one
+    /// before: the engine starts it with empty move tables.
     pub fn analyse(&mut self, tree: GameTree, source: Option<GameSource>, now: Instant) {
+        self.show_tree(tree, source, true, now);
+    }
+
+    /// The analysis board with `tree`; `new_game`: the engine forgets what it
+    /// learned of the game before.
+    fn show_tree(
+        &mut self,
+        tree: GameTree,
+        source: Option<GameSource>,
+        new_game: bool,
+        now: Instant,
+    ) {
         self.cx.stop_search();
         if let Mode::Analyse(old) = &mut self.mode {
             old.stop_review(&mut self.cx);
+        }
+        if new_game {
+            self.cx.new_engine_game();
         }
         // A game opens at its start, a position from a FEN at its start.
         let mut analysis = Box::new(Analysis::new(tree, source));
@@ -291,7 +307,8 @@ impl App {
         tree.result = self.end.map_or("*", GameEnd::result).to_string();
         let last = at;
         let modified = !self.game.is_empty();
-        self.analyse(tree, None, now);
+        // The game just played: what the engine learned of it still holds.
+        self.show_tree(tree, None, false, now);
         if let Mode::Analyse(analysis) = &mut self.mode {
             analysis.modified = modified;
         }

@@ -10,7 +10,7 @@ use shakmaty::{Chess, Color, Move, Position, Square};
 
 use crate::config::TimeControl;
 use crate::engine::level::Level;
-use crate::engine::{Bound, Command, Limits, MoveSource, Report, Score};
+use crate::engine::{Bound, Limits, MoveSource, Report, Score};
 use crate::game::notation::san_line;
 use crate::game::pgn::{Headers, write_pgn};
 use crate::game::{Game, GameEnd};
@@ -282,9 +282,7 @@ impl Shared {
         times: Option<(Duration, Duration)>,
         now: Instant,
     ) {
-        self.outbox.push(Command::NewGame);
-        // The engine forgets its move tables: so does the map.
-        self.engine_tables = None;
+        self.new_engine_game();
         self.game = game;
         self.players = players;
         self.time_control = time_control;
