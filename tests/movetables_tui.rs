@@ -597,6 +597,68 @@ fn teach_board(size: (u16, u16)) -> Board {
     board
 }
 
+/// The analysis board on `fen` with `tables` reported and `:map wn` on.
+fn analysis_map(
+    theme: ThemeName,
+    no_color: bool,
+    size: (u16, u16),
+    fen: &str,
+    tables: TableWeights,
+) -> Board {
+    let mut board = Board::new(theme, size);
+    board.app.no_color = no_color;
+    let position: shakmaty::Chess = fen
+        .parse::<shakmaty::fen::Fen>()
+        .unwrap()
+        .into_position(shakmaty::CastlingMode::Standard)
+        .unwrap();
+    board.app.analyse_position(position, board.now);
+    let id = board.last_search();
+    board.stats(id, tables);
+    board.typed("map wn");
+    board
+}
+
+#[test]
+fn a_square_whose_gains_and_losses_cancel_is_not_blank() {
+    // g1-f3 refuted once, then failed once: g1 and f3 are back at 0, but
+    // the search did consider them.
+    let mut tables = TableWeights::default();
+    let nf3 = vec![knight(Square::G1, Square::F3)];
+    for (line, others) in [(nf3.clone(), vec![]), (vec![], nf3)] {
+        tables.apply(&TableUpdate {
+            color: Color::White,
+            line,
+            others,
+        });
+    }
+    assert_eq!(tables.weight(WN, Square::G1), 0);
+    for size in [(60, 20), (80, 24), (120, 40)] {
+        let mut board = analysis_map(
+            ThemeName::Classic,
+            false,
+            size,
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            tables.clone(),
+        );
+        let bands = board.bands();
+        assert_eq!(bands.lines().nth(7).unwrap(), "......O.", "{bands}");
+        assert_eq!(bands.lines().nth(5).unwrap(), ".....O..", "{bands}");
+        let legend = board.legend();
+        assert!(!legend.contains("nothing learned"), "{legend}");
+        if size.0 >= 80 {
+            assert!(legend.contains("blank never considered"), "{legend}");
+        }
+        // The best view keeps only net gains: neither square.
+        board.typed("map best");
+        assert_eq!(board.coloured(), 0, "{}", board.bands());
+        if size.0 >= 120 {
+            let legend = board.legend();
+            assert!(legend.contains("blank no net gain"), "{legend}");
+        }
+    }
+}
+
 #[test]
 fn the_map_follows_teach_mode_step_by_step() {
     let mut board = teach_board((80, 24));

@@ -52,7 +52,8 @@ pub struct MapState {
 }
 
 /// What a square of the map holds: the number written in it (numbers
-/// mode) and its band, none for a square never considered.
+/// mode) and its band: none for a square never considered (importance) or
+/// without a positive weight (best).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct HeatMap {
     pub table: MapTable,
@@ -64,7 +65,7 @@ pub struct HeatMap {
     pub bands: [Option<u8>; 64],
     /// Whether the numbers are written in the squares.
     pub show_numbers: bool,
-    /// Whether any square has weight.
+    /// Whether any square of the table was considered.
     pub learned: bool,
 }
 
@@ -153,7 +154,7 @@ impl MapState {
         let weights = weights.unwrap_or(&empty);
         let mut numbers = [0i64; 64];
         let mut values = [0i64; 64];
-        match table {
+        let considered = match table {
             MapTable::One(id) => {
                 for ((number, value), &w) in
                     numbers.iter_mut().zip(&mut values).zip(weights.table(id))
@@ -165,39 +166,52 @@ impl MapState {
                         MapView::Best => *value,
                     };
                 }
+                weights.considered_squares(id)
             }
             MapTable::All => {
                 values = weights.combined(self.view);
                 numbers = values;
+                weights.considered_by_any()
             }
-        }
+        };
+        // Importance bands every square considered, even one whose gains
+        // and losses cancelled; best only the squares that gained.
+        let banded = match self.view {
+            MapView::Importance => considered,
+            MapView::Best => (0..64)
+                .filter(|&i| values[i] > 0)
+                .fold(0, |mask, i| mask | 1 << i),
+        };
         Some(HeatMap {
             table,
             view: self.view,
             numbers,
-            bands: bands(&values),
+            bands: bands(&values, banded),
             show_numbers: self.numbers,
-            learned: values.iter().any(|&v| v != 0),
+            learned: considered != 0,
         })
     }
 }
 
-/// Rank the squares with a value (non-zero) into [`BANDS`] bands by their
-/// rank among them, so one huge square does not push all the others into
-/// the last band; equal values share a band. Zero is "never considered":
-/// no band.
-pub fn bands(values: &[i64; 64]) -> [Option<u8>; 64] {
+/// Rank the squares of `banded` (a bit per square, a1 = bit 0) into
+/// [`BANDS`] bands by their value's rank among them, so one huge square
+/// does not push all the others into the last band; equal values share a
+/// band. The other squares get none: they are left blank.
+pub fn bands(values: &[i64; 64], banded: u64) -> [Option<u8>; 64] {
+    let in_band = |i: usize| banded & (1 << i) != 0;
     let mut sorted = [0i64; 64];
     let mut count = 0;
-    for &v in values.iter().filter(|&&v| v != 0) {
-        sorted[count] = v;
-        count += 1;
+    for (i, &v) in values.iter().enumerate() {
+        if in_band(i) {
+            sorted[count] = v;
+            count += 1;
+        }
     }
     let sorted = &mut sorted[..count];
     sorted.sort_unstable_by(|a, b| b.cmp(a));
     let mut out = [None; 64];
-    for (band, &v) in out.iter_mut().zip(values) {
-        if v != 0 {
+    for (i, (band, &v)) in out.iter_mut().zip(values).enumerate() {
+        if in_band(i) {
             // Equal values share the middle of the places they take
             // together: one square above eighteen equal ones leaves those
             // in the middle bands, not all at the top.
@@ -247,6 +261,12 @@ mod tests {
     use super::*;
     use shakmaty::{Color, Role};
 
+    fn nonzero(values: &[i64; 64]) -> u64 {
+        (0..64)
+            .filter(|&i| values[i] != 0)
+            .fold(0, |mask, i| mask | 1 << i)
+    }
+
     #[test]
     fn bands_go_by_rank_not_by_size() {
         let mut values = [0i64; 64];
@@ -255,7 +275,7 @@ mod tests {
         for (i, v) in values.iter_mut().enumerate().skip(1).take(11) {
             *v = i as i64;
         }
-        let bands = bands(&values);
+        let bands = bands(&values, nonzero(&values));
         assert_eq!(bands[0], Some(0));
         assert_eq!(
             bands[11],
@@ -263,7 +283,7 @@ mod tests {
             "the second largest of 12 is in the top sixth"
         );
         assert_eq!(bands[1], Some(5), "the smallest is in the last band");
-        assert_eq!(bands[12], None, "zero is never considered");
+        assert_eq!(bands[12], None, "a square not banded is blank");
         let used: std::collections::BTreeSet<_> = bands.iter().flatten().collect();
         assert_eq!(used.len(), BANDS);
     }
@@ -274,13 +294,13 @@ mod tests {
         values[3] = 5;
         values[4] = 5;
         values[5] = 1;
-        let bands = bands(&values);
+        let bands = bands(&values, nonzero(&values));
         assert_eq!(bands[3], bands[4]);
         assert_eq!(bands[3], Some(1), "places 0 and 1 of 3: the middle is 0.5");
         assert_eq!(bands[5], Some(4));
         let mut one = [0i64; 64];
         one[9] = -3;
-        assert_eq!(super::bands(&one)[9], Some(0));
+        assert_eq!(super::bands(&one, nonzero(&one))[9], Some(0));
     }
 
     #[test]
@@ -288,10 +308,10 @@ mod tests {
         let mut values = [0i64; 64];
         values[..19].fill(1);
         values[6] = 2;
-        let bands = bands(&values);
+        let bands = bands(&values, nonzero(&values));
         assert_eq!(bands[6], Some(0));
         assert_eq!(bands[0], Some(3), "the eighteen share the middle");
-        let all_equal = super::bands(&[7; 64]);
+        let all_equal = super::bands(&[7; 64], u64::MAX);
         assert!(all_equal.iter().all(|b| *b == all_equal[0]));
     }
 

@@ -67,7 +67,12 @@ impl MapLegend<'_> {
             };
             parts.push(vec![sep(), Span::raw(what)]);
         }
-        parts.push(vec![sep(), Span::raw("blank never considered")]);
+        let blank = match heat.view {
+            MapView::Importance => "blank never considered",
+            // A square that lost as much as it gained is blank here too.
+            MapView::Best => "blank no net gain",
+        };
+        parts.push(vec![sep(), Span::raw(blank)]);
         parts.push(vec![sep(), Span::styled("m next, M view, # numbers", dim)]);
         parts
     }
