@@ -660,6 +660,32 @@ fn a_square_whose_gains_and_losses_cancel_is_not_blank() {
 }
 
 #[test]
+fn m_starts_at_the_table_with_the_most_weight() {
+    let mut board = Board::game(ThemeName::Classic, (80, 24));
+    let id = board.last_search();
+    board.stats(id, knight_weights(1));
+    board.key(KeyCode::Char('m'));
+    assert_eq!(
+        board.message(),
+        ("Move-table map: white knight · importance.".into(), false)
+    );
+    assert!(board.coloured() > 0, "{}", board.bands());
+    // Round the twelve from there, then all of them, then off.
+    for _ in 0..11 {
+        board.key(KeyCode::Char('m'));
+    }
+    assert!(
+        board.legend().contains("white bishop"),
+        "{}",
+        board.legend()
+    );
+    board.key(KeyCode::Char('m'));
+    assert!(board.legend().contains("all tables"), "{}", board.legend());
+    board.key(KeyCode::Char('m'));
+    assert_eq!(board.message(), ("Move-table map off.".into(), false));
+}
+
+#[test]
 fn the_map_follows_teach_mode_step_by_step() {
     let mut board = teach_board((80, 24));
     assert!(board.legend().contains("m map"), "{}", board.legend());

@@ -24,21 +24,6 @@ impl MapTable {
             MapTable::All => "all tables".into(),
         }
     }
-
-    /// The next in the cycle of `m`: white king ... black pawn, then all;
-    /// after all, none (the map goes off).
-    fn next(self) -> Option<MapTable> {
-        match self {
-            MapTable::All => None,
-            MapTable::One(id) => {
-                let at = TableId::ALL.iter().position(|&t| t == id).unwrap_or(0);
-                Some(match TableId::ALL.get(at + 1) {
-                    Some(&next) => MapTable::One(next),
-                    None => MapTable::All,
-                })
-            }
-        }
-    }
 }
 
 /// The map's switches, shared by every mode.
@@ -49,6 +34,9 @@ pub struct MapState {
     pub view: MapView,
     /// Write each square's weight in it.
     pub numbers: bool,
+    /// The table `m` started at: it goes round the twelve from there, then
+    /// to all of them.
+    pub first: Option<TableId>,
 }
 
 /// What a square of the map holds: the number written in it (numbers
@@ -76,20 +64,36 @@ const MAP_USAGE: &str =
     ":map wn (colour w/b + piece k q r b n p), all, best, importance, numbers, off";
 
 impl MapState {
-    /// `m`: off, then each table in turn, then all of them, then off.
-    pub fn cycle(&mut self) {
+    /// `m`: off, then the table with the most weight in `weights` (the
+    /// first, the white king's, while nothing is learned), then the others
+    /// in turn, then all of them, then off.
+    pub fn cycle(&mut self, weights: Option<&TableWeights>) {
         self.shown = match self.shown {
-            None => Some(MapTable::One(TableId::ALL[0])),
-            Some(table) => table.next(),
+            None => {
+                let first = weights.map_or(TableId::ALL[0], heaviest);
+                self.first = Some(first);
+                Some(MapTable::One(first))
+            }
+            Some(MapTable::All) => None,
+            Some(MapTable::One(id)) => {
+                let at = TableId::ALL.iter().position(|&t| t == id).unwrap_or(0);
+                let next = TableId::ALL[(at + 1) % TableId::ALL.len()];
+                if next == self.first.unwrap_or(TableId::ALL[0]) {
+                    Some(MapTable::All)
+                } else {
+                    Some(MapTable::One(next))
+                }
+            }
         };
     }
 
-    /// The map's keys, the same in every mode: `m` the next table, `M`
-    /// importance or best, `#` the numbers. `None`: not a map key.
-    pub fn key(&mut self, key: char) -> Option<MapAnswer> {
+    /// The map's keys, the same in every mode: `m` the next table (see
+    /// [`MapState::cycle`]), `M` importance or best, `#` the numbers.
+    /// `None`: not a map key.
+    pub fn key(&mut self, key: char, weights: Option<&TableWeights>) -> Option<MapAnswer> {
         match key {
             'm' => {
-                self.cycle();
+                self.cycle(weights);
                 Some(Ok(self.describe()))
             }
             'M' => Some(self.command(match self.view {
@@ -132,7 +136,10 @@ impl MapState {
             ("numbers", "on") => self.numbers = true,
             ("numbers", "off") => self.numbers = false,
             _ => match TableId::parse(&rest) {
-                Some(id) => self.shown = Some(MapTable::One(id)),
+                Some(id) => {
+                    self.shown = Some(MapTable::One(id));
+                    self.first = Some(id);
+                }
                 None => {
                     return Err(format!(
                         "':map {rest}' is not a table or a view: {MAP_USAGE}."
@@ -191,6 +198,23 @@ impl MapState {
             learned: considered != 0,
         })
     }
+}
+
+/// The table with the most weight (the sum of its absolute weights); the
+/// first in [`TableId::ALL`] among equals.
+fn heaviest(weights: &TableWeights) -> TableId {
+    let total = |id: TableId| -> i64 {
+        weights
+            .table(id)
+            .iter()
+            .map(|&w| MapView::Importance.value(w))
+            .sum()
+    };
+    TableId::ALL
+        .into_iter()
+        .rev()
+        .max_by_key(|&id| total(id))
+        .unwrap_or(TableId::ALL[0])
 }
 
 /// Rank the squares of `banded` (a bit per square, a1 = bit 0) into
@@ -259,7 +283,8 @@ pub fn compact(value: i64, width: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::{Color, Role};
+    use crate::engine::movetables::TableUpdate;
+    use shakmaty::{Color, Move, Role, Square};
 
     fn nonzero(values: &[i64; 64]) -> u64 {
         (0..64)
@@ -339,7 +364,7 @@ mod tests {
         let mut state = MapState::default();
         let mut seen = Vec::new();
         loop {
-            state.cycle();
+            state.cycle(None);
             match state.shown {
                 Some(table) => seen.push(table),
                 None => break,
@@ -355,6 +380,49 @@ mod tests {
             MapTable::One(TableId::new(Color::Black, Role::Pawn))
         );
         assert_eq!(seen[12], MapTable::All);
+    }
+
+    #[test]
+    fn m_starts_at_the_table_with_the_most_weight_and_goes_round() {
+        let knight = |from, to| Move::Normal {
+            role: Role::Knight,
+            from,
+            capture: None,
+            to,
+            promotion: None,
+        };
+        let mut weights = TableWeights::default();
+        for _ in 0..3 {
+            weights.apply(&TableUpdate {
+                color: Color::White,
+                line: vec![knight(Square::G1, Square::F3)],
+                others: vec![],
+            });
+        }
+        let mut state = MapState::default();
+        let mut seen = Vec::new();
+        loop {
+            state.cycle(Some(&weights));
+            match state.shown {
+                Some(MapTable::One(id)) => seen.push(id),
+                Some(MapTable::All) => break,
+                None => panic!("off before all tables"),
+            }
+        }
+        let wn = TableId::new(Color::White, Role::Knight);
+        assert_eq!(seen[0], wn);
+        assert_eq!(seen[1], TableId::new(Color::White, Role::Pawn));
+        assert_eq!(seen[2], TableId::new(Color::Black, Role::King));
+        assert_eq!(seen.len(), 12, "each table once: {seen:?}");
+        state.cycle(Some(&weights));
+        assert_eq!(state.shown, None);
+        // A table named with :map: m goes on from it.
+        state.command("bq").unwrap();
+        state.cycle(Some(&weights));
+        assert_eq!(
+            state.shown,
+            Some(MapTable::One(TableId::new(Color::Black, Role::Rook)))
+        );
     }
 
     #[test]

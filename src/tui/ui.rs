@@ -70,14 +70,9 @@ struct Map {
     palette: MapPalette,
 }
 
-/// The map of the tables on show: in teach mode the replay's, as the
-/// cutoffs up to the current step taught them; elsewhere the engine's.
+/// The map of the tables on show (see [`App::map_tables`]).
 fn heat_map(app: &App) -> Option<HeatMap> {
-    let tables = match app.mode.teach() {
-        Some(teach) => teach.ready().map(|(_, step)| &step.tables),
-        None => app.engine_tables.as_deref(),
-    };
-    app.map.heat(tables)
+    app.map.heat(app.map_tables())
 }
 
 /// One panel beside the board, from the state it shows.

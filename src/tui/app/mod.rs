@@ -24,6 +24,7 @@ use ratatui::layout::Rect;
 use shakmaty::{Chess, Move, Position, Square};
 
 use crate::config::{Dirs, Settings};
+use crate::engine::movetables::TableWeights;
 use crate::engine::{Command, Report};
 use crate::game::GameEnd;
 use crate::game::notation::parse_move;
@@ -128,6 +129,15 @@ impl App {
     /// Whether the event loop should send ticks: running clocks, auto-play.
     pub fn needs_ticks(&self) -> bool {
         self.cx.needs_ticks() || self.mode.teach().is_some_and(Teach::needs_ticks)
+    }
+
+    /// The move tables the map shows: in teach mode the replay's, as the
+    /// cutoffs up to the current step taught them; elsewhere the engine's.
+    pub fn map_tables(&self) -> Option<&TableWeights> {
+        match self.mode.teach() {
+            Some(teach) => teach.ready().map(|(_, step)| &step.tables),
+            None => self.cx.engine_tables.as_deref(),
+        }
     }
 
     /// Open a PGN file: game `number`, or the game list (a file of one game
@@ -495,7 +505,8 @@ impl App {
             KeyCode::Char('T') => self.teach_board(now),
             KeyCode::Char('D') => self.describe(now),
             KeyCode::Char(c @ ('m' | 'M' | '#')) => {
-                if let Some(answer) = self.cx.map.key(c) {
+                let tables = self.map_tables().cloned();
+                if let Some(answer) = self.cx.map.key(c, tables.as_ref()) {
                     self.cx.map_changed(answer);
                 }
             }
