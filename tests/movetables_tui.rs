@@ -22,7 +22,7 @@ use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
 use ratatui::style::Color as Colour;
-use shakmaty::{Color, Move, Role, Square};
+use shakmaty::{Color, Move, Position, Role, Square};
 
 struct Board {
     app: App,
@@ -597,6 +597,31 @@ fn teach_board(size: (u16, u16)) -> Board {
     board
 }
 
+/// The position of issue 32, where the numbers ran together.
+const ISSUE_FEN: &str = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 1 9";
+
+/// The white knight's table with these weights, each even: an update here
+/// counts its square twice, as the knight's 'from' and 'to'.
+fn knight_table(weights: &[(Square, i32)]) -> TableWeights {
+    let mut tables = TableWeights::default();
+    for &(square, weight) in weights {
+        let stay = vec![knight(square, square)];
+        let (line, others) = if weight > 0 {
+            (stay, vec![])
+        } else {
+            (vec![], stay)
+        };
+        for _ in 0..weight.abs() / 2 {
+            tables.apply(&TableUpdate {
+                color: Color::White,
+                line: line.clone(),
+                others: others.clone(),
+            });
+        }
+    }
+    tables
+}
+
 /// The analysis board on `fen` with `tables` reported and `:map wn` on.
 fn analysis_map(
     theme: ThemeName,
@@ -617,6 +642,94 @@ fn analysis_map(
     board.stats(id, tables);
     board.typed("map wn");
     board
+}
+
+#[test]
+fn numbers_stay_apart_and_leave_the_pieces_at_every_size() {
+    // Rank 7 of the issue's position: pawns on a7 b7 f7 g7 h7, a bishop on
+    // e7, c7 and d7 empty.
+    let rank7 = [
+        (Square::A7, -44),
+        (Square::B7, 1712),
+        (Square::C7, 10_352),
+        (Square::D7, 13_856),
+        (Square::E7, 4482),
+        (Square::F7, -2),
+        (Square::G7, 120_000),
+        (Square::H7, -123_456),
+    ];
+    let styles = [
+        ("no_color", ThemeName::Classic, true),
+        ("mono", ThemeName::Mono, false),
+        ("classic", ThemeName::Classic, false),
+    ];
+    for size in [(60, 20), (70, 20), (80, 24), (120, 40)] {
+        for (name, theme, no_color) in styles {
+            let mut board = analysis_map(theme, no_color, size, ISSUE_FEN, knight_table(&rank7));
+            board.typed("map numbers");
+            let what = format!("{name} {}x{}", size.0, size.1);
+            let screen = board.app.screen().unwrap();
+            let buffer = board.buffer();
+            let text = |y: u16, from: u16, to: u16| -> String {
+                (from..to).map(|x| buffer[(x, y)].symbol()).collect()
+            };
+            let position = board.app.game.position().clone();
+            let digits = theme == ThemeName::Mono || no_color;
+            let a7 = screen.board.square_rect(Square::A7, false);
+            let h7 = screen.board.square_rect(Square::H7, false);
+            let top_row = text(a7.y, a7.x, h7.right());
+            let centre_row = text(a7.y + a7.height / 2, a7.x, h7.right());
+            for (square, weight) in rank7 {
+                let rect = screen.board.square_rect(square, false);
+                let centre = buffer[(rect.x + rect.width / 2, rect.y + rect.height / 2)].symbol();
+                if position.board().piece_at(square).is_some() {
+                    assert!(
+                        !centre.is_ascii(),
+                        "{what}: {square} keeps its piece: {centre_row:?}"
+                    );
+                }
+                if digits {
+                    // The band's digit, apart from the number.
+                    let y = if rect.height > 1 {
+                        rect.y + rect.height / 2
+                    } else {
+                        rect.y
+                    };
+                    let digit = buffer[(rect.x, y)].symbol();
+                    assert!(
+                        matches!(digit, "1" | "2" | "3" | "4" | "5" | "6"),
+                        "{what}: {square}'s band {digit:?} in {centre_row:?}"
+                    );
+                }
+                if rect.height > 1 {
+                    let cells = text(rect.y, rect.x, rect.right());
+                    let width = usize::from(rect.width) - 1;
+                    assert_eq!(
+                        cells.trim_start(),
+                        format!(
+                            "{} ",
+                            kibitz::tui::heatmap::compact(i64::from(weight), width)
+                        ),
+                        "{what}: {square} in {top_row:?}"
+                    );
+                }
+            }
+            if screen.board.sq_h > 1 {
+                let numbers: Vec<&str> = top_row.split_whitespace().collect();
+                assert_eq!(numbers.len(), 8, "{what}: {top_row:?}");
+                assert!(!board.legend().contains("no room"), "{what}");
+            } else {
+                let legend = board.legend();
+                assert!(legend.contains("no room for numbers"), "{what}: {legend}");
+            }
+            if no_color && size != (70, 20) {
+                insta::assert_snapshot!(
+                    format!("map_numbers_no_color_{}x{}", size.0, size.1),
+                    board.screen()
+                );
+            }
+        }
+    }
 }
 
 #[test]

@@ -272,8 +272,13 @@ pub fn compact(value: i64, width: usize) -> String {
         if tenths.len() <= width && x < 999.95 {
             return tenths;
         }
+        // "-0.1M" without its 0 still reads: -.1M.
+        if x < 0.95 && tenths.len() == width + 1 && x >= 0.05 {
+            return tenths.replacen("0.", ".", 1);
+        }
         let whole = format!("{sign}{x:.0}{unit}");
-        if whole.len() <= width {
+        // "0M" would hide the value: only a unit it is at least 1 of.
+        if whole.len() <= width && x.round() >= 1.0 {
             return whole;
         }
     }
@@ -352,6 +357,9 @@ mod tests {
         assert_eq!(compact(-975, 3), "-1k");
         assert_eq!(compact(999_999, 4), "1.0M");
         assert_eq!(compact(5_600_000, 4), "5.6M");
+        assert_eq!(compact(-123_456, 4), "-.1M", "not -0M");
+        assert_eq!(compact(-12_345_678, 4), "-12M");
+        assert_eq!(compact(-12_345, 3), "###", "not -0M");
         for v in [0, 7, -7, 99_999, -99_999, i64::MAX / 3, i64::MIN / 3] {
             for w in 3..8 {
                 assert!(compact(v, w).len() <= w, "{v} in {w}: {}", compact(v, w));

@@ -19,7 +19,7 @@ use super::overlays::{self, Overlay};
 use super::save::Players;
 use super::shared::{Tone, destination};
 use super::theme::{MapPalette, Theme};
-use super::widgets::board::Board;
+use super::widgets::board::{Board, numbers_fit};
 use super::widgets::book::Book;
 use super::widgets::breakdown::Breakdown;
 use super::widgets::caption::Caption;
@@ -60,7 +60,7 @@ pub fn draw(frame: &mut Frame, app: &App, now: Instant) {
         draw_panel(frame, app, panel, rect, &theme, now);
     }
     draw_status(frame, app, screen.status, &theme);
-    draw_input(frame, app, screen.input, &theme, &map);
+    draw_input(frame, app, &screen, &theme, &map);
     draw_overlay(frame, app, area, &theme);
 }
 
@@ -264,7 +264,8 @@ fn draw_board(frame: &mut Frame, app: &App, screen: &Screen, theme: &Theme, map:
     .draw(frame, screen.board, screen.board_area);
 }
 
-fn draw_input(frame: &mut Frame, app: &App, area: Rect, theme: &Theme, map: &Map) {
+fn draw_input(frame: &mut Frame, app: &App, screen: &Screen, theme: &Theme, map: &Map) {
+    let area = screen.input;
     // While the map is on, its legend stands in for the key line (the
     // widest row on every screen; `?` still lists the keys).
     if app.input.is_none()
@@ -274,6 +275,7 @@ fn draw_input(frame: &mut Frame, app: &App, area: Rect, theme: &Theme, map: &Map
             heat,
             palette: map.palette,
             theme,
+            numbers_fit: numbers_fit(screen.board.sq_h),
         }
         .draw(frame, area);
         return;

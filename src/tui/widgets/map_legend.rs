@@ -16,6 +16,8 @@ pub struct MapLegend<'a> {
     pub heat: &'a HeatMap,
     pub palette: MapPalette,
     pub theme: &'a Theme,
+    /// Whether the board's squares have room for the numbers.
+    pub numbers_fit: bool,
 }
 
 impl MapLegend<'_> {
@@ -31,6 +33,10 @@ impl MapLegend<'_> {
         )]];
         if !heat.learned {
             parts.push(vec![sep(), Span::raw("nothing learned yet")]);
+        }
+        if heat.show_numbers && !self.numbers_fit {
+            // Said early: on a small screen it is why # shows nothing.
+            parts.push(vec![sep(), Span::raw("no room for numbers")]);
         }
         let mut scale = vec![sep()];
         match self.palette {
@@ -58,7 +64,7 @@ impl MapLegend<'_> {
             }
         }
         parts.push(scale);
-        if heat.show_numbers {
+        if heat.show_numbers && self.numbers_fit {
             let what = match (heat.table, heat.view) {
                 (MapTable::One(_), MapView::Importance) => "numbers: weight",
                 (MapTable::One(_), MapView::Best) => "numbers: positive weight",
