@@ -22,7 +22,7 @@ use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
 use ratatui::style::Color as Colour;
-use shakmaty::{Color, Move, Role, Square};
+use shakmaty::{Color, Move, Position, Role, Square};
 
 struct Board {
     app: App,
@@ -468,6 +468,66 @@ fn a_new_game_clears_the_tables_shown() {
     );
 }
 
+/// Opening another game on the analysis board is a new game for the engine:
+/// its move tables start empty, and the map shows nothing learned.
+#[test]
+fn another_game_on_the_analysis_board_clears_the_tables() {
+    let mut board = Board::analysis((80, 24));
+    let first = board.last_search();
+    board.stats(first, knight_weights(1));
+    board.typed("map wn");
+    assert!(board.coloured() > 0);
+    let tree = kibitz::game::tree::GameTree::new(shakmaty::Chess::default());
+    board.app.update(
+        Msg::GameLoaded {
+            path: "other.pgn".into(),
+            number: 1,
+            result: Ok(Box::new(tree)),
+        },
+        board.now,
+    );
+    let commands = board.app.take_commands();
+    let new_game = commands
+        .iter()
+        .position(|c| matches!(c, Command::NewGame))
+        .expect("the engine is told of the new game");
+    let go = commands
+        .iter()
+        .position(|c| matches!(c, Command::Go(_)))
+        .expect("the new game is analysed");
+    assert!(new_game < go, "the tables are cleared before the search");
+    assert_eq!(board.coloured(), 0, "{}", board.bands());
+    assert!(
+        board.legend().contains("nothing learned yet"),
+        "{}",
+        board.legend()
+    );
+}
+
+/// The game just played, taken to the analysis board, keeps what the engine
+/// learned of it.
+#[test]
+fn the_game_taken_to_the_analysis_board_keeps_its_tables() {
+    let mut board = Board::game(ThemeName::Classic, (80, 24));
+    let id = board.last_search();
+    board.stats(id, knight_weights(1));
+    board.typed("map wn");
+    let before = board.bands();
+    board.key(KeyCode::Char('r'));
+    board.key(KeyCode::Char('y'));
+    board.key(KeyCode::Esc);
+    board.key(KeyCode::Char('a'));
+    assert!(board.app.analysing(), "{}", board.screen());
+    assert!(
+        !board
+            .app
+            .take_commands()
+            .iter()
+            .any(|c| matches!(c, Command::NewGame))
+    );
+    assert_eq!(board.bands(), before);
+}
+
 #[test]
 fn the_searches_carry_the_move_table_settings() {
     let settings = Settings {
@@ -535,6 +595,207 @@ fn teach_board(size: (u16, u16)) -> Board {
     }
     assert!(board.app.mode.teach().and_then(|t| t.ready()).is_some());
     board
+}
+
+/// The position of issue 32, where the numbers ran together.
+const ISSUE_FEN: &str = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 1 9";
+
+/// The white knight's table with these weights, each even: an update here
+/// counts its square twice, as the knight's 'from' and 'to'.
+fn knight_table(weights: &[(Square, i32)]) -> TableWeights {
+    let mut tables = TableWeights::default();
+    for &(square, weight) in weights {
+        let stay = vec![knight(square, square)];
+        let (line, others) = if weight > 0 {
+            (stay, vec![])
+        } else {
+            (vec![], stay)
+        };
+        for _ in 0..weight.abs() / 2 {
+            tables.apply(&TableUpdate {
+                color: Color::White,
+                line: line.clone(),
+                others: others.clone(),
+            });
+        }
+    }
+    tables
+}
+
+/// The analysis board on `fen` with `tables` reported and `:map wn` on.
+fn analysis_map(
+    theme: ThemeName,
+    no_color: bool,
+    size: (u16, u16),
+    fen: &str,
+    tables: TableWeights,
+) -> Board {
+    let mut board = Board::new(theme, size);
+    board.app.no_color = no_color;
+    let position: shakmaty::Chess = fen
+        .parse::<shakmaty::fen::Fen>()
+        .unwrap()
+        .into_position(shakmaty::CastlingMode::Standard)
+        .unwrap();
+    board.app.analyse_position(position, board.now);
+    let id = board.last_search();
+    board.stats(id, tables);
+    board.typed("map wn");
+    board
+}
+
+#[test]
+fn numbers_stay_apart_and_leave_the_pieces_at_every_size() {
+    // Rank 7 of the issue's position: pawns on a7 b7 f7 g7 h7, a bishop on
+    // e7, c7 and d7 empty.
+    let rank7 = [
+        (Square::A7, -44),
+        (Square::B7, 1712),
+        (Square::C7, 10_352),
+        (Square::D7, 13_856),
+        (Square::E7, 4482),
+        (Square::F7, -2),
+        (Square::G7, 120_000),
+        (Square::H7, -123_456),
+    ];
+    let styles = [
+        ("no_color", ThemeName::Classic, true),
+        ("mono", ThemeName::Mono, false),
+        ("classic", ThemeName::Classic, false),
+    ];
+    for size in [(60, 20), (70, 20), (80, 24), (120, 40)] {
+        for (name, theme, no_color) in styles {
+            let mut board = analysis_map(theme, no_color, size, ISSUE_FEN, knight_table(&rank7));
+            board.typed("map numbers");
+            let what = format!("{name} {}x{}", size.0, size.1);
+            let screen = board.app.screen().unwrap();
+            let buffer = board.buffer();
+            let text = |y: u16, from: u16, to: u16| -> String {
+                (from..to).map(|x| buffer[(x, y)].symbol()).collect()
+            };
+            let position = board.app.game.position().clone();
+            let digits = theme == ThemeName::Mono || no_color;
+            let a7 = screen.board.square_rect(Square::A7, false);
+            let h7 = screen.board.square_rect(Square::H7, false);
+            let top_row = text(a7.y, a7.x, h7.right());
+            let centre_row = text(a7.y + a7.height / 2, a7.x, h7.right());
+            for (square, weight) in rank7 {
+                let rect = screen.board.square_rect(square, false);
+                let centre = buffer[(rect.x + rect.width / 2, rect.y + rect.height / 2)].symbol();
+                if position.board().piece_at(square).is_some() {
+                    assert!(
+                        !centre.is_ascii(),
+                        "{what}: {square} keeps its piece: {centre_row:?}"
+                    );
+                }
+                if digits {
+                    // The band's digit, apart from the number.
+                    let y = if rect.height > 1 {
+                        rect.y + rect.height / 2
+                    } else {
+                        rect.y
+                    };
+                    let digit = buffer[(rect.x, y)].symbol();
+                    assert!(
+                        matches!(digit, "1" | "2" | "3" | "4" | "5" | "6"),
+                        "{what}: {square}'s band {digit:?} in {centre_row:?}"
+                    );
+                }
+                if rect.height > 1 {
+                    let cells = text(rect.y, rect.x, rect.right());
+                    let width = usize::from(rect.width) - 1;
+                    assert_eq!(
+                        cells.trim_start(),
+                        format!(
+                            "{} ",
+                            kibitz::tui::heatmap::compact(i64::from(weight), width)
+                        ),
+                        "{what}: {square} in {top_row:?}"
+                    );
+                }
+            }
+            if screen.board.sq_h > 1 {
+                let numbers: Vec<&str> = top_row.split_whitespace().collect();
+                assert_eq!(numbers.len(), 8, "{what}: {top_row:?}");
+                assert!(!board.legend().contains("no room"), "{what}");
+            } else {
+                let legend = board.legend();
+                assert!(legend.contains("no room for numbers"), "{what}: {legend}");
+            }
+            if no_color && size != (70, 20) {
+                insta::assert_snapshot!(
+                    format!("map_numbers_no_color_{}x{}", size.0, size.1),
+                    board.screen()
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_square_whose_gains_and_losses_cancel_is_not_blank() {
+    // g1-f3 refuted once, then failed once: g1 and f3 are back at 0, but
+    // the search did consider them.
+    let mut tables = TableWeights::default();
+    let nf3 = vec![knight(Square::G1, Square::F3)];
+    for (line, others) in [(nf3.clone(), vec![]), (vec![], nf3)] {
+        tables.apply(&TableUpdate {
+            color: Color::White,
+            line,
+            others,
+        });
+    }
+    assert_eq!(tables.weight(WN, Square::G1), 0);
+    for size in [(60, 20), (80, 24), (120, 40)] {
+        let mut board = analysis_map(
+            ThemeName::Classic,
+            false,
+            size,
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            tables.clone(),
+        );
+        let bands = board.bands();
+        assert_eq!(bands.lines().nth(7).unwrap(), "......O.", "{bands}");
+        assert_eq!(bands.lines().nth(5).unwrap(), ".....O..", "{bands}");
+        let legend = board.legend();
+        assert!(!legend.contains("nothing learned"), "{legend}");
+        if size.0 >= 80 {
+            assert!(legend.contains("blank never considered"), "{legend}");
+        }
+        // The best view keeps only net gains: neither square.
+        board.typed("map best");
+        assert_eq!(board.coloured(), 0, "{}", board.bands());
+        if size.0 >= 120 {
+            let legend = board.legend();
+            assert!(legend.contains("blank no net gain"), "{legend}");
+        }
+    }
+}
+
+#[test]
+fn m_starts_at_the_table_with_the_most_weight() {
+    let mut board = Board::game(ThemeName::Classic, (80, 24));
+    let id = board.last_search();
+    board.stats(id, knight_weights(1));
+    board.key(KeyCode::Char('m'));
+    assert_eq!(
+        board.message(),
+        ("Move-table map: white knight · importance.".into(), false)
+    );
+    assert!(board.coloured() > 0, "{}", board.bands());
+    // Round the twelve from there, then all of them, then off.
+    for _ in 0..11 {
+        board.key(KeyCode::Char('m'));
+    }
+    assert!(
+        board.legend().contains("white bishop"),
+        "{}",
+        board.legend()
+    );
+    board.key(KeyCode::Char('m'));
+    assert!(board.legend().contains("all tables"), "{}", board.legend());
+    board.key(KeyCode::Char('m'));
+    assert_eq!(board.message(), ("Move-table map off.".into(), false));
 }
 
 #[test]

@@ -103,8 +103,9 @@ fn grid(weights: &TableWeights, id: TableId) -> String {
     for rank in (0..8u32).rev() {
         text.push_str(&format!("{} ", rank + 1));
         for file in 0..8u32 {
-            let w = table[Square::new(rank * 8 + file).to_usize()];
-            let cell = if w == 0 {
+            let square = Square::new(rank * 8 + file);
+            let w = table[square.to_usize()];
+            let cell = if !weights.considered(id, square) {
                 ".".to_string()
             } else {
                 w.to_string()
@@ -303,4 +304,34 @@ fn bench_games(pgn: Option<&Path>) -> Result<(Vec<Vec<Chess>>, String), CliError
         }
     };
     Ok((games, source))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::movetables::TableUpdate;
+    use shakmaty::{Color, Move, Role};
+
+    #[test]
+    fn a_square_back_at_zero_is_written_0_not_never_considered() {
+        let nf3 = vec![Move::Normal {
+            role: Role::Knight,
+            from: Square::G1,
+            capture: None,
+            to: Square::F3,
+            promotion: None,
+        }];
+        let mut weights = TableWeights::default();
+        for (line, others) in [(nf3.clone(), vec![]), (vec![], nf3)] {
+            weights.apply(&TableUpdate {
+                color: Color::White,
+                line,
+                others,
+            });
+        }
+        let text = grid(&weights, TableId::new(Color::White, Role::Knight));
+        let rank = |n: usize| text.lines().nth(9 - n).unwrap_or_default().to_string();
+        assert_eq!(rank(1), "1   .  .  .  .  .  .  0  .", "{text}");
+        assert_eq!(rank(3), "3   .  .  .  .  .  0  .  .", "{text}");
+    }
 }

@@ -23,7 +23,9 @@
 //! Two views come out of the weights. *Best*: the positive weights, the
 //! squares of moves that kept working. *Importance*: the absolute weight,
 //! how much the search had to think about a square for that piece, whether
-//! the moves there worked or not. A square at 0 was never considered.
+//! the moves there worked or not. A square's weight can come back to 0 when
+//! its gains and losses cancel, so the tables also remember which squares
+//! were ever considered.
 
 use serde::Serialize;
 use shakmaty::{Chess, Color, Move, Position, Role, Square};
@@ -165,12 +167,15 @@ fn squares_of(m: Move) -> Option<(Square, Square)> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TableWeights {
     weights: [[i32; 64]; TABLES],
+    /// Per table, a bit per square (a1 = bit 0) that any update touched.
+    considered: [u64; TABLES],
 }
 
 impl Default for TableWeights {
     fn default() -> TableWeights {
         TableWeights {
             weights: [[0; 64]; TABLES],
+            considered: [0; TABLES],
         }
     }
 }
@@ -184,9 +189,27 @@ impl TableWeights {
         self.weights[id.index()][square.to_usize()]
     }
 
-    /// Whether nothing has been learned yet.
+    /// Whether `square` was ever considered for `id`'s piece (its weight
+    /// may be 0 all the same, when gains and losses cancel).
+    pub fn considered(&self, id: TableId, square: Square) -> bool {
+        self.considered[id.index()] & (1 << square.to_usize()) != 0
+    }
+
+    /// The squares considered for `id`'s piece: a bit per square, a1 = bit 0.
+    pub fn considered_squares(&self, id: TableId) -> u64 {
+        self.considered[id.index()]
+    }
+
+    /// The squares considered for any piece.
+    pub fn considered_by_any(&self) -> u64 {
+        self.considered
+            .iter()
+            .fold(0, |all, &squares| all | squares)
+    }
+
+    /// Whether nothing has been learned yet: no square ever considered.
     pub fn is_empty(&self) -> bool {
-        self.weights.iter().flatten().all(|&w| w == 0)
+        self.considered_by_any() == 0
     }
 
     fn add(&mut self, id: TableId, m: Move, delta: i32) {
@@ -195,6 +218,7 @@ impl TableWeights {
             for square in [from, to] {
                 let slot = &mut table[square.to_usize()];
                 *slot = slot.saturating_add(delta);
+                self.considered[id.index()] |= 1 << square.to_usize();
             }
         }
     }
@@ -239,7 +263,7 @@ pub enum MapView {
 }
 
 impl MapView {
-    /// A weight as this view shows it: 0 means "left blank".
+    /// A weight as this view shows it.
     pub fn value(self, weight: i32) -> i64 {
         match self {
             MapView::Importance => i64::from(weight).abs(),
@@ -538,6 +562,25 @@ mod tests {
             tables
                 .links_from(TableId::new(Color::White, Role::Pawn), at("e2"))
                 .is_empty()
+        );
+    }
+
+    #[test]
+    fn a_square_whose_gains_and_losses_cancel_was_still_considered() {
+        let start = Chess::default();
+        let mut weights = TableWeights::default();
+        let nf3 = moves(&start, &["g1f3"]);
+        weights.apply_moves(Color::White, &nf3, &[]);
+        weights.apply_moves(Color::White, &[], &nf3);
+        let wn = TableId::new(Color::White, Role::Knight);
+        assert_eq!(weights.weight(wn, at("g1")), 0);
+        assert!(weights.considered(wn, at("g1")));
+        assert!(weights.considered(wn, at("f3")));
+        assert!(!weights.considered(wn, at("b1")));
+        assert!(!weights.is_empty());
+        assert_eq!(
+            weights.considered_by_any(),
+            (1 << at("g1").to_usize()) | (1 << at("f3").to_usize())
         );
     }
 

@@ -24,21 +24,6 @@ impl MapTable {
             MapTable::All => "all tables".into(),
         }
     }
-
-    /// The next in the cycle of `m`: white king ... black pawn, then all;
-    /// after all, none (the map goes off).
-    fn next(self) -> Option<MapTable> {
-        match self {
-            MapTable::All => None,
-            MapTable::One(id) => {
-                let at = TableId::ALL.iter().position(|&t| t == id).unwrap_or(0);
-                Some(match TableId::ALL.get(at + 1) {
-                    Some(&next) => MapTable::One(next),
-                    None => MapTable::All,
-                })
-            }
-        }
-    }
 }
 
 /// The map's switches, shared by every mode.
@@ -49,10 +34,14 @@ pub struct MapState {
     pub view: MapView,
     /// Write each square's weight in it.
     pub numbers: bool,
+    /// The table `m` started at: it goes round the twelve from there, then
+    /// to all of them.
+    pub first: Option<TableId>,
 }
 
 /// What a square of the map holds: the number written in it (numbers
-/// mode) and its band, none for a square never considered.
+/// mode) and its band: none for a square never considered (importance) or
+/// without a positive weight (best).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct HeatMap {
     pub table: MapTable,
@@ -64,7 +53,7 @@ pub struct HeatMap {
     pub bands: [Option<u8>; 64],
     /// Whether the numbers are written in the squares.
     pub show_numbers: bool,
-    /// Whether any square has weight.
+    /// Whether any square of the table was considered.
     pub learned: bool,
 }
 
@@ -75,20 +64,36 @@ const MAP_USAGE: &str =
     ":map wn (colour w/b + piece k q r b n p), all, best, importance, numbers, off";
 
 impl MapState {
-    /// `m`: off, then each table in turn, then all of them, then off.
-    pub fn cycle(&mut self) {
+    /// `m`: off, then the table with the most weight in `weights` (the
+    /// first, the white king's, while nothing is learned), then the others
+    /// in turn, then all of them, then off.
+    pub fn cycle(&mut self, weights: Option<&TableWeights>) {
         self.shown = match self.shown {
-            None => Some(MapTable::One(TableId::ALL[0])),
-            Some(table) => table.next(),
+            None => {
+                let first = weights.map_or(TableId::ALL[0], heaviest);
+                self.first = Some(first);
+                Some(MapTable::One(first))
+            }
+            Some(MapTable::All) => None,
+            Some(MapTable::One(id)) => {
+                let at = TableId::ALL.iter().position(|&t| t == id).unwrap_or(0);
+                let next = TableId::ALL[(at + 1) % TableId::ALL.len()];
+                if next == self.first.unwrap_or(TableId::ALL[0]) {
+                    Some(MapTable::All)
+                } else {
+                    Some(MapTable::One(next))
+                }
+            }
         };
     }
 
-    /// The map's keys, the same in every mode: `m` the next table, `M`
-    /// importance or best, `#` the numbers. `None`: not a map key.
-    pub fn key(&mut self, key: char) -> Option<MapAnswer> {
+    /// The map's keys, the same in every mode: `m` the next table (see
+    /// [`MapState::cycle`]), `M` importance or best, `#` the numbers.
+    /// `None`: not a map key.
+    pub fn key(&mut self, key: char, weights: Option<&TableWeights>) -> Option<MapAnswer> {
         match key {
             'm' => {
-                self.cycle();
+                self.cycle(weights);
                 Some(Ok(self.describe()))
             }
             'M' => Some(self.command(match self.view {
@@ -131,7 +136,10 @@ impl MapState {
             ("numbers", "on") => self.numbers = true,
             ("numbers", "off") => self.numbers = false,
             _ => match TableId::parse(&rest) {
-                Some(id) => self.shown = Some(MapTable::One(id)),
+                Some(id) => {
+                    self.shown = Some(MapTable::One(id));
+                    self.first = Some(id);
+                }
                 None => {
                     return Err(format!(
                         "':map {rest}' is not a table or a view: {MAP_USAGE}."
@@ -153,7 +161,7 @@ impl MapState {
         let weights = weights.unwrap_or(&empty);
         let mut numbers = [0i64; 64];
         let mut values = [0i64; 64];
-        match table {
+        let considered = match table {
             MapTable::One(id) => {
                 for ((number, value), &w) in
                     numbers.iter_mut().zip(&mut values).zip(weights.table(id))
@@ -165,39 +173,69 @@ impl MapState {
                         MapView::Best => *value,
                     };
                 }
+                weights.considered_squares(id)
             }
             MapTable::All => {
                 values = weights.combined(self.view);
                 numbers = values;
+                weights.considered_by_any()
             }
-        }
+        };
+        // Importance bands every square considered, even one whose gains
+        // and losses cancelled; best only the squares that gained.
+        let banded = match self.view {
+            MapView::Importance => considered,
+            MapView::Best => (0..64)
+                .filter(|&i| values[i] > 0)
+                .fold(0, |mask, i| mask | 1 << i),
+        };
         Some(HeatMap {
             table,
             view: self.view,
             numbers,
-            bands: bands(&values),
+            bands: bands(&values, banded),
             show_numbers: self.numbers,
-            learned: values.iter().any(|&v| v != 0),
+            learned: considered != 0,
         })
     }
 }
 
-/// Rank the squares with a value (non-zero) into [`BANDS`] bands by their
-/// rank among them, so one huge square does not push all the others into
-/// the last band; equal values share a band. Zero is "never considered":
-/// no band.
-pub fn bands(values: &[i64; 64]) -> [Option<u8>; 64] {
+/// The table with the most weight (the sum of its absolute weights); the
+/// first in [`TableId::ALL`] among equals.
+fn heaviest(weights: &TableWeights) -> TableId {
+    let total = |id: TableId| -> i64 {
+        weights
+            .table(id)
+            .iter()
+            .map(|&w| MapView::Importance.value(w))
+            .sum()
+    };
+    TableId::ALL
+        .into_iter()
+        .rev()
+        .max_by_key(|&id| total(id))
+        .unwrap_or(TableId::ALL[0])
+}
+
+/// Rank the squares of `banded` (a bit per square, a1 = bit 0) into
+/// [`BANDS`] bands by their value's rank among them, so one huge square
+/// does not push all the others into the last band; equal values share a
+/// band. The other squares get none: they are left blank.
+pub fn bands(values: &[i64; 64], banded: u64) -> [Option<u8>; 64] {
+    let in_band = |i: usize| banded & (1 << i) != 0;
     let mut sorted = [0i64; 64];
     let mut count = 0;
-    for &v in values.iter().filter(|&&v| v != 0) {
-        sorted[count] = v;
-        count += 1;
+    for (i, &v) in values.iter().enumerate() {
+        if in_band(i) {
+            sorted[count] = v;
+            count += 1;
+        }
     }
     let sorted = &mut sorted[..count];
     sorted.sort_unstable_by(|a, b| b.cmp(a));
     let mut out = [None; 64];
-    for (band, &v) in out.iter_mut().zip(values) {
-        if v != 0 {
+    for (i, (band, &v)) in out.iter_mut().zip(values).enumerate() {
+        if in_band(i) {
             // Equal values share the middle of the places they take
             // together: one square above eighteen equal ones leaves those
             // in the middle bands, not all at the top.
@@ -234,8 +272,13 @@ pub fn compact(value: i64, width: usize) -> String {
         if tenths.len() <= width && x < 999.95 {
             return tenths;
         }
+        // "-0.1M" without its 0 still reads: -.1M.
+        if x < 0.95 && tenths.len() == width + 1 && x >= 0.05 {
+            return tenths.replacen("0.", ".", 1);
+        }
         let whole = format!("{sign}{x:.0}{unit}");
-        if whole.len() <= width {
+        // "0M" would hide the value: only a unit it is at least 1 of.
+        if whole.len() <= width && x.round() >= 1.0 {
             return whole;
         }
     }
@@ -245,7 +288,14 @@ pub fn compact(value: i64, width: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::{Color, Role};
+    use crate::engine::movetables::TableUpdate;
+    use shakmaty::{Color, Move, Role, Square};
+
+    fn nonzero(values: &[i64; 64]) -> u64 {
+        (0..64)
+            .filter(|&i| values[i] != 0)
+            .fold(0, |mask, i| mask | 1 << i)
+    }
 
     #[test]
     fn bands_go_by_rank_not_by_size() {
@@ -255,7 +305,7 @@ mod tests {
         for (i, v) in values.iter_mut().enumerate().skip(1).take(11) {
             *v = i as i64;
         }
-        let bands = bands(&values);
+        let bands = bands(&values, nonzero(&values));
         assert_eq!(bands[0], Some(0));
         assert_eq!(
             bands[11],
@@ -263,7 +313,7 @@ mod tests {
             "the second largest of 12 is in the top sixth"
         );
         assert_eq!(bands[1], Some(5), "the smallest is in the last band");
-        assert_eq!(bands[12], None, "zero is never considered");
+        assert_eq!(bands[12], None, "a square not banded is blank");
         let used: std::collections::BTreeSet<_> = bands.iter().flatten().collect();
         assert_eq!(used.len(), BANDS);
     }
@@ -274,13 +324,13 @@ mod tests {
         values[3] = 5;
         values[4] = 5;
         values[5] = 1;
-        let bands = bands(&values);
+        let bands = bands(&values, nonzero(&values));
         assert_eq!(bands[3], bands[4]);
         assert_eq!(bands[3], Some(1), "places 0 and 1 of 3: the middle is 0.5");
         assert_eq!(bands[5], Some(4));
         let mut one = [0i64; 64];
         one[9] = -3;
-        assert_eq!(super::bands(&one)[9], Some(0));
+        assert_eq!(super::bands(&one, nonzero(&one))[9], Some(0));
     }
 
     #[test]
@@ -288,10 +338,10 @@ mod tests {
         let mut values = [0i64; 64];
         values[..19].fill(1);
         values[6] = 2;
-        let bands = bands(&values);
+        let bands = bands(&values, nonzero(&values));
         assert_eq!(bands[6], Some(0));
         assert_eq!(bands[0], Some(3), "the eighteen share the middle");
-        let all_equal = super::bands(&[7; 64]);
+        let all_equal = super::bands(&[7; 64], u64::MAX);
         assert!(all_equal.iter().all(|b| *b == all_equal[0]));
     }
 
@@ -307,6 +357,9 @@ mod tests {
         assert_eq!(compact(-975, 3), "-1k");
         assert_eq!(compact(999_999, 4), "1.0M");
         assert_eq!(compact(5_600_000, 4), "5.6M");
+        assert_eq!(compact(-123_456, 4), "-.1M", "not -0M");
+        assert_eq!(compact(-12_345_678, 4), "-12M");
+        assert_eq!(compact(-12_345, 3), "###", "not -0M");
         for v in [0, 7, -7, 99_999, -99_999, i64::MAX / 3, i64::MIN / 3] {
             for w in 3..8 {
                 assert!(compact(v, w).len() <= w, "{v} in {w}: {}", compact(v, w));
@@ -319,7 +372,7 @@ mod tests {
         let mut state = MapState::default();
         let mut seen = Vec::new();
         loop {
-            state.cycle();
+            state.cycle(None);
             match state.shown {
                 Some(table) => seen.push(table),
                 None => break,
@@ -335,6 +388,49 @@ mod tests {
             MapTable::One(TableId::new(Color::Black, Role::Pawn))
         );
         assert_eq!(seen[12], MapTable::All);
+    }
+
+    #[test]
+    fn m_starts_at_the_table_with_the_most_weight_and_goes_round() {
+        let knight = |from, to| Move::Normal {
+            role: Role::Knight,
+            from,
+            capture: None,
+            to,
+            promotion: None,
+        };
+        let mut weights = TableWeights::default();
+        for _ in 0..3 {
+            weights.apply(&TableUpdate {
+                color: Color::White,
+                line: vec![knight(Square::G1, Square::F3)],
+                others: vec![],
+            });
+        }
+        let mut state = MapState::default();
+        let mut seen = Vec::new();
+        loop {
+            state.cycle(Some(&weights));
+            match state.shown {
+                Some(MapTable::One(id)) => seen.push(id),
+                Some(MapTable::All) => break,
+                None => panic!("off before all tables"),
+            }
+        }
+        let wn = TableId::new(Color::White, Role::Knight);
+        assert_eq!(seen[0], wn);
+        assert_eq!(seen[1], TableId::new(Color::White, Role::Pawn));
+        assert_eq!(seen[2], TableId::new(Color::Black, Role::King));
+        assert_eq!(seen.len(), 12, "each table once: {seen:?}");
+        state.cycle(Some(&weights));
+        assert_eq!(state.shown, None);
+        // A table named with :map: m goes on from it.
+        state.command("bq").unwrap();
+        state.cycle(Some(&weights));
+        assert_eq!(
+            state.shown,
+            Some(MapTable::One(TableId::new(Color::Black, Role::Rook)))
+        );
     }
 
     #[test]

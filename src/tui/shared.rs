@@ -336,6 +336,13 @@ impl Shared {
         }
     }
 
+    /// Another game on the board: the engine forgets its hash and its move
+    /// tables, and so does the map.
+    pub fn new_engine_game(&mut self) {
+        self.outbox.push(Command::NewGame);
+        self.engine_tables = None;
+    }
+
     /// Set up a game (new or resumed) and get it going.
     /// A new game or analysis is on the board: nothing of the last one's
     /// selection, hint, engine output or dialogs stays.

@@ -19,7 +19,7 @@ use super::overlays::{self, Overlay};
 use super::save::Players;
 use super::shared::{Tone, destination};
 use super::theme::{MapPalette, Theme};
-use super::widgets::board::Board;
+use super::widgets::board::{Board, numbers_fit};
 use super::widgets::book::Book;
 use super::widgets::breakdown::Breakdown;
 use super::widgets::caption::Caption;
@@ -61,7 +61,7 @@ pub fn draw(frame: &mut Frame, app: &App, now: Instant) {
         draw_panel(frame, app, panel, rect, &theme, now);
     }
     draw_status(frame, app, screen.status, &theme);
-    draw_input(frame, app, screen.input, &theme, &map);
+    draw_input(frame, app, &screen, &theme, &map);
     draw_overlay(frame, app, area, &theme);
 }
 
@@ -71,14 +71,9 @@ struct Map {
     palette: MapPalette,
 }
 
-/// The map of the tables on show: in teach mode the replay's, as the
-/// cutoffs up to the current step taught them; elsewhere the engine's.
+/// The map of the tables on show (see [`App::map_tables`]).
 fn heat_map(app: &App) -> Option<HeatMap> {
-    let tables = match app.mode.teach() {
-        Some(teach) => teach.ready().map(|(_, step)| &step.tables),
-        None => app.engine_tables.as_deref(),
-    };
-    app.map.heat(tables)
+    app.map.heat(app.map_tables())
 }
 
 /// One panel beside the board, from the state it shows.
@@ -270,7 +265,8 @@ fn draw_board(frame: &mut Frame, app: &App, screen: &Screen, theme: &Theme, map:
     .draw(frame, screen.board, screen.board_area);
 }
 
-fn draw_input(frame: &mut Frame, app: &App, area: Rect, theme: &Theme, map: &Map) {
+fn draw_input(frame: &mut Frame, app: &App, screen: &Screen, theme: &Theme, map: &Map) {
+    let area = screen.input;
     // While the map is on, its legend stands in for the key line (the
     // widest row on every screen; `?` still lists the keys).
     if app.input.is_none()
@@ -280,6 +276,7 @@ fn draw_input(frame: &mut Frame, app: &App, area: Rect, theme: &Theme, map: &Map
             heat,
             palette: map.palette,
             theme,
+            numbers_fit: numbers_fit(screen.board.sq_h),
         }
         .draw(frame, area);
         return;

@@ -24,6 +24,7 @@ use ratatui::layout::Rect;
 use shakmaty::{Chess, Move, Position, Square};
 
 use crate::config::{Dirs, Settings};
+use crate::engine::movetables::TableWeights;
 use crate::engine::{Command, Report};
 use crate::game::GameEnd;
 use crate::game::notation::parse_move;
@@ -128,6 +129,15 @@ impl App {
     /// Whether the event loop should send ticks: running clocks, auto-play.
     pub fn needs_ticks(&self) -> bool {
         self.cx.needs_ticks() || self.mode.teach().is_some_and(Teach::needs_ticks)
+    }
+
+    /// The move tables the map shows: in teach mode the replay's, as the
+    /// cutoffs up to the current step taught them; elsewhere the engine's.
+    pub fn map_tables(&self) -> Option<&TableWeights> {
+        match self.mode.teach() {
+            Some(teach) => teach.ready().map(|(_, step)| &step.tables),
+            None => self.cx.engine_tables.as_deref(),
+        }
     }
 
     /// Open a PGN file: game `number`, or the game list (a file of one game
@@ -238,11 +248,27 @@ impl App {
         }
     }
 
-    /// Switch to the analysis board with `tree`.
+    /// Switch to the analysis board with `tree`, another game than the one
+    /// before: the engine starts it with empty move tables.
     pub fn analyse(&mut self, tree: GameTree, source: Option<GameSource>, now: Instant) {
+        self.show_tree(tree, source, true, now);
+    }
+
+    /// The analysis board with `tree`; `new_game`: the engine forgets what it
+    /// learned of the game before.
+    fn show_tree(
+        &mut self,
+        tree: GameTree,
+        source: Option<GameSource>,
+        new_game: bool,
+        now: Instant,
+    ) {
         self.cx.stop_search();
         if let Mode::Analyse(old) = &mut self.mode {
             old.stop_review(&mut self.cx);
+        }
+        if new_game {
+            self.cx.new_engine_game();
         }
         // A game opens at its start, a position from a FEN at its start.
         let mut analysis = Box::new(Analysis::new(tree, source));
@@ -291,7 +317,8 @@ impl App {
         tree.result = self.end.map_or("*", GameEnd::result).to_string();
         let last = at;
         let modified = !self.game.is_empty();
-        self.analyse(tree, None, now);
+        // The game just played: what the engine learned of it still holds.
+        self.show_tree(tree, None, false, now);
         if let Mode::Analyse(analysis) = &mut self.mode {
             analysis.modified = modified;
         }
@@ -478,7 +505,8 @@ impl App {
             KeyCode::Char('T') => self.teach_board(now),
             KeyCode::Char('D') => self.describe(now),
             KeyCode::Char(c @ ('m' | 'M' | '#')) => {
-                if let Some(answer) = self.cx.map.key(c) {
+                let tables = self.map_tables().cloned();
+                if let Some(answer) = self.cx.map.key(c, tables.as_ref()) {
                     self.cx.map_changed(answer);
                 }
             }

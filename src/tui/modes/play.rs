@@ -10,7 +10,7 @@ use shakmaty::{Chess, Color, Move, Position, Square};
 use crate::config::TimeControl;
 use crate::engine::draw_offer::accepts_draw;
 use crate::engine::level::Level;
-use crate::engine::{Bound, Command, Limits, MoveSource, Report};
+use crate::engine::{Bound, Limits, MoveSource, Report};
 use crate::game::archive::{game_headers, save_in_games};
 use crate::game::notation::san_line;
 use crate::game::pgn::{Headers, write_pgn};
@@ -287,9 +287,7 @@ impl Shared {
         times: Option<(Duration, Duration)>,
         now: Instant,
     ) {
-        self.outbox.push(Command::NewGame);
-        // The engine forgets its move tables: so does the map.
-        self.engine_tables = None;
+        self.new_engine_game();
         self.game = game;
         self.players = players;
         self.time_control = time_control;

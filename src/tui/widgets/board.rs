@@ -20,6 +20,12 @@ use crate::tui::heatmap::{HeatMap, compact};
 use crate::tui::layout::BoardGeometry;
 use crate::tui::theme::{MapPalette, Theme, glyph, glyph_by_shape};
 
+/// Whether squares `square_height` rows tall have room for the map's
+/// numbers: they need a row of their own above the piece.
+pub fn numbers_fit(square_height: u16) -> bool {
+    square_height > 1
+}
+
 pub struct Board<'a> {
     pub position: &'a Chess,
     pub last_move: Vec<Square>,
@@ -141,16 +147,13 @@ impl Board<'_> {
                         .add_modifier(Modifier::BOLD),
                 );
                 let one_row = rect.height == 1;
-                let numbers = self.heat.is_some_and(|h| h.show_numbers) && band.is_some();
                 // In a square of one row the band's digit keeps the left
-                // cell and a number keeps the whole row.
+                // cell.
                 let digit = band.is_some() && self.palette.digits();
-                if !(one_row && numbers) {
-                    if !(one_row && digit) {
-                        buffer.set_string(cx - 1, cy, left.to_string(), style);
-                    }
-                    buffer.set_string(cx + 1, cy, right.to_string(), style);
+                if !(one_row && digit) {
+                    buffer.set_string(cx - 1, cy, left.to_string(), style);
                 }
+                buffer.set_string(cx + 1, cy, right.to_string(), style);
             }
             if self.cursor == Some(square) {
                 let style = Style::default()
@@ -194,9 +197,10 @@ impl Board<'_> {
     }
 
     /// The band's digit (where the palette wants it) and the square's
-    /// number (numbers mode) on a square of the map. Squares of one row
-    /// give the whole row to the number; taller ones write it on their top
-    /// row, after the digit.
+    /// number (numbers mode, where it fits) on a square of the map. The
+    /// number has the top row to itself, its last cell left blank so it
+    /// never runs into the next square's; the digit then moves down beside
+    /// the piece.
     fn mark(
         &self,
         buffer: &mut ratatui::buffer::Buffer,
@@ -210,30 +214,21 @@ impl Board<'_> {
         if let (Some(bg), Some(text)) = (heat_bg, self.palette.text(band)) {
             style = style.fg(text).bg(bg);
         }
-        let digits = self.palette.digits();
-        if digits {
-            buffer.set_string(rect.x, rect.y, (band + 1).to_string(), style);
+        let numbers = heat.show_numbers && numbers_fit(rect.height);
+        if self.palette.digits() {
+            let y = if numbers {
+                rect.y + rect.height / 2
+            } else {
+                rect.y
+            };
+            buffer.set_string(rect.x, y, (band + 1).to_string(), style);
         }
-        if !heat.show_numbers {
+        if !numbers {
             return;
         }
-        let number = heat.numbers[square.to_usize()];
-        let (x, width) = if rect.height == 1 || !digits {
-            (rect.x, rect.width)
-        } else {
-            (rect.x + 1, rect.width - 1)
-        };
-        let text = compact(number, usize::from(width));
+        let width = rect.width.saturating_sub(1);
+        let text = compact(heat.numbers[square.to_usize()], usize::from(width));
         let pad = width.saturating_sub(text.chars().count() as u16);
-        let x = if rect.height == 1 {
-            x + pad / 2
-        } else {
-            x + pad
-        };
-        if rect.height == 1 {
-            // One row: the number takes it (the piece and the digit too).
-            buffer.set_string(rect.x, rect.y, " ".repeat(usize::from(rect.width)), style);
-        }
-        buffer.set_string(x, rect.y, text, style);
+        buffer.set_string(rect.x + pad, rect.y, text, style);
     }
 }

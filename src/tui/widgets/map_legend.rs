@@ -16,6 +16,8 @@ pub struct MapLegend<'a> {
     pub heat: &'a HeatMap,
     pub palette: MapPalette,
     pub theme: &'a Theme,
+    /// Whether the board's squares have room for the numbers.
+    pub numbers_fit: bool,
 }
 
 impl MapLegend<'_> {
@@ -31,6 +33,10 @@ impl MapLegend<'_> {
         )]];
         if !heat.learned {
             parts.push(vec![sep(), Span::raw("nothing learned yet")]);
+        }
+        if heat.show_numbers && !self.numbers_fit {
+            // Said early: on a small screen it is why # shows nothing.
+            parts.push(vec![sep(), Span::raw("no room for numbers")]);
         }
         let mut scale = vec![sep()];
         match self.palette {
@@ -58,7 +64,7 @@ impl MapLegend<'_> {
             }
         }
         parts.push(scale);
-        if heat.show_numbers {
+        if heat.show_numbers && self.numbers_fit {
             let what = match (heat.table, heat.view) {
                 (MapTable::One(_), MapView::Importance) => "numbers: weight",
                 (MapTable::One(_), MapView::Best) => "numbers: positive weight",
@@ -67,7 +73,12 @@ impl MapLegend<'_> {
             };
             parts.push(vec![sep(), Span::raw(what)]);
         }
-        parts.push(vec![sep(), Span::raw("blank never considered")]);
+        let blank = match heat.view {
+            MapView::Importance => "blank never considered",
+            // A square that lost as much as it gained is blank here too.
+            MapView::Best => "blank no net gain",
+        };
+        parts.push(vec![sep(), Span::raw(blank)]);
         parts.push(vec![sep(), Span::styled("m next, M view, # numbers", dim)]);
         parts
     }
