@@ -318,3 +318,25 @@ fn describe_on_the_analysis_board_and_in_teach_mode() {
     );
     assert!(screen.contains("Move 1, Black to move."), "{screen}");
 }
+
+#[test]
+fn without_colour_the_focus_and_the_captured_pieces_read_by_shape() {
+    let mut h = Harness::new((80, 24), ThemeName::Classic, None);
+    // The new-game dialog marks the field with the focus, not by colour alone.
+    let screen = h.screen();
+    assert!(screen.contains("▸Play as"), "{screen}");
+    h.key(KeyCode::Down);
+    let screen = h.screen();
+    assert!(!screen.contains("▸Play as"), "{screen}");
+    assert!(screen.contains("▸Level"), "{screen}");
+    h.key(KeyCode::Up);
+    h.key(KeyCode::Enter);
+    // Captured pieces: White's outlined, Black's filled, as on the board.
+    h.typed("e4");
+    h.engine_plays("d7d5");
+    h.typed("exd5");
+    h.engine_plays("d8d5");
+    let screen = h.screen();
+    assert!(screen.contains("Taken by White ♟"), "{screen}");
+    assert!(screen.contains("Taken by Black ♙"), "{screen}");
+}

@@ -559,8 +559,9 @@ fn captured_pieces_count_from_the_start_and_promotions() {
     h.app.update(Msg::Tick, h.now);
     let id = h.searches()[0];
     h.engine_plays(id, "a8b8");
-    // The new queen was the b-pawn: what White lost since the start is a pawn.
-    assert_eq!(taken(&h, "Black"), "♟");
+    // The new queen was the b-pawn: what White lost since the start is a
+    // pawn, drawn outlined as White's pieces are.
+    assert_eq!(taken(&h, "Black"), "♙");
     assert_eq!(taken(&h, "White"), "");
 }
 

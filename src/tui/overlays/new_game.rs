@@ -202,6 +202,9 @@ impl NewGameForm {
 /// The dialog's width: the side choices' rows fit in it.
 const DIALOG_WIDTH: u16 = 54;
 
+/// The mark before the field that has the focus (readable without colour).
+const FOCUS: &str = "▸";
+
 /// The side choices on their two rows: games, then the other modes.
 const SIDE_ROWS: [&[usize]; 2] = [&[0, 1, 2, 3], &[ANALYSIS_CHOICE, TEACH_CHOICE]];
 
@@ -214,8 +217,10 @@ impl NewGameForm {
             .iter()
             .enumerate()
             .map(|(row, choices)| {
-                let label = if row == 0 { " Play as" } else { " or open" };
-                let mut spans = vec![Span::raw(format!("{label:<13}"))];
+                let label = if row == 0 { "Play as" } else { "or open" };
+                // The field with the focus is marked by shape, not colour alone.
+                let mark = if selected && row == 0 { FOCUS } else { " " };
+                let mut spans = vec![Span::raw(format!("{mark}{label:<12}"))];
                 for &choice in *choices {
                     let name = SIDE_CHOICES[choice];
                     spans.push(if choice == self.side {
@@ -287,8 +292,9 @@ impl NewGameForm {
                 lines.extend(self.side_rows(selected, theme));
                 continue;
             }
+            let mark = if selected { FOCUS } else { " " };
             lines.push(Line::from(vec![
-                Span::raw(format!(" {:<12}", Self::FIELDS[field])),
+                Span::raw(format!("{mark}{:<12}", Self::FIELDS[field])),
                 Span::styled(format!(" ‹ {} › ", self.value(field)), style),
             ]));
         }

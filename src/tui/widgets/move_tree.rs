@@ -58,10 +58,11 @@ impl MoveTree<'_> {
                 };
                 if let Some(node) = token.node {
                     if node == analysis.cursor {
+                        // Underlined too: without colour the move still stands out.
                         style = style
                             .fg(theme.black_piece)
                             .bg(theme.accent)
-                            .add_modifier(Modifier::BOLD);
+                            .add_modifier(Modifier::BOLD | Modifier::UNDERLINED);
                     } else if let Some(class) = analysis.verdict(node).and_then(|v| v.class) {
                         style = style.fg(class_color(class, theme));
                     }

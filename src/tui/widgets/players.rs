@@ -9,7 +9,7 @@ use shakmaty::{Chess, Color, Piece, Position, Role};
 
 use crate::config::PieceStyle;
 use crate::tui::save::Players as Who;
-use crate::tui::theme::{Theme, glyph};
+use crate::tui::theme::{Theme, glyph_by_shape};
 
 use super::fitted::fitted;
 use super::side_name;
@@ -59,8 +59,13 @@ impl Players<'_> {
             ]));
         }
         let style = self.pieces;
+        // The lists are not coloured: the sides differ by shape (White's
+        // outlined symbols, Black's filled ones), with or without colour.
         let list = |pieces: Vec<Piece>| -> String {
-            pieces.into_iter().map(|p| glyph(p, style)).collect()
+            pieces
+                .into_iter()
+                .map(|p| glyph_by_shape(p, style))
+                .collect()
         };
         let lead = match material(self.position) {
             0 => "even".to_string(),
