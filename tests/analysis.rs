@@ -654,7 +654,11 @@ fn review_results_mark_moves_and_are_written_into_the_game() {
             legal_moves: position.legal_moves().len(),
             mated: (ply == 7).then_some(Color::Black),
         };
+        assert!(h.message().starts_with("Reviewing"), "{}", h.message());
         h.update(Msg::Review { id, ply, eval });
+        // The status line follows the pass.
+        let progress = format!("Reviewing: {} of {}", ply + 1, positions.len());
+        assert!(h.message().contains(&progress), "{}", h.message());
     }
     h.update(Msg::ReviewDone { id });
     assert!(h.message().contains("1 blunder ("), "{}", h.message());

@@ -397,6 +397,8 @@ fn resume_dialog() {
         let screen = dump("resume", &h);
         assert!(screen.contains("against level 10,"), "{screen}");
         assert!(screen.contains("15+10, 4 moves played"), "{screen}");
+        assert!(screen.contains("An unfinished game"), "{screen}");
+        assert!(!screen.contains("u takeback"), "{screen}");
     }
 }
 
@@ -692,6 +694,9 @@ fn game_list_and_open_dialog() {
         h.open(&path, None);
         assert_eq!(h.app.overlay, Overlay::GameList);
         let screen = dump("game_list", &h);
+        // Nothing is open yet: no header or key line of a game.
+        assert!(screen.contains("Choose a game"), "{screen}");
+        assert!(!screen.contains("u takeback"), "{screen}");
         // Whole names (a note in brackets dropped where it does not fit),
         // the opening with its ECO code.
         let header = rows_from(&screen, "# White", 1).remove(0);
@@ -706,7 +711,8 @@ fn game_list_and_open_dialog() {
             assert!(first.contains("1997.??.??"), "{first}");
             assert!(first.contains("IBM Man-Machine"), "{first}");
         }
-        assert_key_line(&screen);
+        // The list has its own keys; the key line of a game is not shown.
+        assert_eq!(key_line(&screen).trim_matches(['"', ' ']), "");
         h.key(KeyCode::Esc);
         h.key(KeyCode::Esc);
         h.key(KeyCode::Char('o'));

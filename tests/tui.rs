@@ -770,6 +770,30 @@ fn after_a_game_its_next_steps_stay_reachable() {
 }
 
 #[test]
+fn a_saved_game_taken_to_the_analysis_board_is_not_unsaved() {
+    let home = std::env::temp_dir().join(format!("kibitz-test-saved-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&home);
+    let dirs = kibitz::config::Dirs {
+        config: home.join("config"),
+        data: home.join("data"),
+        cache: home.join("cache"),
+    };
+    let mut h = Harness::new(None);
+    h.app = App::new(Settings::default(), Some(dirs), None, None, (W, H));
+    h.keys("lll");
+    h.key(KeyCode::Enter);
+    for san in ["f3", "e5", "g4", "Qh4#"] {
+        h.typed(san);
+    }
+    h.key(KeyCode::Char('s'));
+    assert!(h.screen().contains("Saved "), "{}", h.screen());
+    h.key(KeyCode::Char('a'));
+    assert!(h.app.analysis().is_some());
+    assert!(!h.app.unsaved(), "the game was saved as it stands");
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+#[test]
 fn a_game_of_one_move_ends_after_1_move() {
     let mut h = Harness::new(Some("7k/5Q2/6K1/8/8/8/8/8 w - - 0 1"));
     h.keys("lll");

@@ -92,6 +92,8 @@ pub struct Shared {
     /// The terminal shows 24-bit colour (`COLORTERM` at start-up); else the
     /// themes use the 256-colour palette.
     pub true_colour: bool,
+    /// The PGN text of the game as last saved with `s`, if it was.
+    pub saved_game: Option<String>,
     pub thinking: Option<Thinking>,
     pub hint: Option<Move>,
     pub(crate) search: Option<(u64, Purpose)>,
@@ -156,6 +158,7 @@ impl Shared {
             engine_tables: None,
             no_color: false,
             true_colour: true,
+            saved_game: None,
             settings,
             dirs,
             size,

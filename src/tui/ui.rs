@@ -297,6 +297,7 @@ fn draw_input(frame: &mut Frame, app: &App, screen: &Screen, theme: &Theme, map:
             }
             Line::from(spans)
         }
+        None if before_anything(app) => Line::default(),
         None => {
             let keys = match (&app.mode, app.end) {
                 (Mode::Play, Some(end)) => super::modes::play::game_over_key_line(end),
@@ -348,6 +349,14 @@ fn draw_overlay(frame: &mut Frame, app: &App, area: Rect, theme: &Theme) {
     }
 }
 
+/// The game list or the resume question is open before any game or
+/// analysis: the screen behind it describes nothing yet.
+fn before_anything(app: &App) -> bool {
+    matches!(app.overlay, Overlay::GameList | Overlay::Resume(_))
+        && !app.started_game()
+        && app.analysis().is_none()
+}
+
 fn draw_too_small(frame: &mut Frame, area: Rect) {
     let text = vec![
         Line::from("kibitz needs a bigger terminal"),
@@ -387,6 +396,17 @@ fn draw_top(frame: &mut Frame, app: &App, area: Rect, theme: &Theme) {
         && app.analysis().is_none()
     {
         spans.push(Span::raw(format!(" New game: {}", form.summary())));
+        frame.render_widget(fitted(Line::from(spans), area.width), area);
+        return;
+    }
+    // Before anything is open, the game list and the resume question are
+    // all there is: no header of a game that does not exist yet.
+    if before_anything(app) {
+        let what = match app.overlay {
+            Overlay::Resume(_) => " An unfinished game",
+            _ => " Choose a game",
+        };
+        spans.push(Span::raw(what));
         frame.render_widget(fitted(Line::from(spans), area.width), area);
         return;
     }

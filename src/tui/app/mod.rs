@@ -316,7 +316,8 @@ impl App {
         tree.headers = self.cx.headers();
         tree.result = self.end.map_or("*", GameEnd::result).to_string();
         let last = at;
-        let modified = !self.game.is_empty();
+        // A game saved as it stands is not an unsaved change.
+        let modified = !self.game.is_empty() && !self.cx.game_saved();
         // The game just played: what the engine learned of it still holds.
         self.show_tree(tree, None, false, now);
         if let Mode::Analyse(analysis) = &mut self.mode {

@@ -616,6 +616,20 @@ impl Shared {
         );
     }
 
+    /// The game as `s` writes it.
+    pub fn game_pgn(&self) -> String {
+        let result = self.end.map_or("*", GameEnd::result);
+        write_pgn(&self.game, &self.headers(), result)
+    }
+
+    /// The game as it stands has been saved (`s`), so taking it to the
+    /// analysis board leaves nothing unsaved.
+    pub fn game_saved(&self) -> bool {
+        self.saved_game
+            .as_ref()
+            .is_some_and(|saved| *saved == self.game_pgn())
+    }
+
     pub fn save_pgn(&mut self, _now: Instant) {
         if !self.started {
             return;
@@ -627,7 +641,10 @@ impl Shared {
         let result = self.end.map_or("*", GameEnd::result);
         let text = write_pgn(&self.game, &self.headers(), result);
         match save_in_games(&dirs.data, "kibitz", &text) {
-            Ok(path) => self.say(format!("Saved {}", path.display()), Tone::Info),
+            Ok(path) => {
+                self.say(format!("Saved {}", path.display()), Tone::Info);
+                self.saved_game = Some(text);
+            }
             Err(e) => self.say(
                 format!("Cannot save {}: {}", e.path.display(), e.source),
                 Tone::Error,

@@ -51,11 +51,9 @@ impl Analysis {
         });
         // Where the panels take turns, the graph comes to the front.
         cx.side.chosen = Some(crate::tui::modes::Panel::EvalGraph);
-        let seconds = positions as u64 * movetime_ms / 1000;
-        cx.say(
-            format!("Reviewing {positions} positions, about {seconds} s..."),
-            Tone::Info,
-        );
+        if let Some(review) = &analysis.review {
+            cx.say(reviewing_text(review), Tone::Info);
+        }
     }
 
     /// A reviewed position arrived from the background pass.
@@ -69,6 +67,14 @@ impl Analysis {
         }
         review.evals[ply] = Some(eval);
         review.moves = review::judge(&analysis.tree, &review.evals);
+        // The status line follows the pass while it still speaks of it.
+        if cx
+            .message
+            .as_ref()
+            .is_some_and(|(text, _)| text.starts_with("Reviewing"))
+        {
+            cx.say(reviewing_text(review), Tone::Info);
+        }
         cx.dirty = true;
     }
 
@@ -171,5 +177,17 @@ impl Analysis {
         } else {
             self.start_review(cx, REVIEW_MOVETIME_MS);
         }
+    }
+}
+
+/// The status line while the review runs: how far it is and the time left.
+fn reviewing_text(review: &ReviewState) -> String {
+    let total = review.evals.len();
+    let done = review.evaluated();
+    let seconds = (total - done.min(total)) as u64 * review.movetime_ms / 1000;
+    if done == 0 {
+        format!("Reviewing {total} positions, about {seconds} s...")
+    } else {
+        format!("Reviewing: {done} of {total} positions, about {seconds} s left...")
     }
 }
