@@ -2,6 +2,8 @@
 //! search ends with a legal best move, stale searches are told apart by id.
 #![allow(clippy::unwrap_used)]
 
+mod common;
+
 use std::time::Duration;
 
 use kibitz::engine::{Command, Engine, GoRequest, Limits, MoveSource, Report, SearchOptions};
@@ -346,4 +348,55 @@ fn the_engine_answers_from_its_book_when_allowed() {
 
 fn parse_fen_or_panic(fen: &str) -> Chess {
     kibitz::game::fen::parse_fen(fen).unwrap()
+}
+
+/// Below full strength a level may play another move than its best line;
+/// the panel sets the two side by side, so the last exact first line a
+/// search reports must be at least as good for the side to move as the
+/// move it plays (both from the same iteration).
+#[test]
+fn a_weaker_levels_move_is_never_better_than_the_best_line_it_reports() {
+    use kibitz::engine::level::Level;
+    use kibitz::text::score_rank;
+    let suite = std::fs::read_to_string(common::testdata("epd/bratko-kopec.epd")).unwrap();
+    let engine = Engine::new(16).unwrap();
+    let mut id = 0;
+    for record in suite.lines().take(12) {
+        let fen: Vec<&str> = record.split_whitespace().take(4).collect();
+        let position = kibitz::game::fen::parse_fen(&format!("{} 0 1", fen.join(" "))).unwrap();
+        for level in [2, 3, 5].into_iter().filter_map(Level::new) {
+            id += 1;
+            engine.send(Command::Go(Box::new(GoRequest {
+                search_id: id,
+                position: position.clone(),
+                history: Vec::new(),
+                limits: Limits {
+                    movetime: Some(Duration::from_millis(60)),
+                    ..Limits::default()
+                },
+                options: SearchOptions::default(),
+                level,
+                book: false,
+                received: std::time::Instant::now(),
+            })));
+            let (infos, best) = wait_best(&engine, id);
+            let Report::BestMove { score, .. } = best else {
+                unreachable!()
+            };
+            let line = infos.iter().rev().find_map(|r| match r {
+                Report::Info(i)
+                    if i.multipv == 1 && i.complete && i.bound == kibitz::engine::Bound::Exact =>
+                {
+                    Some(i.score)
+                }
+                _ => None,
+            });
+            let Some(line) = line else { continue };
+            assert!(
+                score_rank(line) >= score_rank(score),
+                "{record}: level {} played {score:?} beside a best line of {line:?}",
+                level.get()
+            );
+        }
+    }
 }

@@ -382,8 +382,13 @@ fn go(
     // line: send the best line of the same result, so that both figures
     // come from one iteration (the live reports may have been dropped, or
     // come from a deeper iteration that was cut short).
-    if chosen > 0
-        && let Some(best) = result.lines.first()
+    // A later line of an iteration can come back better than its first
+    // (the search is not perfectly stable): the best is the highest.
+    if !request.level.is_full_strength()
+        && let Some(best) = result
+            .lines
+            .iter()
+            .min_by_key(|line| std::cmp::Reverse(line.value))
     {
         let _ = reports.send(Report::Info(Box::new(SearchInfo {
             search_id,
