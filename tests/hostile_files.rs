@@ -7,7 +7,7 @@ mod common;
 
 use std::path::Path;
 use std::process::{Output, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use common::TempHome;
 
@@ -17,29 +17,6 @@ fn run(home: &TempHome, args: &[&str]) -> Output {
         .stdin(Stdio::null())
         .output()
         .unwrap()
-}
-
-/// Run with a deadline: a command that would read forever fails the test
-/// instead of hanging it.
-fn run_within(home: &TempHome, args: &[&str], limit: Duration) -> Output {
-    let mut child = home
-        .command()
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let started = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if started.elapsed() > limit {
-            child.kill().unwrap();
-            child.wait().unwrap();
-            panic!("kibitz {args:?} still running after {limit:?}");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    child.wait_with_output().unwrap()
 }
 
 fn stdout(out: &Output) -> String {
@@ -335,15 +312,10 @@ fn tb_probe_names_the_syzygy_folder_that_lacks_the_table() {
 #[test]
 fn endless_pseudo_files_are_refused_quickly() {
     let home = TempHome::new("pagemap");
-    let out = run_within(
-        &home,
-        &["pgn", "/proc/self/pagemap"],
-        Duration::from_secs(20),
-    );
+    let out = home.run_within(&["pgn", "/proc/self/pagemap"], Duration::from_secs(20));
     assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
     assert_eq!(stderr(&out).lines().count(), 1, "{}", stderr(&out));
-    let out = run_within(
-        &home,
+    let out = home.run_within(
         &["book", "probe", "--book", "/proc/self/pagemap"],
         Duration::from_secs(5),
     );

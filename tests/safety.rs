@@ -6,8 +6,8 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
 
 /// A fresh folder of its own for a test: the program's home, config, data
 /// and cache live in it, and the test's files.
@@ -32,25 +32,7 @@ impl Home {
     /// Run kibitz with `args`; a run longer than 20 s is killed and fails
     /// the test (the bug this file guards against is a read without end).
     fn run(&self, args: &[&str]) -> (i32, String, String) {
-        let mut child = self
-            .0
-            .command()
-            .args(args)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let started = Instant::now();
-        while child.try_wait().unwrap().is_none() {
-            if started.elapsed() > Duration::from_secs(20) {
-                let _ = child.kill();
-                let _ = child.wait();
-                panic!("kibitz {args:?} did not finish in 20 s");
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        let out = child.wait_with_output().unwrap();
+        let out = self.0.run_within(args, Duration::from_secs(20));
         (
             out.status.code().unwrap_or(-1),
             String::from_utf8_lossy(&out.stdout).into_owned(),

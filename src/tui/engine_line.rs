@@ -22,9 +22,6 @@ pub struct EngineLine {
     pub nodes: u64,
     pub nps: u64,
     pub elapsed: Duration,
-    /// The score is the endgame tables' verdict on the first move, not
-    /// the search's.
-    pub from_tables: bool,
 }
 
 impl EngineLine {
@@ -39,7 +36,6 @@ impl EngineLine {
             nodes: info.nodes,
             nps: info.nps,
             elapsed: info.elapsed,
-            from_tables: false,
         }
     }
 
@@ -69,7 +65,6 @@ impl EngineLine {
             (Wdl::Loss, _) => Score::Centipawns(TB_WIN),
         };
         self.score = for_mover.for_white(position.turn());
-        self.from_tables = true;
     }
 }
 

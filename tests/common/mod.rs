@@ -66,6 +66,30 @@ impl TempHome {
         command.envs(self.env()).env_remove("KIBITZ_FRAME_LOG");
         command
     }
+
+    /// Run `kibitz ARGS` here with no input and a deadline: a run longer
+    /// than `limit` is killed and fails the test (for the bugs that read
+    /// without end), instead of hanging it.
+    pub fn run_within(&self, args: &[&str], limit: std::time::Duration) -> Output {
+        let mut child = self
+            .command()
+            .args(args)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let started = std::time::Instant::now();
+        while child.try_wait().unwrap().is_none() {
+            if started.elapsed() > limit {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!("kibitz {args:?} still running after {limit:?}");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        child.wait_with_output().unwrap()
+    }
 }
 
 impl Drop for TempHome {

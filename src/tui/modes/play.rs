@@ -607,8 +607,7 @@ impl Shared {
     /// The game so far as PGN, to the clipboard (as the analysis board's
     /// `:copy` does).
     pub fn copy_pgn(&mut self) {
-        let result = self.end.map_or("*", GameEnd::result);
-        let text = write_pgn(&self.game, &self.headers(), result);
+        let text = self.game_pgn();
         self.requests.push(Request::Clipboard(text));
         self.say(
             "PGN of the game so far copied (if the terminal allows).",
@@ -638,8 +637,7 @@ impl Shared {
             self.say("No data directory: nothing can be saved.", Tone::Error);
             return;
         };
-        let result = self.end.map_or("*", GameEnd::result);
-        let text = write_pgn(&self.game, &self.headers(), result);
+        let text = self.game_pgn();
         match save_in_games(&dirs.data, "kibitz", &text) {
             Ok(path) => {
                 self.say(format!("Saved {}", path.display()), Tone::Info);
