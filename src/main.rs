@@ -647,7 +647,9 @@ fn tui(
         // Refuse an unreadable file or a missing game before the terminal is
         // taken over.
         let checked = match cli.game {
-            Some(number) => cli::review::load_game(path, number).map(|_| ()),
+            Some(number) => kibitz::text::games::load_game(path, number)
+                .map(|_| ())
+                .map_err(|e| CliError::BadInput(e.0)),
             None => kibitz::fsutil::open_regular(path)
                 .map(|_| ())
                 .map_err(|e| CliError::BadInput(e.to_string())),

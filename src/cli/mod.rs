@@ -32,6 +32,7 @@ use crate::engine::{
 use crate::game::fen::{FenError, parse_fen};
 use crate::game::notation::{MoveError, parse_move, san_line, uci};
 use crate::perft;
+use crate::text::score_text_white;
 
 /// Errors of the headless commands. `BadInput` means the user asked for
 /// something impossible (exit code 2); `Io` means the output failed.
@@ -136,11 +137,6 @@ pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
         }
     }
     std::borrow::Cow::Owned(out)
-}
-
-/// Score as people read it, from White's point of view: `+0.34`, `-M3`.
-pub fn format_score_white(score: Score, side_to_move: shakmaty::Color) -> String {
-    crate::text::score_text(score.for_white(side_to_move))
 }
 
 fn score_json(score: Score) -> serde_json::Value {
@@ -335,7 +331,7 @@ pub fn analyze(args: &AnalyzeArgs, out: &mut dyn Write) -> Result<(), CliError> 
                             "bestmove {} ({}) score {} depth {depth} nodes {nodes}{named}",
                             uci(m),
                             san_line(&position, &[m]).join(""),
-                            format_score_white(score, side),
+                            score_text_white(score, side),
                         )?,
                         None => writeln!(
                             out,
@@ -411,7 +407,7 @@ fn write_info(
             info.depth,
             info.seldepth,
             info.multipv,
-            format_score_white(info.score, position.turn()),
+            score_text_white(info.score, position.turn()),
             human_count(info.nodes),
             human_count(info.nps),
             info.elapsed.as_secs_f64(),
@@ -475,7 +471,7 @@ pub fn bench(depth: u32, json: bool, out: &mut dyn Write) -> Result<(), CliError
                 index + 1,
                 positions.len(),
                 result.best_move.map(uci).unwrap_or_else(|| "none".into()),
-                format_score_white(result.score, position.turn()),
+                score_text_white(result.score, position.turn()),
                 result.nodes
             )?;
         }

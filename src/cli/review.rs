@@ -1,16 +1,17 @@
 //! `kibitz review --pgn FILE`: the engine judges every move of one game.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
 use serde_json::json;
 use shakmaty::Color;
 
-use super::{CliError, format_score_white, printable};
+use super::{CliError, printable};
 use crate::engine::{Limits, Score};
-use crate::game::tree::{GameTree, read_game_at};
+use crate::game::tree::GameTree;
 use crate::review::{self, Class, MoveReview, PositionEval};
+use crate::text::score_text_white;
 
 pub struct ReviewArgs {
     pub pgn: PathBuf,
@@ -19,25 +20,6 @@ pub struct ReviewArgs {
     pub json: bool,
     pub out: Option<PathBuf>,
     pub hash_mb: usize,
-}
-
-/// Read game `number` (1-based) of a PGN file.
-pub fn load_game(path: &Path, number: usize) -> Result<GameTree, CliError> {
-    if number == 0 {
-        return Err(CliError::BadInput("games are numbered from 1".into()));
-    }
-    let file = crate::fsutil::open_regular(path).map_err(|e| CliError::BadInput(e.to_string()))?;
-    match read_game_at(std::io::BufReader::new(file), number) {
-        Ok(Some(tree)) => Ok(tree),
-        Ok(None) => Err(CliError::BadInput(format!(
-            "{} has no game {number}",
-            path.display()
-        ))),
-        Err(e) => Err(CliError::BadInput(format!(
-            "cannot read {}: {e}",
-            path.display()
-        ))),
-    }
 }
 
 fn score_json(score: Score) -> serde_json::Value {
@@ -75,7 +57,8 @@ pub fn run(args: &ReviewArgs, out: &mut dyn Write) -> Result<(), CliError> {
     if let Some(path) = &args.out {
         crate::fsutil::check_user_target(path).map_err(CliError::BadInput)?;
     }
-    let mut tree = load_game(&args.pgn, args.game)?;
+    let mut tree =
+        crate::text::games::load_game(&args.pgn, args.game).map_err(|e| CliError::BadInput(e.0))?;
     if let Some(error) = &tree.error {
         eprintln!(
             "warning: {}; reviewing the moves before it",
@@ -167,7 +150,7 @@ fn write_text(
         let after = if r.mates {
             "mate".to_string()
         } else {
-            format_score_white(r.after, Color::White)
+            score_text_white(r.after, Color::White)
         };
         let mut line = format!(
             "{:>4}{dots:<3} {:<8} {:>7}",

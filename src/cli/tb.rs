@@ -10,6 +10,7 @@ use super::CliError;
 use crate::tablebase::material::Material;
 use crate::tablebase::retro::Layout;
 use crate::tablebase::{Builtin, store};
+use crate::text::tablebase::describe;
 
 /// The default folder for kibitz's tables: `<cache dir>/tablebases`.
 pub fn default_dir() -> Option<PathBuf> {
@@ -340,26 +341,6 @@ fn check_tables_dir(dir: &Path) -> Result<(), CliError> {
         "tables folder {} holds other files and no kibitz tables: not writing tables there (give a new or empty folder)",
         dir.display()
     )))
-}
-
-/// Words for a probe: "win, mate in 10 moves (19 plies)".
-pub fn describe(probe: &crate::tablebase::TbProbe) -> String {
-    let mut text = probe.wdl.name().to_string();
-    if let Some(dtm) = probe.dtm
-        && dtm != 0
-    {
-        let plies = dtm.abs();
-        let moves = (plies + 1) / 2;
-        if dtm > 0 {
-            text.push_str(&format!(", mate in {moves} moves ({plies} plies)"));
-        } else {
-            text.push_str(&format!(", mated in {moves} moves ({plies} plies)"));
-        }
-    }
-    if let Some(dtz) = probe.dtz {
-        text.push_str(&format!(", DTZ {dtz}"));
-    }
-    text
 }
 
 /// Tables for one position: its material's table and what that needs,

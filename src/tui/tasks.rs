@@ -134,7 +134,7 @@ pub fn background_request(
             spawn(
                 "kibitz-load-game",
                 Box::new(move || {
-                    let result = crate::cli::review::load_game(&path, number)
+                    let result = crate::text::games::load_game(&path, number)
                         .map(Box::new)
                         .map_err(|e| e.to_string());
                     let _ = tx.send(Msg::GameLoaded {

@@ -493,7 +493,7 @@ impl Shared {
                         self.say(
                             format!(
                                 "Hint: {san} ({})",
-                                crate::cli::format_score_white(score, side)
+                                crate::text::score_text_white(score, side)
                             ),
                             Tone::Info,
                         );

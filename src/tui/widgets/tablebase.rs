@@ -51,7 +51,7 @@ impl Tablebase<'_> {
         let mut lines = vec![Line::from(vec![
             Span::styled(format!("{side}: "), Style::default().fg(self.theme.dim)),
             Span::styled(
-                crate::cli::tb::describe(self.probe),
+                crate::text::tablebase::describe(self.probe),
                 Style::default().add_modifier(Modifier::BOLD),
             ),
         ])];
@@ -59,7 +59,7 @@ impl Tablebase<'_> {
             let san = san_line(self.position, &[*m]).join("");
             lines.push(Line::from(format!(
                 "{san:<7} {}",
-                crate::cli::tb::describe(outcome)
+                crate::text::tablebase::describe(outcome)
             )));
         }
         frame.render_widget(fitted(lines, inner.width), inner);

@@ -1,5 +1,10 @@
-//! Text that the command line and the terminal board both write: scores,
-//! and their order. One place, so that both say the same thing.
+//! Words and figures that the command line and the terminal board both
+//! write or read: scores and their order (here), tablebase verdicts
+//! (`tablebase`), and a game of a PGN file (`games`). One place, so that
+//! both front ends say the same thing and neither leans on the other.
+
+pub mod games;
+pub mod tablebase;
 
 use std::cmp::Ordering;
 
@@ -32,6 +37,11 @@ pub fn score_rank(score: Score) -> i64 {
         Score::Mate(n) if n > 0 => MATE - i64::from(n),
         Score::Mate(n) => -MATE - i64::from(n),
     }
+}
+
+/// A score from the side to move's point of view, written from White's.
+pub fn score_text_white(score: Score, side_to_move: shakmaty::Color) -> String {
+    score_text(score.for_white(side_to_move))
 }
 
 /// Compare two scores from the same point of view: `Greater` when `a` is
