@@ -17,7 +17,6 @@ pub mod msg;
 pub mod overlays;
 pub mod save;
 pub mod shared;
-pub mod side;
 pub mod tasks;
 pub mod theme;
 pub mod ui;

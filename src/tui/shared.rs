@@ -25,12 +25,12 @@ use crate::tablebase::{Tablebases, TbProbe};
 use super::clock::{Clock, format_clock};
 use super::engine_line::Thinking;
 use super::heatmap::MapState;
-use super::modes::Panel;
+use super::layout::Panel;
+use super::layout::side::Side;
 use super::msg::ListEvent;
 use super::overlays::game_list::GameList;
 use super::overlays::{Confirm, OpenDialog, Overlay};
 use super::save::{Players, date_and_time};
-use super::side::Side;
 use super::tasks::Request;
 
 /// How many recent files are remembered.

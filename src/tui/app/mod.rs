@@ -30,10 +30,11 @@ use crate::game::GameEnd;
 use crate::game::notation::parse_move;
 use crate::game::tree::GameTree;
 
+use super::layout::Panel;
 use super::layout::{self, Screen};
 use super::modes::analyse::{Analysis, GameSource};
 use super::modes::teach::Teach;
-use super::modes::{Mode, Panel, play};
+use super::modes::{Mode, play};
 use super::msg::Msg;
 use super::save::SavedGame;
 use super::shared::{Pending, Shared, destination};
@@ -671,8 +672,9 @@ impl App {
         let (column, row) = (mouse.column, mouse.row);
         match mouse.kind {
             MouseEventKind::Down(MouseButton::Left) => {
-                let node = layout::find(&placed, Panel::MoveTree)
-                    .and_then(|rect| layout::move_at(analysis, rect, column, row));
+                let node = layout::find(&placed, Panel::MoveTree).and_then(|rect| {
+                    crate::tui::modes::analyse::move_at(analysis, rect, column, row)
+                });
                 let line = layout::find(&placed, Panel::EngineLines).and_then(|rect| {
                     layout::line_at(rect, analysis.lines.shown.len(), column, row)
                 });

@@ -6,7 +6,8 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, MouseEvent, MouseEventKind};
 use ratatui::layout::Rect;
 
 use crate::tui::layout;
-use crate::tui::modes::{self, Mode, Panel};
+use crate::tui::layout::{self as panels, Panel};
+use crate::tui::modes::Mode;
 use crate::tui::shared::Tone;
 use crate::tui::widgets::tablebase::move_rows;
 use crate::tui::widgets::tabs::tab_name;
@@ -40,7 +41,7 @@ impl App {
         match key.code {
             KeyCode::Tab if !matches!(self.mode, Mode::Teach(_)) => {
                 let available = self.mode.extras(&self.cx);
-                if !modes::compact(self.size) {
+                if !panels::panels::compact(self.size) {
                     self.say(
                         "Every panel is shown: Tab switches them in a lower terminal.",
                         Tone::Info,

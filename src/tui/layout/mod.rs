@@ -2,13 +2,13 @@
 //! size and the panels the mode shows. Drawing and mouse handling both use
 //! it, so a click always lands on the square, move or line drawn there.
 
-pub mod move_rows;
+pub mod panels;
+pub mod side;
 
 use ratatui::layout::Rect;
 use shakmaty::{File, Rank, Square};
 
-use super::modes::analyse::Analysis;
-use super::modes::{Panel, Slot};
+pub use panels::{Panel, Slot};
 
 /// Below this the screen shows a message instead of the board.
 pub const MIN_WIDTH: u16 = 60;
@@ -155,30 +155,13 @@ pub fn find(placed: &[(Panel, Rect)], panel: Panel) -> Option<Rect> {
 
 /// A panel part without its title row (what `Block` with a top border
 /// leaves inside).
-fn below_title(rect: Rect) -> Rect {
+pub fn below_title(rect: Rect) -> Rect {
     Rect::new(
         rect.x,
         rect.y.saturating_add(1),
         rect.width,
         rect.height.saturating_sub(1),
     )
-}
-
-/// The tree node of the move drawn at a terminal cell of the move tree
-/// panel (`rect`), if any.
-pub fn move_at(analysis: &Analysis, rect: Rect, column: u16, row: u16) -> Option<usize> {
-    let inner = below_title(rect);
-    if !inner.contains((column, row).into()) {
-        return None;
-    }
-    let rows = move_rows::move_rows(analysis, inner.width);
-    let first = move_rows::scroll(&rows, analysis.cursor, inner.height as usize);
-    let tokens = rows.get(first + usize::from(row - inner.y))?;
-    let x = column - inner.x;
-    tokens
-        .iter()
-        .find(|t| t.node.is_some() && x >= t.x && x < t.x + t.text.chars().count() as u16)
-        .and_then(|t| t.node)
 }
 
 /// The engine line drawn at a terminal cell of the engine lines panel

@@ -23,7 +23,7 @@ use crate::tui::save::{Players, SavedGame, write_autosave};
 use crate::tui::shared::{Purpose, Shared, Tone};
 use crate::tui::tasks::Request;
 
-use super::{Panel, Slot};
+use crate::tui::layout::panels::{self, Panel, Slot};
 
 /// An untimed game gives the engine this long a move (lower levels stop
 /// sooner at their own depth or node cap).
@@ -115,34 +115,38 @@ pub fn panels(cx: &Shared) -> Vec<Slot> {
             (show_engine && room >= 6).then(|| 5.min(room / 2).max(4))
         }),
     ];
-    if super::compact(cx.size) {
+    if panels::compact(cx.size) {
         // One optional panel at a time; the move list keeps 4 rows.
-        slots.extend(super::tabbed(
-            cx,
+        slots.extend(panels::tabbed(
+            &cx.side,
             &extras(cx),
             4,
             |panel, keep| match panel {
-                Panel::Stats => super::stats_slots(cx, false, keep).into(),
+                Panel::Stats => {
+                    panels::stats_slots(cx.stats.as_deref(), cx.stats_shown(false), cx.size.0, keep)
+                        .into()
+                }
                 Panel::Tablebase => vec![Slot::new(Panel::Tablebase, move |room| {
-                    super::list_height(tablebase_rows, room, keep, 3)
+                    panels::list_height(tablebase_rows, room, keep, 3)
                 })],
                 Panel::Book => vec![Slot::new(Panel::Book, move |room| {
-                    super::list_height(book_moves, room, keep, 2)
+                    panels::list_height(book_moves, room, keep, 2)
                 })],
                 _ => Vec::new(),
             },
         ));
     } else {
         // The move list keeps at least 4 rows below the statistics.
-        let [stats_full, stats_line] = super::stats_slots(cx, false, 4);
+        let [stats_full, stats_line] =
+            panels::stats_slots(cx.stats.as_deref(), cx.stats_shown(false), cx.size.0, 4);
         slots.extend([
             stats_full,
             stats_line,
             Slot::new(Panel::Tablebase, move |room| {
-                super::list_height(tablebase_rows, room / 2, 0, 3)
+                panels::list_height(tablebase_rows, room / 2, 0, 3)
             }),
             Slot::new(Panel::Book, move |room| {
-                super::list_height(book_moves.min(4), room / 2, 0, 2)
+                panels::list_height(book_moves.min(4), room / 2, 0, 2)
             }),
         ]);
     }

@@ -7,7 +7,7 @@ use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 
-use crate::tui::side::page;
+use crate::tui::layout::side::page;
 use crate::tui::theme::Theme;
 
 use super::popup;

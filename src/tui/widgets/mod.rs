@@ -4,23 +4,18 @@
 pub mod board;
 pub mod book;
 pub mod breakdown;
-pub mod caption;
-pub mod comparison;
 pub mod engine;
 pub mod engine_lines;
 pub mod eval_bar;
-pub mod eval_graph;
 pub mod fitted;
 pub mod map_legend;
 pub mod move_list;
-pub mod move_tree;
 pub mod node_moves;
 pub mod players;
 pub mod search_path;
 pub mod stats;
 pub mod tablebase;
 pub mod tabs;
-pub mod teach_header;
 
 use ratatui::Frame;
 use ratatui::layout::Rect;

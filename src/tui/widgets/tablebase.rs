@@ -30,7 +30,8 @@ pub fn move_rows(height: u16) -> usize {
 
 impl Tablebase<'_> {
     pub fn draw(&self, frame: &mut Frame, area: Rect) {
-        let shown = crate::tui::side::page(self.first, move_rows(area.height), self.moves.len());
+        let shown =
+            crate::tui::layout::side::page(self.first, move_rows(area.height), self.moves.len());
         let title = if shown.len() == self.moves.len() {
             " Tablebase ".to_string()
         } else {

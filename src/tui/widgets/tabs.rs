@@ -7,7 +7,7 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 
 use super::fitted::fitted;
-use crate::tui::modes::Panel;
+use crate::tui::layout::Panel;
 use crate::tui::theme::Theme;
 
 pub struct Tabs<'a> {

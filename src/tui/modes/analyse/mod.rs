@@ -7,6 +7,9 @@
 //! the tree node under the cursor, so everything that draws a game draws
 //! this one.
 
+pub mod eval_graph;
+pub mod move_rows;
+pub mod move_tree;
 mod panels;
 mod review;
 mod save;
@@ -28,7 +31,7 @@ use crate::tui::overlays::{Confirm, Overlay};
 use crate::tui::shared::{Shared, Tone};
 use crate::tui::tasks::Request;
 
-use super::Panel;
+use crate::tui::layout::Panel;
 
 /// What the game keys say on the analysis board.
 const FOR_GAMES: &str = "That is for games; here Left goes back (:new starts a game).";
@@ -629,4 +632,26 @@ impl Analysis {
         analysis.modified = true;
         cx.dirty = true;
     }
+}
+
+/// The tree node of the move drawn at a terminal cell of the move tree
+/// panel (`rect`), if any.
+pub fn move_at(
+    analysis: &Analysis,
+    rect: ratatui::layout::Rect,
+    column: u16,
+    row: u16,
+) -> Option<usize> {
+    let inner = crate::tui::layout::below_title(rect);
+    if !inner.contains((column, row).into()) {
+        return None;
+    }
+    let rows = move_rows::move_rows(analysis, inner.width);
+    let first = move_rows::scroll(&rows, analysis.cursor, inner.height as usize);
+    let tokens = rows.get(first + usize::from(row - inner.y))?;
+    let x = column - inner.x;
+    tokens
+        .iter()
+        .find(|t| t.node.is_some() && x >= t.x && x < t.x + t.text.chars().count() as u16)
+        .and_then(|t| t.node)
 }

@@ -2,7 +2,7 @@
 //! and which take turns in a compact terminal.
 
 use crate::engine::eval;
-use crate::tui::modes::{self, Panel, Slot};
+use crate::tui::layout::panels::{self as modes, Panel, Slot};
 use crate::tui::shared::Shared;
 
 use super::{Analysis, GRAPH_HEIGHT};
@@ -25,31 +25,43 @@ impl Analysis {
         ];
         if modes::compact(cx.size) {
             // One optional panel at a time; the move tree keeps 6 rows.
-            slots.extend(modes::tabbed(cx, &self.extras(cx), 6, |panel, keep| {
-                let rule = move |room: u16, wanted: u16, least: u16| {
-                    let height = wanted.min(room.saturating_sub(keep));
-                    (height >= least).then_some(height)
-                };
-                match panel {
-                    Panel::Stats => modes::stats_slots(cx, true, keep).into(),
-                    Panel::Tablebase => vec![Slot::new(Panel::Tablebase, move |room| {
-                        modes::list_height(tablebase_rows, room, keep, 3)
-                    })],
-                    Panel::Book => vec![Slot::new(Panel::Book, move |room| {
-                        modes::list_height(book_moves, room, keep, 2)
-                    })],
-                    Panel::EvalGraph => vec![Slot::new(Panel::EvalGraph, move |room| {
-                        rule(room, GRAPH_HEIGHT + 1, 3)
-                    })],
-                    Panel::Breakdown => vec![Slot::new(Panel::Breakdown, move |room| {
-                        rule(room, terms, 4)
-                    })],
-                    _ => Vec::new(),
-                }
-            }));
+            slots.extend(modes::tabbed(
+                &cx.side,
+                &self.extras(cx),
+                6,
+                |panel, keep| {
+                    let rule = move |room: u16, wanted: u16, least: u16| {
+                        let height = wanted.min(room.saturating_sub(keep));
+                        (height >= least).then_some(height)
+                    };
+                    match panel {
+                        Panel::Stats => modes::stats_slots(
+                            cx.stats.as_deref(),
+                            cx.stats_shown(true),
+                            cx.size.0,
+                            keep,
+                        )
+                        .into(),
+                        Panel::Tablebase => vec![Slot::new(Panel::Tablebase, move |room| {
+                            modes::list_height(tablebase_rows, room, keep, 3)
+                        })],
+                        Panel::Book => vec![Slot::new(Panel::Book, move |room| {
+                            modes::list_height(book_moves, room, keep, 2)
+                        })],
+                        Panel::EvalGraph => vec![Slot::new(Panel::EvalGraph, move |room| {
+                            rule(room, GRAPH_HEIGHT + 1, 3)
+                        })],
+                        Panel::Breakdown => vec![Slot::new(Panel::Breakdown, move |room| {
+                            rule(room, terms, 4)
+                        })],
+                        _ => Vec::new(),
+                    }
+                },
+            ));
         } else {
             // The move tree keeps at least 8 rows below the statistics.
-            let [stats_full, stats_line] = modes::stats_slots(cx, true, 8);
+            let [stats_full, stats_line] =
+                modes::stats_slots(cx.stats.as_deref(), cx.stats_shown(true), cx.size.0, 8);
             slots.extend([
                 stats_full,
                 stats_line,

@@ -50,7 +50,7 @@ impl Analysis {
             movetime: Duration::from_millis(movetime_ms),
         });
         // Where the panels take turns, the graph comes to the front.
-        cx.side.chosen = Some(crate::tui::modes::Panel::EvalGraph);
+        cx.side.chosen = Some(crate::tui::layout::Panel::EvalGraph);
         if let Some(review) = &analysis.review {
             cx.say(reviewing_text(review), Tone::Info);
         }

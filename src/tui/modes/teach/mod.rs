@@ -6,6 +6,9 @@
 //! comparison of five methods on the same position and depth runs in the
 //! background too (`Request::Compare`).
 
+pub mod caption;
+pub mod comparison;
+pub mod header;
 pub mod keys;
 
 use std::sync::Arc;
@@ -19,7 +22,8 @@ use crate::engine::trace::TraceEvent;
 use crate::teach::compare::{self, Outcome};
 use crate::teach::{Replay, Setup, Step};
 
-use super::{Mode, Panel, Slot};
+use super::Mode;
+use crate::tui::layout::{Panel, Slot};
 use crate::tui::shared::Shared;
 use crate::tui::tasks::Request;
 

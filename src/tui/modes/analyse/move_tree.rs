@@ -1,5 +1,5 @@
 //! The analysis board's move list: the game tree with variations, comments
-//! and review marks, laid out by `layout::move_rows` (which mouse clicks
+//! and review marks, laid out by `move_rows` (which mouse clicks
 //! use too), the cursor's move highlighted.
 
 use ratatui::Frame;
@@ -8,13 +8,13 @@ use ratatui::style::{Color as TermColor, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use crate::tui::layout::move_rows::{Kind, move_rows, scroll};
+use super::move_rows::{Kind, move_rows, scroll};
 use crate::tui::modes::analyse::Analysis;
 use crate::tui::theme::Theme;
 
 use super::eval_graph::class_color;
-use super::fitted::fitted;
-use super::section;
+use crate::tui::widgets::fitted::fitted;
+use crate::tui::widgets::section;
 
 pub struct MoveTree<'a> {
     pub analysis: &'a Analysis,

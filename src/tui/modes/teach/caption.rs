@@ -9,7 +9,7 @@ use ratatui::widgets::{Paragraph, Wrap};
 use crate::tui::modes::teach::{Record, Teach};
 use crate::tui::theme::Theme;
 
-use super::section;
+use crate::tui::widgets::section;
 
 pub struct Caption<'a> {
     pub teach: &'a Teach,

@@ -11,8 +11,8 @@ use crate::teach::values::value_text;
 use crate::tui::modes::teach::{Teach, method_labels};
 use crate::tui::theme::Theme;
 
-use super::fitted::fitted;
-use super::{human_count, section};
+use crate::tui::widgets::fitted::fitted;
+use crate::tui::widgets::{human_count, section};
 
 pub struct Comparison<'a> {
     pub teach: &'a Teach,

@@ -2,7 +2,7 @@
 //! turns (a compact terminal, Tab switches), and how far the tablebase
 //! panel is scrolled.
 
-use super::modes::Panel;
+use super::Panel;
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Side {

@@ -12,8 +12,8 @@ use crate::review::Class;
 use crate::tui::modes::analyse::ReviewState;
 use crate::tui::theme::Theme;
 
-use super::fitted::fitted;
-use super::section;
+use crate::tui::widgets::fitted::fitted;
+use crate::tui::widgets::section;
 
 pub struct EvalGraph<'a> {
     pub review: &'a ReviewState,
