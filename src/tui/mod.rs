@@ -10,6 +10,7 @@
 pub mod app;
 pub mod clock;
 pub mod engine_line;
+pub mod engine_link;
 pub mod heatmap;
 pub mod layout;
 pub mod modes;
@@ -222,8 +223,8 @@ pub fn run(options: Options) -> anyhow::Result<Option<i32>> {
     // NO_COLOR (set and not empty, as no-color.org says): the map draws
     // its bands as digits, without colour. Read once, here; tests set the
     // field instead.
-    app.no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-    app.true_colour = theme::true_colour_from(std::env::var("COLORTERM").ok().as_deref());
+    app.cx.no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    app.cx.true_colour = theme::true_colour_from(std::env::var("COLORTERM").ok().as_deref());
     let mut messages = options.messages.clone();
     messages.extend(resume.1);
     match crate::book::load(&options.settings.book) {
@@ -244,7 +245,7 @@ pub fn run(options: Options) -> anyhow::Result<Option<i32>> {
         app.analyse_position(options.fen.clone().unwrap_or_default(), now);
     }
     if !messages.is_empty() {
-        app.message = Some((messages.join("; "), Tone::Error));
+        app.cx.message = Some((messages.join("; "), Tone::Error));
     }
 
     let input = spawn_input()?;
@@ -307,7 +308,7 @@ pub fn run(options: Options) -> anyhow::Result<Option<i32>> {
                     .push((latency, after.duration_since(before).as_micros()));
                 // The first frame that shows an analysis line of a new
                 // position: the delay from the move to its analysis.
-                if let Some(a) = app.analysis()
+                if let Some(a) = app.mode.analysis()
                     && let (Some(id), Some(asked)) = (a.search, a.asked_at)
                     && !a.lines.shown.is_empty()
                     && timed_search != Some(id)
@@ -318,7 +319,7 @@ pub fn run(options: Options) -> anyhow::Result<Option<i32>> {
                 }
             }
         }
-        if app.quit {
+        if app.cx.quit {
             break;
         }
         let ticks = if app.needs_ticks() {
@@ -363,21 +364,21 @@ pub fn run(options: Options) -> anyhow::Result<Option<i32>> {
             engine.send(command);
         }
         for request in app.take_requests() {
-            let tables = app.tablebases.clone();
+            let tables = app.cx.services.tablebases.clone();
             tasks::background_request(request, &background, &mut stops, tables);
         }
-        if app.wants_tables && !generation_started {
+        if app.cx.services.wants_tables && !generation_started {
             generation_started = true;
             spawn_tables(true);
         }
         // Near the tables, read the ones the game can reach before the
         // search needs them (again for each new set of tables).
-        if app.near_tables
-            && let Some(tables) = &app.tablebases
+        if app.cx.services.near_tables
+            && let Some(tables) = &app.cx.services.tablebases
             && Arc::as_ptr(tables) as usize != warmed
         {
             warmed = Arc::as_ptr(tables) as usize;
-            crate::tablebase::warm_in_background(Arc::clone(tables), app.game.position());
+            crate::tablebase::warm_in_background(Arc::clone(tables), app.cx.board.game.position());
         }
     }
     drop(terminal);

@@ -26,30 +26,30 @@ impl App {
                 let tree = *tree;
                 let error = tree.error.as_ref().map(ToString::to_string);
                 let notes = tree.notes_summary();
-                self.remember(&path);
+                self.cx.services.remember(&path);
                 let name = path.display().to_string();
                 self.analyse(tree, Some(GameSource { path, number }), now);
                 match (error, notes) {
-                    (Some(e), _) => self.say(e, Tone::Error),
+                    (Some(e), _) => self.cx.say(e, Tone::Error),
                     (None, Some(note)) => {
-                        self.say(format!("Game {number} of {name}: {note}"), Tone::Info);
+                        self.cx.say(format!("Game {number} of {name}: {note}"), Tone::Info);
                     }
-                    (None, None) => self.say(format!("Game {number} of {name}"), Tone::Info),
+                    (None, None) => self.cx.say(format!("Game {number} of {name}"), Tone::Info),
                 }
             }
-            Err(e) => self.say(e, Tone::Error),
+            Err(e) => self.cx.say(e, Tone::Error),
         }
     }
 
     /// Text pasted into the terminal (bracketed paste).
     pub(super) fn paste(&mut self, text: String, now: Instant) {
-        match &mut self.overlay {
+        match &mut self.cx.overlay {
             Overlay::Open(dialog) => {
                 dialog.input.push_str(text.trim());
                 return;
             }
             Overlay::GameList => {
-                if let Some(list) = &mut self.game_list {
+                if let Some(list) = &mut self.cx.game_list {
                     list.query.push_str(text.trim());
                     list.refilter(true);
                 }
@@ -59,14 +59,14 @@ impl App {
             _ => return,
         }
         // While typing (a comment, a command), a paste is text to add.
-        if self.input.is_none() && !self.in_progress() && self.load_text(&text, now) {
+        if self.cx.input.is_none() && !self.in_progress() && self.load_text(&text, now) {
             return;
         }
         {
             let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
-            match &mut self.input {
+            match &mut self.cx.input {
                 Some(input) => input.push_str(&flat),
-                None => self.input = Some(flat),
+                None => self.cx.input = Some(flat),
             }
         }
     }
@@ -96,11 +96,11 @@ impl App {
                 let notes = tree.notes_summary();
                 self.load_tree(tree, now);
                 match error.or(notes) {
-                    Some(e) => self.say(e, Tone::Error),
+                    Some(e) => self.cx.say(e, Tone::Error),
                     None if count > 1 => {
-                        self.say("Several games pasted: showing the first.", Tone::Info);
+                        self.cx.say("Several games pasted: showing the first.", Tone::Info);
                     }
-                    None => self.say("Pasted game loaded.", Tone::Info),
+                    None => self.cx.say("Pasted game loaded.", Tone::Info),
                 }
                 true
             }
@@ -111,8 +111,8 @@ impl App {
     /// Analyse `tree` (asking first if unsaved work would be dropped).
     pub(super) fn load_tree(&mut self, tree: GameTree, now: Instant) {
         if self.unsaved() {
-            self.pending = Some(Pending::Tree(Box::new(tree)));
-            self.overlay = Overlay::Confirm(Confirm::Discard);
+            self.cx.pending = Some(Pending::Tree(Box::new(tree)));
+            self.cx.overlay = Overlay::Confirm(Confirm::Discard);
             return;
         }
         self.analyse(tree, None, now);
@@ -122,13 +122,13 @@ impl App {
     /// The board's changes stay marked unsaved until something actually
     /// replaces them (a load can fail, a dialog can be left).
     pub(super) fn run_pending(&mut self, now: Instant) {
-        match self.pending.take() {
+        match self.cx.pending.take() {
             Some(Pending::Tree(tree)) => self.analyse(*tree, None, now),
             Some(Pending::LoadGame(path, number)) => {
-                self.requests.push(Request::LoadGame { path, number });
+                self.cx.request(Request::LoadGame { path, number });
             }
             Some(Pending::NewGame) => {
-                self.overlay = Overlay::NewGame(NewGameForm::new(&self.settings, None));
+                self.cx.overlay = Overlay::NewGame(NewGameForm::new(&self.cx.services.settings, None));
             }
             None => {}
         }

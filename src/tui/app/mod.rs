@@ -1,19 +1,19 @@
-//! `App`: the shared state, the mode and the one place they change
+//! `App`: the shared state, the mode, and the one place they change
 //! (`update`). Drawing reads it and never changes it. `App` talks to the
-//! engine only by leaving `Command`s in an outbox that the event loop sends,
-//! so the whole interface can be driven in tests without a thread or a
-//! terminal.
+//! engine only through the engine link's outbox, which the event loop
+//! sends, so the whole interface can be driven in tests without a thread or
+//! a terminal.
 //!
 //! A message goes to the open dialog first, then the command line, then the
-//! mode, and what the mode leaves to the board's shared keys.
+//! mode (once: `mode.get_mut()`), and what the mode leaves to the board's
+//! shared keys. The screen is drawn again after every message but a clock
+//! tick that changed nothing or a report of a stale search.
 
 mod describe;
 mod dialogs;
 mod files;
 mod side;
-mod teach;
 
-use std::ops::{Deref, DerefMut};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
@@ -23,18 +23,17 @@ use ratatui::crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
 use ratatui::layout::Rect;
 use shakmaty::{Chess, Move, Position, Square};
 
+use crate::book::{Book, BookOptions};
 use crate::config::{Dirs, Settings};
 use crate::engine::movetables::TableWeights;
 use crate::engine::{Command, Report};
-use crate::game::GameEnd;
 use crate::game::notation::parse_move;
 use crate::game::tree::GameTree;
 
-use super::layout::Panel;
 use super::layout::{self, Screen};
-use super::modes::analyse::{Analysis, GameSource};
-use super::modes::teach::Teach;
-use super::modes::{Mode, play};
+use super::modes::play::Play;
+use super::modes::switch::{self, Lesson};
+use super::modes::Mode;
 use super::msg::Msg;
 use super::save::SavedGame;
 use super::shared::{Pending, Shared, destination};
@@ -46,26 +45,13 @@ pub use super::shared::Tone;
 pub use super::tasks::Request;
 
 pub struct App {
-    /// What every mode shares (`App` derefs to it).
+    /// What every mode shares.
     pub cx: Shared,
     pub mode: Mode,
-    /// The lesson left with Esc, to come back to with `T` while the board
-    /// shows its position (see `app/teach.rs`).
-    pub(super) lesson: Option<Box<Teach>>,
-}
-
-impl Deref for App {
-    type Target = Shared;
-
-    fn deref(&self) -> &Shared {
-        &self.cx
-    }
-}
-
-impl DerefMut for App {
-    fn deref_mut(&mut self) -> &mut Shared {
-        &mut self.cx
-    }
+    /// The lesson left with Esc (see `modes/switch.rs`).
+    lesson: Lesson,
+    /// The screen must be drawn again.
+    dirty: bool,
 }
 
 impl App {
@@ -83,62 +69,71 @@ impl App {
             Some(saved) if form.fen_start.is_none() => Overlay::Resume(Box::new(saved)),
             _ => Overlay::NewGame(form),
         };
+        let mode = Play::new(settings.level).into();
         App {
             cx: Shared::new(settings, dirs, overlay, size),
-            mode: Mode::Play,
+            mode,
             lesson: None,
+            dirty: true,
         }
     }
 
-    /// The analysis board, when it is on.
-    pub fn analysis(&self) -> Option<&Analysis> {
-        self.mode.analysis()
-    }
-
-    /// Whether the analysis board is on.
-    pub fn analysing(&self) -> bool {
-        matches!(self.mode, Mode::Analyse(_))
-    }
-
-    /// The analysis has changes that are not saved.
+    /// The mode has changes that are not saved.
     pub fn unsaved(&self) -> bool {
-        self.analysis().is_some_and(|a| a.modified)
+        self.mode.get().unsaved()
     }
 
     /// A game is on and not finished.
     pub fn in_progress(&self) -> bool {
-        matches!(self.mode, Mode::Play) && self.cx.game_in_progress()
+        self.mode.get().in_progress(&self.cx)
     }
 
     /// Whether the person at the keyboard may move now.
     pub fn human_to_move(&self) -> bool {
-        match self.mode {
-            // On the analysis board either side may move.
-            Mode::Analyse(_) => !self.game.position().legal_moves().is_empty(),
-            Mode::Play => self.cx.game_human_to_move(),
-            // The board shows the search, not a game.
-            Mode::Teach(_) => false,
-        }
+        self.mode.get().human_to_move(&self.cx)
     }
 
     /// The screen's layout for the terminal's size and the mode.
     pub fn screen(&self) -> Option<Screen> {
-        let area = Rect::new(0, 0, self.size.0, self.size.1);
-        layout::screen_sized(area, self.mode.max_square(self.size.1))
+        let (width, height) = self.cx.size;
+        let area = Rect::new(0, 0, width, height);
+        layout::screen_sized(area, self.mode.get().max_square(height))
     }
 
     /// Whether the event loop should send ticks: running clocks, auto-play.
     pub fn needs_ticks(&self) -> bool {
-        self.cx.needs_ticks() || self.mode.teach().is_some_and(Teach::needs_ticks)
+        self.mode.get().needs_ticks()
     }
 
-    /// The move tables the map shows: in teach mode the replay's, as the
-    /// cutoffs up to the current step taught them; elsewhere the engine's.
+    /// The move tables the map shows.
     pub fn map_tables(&self) -> Option<&TableWeights> {
-        match self.mode.teach() {
-            Some(teach) => teach.ready().map(|(_, step)| &step.tables),
-            None => self.cx.engine_tables.as_deref(),
-        }
+        self.mode.get().map_tables(&self.cx)
+    }
+
+    /// Whether the screen must be drawn again; clears the flag.
+    pub fn take_dirty(&mut self) -> bool {
+        std::mem::replace(&mut self.dirty, false)
+    }
+
+    /// Files to read and threads to start, asked for by the last updates.
+    pub fn take_requests(&mut self) -> Vec<Request> {
+        self.cx.take_requests()
+    }
+
+    /// Commands for the engine produced by the last updates.
+    pub fn take_commands(&mut self) -> Vec<Command> {
+        self.cx.take_commands()
+    }
+
+    /// Use `book` (or none) for the book panel and the engine's moves.
+    pub fn set_book(&mut self, book: Option<Arc<Book>>, options: BookOptions) {
+        self.cx.set_book(book, options);
+        self.dirty = true;
+    }
+
+    /// Seed the random choices (side "Random") for repeatable tests.
+    pub fn seed(&mut self, seed: u64) {
+        self.cx.seed(seed);
     }
 
     /// Open a PGN file: game `number`, or the game list (a file of one game
@@ -146,209 +141,136 @@ impl App {
     pub fn open_path(&mut self, path: PathBuf, number: Option<usize>) {
         let unsaved = self.unsaved();
         self.cx.open_path(path, number, unsaved);
-    }
-
-    pub fn update(&mut self, msg: Msg, now: Instant) {
-        match msg {
-            Msg::Key(key, _) => {
-                if key.kind != KeyEventKind::Release {
-                    self.dirty = true;
-                    self.key(key, now);
-                }
-            }
-            Msg::Mouse(mouse) => self.mouse(mouse, now),
-            Msg::Resize(w, h) => {
-                self.size = (w, h);
-                self.dirty = true;
-            }
-            Msg::Engine(report) => self.report(report, now),
-            Msg::Tick => {
-                self.cx.tick(now);
-                if let Mode::Teach(teach) = &mut self.mode {
-                    teach.tick(&mut self.cx, now);
-                }
-            }
-            Msg::Recorded { id, result } => {
-                if let Mode::Teach(teach) = &mut self.mode {
-                    teach.recorded(&mut self.cx, id, result);
-                }
-            }
-            Msg::Compared { id, index, outcome } => {
-                if let Mode::Teach(teach) = &mut self.mode {
-                    teach.compared(&mut self.cx, id, index, outcome);
-                }
-            }
-            Msg::Notice(text) => {
-                self.say(text, Tone::Error);
-                self.dirty = true;
-            }
-            Msg::Tablebases(tables) => {
-                self.tablebases = Some(Arc::clone(&tables));
-                self.outbox.push(Command::SetTablebases(Some(tables)));
-                self.dirty = true;
-            }
-            Msg::Paste(text) => {
-                self.dirty = true;
-                self.paste(text, now);
-            }
-            Msg::GameList { id, event } => self.cx.list_event(id, event),
-            Msg::GameLoaded {
-                path,
-                number,
-                result,
-            } => self.game_loaded(path, number, result, now),
-            Msg::Review { id, ply, eval } => {
-                if let Mode::Analyse(analysis) = &mut self.mode {
-                    analysis.review_progress(&mut self.cx, id, ply, eval);
-                }
-            }
-            Msg::ReviewDone { id } => {
-                if let Mode::Analyse(analysis) = &mut self.mode {
-                    analysis.review_done(&mut self.cx, id);
-                }
-            }
-            Msg::Terminate => self.leave(now),
-        }
-        if !self.near_tables && self.game.position().board().occupied().count() <= 5 {
-            self.near_tables = true;
-            self.near_tables_reached();
-        }
-        self.refresh_tablebase_view();
-    }
-
-    fn report(&mut self, report: Report, now: Instant) {
-        match &mut self.mode {
-            Mode::Play => self.cx.game_report(report, now),
-            Mode::Analyse(analysis) => analysis.report(&mut self.cx, report, now),
-            // The game is paused and teach mode records its own searches;
-            // a stopped search's last words are not wanted.
-            Mode::Teach(_) => {}
-        }
-    }
-
-    /// Play `m` for the side to move (already known legal or refused here).
-    fn play(&mut self, m: Move, now: Instant) {
-        match &mut self.mode {
-            Mode::Play => self.cx.play_move(m, now),
-            Mode::Analyse(analysis) => analysis.play(&mut self.cx, m, now),
-            Mode::Teach(_) => {}
-        }
-    }
-
-    /// Go to `node` of the analysis board's tree.
-    pub fn goto(&mut self, node: usize, now: Instant) {
-        if let Mode::Analyse(analysis) = &mut self.mode {
-            analysis.goto(&mut self.cx, node, now);
-        }
-    }
-
-    /// Play the first move of engine line `index` on the analysis board.
-    pub fn play_line(&mut self, index: usize, now: Instant) {
-        if let Mode::Analyse(analysis) = &mut self.mode {
-            analysis.play_line(&mut self.cx, index, now);
-        }
-    }
-
-    /// Switch to the analysis board with `tree`, another game than the one
-    /// before: the engine starts it with empty move tables.
-    pub fn analyse(&mut self, tree: GameTree, source: Option<GameSource>, now: Instant) {
-        self.show_tree(tree, source, true, now);
-    }
-
-    /// The analysis board with `tree`; `new_game`: the engine forgets what it
-    /// learned of the game before.
-    fn show_tree(
-        &mut self,
-        tree: GameTree,
-        source: Option<GameSource>,
-        new_game: bool,
-        now: Instant,
-    ) {
-        self.cx.stop_search();
-        if let Mode::Analyse(old) = &mut self.mode {
-            old.stop_review(&mut self.cx);
-        }
-        if new_game {
-            self.cx.new_engine_game();
-        }
-        // A game opens at its start, a position from a FEN at its start.
-        let mut analysis = Box::new(Analysis::new(tree, source));
-        self.cx.fresh_board();
-        self.cx.clock = None;
-        self.cx.flipped = false;
-        analysis.sync_board(&mut self.cx, now);
-        self.mode = Mode::Analyse(analysis);
+        self.dirty = true;
     }
 
     /// Start a fresh analysis from `position`.
     pub fn analyse_position(&mut self, position: Chess, now: Instant) {
-        self.analyse(GameTree::new(position), None, now);
+        switch::analyse(&mut self.mode, &mut self.cx, GameTree::new(position), None, true, now);
+        self.dirty = true;
     }
 
-    /// Close the analysis board: its endless search and its review stop.
-    fn leave_analysis(&mut self) {
-        if let Mode::Analyse(analysis) = &mut self.mode {
-            analysis.stop_review(&mut self.cx);
-            if analysis.search.is_some() {
-                self.cx.outbox.push(Command::Stop);
+    /// The analysis board with `tree`, another game than the one before.
+    fn analyse(&mut self, tree: GameTree, source: Option<super::modes::analyse::GameSource>, now: Instant) {
+        switch::analyse(&mut self.mode, &mut self.cx, tree, source, true, now);
+    }
+
+    /// Teach the search on `position` at `depth`; Esc comes back to what is
+    /// on the board now.
+    pub fn teach(&mut self, position: Chess, history: Vec<u64>, depth: u32, now: Instant) {
+        switch::teach(&mut self.mode, &mut self.cx, position, history, depth, now);
+        self.dirty = true;
+    }
+
+    /// Teach the position on the board (`T`, `:teach`).
+    fn teach_board(&mut self, now: Instant) {
+        switch::teach_board(&mut self.mode, &mut self.lesson, &mut self.cx, now);
+    }
+
+    pub fn update(&mut self, msg: Msg, now: Instant) {
+        let redraw = match msg {
+            Msg::Key(key, _) => {
+                let pressed = key.kind != KeyEventKind::Release;
+                if pressed {
+                    self.key(key, now);
+                }
+                pressed
             }
+            Msg::Mouse(mouse) => {
+                self.mouse(mouse, now);
+                // A pointer moving over the screen changes nothing drawn.
+                mouse.kind != MouseEventKind::Moved
+            }
+            Msg::Resize(w, h) => {
+                self.cx.size = (w, h);
+                true
+            }
+            Msg::Engine(report) => self.report(report, now),
+            Msg::Tick => {
+                let cx = &mut self.cx;
+                self.mode.get_mut().tick(cx, now)
+            }
+            msg @ (Msg::Recorded { .. }
+            | Msg::Compared { .. }
+            | Msg::Review { .. }
+            | Msg::ReviewDone { .. }) => {
+                let cx = &mut self.cx;
+                self.mode.get_mut().task(cx, msg, now);
+                true
+            }
+            Msg::Notice(text) => {
+                self.cx.say(text, Tone::Error);
+                true
+            }
+            Msg::Tablebases(tables) => {
+                self.cx.services.tablebases = Some(Arc::clone(&tables));
+                self.cx.engine.send(Command::SetTablebases(Some(tables)));
+                true
+            }
+            Msg::Paste(text) => {
+                self.paste(text, now);
+                true
+            }
+            Msg::GameList { id, event } => {
+                self.cx.list_event(id, event);
+                true
+            }
+            Msg::GameLoaded {
+                path,
+                number,
+                result,
+            } => {
+                self.game_loaded(path, number, result, now);
+                true
+            }
+            Msg::Terminate => {
+                self.leave(now);
+                true
+            }
+        };
+        if let Some(asked) = self.cx.switch.take() {
+            switch::carry_out(&mut self.mode, &mut self.lesson, &mut self.cx, asked, now);
         }
-        if let Mode::Teach(_) = self.mode {
-            self.cx.requests.push(Request::StopTeach);
+        let services = &mut self.cx.services;
+        if !services.near_tables && self.cx.board.game.position().board().occupied().count() <= 5 {
+            services.near_tables = true;
+            self.cx.near_tables_reached();
         }
-        self.mode = Mode::Play;
+        self.cx.refresh_tablebase_view();
+        self.dirty |= redraw;
     }
 
-    /// Take the game on the board to the analysis board.
-    fn analyse_game(&mut self, now: Instant) {
-        if self.analysing() {
-            self.say("This is the analysis board already.", Tone::Info);
-            return;
+    /// A report of the engine: the mode hears it if it answers its running
+    /// search. True when it did (the screen may change).
+    fn report(&mut self, report: Report, now: Instant) -> bool {
+        if !self.cx.engine.accept(&report) {
+            return false;
         }
-        if self.in_progress() {
-            self.say("Finish the game first (or resign with r).", Tone::Error);
-            return;
-        }
-        let mut tree = GameTree::new(self.game.start().clone());
-        let mut at = 0;
-        for &m in self.game.moves() {
-            at = tree.add_move(at, m);
-        }
-        tree.headers = self.cx.headers();
-        tree.result = self.end.map_or("*", GameEnd::result).to_string();
-        let last = at;
-        // A game saved as it stands is not an unsaved change.
-        let modified = !self.game.is_empty() && !self.cx.game_saved();
-        // The game just played: what the engine learned of it still holds.
-        self.show_tree(tree, None, false, now);
-        if let Mode::Analyse(analysis) = &mut self.mode {
-            analysis.modified = modified;
-        }
-        self.goto(last, now);
+        let cx = &mut self.cx;
+        self.mode.get_mut().report(cx, report, now);
+        true
     }
 
-    /// Quit, saving the clocks as they stand so a resumed game does not
-    /// give back the time thought since the last move.
+    /// Play `m` for the side to move (already known legal or refused here).
+    fn play(&mut self, m: Move, now: Instant) {
+        let cx = &mut self.cx;
+        self.mode.get_mut().play(cx, m, now);
+    }
+
+    /// Quit, letting the mode keep what must be kept (a game in progress
+    /// is autosaved with its clocks as they stand).
     fn leave(&mut self, now: Instant) {
-        if self.in_progress() {
-            self.cx.autosave(now);
-        }
-        self.quit = true;
-    }
-
-    /// Back from the new-game dialog to what it interrupted.
-    fn continue_game(&mut self, now: Instant) {
-        match &mut self.mode {
-            Mode::Analyse(analysis) => analysis.sync_board(&mut self.cx, now),
-            Mode::Play => self.cx.continue_game(now),
-            Mode::Teach(_) => {}
-        }
+        let cx = &mut self.cx;
+        self.mode.get_mut().quit(cx, now);
+        self.cx.quit = true;
     }
 
     /// Try to move the selected piece to `to`: plays it, asks for the
     /// promotion piece, or returns false when it is not a legal target.
     fn try_move(&mut self, from: Square, to: Square, now: Instant) -> bool {
         let candidates: Vec<Move> = self
+            .cx
+            .board
             .moves_from(from)
             .into_iter()
             .filter(|&m| destination(m) == to || (m.is_castle() && m.to() == to))
@@ -361,7 +283,7 @@ impl App {
             }
             _ => {
                 // Several moves between the same squares: a promotion.
-                self.overlay = Overlay::Promotion {
+                self.cx.overlay = Overlay::Promotion {
                     from,
                     to,
                     choice: 0,
@@ -374,22 +296,22 @@ impl App {
     /// Enter or Space on the cursor, or a click: pick up or put down.
     fn activate(&mut self, square: Square, now: Instant) {
         if !self.human_to_move() {
-            if self.end.is_none() && self.started {
-                self.say("Wait for the engine's move.", Tone::Info);
+            if let Some(why) = self.mode.get().why_no_move(&self.cx, false) {
+                self.cx.say(why, Tone::Info);
             }
             return;
         }
-        let selected = self.selected;
+        let selected = self.cx.board.selected;
         match selected {
-            Some(from) if from == square => self.selected = None,
+            Some(from) if from == square => self.cx.board.selected = None,
             Some(from) if self.try_move(from, square, now) => {}
-            _ if self.own_piece(square) => {
-                self.selected = Some(square);
-                if self.moves_from(square).is_empty() {
-                    self.say("That piece has no legal move.", Tone::Info);
+            _ if self.cx.board.own_piece(square) => {
+                self.cx.board.selected = Some(square);
+                if self.cx.board.moves_from(square).is_empty() {
+                    self.cx.say("That piece has no legal move.", Tone::Info);
                 }
             }
-            Some(_) => self.selected = None,
+            Some(_) => self.cx.board.selected = None,
             None => {}
         }
     }
@@ -399,8 +321,8 @@ impl App {
             // Ctrl-C leaves at once; the autosave keeps the game. Unsaved
             // analysis is not autosaved: the first Ctrl-C asks, a second
             // one quits.
-            if self.unsaved() && self.overlay != Overlay::Confirm(Confirm::QuitUnsaved) {
-                self.overlay = Overlay::Confirm(Confirm::QuitUnsaved);
+            if self.unsaved() && self.cx.overlay != Overlay::Confirm(Confirm::QuitUnsaved) {
+                self.cx.overlay = Overlay::Confirm(Confirm::QuitUnsaved);
                 return;
             }
             self.leave(now);
@@ -411,58 +333,54 @@ impl App {
             // above, still quits, keeping the game in the autosave).
             return;
         }
-        match std::mem::replace(&mut self.overlay, Overlay::None) {
-            Overlay::None => {}
-            Overlay::NewGame(form) => return self.new_game_key(form, key, now),
-            Overlay::Resume(saved) => return self.resume_key(*saved, key, now),
-            Overlay::Promotion { from, to, choice } => {
-                return self.promotion_key(from, to, choice, key, now);
-            }
-            Overlay::Confirm(question) => return self.confirm_key(question, key, now),
-            Overlay::Help(first) => {
-                // Any key closes the help, but for the ones that scroll it.
-                let keys = self.mode.help().len();
-                let rows = super::overlays::help::rows(keys, self.size.1);
-                if let Some(first) = super::overlays::help::key(key, first, keys, rows) {
-                    self.overlay = Overlay::Help(first);
-                }
-                return;
-            }
-            Overlay::GameOver => match key.code {
-                KeyCode::Char('a') => return self.analyse_game(now),
-                // Saving answers in the status line and leaves the dialog
-                // with its next steps.
-                KeyCode::Char('s') => {
-                    self.overlay = Overlay::GameOver;
-                    return self.cx.save_pgn(now);
-                }
-                KeyCode::Char('n' | 'q' | 'u' | 'f' | '?' | 'D') => {}
-                _ => return,
-            },
-            Overlay::GameList => return self.game_list_key(key),
-            Overlay::Open(dialog) => return self.open_key(dialog, key),
-            Overlay::TeachPositions(picker) => return self.teach_positions_key(picker, key),
-            Overlay::Describe(view) => return self.describe_key(view, key),
+        if self.dialog_key(key, now) {
+            return;
         }
-        if self.input.is_some() {
+        if self.cx.input.is_some() {
             return self.input_key(key, now);
-        }
-        // After a game the dialog's next steps stay on the keys (and on the
-        // key line) once it is closed.
-        if matches!(self.mode, Mode::Play) && self.end.is_some() && key.code == KeyCode::Char('a') {
-            return self.analyse_game(now);
         }
         if self.side_key(key) {
             return;
         }
-        let taken = match &mut self.mode {
-            Mode::Play => play::key(&mut self.cx, key, now),
-            Mode::Analyse(analysis) => analysis.key(&mut self.cx, key, now),
-            Mode::Teach(_) => self.teach_key(key, now),
-        };
-        if !taken {
+        let cx = &mut self.cx;
+        if !self.mode.get_mut().key(cx, key, now) {
             self.board_key(key, now);
         }
+    }
+
+    /// A key while a dialog is open: true when the dialog took it (the key
+    /// then goes no further).
+    fn dialog_key(&mut self, key: KeyEvent, now: Instant) -> bool {
+        let dialog = std::mem::replace(&mut self.cx.overlay, Overlay::None);
+        if dialog == Overlay::None {
+            return false;
+        }
+        let cx = &mut self.cx;
+        if let Some(taken) = self.mode.get_mut().dialog_key(cx, &dialog, key, now) {
+            return taken;
+        }
+        match dialog {
+            Overlay::NewGame(form) => self.new_game_key(form, key, now),
+            Overlay::Resume(saved) => self.resume_key(*saved, key, now),
+            Overlay::Promotion { from, to, choice } => {
+                self.promotion_key(from, to, choice, key, now);
+            }
+            Overlay::Confirm(question) => self.confirm_key(question, key, now),
+            Overlay::Help(first) => {
+                // Any key closes the help, but for the ones that scroll it.
+                let keys = self.mode.get().help().len();
+                let rows = super::overlays::help::rows(keys, self.cx.size.1);
+                if let Some(first) = super::overlays::help::key(key, first, keys, rows) {
+                    self.cx.overlay = Overlay::Help(first);
+                }
+            }
+            Overlay::GameList => self.game_list_key(key),
+            Overlay::Open(dialog) => self.open_key(dialog, key),
+            Overlay::Describe(view) => self.describe_key(view, key),
+            // A mode's own dialog that the mode no longer has: closed.
+            Overlay::None | Overlay::GameOver | Overlay::TeachPositions(_) => {}
+        }
+        true
     }
 
     fn board_key(&mut self, key: KeyEvent, now: Instant) {
@@ -473,37 +391,42 @@ impl App {
             KeyCode::Right | KeyCode::Char('l') => (0, 1),
             _ => (0, 0),
         };
+        let cx = &mut self.cx;
         if (up, right) != (0, 0) {
             // Up is up the screen: towards rank 8, or rank 1 when flipped.
-            let sign = if self.flipped { -1 } else { 1 };
-            let file = (i32::from(self.cursor.file()) + right * sign).clamp(0, 7);
-            let rank = (i32::from(self.cursor.rank()) + up * sign).clamp(0, 7);
-            self.cursor = Square::from_coords(
+            let board = &mut cx.board;
+            let sign = if board.flipped { -1 } else { 1 };
+            let file = (i32::from(board.cursor.file()) + right * sign).clamp(0, 7);
+            let rank = (i32::from(board.cursor.rank()) + up * sign).clamp(0, 7);
+            board.cursor = Square::from_coords(
                 shakmaty::File::new(file as u32),
                 shakmaty::Rank::new(rank as u32),
             );
             return;
         }
         match key.code {
-            KeyCode::Enter | KeyCode::Char(' ') => self.activate(self.cursor, now),
-            KeyCode::Esc => {
-                self.selected = None;
-                self.message = None;
+            KeyCode::Enter | KeyCode::Char(' ') => {
+                let cursor = cx.board.cursor;
+                self.activate(cursor, now);
             }
-            KeyCode::Char(':' | '/') => self.input = Some(String::new()),
-            KeyCode::Char('?') => self.overlay = Overlay::Help(0),
-            KeyCode::Char('f') => self.flipped = !self.flipped,
+            KeyCode::Esc => {
+                cx.board.selected = None;
+                cx.message = None;
+            }
+            KeyCode::Char(':' | '/') => cx.input = Some(String::new()),
+            KeyCode::Char('?') => cx.overlay = Overlay::Help(0),
+            KeyCode::Char('f') => cx.board.flipped = !cx.board.flipped,
             KeyCode::Char('e') => {
-                self.engine_panel = !self.engine_panel;
-                let state = if self.engine_panel { "shown" } else { "hidden" };
-                self.say(format!("Engine panel {state}."), Tone::Info);
+                cx.engine_panel = !cx.engine_panel;
+                let state = if cx.engine_panel { "shown" } else { "hidden" };
+                cx.say(format!("Engine panel {state}."), Tone::Info);
             }
             KeyCode::Char('S') => {
-                let by_default = self.mode.stats_by_default();
-                self.cx.toggle_stats(by_default);
+                let by_default = self.mode.get().stats_by_default();
+                cx.toggle_stats(by_default);
             }
-            KeyCode::Char('o') => self.open_dialog(),
-            KeyCode::Char('g') => self.open_game_list(),
+            KeyCode::Char('o') => cx.open_dialog(),
+            KeyCode::Char('g') => cx.open_game_list(),
             KeyCode::Char('T') => self.teach_board(now),
             KeyCode::Char('D') => self.describe(now),
             KeyCode::Char(c @ ('m' | 'M' | '#')) => {
@@ -517,24 +440,25 @@ impl App {
     }
 
     fn input_key(&mut self, key: KeyEvent, now: Instant) {
-        let Some(text) = &mut self.input else {
+        let completions = self.cx.completions();
+        let Some(text) = &mut self.cx.input else {
             return;
         };
         match key.code {
-            KeyCode::Esc => self.input = None,
+            KeyCode::Esc => self.cx.input = None,
             // Backspace on an empty prompt keeps it open: only Esc (or Enter)
             // leaves it, so the letters typed next are never taken for keys.
             KeyCode::Backspace => {
                 text.pop();
             }
             KeyCode::Tab => {
-                if let [only] = self.completions().as_slice() {
-                    self.input = Some(only.clone());
+                if let [only] = completions.as_slice() {
+                    *text = only.clone();
                 }
             }
             KeyCode::Enter => {
                 let typed = text.trim().to_string();
-                self.input = None;
+                self.cx.input = None;
                 self.command(&typed, now);
             }
             KeyCode::Char(c) => text.push(c),
@@ -542,17 +466,11 @@ impl App {
         }
     }
 
-    /// What the command line asked for: a word command or a move.
+    /// What the command line asked for: a word of the mode's, a word of the
+    /// board's, or a move.
     fn command(&mut self, typed: &str, now: Instant) {
-        let taken = match &mut self.mode {
-            Mode::Play => play::command(&mut self.cx, typed, now),
-            Mode::Analyse(analysis) => analysis.command(&mut self.cx, typed, now),
-            Mode::Teach(teach) => match teach.command(&mut self.cx, typed, now) {
-                Some(asked) => self.teach_asked(asked, now),
-                None => false,
-            },
-        };
-        if taken {
+        let cx = &mut self.cx;
+        if self.mode.get_mut().command(cx, typed, now) {
             return;
         }
         if typed == "describe" {
@@ -563,139 +481,93 @@ impl App {
             return self.cx.map_changed(answer);
         }
         if let Some(rest) = typed.strip_prefix("teach") {
-            let rest = rest.trim();
-            if rest.is_empty() {
-                return self.teach_board(now);
-            }
-            if let Mode::Teach(_) = self.mode {
-                return self.say("In teach mode: :depth N, :step N, :positions.", Tone::Error);
-            }
-            return match rest.parse::<u32>() {
-                Ok(depth)
-                    if (crate::teach::MIN_DEPTH..=crate::teach::MAX_DEPTH).contains(&depth) =>
-                {
-                    let position = self.game.position().clone();
-                    let history = self.game.history_keys();
-                    self.teach(position, history, depth, now)
-                }
-                _ => self.say(
-                    format!(
-                        ":teach takes a depth from {} to {}.",
-                        crate::teach::MIN_DEPTH,
-                        crate::teach::MAX_DEPTH
-                    ),
-                    Tone::Error,
-                ),
-            };
+            return self.teach_command(rest.trim(), now);
         }
         if let Some(text) = typed.strip_prefix("fen ") {
             return match crate::game::fen::parse_fen(text.trim()) {
                 Ok(position) if !self.in_progress() => {
                     self.load_tree(GameTree::new(position), now);
                 }
-                Ok(_) => self.say("Finish or leave the game first (n).", Tone::Error),
-                Err(e) => self.say(format!("Not a FEN: {e}"), Tone::Error),
+                Ok(_) => self.cx.say("Finish or leave the game first (n).", Tone::Error),
+                Err(e) => self.cx.say(format!("Not a FEN: {e}"), Tone::Error),
             };
         }
         if !self.in_progress() && self.load_text(typed, now) {
             return;
         }
+        let cx = &mut self.cx;
         match typed {
             "" => {}
-            "analyse" | "analyze" | "analysis" => self.analyse_game(now),
-            "open" => self.open_dialog(),
-            "games" => self.open_game_list(),
-            "new" if self.unsaved() => {
-                self.pending = Some(Pending::NewGame);
-                self.overlay = Overlay::Confirm(Confirm::Discard);
+            "analyse" | "analyze" | "analysis" => switch::analyse_game(&mut self.mode, cx, now),
+            "open" => cx.open_dialog(),
+            "games" => cx.open_game_list(),
+            "new" if self.mode.get().unsaved() => {
+                cx.pending = Some(Pending::NewGame);
+                cx.overlay = Overlay::Confirm(Confirm::Discard);
             }
-            "help" => self.overlay = Overlay::Help(0),
+            "new" => {
+                cx.overlay = Overlay::NewGame(NewGameForm::new(&cx.services.settings, None));
+            }
+            "help" => cx.overlay = Overlay::Help(0),
             "tables" => {
-                self.wants_tables = true;
-                self.say(
+                cx.services.wants_tables = true;
+                cx.say(
                     "Generating the missing endgame tables in the background.",
                     Tone::Info,
                 );
             }
-            "flip" => self.flipped = !self.flipped,
+            "flip" => cx.board.flipped = !cx.board.flipped,
             "stats" => {
-                let by_default = self.mode.stats_by_default();
-                self.cx.toggle_stats(by_default);
-            }
-            "new" => {
-                play::key(&mut self.cx, KeyEvent::from(KeyCode::Char('n')), now);
+                let by_default = self.mode.get().stats_by_default();
+                cx.toggle_stats(by_default);
             }
             "fen" => {
-                let fen = self.game.fen();
-                self.requests.push(Request::Clipboard(fen.clone()));
-                self.say(
+                let fen = cx.board.game.fen();
+                cx.request(Request::Clipboard(fen.clone()));
+                cx.say(
                     format!("FEN: {fen} (copied, if the terminal allows)"),
                     Tone::Info,
                 );
             }
-            "quit" | "q" if self.unsaved() => {
-                self.overlay = Overlay::Confirm(Confirm::QuitUnsaved);
+            "quit" | "q" if self.mode.get().unsaved() => {
+                cx.overlay = Overlay::Confirm(Confirm::QuitUnsaved);
             }
-            "quit" | "q" => self.overlay = Overlay::Confirm(Confirm::Quit),
-            _ if !self.human_to_move() => {
-                let why = if self.end.is_some() {
-                    "The game is over."
-                } else {
-                    "It is the engine's turn."
-                };
-                self.say(why, Tone::Error);
+            "quit" | "q" => cx.overlay = Overlay::Confirm(Confirm::Quit),
+            _ if !self.mode.get().human_to_move(cx) => {
+                if let Some(why) = self.mode.get().why_no_move(cx, true) {
+                    cx.say(why, Tone::Error);
+                }
             }
-            _ => match parse_move(self.game.position(), typed) {
+            _ => match parse_move(cx.board.game.position(), typed) {
                 Ok(m) => {
-                    self.message = None;
+                    cx.message = None;
                     self.play(m, now);
                 }
-                Err(e) => self.say(e.to_string(), Tone::Error),
+                Err(e) => cx.say(e.to_string(), Tone::Error),
             },
         }
     }
 
-    /// Clicks on the analysis panel: a move in the list goes there, an
-    /// engine line plays its first move; the wheel steps through the line.
-    /// Clicks on the side panel: a move of the tree goes there, an engine
-    /// line plays its first move; the wheel steps through the line. False
-    /// when the panel has nothing there (the board may).
-    fn panel_mouse(&mut self, screen: &Screen, mouse: MouseEvent, now: Instant) -> bool {
-        let Mode::Analyse(analysis) = &mut self.mode else {
-            return false;
-        };
-        let inside = screen.panel.contains((mouse.column, mouse.row).into());
-        if !inside {
-            return false;
+    /// `:teach` (the lesson of the position on the board) and `:teach N`
+    /// (a new one at depth N).
+    fn teach_command(&mut self, rest: &str, now: Instant) {
+        if rest.is_empty() {
+            return self.teach_board(now);
         }
-        let placed = layout::stack(screen.panel, &analysis.panels(&self.cx));
-        let (column, row) = (mouse.column, mouse.row);
-        match mouse.kind {
-            MouseEventKind::Down(MouseButton::Left) => {
-                let node = layout::find(&placed, Panel::MoveTree).and_then(|rect| {
-                    crate::tui::modes::analyse::move_at(analysis, rect, column, row)
-                });
-                let line = layout::find(&placed, Panel::EngineLines).and_then(|rect| {
-                    layout::line_at(rect, analysis.lines.shown.len(), column, row)
-                });
-                if let Some(node) = node {
-                    analysis.goto(&mut self.cx, node, now);
-                } else if let Some(index) = line {
-                    analysis.play_line(&mut self.cx, index, now);
-                }
-                self.cx.dirty = true;
-                true
+        match rest.parse::<u32>() {
+            Ok(depth) if (crate::teach::MIN_DEPTH..=crate::teach::MAX_DEPTH).contains(&depth) => {
+                let position = self.cx.board.game.position().clone();
+                let history = self.cx.board.game.history_keys();
+                switch::teach(&mut self.mode, &mut self.cx, position, history, depth, now);
             }
-            MouseEventKind::ScrollUp | MouseEventKind::ScrollDown => {
-                let code = if mouse.kind == MouseEventKind::ScrollUp {
-                    KeyCode::Left
-                } else {
-                    KeyCode::Right
-                };
-                analysis.key(&mut self.cx, KeyEvent::from(code), now);
-                true
-            }
-            _ => false,
+            _ => self.cx.say(
+                format!(
+                    ":teach takes a depth from {} to {}.",
+                    crate::teach::MIN_DEPTH,
+                    crate::teach::MAX_DEPTH
+                ),
+                Tone::Error,
+            ),
         }
     }
 
@@ -703,58 +575,45 @@ impl App {
         let Some(screen) = self.screen() else {
             return;
         };
-        if self.overlay != Overlay::None || self.input.is_some() || self.side_mouse(mouse) {
+        if self.cx.overlay != Overlay::None || self.cx.input.is_some() || self.side_mouse(mouse) {
             return;
         }
-        if let Mode::Teach(teach) = &mut self.mode {
-            // The wheel steps through the search; the board is for looking.
-            let code = match mouse.kind {
-                MouseEventKind::ScrollUp => KeyCode::Left,
-                MouseEventKind::ScrollDown => KeyCode::Right,
-                _ => return,
-            };
-            teach.key(&mut self.cx, KeyEvent::from(code), now);
-            self.cx.dirty = true;
-            return;
-        }
-        if self.panel_mouse(&screen, mouse, now) {
+        let cx = &mut self.cx;
+        if self.mode.get_mut().mouse(cx, &screen, mouse, now) {
             return;
         }
         let square = screen
             .board
-            .square_at(mouse.column, mouse.row, self.flipped);
+            .square_at(mouse.column, mouse.row, self.cx.board.flipped);
         match mouse.kind {
             MouseEventKind::Down(MouseButton::Left) => {
                 let Some(square) = square else {
                     return;
                 };
-                self.cursor = square;
-                self.dirty = true;
-                let was_selected = self.selected;
+                self.cx.board.cursor = square;
+                let was_selected = self.cx.board.selected;
                 self.activate(square, now);
                 // Pressing on a piece may begin a drag.
-                if self.selected == Some(square) && was_selected != Some(square) {
-                    self.drag_from = Some(square);
+                let board = &mut self.cx.board;
+                if board.selected == Some(square) && was_selected != Some(square) {
+                    board.drag_from = Some(square);
                 }
             }
             MouseEventKind::Up(MouseButton::Left) => {
-                if let (Some(from), Some(to)) = (self.drag_from.take(), square)
+                let board = &mut self.cx.board;
+                if let (Some(from), Some(to)) = (board.drag_from.take(), square)
                     && from != to
-                    && self.selected == Some(from)
+                    && board.selected == Some(from)
                 {
-                    self.cursor = to;
+                    board.cursor = to;
                     if !self.try_move(from, to, now) {
-                        self.selected = None;
+                        self.cx.board.selected = None;
                     }
-                    self.dirty = true;
                 }
             }
             MouseEventKind::Drag(MouseButton::Left) => {
-                if let Some(square) = square
-                    && square != self.cursor
-                {
-                    self.cursor = square;
-                    self.dirty = true;
+                if let Some(square) = square {
+                    self.cx.board.cursor = square;
                 }
             }
             _ => {}

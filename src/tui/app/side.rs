@@ -6,8 +6,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, MouseEvent, MouseEventKind};
 use ratatui::layout::Rect;
 
 use crate::tui::layout;
-use crate::tui::layout::{self as panels, Panel};
-use crate::tui::modes::Mode;
+use crate::tui::layout::panels::{self, Panel};
 use crate::tui::shared::Tone;
 use crate::tui::widgets::tablebase::move_rows;
 use crate::tui::widgets::tabs::tab_name;
@@ -19,7 +18,7 @@ impl App {
     /// shows.
     fn tablebase_panel(&self) -> Option<(Rect, usize)> {
         let screen = self.screen()?;
-        let placed = layout::stack(screen.panel, &self.mode.panels(&self.cx));
+        let placed = layout::stack(screen.panel, &self.mode.get().panels(&self.cx));
         let rect = layout::find(&placed, Panel::Tablebase)?;
         Some((rect, move_rows(rect.height)))
     }
@@ -30,26 +29,27 @@ impl App {
         let Some((_, rows)) = self.tablebase_panel() else {
             return false;
         };
-        let moves = self.tablebase_view().map_or(0, |(_, moves)| moves.len());
+        let moves = self.cx.tablebase_view().map_or(0, |(_, moves)| moves.len());
         let by = if pages { by * rows.max(1) as isize } else { by };
-        self.side.scroll_tablebase(by, rows, moves);
+        self.cx.side.scroll_tablebase(by, rows, moves);
         true
     }
 
     /// Tab, PgUp and PgDn on the board; false for the keys it leaves.
     pub(super) fn side_key(&mut self, key: KeyEvent) -> bool {
         match key.code {
-            KeyCode::Tab if !matches!(self.mode, Mode::Teach(_)) => {
-                let available = self.mode.extras(&self.cx);
-                if !panels::panels::compact(self.size) {
-                    self.say(
+            KeyCode::Tab if self.mode.get().tabs() => {
+                let available = self.mode.get().extras(&self.cx);
+                let cx = &mut self.cx;
+                if !panels::compact(cx.size) {
+                    cx.say(
                         "Every panel is shown: Tab switches them in a lower terminal.",
                         Tone::Info,
                     );
                 } else if available.len() < 2 {
-                    self.say("No other panel to show here.", Tone::Info);
-                } else if let Some(next) = self.side.next(&available) {
-                    self.say(format!("Side panel: {}.", tab_name(next)), Tone::Info);
+                    cx.say("No other panel to show here.", Tone::Info);
+                } else if let Some(next) = cx.side.next(&available) {
+                    cx.say(format!("Side panel: {}.", tab_name(next)), Tone::Info);
                 }
                 true
             }

@@ -1,132 +1,325 @@
-//! The modes of the board. Each mode is one file: its own state, its keys,
-//! its command-line words, what it does with engine reports, and which
-//! panels it shows beside the board. `App` holds one `Mode` and hands it
-//! what the dialogs and the shared board keys leave over.
+//! The modes of the board. A mode is a type that implements [`BoardMode`]:
+//! its own state, its keys, its command-line words, its mouse, what it does
+//! with engine reports and background answers, the panels it shows beside
+//! and under the board and how they are drawn, its help and key line, and
+//! what happens when it is left and come back to. `App` holds one [`Mode`]
+//! and hands it each message once.
 //!
-//! A new mode is a new file here plus a variant of `Mode` and its arm in
-//! each `match` of this file and of `app/mod.rs` (the compiler lists them).
+//! Adding a mode is one file (or folder) here with a type implementing
+//! `BoardMode`, and one line in the `modes!` list below. How modes lead to
+//! one another (a new game, the analysis board, a lesson) is in `switch.rs`.
 
-pub mod analyse;
-pub mod play;
-pub mod teach;
+pub mod switch;
 
-use analyse::Analysis;
-use teach::Teach;
+use std::time::Instant;
 
+use ratatui::Frame;
+use ratatui::crossterm::event::{KeyEvent, MouseEvent};
+use ratatui::layout::Rect;
+use ratatui::text::Span;
+use shakmaty::{Chess, Move};
+
+use crate::engine::Report;
+use crate::engine::movetables::TableWeights;
+use crate::game::describe::Description;
+use crate::game::{Game, GameEnd};
+
+use super::layout::Screen;
 use super::layout::panels::{Panel, Slot, compact};
+use super::msg::Msg;
+use super::overlays::{Confirm, Overlay};
 use super::shared::Shared;
+use super::theme::Theme;
 
-/// What is on the board.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Mode {
-    /// A game against the engine or between two players.
-    Play,
-    /// The analysis board.
-    Analyse(Box<Analysis>),
-    /// Stepping through a recorded search.
-    Teach(Box<Teach>),
+/// What the board shows for a mode: the position, the last move's and a
+/// suggested move's squares, and whether the cursor and selection show
+/// (the board is for moving).
+pub struct BoardShown<'a> {
+    pub position: &'a Chess,
+    pub last_move: Option<Move>,
+    pub hint: Option<Move>,
+    pub interactive: bool,
 }
 
-impl Mode {
-    /// The panels the mode shows, top to bottom.
-    pub fn panels(&self, cx: &Shared) -> Vec<Slot> {
-        match self {
-            Mode::Play => play::panels(cx),
-            Mode::Analyse(analysis) => analysis.panels(cx),
-            Mode::Teach(teach) => teach.panels(cx),
+/// What every mode does. Defaults cover what most modes do alike.
+pub trait BoardMode {
+    // -- Input ------------------------------------------------------------
+
+    /// A key the dialogs and the command line left over; false for the keys
+    /// it leaves to the board (cursor, pick up, flip, help, command line).
+    fn key(&mut self, cx: &mut Shared, key: KeyEvent, now: Instant) -> bool;
+
+    /// A word typed on the command line; false when it is not one of the
+    /// mode's (the board's own words and moves are tried next).
+    fn command(&mut self, cx: &mut Shared, typed: &str, now: Instant) -> bool;
+
+    /// A mouse action over the screen; false to leave it to the board.
+    fn mouse(&mut self, _cx: &mut Shared, _screen: &Screen, _mouse: MouseEvent, _now: Instant) -> bool {
+        false
+    }
+
+    /// A key while one of the mode's own dialogs is open (the dialog is
+    /// taken out of `cx.overlay`; put it back to keep it open). `None` when
+    /// the dialog is not the mode's; `Some(false)` when the key, the dialog
+    /// closed, goes on to the board.
+    fn dialog_key(
+        &mut self,
+        _cx: &mut Shared,
+        _dialog: &Overlay,
+        _key: KeyEvent,
+        _now: Instant,
+    ) -> Option<bool> {
+        None
+    }
+
+    /// The answer to a question the mode asked (resign, delete...).
+    fn answered(&mut self, _cx: &mut Shared, _question: Confirm, _yes: bool, _now: Instant) {}
+
+    /// Play `m` for the side to move, from the board or the command line.
+    fn play(&mut self, _cx: &mut Shared, _m: Move, _now: Instant) {}
+
+    // -- The engine and the background ------------------------------------
+
+    /// A report of the mode's own running search (the engine link has
+    /// dropped every other).
+    fn report(&mut self, _cx: &mut Shared, _report: Report, _now: Instant) {}
+
+    /// An answer of a background task (a recording, a review...).
+    fn task(&mut self, _cx: &mut Shared, _msg: Msg, _now: Instant) {}
+
+    /// The clock ticked; true when the screen changed.
+    fn tick(&mut self, _cx: &mut Shared, _now: Instant) -> bool {
+        false
+    }
+
+    /// Whether the mode wants the clock's ticks (running clocks, auto-play).
+    fn needs_ticks(&self) -> bool {
+        false
+    }
+
+    // -- Coming and going ---------------------------------------------------
+
+    /// The mode is on the board again (back from a dialog or a lesson).
+    fn enter(&mut self, _cx: &mut Shared, _now: Instant) {}
+
+    /// The mode is put aside (for a lesson) or left: its searches stop, its
+    /// clocks stop.
+    fn leave(&mut self, _cx: &mut Shared, _now: Instant) {}
+
+    /// The program ends: keep what must be kept.
+    fn quit(&mut self, _cx: &mut Shared, _now: Instant) {}
+
+    // -- Questions ------------------------------------------------------------
+
+    /// Whether the person at the keyboard may move on the board now.
+    fn human_to_move(&self, cx: &Shared) -> bool;
+
+    /// Why a move is refused (`typed`: on the command line), if the status
+    /// line should say.
+    fn why_no_move(&self, cx: &Shared, typed: bool) -> Option<&'static str> {
+        match typed {
+            true => Some("It is the engine's turn."),
+            false => cx.started.then_some("Wait for the engine's move."),
         }
     }
 
-    /// The panels under the board (where the mode has any).
-    pub fn below(&self, size: (u16, u16)) -> Vec<Slot> {
-        match self {
-            Mode::Teach(teach) => teach.below(size),
-            Mode::Play | Mode::Analyse(_) => Vec::new(),
+    /// A game is on and not finished.
+    fn in_progress(&self, _cx: &Shared) -> bool {
+        false
+    }
+
+    /// The mode has changes that are not saved.
+    fn unsaved(&self) -> bool {
+        false
+    }
+
+    /// How the game on the board ended, if it did.
+    fn game_end(&self) -> Option<GameEnd> {
+        None
+    }
+
+    /// The move tables the map shows.
+    fn map_tables<'a>(&'a self, cx: &'a Shared) -> Option<&'a TableWeights> {
+        cx.engine_tables.as_deref()
+    }
+
+    /// The position in words, for `D`.
+    fn description(&self, cx: &Shared, now: Instant) -> Vec<String>;
+
+    /// The teaching positions' first row: what "this position" is.
+    fn position_name(&self) -> &'static str {
+        "the game's position"
+    }
+
+    // -- Drawing ------------------------------------------------------------
+
+    /// The panels beside the board, top to bottom.
+    fn panels(&self, cx: &Shared) -> Vec<Slot>;
+
+    /// The panels under the board.
+    fn below(&self, _size: (u16, u16)) -> Vec<Slot> {
+        Vec::new()
+    }
+
+    /// The tallest square the mode wants, in rows.
+    fn max_square(&self, _height: u16) -> u16 {
+        crate::tui::layout::MAX_SQUARE_HEIGHT
+    }
+
+    /// Draw one of the mode's own panels; false for the panels every mode
+    /// draws alike (book, tablebase, statistics...).
+    fn draw_panel(
+        &self,
+        cx: &Shared,
+        frame: &mut Frame,
+        panel: Panel,
+        rect: Rect,
+        theme: &Theme,
+        now: Instant,
+    ) -> bool;
+
+    /// Draw one of the mode's own dialogs; false when it is not one.
+    fn draw_dialog(&self, _cx: &Shared, _frame: &mut Frame, _area: Rect, _theme: &Theme) -> bool {
+        false
+    }
+
+    /// What the board shows.
+    fn board<'a>(&'a self, cx: &'a Shared) -> BoardShown<'a> {
+        BoardShown {
+            position: cx.board.game.position(),
+            last_move: cx.board.game.moves().last().copied(),
+            hint: None,
+            interactive: true,
         }
     }
 
-    /// The tallest square the mode wants, in rows: teach mode keeps the
-    /// board small to leave room for the search.
-    pub fn max_square(&self, height: u16) -> u16 {
-        match self {
-            Mode::Teach(_) if height >= 34 => 2,
-            Mode::Teach(_) => 1,
-            Mode::Play | Mode::Analyse(_) => crate::tui::layout::MAX_SQUARE_HEIGHT,
-        }
-    }
+    /// The top line after the program's name.
+    fn title(&self, cx: &Shared, theme: &Theme) -> Vec<Span<'static>>;
 
     /// The mode's keys, for the help.
-    pub fn help(&self) -> &'static [(&'static str, &'static str)] {
-        match self {
-            Mode::Play => play::HELP,
-            Mode::Analyse(_) => analyse::HELP,
-            Mode::Teach(_) => teach::HELP,
-        }
-    }
+    fn help(&self) -> &'static [(&'static str, &'static str)];
 
-    /// The key line under the board for a terminal of `size`: the
-    /// longest form that fits its width.
-    pub fn key_line(&self, cx: &Shared) -> &'static str {
-        let size = cx.size;
-        let (forms, tabs) = match self {
-            Mode::Play => (&play::KEY_LINES[..], true),
-            Mode::Analyse(_) => (&analyse::KEY_LINES[..], true),
-            Mode::Teach(_) => (&teach::KEY_LINES[..], false),
-        };
-        // Where the panels take turns the line names Tab: the first form
-        // (the widest, without it) is skipped. Where fewer than two panels
-        // would take turns, Tab does nothing, and the line does not say it.
-        let tab_acts = tabs && compact(size) && self.extras(cx).len() >= 2;
-        let width = usize::from(size.0);
-        let candidates: Vec<&'static str> = forms
-            .iter()
-            .skip(usize::from(tab_acts))
-            .copied()
-            .filter(|form| tab_acts || !form.contains("Tab"))
-            .collect();
-        candidates
-            .iter()
-            .find(|form| form.chars().count() <= width)
-            .or(candidates.last())
-            .or(forms.last())
-            .copied()
-            .unwrap_or_default()
-    }
+    /// The key line under the board.
+    fn key_line(&self, cx: &Shared) -> &'static str;
 
     /// The optional panels that have something to show, in the order Tab
-    /// visits them.
-    pub fn extras(&self, cx: &Shared) -> Vec<Panel> {
-        match self {
-            Mode::Play => play::extras(cx),
-            Mode::Analyse(analysis) => analysis.extras(cx),
-            Mode::Teach(_) => Vec::new(),
-        }
+    /// visits them (none: Tab is not the mode's).
+    fn extras(&self, _cx: &Shared) -> Vec<Panel> {
+        Vec::new()
+    }
+
+    /// Whether Tab switches the side panels here.
+    fn tabs(&self) -> bool {
+        true
     }
 
     /// The prompt of the command line.
-    pub fn prompt(&self) -> &'static str {
-        match self {
-            Mode::Play => " move> ",
-            Mode::Analyse(_) | Mode::Teach(_) => " > ",
-        }
+    fn prompt(&self) -> &'static str {
+        " > "
     }
 
     /// Whether the mode shows the statistics panel until `S` says otherwise.
-    pub fn stats_by_default(&self) -> bool {
-        matches!(self, Mode::Analyse(_) | Mode::Teach(_))
+    fn stats_by_default(&self) -> bool {
+        true
     }
+}
 
-    pub fn analysis(&self) -> Option<&Analysis> {
-        match self {
-            Mode::Analyse(analysis) => Some(analysis),
-            Mode::Play | Mode::Teach(_) => None,
-        }
+/// The words every mode begins `D` with: the position and the move that
+/// led to it.
+pub fn describe_board(game: &Game) -> Description {
+    let mut description = Description::new(game.position());
+    if let (Some(&m), Some(before)) = (
+        game.moves().last(),
+        game.len().checked_sub(1).and_then(|i| game.position_at(i)),
+    ) {
+        description = description.with_last_move(before, m);
     }
+    description
+}
 
-    pub fn teach(&self) -> Option<&Teach> {
-        match self {
-            Mode::Teach(teach) => Some(teach),
-            Mode::Play | Mode::Analyse(_) => None,
+/// The key line for a terminal of `cx.size` from a mode's `forms`, longest
+/// first: the longest that fits the width. Where the panels take turns
+/// (`tabs`, a compact terminal, two panels or more) the line names Tab: the
+/// first form (the widest, without it) is skipped. Where fewer than two
+/// panels would take turns, Tab does nothing, and the line does not say it.
+pub fn pick_key_line(forms: &[&'static str], tabs: bool, extras: usize, size: (u16, u16)) -> &'static str {
+    let tab_acts = tabs && compact(size) && extras >= 2;
+    let width = usize::from(size.0);
+    let candidates: Vec<&'static str> = forms
+        .iter()
+        .skip(usize::from(tab_acts))
+        .copied()
+        .filter(|form| tab_acts || !form.contains("Tab"))
+        .collect();
+    candidates
+        .iter()
+        .find(|form| form.chars().count() <= width)
+        .or(candidates.last())
+        .or(forms.last())
+        .copied()
+        .unwrap_or_default()
+}
+
+/// The list of modes: the enum `Mode` with a variant per mode, access to
+/// the current one as a `BoardMode`, and typed access for tests.
+macro_rules! modes {
+    ($($(#[$doc:meta])* $variant:ident($module:ident::$ty:ident), $get:ident, $get_mut:ident;)*) => {
+        $(pub mod $module;)*
+
+        /// What is on the board: one of the modes.
+        #[derive(Debug)]
+        pub enum Mode {
+            $($(#[$doc])* $variant(Box<$module::$ty>),)*
         }
-    }
+
+        impl Mode {
+            /// The current mode, to hand a message to.
+            pub fn get(&self) -> &dyn BoardMode {
+                match self {
+                    $(Mode::$variant(mode) => &**mode,)*
+                }
+            }
+
+            pub fn get_mut(&mut self) -> &mut dyn BoardMode {
+                match self {
+                    $(Mode::$variant(mode) => &mut **mode,)*
+                }
+            }
+
+            $(
+                pub fn $get(&self) -> Option<&$module::$ty> {
+                    match self {
+                        Mode::$variant(mode) => Some(mode),
+                        #[allow(unreachable_patterns)]
+                        _ => None,
+                    }
+                }
+
+                pub fn $get_mut(&mut self) -> Option<&mut $module::$ty> {
+                    match self {
+                        Mode::$variant(mode) => Some(mode),
+                        #[allow(unreachable_patterns)]
+                        _ => None,
+                    }
+                }
+            )*
+        }
+
+        $(
+            impl From<$module::$ty> for Mode {
+                fn from(mode: $module::$ty) -> Mode {
+                    Mode::$variant(Box::new(mode))
+                }
+            }
+        )*
+    };
+}
+
+modes! {
+    /// A game against the engine or between two players.
+    Play(play::Play), game, game_mut;
+    /// The analysis board.
+    Analyse(analyse::Analysis), analysis, analysis_mut;
+    /// Stepping through a recorded search.
+    Teach(teach::Teach), teach, teach_mut;
 }

@@ -10,6 +10,7 @@
 pub mod eval_graph;
 pub mod move_rows;
 pub mod move_tree;
+mod mode;
 mod panels;
 mod review;
 mod save;
@@ -21,7 +22,8 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent};
 use shakmaty::{Move, Position};
 
 use crate::engine::level::Level;
-use crate::engine::{Command, GoRequest, Limits, Report, Score, SearchOptions};
+use crate::engine::{Limits, Report, Score, SearchOptions};
+use crate::tui::engine_link::{Search, SearchId};
 use crate::game::Game;
 use crate::game::tree::GameTree;
 use crate::review::{MoveReview, PositionEval};
@@ -81,7 +83,8 @@ pub struct Analysis {
     pub multipv: usize,
     /// The engine analyses (toggled with `a`).
     pub engine_on: bool,
-    pub search: Option<u64>,
+    /// The running analysis, for stopping it.
+    pub search: Option<SearchId>,
     /// When the running analysis was asked for, and how long its first line
     /// took to arrive (the figure "move to first analysis line").
     pub asked_at: Option<Instant>,
@@ -244,9 +247,8 @@ impl Analysis {
                 None => game = Game::new(tree.position(node)),
             }
         }
-        cx.game = game;
-        cx.selected = None;
-        cx.dirty = true;
+        cx.board.game = game;
+        cx.board.selected = None;
         self.restart_analysis(cx, now);
     }
 
@@ -257,49 +259,43 @@ impl Analysis {
         let analysis = &mut *self;
         analysis.lines.clear();
         analysis.first_line = None;
-        let position = cx.game.position();
+        let position = cx.board.game.position();
         let playable = !position.legal_moves().is_empty();
         if !analysis.engine_on || !playable {
             cx.stats = None;
             if analysis.search.take().is_some() {
-                cx.outbox.push(Command::Stop);
+                cx.engine.stop();
             }
             return;
         }
-        cx.next_search_id += 1;
-        let id = cx.next_search_id;
-        analysis.search = Some(id);
         analysis.asked_at = Some(now);
         // The statistics shown are always those of the position on the board.
         cx.stats = None;
-        cx.outbox.push(Command::Go(Box::new(GoRequest {
-            search_id: id,
+        let search = Search {
             position: position.clone(),
-            history: cx.game.history_keys(),
+            history: cx.board.game.history_keys(),
             limits: Limits {
                 infinite: true,
                 ..Limits::default()
             },
             options: SearchOptions {
                 multipv: analysis.multipv,
-                ..cx.search_options()
+                ..cx.services.search_options()
             },
             level: Level::default(),
             book: false,
-            received: now,
-        })));
+        };
+        analysis.search = Some(cx.engine.go(search, now));
     }
 
-    /// An engine report while analysing.
-    pub fn report(&mut self, cx: &mut Shared, report: Report, now: Instant) {
-        let position = cx.game.position().clone();
+    /// A report of the running analysis (the engine link dropped the
+    /// reports of the positions before).
+    pub fn engine_report(&mut self, cx: &mut Shared, report: Report, now: Instant) {
+        let position = cx.board.game.position().clone();
         let analysis = &mut *self;
-        if analysis.search != Some(report.search_id()) {
-            return;
-        }
         match report {
             Report::Info(info) => {
-                let tables = cx.tablebases.as_deref();
+                let tables = cx.services.tablebases.as_deref();
                 let changed = analysis
                     .lines
                     .accept(&position, analysis.multipv, &info, tables);
@@ -309,12 +305,10 @@ impl Analysis {
                 {
                     analysis.first_line = Some(now.saturating_duration_since(asked));
                 }
-                cx.dirty = true;
             }
             Report::Stats { stats, tables, .. } => {
                 cx.stats = Some(stats);
                 cx.engine_tables = Some(tables);
-                cx.dirty = true;
             }
             Report::BestMove { .. } => analysis.search = None,
             Report::Pong(_) => {}
@@ -333,9 +327,9 @@ impl Analysis {
 
     /// A move made on the board: follow it if the tree has it, else add it
     /// as a new variation (or as the continuation at the end of a line).
-    pub fn play(&mut self, cx: &mut Shared, m: Move, now: Instant) {
+    pub fn play_move(&mut self, cx: &mut Shared, m: Move, now: Instant) {
         let analysis = &mut *self;
-        let position = cx.game.position().clone();
+        let position = cx.board.game.position().clone();
         if !position.is_legal(m) {
             cx.say("That move is not legal here.", Tone::Error);
             return;
@@ -359,7 +353,7 @@ impl Analysis {
 
     /// Keys of the analysis board. Returns false for keys it leaves to the
     /// board (cursor, pick up and put down, flip, help, command line).
-    pub fn key(&mut self, cx: &mut Shared, key: KeyEvent, now: Instant) -> bool {
+    pub fn on_key(&mut self, cx: &mut Shared, key: KeyEvent, now: Instant) -> bool {
         let analysis = &*self;
         let cursor = analysis.cursor;
         let tree = &analysis.tree;
@@ -469,7 +463,7 @@ impl Analysis {
             .get(index)
             .and_then(|l| l.pv.first().copied());
         match first {
-            Some(m) => self.play(cx, m, now),
+            Some(m) => self.play_move(cx, m, now),
             None => cx.say(format!("No engine line {}.", index + 1), Tone::Info),
         }
     }
@@ -509,7 +503,7 @@ impl Analysis {
 
     /// Words of the command line that mean something on the analysis board.
     /// Returns false when the text is not one of them.
-    pub fn command(&mut self, cx: &mut Shared, typed: &str, now: Instant) -> bool {
+    pub fn on_command(&mut self, cx: &mut Shared, typed: &str, now: Instant) -> bool {
         let (word, rest) = match typed.split_once(char::is_whitespace) {
             Some((w, r)) => (w, r.trim()),
             None => (typed, ""),
@@ -552,7 +546,7 @@ impl Analysis {
             "copy" | "pgn" => {
                 let analysis = &*self;
                 let pgn = analysis.tree.to_pgn();
-                cx.requests.push(Request::Clipboard(pgn));
+                cx.request(Request::Clipboard(pgn));
                 cx.say("PGN copied (if the terminal allows).", Tone::Info);
             }
             "promote" => self.promote(cx, now),
@@ -630,7 +624,6 @@ impl Analysis {
             None => node.nags.clear(),
         }
         analysis.modified = true;
-        cx.dirty = true;
     }
 }
 

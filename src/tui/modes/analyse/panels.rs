@@ -10,7 +10,7 @@ use super::{Analysis, GRAPH_HEIGHT};
 impl Analysis {
     /// The panels beside the board, top to bottom, and how high each is
     /// for the room left below it.
-    pub fn panels(&self, cx: &Shared) -> Vec<Slot> {
+    pub fn slots(&self, cx: &Shared) -> Vec<Slot> {
         let engine_rows = self.engine_rows();
         // The tablebase panel's list: the verdict, then every move.
         let tablebase_rows = cx.tablebase_view().map_or(0, |(_, moves)| moves.len() + 1);
@@ -27,7 +27,7 @@ impl Analysis {
             // One optional panel at a time; the move tree keeps 6 rows.
             slots.extend(modes::tabbed(
                 &cx.side,
-                &self.extras(cx),
+                &self.tab_panels(cx),
                 6,
                 |panel, keep| {
                     let rule = move |room: u16, wanted: u16, least: u16| {
@@ -85,7 +85,7 @@ impl Analysis {
 
     /// The optional panels that have something to show, in the order Tab
     /// visits them.
-    pub fn extras(&self, cx: &Shared) -> Vec<Panel> {
+    pub fn tab_panels(&self, cx: &Shared) -> Vec<Panel> {
         let mut panels = Vec::new();
         if cx.tablebase_view().is_some() {
             panels.push(Panel::Tablebase);

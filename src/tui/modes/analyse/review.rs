@@ -26,15 +26,14 @@ impl Analysis {
             && !review.done
         {
             review.done = true;
-            cx.requests.push(Request::StopReview);
+            cx.request(Request::StopReview);
         }
     }
 
     /// Start (or restart) the review of the main line.
     pub fn start_review(&mut self, cx: &mut Shared, movetime_ms: u64) {
         self.stop_review(cx);
-        cx.next_search_id += 1;
-        let id = cx.next_search_id;
+        let id = cx.engine.new_id();
         let analysis = &mut *self;
         let positions = analysis.tree.mainline().len() + 1;
         analysis.review = Some(ReviewState {
@@ -44,7 +43,7 @@ impl Analysis {
             done: false,
             movetime_ms,
         });
-        cx.requests.push(Request::Review {
+        cx.request(Request::Review {
             id,
             tree: Box::new(analysis.tree.clone()),
             movetime: Duration::from_millis(movetime_ms),
@@ -75,7 +74,6 @@ impl Analysis {
         {
             cx.say(reviewing_text(review), Tone::Info);
         }
-        cx.dirty = true;
     }
 
     pub fn review_done(&mut self, cx: &mut Shared, id: u64) {
@@ -107,7 +105,6 @@ impl Analysis {
             counted(count(review::Class::Blunder) as u64, "blunder", "blunders"),
         );
         cx.say(text, Tone::Info);
-        cx.dirty = true;
     }
 
     /// Jump to the next (or previous) classified move of the review.

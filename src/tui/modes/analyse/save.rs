@@ -39,7 +39,7 @@ impl Analysis {
                 .save_into(&src.path, src.number)
                 .map(|(n, at)| (src.path.clone(), n, at)),
             (None, None) => {
-                let Some(dirs) = &cx.dirs else {
+                let Some(dirs) = &cx.services.dirs else {
                     cx.say("No data folder: save with :save PATH", Tone::Error);
                     return;
                 };

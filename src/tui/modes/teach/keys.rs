@@ -74,7 +74,7 @@ pub enum Asked {
 }
 
 impl Teach {
-    pub fn key(&mut self, cx: &mut Shared, key: KeyEvent, now: Instant) -> Asked {
+    pub fn on_key(&mut self, cx: &mut Shared, key: KeyEvent, now: Instant) -> Asked {
         match key.code {
             KeyCode::Esc => return Asked::Leave,
             KeyCode::Char('q') => return Asked::Quit,
@@ -258,7 +258,7 @@ impl Teach {
     }
 
     /// A typed command; false when it is not teach mode's.
-    pub fn command(&mut self, cx: &mut Shared, typed: &str, now: Instant) -> Option<Asked> {
+    pub fn on_command(&mut self, cx: &mut Shared, typed: &str, now: Instant) -> Option<Asked> {
         let mut words = typed.split_whitespace();
         match (words.next()?, words.next()) {
             ("depth", Some(n)) => match n.parse::<u32>() {

@@ -10,6 +10,7 @@ pub mod caption;
 pub mod comparison;
 pub mod header;
 pub mod keys;
+mod mode;
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -62,7 +63,7 @@ pub enum Record {
 }
 
 /// The teach mode's state.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Teach {
     pub setup: Setup,
     /// What the position is: a teaching position's name, "this position".
@@ -90,13 +91,6 @@ impl PartialEq for Teach {
             && self.record_id == other.record_id
             && self.applied() == other.applied()
     }
-}
-
-/// Ids for background requests, unique across teach sessions.
-fn next_id() -> u64 {
-    use std::sync::atomic::{AtomicU64, Ordering};
-    static NEXT: AtomicU64 = AtomicU64::new(1);
-    NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
 impl Teach {
@@ -134,30 +128,28 @@ impl Teach {
         } else {
             self.ask_comparison(cx);
         }
-        cx.dirty = true;
     }
 
     /// Ask for a new record of the setup (and the comparison, when the
     /// position or depth changed).
     pub fn rerecord(&mut self, cx: &mut Shared, now: Instant) {
-        self.record_id = next_id();
+        self.record_id = cx.engine.new_id();
         self.record = Record::Making { since: now };
         self.playing = None;
-        cx.requests.push(Request::Record {
+        cx.request(Request::Record {
             id: self.record_id,
             setup: Box::new(self.setup.clone()),
         });
         self.ask_comparison(cx);
-        cx.dirty = true;
     }
 
     /// Ask for the comparison unless it is for this position and depth.
     fn ask_comparison(&mut self, cx: &mut Shared) {
         let key = (self.setup.position.clone(), self.setup.depth);
         if self.compare_key.as_ref() != Some(&key) {
-            self.compare_id = next_id();
+            self.compare_id = cx.engine.new_id();
             self.comparison = [None; 5];
-            cx.requests.push(Request::Compare {
+            cx.request(Request::Compare {
                 id: self.compare_id,
                 position: Box::new(self.setup.position.clone()),
                 history: self.setup.history.clone(),
@@ -197,16 +189,14 @@ impl Teach {
             };
             *tone = crate::tui::shared::Tone::Info;
         }
-        cx.dirty = true;
     }
 
     /// A row of the comparison arrived.
-    pub fn compared(&mut self, cx: &mut Shared, id: u64, index: usize, outcome: Outcome) {
+    pub fn compared(&mut self, id: u64, index: usize, outcome: Outcome) {
         if id == self.compare_id
             && let Some(row) = self.comparison.get_mut(index)
         {
             *row = Some(outcome);
-            cx.dirty = true;
         }
     }
 
@@ -235,17 +225,18 @@ impl Teach {
         self.playing.is_some()
     }
 
-    /// The clock ticked: auto-play moves on by the steps that fell due.
-    pub fn tick(&mut self, cx: &mut Shared, now: Instant) {
+    /// The clock ticked: auto-play moves on by the steps that fell due;
+    /// true when it did.
+    pub fn auto_play(&mut self, now: Instant) -> bool {
         let Some((since, carry)) = self.playing else {
-            return;
+            return false;
         };
         let due = now.saturating_duration_since(since).as_secs_f64()
             * f64::from(SPEEDS[self.speed])
             + carry;
         let steps = due.floor();
         if steps < 1.0 {
-            return;
+            return false;
         }
         self.playing = Some((now, due - steps));
         let target = self.applied() + steps as usize;
@@ -255,7 +246,7 @@ impl Teach {
         {
             self.playing = None;
         }
-        cx.dirty = true;
+        true
     }
 
     /// The toggles, in the order of [`TOGGLES`].
@@ -317,7 +308,7 @@ impl Teach {
 
     /// The board's view: the current node's position, the move that led
     /// there and the move being tried.
-    pub fn board(&self) -> (&Chess, Option<Move>, Option<Move>) {
+    pub fn board_view(&self) -> (&Chess, Option<Move>, Option<Move>) {
         let Some((_, step)) = self.ready() else {
             return (&self.setup.position, None, None);
         };
@@ -351,7 +342,7 @@ impl Teach {
     }
 
     /// The panels beside the board.
-    pub fn panels(&self, cx: &Shared) -> Vec<Slot> {
+    pub fn slots(&self, cx: &Shared) -> Vec<Slot> {
         let path = self.ready().map_or(1, |(_, step)| step.frames.len() as u16);
         let shown = cx.stats_shown(true);
         let small = small_screen(cx.size);
@@ -377,7 +368,7 @@ impl Teach {
     }
 
     /// The panels under the board.
-    pub fn below(&self, size: (u16, u16)) -> Vec<Slot> {
+    pub fn slots_below(&self, size: (u16, u16)) -> Vec<Slot> {
         if small_screen(size) {
             return vec![Slot::new(Panel::Comparison, |room| {
                 (room >= 7).then_some(7)

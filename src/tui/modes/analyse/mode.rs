@@ -1,0 +1,234 @@
+//! The analysis board as a mode: how the app's messages reach it, the
+//! panels it draws and its title.
+
+use std::time::Instant;
+
+use ratatui::Frame;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, MouseButton, MouseEvent, MouseEventKind};
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::Span;
+use shakmaty::{Move, Position};
+
+use crate::engine::Report;
+use crate::tui::layout::{self, Panel, Screen, Slot};
+use crate::tui::modes::{BoardMode, describe_board, pick_key_line};
+use crate::tui::msg::Msg;
+use crate::tui::overlays::Confirm;
+use crate::tui::shared::Shared;
+use crate::tui::theme::Theme;
+use crate::tui::widgets::breakdown::Breakdown;
+use crate::tui::widgets::engine_lines::EngineLines;
+use crate::tui::widgets::eval_bar::EvalBar;
+use crate::tui::widgets::side_name;
+
+use super::eval_graph::EvalGraph;
+use super::move_tree::MoveTree;
+use super::{Analysis, KEY_LINES, HELP};
+
+impl BoardMode for Analysis {
+    fn key(&mut self, cx: &mut Shared, key: KeyEvent, now: Instant) -> bool {
+        self.on_key(cx, key, now)
+    }
+
+    fn command(&mut self, cx: &mut Shared, typed: &str, now: Instant) -> bool {
+        self.on_command(cx, typed, now)
+    }
+
+    /// Clicks on the side panel: a move of the tree goes there, an engine
+    /// line plays its first move; the wheel steps through the line. False
+    /// when the panel has nothing there (the board may).
+    fn mouse(&mut self, cx: &mut Shared, screen: &Screen, mouse: MouseEvent, now: Instant) -> bool {
+        if !screen.panel.contains((mouse.column, mouse.row).into()) {
+            return false;
+        }
+        let placed = layout::stack(screen.panel, &self.slots(cx));
+        let (column, row) = (mouse.column, mouse.row);
+        match mouse.kind {
+            MouseEventKind::Down(MouseButton::Left) => {
+                let node = layout::find(&placed, Panel::MoveTree)
+                    .and_then(|rect| super::move_at(self, rect, column, row));
+                let line = layout::find(&placed, Panel::EngineLines)
+                    .and_then(|rect| layout::line_at(rect, self.lines.shown.len(), column, row));
+                if let Some(node) = node {
+                    self.goto(cx, node, now);
+                } else if let Some(index) = line {
+                    self.play_line(cx, index, now);
+                }
+                true
+            }
+            MouseEventKind::ScrollUp | MouseEventKind::ScrollDown => {
+                let code = if mouse.kind == MouseEventKind::ScrollUp {
+                    KeyCode::Left
+                } else {
+                    KeyCode::Right
+                };
+                self.on_key(cx, KeyEvent::from(code), now);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    fn answered(&mut self, cx: &mut Shared, question: Confirm, yes: bool, now: Instant) {
+        if question == Confirm::Delete && yes {
+            self.delete_here(cx, now);
+        }
+    }
+
+    fn play(&mut self, cx: &mut Shared, m: Move, now: Instant) {
+        self.play_move(cx, m, now);
+    }
+
+    fn report(&mut self, cx: &mut Shared, report: Report, now: Instant) {
+        if matches!(report, Report::BestMove { .. }) {
+            self.search = None;
+        }
+        self.engine_report(cx, report, now);
+    }
+
+    fn task(&mut self, cx: &mut Shared, msg: Msg, _now: Instant) {
+        match msg {
+            Msg::Review { id, ply, eval } => self.review_progress(cx, id, ply, eval),
+            Msg::ReviewDone { id } => self.review_done(cx, id),
+            _ => {}
+        }
+    }
+
+    /// Back from a dialog or a lesson: the board follows the tree again and
+    /// the analysis starts over.
+    fn enter(&mut self, cx: &mut Shared, now: Instant) {
+        self.sync_board(cx, now);
+    }
+
+    /// The endless search and the review stop.
+    fn leave(&mut self, cx: &mut Shared, _now: Instant) {
+        self.stop_review(cx);
+        if self.search.take().is_some() {
+            cx.engine.stop();
+        }
+    }
+
+    /// On the analysis board either side may move.
+    fn human_to_move(&self, cx: &Shared) -> bool {
+        !cx.board.game.position().legal_moves().is_empty()
+    }
+
+    fn unsaved(&self) -> bool {
+        self.modified
+    }
+
+    fn description(&self, cx: &Shared, _now: Instant) -> Vec<String> {
+        let mut lines = vec![format!(
+            "Analysis board, ply {}.",
+            self.tree.ply(self.cursor)
+        )];
+        lines.extend(describe_board(&cx.board.game).lines());
+        lines
+    }
+
+    fn position_name(&self) -> &'static str {
+        "the analysis board's position"
+    }
+
+    fn panels(&self, cx: &Shared) -> Vec<Slot> {
+        self.slots(cx)
+    }
+
+    fn draw_panel(
+        &self,
+        cx: &Shared,
+        frame: &mut Frame,
+        panel: Panel,
+        rect: Rect,
+        theme: &Theme,
+        _now: Instant,
+    ) -> bool {
+        let position = cx.board.game.position();
+        match panel {
+            Panel::Breakdown => Breakdown { position, theme }.draw(frame, rect),
+            Panel::EvalBar => EvalBar {
+                position,
+                score: self.shown_score(),
+                theme,
+            }
+            .draw(frame, rect),
+            Panel::EngineLines => EngineLines {
+                position,
+                lines: &self.lines.shown,
+                multipv: self.multipv,
+                on: self.engine_on,
+                theme,
+            }
+            .draw(frame, rect),
+            Panel::EvalGraph => {
+                if let Some(review) = &self.review {
+                    EvalGraph {
+                        review,
+                        cursor_ply: self.mainline_ply(),
+                        theme,
+                    }
+                    .draw(frame, rect);
+                }
+            }
+            Panel::MoveTree => MoveTree {
+                analysis: self,
+                theme,
+            }
+            .draw(frame, rect),
+            _ => return false,
+        }
+        true
+    }
+
+    fn title(&self, cx: &Shared, theme: &Theme) -> Vec<Span<'static>> {
+        let tag = |name: &str| {
+            self.tree
+                .headers
+                .get(name)
+                .filter(|v| !v.is_empty() && *v != "?")
+                .map(str::to_string)
+        };
+        let position = cx.board.game.position();
+        let ply = self.tree.ply(self.cursor);
+        let mut spans = vec![Span::styled(
+            format!(
+                " Analysis · ply {ply}, {} to move",
+                side_name(position.turn())
+            ),
+            Style::default().add_modifier(Modifier::BOLD),
+        )];
+        let mut text = String::new();
+        if let (Some(white), Some(black)) = (tag("White"), tag("Black")) {
+            text.push_str(&format!(" · {white} - {black} {}", self.tree.result));
+        }
+        if let Some(source) = &self.source {
+            let name = source
+                .path
+                .file_name()
+                .map(|n| n.to_string_lossy().to_string())
+                .unwrap_or_default();
+            text.push_str(&format!(" · {name} #{}", source.number));
+        }
+        spans.push(Span::raw(text));
+        if self.modified {
+            spans.push(Span::styled(
+                " · modified",
+                Style::default().fg(theme.accent),
+            ));
+        }
+        spans
+    }
+
+    fn help(&self) -> &'static [(&'static str, &'static str)] {
+        HELP
+    }
+
+    fn key_line(&self, cx: &Shared) -> &'static str {
+        pick_key_line(&KEY_LINES, true, self.extras(cx).len(), cx.size)
+    }
+
+    fn extras(&self, cx: &Shared) -> Vec<Panel> {
+        self.tab_panels(cx)
+    }
+}

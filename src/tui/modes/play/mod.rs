@@ -1,0 +1,537 @@
+//! Play mode: a game against the engine (or two players on one board),
+//! with clocks, hints, takebacks, draw offers and resignation. The game's
+//! session (players, clocks, the end, the engine's thinking) is `Play`'s;
+//! the moves are on the shared board. `session.rs` is the game's course,
+//! this file the mode's keys, panels and words.
+
+mod session;
+
+use std::time::{Duration, Instant};
+
+use ratatui::Frame;
+use ratatui::crossterm::event::{KeyCode, KeyEvent};
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::Span;
+use shakmaty::{Color, Move, Position};
+
+use crate::config::TimeControl;
+use crate::engine::level::Level;
+use crate::engine::{MoveSource, Report, Score};
+use crate::game::GameEnd;
+use crate::tui::clock::Clock;
+use crate::tui::engine_line::Thinking;
+use crate::tui::layout::panels::{self, Panel, Slot};
+use crate::tui::msg::Msg;
+use crate::tui::overlays::new_game::NewGameForm;
+use crate::tui::overlays::{self, Confirm, Overlay};
+use crate::tui::save::{Players, date_and_time};
+use crate::tui::shared::{Shared, Switch, Tone};
+use crate::tui::theme::Theme;
+use crate::tui::widgets::engine::EnginePanel;
+use crate::tui::widgets::move_list::MoveList;
+use crate::tui::widgets::{players, side_name};
+
+use super::{BoardMode, BoardShown, pick_key_line};
+
+/// An untimed game gives the engine this long a move (lower levels stop
+/// sooner at their own depth or node cap).
+pub(super) const UNTIMED_MOVETIME: Duration = Duration::from_secs(3);
+/// How long the engine thinks about a hint for the player.
+pub(super) const HINT_MOVETIME: Duration = Duration::from_millis(1500);
+
+/// The keys of a game, for the help.
+pub const HELP: &[(&str, &str)] = &[
+    ("arrows, h j k l", "move the cursor"),
+    ("Enter, Space", "pick up a piece / put it down"),
+    ("mouse", "click a piece then a square, or drag it"),
+    (
+        ": or /",
+        "type a move (Nf3, exd5, O-O, e8=Q, g1f3); Tab completes",
+    ),
+    ("u", "take back your last move"),
+    ("i", "hint: the engine's suggestion, shown on the board"),
+    ("d", "offer a draw"),
+    ("r", "resign"),
+    ("n", "new game"),
+    ("s", "save the game as PGN"),
+    ("f", "flip the board"),
+    ("e", "show or hide the engine panel"),
+    (
+        "S, :stats",
+        "search statistics: nodes per depth, cutoffs, TT hits",
+    ),
+    (
+        "",
+        "branching factor: N(d)/N(d-1), and root = (all nodes)^(1/d)",
+    ),
+    (
+        "m M #, :map wn",
+        "move-table map: table, importance/best, numbers; :map off",
+    ),
+    (
+        "Tab; PgUp PgDn",
+        "next side panel where not all fit; scroll the tablebase",
+    ),
+    ("Esc", "cancel a selection or a dialog"),
+    ("?, D", "this help; the position in words (:describe)"),
+    ("q, Ctrl-C", "quit (the game is autosaved)"),
+    ("o, g", "open a PGN file; the games of the open file"),
+    (
+        "T, :teach",
+        "step through the engine's search of this position",
+    ),
+    (":analyse", "take the finished game to the analysis board"),
+];
+
+/// The key line under the board, longest first: the first that fits the
+/// width is shown (a compact terminal skips the first, to name Tab).
+pub const KEY_LINES: [&str; 5] = [
+    " arrows/mouse/: move · u takeback · i hint · d draw · m map · q quit · ? help",
+    " : move · u takeback · i hint · d draw · m map · Tab panels · q quit · ? help",
+    " : move · u takeback · Tab panels · ? help",
+    // Where Tab has nothing to switch.
+    " : move · u takeback · i hint · d draw · m map · q quit · ? help",
+    " : move · u takeback · ? help",
+];
+
+/// The key line once the game is over: the game-over dialog's next steps.
+/// A game lost on time cannot be taken back, so `u` is not offered then.
+pub fn game_over_key_line(end: GameEnd) -> &'static str {
+    match end {
+        GameEnd::Time { .. } => " n new game · s save · a analyse · ? help · q quit",
+        _ => " n new game · s save · u takeback · a analyse · ? help · q quit",
+    }
+}
+
+/// Whether the panels that suggest moves (book, tablebase) may show: `e`
+/// hides the engine's thinking for spoiler-free play, and a book or table
+/// move list would give the same moves away.
+fn spoilers_shown(cx: &Shared) -> bool {
+    cx.engine_panel
+}
+
+/// The optional panels of a game that have something to show, in the
+/// order Tab visits them.
+pub fn extras(cx: &Shared) -> Vec<Panel> {
+    let mut panels = Vec::new();
+    if spoilers_shown(cx) && cx.tablebase_view().is_some() {
+        panels.push(Panel::Tablebase);
+    }
+    if spoilers_shown(cx) && !cx.book_moves().is_empty() {
+        panels.push(Panel::Book);
+    }
+    if cx.stats_shown(false) && cx.stats.is_some() {
+        panels.push(Panel::Stats);
+    }
+    panels
+}
+
+/// What the running search is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Purpose {
+    EngineMove,
+    Hint,
+}
+
+/// A game's session.
+#[derive(Debug)]
+pub struct Play {
+    pub players: Players,
+    pub time_control: TimeControl,
+    pub clock: Option<Clock>,
+    pub end: Option<GameEnd>,
+    /// The engine's line for its move, while it thinks and after.
+    pub thinking: Option<Thinking>,
+    /// The engine's suggestion for the player's move (`i`).
+    pub hint: Option<Move>,
+    /// What the running search is for.
+    purpose: Option<Purpose>,
+    /// The engine's evaluation at its last move, its own point of view.
+    engine_score: Option<Score>,
+    /// Where the engine's last move came from (book or search), with its SAN.
+    pub engine_source: Option<(String, MoveSource)>,
+    /// The clock texts last drawn.
+    shown_clocks: (String, String),
+    /// The game's date, for its PGN headers.
+    date: String,
+    /// The PGN text of the game as last saved with `s`, if it was.
+    saved_game: Option<String>,
+}
+
+impl Play {
+    /// No game yet: the board before the new-game dialog's answer.
+    pub fn new(level: Level) -> Play {
+        Play {
+            players: Players::VsEngine {
+                human: Color::White,
+                level,
+            },
+            time_control: TimeControl::Untimed,
+            clock: None,
+            end: None,
+            thinking: None,
+            hint: None,
+            purpose: None,
+            engine_score: None,
+            engine_source: None,
+            shown_clocks: (String::new(), String::new()),
+            date: date_and_time().0,
+            saved_game: None,
+        }
+    }
+
+    /// The key line once the game is over, else the mode's.
+    fn keys(&self, cx: &Shared) -> &'static str {
+        match self.end {
+            Some(end) => game_over_key_line(end),
+            None => pick_key_line(&KEY_LINES, true, extras(cx).len(), cx.size),
+        }
+    }
+}
+
+
+impl Play {
+    /// The panels beside the board, top to bottom, and how high each is for
+    /// the room left below it.
+    fn slots(&self, cx: &Shared) -> Vec<Slot> {
+        let show_engine = matches!(self.players, Players::VsEngine { .. });
+        // The tablebase panel's list: the verdict, then every move.
+        let tablebase_rows = match spoilers_shown(cx) {
+            true => cx.tablebase_view().map_or(0, |(_, moves)| moves.len() + 1),
+            false => 0,
+        };
+        let book_moves = match spoilers_shown(cx) {
+            true => cx.book_moves().len(),
+            false => 0,
+        };
+        let mut slots = vec![
+            // The players' rows and a blank row under them.
+            Slot::new(Panel::Players, |_| Some(6)),
+            Slot::new(Panel::Engine, move |room| {
+                (show_engine && room >= 6).then(|| 5.min(room / 2).max(4))
+            }),
+        ];
+        if panels::compact(cx.size) {
+            // One optional panel at a time; the move list keeps 4 rows.
+            slots.extend(panels::tabbed(
+                &cx.side,
+                &extras(cx),
+                4,
+                |panel, keep| match panel {
+                    Panel::Stats => {
+                        panels::stats_slots(cx.stats.as_deref(), cx.stats_shown(false), cx.size.0, keep)
+                            .into()
+                    }
+                    Panel::Tablebase => vec![Slot::new(Panel::Tablebase, move |room| {
+                        panels::list_height(tablebase_rows, room, keep, 3)
+                    })],
+                    Panel::Book => vec![Slot::new(Panel::Book, move |room| {
+                        panels::list_height(book_moves, room, keep, 2)
+                    })],
+                    _ => Vec::new(),
+                },
+            ));
+        } else {
+            // The move list keeps at least 4 rows below the statistics.
+            let [stats_full, stats_line] =
+                panels::stats_slots(cx.stats.as_deref(), cx.stats_shown(false), cx.size.0, 4);
+            slots.extend([
+                stats_full,
+                stats_line,
+                Slot::new(Panel::Tablebase, move |room| {
+                    panels::list_height(tablebase_rows, room / 2, 0, 3)
+                }),
+                Slot::new(Panel::Book, move |room| {
+                    panels::list_height(book_moves.min(4), room / 2, 0, 2)
+                }),
+            ]);
+        }
+        slots.push(Slot::new(Panel::MoveList, |room| {
+            (room >= 3).then_some(room)
+        }));
+        slots
+    }
+}
+
+impl BoardMode for Play {
+    fn key(&mut self, cx: &mut Shared, key: KeyEvent, now: Instant) -> bool {
+        match key.code {
+            // After a game the dialog's next steps stay on the keys (and on
+            // the key line) once it is closed.
+            KeyCode::Char('a') if self.end.is_some() => cx.switch(Switch::AnalyseGame),
+            KeyCode::Char('u') => self.takeback(cx, now),
+            KeyCode::Char('i') => self.ask_hint(cx, now),
+            KeyCode::Char('d') => self.offer_draw(cx, now),
+            KeyCode::Char('r') if self.end.is_none() && cx.started => {
+                cx.overlay = Overlay::Confirm(Confirm::Resign);
+            }
+            KeyCode::Char('n') => {
+                cx.overlay = if self.game_in_progress(cx) {
+                    Overlay::Confirm(Confirm::Abandon)
+                } else {
+                    Overlay::NewGame(NewGameForm::new(&cx.services.settings, None))
+                };
+            }
+            KeyCode::Char('s') => self.save_pgn(cx, now),
+            KeyCode::Char('q') => cx.overlay = Overlay::Confirm(Confirm::Quit),
+            _ => return false,
+        }
+        true
+    }
+
+    fn command(&mut self, cx: &mut Shared, typed: &str, now: Instant) -> bool {
+        match typed {
+            "undo" | "takeback" => self.takeback(cx, now),
+            "hint" => self.ask_hint(cx, now),
+            "draw" => self.offer_draw(cx, now),
+            "resign" if self.end.is_none() && cx.started => {
+                cx.overlay = Overlay::Confirm(Confirm::Resign);
+            }
+            "resign" => {}
+            "save" => self.save_pgn(cx, now),
+            "copy" | "pgn" => self.copy_pgn(cx),
+            "new" => {
+                return self.key(cx, KeyEvent::from(KeyCode::Char('n')), now);
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    fn dialog_key(
+        &mut self,
+        cx: &mut Shared,
+        dialog: &Overlay,
+        key: KeyEvent,
+        now: Instant,
+    ) -> Option<bool> {
+        if *dialog != Overlay::GameOver {
+            return None;
+        }
+        Some(match key.code {
+            KeyCode::Char('a') => {
+                cx.switch(Switch::AnalyseGame);
+                true
+            }
+            // Saving answers in the status line and leaves the dialog with
+            // its next steps.
+            KeyCode::Char('s') => {
+                cx.overlay = Overlay::GameOver;
+                self.save_pgn(cx, now);
+                true
+            }
+            // The next steps it names go on to the board, the dialog closed.
+            KeyCode::Char('n' | 'q' | 'u' | 'f' | '?' | 'D') => false,
+            _ => true,
+        })
+    }
+
+    fn answered(&mut self, cx: &mut Shared, question: Confirm, yes: bool, now: Instant) {
+        match (question, yes) {
+            (Confirm::DrawOffer, false) => cx.say("The draw offer is declined.", Tone::Info),
+            (Confirm::DrawOffer, true) => self.finish(cx, GameEnd::Agreement, now),
+            (Confirm::Abandon, true) => {
+                self.stop_search(cx);
+                if let Some(clock) = &mut self.clock {
+                    clock.pause(now);
+                }
+                cx.overlay = Overlay::NewGame(NewGameForm::new(&cx.services.settings, None));
+            }
+            (Confirm::Resign, true) => {
+                let resigner = match self.players {
+                    Players::VsEngine { human, .. } => human,
+                    Players::TwoHumans => cx.board.game.position().turn(),
+                };
+                self.finish(cx, GameEnd::Resignation { winner: !resigner }, now);
+            }
+            _ => {}
+        }
+    }
+
+    fn play(&mut self, cx: &mut Shared, m: Move, now: Instant) {
+        self.play_move(cx, m, now);
+    }
+
+    fn report(&mut self, cx: &mut Shared, report: Report, now: Instant) {
+        self.game_report(cx, report, now);
+    }
+
+    fn task(&mut self, _cx: &mut Shared, _msg: Msg, _now: Instant) {}
+
+    fn tick(&mut self, cx: &mut Shared, now: Instant) -> bool {
+        self.clock_tick(cx, now)
+    }
+
+    fn needs_ticks(&self) -> bool {
+        self.end.is_none() && self.clock.as_ref().is_some_and(|c| c.running().is_some())
+    }
+
+    fn enter(&mut self, cx: &mut Shared, now: Instant) {
+        self.continue_game(cx, now);
+    }
+
+    fn leave(&mut self, cx: &mut Shared, now: Instant) {
+        self.stop_search(cx);
+        if let Some(clock) = &mut self.clock {
+            clock.pause(now);
+        }
+    }
+
+    /// Quitting saves the clocks as they stand, so a resumed game does not
+    /// give back the time thought since the last move.
+    fn quit(&mut self, cx: &mut Shared, now: Instant) {
+        if self.game_in_progress(cx) {
+            self.autosave(cx, now);
+        }
+    }
+
+    fn human_to_move(&self, cx: &Shared) -> bool {
+        self.human_to_move_in_game(cx)
+    }
+
+    fn why_no_move(&self, cx: &Shared, typed: bool) -> Option<&'static str> {
+        match (typed, self.end) {
+            (true, Some(_)) => Some("The game is over."),
+            (true, None) => Some("It is the engine's turn."),
+            (false, Some(_)) => None,
+            (false, None) => cx.started.then_some("Wait for the engine's move."),
+        }
+    }
+
+    fn in_progress(&self, cx: &Shared) -> bool {
+        self.game_in_progress(cx)
+    }
+
+    fn game_end(&self) -> Option<GameEnd> {
+        self.end
+    }
+
+    fn description(&self, cx: &Shared, now: Instant) -> Vec<String> {
+        let clocks = self.clock.as_ref().map(|clock| {
+            (
+                clock.remaining(Color::White, now),
+                clock.remaining(Color::Black, now),
+            )
+        });
+        super::describe_board(&cx.board.game)
+            .with_clocks(clocks)
+            .with_end(self.end)
+            .lines()
+    }
+
+    fn panels(&self, cx: &Shared) -> Vec<Slot> {
+        self.slots(cx)
+    }
+
+    fn draw_panel(
+        &self,
+        cx: &Shared,
+        frame: &mut Frame,
+        panel: Panel,
+        rect: Rect,
+        theme: &Theme,
+        now: Instant,
+    ) -> bool {
+        let position = cx.board.game.position();
+        match panel {
+            Panel::Players => players::Players {
+                players: self.players,
+                start: cx.board.game.start(),
+                position,
+                clocks: self.clock_texts(now),
+                running: self.end.is_none() && cx.started,
+                pieces: cx.services.settings.pieces,
+                theme,
+            }
+            .draw(frame, rect),
+            Panel::Engine => EnginePanel {
+                hidden: !cx.engine_panel,
+                thinking: self.thinking.as_ref(),
+                source: self.engine_source.as_ref(),
+                searching: self.engine_thinking(),
+                end: self.end,
+                theme,
+            }
+            .draw(frame, rect),
+            Panel::MoveList => MoveList {
+                game: &cx.board.game,
+                theme,
+            }
+            .draw(frame, rect),
+            _ => return false,
+        }
+        true
+    }
+
+    fn draw_dialog(&self, cx: &Shared, frame: &mut Frame, area: Rect, theme: &Theme) -> bool {
+        match (&cx.overlay, self.end) {
+            (Overlay::GameOver, Some(end)) => {
+                overlays::game_over::draw(frame, end, cx.board.game.len(), area, theme);
+                true
+            }
+            (Overlay::GameOver, None) => true,
+            _ => false,
+        }
+    }
+
+    fn board<'a>(&'a self, cx: &'a Shared) -> BoardShown<'a> {
+        BoardShown {
+            position: cx.board.game.position(),
+            last_move: cx.board.game.moves().last().copied(),
+            hint: self.hint,
+            interactive: true,
+        }
+    }
+
+    fn title(&self, cx: &Shared, theme: &Theme) -> Vec<Span<'static>> {
+        let who = match self.players {
+            Players::VsEngine { human, level } => format!(
+                " You ({}) vs kibitz level {}",
+                side_name(human),
+                level.get()
+            ),
+            Players::TwoHumans => " Two players".to_string(),
+        };
+        let state = match self.end {
+            Some(end) => format!("{} {}", end.result(), end.describe()),
+            None if self.engine_thinking() => "kibitz is thinking".to_string(),
+            None => {
+                let position = cx.board.game.position();
+                let check = if position.is_check() {
+                    ", in check"
+                } else {
+                    ""
+                };
+                format!("{} to move{check}", side_name(position.turn()))
+            }
+        };
+        vec![
+            Span::raw(who),
+            Span::styled(" · ", Style::default().fg(theme.dim)),
+            Span::raw(self.time_control.to_string()),
+            Span::styled(" · ", Style::default().fg(theme.dim)),
+            Span::styled(state, Style::default().add_modifier(Modifier::BOLD)),
+        ]
+    }
+
+    fn help(&self) -> &'static [(&'static str, &'static str)] {
+        HELP
+    }
+
+    fn key_line(&self, cx: &Shared) -> &'static str {
+        self.keys(cx)
+    }
+
+    fn extras(&self, cx: &Shared) -> Vec<Panel> {
+        extras(cx)
+    }
+
+    fn prompt(&self) -> &'static str {
+        " move> "
+    }
+
+    fn stats_by_default(&self) -> bool {
+        false
+    }
+}

@@ -1,0 +1,142 @@
+//! What the board draws on besides the game: the settings and folders, the
+//! opening book, the endgame tables (and the tablebase panel's view of the
+//! position), the recently opened files and the random numbers.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use shakmaty::{Chess, Move};
+
+use crate::book::{Book, BookMove};
+use crate::config::{Dirs, Settings};
+use crate::engine::SearchOptions;
+use crate::engine::level::Rng;
+use crate::tablebase::{Tablebases, TbProbe};
+
+/// How many recent files are remembered.
+const RECENT_MAX: usize = 10;
+
+pub struct Services {
+    pub settings: Settings,
+    /// `None` keeps everything in memory (tests).
+    pub dirs: Option<Dirs>,
+    /// The opening book (shown in the book panel; the engine has its own copy).
+    pub book: Option<Arc<Book>>,
+    /// Endgame tables, once loaded in the background.
+    pub tablebases: Option<Arc<Tablebases>>,
+    /// Set when the game came within five pieces (with generation in the
+    /// background) or the user typed `:tables`: the loop then starts
+    /// generating the missing tables (once).
+    pub wants_tables: bool,
+    /// The game came within five pieces (the loop then reads the tables it
+    /// can reach, before the search needs them).
+    pub near_tables: bool,
+    /// The tablebase panel's contents, worked out once per position (a
+    /// Syzygy probe of every move is too slow to repeat on every frame).
+    tb_view: Option<(TbProbe, Vec<(Move, TbProbe)>)>,
+    /// The position and tables `tb_view` was made for.
+    tb_view_for: Option<(u64, usize)>,
+    pub recent: Vec<PathBuf>,
+    pub rng: Rng,
+}
+
+impl Services {
+    pub fn new(settings: Settings, dirs: Option<Dirs>) -> Services {
+        let mut services = Services {
+            settings,
+            dirs,
+            book: None,
+            tablebases: None,
+            wants_tables: false,
+            near_tables: false,
+            tb_view: None,
+            tb_view_for: None,
+            recent: Vec::new(),
+            rng: Rng::from_time(),
+        };
+        services.load_recent();
+        services
+    }
+
+    /// The book's moves for `position`.
+    pub fn book_moves(&self, position: &Chess) -> Vec<BookMove> {
+        self.book
+            .as_ref()
+            .map(|book| book.probe(position).moves)
+            .unwrap_or_default()
+    }
+
+    /// What the tables say about the position, and about each move.
+    pub fn tablebase_view(&self) -> Option<&(TbProbe, Vec<(Move, TbProbe)>)> {
+        self.tb_view.as_ref()
+    }
+
+    /// Work the tablebase panel out again if the position or the tables
+    /// changed since the last time; true when it did.
+    pub fn refresh_tablebase_view(&mut self, position: &Chess) -> bool {
+        let Some(tables) = &self.tablebases else {
+            return false;
+        };
+        let key = (
+            crate::engine::position_key(position),
+            Arc::as_ptr(tables) as usize,
+        );
+        if self.tb_view_for == Some(key) {
+            return false;
+        }
+        self.tb_view_for = Some(key);
+        self.tb_view = tables.probe(position).map(|probe| {
+            let moves = tables.probe_moves(position).unwrap_or_default();
+            (probe, moves)
+        });
+        true
+    }
+
+    /// The search options every search of the board starts from: the
+    /// defaults with the move-table settings of the config file.
+    pub fn search_options(&self) -> SearchOptions {
+        SearchOptions {
+            table_moves: self.settings.move_table_moves,
+            table_threshold: self.settings.move_table_threshold,
+            ..SearchOptions::default()
+        }
+    }
+
+    fn recent_file(&self) -> Option<PathBuf> {
+        self.dirs.as_ref().map(|d| d.data.join("recent.txt"))
+    }
+
+    fn load_recent(&mut self) {
+        if let Some(path) = self.recent_file()
+            && let Ok(text) = crate::fsutil::read_text_capped(
+                &path,
+                crate::fsutil::MAX_STATE_BYTES,
+                "the recent-files list",
+            )
+        {
+            self.recent = text
+                .lines()
+                .filter(|l| !l.trim().is_empty())
+                .map(PathBuf::from)
+                .take(RECENT_MAX)
+                .collect();
+        }
+    }
+
+    /// Put `path` first in the recent files (and in their file).
+    pub fn remember(&mut self, path: &Path) {
+        let path = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+        self.recent.retain(|p| p != &path);
+        self.recent.insert(0, path);
+        self.recent.truncate(RECENT_MAX);
+        if let Some(file) = self.recent_file() {
+            let text: String = self
+                .recent
+                .iter()
+                .map(|p| format!("{}\n", p.display()))
+                .collect();
+            // A lost recent-files list is not worth an error message.
+            let _ = crate::fsutil::write_atomic(&file, text);
+        }
+    }
+}
