@@ -151,6 +151,9 @@ mod tests {
         let commands = link.take_commands();
         assert_eq!(commands.len(), 4, "three searches and one stop");
         assert!(matches!(commands[3], Command::Stop));
-        assert!(link.new_id() > third, "background ids never repeat a search's");
+        assert!(
+            link.new_id() > third,
+            "background ids never repeat a search's"
+        );
     }
 }

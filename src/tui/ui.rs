@@ -20,11 +20,11 @@ use super::shared::{Tone, destination};
 use super::theme::{MapPalette, Theme};
 use super::widgets::board::{Board, numbers_fit};
 use super::widgets::book::Book;
+use super::widgets::fit;
 use super::widgets::map_legend::MapLegend;
 use super::widgets::stats::{StatsLine, StatsPanel};
 use super::widgets::tablebase::Tablebase;
 use super::widgets::tabs::Tabs;
-use super::widgets::fit;
 use crate::tui::widgets::fitted::fitted;
 
 pub fn draw(frame: &mut Frame, app: &App, now: Instant) {
@@ -68,7 +68,11 @@ fn heat_map(app: &App) -> Option<HeatMap> {
 /// mode draws alike from the shared state.
 fn draw_panel(frame: &mut Frame, app: &App, panel: Panel, rect: Rect, theme: &Theme, now: Instant) {
     let cx = &app.cx;
-    if app.mode.get().draw_panel(cx, frame, panel, rect, theme, now) {
+    if app
+        .mode
+        .get()
+        .draw_panel(cx, frame, panel, rect, theme, now)
+    {
         return;
     }
     let position = cx.board.game.position();
@@ -133,7 +137,12 @@ fn draw_board(frame: &mut Frame, app: &App, screen: &Screen, theme: &Theme, map:
     // the cursor (not under a dialog).
     let interactive = shown.interactive;
     let targets = match (interactive, cx.board.selected) {
-        (true, Some(from)) => cx.board.moves_from(from).into_iter().map(destination).collect(),
+        (true, Some(from)) => cx
+            .board
+            .moves_from(from)
+            .into_iter()
+            .map(destination)
+            .collect(),
         _ => Vec::new(),
     };
     Board {
@@ -270,7 +279,10 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect, theme: &Theme) {
     let opening = app.cx.board.opening();
     let (message, opening) = status_parts(
         area.width.into(),
-        app.cx.message.as_ref().map_or("", |(text, _)| text.as_str()),
+        app.cx
+            .message
+            .as_ref()
+            .map_or("", |(text, _)| text.as_str()),
         opening.as_ref().map(|o| (o.eco.as_str(), o.name.as_str())),
     );
     let opening_width = opening.chars().count() as u16;

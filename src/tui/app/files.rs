@@ -32,7 +32,8 @@ impl App {
                 match (error, notes) {
                     (Some(e), _) => self.cx.say(e, Tone::Error),
                     (None, Some(note)) => {
-                        self.cx.say(format!("Game {number} of {name}: {note}"), Tone::Info);
+                        self.cx
+                            .say(format!("Game {number} of {name}: {note}"), Tone::Info);
                     }
                     (None, None) => self.cx.say(format!("Game {number} of {name}"), Tone::Info),
                 }
@@ -98,7 +99,8 @@ impl App {
                 match error.or(notes) {
                     Some(e) => self.cx.say(e, Tone::Error),
                     None if count > 1 => {
-                        self.cx.say("Several games pasted: showing the first.", Tone::Info);
+                        self.cx
+                            .say("Several games pasted: showing the first.", Tone::Info);
                     }
                     None => self.cx.say("Pasted game loaded.", Tone::Info),
                 }
@@ -128,7 +130,8 @@ impl App {
                 self.cx.request(Request::LoadGame { path, number });
             }
             Some(Pending::NewGame) => {
-                self.cx.overlay = Overlay::NewGame(NewGameForm::new(&self.cx.services.settings, None));
+                self.cx.overlay =
+                    Overlay::NewGame(NewGameForm::new(&self.cx.services.settings, None));
             }
             None => {}
         }

@@ -9,6 +9,7 @@
 //! shared keys. The screen is drawn again after every message but a clock
 //! tick that changed nothing or a report of a stale search.
 
+mod commands;
 mod describe;
 mod dialogs;
 mod files;
@@ -27,16 +28,15 @@ use crate::book::{Book, BookOptions};
 use crate::config::{Dirs, Settings};
 use crate::engine::movetables::TableWeights;
 use crate::engine::{Command, Report};
-use crate::game::notation::parse_move;
 use crate::game::tree::GameTree;
 
 use super::layout::{self, Screen};
+use super::modes::Mode;
 use super::modes::play::Play;
 use super::modes::switch::{self, Lesson};
-use super::modes::Mode;
 use super::msg::Msg;
 use super::save::SavedGame;
-use super::shared::{Pending, Shared, destination};
+use super::shared::{Shared, destination};
 
 pub use super::msg::ListEvent;
 pub use super::overlays::promotion::PROMOTION_ROLES;
@@ -146,12 +146,24 @@ impl App {
 
     /// Start a fresh analysis from `position`.
     pub fn analyse_position(&mut self, position: Chess, now: Instant) {
-        switch::analyse(&mut self.mode, &mut self.cx, GameTree::new(position), None, true, now);
+        switch::analyse(
+            &mut self.mode,
+            &mut self.cx,
+            GameTree::new(position),
+            None,
+            true,
+            now,
+        );
         self.dirty = true;
     }
 
     /// The analysis board with `tree`, another game than the one before.
-    fn analyse(&mut self, tree: GameTree, source: Option<super::modes::analyse::GameSource>, now: Instant) {
+    fn analyse(
+        &mut self,
+        tree: GameTree,
+        source: Option<super::modes::analyse::GameSource>,
+        now: Instant,
+    ) {
         switch::analyse(&mut self.mode, &mut self.cx, tree, source, true, now);
     }
 
@@ -436,138 +448,6 @@ impl App {
                 }
             }
             _ => {}
-        }
-    }
-
-    fn input_key(&mut self, key: KeyEvent, now: Instant) {
-        let completions = self.cx.completions();
-        let Some(text) = &mut self.cx.input else {
-            return;
-        };
-        match key.code {
-            KeyCode::Esc => self.cx.input = None,
-            // Backspace on an empty prompt keeps it open: only Esc (or Enter)
-            // leaves it, so the letters typed next are never taken for keys.
-            KeyCode::Backspace => {
-                text.pop();
-            }
-            KeyCode::Tab => {
-                if let [only] = completions.as_slice() {
-                    *text = only.clone();
-                }
-            }
-            KeyCode::Enter => {
-                let typed = text.trim().to_string();
-                self.cx.input = None;
-                self.command(&typed, now);
-            }
-            KeyCode::Char(c) => text.push(c),
-            _ => {}
-        }
-    }
-
-    /// What the command line asked for: a word of the mode's, a word of the
-    /// board's, or a move.
-    fn command(&mut self, typed: &str, now: Instant) {
-        let cx = &mut self.cx;
-        if self.mode.get_mut().command(cx, typed, now) {
-            return;
-        }
-        if typed == "describe" {
-            return self.describe(now);
-        }
-        if typed == "map" || typed.starts_with("map ") {
-            let answer = self.cx.map.command(&typed[3..]);
-            return self.cx.map_changed(answer);
-        }
-        if let Some(rest) = typed.strip_prefix("teach") {
-            return self.teach_command(rest.trim(), now);
-        }
-        if let Some(text) = typed.strip_prefix("fen ") {
-            return match crate::game::fen::parse_fen(text.trim()) {
-                Ok(position) if !self.in_progress() => {
-                    self.load_tree(GameTree::new(position), now);
-                }
-                Ok(_) => self.cx.say("Finish or leave the game first (n).", Tone::Error),
-                Err(e) => self.cx.say(format!("Not a FEN: {e}"), Tone::Error),
-            };
-        }
-        if !self.in_progress() && self.load_text(typed, now) {
-            return;
-        }
-        let cx = &mut self.cx;
-        match typed {
-            "" => {}
-            "analyse" | "analyze" | "analysis" => switch::analyse_game(&mut self.mode, cx, now),
-            "open" => cx.open_dialog(),
-            "games" => cx.open_game_list(),
-            "new" if self.mode.get().unsaved() => {
-                cx.pending = Some(Pending::NewGame);
-                cx.overlay = Overlay::Confirm(Confirm::Discard);
-            }
-            "new" => {
-                cx.overlay = Overlay::NewGame(NewGameForm::new(&cx.services.settings, None));
-            }
-            "help" => cx.overlay = Overlay::Help(0),
-            "tables" => {
-                cx.services.wants_tables = true;
-                cx.say(
-                    "Generating the missing endgame tables in the background.",
-                    Tone::Info,
-                );
-            }
-            "flip" => cx.board.flipped = !cx.board.flipped,
-            "stats" => {
-                let by_default = self.mode.get().stats_by_default();
-                cx.toggle_stats(by_default);
-            }
-            "fen" => {
-                let fen = cx.board.game.fen();
-                cx.request(Request::Clipboard(fen.clone()));
-                cx.say(
-                    format!("FEN: {fen} (copied, if the terminal allows)"),
-                    Tone::Info,
-                );
-            }
-            "quit" | "q" if self.mode.get().unsaved() => {
-                cx.overlay = Overlay::Confirm(Confirm::QuitUnsaved);
-            }
-            "quit" | "q" => cx.overlay = Overlay::Confirm(Confirm::Quit),
-            _ if !self.mode.get().human_to_move(cx) => {
-                if let Some(why) = self.mode.get().why_no_move(cx, true) {
-                    cx.say(why, Tone::Error);
-                }
-            }
-            _ => match parse_move(cx.board.game.position(), typed) {
-                Ok(m) => {
-                    cx.message = None;
-                    self.play(m, now);
-                }
-                Err(e) => cx.say(e.to_string(), Tone::Error),
-            },
-        }
-    }
-
-    /// `:teach` (the lesson of the position on the board) and `:teach N`
-    /// (a new one at depth N).
-    fn teach_command(&mut self, rest: &str, now: Instant) {
-        if rest.is_empty() {
-            return self.teach_board(now);
-        }
-        match rest.parse::<u32>() {
-            Ok(depth) if (crate::teach::MIN_DEPTH..=crate::teach::MAX_DEPTH).contains(&depth) => {
-                let position = self.cx.board.game.position().clone();
-                let history = self.cx.board.game.history_keys();
-                switch::teach(&mut self.mode, &mut self.cx, position, history, depth, now);
-            }
-            _ => self.cx.say(
-                format!(
-                    ":teach takes a depth from {} to {}.",
-                    crate::teach::MIN_DEPTH,
-                    crate::teach::MAX_DEPTH
-                ),
-                Tone::Error,
-            ),
         }
     }
 

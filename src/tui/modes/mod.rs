@@ -54,7 +54,13 @@ pub trait BoardMode {
     fn command(&mut self, cx: &mut Shared, typed: &str, now: Instant) -> bool;
 
     /// A mouse action over the screen; false to leave it to the board.
-    fn mouse(&mut self, _cx: &mut Shared, _screen: &Screen, _mouse: MouseEvent, _now: Instant) -> bool {
+    fn mouse(
+        &mut self,
+        _cx: &mut Shared,
+        _screen: &Screen,
+        _mouse: MouseEvent,
+        _now: Instant,
+    ) -> bool {
         false
     }
 
@@ -242,7 +248,12 @@ pub fn describe_board(game: &Game) -> Description {
 /// (`tabs`, a compact terminal, two panels or more) the line names Tab: the
 /// first form (the widest, without it) is skipped. Where fewer than two
 /// panels would take turns, Tab does nothing, and the line does not say it.
-pub fn pick_key_line(forms: &[&'static str], tabs: bool, extras: usize, size: (u16, u16)) -> &'static str {
+pub fn pick_key_line(
+    forms: &[&'static str],
+    tabs: bool,
+    extras: usize,
+    size: (u16, u16),
+) -> &'static str {
     let tab_acts = tabs && compact(size) && extras >= 2;
     let width = usize::from(size.0);
     let candidates: Vec<&'static str> = forms

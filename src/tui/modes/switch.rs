@@ -33,7 +33,13 @@ fn placeholder() -> Mode {
 }
 
 /// Carry out a change a mode asked for.
-pub fn carry_out(mode: &mut Mode, lesson: &mut Lesson, cx: &mut Shared, switch: Switch, now: Instant) {
+pub fn carry_out(
+    mode: &mut Mode,
+    lesson: &mut Lesson,
+    cx: &mut Shared,
+    switch: Switch,
+    now: Instant,
+) {
     match switch {
         Switch::Back => back(mode, lesson, cx, now),
         Switch::AnalyseGame => analyse_game(mode, cx, now),
@@ -71,7 +77,12 @@ pub fn start(mode: &mut Mode, cx: &mut Shared, form: &NewGameForm, now: Instant)
 }
 
 /// Take up the autosaved game.
-pub fn resume(mode: &mut Mode, cx: &mut Shared, saved: &SavedGame, now: Instant) -> Result<(), String> {
+pub fn resume(
+    mode: &mut Mode,
+    cx: &mut Shared,
+    saved: &SavedGame,
+    now: Instant,
+) -> Result<(), String> {
     let (game, players, time_control) = saved.restore()?;
     let times = (
         Duration::from_millis(saved.white_ms),
@@ -150,7 +161,14 @@ fn pause(mode: &mut Mode, cx: &mut Shared, now: Instant) -> Mode {
 
 /// Teach the search on `position` at `depth`; Esc comes back to what is
 /// on the board now (a game is paused meanwhile).
-pub fn teach(mode: &mut Mode, cx: &mut Shared, position: Chess, history: Vec<u64>, depth: u32, now: Instant) {
+pub fn teach(
+    mode: &mut Mode,
+    cx: &mut Shared,
+    position: Chess,
+    history: Vec<u64>,
+    depth: u32,
+    now: Instant,
+) {
     if position.legal_moves().is_empty() {
         cx.say(
             "The game is over in this position: there is no search to watch.",

@@ -1,0 +1,151 @@
+//! The command line: typing, completion, and what a typed line asks for
+//! (a word of the mode's, a word of the board's, or a move).
+
+use std::time::Instant;
+
+use ratatui::crossterm::event::{KeyCode, KeyEvent};
+
+use crate::game::notation::parse_move;
+use crate::game::tree::GameTree;
+use crate::tui::modes::switch;
+use crate::tui::overlays::{Confirm, NewGameForm, Overlay};
+use crate::tui::shared::{Pending, Tone};
+use crate::tui::tasks::Request;
+
+use super::App;
+
+impl App {
+    pub(super) fn input_key(&mut self, key: KeyEvent, now: Instant) {
+        let completions = self.cx.completions();
+        let Some(text) = &mut self.cx.input else {
+            return;
+        };
+        match key.code {
+            KeyCode::Esc => self.cx.input = None,
+            // Backspace on an empty prompt keeps it open: only Esc (or Enter)
+            // leaves it, so the letters typed next are never taken for keys.
+            KeyCode::Backspace => {
+                text.pop();
+            }
+            KeyCode::Tab => {
+                if let [only] = completions.as_slice() {
+                    *text = only.clone();
+                }
+            }
+            KeyCode::Enter => {
+                let typed = text.trim().to_string();
+                self.cx.input = None;
+                self.command(&typed, now);
+            }
+            KeyCode::Char(c) => text.push(c),
+            _ => {}
+        }
+    }
+
+    /// What the command line asked for: a word of the mode's, a word of the
+    /// board's, or a move.
+    fn command(&mut self, typed: &str, now: Instant) {
+        let cx = &mut self.cx;
+        if self.mode.get_mut().command(cx, typed, now) {
+            return;
+        }
+        if typed == "describe" {
+            return self.describe(now);
+        }
+        if typed == "map" || typed.starts_with("map ") {
+            let answer = self.cx.map.command(&typed[3..]);
+            return self.cx.map_changed(answer);
+        }
+        if let Some(rest) = typed.strip_prefix("teach") {
+            return self.teach_command(rest.trim(), now);
+        }
+        if let Some(text) = typed.strip_prefix("fen ") {
+            return match crate::game::fen::parse_fen(text.trim()) {
+                Ok(position) if !self.in_progress() => {
+                    self.load_tree(GameTree::new(position), now);
+                }
+                Ok(_) => self
+                    .cx
+                    .say("Finish or leave the game first (n).", Tone::Error),
+                Err(e) => self.cx.say(format!("Not a FEN: {e}"), Tone::Error),
+            };
+        }
+        if !self.in_progress() && self.load_text(typed, now) {
+            return;
+        }
+        let cx = &mut self.cx;
+        match typed {
+            "" => {}
+            "analyse" | "analyze" | "analysis" => switch::analyse_game(&mut self.mode, cx, now),
+            "open" => cx.open_dialog(),
+            "games" => cx.open_game_list(),
+            "new" if self.mode.get().unsaved() => {
+                cx.pending = Some(Pending::NewGame);
+                cx.overlay = Overlay::Confirm(Confirm::Discard);
+            }
+            "new" => {
+                cx.overlay = Overlay::NewGame(NewGameForm::new(&cx.services.settings, None));
+            }
+            "help" => cx.overlay = Overlay::Help(0),
+            "tables" => {
+                cx.services.wants_tables = true;
+                cx.say(
+                    "Generating the missing endgame tables in the background.",
+                    Tone::Info,
+                );
+            }
+            "flip" => cx.board.flipped = !cx.board.flipped,
+            "stats" => {
+                let by_default = self.mode.get().stats_by_default();
+                cx.toggle_stats(by_default);
+            }
+            "fen" => {
+                let fen = cx.board.game.fen();
+                cx.request(Request::Clipboard(fen.clone()));
+                cx.say(
+                    format!("FEN: {fen} (copied, if the terminal allows)"),
+                    Tone::Info,
+                );
+            }
+            "quit" | "q" if self.mode.get().unsaved() => {
+                cx.overlay = Overlay::Confirm(Confirm::QuitUnsaved);
+            }
+            "quit" | "q" => cx.overlay = Overlay::Confirm(Confirm::Quit),
+            _ if !self.mode.get().human_to_move(cx) => {
+                if let Some(why) = self.mode.get().why_no_move(cx, true) {
+                    cx.say(why, Tone::Error);
+                }
+            }
+            _ => match parse_move(cx.board.game.position(), typed) {
+                Ok(m) => {
+                    cx.message = None;
+                    self.play(m, now);
+                }
+                Err(e) => cx.say(e.to_string(), Tone::Error),
+            },
+        }
+    }
+
+    /// `:teach` (the lesson of the position on the board) and `:teach N`
+    /// (a new one at depth N).
+    fn teach_command(&mut self, rest: &str, now: Instant) {
+        if rest.is_empty() {
+            return self.teach_board(now);
+        }
+        match rest.parse::<u32>() {
+            Ok(depth) if (crate::teach::MIN_DEPTH..=crate::teach::MAX_DEPTH).contains(&depth) => {
+                let position = self.cx.board.game.position().clone();
+                let history = self.cx.board.game.history_keys();
+                switch::teach(&mut self.mode, &mut self.cx, position, history, depth, now);
+            }
+            _ => self.cx.say(
+                format!(
+                    ":teach takes a depth from {} to {}.",
+                    crate::teach::MIN_DEPTH,
+                    crate::teach::MAX_DEPTH
+                ),
+                Tone::Error,
+            ),
+        }
+    }
+}

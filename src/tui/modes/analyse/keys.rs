@@ -1,0 +1,324 @@
+//! The analysis board's keys and command-line words.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use ratatui::crossterm::event::{KeyCode, KeyEvent};
+
+use crate::tui::layout::Panel;
+use crate::tui::overlays::open_file::expand_home;
+use crate::tui::overlays::{Confirm, Overlay};
+use crate::tui::shared::{Shared, Tone};
+use crate::tui::tasks::Request;
+
+use super::{Analysis, FOR_GAMES, MAX_LINES, REVIEW_MOVETIME_MS};
+
+/// The keys of the analysis board, for the help.
+pub const HELP: &[(&str, &str)] = &[
+    (
+        "← →, Home End",
+        "back and forward along the line; to its start and end",
+    ),
+    ("↑ ↓", "the other moves played here (variations)"),
+    (
+        "h j k l, Enter",
+        "board cursor, pick up / put down (or mouse, or :move)",
+    ),
+    ("a, + -", "engine analysis on/off; 1-5 lines"),
+    ("1-5", "play the first move of that engine line"),
+    (
+        "p, x",
+        "promote the variation; delete the move and what follows",
+    ),
+    (
+        "c, :nag ?!",
+        "comment on the move; set a mark (! ? !! ?? !? ?!)",
+    ),
+    (
+        "R, n N",
+        "review the game (:review MS); next / previous marked move",
+    ),
+    (
+        ":annotate",
+        "write the review into the game ([%eval], ?! ? ??, lines)",
+    ),
+    ("b", "the evaluation, term by term"),
+    (
+        "Tab; PgUp PgDn",
+        "next side panel where not all fit; scroll the tablebase",
+    ),
+    (
+        "S, :stats",
+        "search statistics: nodes per depth, cutoffs, TT hits",
+    ),
+    (
+        "",
+        "branching factor: N(d)/N(d-1), and root = (all nodes)^(1/d)",
+    ),
+    (
+        "m M #, :map wn",
+        "move-table map: table, importance/best, numbers; :map off",
+    ),
+    (
+        "g, o",
+        "the games of the file; open a file (or paste FEN/PGN)",
+    ),
+    (
+        "T, :teach",
+        "step through the engine's search of this position",
+    ),
+    (
+        "s, :save PATH",
+        "save into the file (all games); this game to PATH",
+    ),
+    (
+        ":fen, :copy",
+        "the position's FEN; the game's PGN (to the clipboard)",
+    ),
+    (
+        "f, ?, D, q",
+        "flip, this help, the position in words (:describe), quit",
+    ),
+];
+
+/// The key line under the board, longest first: the first that fits the
+/// width is shown (a compact terminal skips the first, to name Tab).
+pub const KEY_LINES: [&str; 5] = [
+    " ←→ moves · ↑↓ variations · a engine · +/- lines · R review · m map · o open · s save · ? help",
+    " ←→ moves · ↑↓ variations · a engine · +- lines · R review · Tab panels · ? help",
+    " ←→ moves · a engine · Tab panels · ? help",
+    // Where Tab has nothing to switch.
+    " ←→ moves · ↑↓ variations · a engine · +/- lines · R review · o open · ? help",
+    " ←→ moves · a engine · ? help",
+];
+
+impl Analysis {
+    /// Keys of the analysis board. Returns false for keys it leaves to the
+    /// board (cursor, pick up and put down, flip, help, command line).
+    pub fn on_key(&mut self, cx: &mut Shared, key: KeyEvent, now: Instant) -> bool {
+        let analysis = &*self;
+        let cursor = analysis.cursor;
+        let tree = &analysis.tree;
+        let node = &tree.nodes[cursor];
+        match key.code {
+            KeyCode::Left => {
+                if let Some(parent) = node.parent {
+                    self.goto(cx, parent, now);
+                }
+            }
+            KeyCode::Right => {
+                if let Some(&next) = node.children.first() {
+                    self.goto(cx, next, now);
+                }
+            }
+            KeyCode::Up | KeyCode::Down => {
+                // Step between the alternatives to this move.
+                if let Some(parent) = node.parent {
+                    let siblings = &tree.nodes[parent].children;
+                    let index = siblings.iter().position(|&c| c == cursor).unwrap_or(0);
+                    let next = if key.code == KeyCode::Down {
+                        index + 1
+                    } else {
+                        index.wrapping_sub(1)
+                    };
+                    match siblings.get(next) {
+                        Some(&sibling) => self.goto(cx, sibling, now),
+                        None if siblings.len() == 1 => {
+                            cx.say("No variation here.", Tone::Info);
+                        }
+                        None => {}
+                    }
+                }
+            }
+            KeyCode::Home => self.goto(cx, 0, now),
+            KeyCode::End => {
+                let end = tree.line_end(cursor);
+                self.goto(cx, end, now);
+            }
+            KeyCode::Char('a') => {
+                {
+                    let analysis = &mut *self;
+                    analysis.engine_on = !analysis.engine_on;
+                    let state = if analysis.engine_on { "on" } else { "off" };
+                    cx.say(format!("Analysis {state}."), Tone::Info);
+                }
+                self.restart_analysis(cx, now);
+            }
+            KeyCode::Char(c @ ('+' | '-')) => {
+                {
+                    let analysis = &mut *self;
+                    let n = if c == '+' {
+                        (analysis.multipv + 1).min(MAX_LINES)
+                    } else {
+                        analysis.multipv.saturating_sub(1).max(1)
+                    };
+                    analysis.multipv = n;
+                    cx.say(format!("{n} engine line(s)."), Tone::Info);
+                }
+                self.restart_analysis(cx, now);
+            }
+            KeyCode::Char(c @ '1'..='5') => {
+                let index = (c as usize) - ('1' as usize);
+                self.play_line(cx, index, now);
+            }
+            KeyCode::Char('p') => self.promote(cx, now),
+            KeyCode::Delete | KeyCode::Char('x') => {
+                if cursor != 0 {
+                    cx.overlay = Overlay::Confirm(Confirm::Delete);
+                }
+            }
+            KeyCode::Char('c') => {
+                let existing = node.comments.join(" ");
+                cx.input = Some(format!("comment {existing}"));
+            }
+            KeyCode::Char('b') => {
+                let analysis = &mut *self;
+                analysis.breakdown = !analysis.breakdown;
+                if analysis.breakdown {
+                    cx.side.chosen = Some(Panel::Breakdown);
+                }
+            }
+            KeyCode::Char('R') => self.toggle_review(cx),
+            KeyCode::Char('u' | 'i' | 'd' | 'r') => cx.say(FOR_GAMES, Tone::Info),
+            KeyCode::Char('n') => self.jump_to_mark(cx, true, now),
+            KeyCode::Char('N') => self.jump_to_mark(cx, false, now),
+            KeyCode::Char('g') => cx.open_game_list(),
+            KeyCode::Char('o') => cx.open_dialog(),
+            KeyCode::Char('s') => self.save_analysis(cx, None, false),
+            KeyCode::Char('q') => {
+                cx.overlay = Overlay::Confirm(if self.modified {
+                    Confirm::QuitUnsaved
+                } else {
+                    Confirm::Quit
+                });
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    /// Words of the command line that mean something on the analysis board.
+    /// Returns false when the text is not one of them.
+    pub fn on_command(&mut self, cx: &mut Shared, typed: &str, now: Instant) -> bool {
+        let (word, rest) = match typed.split_once(char::is_whitespace) {
+            Some((w, r)) => (w, r.trim()),
+            None => (typed, ""),
+        };
+        match word {
+            "comment" => {
+                let analysis = &mut *self;
+                let node = &mut analysis.tree.nodes[analysis.cursor];
+                node.comments = if rest.is_empty() {
+                    Vec::new()
+                } else {
+                    vec![rest.to_string()]
+                };
+                analysis.modified = true;
+                cx.say(
+                    if rest.is_empty() {
+                        "Comment removed."
+                    } else {
+                        "Comment set."
+                    },
+                    Tone::Info,
+                );
+            }
+            "nag" => self.set_nag(cx, rest),
+            "review" => {
+                let movetime = if rest.is_empty() {
+                    Ok(REVIEW_MOVETIME_MS)
+                } else {
+                    rest.parse::<u64>()
+                };
+                match movetime {
+                    Ok(ms) if (10..=60_000).contains(&ms) => self.start_review(cx, ms),
+                    _ => cx.say(
+                        "review takes milliseconds per position, 10 to 60000",
+                        Tone::Error,
+                    ),
+                }
+            }
+            "annotate" => self.annotate(cx, now),
+            "copy" | "pgn" => {
+                let analysis = &*self;
+                let pgn = analysis.tree.to_pgn();
+                cx.request(Request::Clipboard(pgn));
+                cx.say("PGN copied (if the terminal allows).", Tone::Info);
+            }
+            "promote" => self.promote(cx, now),
+            "delete" => {
+                if self.cursor != 0 {
+                    cx.overlay = Overlay::Confirm(Confirm::Delete);
+                }
+            }
+            "lines" | "multipv" => match rest.parse::<usize>() {
+                Ok(n) if (1..=MAX_LINES).contains(&n) => {
+                    {
+                        let analysis = &mut *self;
+                        analysis.multipv = n;
+                    }
+                    self.restart_analysis(cx, now);
+                }
+                _ => cx.say("lines takes 1 to 5", Tone::Error),
+            },
+            "save" | "save!" => {
+                let path = (!rest.is_empty()).then(|| PathBuf::from(expand_home(rest)));
+                self.save_analysis(cx, path, word == "save!");
+            }
+            "open" if !rest.is_empty() => {
+                cx.open_path(PathBuf::from(expand_home(rest)), None, self.modified)
+            }
+            "open" => cx.open_dialog(),
+            "games" | "list" => cx.open_game_list(),
+            "start" => self.goto(cx, 0, now),
+            "undo" | "takeback" | "hint" | "draw" | "resign" => cx.say(FOR_GAMES, Tone::Info),
+            "end" => {
+                let a = &*self;
+                let end = a.tree.line_end(a.cursor);
+                self.goto(cx, end, now);
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    /// Set or clear the move's NAG (`!`, `?`, `!!`, `??`, `!?`, `?!` or `$n`).
+    pub fn set_nag(&mut self, cx: &mut Shared, text: &str) {
+        let analysis = &mut *self;
+        if analysis.cursor == 0 {
+            cx.say("Go to a move first.", Tone::Error);
+            return;
+        }
+        let value = match text {
+            "" | "none" | "clear" => None,
+            "!" => Some(1),
+            "?" => Some(2),
+            "!!" => Some(3),
+            "??" => Some(4),
+            "!?" => Some(5),
+            "?!" => Some(6),
+            n => match n.trim_start_matches('$').parse::<u8>() {
+                Ok(v) => Some(v),
+                Err(_) => {
+                    cx.say(
+                        "nag takes ! ? !! ?? !? ?! or $n (nag clear removes them)",
+                        Tone::Error,
+                    );
+                    return;
+                }
+            },
+        };
+        let node = &mut analysis.tree.nodes[analysis.cursor];
+        match value {
+            // A move-quality mark replaces the one there; others add up.
+            Some(v) if (1..=6).contains(&v) => {
+                node.nags.retain(|n| !(1..=6).contains(n));
+                node.nags.insert(0, v);
+            }
+            Some(v) if !node.nags.contains(&v) => node.nags.push(v),
+            Some(_) => {}
+            None => node.nags.clear(),
+        }
+        analysis.modified = true;
+    }
+}
