@@ -33,7 +33,7 @@ fn mid_game() -> (App, Instant) {
         key(&mut app, KeyCode::Enter);
     }
     app.take_commands();
-    app.selected = Some(shakmaty::Square::F3);
+    app.cx.board.selected = Some(shakmaty::Square::F3);
     (app, now)
 }
 
