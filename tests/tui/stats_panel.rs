@@ -3,12 +3,11 @@
 //! is not, shown or hidden with `S`, and never from a search that is over.
 #![allow(clippy::unwrap_used)]
 
-mod common;
-
 use kibitz::engine::stats::{Counters, IterationStats, SearchStats};
 use ratatui::crossterm::event::KeyCode;
 
 use crate::common::board::Board;
+use crate::snapshot_names as insta;
 
 /// The full panel's title.
 const PANEL: &str = "Search statistics (S hides)";

@@ -5,14 +5,13 @@
 //! the snapshots and the buffer assertions read.
 #![allow(clippy::unwrap_used)]
 
-mod common;
-
 use kibitz::config::ThemeName;
 use kibitz::tui::app::Overlay;
 use ratatui::crossterm::event::KeyCode;
 use shakmaty::Square;
 
 use crate::common::board::Board;
+use crate::snapshot_names as insta;
 
 /// White to move with a rook, kings and castling rights; Black's queen
 /// comes to d2 with check after White's first move.

@@ -3,8 +3,6 @@
 //! (clock readings and node rates filtered, since they depend on timing).
 #![allow(clippy::unwrap_used)]
 
-mod common;
-
 use std::time::Duration;
 
 use kibitz::config::Dirs;
@@ -16,7 +14,9 @@ use kibitz::tui::msg::Msg;
 use ratatui::crossterm::event::{KeyCode, MouseButton, MouseEventKind};
 use shakmaty::{Color, Position, Square};
 
+use crate::common;
 use crate::common::board::{Board, Figures};
+use crate::snapshot_names as insta;
 
 const W: u16 = 100;
 const H: u16 = 32;

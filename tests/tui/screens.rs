@@ -1,12 +1,10 @@
 //! Every screen of the board at the two sizes that matter most: 80 x 24,
 //! the default of most terminals, and 120 x 40. `App` is driven by
-//! messages as in tests/tui.rs; engine output, reviews, records and file
+//! messages as in tests/tui/tui.rs; engine output, reviews, records and file
 //! reads are fed in by hand, so the screens are the same on every run.
 //! Besides the snapshots, each test checks on the text that what matters at
 //! that size is on screen and not cut.
 #![allow(clippy::unwrap_used)]
-
-mod common;
 
 use std::sync::Arc;
 
@@ -22,7 +20,9 @@ use kibitz::tui::save::SavedGame;
 use ratatui::crossterm::event::{KeyCode, MouseEventKind};
 use shakmaty::{Chess, Color, Position};
 
+use crate::common;
 use crate::common::board::Board;
+use crate::snapshot_names as insta;
 
 /// The two sizes every screen is drawn at.
 const SIZES: [(u16, u16); 2] = [(80, 24), (120, 40)];

@@ -5,8 +5,6 @@
 //! each square's band as read from the cells' background colours.
 #![allow(clippy::unwrap_used)]
 
-mod common;
-
 use kibitz::config::{Settings, ThemeName};
 use kibitz::engine::Command;
 use kibitz::engine::movetables::{TableId, TableUpdate, TableWeights};
@@ -18,6 +16,7 @@ use ratatui::style::Color as Colour;
 use shakmaty::{Color, Move, Position, Role, Square};
 
 use crate::common::board::{Board, MessageTone};
+use crate::snapshot_names as insta;
 
 /// A board of `size` in `theme`, its screen read as plain rows.
 fn map_board(theme: ThemeName, size: (u16, u16)) -> Board {

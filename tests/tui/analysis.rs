@@ -3,8 +3,6 @@
 //! and compared with insta snapshots.
 #![allow(clippy::unwrap_used)]
 
-mod common;
-
 use std::time::Duration;
 
 use kibitz::engine::{Bound, Command, Report, Score, SearchInfo};
@@ -16,7 +14,9 @@ use kibitz::tui::msg::Msg;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use shakmaty::{Chess, Color, Position};
 
+use crate::common;
 use crate::common::board::{Board, MessageText};
+use crate::snapshot_names as insta;
 
 const W: u16 = 110;
 const H: u16 = 34;

@@ -4,8 +4,6 @@
 //! with insta snapshots.
 #![allow(clippy::unwrap_used)]
 
-mod common;
-
 use kibitz::teach::{self, RecordError, Setup, compare};
 use kibitz::tui::app::{Overlay, Request};
 use kibitz::tui::modes::Mode;
@@ -17,6 +15,7 @@ use shakmaty::Chess;
 use shakmaty::fen::Fen;
 
 use crate::common::board::{Board, curated};
+use crate::snapshot_names as insta;
 
 fn fen_of(position: &Chess) -> String {
     Fen::from_position(position, shakmaty::EnPassantMode::Legal).to_string()
