@@ -124,4 +124,6 @@ pub fn read_testdata(relative: &str) -> String {
 pub fn search(position: &Chess, limits: &Limits, options: SearchOptions) -> SearchResult {
     search::search_fresh(position, &[], limits, options, 16, &mut NoTrace)
 }
+#[cfg(feature = "tui")]
+pub mod board;
 pub mod uci_session;

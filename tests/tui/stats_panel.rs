@@ -3,92 +3,14 @@
 //! is not, shown or hidden with `S`, and never from a search that is over.
 #![allow(clippy::unwrap_used)]
 
-use std::sync::Arc;
-use std::time::Instant;
-
-use kibitz::config::Settings;
 use kibitz::engine::stats::{Counters, IterationStats, SearchStats};
-use kibitz::engine::{Command, Report};
-use kibitz::tui::app::App;
-use kibitz::tui::msg::Msg;
-use kibitz::tui::ui;
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
-use ratatui::crossterm::event::{KeyCode, KeyEvent};
+use ratatui::crossterm::event::KeyCode;
+
+use crate::common::board::Board;
+use crate::snapshot_names as insta;
 
 /// The full panel's title.
 const PANEL: &str = "Search statistics (S hides)";
-
-struct Board {
-    app: App,
-    now: Instant,
-    size: (u16, u16),
-}
-
-impl Board {
-    fn new(size: (u16, u16)) -> Board {
-        Board {
-            app: App::new(Settings::default(), None, None, None, size),
-            now: Instant::now(),
-            size,
-        }
-    }
-
-    /// The analysis board from the new-game dialog (its last choice).
-    fn analysis(size: (u16, u16)) -> Board {
-        let mut board = Board::new(size);
-        for _ in 0..4 {
-            board.key(KeyCode::Right);
-        }
-        board.key(KeyCode::Enter);
-        assert!(board.app.analysing());
-        board
-    }
-
-    fn key(&mut self, code: KeyCode) {
-        self.app
-            .update(Msg::Key(KeyEvent::from(code), self.now), self.now);
-    }
-
-    fn typed(&mut self, text: &str) {
-        self.key(KeyCode::Char(':'));
-        for c in text.chars() {
-            self.key(KeyCode::Char(c));
-        }
-        self.key(KeyCode::Enter);
-    }
-
-    /// The id of the last search the board asked for.
-    fn last_search(&mut self) -> u64 {
-        self.app
-            .take_commands()
-            .into_iter()
-            .filter_map(|c| match c {
-                Command::Go(r) => Some(r.search_id),
-                _ => None,
-            })
-            .last()
-            .expect("a search")
-    }
-
-    fn stats(&mut self, search_id: u64, stats: SearchStats) {
-        let report = Report::Stats {
-            search_id,
-            stats: Arc::new(stats),
-            tables: Arc::default(),
-            done: false,
-        };
-        self.app.update(Msg::Engine(report), self.now);
-    }
-
-    fn screen(&self) -> String {
-        let mut terminal = Terminal::new(TestBackend::new(self.size.0, self.size.1)).unwrap();
-        terminal
-            .draw(|frame| ui::draw(frame, &self.app, self.now))
-            .unwrap();
-        terminal.backend().to_string()
-    }
-}
 
 /// Five iterations of a search, with fixed figures (and time, so the node
 /// rate is fixed too).

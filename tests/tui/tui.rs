@@ -3,156 +3,44 @@
 //! (clock readings and node rates filtered, since they depend on timing).
 #![allow(clippy::unwrap_used)]
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use kibitz::config::{Settings, TimeControl};
-use kibitz::engine::{Bound, Command, Report, Score, SearchInfo};
+use kibitz::config::Dirs;
+use kibitz::engine::{Command, Report, Score};
 use kibitz::game::GameEnd;
-use kibitz::game::fen::parse_fen;
 use kibitz::game::notation::parse_uci;
-use kibitz::tui::app::{App, Overlay};
+use kibitz::tui::app::Overlay;
 use kibitz::tui::msg::Msg;
-use kibitz::tui::ui;
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
-use ratatui::crossterm::event::{
-    KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
-};
-use shakmaty::{Chess, Color, Position, Square};
+use ratatui::crossterm::event::{KeyCode, MouseButton, MouseEventKind};
+use shakmaty::{Color, Position, Square};
+
+use crate::common;
+use crate::common::board::{Board, Figures};
+use crate::snapshot_names as insta;
 
 const W: u16 = 100;
 const H: u16 = 32;
 
-struct Harness {
-    app: App,
-    now: Instant,
+/// A 5+3 game's board of the default size, from `fen`.
+fn harness(fen: Option<&str>) -> Board {
+    harness_at(fen, (W, H))
 }
 
-impl Harness {
-    fn new(fen: Option<&str>) -> Harness {
-        Harness::with_size(fen, (W, H))
-    }
-
-    fn with_size(fen: Option<&str>, size: (u16, u16)) -> Harness {
-        let settings = Settings {
-            time_control: TimeControl::fischer(300, 3),
-            ..Settings::default()
-        };
-        let fen = fen.map(|f| parse_fen(f).unwrap());
-        let mut app = App::new(settings, None, fen, None, size);
-        app.seed(1);
-        Harness {
-            app,
-            now: Instant::now(),
-        }
-    }
-
-    fn wait(&mut self, ms: u64) {
-        self.now += Duration::from_millis(ms);
-        self.app.update(Msg::Tick, self.now);
-    }
-
-    fn key(&mut self, code: KeyCode) {
-        self.app
-            .update(Msg::Key(KeyEvent::from(code), self.now), self.now);
-    }
-
-    fn keys(&mut self, text: &str) {
-        for c in text.chars() {
-            self.key(KeyCode::Char(c));
-        }
-    }
-
-    /// Type `text` on the command line and press Enter.
-    fn typed(&mut self, text: &str) {
-        self.key(KeyCode::Char(':'));
-        self.keys(text);
-        self.key(KeyCode::Enter);
-    }
-
-    fn click(&mut self, kind: MouseEventKind, square: Square) {
-        let screen = kibitz::tui::layout::screen(ratatui::layout::Rect::new(0, 0, W, H)).unwrap();
-        let rect = screen.board.square_rect(square, self.app.flipped);
-        self.app.update(
-            Msg::Mouse(MouseEvent {
-                kind,
-                column: rect.x + 1,
-                row: rect.y,
-                modifiers: KeyModifiers::NONE,
-            }),
-            self.now,
-        );
-    }
-
-    /// The search ids of the `Go` commands sent since the last call.
-    fn searches(&mut self) -> Vec<u64> {
-        self.app
-            .take_commands()
-            .into_iter()
-            .filter_map(|c| match c {
-                Command::Go(request) => Some(request.search_id),
-                _ => None,
-            })
-            .collect()
-    }
-
-    /// The engine answers search `id` with `uci`.
-    fn engine_plays(&mut self, id: u64, uci: &str) {
-        let m = parse_uci(self.app.game.position(), uci).unwrap();
-        self.app.update(
-            Msg::Engine(Report::BestMove {
-                search_id: id,
-                best_move: Some(m),
-                ponder: None,
-                score: Score::Centipawns(20),
-                depth: 10,
-                nodes: 100_000,
-                source: kibitz::engine::MoveSource::Search,
-            }),
-            self.now,
-        );
-    }
-
-    fn info(&mut self, id: u64, pv: &[&str]) {
-        let mut position: Chess = self.app.game.position().clone();
-        let mut moves = Vec::new();
-        for text in pv {
-            let m = parse_uci(&position, text).unwrap();
-            position.play_unchecked(m);
-            moves.push(m);
-        }
-        let info = SearchInfo {
-            search_id: id,
-            multipv: 1,
+/// A 5+3 game's board of `size`, from `fen`; its engine lines are those of
+/// a search of a second or so.
+fn harness_at(fen: Option<&str>, size: (u16, u16)) -> Board {
+    Board::options(size)
+        .blitz()
+        .fen(fen)
+        .figures(Figures {
             depth: 12,
             seldepth: 19,
-            score: Score::Centipawns(-35),
-            bound: Bound::Exact,
-            pv: moves,
             nodes: 1_234_567,
             nps: 1_456_000,
             hashfull: 40,
             elapsed: Duration::from_millis(848),
-            complete: true,
-        };
-        self.app
-            .update(Msg::Engine(Report::Info(Box::new(info))), self.now);
-    }
-
-    fn screen(&self) -> String {
-        let (w, h) = self.app.size;
-        let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
-        terminal
-            .draw(|frame| ui::draw(frame, &self.app, self.now))
-            .unwrap();
-        terminal.backend().to_string()
-    }
-
-    /// Start a game from the dialog (defaults: White, level 5, 5+3).
-    fn start(&mut self) {
-        self.key(KeyCode::Enter);
-        assert_eq!(self.app.overlay, Overlay::None);
-    }
+        })
+        .build()
 }
 
 macro_rules! snapshot {
@@ -170,14 +58,14 @@ macro_rules! snapshot {
 
 #[test]
 fn start_screen_shows_the_new_game_dialog() {
-    let h = Harness::new(None);
+    let h = harness(None);
     assert!(matches!(h.app.overlay, Overlay::NewGame(_)));
     snapshot!("start_screen", h.screen());
 }
 
 #[test]
 fn mid_game_with_the_engine_thinking() {
-    let mut h = Harness::new(None);
+    let mut h = harness(None);
     h.start();
     h.searches();
     h.typed("e4");
@@ -188,7 +76,7 @@ fn mid_game_with_the_engine_thinking() {
     h.typed("Nf3");
     let id = h.searches()[0];
     h.wait(850);
-    h.info(id, &["b8c6", "f1b5", "a7a6", "b5a4", "g8f6"]);
+    h.info(id, 1, -35, &["b8c6", "f1b5", "a7a6", "b5a4", "g8f6"]);
     assert!(h.app.engine_thinking());
     let screen = h.screen();
     assert!(screen.contains("pv Nc6 Bb5 a6 Ba4 Nf6"), "{screen}");
@@ -198,9 +86,9 @@ fn mid_game_with_the_engine_thinking() {
 
 #[test]
 fn promotion_asks_which_piece() {
-    let mut h = Harness::new(Some("8/4P1k1/8/8/8/8/6K1/8 w - - 0 1"));
+    let mut h = harness(Some("8/4P1k1/8/8/8/8/6K1/8 w - - 0 1"));
     h.start();
-    h.app.cursor = Square::E7;
+    h.set_cursor(Square::E7);
     h.key(KeyCode::Enter);
     h.key(KeyCode::Up);
     h.key(KeyCode::Enter);
@@ -212,7 +100,7 @@ fn promotion_asks_which_piece() {
 
 #[test]
 fn game_over_by_checkmate() {
-    let mut h = Harness::new(None);
+    let mut h = harness(None);
     // Two players on one board.
     h.keys("lll");
     h.key(KeyCode::Enter);
@@ -232,7 +120,7 @@ fn game_over_by_checkmate() {
 
 #[test]
 fn help_lists_the_keys() {
-    let mut h = Harness::new(None);
+    let mut h = harness(None);
     h.start();
     h.key(KeyCode::Char('?'));
     let screen = h.screen();
@@ -254,28 +142,22 @@ fn help_lists_the_keys() {
 
 #[test]
 fn too_small_terminal_says_how_big_it_must_be() {
-    let mut h = Harness::with_size(None, (40, 12));
+    let mut h = harness_at(None, (40, 12));
     let screen = h.screen();
     assert!(screen.contains("at least 60 x 18"), "{screen}");
     snapshot!("too_small", screen);
-    h.app.update(Msg::Resize(W, H), h.now);
+    h.update(Msg::Resize(W, H));
     assert!(h.screen().contains("New game"));
-    h.app.update(Msg::Resize(40, 12), h.now);
+    h.update(Msg::Resize(40, 12));
     h.key(KeyCode::Char('q'));
     assert!(!h.app.quit, "keys do nothing on the too-small screen");
-    h.app.update(
-        Msg::Key(
-            KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL),
-            h.now,
-        ),
-        h.now,
-    );
+    h.ctrl('c');
     assert!(h.app.quit, "Ctrl-C quits");
 }
 
 #[test]
 fn stale_engine_reports_are_dropped() {
-    let mut h = Harness::new(None);
+    let mut h = harness(None);
     h.start();
     h.searches();
     h.typed("d4");
@@ -287,7 +169,7 @@ fn stale_engine_reports_are_dropped() {
     let second = h.searches()[0];
     assert!(second > first);
     // The old search's answer (a reply to 1.d4) must not be played.
-    h.info(first, &["d7d5"]);
+    h.info(first, 1, -35, &["d7d5"]);
     h.engine_plays(first, "d7d5");
     assert_eq!(h.app.game.sans(), ["e4"]);
     assert!(h.app.thinking.is_none());
@@ -297,7 +179,7 @@ fn stale_engine_reports_are_dropped() {
 
 #[test]
 fn takeback_undoes_a_full_move() {
-    let mut h = Harness::new(None);
+    let mut h = harness(None);
     h.start();
     h.typed("e4");
     let id = h.searches()[0];
@@ -312,7 +194,7 @@ fn takeback_undoes_a_full_move() {
 
 #[test]
 fn keys_mouse_click_and_drag_all_move() {
-    let mut h = Harness::new(None);
+    let mut h = harness(None);
     h.key(KeyCode::Char('l'));
     h.key(KeyCode::Char('l'));
     h.key(KeyCode::Char('l'));
@@ -320,27 +202,27 @@ fn keys_mouse_click_and_drag_all_move() {
     // Keys: the cursor starts on e2.
     h.keys(" kk ");
     // Click, click.
-    h.click(MouseEventKind::Down(MouseButton::Left), Square::E7);
-    h.click(MouseEventKind::Up(MouseButton::Left), Square::E7);
-    h.click(MouseEventKind::Down(MouseButton::Left), Square::E5);
+    h.mouse_on(MouseEventKind::Down(MouseButton::Left), Square::E7);
+    h.mouse_on(MouseEventKind::Up(MouseButton::Left), Square::E7);
+    h.mouse_on(MouseEventKind::Down(MouseButton::Left), Square::E5);
     // Drag.
-    h.click(MouseEventKind::Down(MouseButton::Left), Square::G1);
-    h.click(MouseEventKind::Drag(MouseButton::Left), Square::F3);
-    h.click(MouseEventKind::Up(MouseButton::Left), Square::F3);
+    h.mouse_on(MouseEventKind::Down(MouseButton::Left), Square::G1);
+    h.mouse_on(MouseEventKind::Drag(MouseButton::Left), Square::F3);
+    h.mouse_on(MouseEventKind::Up(MouseButton::Left), Square::F3);
     assert_eq!(h.app.game.sans(), ["e4", "e5", "Nf3"]);
     // Castling by clicking the king and its destination.
     for san in ["Nc6", "Bc4", "Nf6"] {
         h.typed(san);
     }
-    h.click(MouseEventKind::Down(MouseButton::Left), Square::E1);
-    h.click(MouseEventKind::Up(MouseButton::Left), Square::E1);
-    h.click(MouseEventKind::Down(MouseButton::Left), Square::G1);
+    h.mouse_on(MouseEventKind::Down(MouseButton::Left), Square::E1);
+    h.mouse_on(MouseEventKind::Up(MouseButton::Left), Square::E1);
+    h.mouse_on(MouseEventKind::Down(MouseButton::Left), Square::G1);
     assert_eq!(h.app.game.sans().last().map(String::as_str), Some("O-O"));
 }
 
 #[test]
 fn illegal_and_ambiguous_typed_moves_explain_themselves() {
-    let mut h = Harness::new(None);
+    let mut h = harness(None);
     h.start();
     h.typed("Nf4");
     let (message, _) = h.app.message.clone().unwrap();
@@ -355,7 +237,7 @@ fn illegal_and_ambiguous_typed_moves_explain_themselves() {
 
 #[test]
 fn flag_fall_ends_the_game_on_time() {
-    let mut h = Harness::new(None);
+    let mut h = harness(None);
     h.start();
     h.typed("e4");
     let id = h.searches()[0];
@@ -383,7 +265,7 @@ fn flag_fall_ends_the_game_on_time() {
 
 #[test]
 fn copy_in_a_game_copies_the_pgn_so_far() {
-    let mut h = Harness::new(None);
+    let mut h = harness(None);
     h.start();
     h.typed("e4");
     let id = h.searches()[0];
@@ -405,7 +287,7 @@ fn copy_in_a_game_copies_the_pgn_so_far() {
 
 #[test]
 fn hint_shows_the_engine_suggestion() {
-    let mut h = Harness::new(None);
+    let mut h = harness(None);
     h.start();
     h.searches();
     h.key(KeyCode::Char('i'));
@@ -419,7 +301,7 @@ fn hint_shows_the_engine_suggestion() {
 
 #[test]
 fn resign_and_draw_offers() {
-    let mut h = Harness::new(None);
+    let mut h = harness(None);
     h.start();
     h.typed("e4");
     let id = h.searches()[0];
@@ -440,7 +322,7 @@ fn resign_and_draw_offers() {
 
 #[test]
 fn quit_asks_first_during_a_game() {
-    let mut h = Harness::new(None);
+    let mut h = harness(None);
     h.start();
     h.typed("e4");
     h.key(KeyCode::Char('q'));
@@ -454,7 +336,7 @@ fn quit_asks_first_during_a_game() {
 
 #[test]
 fn threefold_repetition_is_declared() {
-    let mut h = Harness::new(None);
+    let mut h = harness(None);
     h.keys("lll");
     h.key(KeyCode::Enter);
     for san in ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8"] {
@@ -466,7 +348,7 @@ fn threefold_repetition_is_declared() {
 
 #[test]
 fn playing_black_the_engine_opens_and_the_board_is_flipped() {
-    let mut h = Harness::new(None);
+    let mut h = harness(None);
     h.key(KeyCode::Char('l'));
     h.key(KeyCode::Enter);
     assert!(h.app.flipped);
@@ -479,7 +361,7 @@ fn playing_black_the_engine_opens_and_the_board_is_flipped() {
 
 #[test]
 fn a_move_after_the_flag_fell_loses_on_time() {
-    let mut h = Harness::new(None);
+    let mut h = harness(None);
     h.start();
     h.typed("e4");
     let id = h.searches()[0];
@@ -499,7 +381,7 @@ fn a_move_after_the_flag_fell_loses_on_time() {
 
 #[test]
 fn takeback_after_a_finished_game_restarts_the_clock() {
-    let mut h = Harness::new(None);
+    let mut h = harness(None);
     h.keys("lll");
     h.key(KeyCode::Enter);
     for san in ["f3", "e5", "g4", "Qh4#"] {
@@ -518,7 +400,7 @@ fn takeback_after_a_finished_game_restarts_the_clock() {
 
 #[test]
 fn abandoning_pauses_the_game_and_escape_resumes_it() {
-    let mut h = Harness::new(None);
+    let mut h = harness(None);
     h.start();
     h.typed("e4");
     let id = h.searches()[0];
@@ -541,9 +423,9 @@ fn captured_pieces_count_from_the_start_and_promotions() {
     // A game from a FEN: the pieces missing from the full set were never
     // taken in this game. Promoting the b-pawn takes nothing either; taking
     // the rook does.
-    let mut h = Harness::new(Some("r3k3/1P6/8/8/8/8/8/Q3K3 w - - 0 1"));
+    let mut h = harness(Some("r3k3/1P6/8/8/8/8/8/Q3K3 w - - 0 1"));
     h.start();
-    let taken = |h: &Harness, by: &str| {
+    let taken = |h: &Board, by: &str| {
         let row = h.row_with(&format!("Taken by {by}"));
         let at = row.find(by).unwrap() + by.len();
         row[at..]
@@ -556,7 +438,7 @@ fn captured_pieces_count_from_the_start_and_promotions() {
     assert_eq!(h.app.game.sans(), ["b8=Q+"]);
     assert_eq!(taken(&h, "Black"), "");
     assert_eq!(taken(&h, "White"), "");
-    h.app.update(Msg::Tick, h.now);
+    h.update(Msg::Tick);
     let id = h.searches()[0];
     h.engine_plays(id, "a8b8");
     // The new queen was the b-pawn: what White lost since the start is a
@@ -567,10 +449,10 @@ fn captured_pieces_count_from_the_start_and_promotions() {
 
 #[test]
 fn book_panel_and_book_moves_are_shown() {
-    use kibitz::book::{BookOptions, default_book};
-    let mut h = Harness::new(None);
+    use kibitz::book::default_book;
+    let mut h = harness(None);
     let book = std::sync::Arc::new(default_book().unwrap());
-    h.app.set_book(Some(book), BookOptions::default());
+    h.set_book(book);
     h.start();
     let screen = h.screen();
     assert!(screen.contains("Book"), "{screen}");
@@ -583,21 +465,18 @@ fn book_panel_and_book_moves_are_shown() {
     h.typed("e4");
     let id = h.searches()[0];
     let m = parse_uci(h.app.game.position(), "c7c5").unwrap();
-    h.app.update(
-        Msg::Engine(Report::BestMove {
-            search_id: id,
-            best_move: Some(m),
-            ponder: None,
-            score: Score::Centipawns(0),
-            depth: 0,
-            nodes: 0,
-            source: kibitz::engine::MoveSource::Book {
-                weight: 122,
-                total: 387,
-            },
-        }),
-        h.now,
-    );
+    h.update(Msg::Engine(Report::BestMove {
+        search_id: id,
+        best_move: Some(m),
+        ponder: None,
+        score: Score::Centipawns(0),
+        depth: 0,
+        nodes: 0,
+        source: kibitz::engine::MoveSource::Book {
+            weight: 122,
+            total: 387,
+        },
+    }));
     let screen = h.screen();
     assert!(screen.contains("book move  c5"), "{screen}");
     assert!(screen.contains("weight 122 of 387 (32%)"), "{screen}");
@@ -612,8 +491,8 @@ fn tablebase_panel_shows_the_verdict_and_the_moves() {
         .generate(&"KQvK".parse().unwrap(), &mut |_| {})
         .unwrap();
     let tables = std::sync::Arc::new(Tablebases::new(builtin));
-    let mut h = Harness::new(Some("8/8/8/4k3/8/8/8/KQ6 w - - 0 1"));
-    h.app.update(Msg::Tablebases(tables), h.now);
+    let mut h = harness(Some("8/8/8/4k3/8/8/8/KQ6 w - - 0 1"));
+    h.update(Msg::Tablebases(tables));
     h.start();
     assert!(h.app.wants_tables, "three pieces: time to make the tables");
     let screen = h.screen();
@@ -636,11 +515,11 @@ fn tablebase_panel_shows_the_verdict_and_the_moves() {
 fn near_the_tables_generation_follows_the_setting() {
     use kibitz::tablebase::{Builtin, Generation, Tablebases};
     for mode in [Generation::Background, Generation::Off, Generation::Ask] {
-        let mut h = Harness::new(Some("8/8/8/4k3/8/8/8/KQ6 w - - 0 1"));
+        let mut h = harness(Some("8/8/8/4k3/8/8/8/KQ6 w - - 0 1"));
         h.app.settings.tablebase_generation = mode;
         // No table on disk: all are missing.
         let none = std::sync::Arc::new(Tablebases::new(Builtin::new()));
-        h.app.update(Msg::Tablebases(none), h.now);
+        h.update(Msg::Tablebases(none));
         h.start();
         assert!(h.app.near_tables, "{mode:?}: three pieces");
         assert_eq!(
@@ -665,44 +544,16 @@ fn near_the_tables_generation_follows_the_setting() {
     }
 }
 
-impl Harness {
-    /// The engine answers search `id` with `uci`, scored `cp` for itself.
-    fn engine_plays_scored(&mut self, id: u64, uci: &str, cp: i32) {
-        let m = parse_uci(self.app.game.position(), uci).unwrap();
-        self.app.update(
-            Msg::Engine(Report::BestMove {
-                search_id: id,
-                best_move: Some(m),
-                ponder: None,
-                score: Score::Centipawns(cp),
-                depth: 6,
-                nodes: 20_000,
-                source: kibitz::engine::MoveSource::Search,
-            }),
-            self.now,
-        );
-    }
-
-    /// The row of the screen that holds `text`.
-    fn row_with(&self, text: &str) -> String {
-        self.screen()
-            .lines()
-            .find(|line| line.contains(text))
-            .unwrap_or_default()
-            .to_string()
-    }
-}
-
 #[test]
 fn the_engine_panel_says_when_a_level_plays_another_move_than_its_best_line() {
     for size in [(80, 24), (120, 40)] {
-        let mut h = Harness::with_size(None, size);
+        let mut h = harness_at(None, size);
         h.start();
         h.searches();
         h.typed("e4");
         let id = h.searches()[0];
         // Its search thinks d5 best (-0.35 for White: Black stands better)...
-        h.info(id, &["d7d5", "e4d5", "d8d5"]);
+        h.info(id, 1, -35, &["d7d5", "e4d5", "d8d5"]);
         let screen = h.screen();
         assert!(screen.contains("thinking"), "{screen}");
         // ...and level 5 picks e5 among the near-best moves.
@@ -724,12 +575,12 @@ fn the_engine_panel_says_when_a_level_plays_another_move_than_its_best_line() {
 
 #[test]
 fn the_engine_panel_shows_the_line_it_followed_and_then_the_game_result() {
-    let mut h = Harness::new(None);
+    let mut h = harness(None);
     h.start();
     h.searches();
     h.typed("f3");
     let id = h.searches()[0];
-    h.info(id, &["e7e5", "g2g4"]);
+    h.info(id, 1, -35, &["e7e5", "g2g4"]);
     h.engine_plays_scored(id, "e7e5", 35);
     let screen = h.screen();
     assert!(screen.contains("last move"), "{screen}");
@@ -737,7 +588,7 @@ fn the_engine_panel_shows_the_line_it_followed_and_then_the_game_result() {
     assert!(!screen.contains("picks among"), "{screen}");
     h.typed("g4");
     let id = h.searches()[0];
-    h.info(id, &["d8h4"]);
+    h.info(id, 1, -35, &["d8h4"]);
     h.engine_plays_scored(id, "d8h4", 32_000);
     assert!(h.app.end.is_some());
     h.key(KeyCode::Esc);
@@ -749,7 +600,7 @@ fn the_engine_panel_shows_the_line_it_followed_and_then_the_game_result() {
 
 #[test]
 fn after_a_game_its_next_steps_stay_reachable() {
-    let mut h = Harness::new(None);
+    let mut h = harness(None);
     h.keys("lll");
     h.key(KeyCode::Enter);
     for san in ["f3", "e5", "g4", "Qh4#"] {
@@ -771,15 +622,13 @@ fn after_a_game_its_next_steps_stay_reachable() {
 
 #[test]
 fn a_saved_game_taken_to_the_analysis_board_is_not_unsaved() {
-    let home = std::env::temp_dir().join(format!("kibitz-test-saved-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&home);
-    let dirs = kibitz::config::Dirs {
+    let home = common::TempHome::new("saved");
+    let dirs = Dirs {
         config: home.join("config"),
         data: home.join("data"),
         cache: home.join("cache"),
     };
-    let mut h = Harness::new(None);
-    h.app = App::new(Settings::default(), Some(dirs), None, None, (W, H));
+    let mut h = Board::options((W, H)).dirs(dirs).build();
     h.keys("lll");
     h.key(KeyCode::Enter);
     for san in ["f3", "e5", "g4", "Qh4#"] {
@@ -790,12 +639,11 @@ fn a_saved_game_taken_to_the_analysis_board_is_not_unsaved() {
     h.key(KeyCode::Char('a'));
     assert!(h.app.analysis().is_some());
     assert!(!h.app.unsaved(), "the game was saved as it stands");
-    let _ = std::fs::remove_dir_all(&home);
 }
 
 #[test]
 fn a_game_of_one_move_ends_after_1_move() {
-    let mut h = Harness::new(Some("7k/5Q2/6K1/8/8/8/8/8 w - - 0 1"));
+    let mut h = harness(Some("7k/5Q2/6K1/8/8/8/8/8 w - - 0 1"));
     h.keys("lll");
     h.key(KeyCode::Enter);
     h.typed("Qg7#");
@@ -806,7 +654,7 @@ fn a_game_of_one_move_ends_after_1_move() {
 
 #[test]
 fn backspace_on_an_empty_prompt_keeps_it_open() {
-    let mut h = Harness::new(None);
+    let mut h = harness(None);
     h.start();
     h.key(KeyCode::Char(':'));
     h.key(KeyCode::Backspace);
@@ -822,7 +670,7 @@ fn backspace_on_an_empty_prompt_keeps_it_open() {
 
 #[test]
 fn the_status_line_follows_the_game() {
-    let mut h = Harness::new(None);
+    let mut h = harness(None);
     h.start();
     h.searches();
     assert!(h.row_with("New game:").contains("You vs kibitz"));
@@ -856,7 +704,7 @@ fn the_status_line_follows_the_game() {
 #[test]
 fn the_start_screen_shows_every_choice_and_its_header_follows_the_dialog() {
     for size in [(80, 24), (120, 40)] {
-        let mut h = Harness::with_size(None, size);
+        let mut h = harness_at(None, size);
         let screen = h.screen();
         for choice in [
             "White",

@@ -1,238 +1,31 @@
 //! Every screen of the board at the two sizes that matter most: 80 x 24,
 //! the default of most terminals, and 120 x 40. `App` is driven by
-//! messages as in tests/tui.rs; engine output, reviews, records and file
+//! messages as in tests/tui/tui.rs; engine output, reviews, records and file
 //! reads are fed in by hand, so the screens are the same on every run.
 //! Besides the snapshots, each test checks on the text that what matters at
 //! that size is on screen and not cut.
 #![allow(clippy::unwrap_used)]
 
-mod common;
-
-use std::path::Path;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
-use kibitz::book::{BookOptions, default_book};
-use kibitz::config::{Settings, TimeControl};
-use kibitz::engine::{Bound, Command, Report, Score, SearchInfo};
+use kibitz::book::default_book;
+use kibitz::engine::Score;
 use kibitz::game::fen::parse_fen;
 use kibitz::game::notation::parse_uci;
-use kibitz::game::summary::summaries;
-use kibitz::game::tree::read_game_at;
 use kibitz::review::PositionEval;
 use kibitz::tablebase::{Builtin, Tablebases};
-use kibitz::teach::{self, compare};
-use kibitz::tui::app::{App, Confirm, ListEvent, Overlay, Request};
+use kibitz::tui::app::{Confirm, Overlay, Request};
 use kibitz::tui::msg::Msg;
 use kibitz::tui::save::SavedGame;
-use kibitz::tui::ui;
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
-use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseEvent, MouseEventKind};
+use ratatui::crossterm::event::{KeyCode, MouseEventKind};
 use shakmaty::{Chess, Color, Position};
+
+use crate::common;
+use crate::common::board::Board;
+use crate::snapshot_names as insta;
 
 /// The two sizes every screen is drawn at.
 const SIZES: [(u16, u16); 2] = [(80, 24), (120, 40)];
-
-struct Harness {
-    app: App,
-    now: Instant,
-    size: (u16, u16),
-}
-
-impl Harness {
-    fn new(size: (u16, u16), fen: Option<&str>) -> Harness {
-        let settings = Settings {
-            time_control: TimeControl::fischer(300, 3),
-            ..Settings::default()
-        };
-        let fen = fen.map(|f| parse_fen(f).unwrap());
-        Harness::with_app(App::new(settings, None, fen, None, size), size)
-    }
-
-    fn with_app(mut app: App, size: (u16, u16)) -> Harness {
-        app.seed(1);
-        Harness {
-            app,
-            now: Instant::now(),
-            size,
-        }
-    }
-
-    fn update(&mut self, msg: Msg) {
-        self.app.update(msg, self.now);
-    }
-
-    fn wait(&mut self, ms: u64) {
-        self.now += Duration::from_millis(ms);
-        self.update(Msg::Tick);
-    }
-
-    fn key(&mut self, code: KeyCode) {
-        self.update(Msg::Key(KeyEvent::from(code), self.now));
-    }
-
-    fn keys(&mut self, text: &str) {
-        for c in text.chars() {
-            self.key(KeyCode::Char(c));
-        }
-    }
-
-    fn typed(&mut self, text: &str) {
-        self.key(KeyCode::Char(':'));
-        self.keys(text);
-        self.key(KeyCode::Enter);
-    }
-
-    fn wheel(&mut self, kind: MouseEventKind, column: u16, row: u16) {
-        self.update(Msg::Mouse(MouseEvent {
-            kind,
-            column,
-            row,
-            modifiers: KeyModifiers::NONE,
-        }));
-    }
-
-    /// Start a game from the dialog (defaults: White, level 5, 5+3).
-    fn start(&mut self) {
-        self.key(KeyCode::Enter);
-        assert_eq!(self.app.overlay, Overlay::None);
-    }
-
-    fn searches(&mut self) -> Vec<u64> {
-        self.app
-            .take_commands()
-            .into_iter()
-            .filter_map(|c| match c {
-                Command::Go(request) => Some(request.search_id),
-                _ => None,
-            })
-            .collect()
-    }
-
-    fn engine_plays(&mut self, id: u64, uci: &str) {
-        let m = parse_uci(self.app.game.position(), uci).unwrap();
-        self.update(Msg::Engine(Report::BestMove {
-            search_id: id,
-            best_move: Some(m),
-            ponder: None,
-            score: Score::Centipawns(20),
-            depth: 10,
-            nodes: 100_000,
-            source: kibitz::engine::MoveSource::Search,
-        }));
-    }
-
-    /// Engine line `multipv` of search `id`: `pv` in UCI, `cp` for the side
-    /// to move.
-    fn info(&mut self, id: u64, multipv: usize, cp: i32, pv: &[&str]) {
-        let mut position: Chess = self.app.game.position().clone();
-        let mut moves = Vec::new();
-        for text in pv {
-            let m = parse_uci(&position, text).unwrap();
-            position.play_unchecked(m);
-            moves.push(m);
-        }
-        let info = SearchInfo {
-            search_id: id,
-            multipv,
-            depth: 17,
-            seldepth: 24,
-            score: Score::Centipawns(cp),
-            bound: Bound::Exact,
-            pv: moves,
-            nodes: 2_000_000,
-            nps: 1_500_000,
-            hashfull: 100,
-            elapsed: Duration::from_millis(1333),
-            complete: true,
-        };
-        self.update(Msg::Engine(Report::Info(Box::new(info))));
-    }
-
-    /// Carry out the app's background requests as the tasks would: file
-    /// reads, teach records and comparisons. The others are returned.
-    fn serve(&mut self) -> Vec<Request> {
-        let mut left = Vec::new();
-        loop {
-            let requests = self.app.take_requests();
-            if requests.is_empty() {
-                return left;
-            }
-            for request in requests {
-                match request {
-                    Request::ListGames { path, id } => {
-                        let file = std::fs::File::open(&path).unwrap();
-                        let mut batches = Vec::new();
-                        let count = summaries(file, 2, &mut |b| {
-                            batches.push(b);
-                            true
-                        })
-                        .unwrap();
-                        for batch in batches {
-                            self.update(Msg::GameList {
-                                id,
-                                event: ListEvent::Games(batch),
-                            });
-                        }
-                        self.update(Msg::GameList {
-                            id,
-                            event: ListEvent::Done(Ok(count)),
-                        });
-                    }
-                    Request::LoadGame { path, number } => {
-                        let file = std::fs::File::open(&path).unwrap();
-                        let tree = read_game_at(file, number)
-                            .unwrap()
-                            .map(Box::new)
-                            .ok_or("no game".to_string());
-                        self.update(Msg::GameLoaded {
-                            path,
-                            number,
-                            result: tree,
-                        });
-                    }
-                    Request::Record { id, setup } => {
-                        let result = teach::record_replay(&setup, teach::MAX_EVENTS, &|| false);
-                        self.update(Msg::Recorded { id, result });
-                    }
-                    Request::Compare {
-                        id,
-                        position,
-                        history,
-                        depth,
-                    } => {
-                        for (index, method) in compare::methods().iter().enumerate() {
-                            let outcome = compare::run(
-                                &position,
-                                &history,
-                                depth,
-                                method,
-                                compare::NODE_CAP,
-                                &|| false,
-                            );
-                            self.update(Msg::Compared { id, index, outcome });
-                        }
-                    }
-                    other => left.push(other),
-                }
-            }
-        }
-    }
-
-    fn open(&mut self, path: &Path, number: Option<usize>) {
-        self.app.open_path(path.to_path_buf(), number);
-        self.serve();
-    }
-
-    fn screen(&self) -> String {
-        let mut terminal = Terminal::new(TestBackend::new(self.size.0, self.size.1)).unwrap();
-        terminal
-            .draw(|frame| ui::draw(frame, &self.app, self.now))
-            .unwrap();
-        terminal.backend().to_string()
-    }
-}
 
 /// The snapshot of a screen, named after it and its size, with clock
 /// readings, times and node rates filtered out.
@@ -279,8 +72,8 @@ fn rows_from(screen: &str, title: &str, count: usize) -> Vec<String> {
 }
 
 /// Seven moves into a Sicilian, the engine thinking with a long line.
-fn play_mid_game(size: (u16, u16)) -> Harness {
-    let mut h = Harness::new(size, None);
+fn play_mid_game(size: (u16, u16)) -> Board {
+    let mut h = Board::blitz(size, None);
     h.start();
     h.searches();
     for (mine, reply) in [("e4", "c7c5"), ("Nf3", "d7d6"), ("d4", "c5d4")] {
@@ -320,7 +113,7 @@ fn play_mode_mid_game() {
 }
 
 /// The snapshot of the screen as it is; its text for more checks.
-fn dump(name: &str, h: &Harness) -> String {
+fn dump(name: &str, h: &Board) -> String {
     let screen = h.screen();
     snapshot(name, h.size, &screen);
     screen
@@ -329,7 +122,7 @@ fn dump(name: &str, h: &Harness) -> String {
 #[test]
 fn dialogs_of_a_game() {
     for size in SIZES {
-        let h = Harness::new(size, None);
+        let h = Board::blitz(size, None);
         let screen = dump("new_game", &h);
         assert_key_line(&screen);
 
@@ -352,9 +145,9 @@ fn dialogs_of_a_game() {
         assert!(screen.contains("Keys (any key closes)"), "{screen}");
         assert!(screen.contains("Tab; PgUp PgDn"), "{screen}");
 
-        let mut h = Harness::new(size, Some("8/4P1k1/8/8/8/8/6K1/8 w - - 0 1"));
+        let mut h = Board::blitz(size, Some("8/4P1k1/8/8/8/8/6K1/8 w - - 0 1"));
         h.start();
-        h.app.cursor = shakmaty::Square::E7;
+        h.set_cursor(shakmaty::Square::E7);
         h.key(KeyCode::Enter);
         h.key(KeyCode::Up);
         h.key(KeyCode::Enter);
@@ -362,7 +155,7 @@ fn dialogs_of_a_game() {
         let screen = dump("promotion", &h);
         assert!(screen.contains("♛ Q  ♜ R  ♝ B  ♞ N"), "{screen}");
 
-        let mut h = Harness::new(size, None);
+        let mut h = Board::blitz(size, None);
         h.keys("lll");
         h.key(KeyCode::Enter);
         for san in ["f3", "e5", "g4", "Qh4#"] {
@@ -392,8 +185,7 @@ fn resume_dialog() {
             black_ms: 850_000,
             finished: false,
         };
-        let app = App::new(Settings::default(), None, None, Some(saved), size);
-        let h = Harness::with_app(app, size);
+        let h = Board::options(size).resume(saved).seed(1).build();
         let screen = dump("resume", &h);
         assert!(screen.contains("against level 10,"), "{screen}");
         assert!(screen.contains("15+10, 4 moves played"), "{screen}");
@@ -402,9 +194,9 @@ fn resume_dialog() {
     }
 }
 
-fn analysis_with_lines(size: (u16, u16)) -> Harness {
-    let mut h = Harness::new(size, None);
-    h.app.analyse_position(Chess::default(), h.now);
+fn analysis_with_lines(size: (u16, u16)) -> Board {
+    let mut h = Board::blitz(size, None);
+    h.analyse(Chess::default());
     for san in ["e4", "c5", "Nf3", "d6"] {
         h.typed(san);
     }
@@ -465,12 +257,9 @@ fn analysis_board_with_five_lines() {
 #[test]
 fn book_and_tablebase_panels() {
     for size in SIZES {
-        let mut h = Harness::new(size, None);
-        h.app.set_book(
-            Some(Arc::new(default_book().unwrap())),
-            BookOptions::default(),
-        );
-        h.app.analyse_position(Chess::default(), h.now);
+        let mut h = Board::blitz(size, None);
+        h.set_book(Arc::new(default_book().unwrap()));
+        h.analyse(Chess::default());
         h.typed("e4");
         let screen = dump("book_analysis", &h);
         assert!(screen.contains("e5     █"), "{screen}");
@@ -496,10 +285,10 @@ fn book_and_tablebase_panels() {
 }
 
 /// A queen against a rook: 24 moves for White, each with its outcome.
-fn tablebase_game(size: (u16, u16)) -> Harness {
+fn tablebase_game(size: (u16, u16)) -> Board {
     let mut tables = Tablebases::new(Builtin::new());
     tables.add_syzygy(&common::testdata("syzygy")).unwrap();
-    let mut h = Harness::new(size, Some(TABLEBASE_FEN));
+    let mut h = Board::blitz(size, Some(TABLEBASE_FEN));
     h.update(Msg::Tablebases(Arc::new(tables)));
     h.start();
     h
@@ -555,14 +344,13 @@ fn the_tablebase_panel_pages_through_every_move() {
         assert_eq!(rows_from(&h.screen(), "Tablebase", 3)[2], first);
         // The wheel over the panel scrolls it a move at a time.
         let (x, y) = position_of(&h.screen(), "Tablebase");
-        h.wheel(MouseEventKind::ScrollDown, x, y + 2);
+        h.mouse(MouseEventKind::ScrollDown, x, y + 2);
         let title = rows_from(&h.screen(), "Tablebase", 1).remove(0);
         assert!(title.contains("Tablebase 2-"), "{title}");
-        h.wheel(MouseEventKind::ScrollUp, x, y + 2);
+        h.mouse(MouseEventKind::ScrollUp, x, y + 2);
 
         // The analysis board: at 120 x 40 many more than the two of before.
-        h.app
-            .analyse_position(parse_fen(TABLEBASE_FEN).unwrap(), h.now);
+        h.analyse(parse_fen(TABLEBASE_FEN).unwrap());
         let screen = dump("tablebase_analysis", &h);
         let title = rows_from(&screen, "Tablebase", 1).remove(0);
         assert!(title.contains(&format!("of {moves} · PgDn")), "{title}");
@@ -589,7 +377,7 @@ fn review_screen() {
         let dir = common::TempHome::new("screens-review");
         let path = dir.join("scholar.pgn");
         std::fs::write(&path, "[White \"Anderssen, Adolf\"]\n[Black \"Kieseritzky, Lionel\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0\n").unwrap();
-        let mut h = Harness::new(size, None);
+        let mut h = Board::blitz(size, None);
         h.open(&path, Some(1));
         h.key(KeyCode::Char('R'));
         let requests = h.serve();
@@ -634,10 +422,10 @@ fn review_screen() {
 #[test]
 fn teach_mode_and_its_positions() {
     for size in SIZES {
-        let mut h = Harness::new(size, None);
+        let mut h = Board::blitz(size, None);
         let position = Chess::default();
-        h.app.analyse_position(position.clone(), h.now);
-        h.app.teach(position, Vec::new(), 3, h.now);
+        h.analyse(position.clone());
+        h.start_teach(position, 3);
         h.serve();
         for _ in 0..12 {
             h.key(KeyCode::Right);
@@ -665,7 +453,7 @@ fn teach_mode_and_its_positions() {
 #[test]
 fn a_help_taller_than_the_screen_scrolls() {
     let size = (80, 18);
-    let mut h = Harness::new(size, None);
+    let mut h = Board::blitz(size, None);
     h.start();
     h.key(KeyCode::Char('?'));
     let keys = kibitz::tui::modes::play::HELP.len();
@@ -689,7 +477,7 @@ fn a_help_taller_than_the_screen_scrolls() {
 #[test]
 fn game_list_and_open_dialog() {
     for size in SIZES {
-        let mut h = Harness::new(size, None);
+        let mut h = Board::blitz(size, None);
         let path = common::testdata("pgn/kasparov-deep-blue-1997.pgn");
         h.open(&path, None);
         assert_eq!(h.app.overlay, Overlay::GameList);
@@ -725,11 +513,8 @@ fn game_list_and_open_dialog() {
 #[test]
 fn hiding_the_engine_panel_hides_the_book_too() {
     for size in SIZES {
-        let mut h = Harness::new(size, None);
-        h.app.set_book(
-            Some(Arc::new(default_book().unwrap())),
-            BookOptions::default(),
-        );
+        let mut h = Board::blitz(size, None);
+        h.set_book(Arc::new(default_book().unwrap()));
         h.start();
         let screen = h.screen();
         assert!(screen.contains("Book"), "{screen}");

@@ -5,167 +5,36 @@
 //! each square's band as read from the cells' background colours.
 #![allow(clippy::unwrap_used)]
 
-use std::sync::Arc;
-use std::time::Instant;
-
 use kibitz::config::{Settings, ThemeName};
+use kibitz::engine::Command;
 use kibitz::engine::movetables::{TableId, TableUpdate, TableWeights};
-use kibitz::engine::stats::SearchStats;
 use kibitz::engine::trace::TraceEvent;
-use kibitz::engine::{Command, Report};
 use kibitz::teach;
-use kibitz::tui::app::{App, Request, Tone};
 use kibitz::tui::msg::Msg;
-use kibitz::tui::ui;
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
-use ratatui::buffer::Buffer;
-use ratatui::crossterm::event::{KeyCode, KeyEvent};
+use ratatui::crossterm::event::KeyCode;
 use ratatui::style::Color as Colour;
 use shakmaty::{Color, Move, Position, Role, Square};
 
-struct Board {
-    app: App,
-    now: Instant,
+use crate::common::board::{Board, MessageTone};
+use crate::snapshot_names as insta;
+
+/// A board of `size` in `theme`, its screen read as plain rows.
+fn map_board(theme: ThemeName, size: (u16, u16)) -> Board {
+    Board::options(size).theme(theme).plain_text().build()
 }
 
-impl Board {
-    fn new(theme: ThemeName, size: (u16, u16)) -> Board {
-        let settings = Settings {
-            theme,
-            ..Settings::default()
-        };
-        Board {
-            app: App::new(settings, None, None, None, size),
-            now: Instant::now(),
-        }
-    }
-
-    /// A game as White from the dialog, 1. e4 played: the engine thinks.
-    fn game(theme: ThemeName, size: (u16, u16)) -> Board {
-        let mut board = Board::new(theme, size);
-        board.key(KeyCode::Enter);
-        board.typed("e4");
-        assert!(board.app.engine_thinking());
-        board
-    }
-
-    /// The analysis board from the new-game dialog (its last choice).
-    fn analysis(size: (u16, u16)) -> Board {
-        let mut board = Board::new(ThemeName::Classic, size);
-        for _ in 0..4 {
-            board.key(KeyCode::Right);
-        }
-        board.key(KeyCode::Enter);
-        assert!(board.app.analysing());
-        board
-    }
-
-    fn key(&mut self, code: KeyCode) {
-        self.app
-            .update(Msg::Key(KeyEvent::from(code), self.now), self.now);
-    }
-
-    fn typed(&mut self, text: &str) {
-        self.key(KeyCode::Char(':'));
-        for c in text.chars() {
-            self.key(KeyCode::Char(c));
-        }
-        self.key(KeyCode::Enter);
-    }
-
-    /// The id of the last search asked for.
-    fn last_search(&mut self) -> u64 {
-        self.app
-            .take_commands()
-            .into_iter()
-            .filter_map(|c| match c {
-                Command::Go(r) => Some(r.search_id),
-                _ => None,
-            })
-            .last()
-            .expect("a search")
-    }
-
-    fn stats(&mut self, search_id: u64, tables: TableWeights) {
-        let report = Report::Stats {
-            search_id,
-            stats: Arc::new(SearchStats::default()),
-            tables: Arc::new(tables),
-            done: false,
-        };
-        self.app.update(Msg::Engine(report), self.now);
-    }
-
-    fn buffer(&self) -> Buffer {
-        let (w, h) = self.app.size;
-        let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
-        terminal
-            .draw(|frame| ui::draw(frame, &self.app, self.now))
-            .unwrap();
-        terminal.backend().buffer().clone()
-    }
-
-    fn screen(&self) -> String {
-        let buffer = self.buffer();
-        let (w, h) = self.app.size;
-        (0..h)
-            .map(|y| {
-                let line: String = (0..w).map(|x| buffer[(x, y)].symbol()).collect();
-                line.trim_end().to_string()
-            })
-            .collect::<Vec<_>>()
-            .join("\n")
-    }
-
-    /// The last row: the legend while the map is on, else the key line.
-    fn legend(&self) -> String {
-        self.screen().lines().last().unwrap_or("").to_string()
-    }
-
-    /// The status line's message, and whether it is an error.
-    fn message(&self) -> (String, bool) {
-        let (text, tone) = self.app.message.clone().expect("a message");
-        (text, tone == Tone::Error)
-    }
-
-    /// Each square's band, rank 8 first, as its top-left cell's background
-    /// says: R O Y G C B (red ... dark blue), '.' for no band colour.
-    fn bands(&self) -> String {
-        let buffer = self.buffer();
-        let screen = self.app.screen().unwrap();
-        let mut grid = String::new();
-        for rank in (0..8).rev() {
-            for file in 0..8 {
-                let square =
-                    Square::from_coords(shakmaty::File::new(file), shakmaty::Rank::new(rank));
-                let rect = screen.board.square_rect(square, self.app.flipped);
-                grid.push(band_letter(buffer[(rect.x, rect.y)].bg));
-            }
-            grid.push('\n');
-        }
-        grid
-    }
-
-    /// Squares drawn in a band colour.
-    fn coloured(&self) -> usize {
-        self.bands()
-            .chars()
-            .filter(|c| c.is_ascii_uppercase())
-            .count()
-    }
+/// A game as White from the dialog, 1. e4 played: the engine thinks.
+fn game(theme: ThemeName, size: (u16, u16)) -> Board {
+    let mut board = map_board(theme, size);
+    board.key(KeyCode::Enter);
+    board.typed("e4");
+    assert!(board.app.engine_thinking());
+    board
 }
 
-fn band_letter(bg: Colour) -> char {
-    match bg {
-        Colour::Indexed(196) | Colour::Red => 'R',
-        Colour::Indexed(208) | Colour::LightRed => 'O',
-        Colour::Indexed(226) | Colour::Yellow => 'Y',
-        Colour::Indexed(46) | Colour::Green => 'G',
-        Colour::Indexed(117) | Colour::LightCyan => 'C',
-        Colour::Indexed(21) | Colour::Blue => 'B',
-        _ => '.',
-    }
+/// The analysis board from the new-game dialog (its last choice).
+fn analysis(size: (u16, u16)) -> Board {
+    Board::options(size).plain_text().analysis()
 }
 
 fn knight(from: Square, to: Square) -> Move {
@@ -219,9 +88,9 @@ const WN: TableId = TableId {
 
 #[test]
 fn the_map_in_colour_256() {
-    let mut board = Board::game(ThemeName::Classic, (80, 24));
+    let mut board = game(ThemeName::Classic, (80, 24));
     let id = board.last_search();
-    board.stats(id, knight_weights(1));
+    board.move_tables(id, knight_weights(1));
     board.typed("map wn");
     let legend = board.legend();
     assert!(
@@ -241,9 +110,9 @@ fn the_map_in_colour_256() {
 
 #[test]
 fn the_map_in_16_colours_and_digits_with_the_mono_theme() {
-    let mut board = Board::game(ThemeName::Mono, (80, 24));
+    let mut board = game(ThemeName::Mono, (80, 24));
     let id = board.last_search();
-    board.stats(id, knight_weights(1));
+    board.move_tables(id, knight_weights(1));
     board.typed("map wn");
     let bands = board.bands();
     assert!(bands.contains('R') && bands.contains('B'), "{bands}");
@@ -258,10 +127,10 @@ fn the_map_in_16_colours_and_digits_with_the_mono_theme() {
 
 #[test]
 fn no_color_draws_digits_and_no_band_colours() {
-    let mut board = Board::game(ThemeName::Classic, (80, 24));
-    board.app.no_color = true;
+    let mut board = game(ThemeName::Classic, (80, 24));
+    board.set_no_color(true);
     let id = board.last_search();
-    board.stats(id, knight_weights(1));
+    board.move_tables(id, knight_weights(1));
     board.typed("map wn");
     assert_eq!(board.coloured(), 0, "{}", board.bands());
     let legend = board.legend();
@@ -271,9 +140,9 @@ fn no_color_draws_digits_and_no_band_colours() {
 
 #[test]
 fn pieces_keep_the_board_colour_under_them_on_a_band() {
-    let mut board = Board::game(ThemeName::Classic, (80, 24));
+    let mut board = game(ThemeName::Classic, (80, 24));
     let id = board.last_search();
-    board.stats(id, knight_weights(1));
+    board.move_tables(id, knight_weights(1));
     board.typed("map wn");
     let screen = board.app.screen().unwrap();
     let g1 = screen.board.square_rect(Square::G1, false);
@@ -286,9 +155,9 @@ fn pieces_keep_the_board_colour_under_them_on_a_band() {
 
 #[test]
 fn map_commands_each_do_what_they_say() {
-    let mut board = Board::game(ThemeName::Classic, (80, 24));
+    let mut board = game(ThemeName::Classic, (80, 24));
     let id = board.last_search();
-    board.stats(id, knight_weights(1));
+    board.move_tables(id, knight_weights(1));
     let key_line = board.legend();
 
     board.typed("map wn");
@@ -363,10 +232,7 @@ fn map_commands_each_do_what_they_say() {
 
 #[test]
 fn keys_m_capital_m_and_hash_in_a_game_and_on_the_analysis_board() {
-    for mut board in [
-        Board::game(ThemeName::Classic, (100, 32)),
-        Board::analysis((100, 32)),
-    ] {
+    for mut board in [game(ThemeName::Classic, (100, 32)), analysis((100, 32))] {
         assert!(board.legend().contains("m map"), "{}", board.legend());
         board.key(KeyCode::Char('m'));
         assert!(
@@ -400,7 +266,7 @@ fn keys_m_capital_m_and_hash_in_a_game_and_on_the_analysis_board() {
 
 #[test]
 fn the_map_follows_the_engine_live_in_a_game() {
-    let mut board = Board::game(ThemeName::Classic, (80, 24));
+    let mut board = game(ThemeName::Classic, (80, 24));
     let id = board.last_search();
     board.typed("map wn");
     assert_eq!(board.coloured(), 0);
@@ -411,22 +277,22 @@ fn the_map_follows_the_engine_live_in_a_game() {
         line: vec![knight(Square::G1, Square::F3)],
         others: vec![],
     });
-    board.stats(id, early);
+    board.move_tables(id, early);
     assert_eq!(board.coloured(), 2, "{}", board.bands());
-    board.stats(id, knight_weights(1));
+    board.move_tables(id, knight_weights(1));
     let later = board.coloured();
     assert!(later > 2, "{}", board.bands());
     // A report of a search that is over changes nothing.
-    board.stats(id + 100, TableWeights::default());
+    board.move_tables(id + 100, TableWeights::default());
     assert_eq!(board.coloured(), later);
 }
 
 #[test]
 fn the_map_follows_the_analysis() {
-    let mut board = Board::analysis((100, 32));
+    let mut board = analysis((100, 32));
     let first = board.last_search();
     board.typed("map all");
-    board.stats(first, knight_weights(1));
+    board.move_tables(first, knight_weights(1));
     let before = board.bands();
     assert_ne!(before.matches('.').count(), 64);
     // A move: the analysis of the new position reports; the old one's
@@ -434,9 +300,9 @@ fn the_map_follows_the_analysis() {
     board.typed("e4");
     let second = board.last_search();
     assert_ne!(first, second);
-    board.stats(first, TableWeights::default());
+    board.move_tables(first, TableWeights::default());
     assert_eq!(board.bands(), before, "a stale report");
-    board.stats(second, knight_weights(3));
+    board.move_tables(second, knight_weights(3));
     assert!(board.legend().contains("all tables"));
     let screen = board.screen();
     assert!(!screen.contains("nothing learned yet"), "{screen}");
@@ -444,9 +310,9 @@ fn the_map_follows_the_analysis() {
 
 #[test]
 fn a_new_game_clears_the_tables_shown() {
-    let mut board = Board::game(ThemeName::Classic, (80, 24));
+    let mut board = game(ThemeName::Classic, (80, 24));
     let id = board.last_search();
-    board.stats(id, knight_weights(1));
+    board.move_tables(id, knight_weights(1));
     board.typed("map wn");
     assert!(board.coloured() > 0);
     board.typed("new");
@@ -472,20 +338,17 @@ fn a_new_game_clears_the_tables_shown() {
 /// its move tables start empty, and the map shows nothing learned.
 #[test]
 fn another_game_on_the_analysis_board_clears_the_tables() {
-    let mut board = Board::analysis((80, 24));
+    let mut board = analysis((80, 24));
     let first = board.last_search();
-    board.stats(first, knight_weights(1));
+    board.move_tables(first, knight_weights(1));
     board.typed("map wn");
     assert!(board.coloured() > 0);
     let tree = kibitz::game::tree::GameTree::new(shakmaty::Chess::default());
-    board.app.update(
-        Msg::GameLoaded {
-            path: "other.pgn".into(),
-            number: 1,
-            result: Ok(Box::new(tree)),
-        },
-        board.now,
-    );
+    board.update(Msg::GameLoaded {
+        path: "other.pgn".into(),
+        number: 1,
+        result: Ok(Box::new(tree)),
+    });
     let commands = board.app.take_commands();
     let new_game = commands
         .iter()
@@ -508,9 +371,9 @@ fn another_game_on_the_analysis_board_clears_the_tables() {
 /// learned of it.
 #[test]
 fn the_game_taken_to_the_analysis_board_keeps_its_tables() {
-    let mut board = Board::game(ThemeName::Classic, (80, 24));
+    let mut board = game(ThemeName::Classic, (80, 24));
     let id = board.last_search();
-    board.stats(id, knight_weights(1));
+    board.move_tables(id, knight_weights(1));
     board.typed("map wn");
     let before = board.bands();
     board.key(KeyCode::Char('r'));
@@ -535,18 +398,10 @@ fn the_searches_carry_the_move_table_settings() {
         move_table_threshold: -25,
         ..Settings::default()
     };
-    let mut app = App::new(settings, None, None, None, (100, 32));
-    let now = Instant::now();
-    app.update(Msg::Key(KeyEvent::from(KeyCode::Enter), now), now);
-    for c in ":e4\r".chars() {
-        let code = if c == '\r' {
-            KeyCode::Enter
-        } else {
-            KeyCode::Char(c)
-        };
-        app.update(Msg::Key(KeyEvent::from(code), now), now);
-    }
-    let go = app.take_commands().into_iter().find_map(|c| match c {
+    let mut board = Board::options((100, 32)).settings(settings).build();
+    board.key(KeyCode::Enter);
+    board.typed("e4");
+    let go = board.app.take_commands().into_iter().find_map(|c| match c {
         Command::Go(request) => Some(request),
         _ => None,
     });
@@ -555,8 +410,9 @@ fn the_searches_carry_the_move_table_settings() {
         .map(|o| (o.table_moves, o.table_threshold))
         .unwrap_or_default();
     assert_eq!((moves, threshold), (3, -25));
-    app.analyse_position(shakmaty::Chess::default(), now);
-    let options = app
+    board.analyse(shakmaty::Chess::default());
+    let options = board
+        .app
         .take_commands()
         .into_iter()
         .find_map(|c| match c {
@@ -580,20 +436,11 @@ fn teach_board(size: (u16, u16)) -> Board {
         .into_iter()
         .next()
         .expect("a teaching position");
-    let mut board = Board::new(ThemeName::Classic, size);
-    board
-        .app
-        .analyse_position(lesson.position.clone(), board.now);
-    board
-        .app
-        .teach(lesson.position, Vec::new(), lesson.depth, board.now);
-    for request in board.app.take_requests() {
-        if let Request::Record { id, setup } = request {
-            let result = teach::record_replay(&setup, teach::MAX_EVENTS, &|| false);
-            board.app.update(Msg::Recorded { id, result }, board.now);
-        }
-    }
-    assert!(board.app.mode.teach().and_then(|t| t.ready()).is_some());
+    let mut board = map_board(ThemeName::Classic, size);
+    board.analyse(lesson.position.clone());
+    board.start_teach(lesson.position, lesson.depth);
+    board.serve_records();
+    assert!(board.ready());
     board
 }
 
@@ -630,16 +477,16 @@ fn analysis_map(
     fen: &str,
     tables: TableWeights,
 ) -> Board {
-    let mut board = Board::new(theme, size);
-    board.app.no_color = no_color;
+    let mut board = map_board(theme, size);
+    board.set_no_color(no_color);
     let position: shakmaty::Chess = fen
         .parse::<shakmaty::fen::Fen>()
         .unwrap()
         .into_position(shakmaty::CastlingMode::Standard)
         .unwrap();
-    board.app.analyse_position(position, board.now);
+    board.analyse(position);
     let id = board.last_search();
-    board.stats(id, tables);
+    board.move_tables(id, tables);
     board.typed("map wn");
     board
 }
@@ -774,9 +621,9 @@ fn a_square_whose_gains_and_losses_cancel_is_not_blank() {
 
 #[test]
 fn m_starts_at_the_table_with_the_most_weight() {
-    let mut board = Board::game(ThemeName::Classic, (80, 24));
+    let mut board = game(ThemeName::Classic, (80, 24));
     let id = board.last_search();
-    board.stats(id, knight_weights(1));
+    board.move_tables(id, knight_weights(1));
     board.key(KeyCode::Char('m'));
     assert_eq!(
         board.message(),

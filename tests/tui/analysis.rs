@@ -3,245 +3,35 @@
 //! and compared with insta snapshots.
 #![allow(clippy::unwrap_used)]
 
-mod common;
+use std::time::Duration;
 
-use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
-
-use kibitz::config::Settings;
 use kibitz::engine::{Bound, Command, Report, Score, SearchInfo};
 use kibitz::game::notation::parse_uci;
-use kibitz::game::summary::summaries;
-use kibitz::game::tree::{GameTree, read_game_at, read_games};
+use kibitz::game::tree::read_games;
 use kibitz::review::PositionEval;
-use kibitz::tui::app::{App, Confirm, ListEvent, Overlay, Request};
+use kibitz::tui::app::{Confirm, ListEvent, Overlay, Request};
 use kibitz::tui::msg::Msg;
-use kibitz::tui::ui;
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
-use ratatui::crossterm::event::{
-    KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
-};
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use shakmaty::{Chess, Color, Position};
+
+use crate::common;
+use crate::common::board::{Board, MessageText};
+use crate::snapshot_names as insta;
 
 const W: u16 = 110;
 const H: u16 = 34;
 
-struct Harness {
-    app: App,
-    now: Instant,
-}
-
-impl Harness {
-    fn new() -> Harness {
-        let app = App::new(Settings::default(), None, None, None, (W, H));
-        Harness {
-            app,
-            now: Instant::now(),
-        }
-    }
-
-    /// A harness with game `number` of a test-data file on the board.
-    fn with_game(file: &str, number: usize) -> Harness {
-        let mut h = Harness::new();
-        let path = common::testdata(file);
-        h.open(&path, Some(number));
-        h
-    }
-
-    fn update(&mut self, msg: Msg) {
-        self.app.update(msg, self.now);
-    }
-
-    /// Open a file the way the event loop would: the requests are carried
-    /// out on this thread.
-    fn open(&mut self, path: &Path, number: Option<usize>) {
-        self.app.open_path(path.to_path_buf(), number);
-        self.serve();
-    }
-
-    /// Carry out the app's file requests (reviews are left to the test).
-    fn serve(&mut self) -> Vec<Request> {
-        let mut left = Vec::new();
-        loop {
-            let requests = self.app.take_requests();
-            if requests.is_empty() {
-                return left;
-            }
-            for request in requests {
-                match request {
-                    Request::ListGames { path, id } => {
-                        let file = std::fs::File::open(&path).unwrap();
-                        let mut batches = Vec::new();
-                        let count = summaries(file, 2, &mut |b| {
-                            batches.push(b);
-                            true
-                        })
-                        .unwrap();
-                        for batch in batches {
-                            self.update(Msg::GameList {
-                                id,
-                                event: ListEvent::Games(batch),
-                            });
-                        }
-                        self.update(Msg::GameList {
-                            id,
-                            event: ListEvent::Done(Ok(count)),
-                        });
-                    }
-                    Request::LoadGame { path, number } => {
-                        let file = std::fs::File::open(&path).unwrap();
-                        let tree = read_game_at(file, number)
-                            .unwrap()
-                            .map(Box::new)
-                            .ok_or("no game".to_string());
-                        self.update(Msg::GameLoaded {
-                            path,
-                            number,
-                            result: tree,
-                        });
-                    }
-                    other => left.push(other),
-                }
-            }
-        }
-    }
-
-    fn key(&mut self, code: KeyCode) {
-        self.update(Msg::Key(KeyEvent::from(code), self.now));
-    }
-
-    fn keys(&mut self, text: &str) {
-        for c in text.chars() {
-            self.key(KeyCode::Char(c));
-        }
-    }
-
-    fn typed(&mut self, text: &str) {
-        self.key(KeyCode::Char(':'));
-        self.keys(text);
-        self.key(KeyCode::Enter);
-    }
-
-    fn cursor(&self) -> usize {
-        self.app.analysis().unwrap().cursor
-    }
-
-    fn tree(&self) -> &GameTree {
-        &self.app.analysis().unwrap().tree
-    }
-
-    fn ply(&self) -> usize {
-        self.tree().ply(self.cursor())
-    }
-
-    /// The `Go` requests sent since the last call: (id, multipv, infinite).
-    fn searches(&mut self) -> Vec<(u64, usize, bool)> {
-        self.app
-            .take_commands()
-            .into_iter()
-            .filter_map(|c| match c {
-                Command::Go(r) => Some((r.search_id, r.options.multipv, r.limits.infinite)),
-                _ => None,
-            })
-            .collect()
-    }
-
-    fn last_search(&mut self) -> u64 {
-        self.searches().last().expect("an analysis search").0
-    }
-
-    /// Engine line `multipv` of search `id`: `pv` in UCI, `cp` for the side
-    /// to move.
-    fn info(&mut self, id: u64, multipv: usize, cp: i32, pv: &[&str]) {
-        self.report(id, multipv, 17, cp, Bound::Exact, true, pv);
-    }
-
-    /// Any report of search `id`: a finished line (`complete`, `Exact`), an
-    /// aspiration failure (`Lower` / `Upper`) or a heartbeat.
-    #[allow(clippy::too_many_arguments)]
-    fn report(
-        &mut self,
-        id: u64,
-        multipv: usize,
-        depth: u32,
-        cp: i32,
-        bound: Bound,
-        complete: bool,
-        pv: &[&str],
-    ) {
-        let mut position: Chess = self.app.game.position().clone();
-        let mut moves = Vec::new();
-        for text in pv {
-            let m = parse_uci(&position, text).unwrap();
-            position.play_unchecked(m);
-            moves.push(m);
-        }
-        let info = SearchInfo {
-            search_id: id,
-            multipv,
-            depth,
-            seldepth: 24,
-            score: Score::Centipawns(cp),
-            bound,
-            pv: moves,
-            nodes: 2_000_000,
-            nps: 1_500_000,
-            hashfull: 100,
-            elapsed: Duration::from_millis(1333),
-            complete,
-        };
-        self.update(Msg::Engine(Report::Info(Box::new(info))));
-    }
-
-    fn screen(&self) -> String {
-        let mut terminal = Terminal::new(TestBackend::new(W, H)).unwrap();
-        terminal
-            .draw(|frame| ui::draw(frame, &self.app, self.now))
-            .unwrap();
-        terminal.backend().to_string()
-    }
-
-    fn message(&self) -> String {
-        self.app.message.clone().map(|m| m.0).unwrap_or_default()
-    }
-
-    fn click(&mut self, column: u16, row: u16) {
-        self.update(Msg::Mouse(MouseEvent {
-            kind: MouseEventKind::Down(MouseButton::Left),
-            column,
-            row,
-            modifiers: KeyModifiers::NONE,
-        }));
-    }
-}
-
-/// A scratch folder, removed when dropped.
-struct TempDir(PathBuf);
-
-impl std::ops::Deref for TempDir {
-    type Target = Path;
-    fn deref(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-fn temp_dir(name: &str) -> TempDir {
-    let dir = std::env::temp_dir().join(format!("kibitz-analysis-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    TempDir(dir)
+/// A board with game `number` of a test-data file on the analysis board.
+fn with_game(file: &str, number: usize) -> Board {
+    let mut h = Board::new((W, H));
+    let path = common::testdata(file);
+    h.open(&path, Some(number));
+    h
 }
 
 #[test]
 fn opening_a_game_puts_it_on_the_analysis_board() {
-    let h = Harness::with_game("pgn/kasparov-deep-blue-1997.pgn", 6);
+    let h = with_game("pgn/kasparov-deep-blue-1997.pgn", 6);
     assert!(h.app.analysing());
     assert_eq!(h.tree().mainline().len(), 37);
     assert_eq!(h.cursor(), 0);
@@ -251,7 +41,7 @@ fn opening_a_game_puts_it_on_the_analysis_board() {
 
 #[test]
 fn walking_the_main_line_and_its_ends() {
-    let mut h = Harness::with_game("pgn/kasparov-deep-blue-1997.pgn", 6);
+    let mut h = with_game("pgn/kasparov-deep-blue-1997.pgn", 6);
     for _ in 0..4 {
         h.key(KeyCode::Right);
     }
@@ -275,8 +65,8 @@ fn walking_the_main_line_and_its_ends() {
 
 #[test]
 fn every_move_restarts_the_analysis_and_old_reports_are_dropped() {
-    let mut h = Harness::with_game("pgn/kasparov-deep-blue-1997.pgn", 6);
-    let searches = h.searches();
+    let mut h = with_game("pgn/kasparov-deep-blue-1997.pgn", 6);
+    let searches = h.go_requests();
     let (first, multipv, infinite) = *searches.last().unwrap();
     assert_eq!((multipv, infinite), (3, true));
     h.key(KeyCode::Right);
@@ -314,15 +104,15 @@ fn every_move_restarts_the_analysis_and_old_reports_are_dropped() {
 
 #[test]
 fn lines_can_be_added_removed_and_played() {
-    let mut h = Harness::with_game("pgn/kasparov-deep-blue-1997.pgn", 6);
+    let mut h = with_game("pgn/kasparov-deep-blue-1997.pgn", 6);
     h.searches();
     h.key(KeyCode::Char('+'));
     h.key(KeyCode::Char('+'));
     h.key(KeyCode::Char('+'));
-    let (id, multipv, _) = *h.searches().last().unwrap();
+    let (id, multipv, _) = *h.go_requests().last().unwrap();
     assert_eq!(multipv, 5, "at most five lines");
     h.key(KeyCode::Char('-'));
-    let (id2, multipv, _) = *h.searches().last().unwrap();
+    let (id2, multipv, _) = *h.go_requests().last().unwrap();
     assert_eq!(multipv, 4);
     assert!(id2 > id);
     h.info(id2, 1, 20, &["d2d4", "d7d5"]);
@@ -340,7 +130,7 @@ fn lines_can_be_added_removed_and_played() {
 
 #[test]
 fn moves_add_variations_or_follow_existing_ones_and_can_be_promoted_and_deleted() {
-    let mut h = Harness::with_game("pgn/kasparov-deep-blue-1997.pgn", 6);
+    let mut h = with_game("pgn/kasparov-deep-blue-1997.pgn", 6);
     let nodes = h.tree().nodes.len();
     // 1. e4 is the game's move: following it adds nothing.
     h.typed("e4");
@@ -367,10 +157,10 @@ fn moves_add_variations_or_follow_existing_ones_and_can_be_promoted_and_deleted(
     // Promote it back down by promoting c6, then delete the e5 line.
     let c6 = h.tree().nodes[0].children[0];
     let c6 = h.tree().nodes[c6].children[1];
-    h.app.goto(c6, h.now);
+    h.goto(c6);
     h.key(KeyCode::Char('p'));
     assert_eq!(h.tree().mainline().len(), 37);
-    h.app.goto(e5, h.now);
+    h.goto(e5);
     h.key(KeyCode::Char('x'));
     assert_eq!(h.app.overlay, Overlay::Confirm(Confirm::Delete));
     h.key(KeyCode::Char('y'));
@@ -381,7 +171,7 @@ fn moves_add_variations_or_follow_existing_ones_and_can_be_promoted_and_deleted(
 
 #[test]
 fn comments_and_nags_are_edited_and_saved_as_pgn() {
-    let mut h = Harness::with_game("pgn/kasparov-deep-blue-1997.pgn", 6);
+    let mut h = with_game("pgn/kasparov-deep-blue-1997.pgn", 6);
     h.key(KeyCode::Right);
     h.key(KeyCode::Char('c'));
     assert_eq!(h.app.input.as_deref(), Some("comment "));
@@ -412,7 +202,7 @@ fn comments_and_nags_are_edited_and_saved_as_pgn() {
 }
 
 /// The lines shown: `(first move in SAN, score from White's view in cp)`.
-fn shown(h: &Harness) -> Vec<(String, Score)> {
+fn shown(h: &Board) -> Vec<(String, Score)> {
     h.app
         .analysis()
         .unwrap()
@@ -426,7 +216,7 @@ fn shown(h: &Harness) -> Vec<(String, Score)> {
 #[test]
 fn the_lines_are_one_finished_iteration_exact_distinct_and_best_first() {
     // Ply 1 of the Deep Blue game: Black to move, three lines.
-    let mut h = Harness::with_game("pgn/kasparov-deep-blue-1997.pgn", 6);
+    let mut h = with_game("pgn/kasparov-deep-blue-1997.pgn", 6);
     h.key(KeyCode::Right);
     let id = h.last_search();
     let cp = |n| Score::Centipawns(n);
@@ -469,7 +259,7 @@ fn the_lines_are_one_finished_iteration_exact_distinct_and_best_first() {
 
 #[test]
 fn the_analysis_screen_with_three_lines() {
-    let mut h = Harness::with_game("pgn/kasparov-deep-blue-1997.pgn", 6);
+    let mut h = with_game("pgn/kasparov-deep-blue-1997.pgn", 6);
     for _ in 0..8 {
         h.key(KeyCode::Right);
     }
@@ -483,7 +273,7 @@ fn the_analysis_screen_with_three_lines() {
 
 #[test]
 fn the_game_list_fills_searches_and_opens() {
-    let mut h = Harness::new();
+    let mut h = Board::new((W, H));
     let path = common::testdata("pgn/kasparov-deep-blue-1997.pgn");
     h.open(&path, None);
     assert_eq!(h.app.overlay, Overlay::GameList);
@@ -508,7 +298,7 @@ fn the_game_list_fills_searches_and_opens() {
 
 #[test]
 fn a_file_of_one_game_opens_that_game() {
-    let mut h = Harness::new();
+    let mut h = Board::new((W, H));
     let path = common::testdata("pgn/anastasian-lewis.pgn");
     h.open(&path, None);
     h.serve();
@@ -519,14 +309,14 @@ fn a_file_of_one_game_opens_that_game() {
 
 #[test]
 fn an_illegal_move_is_reported_when_the_game_opens() {
-    let dir = temp_dir("illegal");
+    let dir = common::TempHome::new("illegal");
     let path = dir.join("bad.pgn");
     std::fs::write(
         &path,
         "[White \"A\"]\n\n1. e4 e5 2. Ke3 Nc6 *\n\n[White \"B\"]\n\n1. d4 *\n",
     )
     .unwrap();
-    let mut h = Harness::new();
+    let mut h = Board::new((W, H));
     h.open(&path, Some(1));
     assert!(h.app.analysing());
     assert_eq!(h.tree().mainline().len(), 2, "the moves before it are kept");
@@ -544,12 +334,12 @@ fn an_illegal_move_is_reported_when_the_game_opens() {
 
 #[test]
 fn saving_writes_the_whole_file_back_with_the_edited_game() {
-    let dir = temp_dir("save");
+    let dir = common::TempHome::new("save");
     let path = dir.join("two.pgn");
     let text = "[Event \"One\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. e4 e5 { first } 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n\
                 [Event \"Two\"]\n[White \"C\"]\n[Black \"D\"]\n[Result \"*\"]\n\n1. d4 d5 2. c4 *\n";
     std::fs::write(&path, text).unwrap();
-    let mut h = Harness::new();
+    let mut h = Board::new((W, H));
     h.open(&path, Some(2));
     h.key(KeyCode::Right);
     h.typed("Nf6");
@@ -588,7 +378,7 @@ fn saving_writes_the_whole_file_back_with_the_edited_game() {
     h.typed(&format!("save {}", other.display()));
     assert!(h.message().contains("exists"), "{}", h.message());
     assert_eq!(std::fs::read_to_string(&other).unwrap(), "keep me");
-    let leftovers: Vec<_> = std::fs::read_dir(&*dir)
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path())
         .unwrap()
         .filter_map(Result::ok)
         .filter(|e| e.file_name().to_string_lossy().contains("tmp"))
@@ -598,7 +388,7 @@ fn saving_writes_the_whole_file_back_with_the_edited_game() {
 
 #[test]
 fn pasting_a_fen_or_a_pgn_loads_it() {
-    let mut h = Harness::new();
+    let mut h = Board::new((W, H));
     let fen = "8/8/8/4k3/8/8/4P3/4K3 w - - 0 1";
     h.update(Msg::Paste(format!("{fen}\n")));
     assert!(h.app.analysing());
@@ -620,10 +410,10 @@ fn pasting_a_fen_or_a_pgn_loads_it() {
 
 #[test]
 fn review_results_mark_moves_and_are_written_into_the_game() {
-    let dir = temp_dir("review");
+    let dir = common::TempHome::new("review");
     let path = dir.join("scholar.pgn");
     std::fs::write(&path, "[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0\n").unwrap();
-    let mut h = Harness::new();
+    let mut h = Board::new((W, H));
     h.open(&path, Some(1));
     h.key(KeyCode::Char('R'));
     let requests = h.serve();
@@ -678,14 +468,14 @@ fn review_results_mark_moves_and_are_written_into_the_game() {
     );
     // Promoting the better line changes the main line: the review goes.
     let better = h.tree().nodes[parent].children[1];
-    h.app.goto(better, h.now);
+    h.goto(better);
     h.key(KeyCode::Char('p'));
     assert!(h.app.analysis().unwrap().review.is_none());
 }
 
 #[test]
 fn clicking_a_move_in_the_list_goes_there() {
-    let mut h = Harness::with_game("pgn/kasparov-deep-blue-1997.pgn", 6);
+    let mut h = with_game("pgn/kasparov-deep-blue-1997.pgn", 6);
     let screen = h.screen();
     // Find "Nc3" (3. Nc3) on screen and click it.
     let (row, line) = screen
@@ -704,7 +494,7 @@ fn clicking_a_move_in_the_list_goes_there() {
 
 #[test]
 fn the_analysis_board_from_the_new_game_dialog_and_from_a_finished_game() {
-    let mut h = Harness::new();
+    let mut h = Board::new((W, H));
     // Side: White, Black, Random, Two players, Analysis board.
     for _ in 0..4 {
         h.key(KeyCode::Right);
@@ -722,7 +512,7 @@ fn the_analysis_board_from_the_new_game_dialog_and_from_a_finished_game() {
 
 #[test]
 fn a_new_game_from_the_analysis_board_stops_the_analysis_and_asks_about_unsaved_work() {
-    let mut h = Harness::with_game("pgn/kasparov-deep-blue-1997.pgn", 6);
+    let mut h = with_game("pgn/kasparov-deep-blue-1997.pgn", 6);
     h.typed("d4");
     assert!(h.app.unsaved());
     h.typed("new");
@@ -738,7 +528,7 @@ fn a_new_game_from_the_analysis_board_stops_the_analysis_and_asks_about_unsaved_
         "the endless analysis is stopped: {commands:?}"
     );
     // Ctrl-C with unsaved analysis asks once, then quits.
-    let mut h = Harness::with_game("pgn/kasparov-deep-blue-1997.pgn", 6);
+    let mut h = with_game("pgn/kasparov-deep-blue-1997.pgn", 6);
     h.typed("d4");
     let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
     h.update(Msg::Key(ctrl_c, h.now));
@@ -752,13 +542,13 @@ fn a_new_game_from_the_analysis_board_stops_the_analysis_and_asks_about_unsaved_
 fn what_could_lose_work_is_refused_or_asked() {
     // A file that is not UTF-8: writing it back would change the other
     // game's names, so saving into it is refused and the file kept.
-    let dir = temp_dir("latin1");
+    let dir = common::TempHome::new("latin1");
     let path = dir.join("latin1.pgn");
     let mut bytes = b"[White \"M".to_vec();
     bytes.push(0xfc); // ü in Latin-1
     bytes.extend_from_slice(b"ller\"]\n\n1. e4 *\n\n[White \"B\"]\n\n1. d4 *\n");
     std::fs::write(&path, &bytes).unwrap();
-    let mut h = Harness::new();
+    let mut h = Board::new((W, H));
     h.open(&path, Some(2));
     h.key(KeyCode::Right);
     h.typed("d5");
@@ -817,7 +607,7 @@ fn what_could_lose_work_is_refused_or_asked() {
 
 #[test]
 fn a_stale_game_list_reader_is_ignored() {
-    let mut h = Harness::new();
+    let mut h = Board::new((W, H));
     let path = common::testdata("pgn/kasparov-deep-blue-1997.pgn");
     h.app.open_path(path.clone(), None);
     let first = h.app.take_requests();
@@ -838,7 +628,7 @@ fn a_stale_game_list_reader_is_ignored() {
 
 #[test]
 fn nested_variations_are_indented_and_closed() {
-    let dir = temp_dir("nested");
+    let dir = common::TempHome::new("nested");
     let path = dir.join("vars.pgn");
     std::fs::write(
         &path,
@@ -846,7 +636,7 @@ fn nested_variations_are_indented_and_closed() {
          2. Nf3 {[%clk 0:04:58] Develops.} Nc6 $1 *\n",
     )
     .unwrap();
-    let mut h = Harness::new();
+    let mut h = Board::new((W, H));
     h.open(&path, Some(1));
     let analysis = h.app.analysis().unwrap();
     let rows = kibitz::tui::layout::move_rows::move_rows(analysis, 40);
@@ -881,7 +671,7 @@ fn nested_variations_are_indented_and_closed() {
 
 #[test]
 fn every_terminal_size_draws_without_panicking() {
-    let mut h = Harness::with_game("pgn/kasparov-deep-blue-1997.pgn", 2);
+    let mut h = with_game("pgn/kasparov-deep-blue-1997.pgn", 2);
     for _ in 0..30 {
         h.key(KeyCode::Right);
     }
@@ -916,10 +706,7 @@ fn every_terminal_size_draws_without_panicking() {
         (1, 1),
     ] {
         h.update(Msg::Resize(w, hgt));
-        let mut terminal = Terminal::new(TestBackend::new(w, hgt)).unwrap();
-        terminal
-            .draw(|frame| ui::draw(frame, &h.app, h.now))
-            .unwrap();
+        h.buffer();
         // Clicks anywhere land somewhere sensible or nowhere.
         for (x, y) in [
             (0, 0),

@@ -4,171 +4,21 @@
 //! with insta snapshots.
 #![allow(clippy::unwrap_used)]
 
-use std::time::Instant;
-
-use kibitz::config::Settings;
-use kibitz::teach::{self, RecordError, Setup, TeachingPosition, compare};
-use kibitz::tui::app::{App, Overlay, Request};
+use kibitz::teach::{self, RecordError, Setup, compare};
+use kibitz::tui::app::{Overlay, Request};
 use kibitz::tui::modes::Mode;
-use kibitz::tui::modes::teach::{Record, Teach};
+use kibitz::tui::modes::teach::Record;
 use kibitz::tui::msg::Msg;
-use kibitz::tui::ui;
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
-use ratatui::crossterm::event::{KeyCode, KeyEvent};
+use ratatui::crossterm::event::KeyCode;
 use shakmaty::Chess;
 use shakmaty::fen::Fen;
 
-/// A curated teaching position, by its name in `assets/teaching.txt`.
-fn curated(name: &str) -> TeachingPosition {
-    teach::positions()
-        .into_iter()
-        .find(|p| p.name == name)
-        .unwrap_or_else(|| panic!("no teaching position {name:?}"))
-}
+use crate::common::board::{Board, curated};
+use crate::snapshot_names as insta;
 
 fn fen_of(position: &Chess) -> String {
     Fen::from_position(position, shakmaty::EnPassantMode::Legal).to_string()
-}
-
-struct Board {
-    app: App,
-    now: Instant,
-    size: (u16, u16),
-    /// Requests the board made that the harness does not carry out.
-    left: Vec<Request>,
-}
-
-impl Board {
-    fn new(size: (u16, u16)) -> Board {
-        Board {
-            app: App::new(Settings::default(), None, None, None, size),
-            now: Instant::now(),
-            size,
-            left: Vec::new(),
-        }
-    }
-
-    /// Teach mode on `position` at `depth`, opened as `kibitz teach` opens
-    /// it (Esc leads to the analysis board of the position); the record and
-    /// the comparison are made.
-    fn teach(position: Chess, depth: u32, size: (u16, u16)) -> Board {
-        let mut board = Board::new(size);
-        board.app.analyse_position(position.clone(), board.now);
-        board.app.teach(position, Vec::new(), depth, board.now);
-        assert!(board.teaching(), "not in teach mode");
-        board.serve();
-        assert!(board.ready(), "no record: {:?}", board.teach_state().record);
-        board
-    }
-
-    /// A curated position at the depth its lesson is meant for.
-    fn curated(name: &str, size: (u16, u16)) -> Board {
-        let p = curated(name);
-        Board::teach(p.position, p.depth, size)
-    }
-
-    fn update(&mut self, msg: Msg) {
-        self.app.update(msg, self.now);
-    }
-
-    /// Carry out the board's teach requests as the background tasks would;
-    /// the others are kept in `left`.
-    fn serve(&mut self) {
-        loop {
-            let requests = self.app.take_requests();
-            if requests.is_empty() {
-                return;
-            }
-            for request in requests {
-                match request {
-                    Request::Record { id, setup } => {
-                        let result = teach::record_replay(&setup, teach::MAX_EVENTS, &|| false);
-                        self.update(Msg::Recorded { id, result });
-                    }
-                    Request::Compare {
-                        id,
-                        position,
-                        history,
-                        depth,
-                    } => {
-                        for (index, method) in compare::methods().iter().enumerate() {
-                            let outcome = compare::run(
-                                &position,
-                                &history,
-                                depth,
-                                method,
-                                compare::NODE_CAP,
-                                &|| false,
-                            );
-                            self.update(Msg::Compared { id, index, outcome });
-                        }
-                    }
-                    other => self.left.push(other),
-                }
-            }
-        }
-    }
-
-    fn key(&mut self, code: KeyCode) {
-        self.update(Msg::Key(KeyEvent::from(code), self.now));
-    }
-
-    fn char(&mut self, c: char) {
-        self.key(KeyCode::Char(c));
-    }
-
-    fn typed(&mut self, text: &str) {
-        self.char(':');
-        for c in text.chars() {
-            self.char(c);
-        }
-        self.key(KeyCode::Enter);
-    }
-
-    fn teaching(&self) -> bool {
-        matches!(self.app.mode, Mode::Teach(_))
-    }
-
-    fn teach_state(&self) -> &Teach {
-        self.app.mode.teach().expect("teach mode")
-    }
-
-    fn ready(&self) -> bool {
-        self.teach_state().ready().is_some()
-    }
-
-    /// Events applied so far.
-    fn step(&self) -> usize {
-        self.teach_state().applied()
-    }
-
-    /// Steps in the record.
-    fn steps(&self) -> usize {
-        self.teach_state().ready().unwrap().0.len()
-    }
-
-    fn buffer(&self) -> Buffer {
-        let mut terminal = Terminal::new(TestBackend::new(self.size.0, self.size.1)).unwrap();
-        terminal
-            .draw(|frame| ui::draw(frame, &self.app, self.now))
-            .unwrap();
-        terminal.backend().buffer().clone()
-    }
-
-    fn screen(&self) -> String {
-        let mut terminal = Terminal::new(TestBackend::new(self.size.0, self.size.1)).unwrap();
-        terminal
-            .draw(|frame| ui::draw(frame, &self.app, self.now))
-            .unwrap();
-        terminal.backend().to_string()
-    }
-
-    fn resize(&mut self, size: (u16, u16)) {
-        self.size = size;
-        self.update(Msg::Resize(size.0, size.1));
-    }
 }
 
 /// What a screen of teach mode must never show: the engine's raw values for
@@ -626,8 +476,8 @@ fn the_teach_choice_of_the_new_game_dialog() {
 fn a_refused_record_says_why_and_keys_do_nothing_harmful() {
     let mut board = Board::new((120, 40));
     let p = curated("move ordering");
-    board.app.analyse_position(p.position.clone(), board.now);
-    board.app.teach(p.position, Vec::new(), 6, board.now);
+    board.analyse(p.position.clone());
+    board.start_teach(p.position, 6);
     let requests = board.app.take_requests();
     let id = requests
         .iter()
@@ -706,8 +556,8 @@ fn a_search_over_before_the_record_is_taken() {
     // Keys while the record is being made do not move, and say why.
     let mut board = Board::new((120, 40));
     let p = curated("fork");
-    board.app.analyse_position(p.position.clone(), board.now);
-    board.app.teach(p.position, Vec::new(), p.depth, board.now);
+    board.analyse(p.position.clone());
+    board.start_teach(p.position, p.depth);
     board.key(KeyCode::Right);
     board.key(KeyCode::End);
     board.char('c');
