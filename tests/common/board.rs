@@ -151,7 +151,7 @@ impl Options {
             app.seed(seed);
         }
         if self.no_color {
-            app.no_color = true;
+            app.cx.no_color = true;
         }
         Board {
             app,
@@ -171,7 +171,7 @@ impl Options {
             board.key(KeyCode::Right);
         }
         board.key(KeyCode::Enter);
-        assert!(board.app.analysing());
+        assert!(board.app.mode.analysis().is_some());
         board
     }
 
@@ -324,7 +324,7 @@ impl Board {
     /// `Options::blitz` 5+3).
     pub fn start(&mut self) {
         self.key(KeyCode::Enter);
-        assert_eq!(self.app.overlay, Overlay::None);
+        assert_eq!(self.app.cx.overlay, Overlay::None);
     }
 
     /// `position` on the analysis board.
@@ -340,7 +340,9 @@ impl Board {
 
     /// The analysis board's cursor to `node`.
     pub fn goto(&mut self, node: usize) {
-        self.app.goto(node, self.now);
+        let app = &mut self.app;
+        let analysis = app.mode.analysis_mut().expect("the analysis board");
+        analysis.goto(&mut app.cx, node, self.now);
     }
 
     pub fn set_book(&mut self, book: Arc<Book>) {
@@ -348,11 +350,11 @@ impl Board {
     }
 
     pub fn set_cursor(&mut self, square: Square) {
-        self.app.cursor = square;
+        self.app.cx.board.cursor = square;
     }
 
     pub fn set_no_color(&mut self, no_color: bool) {
-        self.app.no_color = no_color;
+        self.app.cx.no_color = no_color;
     }
 
     // The engine, played by the test.
@@ -381,7 +383,7 @@ impl Board {
 
     /// The moves of `uci` from the position on the board.
     pub fn line(&self, uci: &[&str]) -> Vec<Move> {
-        let mut position: Chess = self.app.game.position().clone();
+        let mut position: Chess = self.app.cx.board.game.position().clone();
         let mut moves = Vec::new();
         for text in uci {
             let m = parse_uci(&position, text).unwrap();
@@ -573,12 +575,12 @@ impl Board {
 
     /// The analysis board's cursor (a node of its tree).
     pub fn cursor(&self) -> usize {
-        self.app.analysis().unwrap().cursor
+        self.app.mode.analysis().unwrap().cursor
     }
 
     /// The analysis board's game.
     pub fn tree(&self) -> &GameTree {
-        &self.app.analysis().unwrap().tree
+        &self.app.mode.analysis().unwrap().tree
     }
 
     /// Plies from the start to the analysis board's cursor.
@@ -611,7 +613,7 @@ impl Board {
 
     /// The status line's message and its tone, if any.
     pub fn status(&self) -> Option<(String, Tone)> {
-        self.app.message.clone()
+        self.app.cx.message.clone()
     }
 
     // The screen.
@@ -670,7 +672,7 @@ impl Board {
 
     /// Where `square` is drawn.
     pub fn square_rect(&self, square: Square) -> Rect {
-        self.layout().board.square_rect(square, self.app.flipped)
+        self.layout().board.square_rect(square, self.app.cx.board.flipped)
     }
 
     /// The text of a square's middle row (where the piece and its marks are).

@@ -34,14 +34,14 @@ fn harness(size: (u16, u16), theme: ThemeName, fen: Option<&str>) -> Board {
 fn check_and_selection(size: (u16, u16), theme: ThemeName) -> Board {
     let mut h = harness(size, theme, Some(FEN));
     h.key(KeyCode::Enter);
-    assert_eq!(h.app.overlay, Overlay::None);
+    assert_eq!(h.app.cx.overlay, Overlay::None);
     h.typed("Ra2");
     h.wait(1_500);
     h.engine_answers("d7d2");
     h.wait(2_000);
     h.set_cursor(Square::A2);
     h.key(KeyCode::Enter);
-    assert_eq!(h.app.selected, Some(Square::A2));
+    assert_eq!(h.app.cx.board.selected, Some(Square::A2));
     h
 }
 
@@ -122,7 +122,7 @@ fn coloured_themes_draw_no_marks() {
 
 /// The overlay's text, top to bottom, joined into one string per row.
 fn describe_screen(h: &Board) -> String {
-    assert!(matches!(h.app.overlay, Overlay::Describe(_)));
+    assert!(matches!(h.app.cx.overlay, Overlay::Describe(_)));
     h.screen()
 }
 
@@ -145,7 +145,7 @@ fn describe_overlay_at_80x24() {
     assert!(!screen.contains('♔'), "nothing of the board shows through");
     snapshot!("describe_80x24", screen);
     h.key(KeyCode::Esc);
-    assert_eq!(h.app.overlay, Overlay::None);
+    assert_eq!(h.app.cx.overlay, Overlay::None);
 }
 
 #[test]
@@ -157,8 +157,8 @@ fn describe_overlay_at_120x40_by_key() {
     assert!(screen.contains("White is in check."), "{screen}");
     snapshot!("describe_120x40", screen);
     h.key(KeyCode::Char('q'));
-    assert_eq!(h.app.overlay, Overlay::None);
-    assert!(!h.app.quit);
+    assert_eq!(h.app.cx.overlay, Overlay::None);
+    assert!(!h.app.cx.quit);
 }
 
 #[test]
@@ -172,7 +172,7 @@ fn describe_after_the_game_ends() {
     for san in ["f3", "e5", "g4", "Qh4#"] {
         h.typed(san);
     }
-    assert_eq!(h.app.overlay, Overlay::GameOver);
+    assert_eq!(h.app.cx.overlay, Overlay::GameOver);
     h.key(KeyCode::Char('D'));
     let screen = describe_screen(&h);
     assert!(screen.contains("Checkmate: Black wins."), "{screen}");
@@ -189,7 +189,7 @@ fn describe_on_the_analysis_board_and_in_teach_mode() {
         h.key(KeyCode::Right);
     }
     h.key(KeyCode::Enter);
-    assert!(h.app.analysing());
+    assert!(h.app.mode.analysis().is_some());
     h.typed("e4");
     h.key(KeyCode::Char('D'));
     let screen = describe_screen(&h);

@@ -32,10 +32,10 @@ fn with_game(file: &str, number: usize) -> Board {
 #[test]
 fn opening_a_game_puts_it_on_the_analysis_board() {
     let h = with_game("pgn/kasparov-deep-blue-1997.pgn", 6);
-    assert!(h.app.analysing());
+    assert!(h.app.mode.analysis().is_some());
     assert_eq!(h.tree().mainline().len(), 37);
     assert_eq!(h.cursor(), 0);
-    assert_eq!(h.app.overlay, Overlay::None);
+    assert_eq!(h.app.cx.overlay, Overlay::None);
     assert!(h.message().contains("Game 6"), "{}", h.message());
 }
 
@@ -47,7 +47,7 @@ fn walking_the_main_line_and_its_ends() {
     }
     assert_eq!(h.ply(), 4);
     assert_eq!(
-        h.app.game.len(),
+        h.app.cx.board.game.len(),
         4,
         "the board shows the line to the cursor"
     );
@@ -87,19 +87,19 @@ fn every_move_restarts_the_analysis_and_old_reports_are_dropped() {
         elapsed: Duration::ZERO,
         complete: true,
     }))));
-    assert!(h.app.analysis().unwrap().lines.shown.is_empty());
+    assert!(h.app.mode.analysis().unwrap().lines.shown.is_empty());
     h.info(second, 1, -20, &["c7c6"]);
     h.info(second, 2, -30, &["e7e5"]);
     // Shown only when the iteration's three lines are all in.
-    assert!(h.app.analysis().unwrap().lines.shown.is_empty());
-    assert!(h.app.analysis().unwrap().first_line.is_none());
+    assert!(h.app.mode.analysis().unwrap().lines.shown.is_empty());
+    assert!(h.app.mode.analysis().unwrap().first_line.is_none());
     h.info(second, 3, -40, &["d7d5"]);
-    let lines = &h.app.analysis().unwrap().lines.shown;
+    let lines = &h.app.mode.analysis().unwrap().lines.shown;
     assert_eq!(lines.len(), 3);
     assert_eq!(lines[0].san, vec!["c6"]);
     // The score is shown from White's side: -20 for Black to move is +0.20.
     assert_eq!(lines[0].score, Score::Centipawns(20));
-    assert!(h.app.analysis().unwrap().first_line.is_some());
+    assert!(h.app.mode.analysis().unwrap().first_line.is_some());
 }
 
 #[test]
@@ -162,7 +162,7 @@ fn moves_add_variations_or_follow_existing_ones_and_can_be_promoted_and_deleted(
     assert_eq!(h.tree().mainline().len(), 37);
     h.goto(e5);
     h.key(KeyCode::Char('x'));
-    assert_eq!(h.app.overlay, Overlay::Confirm(Confirm::Delete));
+    assert_eq!(h.app.cx.overlay, Overlay::Confirm(Confirm::Delete));
     h.key(KeyCode::Char('y'));
     assert_eq!(h.tree().nodes.len(), nodes, "e5 and Nf3 are gone");
     assert_eq!(h.ply(), 1, "the cursor is on 1. e4");
@@ -174,7 +174,7 @@ fn comments_and_nags_are_edited_and_saved_as_pgn() {
     let mut h = with_game("pgn/kasparov-deep-blue-1997.pgn", 6);
     h.key(KeyCode::Right);
     h.key(KeyCode::Char('c'));
-    assert_eq!(h.app.input.as_deref(), Some("comment "));
+    assert_eq!(h.app.cx.input.as_deref(), Some("comment "));
     h.keys("The king's pawn.");
     h.key(KeyCode::Enter);
     h.typed("nag !");
@@ -204,6 +204,7 @@ fn comments_and_nags_are_edited_and_saved_as_pgn() {
 /// The lines shown: `(first move in SAN, score from White's view in cp)`.
 fn shown(h: &Board) -> Vec<(String, Score)> {
     h.app
+        .mode
         .analysis()
         .unwrap()
         .lines
@@ -236,7 +237,7 @@ fn the_lines_are_one_finished_iteration_exact_distinct_and_best_first() {
     // A heartbeat repeats the last line with fresh counts only.
     h.report(id, 1, 11, -20, Bound::Exact, false, &["c7c6"]);
     assert_eq!(shown(&h), depth_10);
-    assert_eq!(h.app.analysis().unwrap().lines.searching, Some(11));
+    assert_eq!(h.app.mode.analysis().unwrap().lines.searching, Some(11));
     // Line 3 of depth 11 comes back better for Black than line 2: the
     // panel orders by score from the side to move.
     h.report(id, 2, 11, -35, Bound::Exact, true, &["c7c6"]);
@@ -276,13 +277,13 @@ fn the_game_list_fills_searches_and_opens() {
     let mut h = Board::new((W, H));
     let path = common::testdata("pgn/kasparov-deep-blue-1997.pgn");
     h.open(&path, None);
-    assert_eq!(h.app.overlay, Overlay::GameList);
-    let list = h.app.game_list.as_ref().unwrap();
+    assert_eq!(h.app.cx.overlay, Overlay::GameList);
+    let list = h.app.cx.game_list.as_ref().unwrap();
     assert!(list.done);
     assert_eq!(list.games.len(), 6);
     insta::assert_snapshot!("game_list", h.screen());
     h.keys("caro");
-    assert_eq!(h.app.game_list.as_ref().unwrap().shown.len(), 2);
+    assert_eq!(h.app.cx.game_list.as_ref().unwrap().shown.len(), 2);
     h.key(KeyCode::Down);
     h.key(KeyCode::Enter);
     let requests = h.app.take_requests();
@@ -302,8 +303,8 @@ fn a_file_of_one_game_opens_that_game() {
     let path = common::testdata("pgn/anastasian-lewis.pgn");
     h.open(&path, None);
     h.serve();
-    assert!(h.app.analysing());
-    assert_eq!(h.app.overlay, Overlay::None);
+    assert!(h.app.mode.analysis().is_some());
+    assert_eq!(h.app.cx.overlay, Overlay::None);
     assert_eq!(h.tree().mainline().len(), 84);
 }
 
@@ -318,7 +319,7 @@ fn an_illegal_move_is_reported_when_the_game_opens() {
     .unwrap();
     let mut h = Board::new((W, H));
     h.open(&path, Some(1));
-    assert!(h.app.analysing());
+    assert!(h.app.mode.analysis().is_some());
     assert_eq!(h.tree().mainline().len(), 2, "the moves before it are kept");
     assert!(
         h.message().contains("game 1, ply 3: 'Ke3'"),
@@ -346,9 +347,9 @@ fn saving_writes_the_whole_file_back_with_the_edited_game() {
     assert!(h.app.unsaved());
     // Quitting asks first.
     h.key(KeyCode::Char('q'));
-    assert_eq!(h.app.overlay, Overlay::Confirm(Confirm::QuitUnsaved));
+    assert_eq!(h.app.cx.overlay, Overlay::Confirm(Confirm::QuitUnsaved));
     h.key(KeyCode::Char('n'));
-    assert!(!h.app.quit);
+    assert!(!h.app.cx.quit);
     h.key(KeyCode::Char('s'));
     assert!(!h.app.unsaved(), "{}", h.message());
     assert!(h.message().contains("game 2 of 2"), "{}", h.message());
@@ -391,21 +392,21 @@ fn pasting_a_fen_or_a_pgn_loads_it() {
     let mut h = Board::new((W, H));
     let fen = "8/8/8/4k3/8/8/4P3/4K3 w - - 0 1";
     h.update(Msg::Paste(format!("{fen}\n")));
-    assert!(h.app.analysing());
-    assert_eq!(h.app.game.fen(), fen);
+    assert!(h.app.mode.analysis().is_some());
+    assert_eq!(h.app.cx.board.game.fen(), fen);
     h.typed("e4");
     assert!(h.app.unsaved());
     // A pasted PGN would drop the unsaved move: asks first.
     h.update(Msg::Paste(
         "[Event \"x\"]\n\n1. f4 e5 2. g4 Qh4# 0-1\n".into(),
     ));
-    assert_eq!(h.app.overlay, Overlay::Confirm(Confirm::Discard));
+    assert_eq!(h.app.cx.overlay, Overlay::Confirm(Confirm::Discard));
     h.key(KeyCode::Char('y'));
     assert_eq!(h.tree().mainline().len(), 4);
     assert_eq!(h.tree().result, "0-1");
     // Text that is neither lands on the command line for editing.
     h.update(Msg::Paste("hello".into()));
-    assert_eq!(h.app.input.as_deref(), Some("hello"));
+    assert_eq!(h.app.cx.input.as_deref(), Some("hello"));
 }
 
 #[test]
@@ -470,7 +471,7 @@ fn review_results_mark_moves_and_are_written_into_the_game() {
     let better = h.tree().nodes[parent].children[1];
     h.goto(better);
     h.key(KeyCode::Char('p'));
-    assert!(h.app.analysis().unwrap().review.is_none());
+    assert!(h.app.mode.analysis().unwrap().review.is_none());
 }
 
 #[test]
@@ -500,8 +501,8 @@ fn the_analysis_board_from_the_new_game_dialog_and_from_a_finished_game() {
         h.key(KeyCode::Right);
     }
     h.key(KeyCode::Enter);
-    assert!(h.app.analysing());
-    assert_eq!(h.app.game.position().turn(), Color::White);
+    assert!(h.app.mode.analysis().is_some());
+    assert_eq!(h.app.cx.board.game.position().turn(), Color::White);
     h.typed("f3");
     h.typed("e5");
     h.typed("g4");
@@ -516,12 +517,12 @@ fn a_new_game_from_the_analysis_board_stops_the_analysis_and_asks_about_unsaved_
     h.typed("d4");
     assert!(h.app.unsaved());
     h.typed("new");
-    assert_eq!(h.app.overlay, Overlay::Confirm(Confirm::Discard));
+    assert_eq!(h.app.cx.overlay, Overlay::Confirm(Confirm::Discard));
     h.key(KeyCode::Char('y'));
-    assert!(matches!(h.app.overlay, Overlay::NewGame(_)));
+    assert!(matches!(h.app.cx.overlay, Overlay::NewGame(_)));
     h.app.take_commands();
     h.key(KeyCode::Enter);
-    assert!(!h.app.analysing());
+    assert!(!h.app.mode.analysis().is_some());
     let commands = h.app.take_commands();
     assert!(
         commands.iter().any(|c| matches!(c, Command::Stop)),
@@ -532,10 +533,10 @@ fn a_new_game_from_the_analysis_board_stops_the_analysis_and_asks_about_unsaved_
     h.typed("d4");
     let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
     h.update(Msg::Key(ctrl_c, h.now));
-    assert_eq!(h.app.overlay, Overlay::Confirm(Confirm::QuitUnsaved));
-    assert!(!h.app.quit);
+    assert_eq!(h.app.cx.overlay, Overlay::Confirm(Confirm::QuitUnsaved));
+    assert!(!h.app.cx.quit);
     h.update(Msg::Key(ctrl_c, h.now));
-    assert!(h.app.quit);
+    assert!(h.app.cx.quit);
 }
 
 #[test]
@@ -579,7 +580,7 @@ fn what_could_lose_work_is_refused_or_asked() {
     h.key(KeyCode::Char('c'));
     h.update(Msg::Paste("1. d4 is better".into()));
     assert_eq!(
-        h.app.input.as_deref(),
+        h.app.cx.input.as_deref(),
         Some("comment see {this} line1. d4 is better")
     );
     h.key(KeyCode::Esc);
@@ -587,21 +588,21 @@ fn what_could_lose_work_is_refused_or_asked() {
     // Opening the file's list replaces nothing; leaving it keeps the work
     // marked unsaved.
     h.open(&path, None);
-    assert_eq!(h.app.overlay, Overlay::GameList);
+    assert_eq!(h.app.cx.overlay, Overlay::GameList);
     h.key(KeyCode::Esc);
     assert!(h.app.unsaved());
     // A game from the list asks first; "no" keeps the board.
     h.open(&path, None);
     h.key(KeyCode::Enter);
-    assert_eq!(h.app.overlay, Overlay::Confirm(Confirm::Discard));
+    assert_eq!(h.app.cx.overlay, Overlay::Confirm(Confirm::Discard));
     h.key(KeyCode::Char('n'));
     assert!(h.app.unsaved());
     assert_eq!(h.tree().mainline().len(), 2);
     // A typed FEN asks too.
     h.typed("fen 8/8/8/4k3/8/8/4P3/4K3 w - - 0 1");
-    assert_eq!(h.app.overlay, Overlay::Confirm(Confirm::Discard));
+    assert_eq!(h.app.cx.overlay, Overlay::Confirm(Confirm::Discard));
     h.key(KeyCode::Char('y'));
-    assert_eq!(h.app.game.fen(), "8/8/8/4k3/8/8/4P3/4K3 w - - 0 1");
+    assert_eq!(h.app.cx.board.game.fen(), "8/8/8/4k3/8/8/4P3/4K3 w - - 0 1");
     assert!(!h.app.unsaved());
 }
 
@@ -613,17 +614,17 @@ fn a_stale_game_list_reader_is_ignored() {
     let first = h.app.take_requests();
     h.app.open_path(path, None);
     h.serve();
-    assert_eq!(h.app.game_list.as_ref().unwrap().games.len(), 6);
+    assert_eq!(h.app.cx.game_list.as_ref().unwrap().games.len(), 6);
     // The first reading's games arrive late: not added twice.
     let Request::ListGames { id, .. } = &first[0] else {
         panic!("a list request: {first:?}");
     };
-    let batch = h.app.game_list.as_ref().unwrap().games.clone();
+    let batch = h.app.cx.game_list.as_ref().unwrap().games.clone();
     h.update(Msg::GameList {
         id: *id,
         event: ListEvent::Games(batch),
     });
-    assert_eq!(h.app.game_list.as_ref().unwrap().games.len(), 6);
+    assert_eq!(h.app.cx.game_list.as_ref().unwrap().games.len(), 6);
 }
 
 #[test]
@@ -638,8 +639,8 @@ fn nested_variations_are_indented_and_closed() {
     .unwrap();
     let mut h = Board::new((W, H));
     h.open(&path, Some(1));
-    let analysis = h.app.analysis().unwrap();
-    let rows = kibitz::tui::layout::move_rows::move_rows(analysis, 40);
+    let analysis = h.app.mode.analysis().unwrap();
+    let rows = kibitz::tui::modes::analyse::move_rows::move_rows(analysis, 40);
     let text: Vec<String> = rows
         .iter()
         .map(|row| {

@@ -28,7 +28,7 @@ fn game(theme: ThemeName, size: (u16, u16)) -> Board {
     let mut board = map_board(theme, size);
     board.key(KeyCode::Enter);
     board.typed("e4");
-    assert!(board.app.engine_thinking());
+    assert!(board.app.mode.game().is_some_and(|p| p.engine_thinking()));
     board
 }
 
@@ -380,7 +380,7 @@ fn the_game_taken_to_the_analysis_board_keeps_its_tables() {
     board.key(KeyCode::Char('y'));
     board.key(KeyCode::Esc);
     board.key(KeyCode::Char('a'));
-    assert!(board.app.analysing(), "{}", board.screen());
+    assert!(board.app.mode.analysis().is_some(), "{}", board.screen());
     assert!(
         !board
             .app
@@ -520,7 +520,7 @@ fn numbers_stay_apart_and_leave_the_pieces_at_every_size() {
             let text = |y: u16, from: u16, to: u16| -> String {
                 (from..to).map(|x| buffer[(x, y)].symbol()).collect()
             };
-            let position = board.app.game.position().clone();
+            let position = board.app.cx.board.game.position().clone();
             let digits = theme == ThemeName::Mono || no_color;
             let a7 = screen.board.square_rect(Square::A7, false);
             let h7 = screen.board.square_rect(Square::H7, false);

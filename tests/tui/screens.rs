@@ -128,18 +128,18 @@ fn dialogs_of_a_game() {
 
         let mut h = play_mid_game(size);
         h.key(KeyCode::Char('r'));
-        assert_eq!(h.app.overlay, Overlay::Confirm(Confirm::Resign));
+        assert_eq!(h.app.cx.overlay, Overlay::Confirm(Confirm::Resign));
         let screen = dump("confirm_resign", &h);
         assert!(screen.contains("Resign this game?"), "{screen}");
         assert!(screen.contains("(Enter: no)"), "{screen}");
         // Enter takes the dialog's default, "no": typing a move and
         // pressing Enter into a dialog that just opened loses nothing.
         h.typed("d4");
-        assert_eq!(h.app.overlay, Overlay::None);
-        assert_eq!(h.app.end, None, "Enter must not resign");
+        assert_eq!(h.app.cx.overlay, Overlay::None);
+        assert_eq!(h.app.mode.get().game_end(), None, "Enter must not resign");
         h.key(KeyCode::Char('r'));
         h.key(KeyCode::Char('n'));
-        assert_eq!(h.app.end, None);
+        assert_eq!(h.app.mode.get().game_end(), None);
         h.key(KeyCode::Char('?'));
         let screen = dump("help_play", &h);
         assert!(screen.contains("Keys (any key closes)"), "{screen}");
@@ -151,7 +151,7 @@ fn dialogs_of_a_game() {
         h.key(KeyCode::Enter);
         h.key(KeyCode::Up);
         h.key(KeyCode::Enter);
-        assert!(matches!(h.app.overlay, Overlay::Promotion { .. }));
+        assert!(matches!(h.app.cx.overlay, Overlay::Promotion { .. }));
         let screen = dump("promotion", &h);
         assert!(screen.contains("♛ Q  ♜ R  ♝ B  ♞ N"), "{screen}");
 
@@ -162,7 +162,7 @@ fn dialogs_of_a_game() {
             h.typed(san);
             h.wait(1_000);
         }
-        assert_eq!(h.app.overlay, Overlay::GameOver);
+        assert_eq!(h.app.cx.overlay, Overlay::GameOver);
         let screen = dump("game_over", &h);
         assert!(screen.contains("Black wins by checkmate"), "{screen}");
     }
@@ -274,12 +274,12 @@ fn book_and_tablebase_panels() {
             h.key(KeyCode::Tab);
             let screen = h.screen();
             assert!(screen.contains("e5     █"), "{screen}");
-            assert!(h.app.message.as_ref().unwrap().0.contains("Book"));
+            assert!(h.app.cx.message.as_ref().unwrap().0.contains("Book"));
         } else {
             assert!(!screen.contains("Tab Book"), "{screen}");
             assert!(screen.contains("e5     █"), "{screen}");
             h.key(KeyCode::Tab);
-            assert!(h.app.message.as_ref().unwrap().0.contains("Every panel"));
+            assert!(h.app.cx.message.as_ref().unwrap().0.contains("Every panel"));
         }
     }
 }
@@ -446,7 +446,7 @@ fn teach_mode_and_its_positions() {
         assert!(screen.contains("Keys (any key closes)"), "{screen}");
         assert!(screen.contains("q, Ctrl-C"), "{screen}");
         h.key(KeyCode::Char('x'));
-        assert_eq!(h.app.overlay, Overlay::None);
+        assert_eq!(h.app.cx.overlay, Overlay::None);
     }
 }
 
@@ -471,7 +471,7 @@ fn a_help_taller_than_the_screen_scrolls() {
     h.key(KeyCode::Up);
     assert!(h.screen().contains(&format!("Keys {}-", keys - 16)));
     h.key(KeyCode::Char('x'));
-    assert_eq!(h.app.overlay, Overlay::None);
+    assert_eq!(h.app.cx.overlay, Overlay::None);
 }
 
 #[test]
@@ -480,7 +480,7 @@ fn game_list_and_open_dialog() {
         let mut h = Board::blitz(size, None);
         let path = common::testdata("pgn/kasparov-deep-blue-1997.pgn");
         h.open(&path, None);
-        assert_eq!(h.app.overlay, Overlay::GameList);
+        assert_eq!(h.app.cx.overlay, Overlay::GameList);
         let screen = dump("game_list", &h);
         // Nothing is open yet: no header or key line of a game.
         assert!(screen.contains("Choose a game"), "{screen}");

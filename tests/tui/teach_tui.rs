@@ -380,7 +380,7 @@ fn esc_goes_back_to_the_analysis_board() {
     let mut board = Board::curated("fork", (120, 40));
     board.key(KeyCode::Right);
     board.key(KeyCode::Esc);
-    assert!(board.app.analysing(), "back on the analysis board");
+    assert!(board.app.mode.analysis().is_some(), "back on the analysis board");
     assert!(
         board.left.iter().any(|r| matches!(r, Request::StopTeach))
             || board
@@ -393,7 +393,7 @@ fn esc_goes_back_to_the_analysis_board() {
     assert!(screen.contains("Analysis"), "{screen}");
     assert!(!screen.contains("Path from the root"), "{screen}");
     // The analysis board's position is the one taught.
-    assert_eq!(fen_of(board.app.game.position()), curated("fork").fen);
+    assert_eq!(fen_of(board.app.cx.board.game.position()), curated("fork").fen);
 }
 
 #[test]
@@ -404,10 +404,10 @@ fn t_on_the_analysis_board_teaches_its_position_and_esc_comes_back() {
         board.key(KeyCode::Right);
     }
     board.key(KeyCode::Enter);
-    assert!(board.app.analysing());
+    assert!(board.app.mode.analysis().is_some());
     board.typed("e4");
     board.typed("e5");
-    let position = board.app.game.position().clone();
+    let position = board.app.cx.board.game.position().clone();
     board.char('T');
     assert!(board.teaching());
     assert_eq!(board.teach_state().setup.position, position);
@@ -418,8 +418,8 @@ fn t_on_the_analysis_board_teaches_its_position_and_esc_comes_back() {
     let screen = board.screen();
     assert!(screen.contains("step 0 of"), "{screen}");
     board.key(KeyCode::Esc);
-    assert!(board.app.analysing());
-    assert_eq!(board.app.game.position(), &position);
+    assert!(board.app.mode.analysis().is_some());
+    assert_eq!(board.app.cx.board.game.position(), &position);
 }
 
 #[test]
@@ -453,7 +453,7 @@ fn from_a_game_esc_goes_back_to_play() {
     assert!(board.ready());
     board.key(KeyCode::Right);
     board.key(KeyCode::Esc);
-    assert!(matches!(board.app.mode, Mode::Play), "back to the game");
+    assert!(matches!(board.app.mode, Mode::Play(_)), "back to the game");
     assert!(board.app.in_progress());
     let screen = board.screen();
     assert!(!screen.contains("Path from the root"), "{screen}");
@@ -468,7 +468,7 @@ fn the_teach_choice_of_the_new_game_dialog() {
     board.key(KeyCode::Enter);
     assert!(board.teaching());
     // It opens on the list of teaching positions.
-    assert!(matches!(board.app.overlay, Overlay::TeachPositions(_)));
+    assert!(matches!(board.app.cx.overlay, Overlay::TeachPositions(_)));
     assert!(board.screen().contains("Teaching positions"));
 }
 
@@ -572,7 +572,7 @@ fn a_search_over_before_the_record_is_taken() {
 fn the_positions_list_opens_with_p_and_picking_records_its_fen() {
     let mut board = Board::curated("fork", (120, 40));
     board.char('p');
-    assert!(matches!(board.app.overlay, Overlay::TeachPositions(_)));
+    assert!(matches!(board.app.cx.overlay, Overlay::TeachPositions(_)));
     let screen = board.screen();
     assert!(screen.contains("Teaching positions"), "{screen}");
     // The list scrolls; walk it and see every name.
@@ -587,14 +587,14 @@ fn the_positions_list_opens_with_p_and_picking_records_its_fen() {
     }
     insta::assert_snapshot!("teach_positions_list_120x40", screen);
     board.key(KeyCode::Esc);
-    assert!(matches!(board.app.overlay, Overlay::None));
+    assert!(matches!(board.app.cx.overlay, Overlay::None));
     assert!(board.teaching(), "Esc closes only the list");
 
     // Pick "mate in 2" by its digit: a record of its FEN at its depth.
     let index = list.iter().position(|p| p.name == "mate in 2").unwrap();
     board.char('p');
     board.char(char::from_digit(index as u32 + 1, 10).unwrap());
-    assert!(matches!(board.app.overlay, Overlay::None));
+    assert!(matches!(board.app.cx.overlay, Overlay::None));
     let requests = board.app.take_requests();
     let setup = requests
         .iter()
@@ -772,7 +772,7 @@ fn esc_then_t_comes_back_to_the_lesson_as_it_was() {
         board.key(KeyCode::Right);
     }
     board.key(KeyCode::Enter);
-    assert!(board.app.analysing());
+    assert!(board.app.mode.analysis().is_some());
     board.typed("e4");
     board.char('T');
     board.serve();
@@ -787,7 +787,7 @@ fn esc_then_t_comes_back_to_the_lesson_as_it_was() {
     assert_eq!(setup.depth, 2);
     assert!(!setup.options.quiescence);
     board.key(KeyCode::Esc);
-    assert!(board.app.analysing());
+    assert!(board.app.mode.analysis().is_some());
     // Back with T: the same depth, switches and step, without a new record.
     board.char('T');
     assert!(board.teaching());

@@ -59,7 +59,7 @@ macro_rules! snapshot {
 #[test]
 fn start_screen_shows_the_new_game_dialog() {
     let h = harness(None);
-    assert!(matches!(h.app.overlay, Overlay::NewGame(_)));
+    assert!(matches!(h.app.cx.overlay, Overlay::NewGame(_)));
     snapshot!("start_screen", h.screen());
 }
 
@@ -77,7 +77,7 @@ fn mid_game_with_the_engine_thinking() {
     let id = h.searches()[0];
     h.wait(850);
     h.info(id, 1, -35, &["b8c6", "f1b5", "a7a6", "b5a4", "g8f6"]);
-    assert!(h.app.engine_thinking());
+    assert!(h.app.mode.game().is_some_and(|p| p.engine_thinking()));
     let screen = h.screen();
     assert!(screen.contains("pv Nc6 Bb5 a6 Ba4 Nf6"), "{screen}");
     assert!(screen.contains("2. Nf3"), "{screen}");
@@ -92,10 +92,10 @@ fn promotion_asks_which_piece() {
     h.key(KeyCode::Enter);
     h.key(KeyCode::Up);
     h.key(KeyCode::Enter);
-    assert!(matches!(h.app.overlay, Overlay::Promotion { .. }));
+    assert!(matches!(h.app.cx.overlay, Overlay::Promotion { .. }));
     snapshot!("promotion_dialog", h.screen());
     h.key(KeyCode::Char('n'));
-    assert_eq!(h.app.game.sans(), ["e8=N+"]);
+    assert_eq!(h.app.cx.board.game.sans(), ["e8=N+"]);
 }
 
 #[test]
@@ -109,12 +109,12 @@ fn game_over_by_checkmate() {
         h.wait(1_000);
     }
     assert_eq!(
-        h.app.end,
+        h.app.mode.get().game_end(),
         Some(GameEnd::Checkmate {
             winner: Color::Black
         })
     );
-    assert_eq!(h.app.overlay, Overlay::GameOver);
+    assert_eq!(h.app.cx.overlay, Overlay::GameOver);
     snapshot!("game_over", h.screen());
 }
 
@@ -137,7 +137,7 @@ fn help_lists_the_keys() {
     }
     snapshot!("help", screen);
     h.key(KeyCode::Char('x'));
-    assert_eq!(h.app.overlay, Overlay::None);
+    assert_eq!(h.app.cx.overlay, Overlay::None);
 }
 
 #[test]
@@ -150,9 +150,9 @@ fn too_small_terminal_says_how_big_it_must_be() {
     assert!(h.screen().contains("New game"));
     h.update(Msg::Resize(40, 12));
     h.key(KeyCode::Char('q'));
-    assert!(!h.app.quit, "keys do nothing on the too-small screen");
+    assert!(!h.app.cx.quit, "keys do nothing on the too-small screen");
     h.ctrl('c');
-    assert!(h.app.quit, "Ctrl-C quits");
+    assert!(h.app.cx.quit, "Ctrl-C quits");
 }
 
 #[test]
@@ -164,17 +164,17 @@ fn stale_engine_reports_are_dropped() {
     let first = h.searches()[0];
     // Take the move back while the engine thinks, and play another.
     h.key(KeyCode::Char('u'));
-    assert!(h.app.game.is_empty());
+    assert!(h.app.cx.board.game.is_empty());
     h.typed("e4");
     let second = h.searches()[0];
     assert!(second > first);
     // The old search's answer (a reply to 1.d4) must not be played.
     h.info(first, 1, -35, &["d7d5"]);
     h.engine_plays(first, "d7d5");
-    assert_eq!(h.app.game.sans(), ["e4"]);
-    assert!(h.app.thinking.is_none());
+    assert_eq!(h.app.cx.board.game.sans(), ["e4"]);
+    assert!(h.app.mode.game().expect("a game").thinking.is_none());
     h.engine_plays(second, "c7c5");
-    assert_eq!(h.app.game.sans(), ["e4", "c5"]);
+    assert_eq!(h.app.cx.board.game.sans(), ["e4", "c5"]);
 }
 
 #[test]
@@ -188,7 +188,7 @@ fn takeback_undoes_a_full_move() {
     let id = h.searches()[0];
     h.engine_plays(id, "b8c6");
     h.key(KeyCode::Char('u'));
-    assert_eq!(h.app.game.sans(), ["e4", "e5"]);
+    assert_eq!(h.app.cx.board.game.sans(), ["e4", "e5"]);
     assert!(h.app.human_to_move());
 }
 
@@ -209,7 +209,7 @@ fn keys_mouse_click_and_drag_all_move() {
     h.mouse_on(MouseEventKind::Down(MouseButton::Left), Square::G1);
     h.mouse_on(MouseEventKind::Drag(MouseButton::Left), Square::F3);
     h.mouse_on(MouseEventKind::Up(MouseButton::Left), Square::F3);
-    assert_eq!(h.app.game.sans(), ["e4", "e5", "Nf3"]);
+    assert_eq!(h.app.cx.board.game.sans(), ["e4", "e5", "Nf3"]);
     // Castling by clicking the king and its destination.
     for san in ["Nc6", "Bc4", "Nf6"] {
         h.typed(san);
@@ -217,7 +217,7 @@ fn keys_mouse_click_and_drag_all_move() {
     h.mouse_on(MouseEventKind::Down(MouseButton::Left), Square::E1);
     h.mouse_on(MouseEventKind::Up(MouseButton::Left), Square::E1);
     h.mouse_on(MouseEventKind::Down(MouseButton::Left), Square::G1);
-    assert_eq!(h.app.game.sans().last().map(String::as_str), Some("O-O"));
+    assert_eq!(h.app.cx.board.game.sans().last().map(String::as_str), Some("O-O"));
 }
 
 #[test]
@@ -225,14 +225,14 @@ fn illegal_and_ambiguous_typed_moves_explain_themselves() {
     let mut h = harness(None);
     h.start();
     h.typed("Nf4");
-    let (message, _) = h.app.message.clone().unwrap();
+    let (message, _) = h.app.cx.message.clone().unwrap();
     assert!(
         message.contains("Nf3") && message.contains("f4"),
         "{message}"
     );
-    assert!(h.app.game.is_empty());
+    assert!(h.app.cx.board.game.is_empty());
     h.typed("e4");
-    assert_eq!(h.app.game.sans(), ["e4"]);
+    assert_eq!(h.app.cx.board.game.sans(), ["e4"]);
 }
 
 #[test]
@@ -243,10 +243,10 @@ fn flag_fall_ends_the_game_on_time() {
     let id = h.searches()[0];
     h.engine_plays(id, "e7e5");
     h.wait(299_000);
-    assert!(h.app.end.is_none());
+    assert!(h.app.mode.get().game_end().is_none());
     h.wait(1_100);
     assert_eq!(
-        h.app.end,
+        h.app.mode.get().game_end(),
         Some(GameEnd::Time {
             loser: Color::White,
             winner: Some(Color::Black)
@@ -260,7 +260,7 @@ fn flag_fall_ends_the_game_on_time() {
     h.key(KeyCode::Esc);
     assert!(!h.screen().contains("u takeback"));
     h.key(KeyCode::Char('u'));
-    assert_eq!(h.app.game.len(), 2);
+    assert_eq!(h.app.cx.board.game.len(), 2);
 }
 
 #[test]
@@ -280,9 +280,9 @@ fn copy_in_a_game_copies_the_pgn_so_far() {
             _ => None,
         })
         .collect();
-    assert_eq!(copied.len(), 1, "{:?}", h.app.message);
+    assert_eq!(copied.len(), 1, "{:?}", h.app.cx.message);
     assert!(copied[0].contains("1. e4 e5 *"), "{}", copied[0]);
-    assert!(h.app.message.as_ref().unwrap().0.contains("copied"));
+    assert!(h.app.cx.message.as_ref().unwrap().0.contains("copied"));
 }
 
 #[test]
@@ -292,11 +292,11 @@ fn hint_shows_the_engine_suggestion() {
     h.searches();
     h.key(KeyCode::Char('i'));
     let id = h.searches()[0];
-    assert!(h.app.hint_pending());
+    assert!(h.app.mode.game().is_some_and(|p| p.hint_pending()));
     h.engine_plays(id, "g1f3");
-    assert_eq!(h.app.game.len(), 0, "a hint is shown, not played");
-    assert!(h.app.hint.is_some());
-    assert!(h.app.message.clone().unwrap().0.contains("Hint: Nf3"));
+    assert_eq!(h.app.cx.board.game.len(), 0, "a hint is shown, not played");
+    assert!(h.app.mode.game().expect("a game").hint.is_some());
+    assert!(h.app.cx.message.clone().unwrap().0.contains("Hint: Nf3"));
 }
 
 #[test]
@@ -308,12 +308,12 @@ fn resign_and_draw_offers() {
     h.engine_plays(id, "e7e5");
     // The engine thinks it is better (+0.20 for it): it declines.
     h.key(KeyCode::Char('d'));
-    assert!(h.app.end.is_none());
-    assert!(h.app.message.clone().unwrap().0.contains("declines"));
+    assert!(h.app.mode.get().game_end().is_none());
+    assert!(h.app.cx.message.clone().unwrap().0.contains("declines"));
     h.key(KeyCode::Char('r'));
     h.key(KeyCode::Char('y'));
     assert_eq!(
-        h.app.end,
+        h.app.mode.get().game_end(),
         Some(GameEnd::Resignation {
             winner: Color::Black
         })
@@ -326,12 +326,12 @@ fn quit_asks_first_during_a_game() {
     h.start();
     h.typed("e4");
     h.key(KeyCode::Char('q'));
-    assert!(!h.app.quit);
+    assert!(!h.app.cx.quit);
     h.key(KeyCode::Char('n'));
-    assert!(!h.app.quit);
+    assert!(!h.app.cx.quit);
     h.key(KeyCode::Char('q'));
     h.key(KeyCode::Char('y'));
-    assert!(h.app.quit);
+    assert!(h.app.cx.quit);
 }
 
 #[test]
@@ -342,7 +342,7 @@ fn threefold_repetition_is_declared() {
     for san in ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8"] {
         h.typed(san);
     }
-    assert_eq!(h.app.end, Some(GameEnd::ThreefoldRepetition));
+    assert_eq!(h.app.mode.get().game_end(), Some(GameEnd::ThreefoldRepetition));
     assert!(h.screen().contains("threefold"));
 }
 
@@ -351,12 +351,12 @@ fn playing_black_the_engine_opens_and_the_board_is_flipped() {
     let mut h = harness(None);
     h.key(KeyCode::Char('l'));
     h.key(KeyCode::Enter);
-    assert!(h.app.flipped);
+    assert!(h.app.cx.board.flipped);
     let ids = h.searches();
     assert_eq!(ids.len(), 1, "the engine moves first");
     h.engine_plays(ids[0], "d2d4");
     assert!(h.app.human_to_move());
-    assert_eq!(h.app.game.position().turn(), Color::Black);
+    assert_eq!(h.app.cx.board.game.position().turn(), Color::Black);
 }
 
 #[test]
@@ -369,9 +369,9 @@ fn a_move_after_the_flag_fell_loses_on_time() {
     // No tick arrives between the flag and the move: the move must not count.
     h.now += Duration::from_millis(303_500);
     h.typed("Nf3");
-    assert_eq!(h.app.game.len(), 2);
+    assert_eq!(h.app.cx.board.game.len(), 2);
     assert!(matches!(
-        h.app.end,
+        h.app.mode.get().game_end(),
         Some(GameEnd::Time {
             loser: Color::White,
             ..
@@ -387,12 +387,12 @@ fn takeback_after_a_finished_game_restarts_the_clock() {
     for san in ["f3", "e5", "g4", "Qh4#"] {
         h.typed(san);
     }
-    assert!(h.app.end.is_some());
+    assert!(h.app.mode.get().game_end().is_some());
     h.key(KeyCode::Esc);
     h.key(KeyCode::Char('u'));
-    assert!(h.app.end.is_none());
+    assert!(h.app.mode.get().game_end().is_none());
     assert_eq!(
-        h.app.clock.as_ref().and_then(|c| c.running()),
+        h.app.mode.game().expect("a game").clock.as_ref().and_then(|c| c.running()),
         Some(Color::Black)
     );
     assert!(h.app.needs_ticks());
@@ -407,15 +407,15 @@ fn abandoning_pauses_the_game_and_escape_resumes_it() {
     h.engine_plays(id, "e7e5");
     h.key(KeyCode::Char('n'));
     h.key(KeyCode::Char('y'));
-    assert!(matches!(h.app.overlay, Overlay::NewGame(_)));
+    assert!(matches!(h.app.cx.overlay, Overlay::NewGame(_)));
     assert!(
         !h.app.needs_ticks(),
         "the clocks stop while the dialog is open"
     );
     h.key(KeyCode::Esc);
-    assert_eq!(h.app.overlay, Overlay::None);
+    assert_eq!(h.app.cx.overlay, Overlay::None);
     assert!(h.app.needs_ticks());
-    assert_eq!(h.app.game.len(), 2);
+    assert_eq!(h.app.cx.board.game.len(), 2);
 }
 
 #[test]
@@ -435,7 +435,7 @@ fn captured_pieces_count_from_the_start_and_promotions() {
     assert_eq!(taken(&h, "White"), "");
     assert_eq!(taken(&h, "Black"), "");
     h.typed("b8=Q+");
-    assert_eq!(h.app.game.sans(), ["b8=Q+"]);
+    assert_eq!(h.app.cx.board.game.sans(), ["b8=Q+"]);
     assert_eq!(taken(&h, "Black"), "");
     assert_eq!(taken(&h, "White"), "");
     h.update(Msg::Tick);
@@ -464,7 +464,7 @@ fn book_panel_and_book_moves_are_shown() {
     // The engine answers 1.e4 from its book: the panel says so, with the weight.
     h.typed("e4");
     let id = h.searches()[0];
-    let m = parse_uci(h.app.game.position(), "c7c5").unwrap();
+    let m = parse_uci(h.app.cx.board.game.position(), "c7c5").unwrap();
     h.update(Msg::Engine(Report::BestMove {
         search_id: id,
         best_move: Some(m),
@@ -494,7 +494,7 @@ fn tablebase_panel_shows_the_verdict_and_the_moves() {
     let mut h = harness(Some("8/8/8/4k3/8/8/8/KQ6 w - - 0 1"));
     h.update(Msg::Tablebases(tables));
     h.start();
-    assert!(h.app.wants_tables, "three pieces: time to make the tables");
+    assert!(h.app.cx.services.wants_tables, "three pieces: time to make the tables");
     let screen = h.screen();
     assert!(screen.contains("Tablebase"), "{screen}");
     assert!(
@@ -516,19 +516,20 @@ fn near_the_tables_generation_follows_the_setting() {
     use kibitz::tablebase::{Builtin, Generation, Tablebases};
     for mode in [Generation::Background, Generation::Off, Generation::Ask] {
         let mut h = harness(Some("8/8/8/4k3/8/8/8/KQ6 w - - 0 1"));
-        h.app.settings.tablebase_generation = mode;
+        h.app.cx.services.settings.tablebase_generation = mode;
         // No table on disk: all are missing.
         let none = std::sync::Arc::new(Tablebases::new(Builtin::new()));
         h.update(Msg::Tablebases(none));
         h.start();
-        assert!(h.app.near_tables, "{mode:?}: three pieces");
+        assert!(h.app.cx.services.near_tables, "{mode:?}: three pieces");
         assert_eq!(
-            h.app.wants_tables,
+            h.app.cx.services.wants_tables,
             mode == Generation::Background,
             "{mode:?}: generate at once only in the background mode"
         );
         let asked = h
             .app
+            .cx
             .message
             .as_ref()
             .is_some_and(|(text, _)| text.contains(":tables"));
@@ -536,11 +537,11 @@ fn near_the_tables_generation_follows_the_setting() {
             asked,
             mode == Generation::Ask,
             "{mode:?}: {:?}",
-            h.app.message
+            h.app.cx.message
         );
         // Typed, the command generates in any mode.
         h.typed("tables");
-        assert!(h.app.wants_tables, "{mode:?}");
+        assert!(h.app.cx.services.wants_tables, "{mode:?}");
     }
 }
 
@@ -590,7 +591,7 @@ fn the_engine_panel_shows_the_line_it_followed_and_then_the_game_result() {
     let id = h.searches()[0];
     h.info(id, 1, -35, &["d8h4"]);
     h.engine_plays_scored(id, "d8h4", 32_000);
-    assert!(h.app.end.is_some());
+    assert!(h.app.mode.get().game_end().is_some());
     h.key(KeyCode::Esc);
     let screen = h.screen();
     // The last search is history: the panel gives the result instead.
@@ -606,18 +607,18 @@ fn after_a_game_its_next_steps_stay_reachable() {
     for san in ["f3", "e5", "g4", "Qh4#"] {
         h.typed(san);
     }
-    assert_eq!(h.app.overlay, Overlay::GameOver);
+    assert_eq!(h.app.cx.overlay, Overlay::GameOver);
     assert!(h.screen().contains("after 2 moves"));
     // Saving answers in the status line and keeps the dialog.
     h.key(KeyCode::Char('s'));
-    assert_eq!(h.app.overlay, Overlay::GameOver);
+    assert_eq!(h.app.cx.overlay, Overlay::GameOver);
     assert!(h.screen().contains("No data directory"));
     h.key(KeyCode::Esc);
-    assert_eq!(h.app.overlay, Overlay::None);
+    assert_eq!(h.app.cx.overlay, Overlay::None);
     let keys = h.row_with("a analyse");
     assert!(keys.contains("n new game"), "{keys}");
     h.key(KeyCode::Char('a'));
-    assert!(h.app.analysis().is_some());
+    assert!(h.app.mode.analysis().is_some());
 }
 
 #[test]
@@ -637,7 +638,7 @@ fn a_saved_game_taken_to_the_analysis_board_is_not_unsaved() {
     h.key(KeyCode::Char('s'));
     assert!(h.screen().contains("Saved "), "{}", h.screen());
     h.key(KeyCode::Char('a'));
-    assert!(h.app.analysis().is_some());
+    assert!(h.app.mode.analysis().is_some());
     assert!(!h.app.unsaved(), "the game was saved as it stands");
 }
 
@@ -647,7 +648,7 @@ fn a_game_of_one_move_ends_after_1_move() {
     h.keys("lll");
     h.key(KeyCode::Enter);
     h.typed("Qg7#");
-    assert_eq!(h.app.overlay, Overlay::GameOver);
+    assert_eq!(h.app.cx.overlay, Overlay::GameOver);
     let screen = h.screen();
     assert!(screen.contains("after 1 move "), "{screen}");
 }
@@ -661,11 +662,11 @@ fn backspace_on_an_empty_prompt_keeps_it_open() {
     h.key(KeyCode::Backspace);
     // Still the prompt: the letters are typed, not taken for keys.
     h.keys("f");
-    assert_eq!(h.app.input.as_deref(), Some("f"));
-    assert!(!h.app.flipped);
+    assert_eq!(h.app.cx.input.as_deref(), Some("f"));
+    assert!(!h.app.cx.board.flipped);
     assert!(h.row_with("move>").contains("move> f"));
     h.key(KeyCode::Esc);
-    assert_eq!(h.app.input, None);
+    assert_eq!(h.app.cx.input, None);
 }
 
 #[test]
