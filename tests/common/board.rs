@@ -672,7 +672,9 @@ impl Board {
 
     /// Where `square` is drawn.
     pub fn square_rect(&self, square: Square) -> Rect {
-        self.layout().board.square_rect(square, self.app.cx.board.flipped)
+        self.layout()
+            .board
+            .square_rect(square, self.app.cx.board.flipped)
     }
 
     /// The text of a square's middle row (where the piece and its marks are).

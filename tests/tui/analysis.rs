@@ -522,7 +522,7 @@ fn a_new_game_from_the_analysis_board_stops_the_analysis_and_asks_about_unsaved_
     assert!(matches!(h.app.cx.overlay, Overlay::NewGame(_)));
     h.app.take_commands();
     h.key(KeyCode::Enter);
-    assert!(!h.app.mode.analysis().is_some());
+    assert!(h.app.mode.analysis().is_none());
     let commands = h.app.take_commands();
     assert!(
         commands.iter().any(|c| matches!(c, Command::Stop)),

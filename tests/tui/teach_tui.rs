@@ -380,7 +380,10 @@ fn esc_goes_back_to_the_analysis_board() {
     let mut board = Board::curated("fork", (120, 40));
     board.key(KeyCode::Right);
     board.key(KeyCode::Esc);
-    assert!(board.app.mode.analysis().is_some(), "back on the analysis board");
+    assert!(
+        board.app.mode.analysis().is_some(),
+        "back on the analysis board"
+    );
     assert!(
         board.left.iter().any(|r| matches!(r, Request::StopTeach))
             || board
@@ -393,7 +396,10 @@ fn esc_goes_back_to_the_analysis_board() {
     assert!(screen.contains("Analysis"), "{screen}");
     assert!(!screen.contains("Path from the root"), "{screen}");
     // The analysis board's position is the one taught.
-    assert_eq!(fen_of(board.app.cx.board.game.position()), curated("fork").fen);
+    assert_eq!(
+        fen_of(board.app.cx.board.game.position()),
+        curated("fork").fen
+    );
 }
 
 #[test]

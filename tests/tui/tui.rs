@@ -217,7 +217,10 @@ fn keys_mouse_click_and_drag_all_move() {
     h.mouse_on(MouseEventKind::Down(MouseButton::Left), Square::E1);
     h.mouse_on(MouseEventKind::Up(MouseButton::Left), Square::E1);
     h.mouse_on(MouseEventKind::Down(MouseButton::Left), Square::G1);
-    assert_eq!(h.app.cx.board.game.sans().last().map(String::as_str), Some("O-O"));
+    assert_eq!(
+        h.app.cx.board.game.sans().last().map(String::as_str),
+        Some("O-O")
+    );
 }
 
 #[test]
@@ -342,7 +345,10 @@ fn threefold_repetition_is_declared() {
     for san in ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8"] {
         h.typed(san);
     }
-    assert_eq!(h.app.mode.get().game_end(), Some(GameEnd::ThreefoldRepetition));
+    assert_eq!(
+        h.app.mode.get().game_end(),
+        Some(GameEnd::ThreefoldRepetition)
+    );
     assert!(h.screen().contains("threefold"));
 }
 
@@ -392,7 +398,13 @@ fn takeback_after_a_finished_game_restarts_the_clock() {
     h.key(KeyCode::Char('u'));
     assert!(h.app.mode.get().game_end().is_none());
     assert_eq!(
-        h.app.mode.game().expect("a game").clock.as_ref().and_then(|c| c.running()),
+        h.app
+            .mode
+            .game()
+            .expect("a game")
+            .clock
+            .as_ref()
+            .and_then(|c| c.running()),
         Some(Color::Black)
     );
     assert!(h.app.needs_ticks());
@@ -494,7 +506,10 @@ fn tablebase_panel_shows_the_verdict_and_the_moves() {
     let mut h = harness(Some("8/8/8/4k3/8/8/8/KQ6 w - - 0 1"));
     h.update(Msg::Tablebases(tables));
     h.start();
-    assert!(h.app.cx.services.wants_tables, "three pieces: time to make the tables");
+    assert!(
+        h.app.cx.services.wants_tables,
+        "three pieces: time to make the tables"
+    );
     let screen = h.screen();
     assert!(screen.contains("Tablebase"), "{screen}");
     assert!(
