@@ -1,13 +1,15 @@
-//! The one way the board talks to the engine. A mode asks for a search with
+//! The one way the board searches. A mode asks the engine for a search with
 //! [`EngineLink::go`] and gets its id; the app hands the mode only the
 //! reports that [`EngineLink::accept`] lets through, so a report of a search
-//! that was stopped or replaced never reaches anyone. The background
-//! searches that run beside the engine (teach mode's recording and
-//! comparison, the game review) take their ids from the same counter, so
-//! every search of the board is told apart the same way.
+//! that was stopped or replaced never reaches anyone. The searches that run
+//! beside the engine thread, because they need a table or a tracer of their
+//! own (teach mode's recording and comparison, the game review), start with
+//! [`EngineLink::start`]: they take their ids from the same counter, answer
+//! with them, and stop with [`EngineLink::cancel`] as an engine search does.
 //!
-//! The link only collects commands: the event loop sends them (tests read
-//! them with `take_commands`), so the board can be driven without a thread.
+//! The link only collects commands and requests: the event loop carries them
+//! out (tests read them with `take_commands` and `take_requests`), so the
+//! board can be driven without a thread.
 
 use std::time::Instant;
 
@@ -15,6 +17,8 @@ use shakmaty::Chess;
 
 use crate::engine::level::Level;
 use crate::engine::{Command, GoRequest, Limits, Report, SearchOptions};
+
+use super::tasks::Request;
 
 /// The id of a search, unique for the session.
 pub type SearchId = u64;
@@ -34,6 +38,8 @@ pub struct Search {
 #[derive(Debug, Default)]
 pub struct EngineLink {
     outbox: Vec<Command>,
+    /// Searches beside the engine to start or stop.
+    background: Vec<Request>,
     last_id: SearchId,
     /// The engine search whose reports are wanted.
     current: Option<SearchId>,
@@ -87,10 +93,25 @@ impl EngineLink {
         self.current
     }
 
-    /// An id for a search that runs beside the engine (a recording, a
-    /// comparison, a review): its answers carry it, and the mode that asked
-    /// drops answers with any other.
-    pub fn new_id(&mut self) -> SearchId {
+    /// Start a search beside the engine (a recording, a comparison, a
+    /// review): `request` is made with its id, which its answers carry; the
+    /// mode that asked drops answers with any other.
+    pub fn start(&mut self, request: impl FnOnce(SearchId) -> Request) -> SearchId {
+        let id = self.new_id();
+        self.background.push(request(id));
+        id
+    }
+
+    /// Stop search `id`, the engine's or one beside it, if it still runs.
+    pub fn cancel(&mut self, id: SearchId) {
+        if self.current == Some(id) {
+            self.stop();
+        } else {
+            self.background.push(Request::Cancel(id));
+        }
+    }
+
+    fn new_id(&mut self) -> SearchId {
         self.last_id += 1;
         self.last_id
     }
@@ -103,6 +124,11 @@ impl EngineLink {
     /// The commands collected since the last call, for the event loop.
     pub fn take_commands(&mut self) -> Vec<Command> {
         std::mem::take(&mut self.outbox)
+    }
+
+    /// The searches beside the engine to start or stop, for the event loop.
+    pub fn take_requests(&mut self) -> Vec<Request> {
+        std::mem::take(&mut self.background)
     }
 }
 
@@ -151,9 +177,17 @@ mod tests {
         let commands = link.take_commands();
         assert_eq!(commands.len(), 4, "three searches and one stop");
         assert!(matches!(commands[3], Command::Stop));
+        let beside = link.start(|id| Request::Cancel(id + 1000));
         assert!(
-            link.new_id() > third,
-            "background ids never repeat a search's"
+            beside > third,
+            "ids of searches beside the engine never repeat"
+        );
+        link.cancel(beside);
+        let requests = link.take_requests();
+        assert!(matches!(requests[..], [Request::Cancel(_), Request::Cancel(id)] if id == beside));
+        assert!(
+            link.take_commands().is_empty(),
+            "the engine is not stopped for it"
         );
     }
 }

@@ -1,7 +1,10 @@
-//! Background work that is not the engine: reading a file's game list,
-//! loading one game, reviewing a game, recording a search for teach mode
-//! and comparing search methods, the clipboard. `App` asks with a
-//! `Request`; the event loop starts the work here, which answers with `Msg`s.
+//! Background work beside the engine thread: reading a file's game list,
+//! loading one game, the clipboard, and the searches that need their own
+//! table or tracer (a game review, teach mode's recording and its
+//! comparison of methods). `App` asks with a `Request`; the event loop
+//! starts the work here, which answers with `Msg`s. The searches carry an id
+//! from the engine link's counter and stop with `Request::Cancel(id)`, as an
+//! engine search is identified and stopped by its id.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -24,29 +27,23 @@ const REVIEW_HASH_MB: usize = 32;
 pub enum Request {
     /// Read the game list of a file in the background (a reader with an
     /// older id is stopped).
-    ListGames {
-        path: PathBuf,
-        id: u64,
-    },
+    ListGames { path: PathBuf, id: u64 },
     /// Read one game of a file.
-    LoadGame {
-        path: PathBuf,
-        number: usize,
-    },
+    LoadGame { path: PathBuf, number: usize },
     /// Review the main line at `movetime` per position.
     Review {
         id: u64,
         tree: Box<GameTree>,
         movetime: Duration,
     },
-    StopReview,
     /// Record a search for teach mode (an older recording is stopped).
     Record {
         id: u64,
         setup: Box<crate::teach::Setup>,
     },
-    /// Stop teach mode's recording and comparison.
-    StopTeach,
+    /// Stop the background search with this id (a review, a recording, a
+    /// comparison), if it still runs.
+    Cancel(u64),
     /// Teach mode's comparison: the position searched by each method.
     Compare {
         id: u64,
@@ -58,27 +55,41 @@ pub enum Request {
     Clipboard(String),
 }
 
-/// The stop flags of the background tasks that run one at a time.
+/// A running task's id and stop flag.
+type Running = Option<(u64, Arc<AtomicBool>)>;
+
+/// The stop flags of the background tasks, one of each kind at a time.
 #[derive(Debug, Default)]
 pub struct Stops {
-    pub review: Option<Arc<AtomicBool>>,
-    pub list: Option<Arc<AtomicBool>>,
-    pub record: Option<Arc<AtomicBool>>,
-    pub compare: Option<Arc<AtomicBool>>,
+    pub review: Running,
+    pub list: Running,
+    pub record: Running,
+    pub compare: Running,
 }
 
-/// Stop the background task whose flag is in `slot`, if any.
-pub fn stop(slot: &mut Option<Arc<AtomicBool>>) {
-    if let Some(flag) = slot.take() {
+impl Stops {
+    /// Stop the search with `id`, whichever kind it is.
+    fn cancel(&mut self, id: u64) {
+        for slot in [&mut self.review, &mut self.record, &mut self.compare] {
+            if slot.as_ref().is_some_and(|(running, _)| *running == id) {
+                stop(slot);
+            }
+        }
+    }
+}
+
+/// Stop the background task in `slot`, if any.
+fn stop(slot: &mut Running) {
+    if let Some((_, flag)) = slot.take() {
         flag.store(true, Ordering::Relaxed);
     }
 }
 
-/// Stop the task in `slot` and hand out the flag of the one replacing it.
-fn replace_stop(slot: &mut Option<Arc<AtomicBool>>) -> Arc<AtomicBool> {
+/// Stop the task in `slot` and hand out the flag of `id`, replacing it.
+fn replace_stop(slot: &mut Running, id: u64) -> Arc<AtomicBool> {
     stop(slot);
     let flag = Arc::new(AtomicBool::new(false));
-    *slot = Some(Arc::clone(&flag));
+    *slot = Some((id, Arc::clone(&flag)));
     flag
 }
 
@@ -100,7 +111,7 @@ pub fn background_request(
         Request::ListGames { path, id } => {
             // One reader at a time: a file opened again (or another file)
             // stops the reader before it.
-            let stop = replace_stop(&mut stops.list);
+            let stop = replace_stop(&mut stops.list, id);
             let tx = tx.clone();
             spawn(
                 "kibitz-game-list",
@@ -146,7 +157,7 @@ pub fn background_request(
             );
         }
         Request::Review { id, tree, movetime } => {
-            let stop = replace_stop(&mut stops.review);
+            let stop = replace_stop(&mut stops.review, id);
             let tx = tx.clone();
             spawn(
                 "kibitz-review",
@@ -180,13 +191,9 @@ pub fn background_request(
             let _ = write!(out, "\x1b]52;c;{}\x07", base64(text.as_bytes()));
             let _ = out.flush();
         }
-        Request::StopReview => stop(&mut stops.review),
-        Request::StopTeach => {
-            stop(&mut stops.record);
-            stop(&mut stops.compare);
-        }
+        Request::Cancel(id) => stops.cancel(id),
         Request::Record { id, setup } => {
-            let stop = replace_stop(&mut stops.record);
+            let stop = replace_stop(&mut stops.record, id);
             let tx = tx.clone();
             spawn(
                 "kibitz-record",
@@ -206,7 +213,7 @@ pub fn background_request(
             history,
             depth,
         } => {
-            let stop = replace_stop(&mut stops.compare);
+            let stop = replace_stop(&mut stops.compare, id);
             let tx = tx.clone();
             spawn(
                 "kibitz-compare",

@@ -385,12 +385,12 @@ fn esc_goes_back_to_the_analysis_board() {
         "back on the analysis board"
     );
     assert!(
-        board.left.iter().any(|r| matches!(r, Request::StopTeach))
+        board.left.iter().any(|r| matches!(r, Request::Cancel(_)))
             || board
                 .app
                 .take_requests()
                 .iter()
-                .any(|r| matches!(r, Request::StopTeach))
+                .any(|r| matches!(r, Request::Cancel(_)))
     );
     let screen = board.screen();
     assert!(screen.contains("Analysis"), "{screen}");

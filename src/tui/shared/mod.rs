@@ -143,7 +143,9 @@ impl Shared {
 
     /// Files to read and threads to start, asked for by the last updates.
     pub fn take_requests(&mut self) -> Vec<Request> {
-        std::mem::take(&mut self.requests)
+        let mut requests = std::mem::take(&mut self.requests);
+        requests.extend(self.engine.take_requests());
+        requests
     }
 
     /// Ask the event loop for a file, a thread or the clipboard.

@@ -26,15 +26,19 @@ impl Analysis {
             && !review.done
         {
             review.done = true;
-            cx.request(Request::StopReview);
+            cx.engine.cancel(review.id);
         }
     }
 
     /// Start (or restart) the review of the main line.
     pub fn start_review(&mut self, cx: &mut Shared, movetime_ms: u64) {
         self.stop_review(cx);
-        let id = cx.engine.new_id();
         let analysis = &mut *self;
+        let tree = Box::new(analysis.tree.clone());
+        let movetime = Duration::from_millis(movetime_ms);
+        let id = cx
+            .engine
+            .start(|id| Request::Review { id, tree, movetime });
         let positions = analysis.tree.mainline().len() + 1;
         analysis.review = Some(ReviewState {
             id,
@@ -42,11 +46,6 @@ impl Analysis {
             moves: Vec::new(),
             done: false,
             movetime_ms,
-        });
-        cx.request(Request::Review {
-            id,
-            tree: Box::new(analysis.tree.clone()),
-            movetime: Duration::from_millis(movetime_ms),
         });
         // Where the panels take turns, the graph comes to the front.
         cx.side.chosen = Some(crate::tui::layout::Panel::EvalGraph);

@@ -133,13 +133,14 @@ impl Teach {
     /// Ask for a new record of the setup (and the comparison, when the
     /// position or depth changed).
     pub fn rerecord(&mut self, cx: &mut Shared, now: Instant) {
-        self.record_id = cx.engine.new_id();
+        // A recording still being made is of no use any more.
+        if matches!(self.record, Record::Making { .. }) {
+            cx.engine.cancel(self.record_id);
+        }
+        let setup = Box::new(self.setup.clone());
+        self.record_id = cx.engine.start(|id| Request::Record { id, setup });
         self.record = Record::Making { since: now };
         self.playing = None;
-        cx.request(Request::Record {
-            id: self.record_id,
-            setup: Box::new(self.setup.clone()),
-        });
         self.ask_comparison(cx);
     }
 
@@ -147,14 +148,19 @@ impl Teach {
     fn ask_comparison(&mut self, cx: &mut Shared) {
         let key = (self.setup.position.clone(), self.setup.depth);
         if self.compare_key.as_ref() != Some(&key) {
-            self.compare_id = cx.engine.new_id();
-            self.comparison = [None; 5];
-            cx.request(Request::Compare {
-                id: self.compare_id,
-                position: Box::new(self.setup.position.clone()),
-                history: self.setup.history.clone(),
-                depth: self.setup.depth,
+            if self.compare_key.is_some() && self.comparison.iter().any(Option::is_none) {
+                cx.engine.cancel(self.compare_id);
+            }
+            let position = Box::new(self.setup.position.clone());
+            let history = self.setup.history.clone();
+            let depth = self.setup.depth;
+            self.compare_id = cx.engine.start(|id| Request::Compare {
+                id,
+                position,
+                history,
+                depth,
             });
+            self.comparison = [None; 5];
             self.compare_key = Some(key);
         }
     }

@@ -139,7 +139,8 @@ impl BoardMode for Teach {
     /// The recording and the comparison stop (a lesson taken up again asks
     /// for what was not finished).
     fn leave(&mut self, cx: &mut Shared, _now: Instant) {
-        cx.request(crate::tui::tasks::Request::StopTeach);
+        cx.engine.cancel(self.record_id);
+        cx.engine.cancel(self.compare_id);
         self.playing = None;
     }
 
