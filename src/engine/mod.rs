@@ -23,6 +23,7 @@ pub mod stats;
 pub mod time;
 pub mod trace;
 pub mod tt;
+mod values;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

@@ -44,12 +44,11 @@ use super::movetables::MoveTables;
 use super::pst::{PHASE_TOTAL, PHASE_WEIGHT, PST_EG, PST_MG};
 use super::trace::OrderReason;
 use super::tt::PackedMove;
+use super::values::MAX_PLY;
 
 /// Piece values for exchange evaluation and victim ordering, in centipawns.
 /// Simpler than the evaluation's: only their order matters much here.
 pub const SEE_VALUE: [i32; 6] = [100, 320, 330, 500, 900, 20_000];
-
-pub const MAX_PLY: usize = 128;
 
 /// History scores saturate here, so old successes fade as new ones arrive.
 const HISTORY_MAX: i32 = 16_384;

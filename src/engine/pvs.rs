@@ -12,8 +12,9 @@
 
 use shakmaty::{Chess, Move, Position};
 
-use super::search::{INFINITY, LMR_MIN_DEPTH, LMR_MIN_MOVE, Searcher, play_with_key};
+use super::search::{LMR_MIN_DEPTH, LMR_MIN_MOVE, Searcher, play_with_key};
 use super::trace::{OrderReason, ReSearchReason, TraceEvent, Tracer, WindowKind};
+use super::values::INFINITY;
 
 impl<T: Tracer> Searcher<'_, '_, T> {
     /// Make move `m` from `position` and search the child, with PVS and

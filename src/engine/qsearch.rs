@@ -17,8 +17,9 @@
 use shakmaty::{Chess, Position};
 
 use super::ordering::{quiescence_moves, see};
-use super::search::{DRAW, INFINITY, MATE, MAX_PLY, Searcher, play_with_key};
+use super::search::{Searcher, play_with_key};
 use super::trace::{OrderReason, Pruning, Shortcut, TraceEvent, Tracer, WindowKind};
+use super::values::{DRAW, INFINITY, MATE, MAX_PLY};
 
 /// Delta pruning: a capture that cannot raise the score to alpha even when
 /// it wins this much more than its exchange value is skipped.

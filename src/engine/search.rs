@@ -78,22 +78,10 @@ use super::time::{TimeBudget, budget};
 use super::trace::{OrderReason, Pruning, Shortcut, TraceEvent, Tracer, TtBound, TtEntry};
 use super::tt::{PackedMove, TranspositionTable, TtHit};
 
-pub use super::ordering::MAX_PLY;
+/// The value scale lives in `values.rs`, a leaf the table and the move
+/// ordering share; the search is where front ends name it.
+pub use super::values::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, TB_BOUND, TB_WIN};
 
-/// The value of delivering mate now; mate in `n` plies is `MATE - n`.
-pub const MATE: i32 = 30_000;
-/// Values beyond this are mates (no line is longer than `MAX_PLY`).
-pub const MATE_BOUND: i32 = MATE - 1_000;
-/// Larger than any value.
-pub const INFINITY: i32 = 32_000;
-pub const DRAW: i32 = 0;
-/// A position the tablebases call won: above any evaluation, below every
-/// mate the search can prove, so a found mate is still preferred and the
-/// shorter road into a won table ending wins ties.
-pub const TB_WIN: i32 = 20_000;
-/// Values beyond this are tablebase wins or mates: both count plies from the
-/// root, so the transposition table stores them relative to the node.
-pub const TB_BOUND: i32 = TB_WIN - super::ordering::MAX_PLY as i32;
 /// Deepest iteration the engine will start.
 pub const MAX_DEPTH: u32 = 100;
 
