@@ -69,8 +69,9 @@ use std::time::{Duration, Instant};
 use shakmaty::{Bitboard, Chess, EnPassantMode, Move, Position, attacks};
 
 use super::eval::{evaluate, evaluate_white};
+use super::heuristics::Heuristics;
 use super::movetables::{TableUpdate, TableWeights};
-use super::ordering::{Heuristics, MovePicker, TableChoice};
+use super::ordering::{MovePicker, TableChoice};
 use super::protocol::{Limits, Score, SearchInfo, SearchOptions, position_key};
 use super::selective::{MoveFacts, Singular};
 use super::stats::SearchStats;

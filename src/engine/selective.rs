@@ -20,9 +20,9 @@
 
 use shakmaty::{Chess, Move, Position};
 
-use super::ordering::see;
 use super::protocol::position_key;
 use super::search::{Searcher, gives_check, has_pieces};
+use super::see::see;
 use super::trace::{OrderReason, Pruning, Shortcut, TraceEvent, Tracer, TtBound};
 use super::tt::TtHit;
 use super::values::{INFINITY, MATE_BOUND, TB_BOUND};
