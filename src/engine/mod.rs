@@ -12,6 +12,7 @@ mod evalcache;
 pub mod heuristics;
 pub mod level;
 pub mod movetables;
+mod negamax;
 pub mod ordering;
 pub mod protocol;
 mod pst;
