@@ -14,6 +14,7 @@ pub mod level;
 pub mod movetables;
 mod negamax;
 pub mod ordering;
+mod pawns;
 pub mod protocol;
 mod pst;
 mod pvs;
