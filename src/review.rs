@@ -29,7 +29,7 @@ use std::time::Instant;
 use shakmaty::{Chess, Color, Move, Position};
 
 use crate::core::position_key;
-use crate::engine::ordering::Heuristics;
+use crate::engine::heuristics::Heuristics;
 use crate::engine::search::{self, SearchContext};
 use crate::engine::tt::TranspositionTable;
 use crate::engine::{Limits, Score, SearchOptions};

@@ -6,8 +6,8 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use kibitz::engine::heuristics::Heuristics;
 use kibitz::engine::movetables::{TableId, TableWeights};
-use kibitz::engine::ordering::Heuristics;
 use kibitz::engine::search;
 use kibitz::engine::trace::{NoTrace, OrderReason, Recorder, TraceEvent, Tracer};
 use kibitz::engine::tt::TranspositionTable;

@@ -10,8 +10,8 @@ use serde_json::json;
 use shakmaty::{Chess, Position, Square};
 
 use super::{CliError, setup};
+use crate::engine::heuristics::Heuristics;
 use crate::engine::movetables::{TableId, TableWeights};
-use crate::engine::ordering::Heuristics;
 use crate::engine::protocol::MAX_TABLE_MOVES;
 use crate::engine::search;
 use crate::engine::trace::NoTrace;

@@ -2,7 +2,7 @@
 //! and in the line mode (`draw`) alike. It judges by the score of its own
 //! last searched move, from its own side.
 
-use super::Score;
+use super::protocol::Score;
 
 /// The engine accepts a draw when it thinks it stands this badly or worse
 /// (centipawns, its own view)...

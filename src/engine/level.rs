@@ -19,14 +19,14 @@
 //! (the table in README.md), not guessed from these numbers.
 
 use super::protocol::Limits;
+/// The level itself is a plain number that a `GoRequest` carries, so it
+/// lives with the messages (`protocol.rs`, which imports nothing of the
+/// search); what each level does with the search is here.
+pub use super::protocol::{Level, MAX_LEVEL, MIN_LEVEL};
 use super::search::Line;
 /// The generator moved to [`crate::core`]; this path is kept for callers
 /// (the board, tests) that name it here.
 pub use crate::core::Rng;
-
-/// The strongest level: the full engine, limited only by the clock.
-pub const MAX_LEVEL: u8 = 10;
-pub const MIN_LEVEL: u8 = 1;
 
 /// One level's settings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,37 +43,12 @@ pub struct LevelSpec {
     pub max_loss: i32,
 }
 
-/// A strength level, 1 (beginner) to 10 (full strength).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Level(u8);
-
-impl Default for Level {
-    fn default() -> Level {
-        Level(MAX_LEVEL)
-    }
-}
-
 impl Level {
-    /// `None` outside 1..=10.
-    pub fn new(level: u8) -> Option<Level> {
-        (MIN_LEVEL..=MAX_LEVEL)
-            .contains(&level)
-            .then_some(Level(level))
-    }
-
-    pub fn get(self) -> u8 {
-        self.0
-    }
-
-    pub fn is_full_strength(self) -> bool {
-        self.0 == MAX_LEVEL
-    }
-
     /// The settings of this level. Levels 1-5 are depth-limited (a player who
     /// sees 1..5 plies), 6-9 node-limited (at 1.4 M nodes/s, 9 thinks at most
     /// about a quarter of a second a move), 10 is the full engine.
     pub fn spec(self) -> LevelSpec {
-        let (depth, nodes, multipv, temperature, max_loss) = match self.0 {
+        let (depth, nodes, multipv, temperature, max_loss) = match self.get() {
             1 => (Some(1), None, 10, 120, 500),
             2 => (Some(2), None, 8, 60, 250),
             3 => (Some(3), None, 6, 40, 160),
@@ -98,7 +73,7 @@ impl Level {
     /// book: a beginner knows the first moves of an opening, not 12 moves of
     /// theory. The full engine is limited only by the book settings.
     pub fn book_plies(self) -> u32 {
-        match self.0 {
+        match self.get() {
             MAX_LEVEL => u32::MAX,
             level => 2 * u32::from(level) + 2,
         }

@@ -33,263 +33,25 @@
 //! With move tables switched on (`SearchOptions::table_moves` > 0), the top
 //! few moves by table weight go between 1 and 2: the moves whose squares
 //! kept refuting positions earlier in the game (see `movetables.rs`).
+//!
+//! What the stages draw on lives next door: the exchange evaluation in
+//! `see.rs`, the killers, history and counter-moves in `heuristics.rs`.
+//! The quiescence search orders its captures itself (`qsearch.rs`), from
+//! the same capture generator (`noisy_moves`).
 
 use arrayvec::ArrayVec;
 use shakmaty::{Bitboard, Chess, Color, Move, Position, Role, Square, attacks};
 
-use super::correction::Corrections;
 use super::eval::{blend, relative};
-use super::evalcache::EvalCache;
+use super::heuristics::Heuristics;
 use super::movetables::MoveTables;
 use super::pst::{PHASE_TOTAL, PHASE_WEIGHT, PST_EG, PST_MG};
+use super::see::{mvv_lva, wins_or_holds};
 use super::trace::OrderReason;
-use super::tt::PackedMove;
-
-/// Piece values for exchange evaluation and victim ordering, in centipawns.
-/// Simpler than the evaluation's: only their order matters much here.
-pub const SEE_VALUE: [i32; 6] = [100, 320, 330, 500, 900, 20_000];
-
-pub const MAX_PLY: usize = 128;
-
-/// History scores saturate here, so old successes fade as new ones arrive.
-const HISTORY_MAX: i32 = 16_384;
 
 /// Capture history is divided by this before it joins the exchange-based
 /// key: at most 2,048, a little more than a pawn victim's 1,600.
 const CAPTURE_HISTORY_DIVISOR: i32 = 8;
-
-fn value_of(role: Role) -> i32 {
-    SEE_VALUE[role as usize - 1]
-}
-
-/// Static exchange evaluation: the material balance, for the side making the
-/// capture, of the sequence of captures on the target square when both sides
-/// always recapture with their least valuable piece and may stop whenever
-/// continuing would lose. Pins are ignored, as usual.
-pub fn see(position: &Chess, m: Move) -> i32 {
-    let (from, to) = match m {
-        Move::Normal { from, to, .. } | Move::EnPassant { from, to } => (from, to),
-        Move::Castle { .. } | Move::Put { .. } => return 0,
-    };
-    let board = position.board();
-    let mut occupied = board.occupied() ^ Bitboard::from_square(from);
-    let mut gains = [0i32; 32];
-    gains[0] = match m {
-        Move::EnPassant { .. } => {
-            // The captured pawn is not on the target square.
-            let captured = Square::from_coords(to.file(), from.rank());
-            occupied ^= Bitboard::from_square(captured);
-            value_of(Role::Pawn)
-        }
-        _ => m.capture().map_or(0, value_of),
-    };
-    let mut on_square = value_of(m.role());
-    if let Some(promotion) = m.promotion() {
-        gains[0] += value_of(promotion) - value_of(Role::Pawn);
-        on_square = value_of(promotion);
-    }
-    let mut side = !position.turn();
-    let mut depth = 0;
-    loop {
-        let attackers = board.attacks_to(to, side, occupied) & occupied;
-        if attackers.is_empty() {
-            break;
-        }
-        let Some((square, role)) = least_valuable(board, attackers, side) else {
-            break;
-        };
-        // A king may only capture if nothing defends the square.
-        if role == Role::King
-            && (board.attacks_to(to, !side, occupied ^ Bitboard::from_square(square)) & occupied)
-                .any()
-        {
-            break;
-        }
-        depth += 1;
-        if depth >= gains.len() {
-            break;
-        }
-        gains[depth] = on_square - gains[depth - 1];
-        // If both standing pat and capturing lose for this side, it will
-        // not capture: drop the speculative entry and stop.
-        if gains[depth].max(-gains[depth - 1]) < 0 {
-            depth -= 1;
-            break;
-        }
-        on_square = value_of(role);
-        occupied ^= Bitboard::from_square(square);
-        side = !side;
-    }
-    while depth > 0 {
-        gains[depth - 1] = -((-gains[depth - 1]).max(gains[depth]));
-        depth -= 1;
-    }
-    gains[0]
-}
-
-/// Whether a capture (or promotion) wins or keeps material by exchange
-/// evaluation, the same answer as `see(position, m) >= 0`. Taking a piece
-/// worth at least the capturer's value cannot lose (the capturer may stop
-/// after one recapture), so those skip the exchange.
-fn wins_or_holds(position: &Chess, m: Move) -> bool {
-    let victim = match m {
-        Move::EnPassant { .. } => Some(Role::Pawn),
-        _ => m.capture(),
-    };
-    if m.promotion().is_none()
-        && let Some(victim) = victim
-        && value_of(victim) >= value_of(m.role())
-    {
-        return true;
-    }
-    see(position, m) >= 0
-}
-
-fn least_valuable(
-    board: &shakmaty::Board,
-    attackers: Bitboard,
-    side: Color,
-) -> Option<(Square, Role)> {
-    Role::ALL.iter().find_map(|&role| {
-        (attackers & board.by_piece(role.of(side)))
-            .first()
-            .map(|sq| (sq, role))
-    })
-}
-
-/// What the search learns about quiet moves as it goes.
-#[derive(Clone)]
-pub struct Heuristics {
-    killers: [[Option<Move>; 2]; MAX_PLY],
-    /// Indexed by colour, moving role and destination square.
-    history: [[[i32; 64]; 6]; 2],
-    /// The quiet move that last refuted a move, by the refuting side's
-    /// colour and the refuted move's role and destination.
-    counters: [[[Option<Move>; 64]; 6]; 2],
-    /// Capture history: how often a capture (by colour, capturing role,
-    /// destination and captured role) refuted the opponent's last move.
-    /// The exchange value says what a capture wins on the board; this says
-    /// whether it *worked* in this search, which breaks the ties
-    /// most-valuable-victim ordering leaves and demotes captures that keep
-    /// failing.
-    capture_history: [[[[i32; 6]; 64]; 6]; 2],
-    /// Greer's move tables: kept for the whole game, not per search.
-    pub tables: MoveTables,
-    /// Not an ordering heuristic, but memory the search keeps from one
-    /// search to the next in the same place: evaluations by position key.
-    pub evals: EvalCache,
-    /// The evaluation's average error by pawn structure (see
-    /// `correction.rs`): kept for the whole game, like the evaluations.
-    pub corrections: Corrections,
-}
-
-impl Default for Heuristics {
-    fn default() -> Heuristics {
-        Heuristics {
-            killers: [[None; 2]; MAX_PLY],
-            history: [[[0; 64]; 6]; 2],
-            counters: [[[None; 64]; 6]; 2],
-            capture_history: [[[[0; 6]; 64]; 6]; 2],
-            tables: MoveTables::default(),
-            evals: EvalCache::default(),
-            corrections: Corrections::default(),
-        }
-    }
-}
-
-impl Heuristics {
-    pub fn clear(&mut self) {
-        *self = Heuristics::default();
-    }
-
-    /// Between searches: killers belong to the old tree; history is halved
-    /// so it still helps but yields to what the new search finds. The move
-    /// tables are a memory of the whole game and stay as they are.
-    pub fn new_search(&mut self) {
-        self.killers = [[None; 2]; MAX_PLY];
-        for value in self.history.iter_mut().flatten().flatten() {
-            *value /= 2;
-        }
-        for value in self
-            .capture_history
-            .iter_mut()
-            .flatten()
-            .flatten()
-            .flatten()
-        {
-            *value /= 2;
-        }
-    }
-
-    fn history_slot(&mut self, color: Color, m: Move) -> &mut i32 {
-        let (role, to) = piece_to(m);
-        &mut self.history[color as usize][role][to]
-    }
-
-    pub fn history(&self, color: Color, m: Move) -> i32 {
-        let (role, to) = piece_to(m);
-        self.history[color as usize][role][to]
-    }
-
-    /// A quiet move caused a beta cutoff at `depth`: remember it as a killer
-    /// and reward it, and punish the quiet moves tried before it, which
-    /// wasted time.
-    pub fn record_cutoff(
-        &mut self,
-        color: Color,
-        ply: u32,
-        depth: i32,
-        best: Move,
-        tried: &[Move],
-        previous: Option<Move>,
-    ) {
-        if let Some(previous) = previous {
-            let (role, to) = piece_to(previous);
-            self.counters[color as usize][role][to] = Some(best);
-        }
-        let ply = (ply as usize).min(MAX_PLY - 1);
-        if self.killers[ply][0] != Some(best) {
-            self.killers[ply][1] = self.killers[ply][0];
-            self.killers[ply][0] = Some(best);
-        }
-        for &m in tried {
-            update_history(self.history_slot(color, m), depth, m == best);
-        }
-    }
-
-    fn capture_slot(&mut self, color: Color, m: Move) -> &mut i32 {
-        let (role, to) = piece_to(m);
-        &mut self.capture_history[color as usize][role][to][captured_index(m)]
-    }
-
-    pub fn capture_history(&self, color: Color, m: Move) -> i32 {
-        let (role, to) = piece_to(m);
-        self.capture_history[color as usize][role][to][captured_index(m)]
-    }
-
-    /// A move caused a beta cutoff at `depth`: if it was a capture, reward
-    /// it; either way the captures tried before it failed, and lose credit.
-    pub fn record_capture_cutoff(
-        &mut self,
-        color: Color,
-        depth: i32,
-        best: Move,
-        captures_tried: &[Move],
-    ) {
-        for &m in captures_tried {
-            update_history(self.capture_slot(color, m), depth, m == best);
-        }
-    }
-
-    fn counter(&self, color: Color, previous: Option<Move>) -> Option<Move> {
-        let (role, to) = piece_to(previous?);
-        self.counters[color as usize][role][to]
-    }
-
-    fn killers(&self, ply: u32) -> [Option<Move>; 2] {
-        self.killers[(ply as usize).min(MAX_PLY - 1)]
-    }
-}
 
 /// Ordering keys. Bands keep the stages apart whatever the scores inside.
 const TABLE_MOVE: i32 = 950_000;
@@ -351,39 +113,8 @@ fn phase_of(position: &Chess) -> i32 {
     phase.min(PHASE_TOTAL)
 }
 
-/// The (moving role, destination) index that history and counter-moves
-/// share.
-fn piece_to(m: Move) -> (usize, usize) {
-    (m.role() as usize - 1, m.to().to_usize())
-}
-
-/// Reward (or punish) one history score for a cutoff at `depth`: deeper
-/// cutoffs count more. Gravity: the update shrinks as the score nears the
-/// limit, so old successes fade as new ones arrive.
-fn update_history(slot: &mut i32, depth: i32, rewarded: bool) {
-    let bonus = (depth * depth).min(400);
-    let delta = if rewarded { bonus } else { -bonus };
-    *slot += delta - *slot * delta.abs() / HISTORY_MAX;
-}
-
-/// The captured role's index (0 = pawn .. 4 = queen), or 5 for a
-/// promotion that captures nothing.
-fn captured_index(m: Move) -> usize {
-    m.capture().map_or(5, |role| role as usize - 1)
-}
-
 fn is_quiet(m: Move) -> bool {
     !m.is_capture() && !m.is_promotion()
-}
-
-/// Most valuable victim first, then least valuable attacker.
-fn mvv_lva(m: Move) -> i32 {
-    let victim = match m {
-        Move::EnPassant { .. } => value_of(Role::Pawn),
-        _ => m.capture().map_or(0, value_of),
-    };
-    let promotion = m.promotion().map_or(0, value_of);
-    (victim + promotion) * 16 - value_of(m.role()) / 16
 }
 
 enum Stage {
@@ -727,34 +458,6 @@ impl MovePicker {
     }
 }
 
-/// Captures (and promotions) for quiescence search, most valuable victim
-/// first, with each move's exchange value; losing ones are left out by the
-/// caller.
-///
-/// The moves go into `moves` (cleared first) rather than a returned list:
-/// a list of 256 moves is 1.5 KB, and copying it out of every quiescence
-/// node costs more than many of them spend searching.
-pub fn quiescence_moves(position: &Chess, ordered: bool, moves: &mut ArrayVec<Move, 256>) {
-    moves.clear();
-    if ordered && !position.is_check() {
-        noisy_moves(position, moves, false);
-    } else {
-        // Unordered (the teaching search shows moves as the generator gives
-        // them) or in check: every legal move, filtered.
-        moves.extend(
-            position
-                .legal_moves()
-                .into_iter()
-                .filter(|&m| m.is_capture() || m.promotion() == Some(Role::Queen)),
-        );
-    }
-    if ordered {
-        // Ties (two equal captures) go in a fixed order of their own, so
-        // the search does not depend on the order moves were generated in.
-        moves.sort_unstable_by_key(|&m| (-mvv_lva(m), PackedMove::new(m).raw()));
-    }
-}
-
 /// The legal captures and queen promotions of a position not in check,
 /// generated directly: most nodes of a search are quiescence nodes, and
 /// generating every quiet move there only to throw it away would double
@@ -766,7 +469,7 @@ pub fn quiescence_moves(position: &Chess, ordered: bool, moves: &mut ArrayVec<Mo
 ///
 /// With `all_promotions`, pushes to the last rank come as every piece (the
 /// main search's picker wants every move); without, as a queen only.
-fn noisy_moves(position: &Chess, moves: &mut ArrayVec<Move, 256>, all_promotions: bool) {
+pub(super) fn noisy_moves(position: &Chess, moves: &mut ArrayVec<Move, 256>, all_promotions: bool) {
     let board = position.board();
     let us = position.turn();
     let Some(king) = board.king_of(us) else {
@@ -855,21 +558,13 @@ fn noisy_moves(position: &Chess, moves: &mut ArrayVec<Move, 256>, all_promotions
 }
 
 #[cfg(test)]
+#[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::tt::PackedMove;
     use shakmaty::CastlingMode;
     use shakmaty::fen::Fen;
     use shakmaty::uci::UciMove;
-
-    fn see_of(fen: &str, uci: &str) -> i32 {
-        let pos: Chess = fen
-            .parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap();
-        let m = uci.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
-        see(&pos, m)
-    }
 
     /// The direct capture generator gives exactly the legal captures and
     /// queen promotions, over positions full of pins, checks, en passant
@@ -927,26 +622,6 @@ mod tests {
             }
         }
         assert!(checked > 3000, "{checked}");
-    }
-
-    #[test]
-    fn exchange_evaluation() {
-        // Undefended pawn: wins a pawn.
-        assert_eq!(
-            see_of("1k1r4/1pp4p/p7/4p3/8/P5P1/1PP4P/2K1R3 w - - 0 1", "e1e5"),
-            100
-        );
-        // Pawn defended by a knight, taken by a rook... then a queen behind:
-        // Rxe5 Nxe5 loses the exchange.
-        assert_eq!(
-            see_of(
-                "1k1r3q/1ppn3p/p4b2/4p3/8/P2N2P1/1PP1R1BP/2K1Q3 w - - 0 1",
-                "d3e5"
-            ),
-            -220
-        );
-        // Quiet move: nothing changes hands.
-        assert_eq!(see_of("4k3/8/8/8/8/8/8/4K2R w K - 0 1", "h1h5"), 0);
     }
 
     /// The staged picker generates captures, killers and quiet moves

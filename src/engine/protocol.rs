@@ -12,7 +12,7 @@ use std::sync::Arc;
 use crate::book::{Book, BookOptions};
 use crate::tablebase::{Tablebases, Wdl};
 
-use super::level::Level;
+use super::movetables::TableWeights;
 use super::stats::SearchStats;
 
 /// The key lives in [`crate::core`]; re-exported here (and as
@@ -73,6 +73,40 @@ pub struct GoRequest {
     /// When the front end received the request: the clock runs from here,
     /// so time spent waiting in the queue counts against the budget.
     pub received: Instant,
+}
+
+/// The strongest level: the full engine, limited only by the clock.
+pub const MAX_LEVEL: u8 = 10;
+pub const MIN_LEVEL: u8 = 1;
+
+/// A strength level, 1 (beginner) to 10 (full strength): plain data, as
+/// the rest of a request is. What a level means for the search (its depth
+/// or node limit, how it chooses among the near-best moves) is in
+/// [`super::level`], which adds those methods.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Level(u8);
+
+impl Default for Level {
+    fn default() -> Level {
+        Level(MAX_LEVEL)
+    }
+}
+
+impl Level {
+    /// `None` outside 1..=10.
+    pub fn new(level: u8) -> Option<Level> {
+        (MIN_LEVEL..=MAX_LEVEL)
+            .contains(&level)
+            .then_some(Level(level))
+    }
+
+    pub fn get(self) -> u8 {
+        self.0
+    }
+
+    pub fn is_full_strength(self) -> bool {
+        self.0 == MAX_LEVEL
+    }
 }
 
 /// When the search must stop. Every field left empty means "no limit of this
@@ -322,7 +356,7 @@ pub enum Report {
         stats: Arc<SearchStats>,
         /// The move tables' weights at that moment (kept between the
         /// searches of a game, cleared by `NewGame`).
-        tables: Arc<crate::engine::movetables::TableWeights>,
+        tables: Arc<TableWeights>,
         done: bool,
     },
     /// The answer to `Command::Ping`.

@@ -12,8 +12,13 @@
 
 use shakmaty::{Chess, Move, Position};
 
-use super::search::{INFINITY, LMR_MIN_DEPTH, LMR_MIN_MOVE, Searcher, play_with_key};
+use super::search::{Searcher, play_with_key};
 use super::trace::{OrderReason, ReSearchReason, TraceEvent, Tracer, WindowKind};
+use super::values::INFINITY;
+
+/// Late-move reductions start at this depth and this move index.
+const LMR_MIN_DEPTH: i32 = 3;
+const LMR_MIN_MOVE: usize = 3;
 
 impl<T: Tracer> Searcher<'_, '_, T> {
     /// Make move `m` from `position` and search the child, with PVS and

@@ -9,16 +9,20 @@
 //! is done.
 //!
 //! Captures that lose material by static exchange evaluation (see
-//! `ordering::see`) are not searched: they almost never help and they make
+//! `see.rs`) are not searched: they almost never help and they make
 //! the search explode. When in check, standing pat is not allowed (the
 //! threat is real), so all evasions are searched and a position without one
 //! is checkmate; the textbook search also scores a stalemate as a draw.
 
-use shakmaty::{Chess, Position};
+use arrayvec::ArrayVec;
+use shakmaty::{Chess, Move, Position, Role};
 
-use super::ordering::{quiescence_moves, see};
-use super::search::{DRAW, INFINITY, MATE, MAX_PLY, Searcher, play_with_key};
+use super::ordering::noisy_moves;
+use super::search::{Searcher, play_with_key};
+use super::see::{mvv_lva, see};
 use super::trace::{OrderReason, Pruning, Shortcut, TraceEvent, Tracer, WindowKind};
+use super::tt::PackedMove;
+use super::values::{DRAW, INFINITY, MATE, MAX_PLY};
 
 /// Delta pruning: a capture that cannot raise the score to alpha even when
 /// it wins this much more than its exchange value is skipped.
@@ -56,7 +60,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         let in_check = position.is_check();
         let mut best = -INFINITY;
         let mut stand_pat = -INFINITY;
-        let mut moves = arrayvec::ArrayVec::new();
+        let mut moves = ArrayVec::new();
         if in_check {
             moves.extend(position.legal_moves());
             if moves.is_empty() {
@@ -177,5 +181,33 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         }
         self.store(key, ply, 0, best, original_alpha, beta, best_move);
         self.leave(ply, best)
+    }
+}
+
+/// Captures (and promotions) for quiescence search, most valuable victim
+/// first, with each move's exchange value; losing ones are left out by the
+/// caller.
+///
+/// The moves go into `moves` (cleared first) rather than a returned list:
+/// a list of 256 moves is 1.5 KB, and copying it out of every quiescence
+/// node costs more than many of them spend searching.
+pub(super) fn quiescence_moves(position: &Chess, ordered: bool, moves: &mut ArrayVec<Move, 256>) {
+    moves.clear();
+    if ordered && !position.is_check() {
+        noisy_moves(position, moves, false);
+    } else {
+        // Unordered (the teaching search shows moves as the generator gives
+        // them) or in check: every legal move, filtered.
+        moves.extend(
+            position
+                .legal_moves()
+                .into_iter()
+                .filter(|&m| m.is_capture() || m.promotion() == Some(Role::Queen)),
+        );
+    }
+    if ordered {
+        // Ties (two equal captures) go in a fixed order of their own, so
+        // the search does not depend on the order moves were generated in.
+        moves.sort_unstable_by_key(|&m| (-mvv_lva(m), PackedMove::new(m).raw()));
     }
 }

@@ -14,13 +14,14 @@ use shakmaty::{Chess, Move, Position};
 use super::ordering::MovePicker;
 use super::ordering::TableChoice;
 use super::protocol::{Bound, Limits, Score, SearchInfo};
-use super::search::{
-    ASPIRATION_WINDOW, INFINITY, Line, MATE, MATE_BOUND, MAX_DEPTH, Progress, SearchResult,
-    Searcher, value_to_score,
-};
+use super::search::{Line, MAX_DEPTH, Progress, SearchResult, Searcher, value_to_score};
 use super::stats::IterationStats;
 use super::time::NEW_ITERATION_SHARE;
 use super::trace::{OrderReason, TraceEvent, Tracer};
+use super::values::{INFINITY, MATE, MATE_BOUND};
+
+/// First aspiration window half-width; doubled after each failure.
+const ASPIRATION_WINDOW: i32 = 25;
 
 /// How many iterations in a row must return the same mate before a timed
 /// search stops early on it.

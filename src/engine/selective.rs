@@ -20,11 +20,12 @@
 
 use shakmaty::{Chess, Move, Position};
 
-use super::ordering::see;
 use super::protocol::position_key;
-use super::search::{INFINITY, MATE_BOUND, Searcher, TB_BOUND, gives_check, has_pieces};
+use super::search::{Searcher, gives_check, has_pieces};
+use super::see::see;
 use super::trace::{OrderReason, Pruning, Shortcut, TraceEvent, Tracer, TtBound};
 use super::tt::TtHit;
+use super::values::{INFINITY, MATE_BOUND, TB_BOUND};
 
 // Tuning constants, in plies or centipawns.
 /// Null move: reduce by this much plus one ply per four of depth.

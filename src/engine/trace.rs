@@ -8,6 +8,8 @@
 use serde::Serialize;
 use shakmaty::Move;
 
+use super::movetables::TableUpdate;
+
 /// Why the move picker tried a move where it did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -264,10 +266,7 @@ pub enum TraceEvent {
     },
     /// A cutoff taught the move tables: the refuting line's squares gain
     /// weight, the other moves tried at the node lose it.
-    MoveTables {
-        ply: u32,
-        update: Box<super::movetables::TableUpdate>,
-    },
+    MoveTables { ply: u32, update: Box<TableUpdate> },
     /// The node's value, as returned to its parent.
     Return { ply: u32, value: i32 },
 }

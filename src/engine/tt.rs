@@ -11,8 +11,9 @@ use shakmaty::{Chess, Move, Position, Role, Square};
 
 use super::trace::TtBound;
 
-/// Scores at or beyond this magnitude are mates; see `search.rs`.
-use super::search::TB_BOUND;
+/// Scores at or beyond this magnitude are mates or tablebase wins; see
+/// `values.rs`.
+use super::values::TB_BOUND;
 
 /// One slot: 16 bytes, so four share a cache line.
 #[derive(Debug, Clone, Copy, Default)]
@@ -320,7 +321,7 @@ mod tests {
     #[test]
     fn store_then_probe_keeps_mate_distance_relative_to_the_node() {
         let mut tt = TranspositionTable::new(1);
-        let mate_in_3_plies_from_root = super::super::search::MATE - 3;
+        let mate_in_3_plies_from_root = super::super::values::MATE - 3;
         tt.store(
             42,
             1,

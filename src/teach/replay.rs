@@ -202,7 +202,7 @@ impl Frame {
             MoveList::new()
         } else if quiescence && !position.is_check() {
             // The moves quiescence search generates: captures and queen
-            // promotions (see `ordering::quiescence_moves`).
+            // promotions (see `qsearch::quiescence_moves`).
             let mut moves = position.legal_moves();
             moves.retain(|m| m.is_capture() || m.promotion() == Some(Role::Queen));
             moves

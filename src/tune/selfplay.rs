@@ -12,7 +12,7 @@ use shakmaty::fen::Fen;
 use shakmaty::{Chess, Color, EnPassantMode, KnownOutcome, Position};
 
 use crate::core::{Rng, position_key};
-use crate::engine::ordering::Heuristics;
+use crate::engine::heuristics::Heuristics;
 use crate::engine::search::{MATE_BOUND, search_kept};
 use crate::engine::trace::NoTrace;
 use crate::engine::tt::TranspositionTable;

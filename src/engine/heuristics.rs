@@ -1,0 +1,188 @@
+//! What the search learns about moves as it goes, and keeps from one node
+//! (and one search) to the next: killers, history, counter-moves, capture
+//! history, and the move tables.
+//!
+//! The transposition table remembers positions; these remember *moves*, so
+//! what refuted one line can be tried first in a sibling line that differs
+//! by a move or two:
+//!
+//! - killers: quiet moves that caused a cutoff at the same ply (a threat
+//!   that works in one line often works in the next);
+//! - the counter-move: the quiet move that last refuted the opponent's
+//!   move (the same piece to the same square), wherever in the tree that
+//!   was (a good answer to a move tends to stay good);
+//! - history: how often a quiet move (piece, destination) caused cutoffs
+//!   anywhere in the search so far, and capture history, the same for
+//!   captures;
+//! - the move tables (`movetables.rs`), kept for the whole game, which the
+//!   picker consults when table moves are switched on.
+//!
+//! The picker (`ordering.rs`) reads them; the search's move loop writes
+//! them after each cutoff. The same struct carries the evaluation cache and
+//! the correction history: not ordering knowledge, but memory that lives as
+//! long, in the same place.
+
+use shakmaty::{Color, Move};
+
+use super::correction::Corrections;
+use super::evalcache::EvalCache;
+use super::movetables::MoveTables;
+use super::values::MAX_PLY;
+
+/// History scores saturate here, so old successes fade as new ones arrive.
+const HISTORY_MAX: i32 = 16_384;
+
+/// What the search learns about quiet moves as it goes.
+#[derive(Clone)]
+pub struct Heuristics {
+    killers: [[Option<Move>; 2]; MAX_PLY],
+    /// Indexed by colour, moving role and destination square.
+    history: [[[i32; 64]; 6]; 2],
+    /// The quiet move that last refuted a move, by the refuting side's
+    /// colour and the refuted move's role and destination.
+    counters: [[[Option<Move>; 64]; 6]; 2],
+    /// Capture history: how often a capture (by colour, capturing role,
+    /// destination and captured role) refuted the opponent's last move.
+    /// The exchange value says what a capture wins on the board; this says
+    /// whether it *worked* in this search, which breaks the ties
+    /// most-valuable-victim ordering leaves and demotes captures that keep
+    /// failing.
+    capture_history: [[[[i32; 6]; 64]; 6]; 2],
+    /// Greer's move tables: kept for the whole game, not per search.
+    pub tables: MoveTables,
+    /// Not an ordering heuristic, but memory the search keeps from one
+    /// search to the next in the same place: evaluations by position key.
+    pub evals: EvalCache,
+    /// The evaluation's average error by pawn structure (see
+    /// `correction.rs`): kept for the whole game, like the evaluations.
+    pub corrections: Corrections,
+}
+
+impl Default for Heuristics {
+    fn default() -> Heuristics {
+        Heuristics {
+            killers: [[None; 2]; MAX_PLY],
+            history: [[[0; 64]; 6]; 2],
+            counters: [[[None; 64]; 6]; 2],
+            capture_history: [[[[0; 6]; 64]; 6]; 2],
+            tables: MoveTables::default(),
+            evals: EvalCache::default(),
+            corrections: Corrections::default(),
+        }
+    }
+}
+
+impl Heuristics {
+    pub fn clear(&mut self) {
+        *self = Heuristics::default();
+    }
+
+    /// Between searches: killers belong to the old tree; history is halved
+    /// so it still helps but yields to what the new search finds. The move
+    /// tables are a memory of the whole game and stay as they are.
+    pub fn new_search(&mut self) {
+        self.killers = [[None; 2]; MAX_PLY];
+        for value in self.history.iter_mut().flatten().flatten() {
+            *value /= 2;
+        }
+        for value in self
+            .capture_history
+            .iter_mut()
+            .flatten()
+            .flatten()
+            .flatten()
+        {
+            *value /= 2;
+        }
+    }
+
+    fn history_slot(&mut self, color: Color, m: Move) -> &mut i32 {
+        let (role, to) = piece_to(m);
+        &mut self.history[color as usize][role][to]
+    }
+
+    pub fn history(&self, color: Color, m: Move) -> i32 {
+        let (role, to) = piece_to(m);
+        self.history[color as usize][role][to]
+    }
+
+    /// A quiet move caused a beta cutoff at `depth`: remember it as a killer
+    /// and reward it, and punish the quiet moves tried before it, which
+    /// wasted time.
+    pub fn record_cutoff(
+        &mut self,
+        color: Color,
+        ply: u32,
+        depth: i32,
+        best: Move,
+        tried: &[Move],
+        previous: Option<Move>,
+    ) {
+        if let Some(previous) = previous {
+            let (role, to) = piece_to(previous);
+            self.counters[color as usize][role][to] = Some(best);
+        }
+        let ply = (ply as usize).min(MAX_PLY - 1);
+        if self.killers[ply][0] != Some(best) {
+            self.killers[ply][1] = self.killers[ply][0];
+            self.killers[ply][0] = Some(best);
+        }
+        for &m in tried {
+            update_history(self.history_slot(color, m), depth, m == best);
+        }
+    }
+
+    fn capture_slot(&mut self, color: Color, m: Move) -> &mut i32 {
+        let (role, to) = piece_to(m);
+        &mut self.capture_history[color as usize][role][to][captured_index(m)]
+    }
+
+    pub fn capture_history(&self, color: Color, m: Move) -> i32 {
+        let (role, to) = piece_to(m);
+        self.capture_history[color as usize][role][to][captured_index(m)]
+    }
+
+    /// A move caused a beta cutoff at `depth`: if it was a capture, reward
+    /// it; either way the captures tried before it failed, and lose credit.
+    pub fn record_capture_cutoff(
+        &mut self,
+        color: Color,
+        depth: i32,
+        best: Move,
+        captures_tried: &[Move],
+    ) {
+        for &m in captures_tried {
+            update_history(self.capture_slot(color, m), depth, m == best);
+        }
+    }
+
+    pub(super) fn counter(&self, color: Color, previous: Option<Move>) -> Option<Move> {
+        let (role, to) = piece_to(previous?);
+        self.counters[color as usize][role][to]
+    }
+
+    pub(super) fn killers(&self, ply: u32) -> [Option<Move>; 2] {
+        self.killers[(ply as usize).min(MAX_PLY - 1)]
+    }
+}
+
+/// The (moving role, destination) index that history and counter-moves
+/// share.
+fn piece_to(m: Move) -> (usize, usize) {
+    (m.role() as usize - 1, m.to().to_usize())
+}
+
+/// Reward (or punish) one history score for a cutoff at `depth`: deeper
+/// cutoffs count more. Gravity: the update shrinks as the score nears the
+/// limit, so old successes fade as new ones arrive.
+fn update_history(slot: &mut i32, depth: i32, rewarded: bool) {
+    let bonus = (depth * depth).min(400);
+    let delta = if rewarded { bonus } else { -bonus };
+    *slot += delta - *slot * delta.abs() / HISTORY_MAX;
+}
+
+/// The captured role's index (0 = pawn .. 4 = queen), or 5 for a
+/// promotion that captures nothing.
+fn captured_index(m: Move) -> usize {
+    m.capture().map_or(5, |role| role as usize - 1)
+}
