@@ -1158,3 +1158,68 @@ fn with_pvs_a_full_window_node_says_why_the_table_does_not_answer() {
     }
     assert!(seen > 0);
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
+
+    /// The tree view's tree has a node for every node the search entered,
+    /// and each node's value and bound are what the replay shows at its
+    /// return; the outline lists every node once.
+    #[test]
+    fn the_tree_has_the_records_nodes_and_values(
+        choices in proptest::collection::vec(any::<u16>(), 0..40),
+        depth in 1u32..=3,
+        alpha_beta in any::<bool>(),
+        table in any::<bool>(),
+        quiescence in any::<bool>(),
+        deepening in any::<bool>(),
+        pvs in any::<bool>(),
+    ) {
+        let position = random_position(&choices);
+        prop_assume!(!position.legal_moves().is_empty());
+        let options = SearchOptions {
+            alpha_beta,
+            transposition_table: table,
+            quiescence,
+            iterative_deepening: deepening,
+            pvs,
+            ..SearchOptions::textbook()
+        };
+        let recording = teach::record(&setup(&position, depth, options), teach::MAX_EVENTS, &never);
+        prop_assume!(recording.is_ok());
+        let replay = Replay::new(recording.unwrap());
+        let tree = &replay.tree;
+        let entered = replay
+            .events()
+            .iter()
+            .filter(|e| matches!(e, TraceEvent::EnterNode { .. }))
+            .count();
+        prop_assert_eq!(tree.len(), entered);
+        let totals = &replay.recording.stats.totals;
+        prop_assert_eq!(tree.len() as u64, totals.main + totals.quiescence);
+        for (id, node) in tree.nodes.iter().enumerate() {
+            let end = node.end.expect("every node of a finished search returns") as usize;
+            let TraceEvent::Return { value, .. } = replay.events()[end] else {
+                panic!("node {id} ends on {:?}", replay.events()[end]);
+            };
+            let (tree_value, bound) = node.value.expect("a returned node has its value");
+            prop_assert_eq!(tree_value, value);
+            // The replay of a step costs up to a snapshot's worth of events:
+            // 64 nodes spread over the tree are compared with it.
+            if id % tree.len().div_ceil(64) != 0 {
+                continue;
+            }
+            let step = replay.step(end + 1);
+            let frame = step.current().expect("the node is on the step of its return");
+            prop_assert_eq!(frame.returned, Some(value));
+            prop_assert_eq!(frame.ply, node.ply);
+            prop_assert_eq!(frame.value_bound(value, alpha_beta), bound);
+            prop_assert_eq!(tree.current(end + 1), Some(id as u32));
+        }
+        let last_root = *tree.roots.last().expect("a root");
+        prop_assert_eq!(tree.node(last_root).value.map(|(v, _)| v), Some(replay.recording.value));
+        let rows = tree.rows(usize::MAX, &|_| true);
+        let nodes = rows.iter().filter(|r| matches!(r, kibitz::teach::tree::Row::Node(_))).count();
+        prop_assert_eq!(nodes, tree.len());
+    }
+}

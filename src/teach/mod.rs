@@ -15,6 +15,7 @@ pub mod caption;
 pub mod compare;
 pub mod positions;
 pub mod replay;
+pub mod tree;
 pub mod values;
 
 use std::sync::Arc;

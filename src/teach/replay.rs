@@ -14,6 +14,7 @@ use std::sync::Arc;
 use shakmaty::{Chess, Move, MoveList, Position, Role};
 
 use super::Recording;
+use super::tree::{SearchTree, TreeBuilder};
 use crate::engine::movetables::TableWeights;
 use crate::engine::protocol::SearchOptions;
 use crate::engine::search::MATE;
@@ -411,6 +412,11 @@ impl Step {
         }
     }
 
+    /// Whether the search raises alpha (off: plain minimax).
+    pub fn alpha_beta(&self) -> bool {
+        self.alpha_beta
+    }
+
     /// The node the search is at (none before the first event).
     pub fn current(&self) -> Option<&Frame> {
         self.frames.last()
@@ -667,6 +673,8 @@ impl Step {
 pub struct Replay {
     pub recording: Recording,
     snapshots: Vec<Step>,
+    /// The tree the search explored, for the tree view.
+    pub tree: SearchTree,
 }
 
 impl Replay {
@@ -676,15 +684,20 @@ impl Replay {
         let mut step = Step::new(&recording.setup.position, &recording.setup.options);
         step.orders = Some(Arc::new(node_orders(&recording.events)));
         let mut snapshots = vec![step.clone()];
+        let mut tree = TreeBuilder::new(&recording.setup.position);
         for (i, event) in recording.events.iter().enumerate() {
+            tree.before(&step, i, event);
             step.apply(event);
+            tree.after(&step, i, event);
             if (i + 1) % SNAPSHOT_INTERVAL == 0 {
                 snapshots.push(step.clone());
             }
         }
+        let tree = tree.finish(&step);
         Replay {
             recording,
             snapshots,
+            tree,
         }
     }
 

@@ -1,0 +1,622 @@
+//! The tree a recorded search explored, as a foldable outline: one line a
+//! node, indented by ply, with the move, its value and whether that value
+//! is exact or a bound, the window the move was searched with, and what
+//! happened there (a cutoff and how many moves it skipped, an answer from
+//! the transposition table, quiescence, a re-search, a pruned move and the
+//! rule that pruned it, the principal variation).
+//!
+//! The tree is built once, in the same walk over the record that makes the
+//! replay's snapshots, by watching the same [`Step`] the replay uses: a
+//! node's value and bound are exactly what the replay shows at its return.
+//! What a step shows is then a question of event indices: a node is on
+//! screen once its `EnterNode` is applied, its value once its `Return` is.
+
+use shakmaty::{Chess, Color, Move, Position};
+
+use super::replay::{Bound, Step, Via};
+use super::values::{count_text, value_text, window_text};
+use crate::engine::trace::{Pruning, ReSearchReason, Shortcut, TraceEvent};
+use crate::game::notation::san_line;
+
+/// A node's index in [`SearchTree::nodes`]: nodes are numbered in the order
+/// the search entered them.
+pub type NodeId = u32;
+
+/// One node of the search.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TreeNode {
+    pub parent: Option<NodeId>,
+    pub ply: u32,
+    pub via: Via,
+    /// The index of its `EnterNode` event: steps after it show the node.
+    pub enter: u32,
+    /// The index of its `Return` event, if it returned.
+    pub end: Option<u32>,
+    /// Plies left to the horizon when entered.
+    pub depth: i32,
+    /// The window it was entered with, from its own side to move.
+    pub alpha: i32,
+    pub beta: i32,
+    pub quiescence: bool,
+    /// What it returned, from its own side to move, and whether that is the
+    /// value or a bound on it.
+    pub value: Option<(i32, Bound)>,
+    /// The iteration (depth) it belongs to, with iterative deepening.
+    pub iteration: Option<i32>,
+    /// When the transposition table answered it.
+    pub table: Option<u32>,
+    /// When it returned before searching its moves, and why.
+    pub shortcut: Option<(u32, Shortcut)>,
+    /// When a move reached beta, which move, and how many moves it skipped.
+    pub cutoff: Option<(u32, Move, u32)>,
+    /// This search of the move repeats an earlier one, and why.
+    pub research: Option<ReSearchReason>,
+    pub children: Vec<NodeId>,
+    /// Moves skipped without a search: when, which, by which rule.
+    pub pruned: Vec<(u32, Move, Pruning)>,
+}
+
+impl TreeNode {
+    /// Whether step `applied` (that many events applied) shows the node.
+    pub fn seen(&self, applied: usize) -> bool {
+        (self.enter as usize) < applied
+    }
+
+    /// Its value once step `applied` has seen it return.
+    pub fn value_at(&self, applied: usize) -> Option<(i32, Bound)> {
+        self.end
+            .filter(|&end| (end as usize) < applied)
+            .and(self.value)
+    }
+}
+
+/// What kind of node a finished node turned out to be (Knuth and Moore's
+/// names): a PV node has a value inside its window, a cut node failed
+/// high (some move reached beta), an all node failed low (every move was
+/// searched and none reached alpha).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NodeKind {
+    Pv,
+    Cut,
+    All,
+}
+
+impl NodeKind {
+    pub fn of(bound: Bound) -> NodeKind {
+        match bound {
+            Bound::Exact => NodeKind::Pv,
+            Bound::AtLeast => NodeKind::Cut,
+            Bound::AtMost => NodeKind::All,
+        }
+    }
+
+    /// The letter the outline marks it with (never colour alone).
+    pub fn letter(self) -> char {
+        match self {
+            NodeKind::Pv => 'P',
+            NodeKind::Cut => 'C',
+            NodeKind::All => 'A',
+        }
+    }
+}
+
+/// One line of the outline.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Row {
+    Node(NodeId),
+    /// The `index`th pruned move of a node.
+    Pruned { parent: NodeId, index: usize },
+}
+
+/// How values are shown: negamax (each from the side that moved, the
+/// engine's own view) or minimax (all from White's view, the side to
+/// choose marked MAX or MIN).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Values {
+    #[default]
+    Negamax,
+    Minimax,
+}
+
+/// The tree of one recorded search.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SearchTree {
+    pub nodes: Vec<TreeNode>,
+    /// Each iteration's root (one without iterative deepening).
+    pub roots: Vec<NodeId>,
+    root: Chess,
+}
+
+impl SearchTree {
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    pub fn node(&self, id: NodeId) -> &TreeNode {
+        &self.nodes[id as usize]
+    }
+
+    /// The node the search is at after `applied` events: the last one
+    /// entered, or the nearest ancestor still open (a node that returned
+    /// stays current for the step of its return).
+    pub fn current(&self, applied: usize) -> Option<NodeId> {
+        let entered = self.nodes.partition_point(|n| n.seen(applied));
+        let mut id = entered.checked_sub(1)? as NodeId;
+        loop {
+            let node = self.node(id);
+            match (node.end, node.parent) {
+                (Some(end), Some(parent)) if (end as usize) + 1 < applied => id = parent,
+                _ => return Some(id),
+            }
+        }
+    }
+
+    /// The nodes from the root to `id`.
+    pub fn path(&self, id: NodeId) -> Vec<NodeId> {
+        let mut path = vec![id];
+        while let Some(parent) = self.node(*path.last().unwrap_or(&id)).parent {
+            path.push(parent);
+        }
+        path.reverse();
+        path
+    }
+
+    /// The position at node `id`.
+    pub fn position(&self, id: NodeId) -> Chess {
+        let mut position = self.root.clone();
+        for node in self.path(id) {
+            match self.node(node).via {
+                Via::Move(m) => position.play_unchecked(m),
+                Via::Pass => {
+                    if let Ok(passed) = position.clone().swap_turn() {
+                        position = passed;
+                    }
+                }
+                Via::Root => {}
+            }
+        }
+        position
+    }
+
+    /// A node's children and pruned moves in the order the search met them.
+    pub fn rows_under(&self, id: NodeId, applied: usize) -> Vec<Row> {
+        let node = self.node(id);
+        let mut rows: Vec<(u32, Row)> = node
+            .children
+            .iter()
+            .map(|&c| (self.node(c).enter, Row::Node(c)))
+            .chain(
+                node.pruned
+                    .iter()
+                    .enumerate()
+                    .map(|(index, &(at, _, _))| (at, Row::Pruned { parent: id, index })),
+            )
+            .filter(|&(at, _)| (at as usize) < applied)
+            .collect();
+        rows.sort_by_key(|&(at, _)| at);
+        rows.into_iter().map(|(_, row)| row).collect()
+    }
+
+    /// The outline at step `applied`: every node seen so far whose parent
+    /// is `open`, depth first, in the order the search met them.
+    pub fn rows(&self, applied: usize, open: &dyn Fn(NodeId) -> bool) -> Vec<Row> {
+        let mut rows = Vec::new();
+        let mut stack: Vec<Row> = self
+            .roots
+            .iter()
+            .rev()
+            .filter(|&&r| self.node(r).seen(applied))
+            .map(|&r| Row::Node(r))
+            .collect();
+        while let Some(row) = stack.pop() {
+            rows.push(row);
+            if let Row::Node(id) = row
+                && open(id)
+            {
+                stack.extend(self.rows_under(id, applied).into_iter().rev());
+            }
+        }
+        rows
+    }
+
+    /// The best line from `root` as step `applied` knows it: at each node
+    /// the finished child that is best for the side to move there (the
+    /// latest search of each move), past null moves and quiescence.
+    pub fn pv(&self, root: NodeId, applied: usize) -> Vec<NodeId> {
+        let mut line = Vec::new();
+        let mut at = root;
+        loop {
+            let mut best: Option<(i32, NodeId)> = None;
+            let children = &self.node(at).children;
+            for (i, &child) in children.iter().enumerate() {
+                let node = self.node(child);
+                let later = children[i + 1..]
+                    .iter()
+                    .any(|&c| self.node(c).via == node.via && self.node(c).seen(applied));
+                if node.quiescence || node.via == Via::Pass || later {
+                    continue;
+                }
+                if let Some((value, _)) = node.value_at(applied)
+                    && best.is_none_or(|(b, _)| -value > b)
+                {
+                    best = Some((-value, child));
+                }
+            }
+            match best {
+                Some((_, child)) => {
+                    line.push(child);
+                    at = child;
+                }
+                None => return line,
+            }
+        }
+    }
+
+    /// The root of the iteration running at step `applied`.
+    pub fn root_at(&self, applied: usize) -> Option<NodeId> {
+        self.roots
+            .iter()
+            .rev()
+            .find(|&&r| self.node(r).seen(applied))
+            .copied()
+    }
+
+    /// A line of nodes in SAN, from the position before the first.
+    pub fn line_text(&self, line: &[NodeId]) -> String {
+        let Some(&first) = line.first() else {
+            return String::new();
+        };
+        let start = match self.node(first).parent {
+            Some(parent) => self.position(parent),
+            None => self.root.clone(),
+        };
+        let moves: Vec<Move> = line
+            .iter()
+            .filter_map(|&id| match self.node(id).via {
+                Via::Move(m) => Some(m),
+                _ => None,
+            })
+            .collect();
+        san_line(&start, &moves).join(" ")
+    }
+
+    /// The text of one row at step `applied`: the kind letter (once known),
+    /// the move, the value as `values` shows it, the window the move was
+    /// searched with, and what happened. `pv`: the nodes of the best line.
+    pub fn row_text(&self, row: Row, applied: usize, values: Values, pv: &[NodeId]) -> RowText {
+        match row {
+            Row::Pruned { parent, index } => {
+                let (_, mv, rule) = self.node(parent).pruned[index];
+                let position = self.position(parent);
+                RowText {
+                    ply: self.node(parent).ply + 1,
+                    kind: ' ',
+                    label: san_line(&position, &[mv]).join(""),
+                    value: String::new(),
+                    window: String::new(),
+                    marks: format!("pruned: {}", rule.label()),
+                }
+            }
+            Row::Node(id) => self.node_text(id, applied, values, pv),
+        }
+    }
+
+    fn node_text(&self, id: NodeId, applied: usize, values: Values, pv: &[NodeId]) -> RowText {
+        let node = self.node(id);
+        // The side that chose the move into this node, and the ply its
+        // values are read at: the parent's (the root speaks for itself).
+        let (mover, view_ply, sign) = match node.parent {
+            Some(_) => (!self.turn_at(id), node.ply - 1, -1),
+            None => (self.turn_at(id), 0, 1),
+        };
+        let label = match (node.via, node.parent) {
+            (Via::Move(m), Some(parent)) => san_line(&self.position(parent), &[m]).join(""),
+            (Via::Pass, _) => "pass".to_string(),
+            _ => match node.iteration {
+                Some(depth) => format!("root, depth {depth}"),
+                None => "root".to_string(),
+            },
+        };
+        let label = match (values, node.parent) {
+            (Values::Minimax, Some(_)) => {
+                format!("{} {label}", if mover.is_white() { "MAX" } else { "MIN" })
+            }
+            _ => label,
+        };
+        let finished = node.value_at(applied);
+        let kind = finished.map_or(' ', |(_, bound)| NodeKind::of(bound).letter());
+        let value = match finished {
+            None => "…".to_string(),
+            Some((value, bound)) => {
+                // From the mover's view the sign turns and so does the bound.
+                let (shown, bound) = match sign {
+                    1 => (value, bound),
+                    _ => (-value, bound.flipped()),
+                };
+                match values {
+                    Values::Negamax => format!("{}{}", bound.sign(), value_text(shown, view_ply)),
+                    Values::Minimax => {
+                        let white = if mover.is_white() { shown } else { -shown };
+                        let bound = if mover.is_white() { bound } else { bound.flipped() };
+                        format!("{}{}", bound.sign(), value_text(white, view_ply))
+                    }
+                }
+            }
+        };
+        let (low, high) = match sign {
+            1 => (node.alpha, node.beta),
+            _ => (-node.beta, -node.alpha),
+        };
+        let window = match values {
+            Values::Negamax => window_text(low, high, view_ply, mover),
+            Values::Minimax if mover.is_white() => window_text(low, high, view_ply, mover),
+            Values::Minimax => window_text(-high, -low, view_ply, Color::White),
+        };
+        let mut marks = Vec::new();
+        if pv.contains(&id) {
+            marks.push("PV".to_string());
+        }
+        if let Some((at, mv, skipped)) = node.cutoff
+            && (at as usize) < applied
+        {
+            let san = san_line(&self.position(id), &[mv]).join("");
+            marks.push(match skipped {
+                0 => format!("cut by {san}"),
+                n => format!("cut by {san}, {} skipped", count_text(u64::from(n))),
+            });
+        }
+        if node.table.is_some_and(|at| (at as usize) < applied) {
+            marks.push("table answered".to_string());
+        }
+        if let Some((at, reason)) = node.shortcut
+            && (at as usize) < applied
+        {
+            marks.push(reason.label().to_string());
+        }
+        if node.quiescence {
+            marks.push("quiescence".to_string());
+        }
+        match node.research {
+            Some(ReSearchReason::FailedHigh) => marks.push("re-search, full window".to_string()),
+            Some(ReSearchReason::Reduced) => marks.push("re-search, full depth".to_string()),
+            None => {}
+        }
+        if finished.is_none() && node.end.is_none_or(|end| end as usize >= applied) {
+            marks.push("searching".to_string());
+        }
+        RowText {
+            ply: node.ply,
+            kind,
+            label,
+            value,
+            window,
+            marks: marks.join(", "),
+        }
+    }
+
+    /// The side to move at node `id`.
+    fn turn_at(&self, id: NodeId) -> Color {
+        // Every move and every pass hands the turn over.
+        let plies = self
+            .path(id)
+            .iter()
+            .filter(|&&n| self.node(n).via != Via::Root)
+            .count();
+        if plies % 2 == 0 {
+            self.root.turn()
+        } else {
+            !self.root.turn()
+        }
+    }
+
+    /// The whole tree as text, one line a node with the step that enters
+    /// it: what `kibitz trace --tree` prints.
+    pub fn outline_text(&self, values: Values) -> String {
+        let applied = usize::MAX;
+        let rows = self.rows(applied, &|_| true);
+        let pv = self
+            .root_at(applied)
+            .map(|root| {
+                let mut line = vec![root];
+                line.extend(self.pv(root, applied));
+                line
+            })
+            .unwrap_or_default();
+        let mut text = String::new();
+        for row in rows {
+            let step = match row {
+                Row::Node(id) => self.node(id).enter + 1,
+                Row::Pruned { parent, index } => self.node(parent).pruned[index].0 + 1,
+            };
+            let line = self.row_text(row, applied, values, &pv).line();
+            text.push_str(&format!("{step:>7}  {line}\n"));
+        }
+        text
+    }
+}
+
+/// The parts of one outline line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RowText {
+    pub ply: u32,
+    /// `P`, `C` or `A` once the node returned (see [`NodeKind`]).
+    pub kind: char,
+    pub label: String,
+    pub value: String,
+    pub window: String,
+    pub marks: String,
+}
+
+impl RowText {
+    /// The line as the outline writes it: two columns of indent a ply.
+    pub fn line(&self) -> String {
+        let indent = "  ".repeat(self.ply as usize);
+        let mut line = format!("{indent}{} {}", self.kind, self.label);
+        for part in [&self.value, &self.window, &self.marks] {
+            if !part.is_empty() {
+                line.push_str("  ");
+                line.push_str(part);
+            }
+        }
+        line
+    }
+}
+
+/// Builds the tree while a [`Step`] walks the record: call
+/// [`TreeBuilder::before`] before each event is applied and
+/// [`TreeBuilder::after`] after it.
+#[derive(Debug)]
+pub struct TreeBuilder {
+    tree: SearchTree,
+    /// The nodes of the step's frames, root first.
+    path: Vec<NodeId>,
+    iteration: Option<i32>,
+    next_via: Via,
+    research: Option<ReSearchReason>,
+}
+
+impl TreeBuilder {
+    pub fn new(root: &Chess) -> TreeBuilder {
+        TreeBuilder {
+            tree: SearchTree {
+                nodes: Vec::new(),
+                roots: Vec::new(),
+                root: root.clone(),
+            },
+            path: Vec::new(),
+            iteration: None,
+            next_via: Via::Root,
+            research: None,
+        }
+    }
+
+    fn top(&mut self) -> Option<&mut TreeNode> {
+        let id = *self.path.last()?;
+        self.tree.nodes.get_mut(id as usize)
+    }
+
+    /// Before `event` (number `index`) is applied to `step`.
+    pub fn before(&mut self, step: &Step, index: usize, event: &TraceEvent) {
+        let at = index as u32;
+        // A node that returned leaves the step when the next event comes:
+        // its value and bound are final now.
+        if let Some(frame) = step.frames.last()
+            && let Some(value) = frame.returned
+        {
+            let bound = frame.value_bound(value, step.alpha_beta());
+            if let Some(node) = self.top() {
+                node.value = Some((value, bound));
+            }
+            self.path.pop();
+        }
+        match *event {
+            TraceEvent::Iteration { depth } => self.iteration = Some(depth),
+            TraceEvent::MoveTried { mv, .. } => {
+                self.next_via = Via::Move(mv);
+                self.research = None;
+            }
+            TraceEvent::ReSearch { mv, reason, .. } => {
+                self.next_via = Via::Move(mv);
+                self.research = Some(reason);
+            }
+            TraceEvent::NullMove { .. } => {
+                self.next_via = Via::Pass;
+                self.research = None;
+            }
+            TraceEvent::TtProbe { cutoff: true, .. } => {
+                if let Some(node) = self.top() {
+                    node.table = Some(at);
+                }
+            }
+            TraceEvent::MovePruned { mv, reason, .. } => {
+                if let Some(node) = self.top() {
+                    node.pruned.push((at, mv, reason));
+                }
+            }
+            TraceEvent::Shortcut { reason, .. } => {
+                if let Some(node) = self.top() {
+                    node.shortcut = Some((at, reason));
+                }
+            }
+            TraceEvent::Return { .. } => {
+                if let Some(node) = self.top() {
+                    node.end = Some(at);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// After `event` (number `index`) was applied to `step`.
+    pub fn after(&mut self, step: &Step, index: usize, event: &TraceEvent) {
+        let at = index as u32;
+        // The step dropped frames: a new root starts afresh, a new
+        // iteration or a popped node leaves fewer.
+        if matches!(*event, TraceEvent::EnterNode { ply: 0, .. }) {
+            self.path.clear();
+        }
+        self.path.truncate(step.frames.len());
+        match *event {
+            TraceEvent::EnterNode {
+                ply,
+                depth,
+                alpha,
+                beta,
+                quiescence,
+            } if step.frames.len() == self.path.len() + 1 => {
+                let id = self.tree.nodes.len() as NodeId;
+                let parent = self.path.last().copied();
+                self.tree.nodes.push(TreeNode {
+                    parent,
+                    ply,
+                    via: if parent.is_some() { self.next_via } else { Via::Root },
+                    enter: at,
+                    end: None,
+                    depth,
+                    alpha,
+                    beta,
+                    quiescence,
+                    value: None,
+                    iteration: self.iteration,
+                    table: None,
+                    shortcut: None,
+                    cutoff: None,
+                    research: if parent.is_some() { self.research.take() } else { None },
+                    children: Vec::new(),
+                    pruned: Vec::new(),
+                });
+                match parent {
+                    Some(parent) => self.tree.nodes[parent as usize].children.push(id),
+                    None => self.tree.roots.push(id),
+                }
+                self.path.push(id);
+            }
+            TraceEvent::BetaCutoff { mv, .. } => {
+                let skipped = step
+                    .current()
+                    .and_then(|f| f.cutoff)
+                    .map_or(0, |(_, _, skipped)| skipped);
+                if let Some(node) = self.top() {
+                    node.cutoff = Some((at, mv, skipped));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The tree, once the whole record was applied to `step`: the nodes
+    /// still on the step that returned get their values.
+    pub fn finish(mut self, step: &Step) -> SearchTree {
+        for (frame, &id) in step.frames.iter().zip(&self.path) {
+            if let Some(value) = frame.returned {
+                let bound = frame.value_bound(value, step.alpha_beta());
+                self.tree.nodes[id as usize].value = Some((value, bound));
+            }
+        }
+        self.tree
+    }
+}
