@@ -111,17 +111,7 @@ enum Commands {
     /// Print every step of a search: windows, moves tried, re-searches, cutoffs, table use.
     Trace(TraceCommand),
     /// Step through the engine's search on the board, node by node.
-    Teach {
-        /// Position in FEN (default: the start position).
-        #[arg(long)]
-        fen: Option<String>,
-        /// Moves (SAN or UCI) played from the position first.
-        #[arg(long, num_args = 1..)]
-        moves: Vec<String>,
-        /// Search depth (plies), 1 to 6.
-        #[arg(long, default_value_t = kibitz::teach::DEFAULT_DEPTH)]
-        depth: u32,
-    },
+    Teach(TeachCommand),
     /// Polyglot opening books: look a position up, or build a book from games.
     #[command(subcommand)]
     Book(BookCommand),
@@ -169,6 +159,63 @@ enum Commands {
         #[arg(long)]
         json: bool,
     },
+}
+
+/// `kibitz teach`: the lesson's position, depth, techniques and first step,
+/// so a teacher can hand out the command that opens the same lesson.
+#[derive(clap::Args)]
+struct TeachCommand {
+    /// Position in FEN (default: the start position).
+    #[arg(long)]
+    fen: Option<String>,
+    /// Moves (SAN or UCI) played from the position first.
+    #[arg(long, num_args = 1..)]
+    moves: Vec<String>,
+    /// Search depth (plies), 1 to 6.
+    #[arg(long, default_value_t = kibitz::teach::DEFAULT_DEPTH)]
+    depth: u32,
+    /// Plain minimax: no alpha-beta (the other techniques then do not apply).
+    #[arg(long)]
+    no_alpha_beta: bool,
+    /// Search moves in generation order.
+    #[arg(long)]
+    no_ordering: bool,
+    /// No transposition table.
+    #[arg(long)]
+    no_table: bool,
+    /// Evaluate at the horizon without quiescence search.
+    #[arg(long)]
+    no_quiescence: bool,
+    /// Principal-variation search: later moves get a null-window test first.
+    #[arg(long)]
+    pvs: bool,
+    /// Iterative deepening: depth 1, 2, ... up to --depth.
+    #[arg(long)]
+    iterative: bool,
+    /// Selective search: null move, reductions, futility pruning, extensions.
+    #[arg(long)]
+    selective: bool,
+    /// Open the lesson at this step (as the header counts them; past the
+    /// end: the last step).
+    #[arg(long)]
+    step: Option<usize>,
+}
+
+impl TeachCommand {
+    /// The techniques switched on, from the lesson's defaults.
+    fn options(&self) -> kibitz::engine::SearchOptions {
+        let textbook = kibitz::engine::SearchOptions::textbook();
+        kibitz::engine::SearchOptions {
+            alpha_beta: !self.no_alpha_beta,
+            move_ordering: textbook.move_ordering && !self.no_ordering,
+            transposition_table: textbook.transposition_table && !self.no_table,
+            quiescence: textbook.quiescence && !self.no_quiescence,
+            pvs: textbook.pvs || self.pvs,
+            iterative_deepening: textbook.iterative_deepening || self.iterative,
+            selective: textbook.selective || self.selective,
+            ..textbook
+        }
+    }
 }
 
 #[derive(Subcommand)]
@@ -398,12 +445,16 @@ struct TraceCommand {
     /// One JSON object per event and a summary object, with the engine's raw values.
     #[arg(long)]
     json: bool,
+    /// The explored tree as an outline (one line a node, with the step that
+    /// enters it, as teach mode's tree view shows it) instead of the events.
+    #[arg(long, conflicts_with = "json")]
+    tree: bool,
 }
 
 fn run(command: Commands, out: &mut dyn Write) -> Result<(), CliError> {
     match command {
         // Handled in main: it prints from two threads; the board.
-        Commands::Uci | Commands::Teach { .. } => {}
+        Commands::Uci | Commands::Teach(_) => {}
         Commands::Analyze(a) => cli::analyze(
             &AnalyzeArgs {
                 fen: a.fen,
@@ -568,6 +619,7 @@ fn run(command: Commands, out: &mut dyn Write) -> Result<(), CliError> {
                 summary_only: t.summary,
                 json: t.json,
                 uci: t.uci,
+                tree: t.tree,
             },
             out,
         )?,
@@ -577,13 +629,8 @@ fn run(command: Commands, out: &mut dyn Write) -> Result<(), CliError> {
 
 /// `kibitz teach`: check the position and depth before the terminal is
 /// taken over, then open the board in teach mode.
-fn teach(
-    cli: &Cli,
-    started: std::time::Instant,
-    fen: Option<&str>,
-    moves: &[String],
-    depth: u32,
-) -> anyhow::Result<ExitCode> {
+fn teach(cli: &Cli, started: std::time::Instant, args: &TeachCommand) -> anyhow::Result<ExitCode> {
+    let (fen, moves, depth) = (args.fen.as_deref(), &args.moves[..], args.depth);
     use kibitz::teach::{MAX_DEPTH, MIN_DEPTH};
     use shakmaty::Position;
     if !(MIN_DEPTH..=MAX_DEPTH).contains(&depth) {
@@ -606,11 +653,17 @@ fn teach(
         eprintln!("error: the game is over in this position: there is no search to step through");
         return Ok(ExitCode::from(2));
     }
-    tui(cli, started, Some((position, history, depth)))
+    let setup = kibitz::teach::Setup {
+        position,
+        history,
+        depth,
+        options: args.options(),
+    };
+    tui(cli, started, Some((setup, args.step)))
 }
 
-/// What teach mode opens on: position, earlier positions' keys, depth.
-type TeachStart = (shakmaty::Chess, Vec<u64>, u32);
+/// What teach mode opens on: the lesson and the step to open it at.
+type TeachStart = (kibitz::teach::Setup, Option<usize>);
 
 /// No subcommand, in a build without the `tui` feature: there is no board.
 #[cfg(not(feature = "tui"))]
@@ -790,8 +843,8 @@ fn main() -> anyhow::Result<ExitCode> {
         }
         return tui(&cli, started, None);
     };
-    if let Commands::Teach { fen, moves, depth } = &command {
-        return teach(&cli, started, fen.as_deref(), moves, *depth);
+    if let Commands::Teach(args) = &command {
+        return teach(&cli, started, args);
     }
     if let Commands::Uci = command {
         kibitz::uci::run(std::io::stdin().lock()).context("UCI session")?;

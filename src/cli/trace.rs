@@ -39,6 +39,8 @@ pub struct TraceArgs {
     pub json: bool,
     /// Moves in coordinates (`e2e4`) instead of SAN.
     pub uci: bool,
+    /// The explored tree as teach mode's outline instead of the events.
+    pub tree: bool,
 }
 
 impl TraceArgs {
@@ -470,7 +472,24 @@ pub fn trace(args: &TraceArgs, out: &mut dyn Write) -> Result<(), CliError> {
             .to_string(),
         ));
     }
-    if !args.summary_only {
+    if args.tree && !args.json && !args.summary_only {
+        if recorder.dropped() > 0 {
+            return Err(CliError::BadInput(format!(
+                "the tree needs every event: this search has {} (raise --max-events)",
+                recorder.events().len() as u64 + recorder.dropped()
+            )));
+        }
+        let tree = crate::teach::tree::build(&position, &options, recorder.events());
+        writeln!(
+            out,
+            "   step  the search tree: P pv node, C cut node, A all node; values from the side that moved"
+        )?;
+        write!(
+            out,
+            "{}",
+            tree.outline_text(crate::teach::tree::Values::Negamax)
+        )?;
+    } else if !args.summary_only {
         let mut narrator = Narrator::new(&position, options, args.uci);
         for event in recorder.events() {
             narrator.apply(event);

@@ -13,6 +13,7 @@
 
 pub mod caption;
 pub mod compare;
+pub mod export;
 pub mod positions;
 pub mod replay;
 pub mod tree;
@@ -75,6 +76,43 @@ pub struct Recording {
     pub stats: SearchStats,
     /// How long recording took.
     pub elapsed: Duration,
+}
+
+/// The algorithm in words, as the search runs it (the switches that apply:
+/// see [`effective_options`]): "principal-variation search + ordering +
+/// table + quiescence".
+pub fn algorithm_text(options: SearchOptions) -> String {
+    let o = &effective_options(options);
+    let mut parts = vec![if !o.alpha_beta {
+        "minimax"
+    } else if o.pvs {
+        "principal-variation search"
+    } else {
+        "alpha-beta"
+    }];
+    if o.move_ordering {
+        parts.push("ordering");
+    }
+    if o.transposition_table {
+        parts.push("table");
+    }
+    if o.quiescence {
+        parts.push("quiescence");
+    }
+    if o.selective {
+        parts.push("selective");
+    }
+    parts.join(" + ")
+}
+
+/// The depth a lesson searches: "depth 3", or "depths 1 to 3" with
+/// iterative deepening.
+pub fn depth_text(options: SearchOptions, depth: u32) -> String {
+    if effective_options(options).iterative_deepening {
+        format!("depths 1 to {depth}")
+    } else {
+        format!("depth {depth}")
+    }
 }
 
 /// Why a search could not be recorded.

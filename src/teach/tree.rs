@@ -15,6 +15,7 @@ use shakmaty::{Chess, Color, Move, Position};
 
 use super::replay::{Bound, Step, Via};
 use super::values::{count_text, value_text, window_text};
+use crate::engine::SearchOptions;
 use crate::engine::trace::{Pruning, ReSearchReason, Shortcut, TraceEvent};
 use crate::game::notation::san_line;
 
@@ -105,7 +106,10 @@ impl NodeKind {
 pub enum Row {
     Node(NodeId),
     /// The `index`th pruned move of a node.
-    Pruned { parent: NodeId, index: usize },
+    Pruned {
+        parent: NodeId,
+        index: usize,
+    },
 }
 
 /// How values are shown: negamax (each from the side that moved, the
@@ -225,7 +229,8 @@ impl SearchTree {
 
     /// The best line from `root` as step `applied` knows it: at each node
     /// the finished child that is best for the side to move there (the
-    /// latest search of each move), past null moves and quiescence.
+    /// latest search of each move, never a null move), down to the
+    /// horizon.
     pub fn pv(&self, root: NodeId, applied: usize) -> Vec<NodeId> {
         let mut line = Vec::new();
         let mut at = root;
@@ -237,7 +242,7 @@ impl SearchTree {
                 let later = children[i + 1..]
                     .iter()
                     .any(|&c| self.node(c).via == node.via && self.node(c).seen(applied));
-                if node.quiescence || node.via == Via::Pass || later {
+                if node.via == Via::Pass || later {
                     continue;
                 }
                 if let Some((value, _)) = node.value_at(applied)
@@ -247,6 +252,12 @@ impl SearchTree {
                 }
             }
             match best {
+                // The line ends at the horizon: quiescence's captures are
+                // not part of it.
+                Some((_, child)) if self.node(child).quiescence => {
+                    line.push(child);
+                    return line;
+                }
                 Some((_, child)) => {
                     line.push(child);
                     at = child;
@@ -341,7 +352,11 @@ impl SearchTree {
                     Values::Negamax => format!("{}{}", bound.sign(), value_text(shown, view_ply)),
                     Values::Minimax => {
                         let white = if mover.is_white() { shown } else { -shown };
-                        let bound = if mover.is_white() { bound } else { bound.flipped() };
+                        let bound = if mover.is_white() {
+                            bound
+                        } else {
+                            bound.flipped()
+                        };
                         format!("{}{}", bound.sign(), value_text(white, view_ply))
                     }
                 }
@@ -385,7 +400,12 @@ impl SearchTree {
             Some(ReSearchReason::Reduced) => marks.push("re-search, full depth".to_string()),
             None => {}
         }
-        if finished.is_none() && node.end.is_none_or(|end| end as usize >= applied) {
+        let decided = node
+            .cutoff
+            .is_some_and(|(at, _, _)| (at as usize) < applied)
+            || node.shortcut.is_some_and(|(at, _)| (at as usize) < applied)
+            || node.table.is_some_and(|at| (at as usize) < applied);
+        if finished.is_none() && !decided {
             marks.push("searching".to_string());
         }
         RowText {
@@ -464,6 +484,18 @@ impl RowText {
         }
         line
     }
+}
+
+/// The tree of a search from `root` with `options`, from its events.
+pub fn build(root: &Chess, options: &SearchOptions, events: &[TraceEvent]) -> SearchTree {
+    let mut step = Step::new(root, options);
+    let mut tree = TreeBuilder::new(root);
+    for (i, event) in events.iter().enumerate() {
+        tree.before(&step, i, event);
+        step.apply(event);
+        tree.after(&step, i, event);
+    }
+    tree.finish(&step)
 }
 
 /// Builds the tree while a [`Step`] walks the record: call
@@ -573,7 +605,11 @@ impl TreeBuilder {
                 self.tree.nodes.push(TreeNode {
                     parent,
                     ply,
-                    via: if parent.is_some() { self.next_via } else { Via::Root },
+                    via: if parent.is_some() {
+                        self.next_via
+                    } else {
+                        Via::Root
+                    },
                     enter: at,
                     end: None,
                     depth,
@@ -585,7 +621,11 @@ impl TreeBuilder {
                     table: None,
                     shortcut: None,
                     cutoff: None,
-                    research: if parent.is_some() { self.research.take() } else { None },
+                    research: if parent.is_some() {
+                        self.research.take()
+                    } else {
+                        None
+                    },
                     children: Vec::new(),
                     pruned: Vec::new(),
                 });

@@ -65,8 +65,8 @@ pub struct Options {
     pub pgn: Option<(PathBuf, Option<usize>)>,
     /// Start on the analysis board (with `fen`, or the start position).
     pub analyse: bool,
-    /// Start in teach mode: position, earlier positions' keys, depth.
-    pub teach: Option<(Chess, Vec<u64>, u32)>,
+    /// Start in teach mode: the lesson, and the step to open it at.
+    pub teach: Option<(crate::teach::Setup, Option<usize>)>,
 }
 
 /// Put the terminal back as it was: raw mode off, main screen, no mouse
@@ -235,10 +235,10 @@ pub fn run(options: Options) -> anyhow::Result<Option<i32>> {
         Err(e) => messages.push(format!("{e}; playing without a book")),
     }
     let now = Instant::now();
-    if let Some((position, history, depth)) = &options.teach {
+    if let Some((setup, step)) = &options.teach {
         // Esc leads from teach mode to the analysis board of the position.
-        app.analyse_position(position.clone(), now);
-        app.teach(position.clone(), history.clone(), *depth, now);
+        app.analyse_position(setup.position.clone(), now);
+        app.teach_lesson(setup.clone(), *step, now);
     } else if let Some((path, number)) = &options.pgn {
         app.open_path(path.clone(), *number);
     } else if options.analyse {

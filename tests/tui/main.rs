@@ -11,6 +11,7 @@ mod analysis;
 mod movetables_tui;
 mod screens;
 mod stats_panel;
+mod teach_tree;
 mod teach_tui;
 mod tui;
 

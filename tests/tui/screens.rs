@@ -434,7 +434,7 @@ fn teach_mode_and_its_positions() {
         assert_key_line(&screen);
         assert!(
             screen.contains(
-                "Teach mode: → steps through the search, ? lists the keys, p the positions."
+                "Teach mode: → steps the search, v the tree, p the positions, ? the keys."
             ),
             "{screen}"
         );

@@ -136,7 +136,7 @@ impl App {
             Ok(depth) if (crate::teach::MIN_DEPTH..=crate::teach::MAX_DEPTH).contains(&depth) => {
                 let position = self.cx.board.game.position().clone();
                 let history = self.cx.board.game.history_keys();
-                switch::teach(&mut self.mode, &mut self.cx, position, history, depth, now);
+                self.teach(position, history, depth, now);
             }
             _ => self.cx.say(
                 format!(

@@ -170,7 +170,17 @@ impl App {
     /// Teach the search on `position` at `depth`; Esc comes back to what is
     /// on the board now.
     pub fn teach(&mut self, position: Chess, history: Vec<u64>, depth: u32, now: Instant) {
-        switch::teach(&mut self.mode, &mut self.cx, position, history, depth, now);
+        let setup = crate::teach::Setup {
+            history,
+            ..crate::teach::Setup::new(position, depth)
+        };
+        self.teach_lesson(setup, None, now);
+    }
+
+    /// Teach `setup` (its techniques as given), opening at `step` once
+    /// recorded.
+    pub fn teach_lesson(&mut self, setup: crate::teach::Setup, step: Option<usize>, now: Instant) {
+        switch::teach(&mut self.mode, &mut self.cx, setup, step, now);
         self.dirty = true;
     }
 

@@ -32,6 +32,8 @@ pub enum Panel {
     SearchPath,
     /// Teach mode: the current node's moves as an outline.
     NodeMoves,
+    /// Teach mode: the explored tree as an outline, with the best line.
+    Tree,
     /// Teach mode: what the step did and why.
     Caption,
     /// Teach mode: the same search by five methods.

@@ -56,7 +56,7 @@ pub fn start(mode: &mut Mode, cx: &mut Shared, form: &NewGameForm, now: Instant)
     };
     if form.side == TEACH_CHOICE {
         analyse(mode, cx, GameTree::new(start.clone()), None, true, now);
-        teach(mode, cx, start, Vec::new(), DEFAULT_DEPTH, now);
+        teach(mode, cx, Setup::new(start, DEFAULT_DEPTH), None, now);
         if mode.teach().is_some() {
             cx.overlay = Overlay::TeachPositions(TeachPicker { choice: 0 });
         }
@@ -159,17 +159,10 @@ fn pause(mode: &mut Mode, cx: &mut Shared, now: Instant) -> Mode {
     }
 }
 
-/// Teach the search on `position` at `depth`; Esc comes back to what is
-/// on the board now (a game is paused meanwhile).
-pub fn teach(
-    mode: &mut Mode,
-    cx: &mut Shared,
-    position: Chess,
-    history: Vec<u64>,
-    depth: u32,
-    now: Instant,
-) {
-    if position.legal_moves().is_empty() {
+/// Teach the search of `setup`, opening at `step` once recorded; Esc comes
+/// back to what is on the board now (a game is paused meanwhile).
+pub fn teach(mode: &mut Mode, cx: &mut Shared, setup: Setup, step: Option<usize>, now: Instant) {
+    if setup.position.legal_moves().is_empty() {
         cx.say(
             "The game is over in this position: there is no search to watch.",
             Tone::Error,
@@ -177,14 +170,12 @@ pub fn teach(
         return;
     }
     let back = pause(mode, cx, now);
-    let setup = Setup {
-        history,
-        ..Setup::new(position, depth)
-    };
-    *mode = Teach::new(cx, setup, "this position".into(), back).into();
+    let mut lesson = Teach::new(cx, setup, "this position".into(), back);
+    lesson.start_at = step;
+    *mode = lesson.into();
     cx.board.selected = None;
     cx.say(
-        "Teach mode: → steps through the search, ? lists the keys, p the positions.",
+        "Teach mode: → steps the search, v the tree, p the positions, ? the keys.",
         Tone::Info,
     );
 }
@@ -213,8 +204,11 @@ pub fn teach_board(mode: &mut Mode, lesson: &mut Lesson, cx: &mut Shared, now: I
         );
         return;
     }
-    let history = cx.board.game.history_keys();
-    teach(mode, cx, position, history, DEFAULT_DEPTH, now);
+    let setup = Setup {
+        history: cx.board.game.history_keys(),
+        ..Setup::new(position, DEFAULT_DEPTH)
+    };
+    teach(mode, cx, setup, None, now);
 }
 
 /// Back from teach mode to the game or analysis it interrupted; the lesson

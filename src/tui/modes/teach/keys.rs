@@ -24,6 +24,16 @@ pub const HELP: &[(&str, &str)] = &[
     ),
     ("[ ], :depth N", "search shallower, deeper (1 to 6)"),
     ("p", "the teaching positions (or :positions)"),
+    (
+        "v, :tree",
+        "the search tree so far: ↑↓ move, Enter/Space/z fold, Z path only",
+    ),
+    (
+        "  J, w",
+        "in the tree: go to the node; values from White's view (minimax)",
+    ),
+    (":goto e4 e5", "the first step where the search reaches this line"),
+    (":export [PATH]", "write the lesson at this step as Markdown"),
     (":step N", "go to step N"),
     ("S", "show or hide the statistics"),
     (
@@ -42,6 +52,13 @@ pub const KEY_LINES: [&str; 3] = [
     " ←→ step · ↓ over · ↑ out · c cutoff · t table · m map · Space play · 1-7 switch · p positions · Esc back · ? help",
     " ←→ step · ↓ over · ↑ out · c cutoff · Space play · m map · Esc back · ? help",
     " ←→ step · Space play · Esc back · ? help",
+];
+
+/// The key line while the tree view is shown, longest first.
+pub const TREE_KEY_LINES: [&str; 3] = [
+    " ↑↓ tree · Enter/z fold · Z path only · J go there · w minimax · ←→ step · c cutoff · v hide tree · ? help",
+    " ↑↓ tree · z fold · J go there · w minimax · ←→ step · v hide · ? help",
+    " ↑↓ tree · z fold · J go · v hide · ? help",
 ];
 
 /// Whether a landmark lies ahead of (or behind) the step after `applied`.

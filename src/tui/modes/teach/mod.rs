@@ -11,6 +11,7 @@ pub mod comparison;
 pub mod header;
 pub mod keys;
 mod mode;
+pub mod tree_view;
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -83,6 +84,10 @@ pub struct Teach {
     compare_key: Option<(Chess, u32)>,
     /// Where Esc goes back to.
     pub back: Box<Mode>,
+    /// The tree view (`v`).
+    pub tree_view: tree_view::TreeView,
+    /// The step to open the record at when it comes (`kibitz teach --step`).
+    pub start_at: Option<usize>,
 }
 
 impl PartialEq for Teach {
@@ -108,6 +113,8 @@ impl Teach {
             compare_id: 0,
             compare_key: None,
             back: Box::new(back),
+            tree_view: tree_view::TreeView::default(),
+            start_at: None,
         };
         teach.rerecord(cx, Instant::now());
         teach
@@ -177,7 +184,9 @@ impl Teach {
         }
         self.record = match result {
             Ok(replay) => {
-                let step = Box::new(replay.step(0));
+                // `--step N` opens the lesson there, once.
+                let first = self.start_at.take().unwrap_or(0);
+                let step = Box::new(replay.step(first));
                 Record::Ready { replay, step }
             }
             Err(e) => Record::Failed(e.to_string()),
@@ -278,38 +287,13 @@ impl Teach {
     /// The algorithm in words: what the header says is running (the
     /// search that runs, not the switches: see `teach::effective_options`).
     pub fn algorithm(&self) -> String {
-        let o = &crate::teach::effective_options(self.setup.options);
-        let mut parts = vec![if !o.alpha_beta {
-            "minimax"
-        } else if o.pvs {
-            "principal-variation search"
-        } else {
-            "alpha-beta"
-        }];
-        if o.move_ordering {
-            parts.push("ordering");
-        }
-        if o.transposition_table {
-            parts.push("table");
-        }
-        if o.quiescence {
-            parts.push("quiescence");
-        }
-        if o.selective {
-            parts.push("selective");
-        }
-        parts.join(" + ")
+        crate::teach::algorithm_text(self.setup.options)
     }
 
     /// The depth the lesson searches, for the header: it goes first there,
     /// so a narrow terminal cuts the list of methods, not the depth.
     pub fn depth_text(&self) -> String {
-        let o = &crate::teach::effective_options(self.setup.options);
-        if o.iterative_deepening {
-            format!("depths 1 to {}", self.setup.depth)
-        } else {
-            format!("depth {}", self.setup.depth)
-        }
+        crate::teach::depth_text(self.setup.options, self.setup.depth)
     }
 
     /// The board's view: the current node's position, the move that led
@@ -363,7 +347,12 @@ impl Teach {
         }));
         // The node takes what is left, so the statistics stay put at the
         // bottom from step to step.
-        slots.push(Slot::new(Panel::NodeMoves, move |room| {
+        let node_panel = if self.tree_view.shown {
+            Panel::Tree
+        } else {
+            Panel::NodeMoves
+        };
+        slots.push(Slot::new(node_panel, move |room| {
             let keep = if shown && room >= 11 { 8 } else { 0 };
             Some(room - keep)
         }));

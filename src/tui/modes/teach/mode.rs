@@ -28,7 +28,8 @@ use super::caption::Caption;
 use super::comparison::Comparison;
 use super::header::TeachHeader;
 use super::keys::Asked;
-use super::{HELP, KEY_LINES, Teach};
+use super::tree_view::TreeKey;
+use super::{HELP, KEY_LINES, Record, Teach};
 
 impl Teach {
     /// Carry out what a key or a word asked for; false when it took nothing.
@@ -69,13 +70,150 @@ impl Teach {
     }
 }
 
+impl Teach {
+    /// `v`, `:tree`: show or hide the tree view (in the place of the
+    /// node's outline).
+    fn toggle_tree(&mut self, cx: &mut Shared) {
+        self.tree_view.shown = !self.tree_view.shown;
+        self.tree_view.follow();
+        let text = if self.tree_view.shown {
+            "Tree view: ↑↓ move, Enter/z fold, Z fold all but the path, J go to the node, w White's view, v hides."
+        } else {
+            "Tree view hidden: the current node's moves again (v shows the tree)."
+        };
+        cx.say(text, Tone::Info);
+    }
+}
+
+impl Teach {
+    /// `:goto e4 e5 Nf3`: the first step where the search reaches the node
+    /// after these moves from the root.
+    fn goto_line(&mut self, cx: &mut Shared, text: &str) {
+        let Some((replay, _)) = self.ready() else {
+            cx.say("The search is still being recorded.", Tone::Info);
+            return;
+        };
+        if text.is_empty() {
+            cx.say(":goto takes moves from the root, e.g. :goto e4 e5 Nf3", Tone::Error);
+            return;
+        }
+        let mut position = self.setup.position.clone();
+        let mut moves = Vec::new();
+        for word in text.split_whitespace() {
+            match crate::game::notation::parse_move(&position, word) {
+                Ok(m) => {
+                    position.play_unchecked(m);
+                    moves.push(m);
+                }
+                Err(e) => {
+                    cx.say(format!(":goto {word}: {e}"), Tone::Error);
+                    return;
+                }
+            }
+        }
+        let tree = &replay.tree;
+        // Every node reached by these moves, in any iteration or re-search:
+        // the first one entered wins.
+        let mut level: Vec<u32> = tree.roots.clone();
+        for &m in &moves {
+            level = level
+                .iter()
+                .flat_map(|&id| tree.node(id).children.iter().copied())
+                .filter(|&child| tree.node(child).via == crate::teach::Via::Move(m))
+                .collect();
+        }
+        match level.iter().map(|&id| tree.node(id).enter).min() {
+            Some(enter) => {
+                let target = enter as usize + 1;
+                self.playing = None;
+                self.seek(target);
+                self.tree_view.follow();
+                cx.say(
+                    format!("Step {}: the search reaches {text}.", crate::teach::values::count_text(target as u64)),
+                    Tone::Info,
+                );
+            }
+            None => cx.say(format!("The search never reaches {text}."), Tone::Info),
+        }
+    }
+
+    /// `:export [PATH]`: the lesson at this step as Markdown, to PATH or to
+    /// the data folder's `lessons/`. An existing file is kept unless
+    /// `:export! PATH` says to replace it.
+    fn export(&mut self, cx: &mut Shared, path: &str, force: bool) {
+        let Some((replay, step)) = self.ready() else {
+            cx.say("The search is still being recorded: nothing to export yet.", Tone::Info);
+            return;
+        };
+        let text = crate::teach::export::lesson_markdown(replay, step, &self.title, &self.comparison);
+        let path = if path.is_empty() {
+            let Some(dirs) = &cx.services.dirs else {
+                cx.say("No data folder: :export PATH names the file.", Tone::Error);
+                return;
+            };
+            let (date, time) = crate::tui::save::date_and_time();
+            let stamp = format!("{date}-{time}").replace([':', '.', ' '], "");
+            dirs.data.join("lessons").join(format!("lesson-{stamp}-step-{}.md", step.applied))
+        } else {
+            std::path::PathBuf::from(crate::tui::overlays::open_file::expand_home(path))
+        };
+        if path.exists() && !force {
+            cx.say(
+                format!("{} exists: :export! {} replaces it.", path.display(), path.display()),
+                Tone::Error,
+            );
+            return;
+        }
+        match crate::fsutil::write_atomic(&path, text) {
+            Ok(()) => cx.say(format!("Lesson written to {}", path.display()), Tone::Info),
+            Err(e) => cx.say(format!("Cannot write {}: {e}", path.display()), Tone::Error),
+        }
+    }
+}
+
 impl BoardMode for Teach {
     fn key(&mut self, cx: &mut Shared, key: KeyEvent, now: Instant) -> bool {
+        if key.code == KeyCode::Char('v') {
+            self.toggle_tree(cx);
+            return true;
+        }
+        if self.tree_view.shown
+            && let Record::Ready { replay, step } = &self.record
+        {
+            let (replay, applied) = (std::sync::Arc::clone(replay), step.applied);
+            match self.tree_view.key(&replay, applied, key) {
+                TreeKey::Taken => return true,
+                TreeKey::Seek(applied) => {
+                    self.playing = None;
+                    self.seek(applied);
+                    return true;
+                }
+                TreeKey::NotTaken => {}
+            }
+        }
         let asked = self.on_key(cx, key, now);
+        // Stepping moves the search on: the tree's cursor follows it.
+        self.tree_view.follow();
         self.carry_out(cx, asked)
     }
 
     fn command(&mut self, cx: &mut Shared, typed: &str, now: Instant) -> bool {
+        if typed == "tree" {
+            self.toggle_tree(cx);
+            return true;
+        }
+        if let Some(rest) = typed.strip_prefix("goto") {
+            self.goto_line(cx, rest.trim());
+            return true;
+        }
+        if let Some(rest) = typed.strip_prefix("export") {
+            let (force, path) = match rest.strip_prefix('!') {
+                Some(path) => (true, path.trim()),
+                None => (false, rest.trim()),
+            };
+            self.export(cx, path, force);
+            return true;
+        }
         if typed == "teach" {
             cx.overlay = Overlay::TeachPositions(TeachPicker { choice: 0 });
             return true;
@@ -207,6 +345,12 @@ impl BoardMode for Teach {
             Panel::TeachHeader => TeachHeader { teach: self, theme }.draw(frame, rect),
             Panel::SearchPath => SearchPath { step, theme }.draw(frame, rect),
             Panel::NodeMoves => NodeMoves { step, theme }.draw(frame, rect),
+            Panel::Tree => {
+                if let Some((replay, step)) = self.ready() {
+                    self.tree_view
+                        .draw(replay, step.applied, frame, rect, theme);
+                }
+            }
             Panel::Caption => Caption { teach: self, theme }.draw(frame, rect),
             Panel::Comparison => Comparison { teach: self, theme }.draw(frame, rect),
             Panel::Stats => {
@@ -259,7 +403,11 @@ impl BoardMode for Teach {
     }
 
     fn key_line(&self, cx: &Shared) -> &'static str {
-        pick_key_line(&KEY_LINES, false, 0, cx.size)
+        let forms: &[&'static str] = match self.tree_view.shown {
+            true => &super::keys::TREE_KEY_LINES,
+            false => &KEY_LINES,
+        };
+        pick_key_line(forms, false, 0, cx.size)
     }
 
     fn tabs(&self) -> bool {

@@ -1,0 +1,241 @@
+//! Teach mode's tree view (`v`, `:tree`): the tree the search has explored
+//! up to the current step, as a foldable outline, with the best line as it
+//! forms above it. Nodes the search has not reached yet are not shown; the
+//! current node is highlighted and followed. By default the current path
+//! is open and everything else folded; Enter, Space or `z` fold and unfold
+//! the node under the cursor, `Z` folds all but the current path again, ↑↓
+//! move the cursor, `J` takes the step to the node under the cursor, `w`
+//! shows every value from White's view (minimax) instead of the mover's.
+
+use std::collections::HashSet;
+
+use ratatui::Frame;
+use ratatui::crossterm::event::{KeyCode, KeyEvent};
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+
+use crate::teach::replay::Replay;
+use crate::teach::tree::{NodeId, Row, SearchTree, Values};
+use crate::teach::values::{count_text, value_text};
+use crate::tui::theme::Theme;
+use crate::tui::widgets::fitted::fitted;
+use crate::tui::widgets::section;
+
+/// The tree view's state: shown or not, which nodes the learner opened or
+/// closed, where its cursor is, how values are shown.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct TreeView {
+    pub shown: bool,
+    /// Opened by the learner (off the current path).
+    opened: HashSet<NodeId>,
+    /// Closed by the learner (on the current path).
+    closed: HashSet<NodeId>,
+    /// The row the learner moved to; `None` follows the current node.
+    cursor: Option<Row>,
+    pub values: Values,
+}
+
+/// What a tree key asks of the lesson.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TreeKey {
+    /// Done in the view.
+    Taken,
+    /// Not a tree key.
+    NotTaken,
+    /// Go to the step after this many events.
+    Seek(usize),
+}
+
+impl TreeView {
+    /// Whether node `id` shows its children at step `applied`.
+    fn open(&self, tree: &SearchTree, path: &[NodeId], id: NodeId) -> bool {
+        if self.opened.contains(&id) {
+            return true;
+        }
+        (!self.closed.contains(&id) && path.contains(&id)) || tree.node(id).children.is_empty()
+    }
+
+    /// The outline's rows at step `applied`, and the current node's path.
+    pub fn rows(&self, tree: &SearchTree, applied: usize) -> (Vec<Row>, Vec<NodeId>) {
+        let path = tree
+            .current(applied)
+            .map(|id| tree.path(id))
+            .unwrap_or_default();
+        let rows = tree.rows(applied, &|id| self.open(tree, &path, id));
+        (rows, path)
+    }
+
+    /// The row the cursor is on: the learner's, or the current node's.
+    fn cursor_row(&self, rows: &[Row], path: &[NodeId]) -> Option<usize> {
+        if let Some(cursor) = self.cursor
+            && let Some(at) = rows.iter().position(|&r| r == cursor)
+        {
+            return Some(at);
+        }
+        // The deepest node of the path that is on screen.
+        path.iter()
+            .rev()
+            .find_map(|&id| rows.iter().position(|&r| r == Row::Node(id)))
+    }
+
+    /// Stepping moved the search on: the cursor follows the current node.
+    pub fn follow(&mut self) {
+        self.cursor = None;
+    }
+
+    /// A key while the view is shown.
+    pub fn key(&mut self, replay: &Replay, applied: usize, key: KeyEvent) -> TreeKey {
+        let tree = &replay.tree;
+        let (rows, path) = self.rows(tree, applied);
+        let at = self.cursor_row(&rows, &path);
+        match key.code {
+            KeyCode::Up | KeyCode::Char('k') => {
+                if let Some(at) = at {
+                    self.cursor = rows.get(at.saturating_sub(1)).copied();
+                }
+            }
+            KeyCode::Down | KeyCode::Char('j') => {
+                if let Some(at) = at {
+                    self.cursor = rows.get((at + 1).min(rows.len().saturating_sub(1))).copied();
+                }
+            }
+            KeyCode::Enter | KeyCode::Char(' ' | 'z') => {
+                if let Some(Row::Node(id)) = at.and_then(|at| rows.get(at)).copied() {
+                    self.cursor = Some(Row::Node(id));
+                    if self.open(tree, &path, id) {
+                        self.opened.remove(&id);
+                        self.closed.insert(id);
+                    } else {
+                        self.closed.remove(&id);
+                        self.opened.insert(id);
+                    }
+                }
+            }
+            KeyCode::Char('Z') => {
+                self.opened.clear();
+                self.closed.clear();
+                self.cursor = None;
+            }
+            KeyCode::Char('J') => {
+                let target = match at.and_then(|at| rows.get(at)).copied() {
+                    Some(Row::Node(id)) => tree.node(id).enter as usize + 1,
+                    Some(Row::Pruned { parent, index }) => {
+                        tree.node(parent).pruned[index].0 as usize + 1
+                    }
+                    None => return TreeKey::Taken,
+                };
+                self.cursor = None;
+                return TreeKey::Seek(target);
+            }
+            KeyCode::Char('w') => {
+                self.values = match self.values {
+                    Values::Negamax => Values::Minimax,
+                    Values::Minimax => Values::Negamax,
+                };
+            }
+            _ => return TreeKey::NotTaken,
+        }
+        TreeKey::Taken
+    }
+
+    /// Draw the view: the best line and, with iterative deepening, each
+    /// finished depth's; then the outline around the cursor.
+    pub fn draw(&self, replay: &Replay, applied: usize, frame: &mut Frame, area: Rect, theme: &Theme) {
+        let tree = &replay.tree;
+        let (rows, path) = self.rows(tree, applied);
+        let current = path.last().copied();
+        let title = match current {
+            Some(id) => format!(
+                " Search tree · node {} of {} ",
+                count_text(u64::from(id) + 1),
+                count_text(tree.len() as u64)
+            ),
+            None => " Search tree ".to_string(),
+        };
+        let inner = section(frame, title, area, theme);
+        if inner.height == 0 {
+            return;
+        }
+        let mut lines = self.pv_lines(tree, applied);
+        // The PV strip keeps at most a third of the room.
+        lines.truncate(usize::from(inner.height / 3).max(1));
+        let room = usize::from(inner.height).saturating_sub(lines.len()).max(1);
+        let pv = tree
+            .root_at(applied)
+            .map(|root| {
+                let mut line = vec![root];
+                line.extend(tree.pv(root, applied));
+                line
+            })
+            .unwrap_or_default();
+        let focus = self.cursor_row(&rows, &path).unwrap_or(0);
+        // The focus a third of the way down: the search goes deeper below.
+        let first = focus
+            .saturating_sub(room / 3)
+            .min(rows.len().saturating_sub(room));
+        for (at, &row) in rows.iter().enumerate().skip(first).take(room) {
+            let text = tree.row_text(row, applied, self.values, &pv).line();
+            let is_current = matches!(row, Row::Node(id) if Some(id) == current);
+            let is_cursor = self.cursor.is_some() && at == focus;
+            let marker = if is_cursor { "▸" } else { " " };
+            let style = if is_current {
+                theme.highlight()
+            } else if matches!(row, Row::Pruned { .. }) {
+                Style::default().fg(theme.dim)
+            } else {
+                Style::default()
+            };
+            let style = if is_cursor {
+                style.add_modifier(Modifier::BOLD)
+            } else {
+                style
+            };
+            lines.push(Line::from(vec![
+                Span::raw(marker),
+                Span::styled(text, style),
+            ]));
+        }
+        for (y, line) in lines.into_iter().enumerate() {
+            let rect = Rect::new(inner.x, inner.y + y as u16, inner.width, 1);
+            frame.render_widget(fitted(line, inner.width), rect);
+        }
+    }
+
+    /// The best line now, then (with iterative deepening) each finished
+    /// depth's, newest first.
+    fn pv_lines(&self, tree: &SearchTree, applied: usize) -> Vec<Line<'static>> {
+        let mut lines = Vec::new();
+        let roots: Vec<NodeId> = tree
+            .roots
+            .iter()
+            .copied()
+            .filter(|&r| tree.node(r).seen(applied))
+            .collect();
+        for (i, &root) in roots.iter().rev().enumerate() {
+            let line = tree.pv(root, applied);
+            let finished = tree.node(root).value_at(applied);
+            let label = match (i, tree.node(root).iteration) {
+                (0, _) if finished.is_none() => "PV so far".to_string(),
+                (_, Some(depth)) => format!("PV depth {depth}"),
+                (_, None) => "PV".to_string(),
+            };
+            let value = match finished {
+                Some((value, bound)) => format!(" ({}{})", bound.sign(), value_text(value, 0)),
+                None => String::new(),
+            };
+            let moves = match tree.line_text(&line) {
+                text if text.is_empty() => "no move finished yet".to_string(),
+                text => text,
+            };
+            lines.push(Line::from(vec![
+                Span::styled(
+                    format!(" {label}: "),
+                    Style::default().add_modifier(Modifier::BOLD),
+                ),
+                Span::raw(format!("{moves}{value}")),
+            ]));
+        }
+        lines
+    }
+}

@@ -1,0 +1,199 @@
+//! Teach mode's tree view (`v`, `:tree`), `:goto` and `:export`: the
+//! explored tree as an outline at a cutoff, at a table answer, with PVS
+//! re-searches, folded and unfolded, at 80 x 24 and 120 x 40; jumps to a
+//! line; a lesson written as Markdown.
+
+use kibitz::engine::trace::TraceEvent;
+use kibitz::teach::tree::Row;
+use ratatui::crossterm::event::KeyCode;
+
+use crate::common::TempHome;
+use crate::common::board::{Board, curated};
+use crate::snapshot_names as insta;
+
+const PAWN_ENDING: &str = "8/8/8/4k3/8/4K3/4P3/8 w - - 0 1";
+
+/// What the status line says.
+fn said(board: &Board) -> String {
+    board.status().map(|(text, _)| text).unwrap_or_default()
+}
+
+fn pawn_ending(size: (u16, u16)) -> Board {
+    let position = kibitz::game::fen::parse_fen(PAWN_ENDING).unwrap();
+    Board::teach(position, 2, size)
+}
+
+/// The first step that shows an event matching `wanted`.
+fn first_step(board: &Board, wanted: impl Fn(&TraceEvent) -> bool) -> usize {
+    let (replay, _) = board.teach_state().ready().unwrap();
+    replay.events().iter().position(wanted).unwrap() + 1
+}
+
+#[test]
+fn at_a_cutoff_the_tree_shows_the_cut_branch_the_window_the_pv_and_the_caption() {
+    for size in [(120, 40), (80, 24)] {
+        let mut board = pawn_ending(size);
+        board.char('v');
+        let cutoff = first_step(&board, |e| matches!(e, TraceEvent::BetaCutoff { .. }));
+        board.typed(&format!("step {cutoff}"));
+        assert_eq!(board.step(), cutoff);
+        let screen = board.screen();
+        assert!(screen.contains("Search tree · node"), "{screen}");
+        assert!(screen.contains("cut by Kf4, 7 skipped"), "{screen}");
+        assert!(screen.contains("PV so far: Kf3"), "{screen}");
+        assert!(
+            screen.contains("[+0.92, +inf]"),
+            "the window of the cut move: {screen}"
+        );
+        assert!(
+            screen.contains("Cutoff"),
+            "the caption says what happened: {screen}"
+        );
+        // The tree takes the place of the node's outline.
+        assert!(!screen.contains("Ply 1 ·"), "{screen}");
+        insta::assert_snapshot!(
+            format!("tree_pawn_ending_cutoff_{}x{}", size.0, size.1),
+            screen
+        );
+    }
+}
+
+#[test]
+fn folding_and_unfolding_and_back_to_the_path() {
+    let mut board = pawn_ending((120, 40));
+    board.char('v');
+    board.key(KeyCode::End);
+    let folded = board.screen();
+    insta::assert_snapshot!("tree_pawn_ending_end_folded_120x40", folded);
+    // At the end the root is current; the first ply-1 move below it is
+    // folded (off the current path).
+    board.key(KeyCode::Down);
+    let before_unfold = board.screen();
+    let rows_before = before_unfold
+        .lines()
+        .filter(|l| l.contains("quiescence"))
+        .count();
+    board.char('z');
+    let unfolded = board.screen();
+    let rows_after = unfolded
+        .lines()
+        .filter(|l| l.contains("quiescence"))
+        .count();
+    assert!(rows_after > rows_before, "z opened a subtree:\n{unfolded}");
+    insta::assert_snapshot!("tree_pawn_ending_end_unfolded_120x40", unfolded);
+    board.char('z');
+    assert_eq!(
+        board
+            .screen()
+            .lines()
+            .filter(|l| l.contains("quiescence"))
+            .count(),
+        rows_before
+    );
+    board.char('z');
+    board.char('Z');
+    assert_eq!(board.screen(), folded, "Z folds all but the current path");
+}
+
+#[test]
+fn j_takes_the_step_to_the_node_under_the_cursor() {
+    let mut board = pawn_ending((120, 40));
+    board.char('v');
+    board.key(KeyCode::End);
+    board.key(KeyCode::Down);
+    board.char('J');
+    let (replay, step) = board.teach_state().ready().unwrap();
+    let tree = &replay.tree;
+    let current = tree.current(step.applied).unwrap();
+    assert_eq!(step.applied, tree.node(current).enter as usize + 1);
+    assert!(board.screen().contains("node "), "{}", board.screen());
+}
+
+#[test]
+fn a_table_answer_is_marked() {
+    let p = curated("transpositions");
+    let mut board = Board::teach(p.position, 4, (120, 40));
+    board.char('v');
+    let hit = first_step(&board, |e| {
+        matches!(e, TraceEvent::TtProbe { cutoff: true, .. })
+    });
+    // The step after the probe: the node has returned its table value.
+    board.typed(&format!("step {}", hit + 1));
+    let screen = board.screen();
+    assert!(screen.contains("table answered"), "{screen}");
+    insta::assert_snapshot!("tree_transpositions_table_120x40", screen);
+}
+
+#[test]
+fn pvs_re_searches_are_marked() {
+    let p = curated("move ordering");
+    let mut board = Board::teach(p.position, 3, (120, 40));
+    board.char('5');
+    board.serve();
+    assert!(board.ready());
+    board.char('v');
+    let research = first_step(&board, |e| matches!(e, TraceEvent::ReSearch { .. }));
+    // The re-searched node entered: two steps on.
+    board.typed(&format!("step {}", research + 1));
+    let screen = board.screen();
+    assert!(screen.contains("re-search"), "{screen}");
+    insta::assert_snapshot!("tree_move_ordering_pvs_research_120x40", screen);
+}
+
+#[test]
+fn the_view_lists_only_what_the_search_has_reached() {
+    let mut board = pawn_ending((120, 40));
+    board.char('v');
+    for _ in 0..20 {
+        board.key(KeyCode::Right);
+        let (replay, step) = board.teach_state().ready().unwrap();
+        let tree = &replay.tree;
+        let (rows, _) = board.teach_state().tree_view.rows(tree, step.applied);
+        for row in rows {
+            if let Row::Node(id) = row {
+                assert!(tree.node(id).seen(step.applied));
+            }
+        }
+    }
+}
+
+#[test]
+fn goto_moves_to_the_first_step_that_reaches_the_line() {
+    let mut board = pawn_ending((120, 40));
+    board.typed("goto Kd3 Kd5");
+    let (replay, step) = board.teach_state().ready().unwrap();
+    let tree = &replay.tree;
+    let current = tree.current(step.applied).unwrap();
+    assert_eq!(tree.line_text(&tree.path(current)[1..]), "Kd3 Kd5");
+    let first = (0..tree.len() as u32)
+        .find(|&id| tree.node(id).ply == 2 && tree.line_text(&tree.path(id)[1..]) == "Kd3 Kd5")
+        .unwrap();
+    assert_eq!(step.applied, tree.node(first).enter as usize + 1);
+    assert!(said(&board).contains("reaches Kd3 Kd5"), "{}", said(&board));
+    board.typed("goto e4");
+    assert!(said(&board).contains(":goto e4"), "{}", said(&board));
+    board.typed("goto Kd3 Kd5 Kc3");
+    assert!(said(&board).contains("never reaches"), "{}", said(&board));
+}
+
+#[test]
+fn export_writes_the_lesson_as_markdown() {
+    let home = TempHome::new("export");
+    let mut board = pawn_ending((120, 40));
+    let cutoff = first_step(&board, |e| matches!(e, TraceEvent::BetaCutoff { .. }));
+    board.typed(&format!("step {cutoff}"));
+    let path = home.join("lesson.md");
+    board.typed(&format!("export {}", path.display()));
+    assert!(said(&board).contains("Lesson written"), "{}", said(&board));
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("cut by Kf4, 7 skipped"), "{text}");
+    assert!(text.contains("<- here"), "{text}");
+    insta::assert_snapshot!("lesson_pawn_ending_cutoff", text);
+    // An existing file is kept unless `:export!` says to replace it.
+    std::fs::write(&path, "mine").unwrap();
+    board.typed(&format!("export {}", path.display()));
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "mine");
+    assert!(said(&board).contains("exists"), "{}", said(&board));
+    board.typed(&format!("export! {}", path.display()));
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+}
