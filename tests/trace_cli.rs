@@ -178,3 +178,32 @@ fn in_check_every_move_tried_is_an_evasion() {
         assert!(line.contains("(check evasion, "), "{line}");
     }
 }
+
+#[test]
+fn the_tree_outline_is_the_recorded_tree() {
+    let fen = "8/8/8/4k3/8/4K3/4P3/8 w - - 0 1";
+    let out = kibitz(&["--fen", fen, "--depth", "2", "--tree"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let (tree, summary) = text.split_once("-- summary --").unwrap();
+    let lines: Vec<&str> = tree.lines().skip(1).collect();
+    // One line a node: the summary counts them.
+    let nodes: usize = summary
+        .lines()
+        .find_map(|l| l.strip_prefix("nodes "))
+        .and_then(|l| l.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap();
+    assert_eq!(lines.len(), nodes, "{text}");
+    // Each line starts with the step that enters the node, in order.
+    let steps: Vec<usize> = lines
+        .iter()
+        .map(|l| l.split_whitespace().next().unwrap().parse().unwrap())
+        .collect();
+    assert!(steps.windows(2).all(|w| w[0] < w[1]), "{steps:?}");
+    assert!(tree.contains("cut by Kf4, 7 skipped"), "{tree}");
+    assert!(tree.contains("P Kf3  +0.92  [+0.91, +inf]  PV"), "{tree}");
+    // The tree and JSON are two different outputs.
+    let both = kibitz(&["--fen", fen, "--depth", "2", "--tree", "--json"]);
+    assert_eq!(both.status.code(), Some(2));
+}

@@ -426,6 +426,44 @@ fn teach_a_fork_step_by_step_then_quit_with_the_terminal_restored() {
 }
 
 #[test]
+fn teach_takes_its_techniques_and_first_step_and_goto_jumps_to_a_line() {
+    let home = common::TempHome::new("pty-teach-flags");
+    let pawns = "8/8/8/4k3/8/4K3/4P3/8 w - - 0 1";
+    let args = [
+        "teach",
+        "--fen",
+        pawns,
+        "--depth",
+        "3",
+        "--pvs",
+        "--no-table",
+        "--step",
+        "30",
+    ];
+    let (mut s, mut child, _master) = start(&home, &args);
+    s.wait_for("the record at step 30", |screen| {
+        teach_step(screen).is_some_and(|(n, _)| n == 30)
+    });
+    let screen = s.screen();
+    assert!(screen.contains("principal-variation search"), "{screen}");
+    assert!(
+        !screen.contains("table +") && screen.contains("3-transposition"),
+        "{screen}"
+    );
+    // The tree view, and a jump to a line.
+    s.send("v");
+    s.wait_for("the tree", |screen| screen.contains("Search tree · node"));
+    s.send(":goto Kd3 Kd5\r");
+    s.wait_for("the line reached", |screen| {
+        screen.contains("the search reaches Kd3 Kd5")
+    });
+    s.send("q");
+    s.wait_for("the quit question", |screen| screen.contains("Quit"));
+    s.send("y");
+    assert!(s.wait_exit(&mut *child).success());
+}
+
+#[test]
 fn teach_refuses_bad_input_before_touching_the_terminal() {
     for args in [
         &["teach", "--depth", "9"][..],
