@@ -5,18 +5,22 @@
 # and key-to-frame latency (p50/p99/max; the issue asks for p99 under 16 ms), peak memory.
 # Usage: benches/teach_latency.sh [target/release/kibitz]   (needs tmux and python3)
 # MAP=all (or wn, ...) measures with the move-table heat map on (`:map all`, numbers too
-# with MAP_NUMBERS=1); TMUX_SOCKET=name runs on a tmux server of its own.
+# with MAP_NUMBERS=1); TREE=1 with the tree view shown (`v`; j/k then move its cursor, and
+# z and J fold and jump); FEN=..., DEPTH=N and OPTS='--no-table ...' choose another lesson
+# (the biggest records: see the closing note of issue 34); TMUX_SOCKET=name runs on a tmux
+# server of its own.
 BIN=${1:-target/release/kibitz}
-FEN='r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1'
+FEN=${FEN:-'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1'}
+DEPTH=${DEPTH:-4}
 H=$(mktemp -d)
 LOG=$H/frames.log
 S=teach-latency
 TMUX_SOCKET=${TMUX_SOCKET:-default}
 tmux() { command tmux -L "$TMUX_SOCKET" "$@"; }
 tmux kill-session -t $S 2>/dev/null
-tmux new-session -d -s $S -x 120 -y 40 "env HOME=$H XDG_CONFIG_HOME=$H/c XDG_DATA_HOME=$H/d XDG_STATE_HOME=$H/s XDG_CACHE_HOME=$H/ca TERM=xterm-256color KIBITZ_FRAME_LOG=$LOG $BIN teach --depth 4 --fen '$FEN'"
+tmux new-session -d -s $S -x 120 -y 40 "env HOME=$H XDG_CONFIG_HOME=$H/c XDG_DATA_HOME=$H/d XDG_STATE_HOME=$H/s XDG_CACHE_HOME=$H/ca TERM=xterm-256color KIBITZ_FRAME_LOG=$LOG $BIN teach --depth $DEPTH $OPTS --fen '$FEN'"
 sleep 0.5
-PID=$(pgrep -f "^$BIN teach --depth 4 --fen" | head -1)
+PID=$(pgrep -f "^$BIN teach --depth $DEPTH" | head -1)
 screen() { tmux capture-pane -p -t $S; }
 # Wait for the record ("step 0 of N") and the comparison's last row.
 start=$(date +%s.%N)
@@ -38,6 +42,11 @@ if [ -n "$MAP" ]; then
     sleep 0.3
     screen | grep -o 'Map: [^·]*· [a-z]*' | head -1
 fi
+if [ -n "$TREE" ]; then
+    tmux send-keys -t $S v
+    sleep 0.3
+    screen | grep -o 'Search tree · node [0-9,]* of [0-9,]*' | head -1
+fi
 # ~200 keys, 50 ms apart: walking forward and back, jumping to the ends and landmarks.
 keys=()
 for i in $(seq 1 30); do keys+=(Right); done
@@ -50,6 +59,7 @@ for i in $(seq 1 10); do keys+=(k Right); done
 keys+=(End Home End Home)
 for i in $(seq 1 20); do keys+=(t); done
 for i in $(seq 1 17); do keys+=(Left Right); done
+[ -n "$TREE" ] && for i in $(seq 1 10); do keys+=(z Down z J Up); done
 echo "keys_sent ${#keys[@]}"
 for k in "${keys[@]}"; do tmux send-keys -t $S "$k"; sleep 0.05; done
 sleep 0.5

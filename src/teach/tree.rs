@@ -53,8 +53,19 @@ pub struct TreeNode {
     /// This search of the move repeats an earlier one, and why.
     pub research: Option<ReSearchReason>,
     pub children: Vec<NodeId>,
-    /// Moves skipped without a search: when, which, by which rule.
-    pub pruned: Vec<(u32, Move, Pruning)>,
+    /// Its moves skipped without a search: `SearchTree::pruned[first..][..count]`.
+    pruned_first: u32,
+    pruned_count: u32,
+}
+
+/// A move skipped without a search (by a pruning rule).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PrunedMove {
+    pub node: NodeId,
+    /// The index of its `MovePruned` event.
+    pub at: u32,
+    pub mv: Move,
+    pub rule: Pruning,
 }
 
 impl TreeNode {
@@ -126,6 +137,9 @@ pub enum Values {
 #[derive(Debug, Clone, PartialEq)]
 pub struct SearchTree {
     pub nodes: Vec<TreeNode>,
+    /// Every pruned move, grouped by node (most nodes have none, so they
+    /// are kept here rather than in each node).
+    pruned: Vec<PrunedMove>,
     /// Each iteration's root (one without iterative deepening).
     pub roots: Vec<NodeId>,
     root: Chess,
@@ -142,6 +156,15 @@ impl SearchTree {
 
     pub fn node(&self, id: NodeId) -> &TreeNode {
         &self.nodes[id as usize]
+    }
+
+    /// The moves node `id` skipped without a search, in the order it did.
+    pub fn pruned(&self, id: NodeId) -> &[PrunedMove] {
+        let node = self.node(id);
+        let first = node.pruned_first as usize;
+        self.pruned
+            .get(first..first + node.pruned_count as usize)
+            .unwrap_or_default()
     }
 
     /// The node the search is at after `applied` events: the last one
@@ -194,10 +217,10 @@ impl SearchTree {
             .iter()
             .map(|&c| (self.node(c).enter, Row::Node(c)))
             .chain(
-                node.pruned
+                self.pruned(id)
                     .iter()
                     .enumerate()
-                    .map(|(index, &(at, _, _))| (at, Row::Pruned { parent: id, index })),
+                    .map(|(index, p)| (p.at, Row::Pruned { parent: id, index })),
             )
             .filter(|&(at, _)| (at as usize) < applied)
             .collect();
@@ -301,7 +324,7 @@ impl SearchTree {
     pub fn row_text(&self, row: Row, applied: usize, values: Values, pv: &[NodeId]) -> RowText {
         match row {
             Row::Pruned { parent, index } => {
-                let (_, mv, rule) = self.node(parent).pruned[index];
+                let PrunedMove { mv, rule, .. } = self.pruned(parent)[index];
                 let position = self.position(parent);
                 RowText {
                     ply: self.node(parent).ply + 1,
@@ -450,7 +473,7 @@ impl SearchTree {
         for row in rows {
             let step = match row {
                 Row::Node(id) => self.node(id).enter + 1,
-                Row::Pruned { parent, index } => self.node(parent).pruned[index].0 + 1,
+                Row::Pruned { parent, index } => self.pruned(parent)[index].at + 1,
             };
             let line = self.row_text(row, applied, values, &pv).line();
             text.push_str(&format!("{step:>7}  {line}\n"));
@@ -516,6 +539,7 @@ impl TreeBuilder {
         TreeBuilder {
             tree: SearchTree {
                 nodes: Vec::new(),
+                pruned: Vec::new(),
                 roots: Vec::new(),
                 root: root.clone(),
             },
@@ -565,8 +589,13 @@ impl TreeBuilder {
                 }
             }
             TraceEvent::MovePruned { mv, reason, .. } => {
-                if let Some(node) = self.top() {
-                    node.pruned.push((at, mv, reason));
+                if let Some(&node) = self.path.last() {
+                    self.tree.pruned.push(PrunedMove {
+                        node,
+                        at,
+                        mv,
+                        rule: reason,
+                    });
                 }
             }
             TraceEvent::Shortcut { reason, .. } => {
@@ -627,7 +656,8 @@ impl TreeBuilder {
                         None
                     },
                     children: Vec::new(),
-                    pruned: Vec::new(),
+                    pruned_first: 0,
+                    pruned_count: 0,
                 });
                 match parent {
                     Some(parent) => self.tree.nodes[parent as usize].children.push(id),
@@ -657,6 +687,26 @@ impl TreeBuilder {
                 self.tree.nodes[id as usize].value = Some((value, bound));
             }
         }
+        // Each node's pruned moves together, in the order they were met.
+        let tree = &mut self.tree;
+        tree.pruned.sort_by_key(|p| (p.node, p.at));
+        let mut at = 0;
+        while at < tree.pruned.len() {
+            let node = tree.pruned[at].node;
+            let count = tree.pruned[at..]
+                .iter()
+                .take_while(|p| p.node == node)
+                .count();
+            let entry = &mut tree.nodes[node as usize];
+            entry.pruned_first = at as u32;
+            entry.pruned_count = count as u32;
+            at += count;
+        }
+        for node in &mut tree.nodes {
+            node.children.shrink_to_fit();
+        }
+        tree.nodes.shrink_to_fit();
+        tree.pruned.shrink_to_fit();
         self.tree
     }
 }

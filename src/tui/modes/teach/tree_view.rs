@@ -121,7 +121,7 @@ impl TreeView {
                 let target = match at.and_then(|at| rows.get(at)).copied() {
                     Some(Row::Node(id)) => tree.node(id).enter as usize + 1,
                     Some(Row::Pruned { parent, index }) => {
-                        tree.node(parent).pruned[index].0 as usize + 1
+                        tree.pruned(parent)[index].at as usize + 1
                     }
                     None => return TreeKey::Taken,
                 };
