@@ -1223,3 +1223,27 @@ proptest! {
         prop_assert_eq!(nodes, tree.len());
     }
 }
+
+/// When the best move at the root changes, the caption says which move it
+/// beats and why the place changes hands.
+#[test]
+fn a_new_best_root_move_says_what_it_beats() {
+    let position = parse_fen("8/8/8/4k3/8/4K3/4P3/8 w - - 0 1").unwrap();
+    let replay = replay_of(&position, 2, SearchOptions::textbook());
+    let raises: Vec<usize> = replay
+        .events()
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| matches!(e, TraceEvent::AlphaRaised { ply: 0, .. }))
+        .map(|(i, _)| i + 1)
+        .collect();
+    assert!(raises.len() >= 2, "{raises:?}");
+    let first = caption(&replay, &replay.step(raises[0]));
+    assert!(first.contains("the first move searched fully"), "{first}");
+    let second = caption(&replay, &replay.step(raises[1]));
+    assert!(
+        second.contains("New best move at the root: Kf3")
+            && second.contains("It beats Kd3, the best until now at +0.91"),
+        "{second}"
+    );
+}

@@ -143,6 +143,30 @@ fn pruning_words(reason: Pruning) -> &'static str {
     }
 }
 
+/// The best root move before the `AlphaRaised` at the root that step
+/// `applied` shows, in the same search (iteration): its move and value.
+fn previous_root_best(replay: &Replay, applied: usize) -> Option<(Move, i32)> {
+    let before = applied.checked_sub(1)?;
+    replay.events()[..before]
+        .iter()
+        .rev()
+        .take_while(|e| {
+            !matches!(
+                e,
+                TraceEvent::Iteration { .. } | TraceEvent::EnterNode { ply: 0, .. }
+            )
+        })
+        .find_map(|e| match *e {
+            TraceEvent::AlphaRaised { ply: 0, mv, value } => Some((mv, value)),
+            _ => None,
+        })
+}
+
+/// A move in SAN where it is played.
+fn san_of(position: &Chess, m: Move) -> String {
+    san(position, m)
+}
+
 /// The caption of `step` (the event applied last, in its context).
 pub fn caption(replay: &Replay, step: &Step) -> String {
     let setup = &replay.recording.setup;
@@ -327,10 +351,24 @@ pub fn caption(replay: &Replay, step: &Step) -> String {
         TraceEvent::AlphaRaised { mv, value, .. } => {
             let san = san(&top.position, mv);
             if ply == 0 {
-                format!(
-                    "New best move at the root: {san}, worth {}.",
-                    side_value_text(value, 0, top.position.turn())
-                )
+                let worth = side_value_text(value, 0, top.position.turn());
+                match previous_root_best(replay, step.applied) {
+                    // Why the best move changed: a later move came back
+                    // better than the one that held the place.
+                    Some((before, was)) => format!(
+                        "New best move at the root: {san}, worth {worth}. It beats {}, the best until now at {}: the root keeps the best value any move proves, so {san} takes its place{}.",
+                        san_of(&top.position, before),
+                        value_text(was, 0),
+                        if setup.options.alpha_beta {
+                            " and alpha rises to its value"
+                        } else {
+                            ""
+                        }
+                    ),
+                    None => format!(
+                        "New best move at the root: {san}, worth {worth}: the first move searched fully, so it is the best so far."
+                    ),
+                }
             } else if setup.options.alpha_beta {
                 format!(
                     "{san} is worth {}, more than alpha: the best move so far, and alpha rises to it.",
