@@ -231,3 +231,21 @@ fn move_ordering_cuts_most_of_the_tree_off() {
         "without quiescence, ordered: {ordered} nodes, not: {shuffled}"
     );
 }
+
+#[test]
+fn the_stalemate_trap_is_a_tree_of_two_or_three_moves_a_node_and_every_line_draws() {
+    let p = find("stalemate trap");
+    let setup = kibitz::teach::Setup::new(p.position.clone(), p.depth);
+    let recording = kibitz::teach::record(&setup, kibitz::teach::MAX_EVENTS, &|| false).unwrap();
+    let replay = kibitz::teach::Replay::new(recording);
+    let tree = &replay.tree;
+    assert!(tree.len() <= 12, "a tree to predict by hand: {} nodes", tree.len());
+    // The nodes that search their moves (a draw by material ends at once).
+    for id in (0..tree.len() as u32).filter(|&id| !tree.node(id).children.is_empty()) {
+        let moves = tree.position(id).legal_moves().len();
+        assert!(moves <= 3, "node {id}: {moves} moves");
+    }
+    assert_eq!(replay.recording.value, 0, "every line is a draw");
+    let (best, score, _) = search(&p, p.depth, textbook());
+    assert_eq!(score, Score::Centipawns(0), "{best}");
+}
