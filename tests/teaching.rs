@@ -239,7 +239,11 @@ fn the_stalemate_trap_is_a_tree_of_two_or_three_moves_a_node_and_every_line_draw
     let recording = kibitz::teach::record(&setup, kibitz::teach::MAX_EVENTS, &|| false).unwrap();
     let replay = kibitz::teach::Replay::new(recording);
     let tree = &replay.tree;
-    assert!(tree.len() <= 12, "a tree to predict by hand: {} nodes", tree.len());
+    assert!(
+        tree.len() <= 12,
+        "a tree to predict by hand: {} nodes",
+        tree.len()
+    );
     // The nodes that search their moves (a draw by material ends at once).
     for id in (0..tree.len() as u32).filter(|&id| !tree.node(id).children.is_empty()) {
         let moves = tree.position(id).legal_moves().len();

@@ -197,3 +197,83 @@ fn export_writes_the_lesson_as_markdown() {
     board.typed(&format!("export! {}", path.display()));
     assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
 }
+
+#[test]
+fn predict_mode_asks_before_the_step_and_keeps_score() {
+    let mut board = Board::curated("stalemate trap", (120, 40));
+    board.char('P');
+    assert!(said(&board).contains("Predict mode"), "{}", said(&board));
+    // Step until the first question: which move does the root try first?
+    let mut guard = 0;
+    while !said(&board).contains("which move will the search try first") {
+        board.key(KeyCode::Right);
+        guard += 1;
+        assert!(guard < 20, "no question: {}", board.screen());
+    }
+    let asked_at = board.step();
+    assert!(
+        board.screen().contains("Predict: which move"),
+        "{}",
+        board.screen()
+    );
+    let (replay, _) = board.teach_state().ready().unwrap();
+    let TraceEvent::MoveTried { mv, .. } = replay.events()[asked_at] else {
+        panic!("the question comes before a move tried");
+    };
+    let position = board
+        .teach_state()
+        .ready()
+        .unwrap()
+        .1
+        .current()
+        .unwrap()
+        .position
+        .clone();
+    let first = kibitz::teach::caption::san(&position, mv);
+    board.typed(&first);
+    assert_eq!(board.step(), asked_at + 1, "the step reveals the move");
+    assert!(said(&board).starts_with("Right"), "{}", said(&board));
+    assert!(said(&board).contains("Score 1 of 1"), "{}", said(&board));
+    // On to a question about a later move: will it cut the node off?
+    let mut guard = 0;
+    while !said(&board).contains("cut this node off") {
+        board.key(KeyCode::Right);
+        guard += 1;
+        assert!(guard < 40, "no cutoff question: {}", board.screen());
+    }
+    let (replay, step) = board.teach_state().ready().unwrap();
+    let TraceEvent::MoveTried { ply, mv, .. } = replay.events()[step.applied] else {
+        panic!("the question comes before a move tried");
+    };
+    let cuts = replay.events()[step.applied + 1..]
+        .iter()
+        .find_map(|e| match *e {
+            TraceEvent::BetaCutoff { ply: p, mv: by, .. } if p == ply => Some(by == mv),
+            TraceEvent::MoveTried { ply: p, .. } | TraceEvent::Return { ply: p, .. }
+                if p == ply =>
+            {
+                Some(false)
+            }
+            _ => None,
+        })
+        .unwrap();
+    // The wrong answer on purpose: the score says so.
+    board.char(if cuts { 'n' } else { 'y' });
+    assert!(
+        said(&board).starts_with("Not this time"),
+        "{}",
+        said(&board)
+    );
+    assert!(said(&board).contains("Score 1 of 2"), "{}", said(&board));
+    // → skips a question without scoring it.
+    let mut guard = 0;
+    while !said(&board).starts_with("Predict:") {
+        board.key(KeyCode::Right);
+        guard += 1;
+        assert!(guard < 40, "no third question: {}", board.screen());
+    }
+    let before = board.step();
+    board.key(KeyCode::Right);
+    assert_eq!(board.step(), before + 1);
+    assert_eq!(board.teach_state().predict.asked, 2);
+}

@@ -41,6 +41,20 @@ impl Caption<'_> {
                     ));
                 }
                 lines.push(Line::from(crate::teach::caption::caption(replay, step)));
+                let predict = &teach.predict;
+                if predict.on {
+                    let position = step.current().map(|node| &node.position);
+                    let text = match (predict.question, position) {
+                        (Some(question), Some(position)) => {
+                            super::predict::Predict::text(question, position)
+                        }
+                        _ => match &predict.verdict {
+                            Some(verdict) => verdict.clone(),
+                            None => format!("Predict mode: score {} of {}.", predict.right, predict.asked),
+                        },
+                    };
+                    lines.push(Line::styled(text, Style::default().fg(theme.accent)));
+                }
             }
         }
         frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), inner);

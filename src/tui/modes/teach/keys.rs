@@ -33,6 +33,10 @@ pub const HELP: &[(&str, &str)] = &[
         "in the tree: go to the node; values from White's view (minimax)",
     ),
     (":goto e4 e5", "the first step where the search reaches this line"),
+    (
+        "P",
+        "predict mode: say the first move tried, or if a move cuts off",
+    ),
     (":export [PATH]", "write the lesson at this step as Markdown"),
     (":step N", "go to step N"),
     ("S", "show or hide the statistics"),

@@ -11,6 +11,7 @@ pub mod comparison;
 pub mod header;
 pub mod keys;
 mod mode;
+pub mod predict;
 pub mod tree_view;
 
 use std::sync::Arc;
@@ -88,6 +89,8 @@ pub struct Teach {
     pub tree_view: tree_view::TreeView,
     /// The step to open the record at when it comes (`kibitz teach --step`).
     pub start_at: Option<usize>,
+    /// Predict mode (`P`): questions before the step answers them.
+    pub predict: predict::Predict,
 }
 
 impl PartialEq for Teach {
@@ -115,6 +118,7 @@ impl Teach {
             back: Box::new(back),
             tree_view: tree_view::TreeView::default(),
             start_at: None,
+            predict: predict::Predict::default(),
         };
         teach.rerecord(cx, Instant::now());
         teach

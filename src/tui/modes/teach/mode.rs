@@ -28,6 +28,7 @@ use super::caption::Caption;
 use super::comparison::Comparison;
 use super::header::TeachHeader;
 use super::keys::Asked;
+use super::predict::{Predict, Question};
 use super::tree_view::TreeKey;
 use super::{HELP, KEY_LINES, Record, Teach};
 
@@ -71,6 +72,91 @@ impl Teach {
 }
 
 impl Teach {
+    /// `P`: predict mode on or off.
+    fn toggle_predict(&mut self, cx: &mut Shared) {
+        let predict = &mut self.predict;
+        predict.on = !predict.on;
+        predict.question = None;
+        let text = if predict.on {
+            "Predict mode: before a move is tried, say what the search will do; → asks."
+        } else {
+            "Predict mode off."
+        };
+        cx.say(text, Tone::Info);
+    }
+
+    /// A key in predict mode; true when it was the question's.
+    fn predict_key(&mut self, cx: &mut Shared, key: KeyEvent) -> bool {
+        let Some((replay, step)) = self.ready() else {
+            return false;
+        };
+        let Some(position) = step.current().map(|node| node.position.clone()) else {
+            return false;
+        };
+        let forward = matches!(key.code, KeyCode::Right | KeyCode::Char('l'));
+        match self.predict.question {
+            Some(question @ Question::Cutoff { answer, .. }) => {
+                let said = match key.code {
+                    KeyCode::Char('y') => true,
+                    KeyCode::Char('n') => false,
+                    // → without an answer skips the question.
+                    _ if forward => {
+                        self.predict.question = None;
+                        return false;
+                    }
+                    _ => return false,
+                };
+                let verdict = self.predict.answer(question, said == answer, &position);
+                cx.say(verdict, Tone::Info);
+                self.reveal();
+                true
+            }
+            Some(Question::FirstMove { .. }) if forward => {
+                self.predict.question = None;
+                false
+            }
+            Some(Question::FirstMove { .. }) => false,
+            None if forward => match Predict::question_before(replay, step) {
+                Some(question) => {
+                    self.predict.question = Some(question);
+                    cx.say(Predict::text(question, &position), Tone::Info);
+                    true
+                }
+                None => false,
+            },
+            None => false,
+        }
+    }
+
+    /// A typed move while the first-move question waits: the answer.
+    fn predict_move(&mut self, cx: &mut Shared, typed: &str) -> bool {
+        let Some(question @ Question::FirstMove { answer }) = self.predict.question else {
+            return false;
+        };
+        let Some(position) = self
+            .ready()
+            .and_then(|(_, step)| step.current())
+            .map(|node| node.position.clone())
+        else {
+            return false;
+        };
+        let Ok(guess) = crate::game::notation::parse_move(&position, typed) else {
+            return false;
+        };
+        let verdict = self.predict.answer(question, guess == answer, &position);
+        cx.say(verdict, Tone::Info);
+        self.reveal();
+        true
+    }
+
+    /// Show the step the question was about.
+    fn reveal(&mut self) {
+        let next = self.applied() + 1;
+        self.playing = None;
+        self.seek(next);
+        self.tree_view.follow();
+    }
+
     /// `v`, `:tree`: show or hide the tree view (in the place of the
     /// node's outline).
     fn toggle_tree(&mut self, cx: &mut Shared) {
@@ -177,6 +263,13 @@ impl BoardMode for Teach {
             self.toggle_tree(cx);
             return true;
         }
+        if key.code == KeyCode::Char('P') {
+            self.toggle_predict(cx);
+            return true;
+        }
+        if self.predict.on && self.predict_key(cx, key) {
+            return true;
+        }
         if self.tree_view.shown
             && let Record::Ready { replay, step } = &self.record
         {
@@ -200,6 +293,9 @@ impl BoardMode for Teach {
     fn command(&mut self, cx: &mut Shared, typed: &str, now: Instant) -> bool {
         if typed == "tree" {
             self.toggle_tree(cx);
+            return true;
+        }
+        if self.predict_move(cx, typed) {
             return true;
         }
         if let Some(rest) = typed.strip_prefix("goto") {
