@@ -25,20 +25,14 @@ pub const HELP: &[(&str, &str)] = &[
     ("[ ], :depth N", "search shallower, deeper (1 to 6)"),
     ("p", "the teaching positions (or :positions)"),
     (
-        "v, :tree",
-        "the search tree so far: ↑↓ move, Enter/Space/z fold, Z path only",
+        "v, :tree; J, w",
+        "the search tree (↑↓ z Z); in it: go to a node, White's view",
     ),
     (
-        "  J, w",
-        "in the tree: go to the node; values from White's view (minimax)",
+        ":goto, :export",
+        "first step reaching a line (:goto e4 e5); lesson as Markdown",
     ),
-    (":goto e4 e5", "the first step where the search reaches this line"),
-    (
-        "P",
-        "predict mode: say the first move tried, or if a move cuts off",
-    ),
-    (":export [PATH]", "write the lesson at this step as Markdown"),
-    (":step N", "go to step N"),
+    ("P", "predict mode: guess the first move tried, or a cutoff"),
     ("S", "show or hide the statistics"),
     (
         "m M #, :map wn",
