@@ -60,39 +60,27 @@ fn at_a_cutoff_the_tree_shows_the_cut_branch_the_window_the_pv_and_the_caption()
 
 #[test]
 fn folding_and_unfolding_and_back_to_the_path() {
-    let mut board = pawn_ending((120, 40));
-    board.char('v');
-    board.key(KeyCode::End);
-    let folded = board.screen();
-    insta::assert_snapshot!("tree_pawn_ending_end_folded_120x40", folded);
-    // At the end the root is current; the first ply-1 move below it is
-    // folded (off the current path).
-    board.key(KeyCode::Down);
-    let before_unfold = board.screen();
-    let rows_before = before_unfold
-        .lines()
-        .filter(|l| l.contains("quiescence"))
-        .count();
-    board.char('z');
-    let unfolded = board.screen();
-    let rows_after = unfolded
-        .lines()
-        .filter(|l| l.contains("quiescence"))
-        .count();
-    assert!(rows_after > rows_before, "z opened a subtree:\n{unfolded}");
-    insta::assert_snapshot!("tree_pawn_ending_end_unfolded_120x40", unfolded);
-    board.char('z');
-    assert_eq!(
-        board
-            .screen()
-            .lines()
-            .filter(|l| l.contains("quiescence"))
-            .count(),
-        rows_before
-    );
-    board.char('z');
-    board.char('Z');
-    assert_eq!(board.screen(), folded, "Z folds all but the current path");
+    for (w, h) in [(120, 40), (80, 24)] {
+        let mut board = pawn_ending((w, h));
+        board.char('v');
+        board.key(KeyCode::End);
+        let folded = board.screen();
+        insta::assert_snapshot!(format!("tree_pawn_ending_end_folded_{w}x{h}"), folded);
+        // At the end the root is current; the first ply-1 move below it is
+        // folded (off the current path).
+        board.key(KeyCode::Down);
+        let quiescence = |screen: &str| screen.lines().filter(|l| l.contains("quiescence")).count();
+        let rows_before = quiescence(&board.screen());
+        board.char('z');
+        let unfolded = board.screen();
+        assert!(quiescence(&unfolded) > rows_before, "z opened a subtree:\n{unfolded}");
+        insta::assert_snapshot!(format!("tree_pawn_ending_end_unfolded_{w}x{h}"), unfolded);
+        board.char('z');
+        assert_eq!(quiescence(&board.screen()), rows_before);
+        board.char('z');
+        board.char('Z');
+        assert_eq!(board.screen(), folded, "Z folds all but the current path");
+    }
 }
 
 #[test]
