@@ -152,12 +152,22 @@ enum Commands {
         /// Thinking time per position, milliseconds.
         #[arg(long, default_value_t = 300)]
         movetime: u64,
-        /// Write the game with the review in it ([%eval], ?! ? ??, better lines) here.
+        /// Write the game with the review in it ([%eval], ?! ? ??, better lines) here
+        /// (with --all: every game reviewed).
         #[arg(long)]
         out: Option<std::path::PathBuf>,
         /// Print JSON (one object per line) instead of text.
         #[arg(long)]
         json: bool,
+        /// Review every game of the file, with a report per game and per player.
+        #[arg(long, conflicts_with = "game")]
+        all: bool,
+        /// With --all: games reviewed at once (default: all cores but one).
+        #[arg(long, requires = "all")]
+        threads: Option<usize>,
+        /// Syzygy tables: the positions they cover are judged by them.
+        #[arg(long)]
+        syzygy: Option<std::path::PathBuf>,
     },
 }
 
@@ -499,6 +509,9 @@ fn run(command: Commands, out: &mut dyn Write) -> Result<(), CliError> {
             movetime,
             out: annotated,
             json,
+            all,
+            threads,
+            syzygy,
         } => cli::review::run(
             &cli::review::ReviewArgs {
                 pgn,
@@ -507,6 +520,10 @@ fn run(command: Commands, out: &mut dyn Write) -> Result<(), CliError> {
                 json,
                 out: annotated,
                 hash_mb: kibitz::engine::DEFAULT_HASH_MB,
+                all,
+                threads,
+                syzygy,
+                stop: if all { stop_on_interrupt() } else { None },
             },
             out,
         )?,
@@ -625,6 +642,26 @@ fn run(command: Commands, out: &mut dyn Write) -> Result<(), CliError> {
         )?,
     }
     Ok(())
+}
+
+/// A flag the first Ctrl-C sets (instead of ending the process), for the
+/// commands that keep what they finished when stopped; a second Ctrl-C
+/// ends the process at once.
+#[cfg(feature = "tui")]
+fn stop_on_interrupt() -> Option<std::sync::Arc<std::sync::atomic::AtomicBool>> {
+    use signal_hook::consts::SIGINT;
+    let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    signal_hook::flag::register_conditional_shutdown(SIGINT, 130, std::sync::Arc::clone(&flag))
+        .ok()?;
+    signal_hook::flag::register(SIGINT, std::sync::Arc::clone(&flag)).ok()?;
+    Some(flag)
+}
+
+/// Without the `tui` feature there is no signal handling: Ctrl-C ends the
+/// process as usual.
+#[cfg(not(feature = "tui"))]
+fn stop_on_interrupt() -> Option<std::sync::Arc<std::sync::atomic::AtomicBool>> {
+    None
 }
 
 /// `kibitz teach`: check the position and depth before the terminal is

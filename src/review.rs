@@ -23,6 +23,21 @@
 //! A move that is the engine's own first choice costs nothing (the two
 //! searches see different depths, and their noise is not the player's
 //! fault); a forced move (the only legal one) is never classified.
+//!
+//! Where the endgame tables know a position, they judge it instead of the
+//! search: a win is 100 %, a draw 50 %, a loss 0 %, so a win thrown away to
+//! a draw is a blunder whatever a search would have scored.
+//!
+//! A side's accuracy is the mean over its moves of the per-move accuracy
+//! lichess publishes, from the winning chance lost:
+//!
+//! ```text
+//!     accuracy = 103.1668 * exp(-0.04354 * lost) - 3.1669   (clamped to 0-100)
+//! ```
+//!
+//! so a move that loses nothing scores 100, one that loses 10 points about
+//! 64, one that loses 20 about 40. (lichess weights its game figure by the
+//! position's volatility as well; kibitz takes the plain mean.)
 
 use std::time::Instant;
 
@@ -30,13 +45,14 @@ use shakmaty::{Chess, Color, Move, Position};
 
 use crate::core::position_key;
 use crate::engine::heuristics::Heuristics;
+use crate::engine::search::TB_WIN;
 use crate::engine::search::{self, SearchContext};
 use crate::engine::tt::TranspositionTable;
 use crate::engine::{Limits, Score, SearchOptions};
 use crate::game::annotations::{self, CommentEval};
 use crate::game::notation::san_line;
 use crate::game::tree::GameTree;
-use crate::tablebase::Tablebases;
+use crate::tablebase::{Tablebases, Wdl};
 
 /// Lost winning-chance points (0-100 scale) from which a move is an
 /// inaccuracy, a mistake, a blunder.
@@ -154,6 +170,54 @@ pub fn win_chance(score: Score) -> f64 {
     }
 }
 
+/// Lichess's published accuracy of one move (0-100) from the winning chance
+/// it lost (0-100 points).
+pub fn move_accuracy(lost: f64) -> f64 {
+    (103.1668 * (-0.04354 * lost).exp() - 3.1669).clamp(0.0, 100.0)
+}
+
+/// One side's review: its moves, how many were inaccuracies, mistakes and
+/// blunders, and its accuracy. Summaries add up (a player over a file).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct SideSummary {
+    pub moves: usize,
+    pub inaccuracies: usize,
+    pub mistakes: usize,
+    pub blunders: usize,
+    accuracy_sum: f64,
+}
+
+impl SideSummary {
+    /// `color`'s moves of a reviewed game.
+    pub fn of(reviews: &[MoveReview], color: Color) -> SideSummary {
+        let mut summary = SideSummary::default();
+        for r in reviews.iter().filter(|r| r.mover == color) {
+            summary.moves += 1;
+            summary.accuracy_sum += move_accuracy(r.lost);
+            match r.class {
+                Some(Class::Inaccuracy) => summary.inaccuracies += 1,
+                Some(Class::Mistake) => summary.mistakes += 1,
+                Some(Class::Blunder) => summary.blunders += 1,
+                None => {}
+            }
+        }
+        summary
+    }
+
+    /// The mean accuracy of the moves, if there are any.
+    pub fn accuracy(&self) -> Option<f64> {
+        (self.moves > 0).then(|| self.accuracy_sum / self.moves as f64)
+    }
+
+    pub fn add(&mut self, other: &SideSummary) {
+        self.moves += other.moves;
+        self.inaccuracies += other.inaccuracies;
+        self.mistakes += other.mistakes;
+        self.blunders += other.blunders;
+        self.accuracy_sum += other.accuracy_sum;
+    }
+}
+
 /// Evaluates positions one after the other, keeping its hash table and
 /// move-ordering history between them (neighbouring positions of a game
 /// share most of their trees).
@@ -190,6 +254,23 @@ impl Reviewer {
                 depth: 0,
                 legal_moves,
                 mated,
+            };
+        }
+        // The tables know the result: they judge, not a search.
+        if let Some(probe) = tablebases.and_then(|t| t.probe(position)) {
+            let value = match probe.wdl {
+                Wdl::Win => TB_WIN,
+                Wdl::Loss => -TB_WIN,
+                // A cursed win or blessed loss is a draw under the
+                // fifty-move rule.
+                Wdl::CursedWin | Wdl::Draw | Wdl::BlessedLoss => 0,
+            };
+            return PositionEval {
+                score: Score::Centipawns(value).for_white(turn),
+                pv: probe.best_move.into_iter().collect(),
+                depth: 0,
+                legal_moves,
+                mated: None,
             };
         }
         if position.is_insufficient_material() {
@@ -389,6 +470,22 @@ pub fn review(
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
+
+    #[test]
+    fn accuracy_follows_the_published_curve() {
+        assert!((move_accuracy(0.0) - 100.0).abs() < 0.01);
+        assert!(
+            (move_accuracy(10.0) - 63.6).abs() < 0.1,
+            "{}",
+            move_accuracy(10.0)
+        );
+        assert!(
+            (move_accuracy(20.0) - 40.1).abs() < 0.1,
+            "{}",
+            move_accuracy(20.0)
+        );
+        assert_eq!(move_accuracy(100.0), 0.0);
+    }
 
     #[test]
     fn winning_chances_follow_the_fit() {

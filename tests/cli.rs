@@ -932,3 +932,90 @@ fn every_json_flag_and_depth_is_explained_in_help() {
         assert!(help.contains("--json"), "{command:?}: {help}");
     }
 }
+
+/// The whole-file review of three games worked out by hand
+/// (`tests/data/pgn/review-three.pgn`): one blunder in a Scholar's mate,
+/// none in six book moves, a win thrown away in a table ending (judged by
+/// the Syzygy tables). Per game, per player, the positions to study, the
+/// annotated file.
+#[test]
+fn review_all_reports_each_game_and_player() {
+    let home = common::TempHome::new("review-all");
+    let pgn = common::testdata("pgn/review-three.pgn");
+    let syzygy = common::testdata("syzygy");
+    let annotated = home.join("reviewed.pgn");
+    let out = kibitz(&[
+        "review",
+        "--pgn",
+        pgn.to_str().unwrap(),
+        "--all",
+        "--movetime",
+        "100",
+        "--threads",
+        "2",
+        "--syzygy",
+        syzygy.to_str().unwrap(),
+        "--json",
+        "--out",
+        annotated.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let lines: Vec<serde_json::Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let of = |kind: &str| -> Vec<&serde_json::Value> {
+        lines.iter().filter(|v| v["type"] == kind).collect()
+    };
+    let games = of("game");
+    assert_eq!(games.len(), 3, "{lines:?}");
+    let count = |game: &serde_json::Value, side: &str, class: &str| {
+        game["summary"][side][class].as_u64().unwrap()
+    };
+    // Game 1: 3...Nf6?? allows mate in one; White makes no mistake.
+    assert_eq!(count(games[0], "black", "blunders"), 1);
+    assert_eq!(count(games[0], "white", "blunders"), 0);
+    assert_eq!(count(games[0], "white", "mistakes"), 0);
+    // Game 2: book moves, nothing marked.
+    for side in ["white", "black"] {
+        for class in ["inaccuracies", "mistakes", "blunders"] {
+            assert_eq!(count(games[1], side, class), 0, "game 2 {side} {class}");
+        }
+        assert!(games[1]["summary"][side]["accuracy"].as_f64().unwrap() > 90.0);
+    }
+    // Game 3: the tables say Kc5 turns a win into a draw: half the winning
+    // chance (100 to 50), a blunder, accuracy 8.5.
+    assert_eq!(count(games[2], "white", "blunders"), 1);
+    assert_eq!(games[2]["summary"]["white"]["accuracy"].as_f64(), Some(8.5));
+    let players = of("player");
+    let player = |name: &str| *players.iter().find(|p| p["name"] == name).unwrap();
+    assert_eq!(player("Bob")["games"], 3);
+    assert_eq!(player("Bob")["moves"], 7);
+    assert_eq!(player("Bob")["blunders"], 1);
+    assert_eq!(player("Bob")["study"][0]["played"], "Nf6");
+    assert_eq!(player("Bob")["study"][0]["game"], 1);
+    assert_eq!(player("Cleo")["study"][0]["played"], "Kc5");
+    assert_eq!(
+        player("Cleo")["study"][0]["fen"],
+        "3k4/8/3K4/3P4/8/8/8/8 w - - 0 1"
+    );
+    assert_eq!(player("Ann")["blunders"], 0);
+    let summary = of("summary")[0];
+    assert_eq!(summary["reviewed"], 3);
+    assert_eq!(summary["stopped"], false);
+    let text = std::fs::read_to_string(&annotated).unwrap();
+    assert_eq!(text.matches("[Event ").count(), 3, "{text}");
+    assert!(text.contains("Nf6??") || text.contains("Nf6 $4"), "{text}");
+    assert!(text.contains("Kc5??") || text.contains("Kc5 $4"), "{text}");
+    assert!(text.contains("[%eval"), "{text}");
+    // --all and --game are two different requests.
+    let both = kibitz(&[
+        "review",
+        "--pgn",
+        pgn.to_str().unwrap(),
+        "--all",
+        "--game",
+        "2",
+    ]);
+    assert_eq!(both.status.code(), Some(2));
+}

@@ -8,6 +8,7 @@ mod movetables;
 pub mod pgn;
 pub mod plain;
 pub mod review;
+pub mod review_all;
 pub mod tb;
 mod trace;
 pub mod tune;

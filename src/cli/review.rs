@@ -20,6 +20,14 @@ pub struct ReviewArgs {
     pub json: bool,
     pub out: Option<PathBuf>,
     pub hash_mb: usize,
+    /// Every game of the file (`--all`).
+    pub all: bool,
+    /// Games reviewed at once with `--all` (default: all cores but one).
+    pub threads: Option<usize>,
+    /// Syzygy tables that judge the positions they cover.
+    pub syzygy: Option<PathBuf>,
+    /// Set (by Ctrl-C) to stop, keeping the games finished.
+    pub stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 fn score_json(score: Score) -> serde_json::Value {
@@ -57,6 +65,19 @@ pub fn run(args: &ReviewArgs, out: &mut dyn Write) -> Result<(), CliError> {
     if let Some(path) = &args.out {
         crate::fsutil::check_user_target(path).map_err(CliError::BadInput)?;
     }
+    let tables = match &args.syzygy {
+        Some(dir) => {
+            let mut tables = crate::tablebase::Tablebases::new(crate::tablebase::Builtin::new());
+            tables
+                .add_syzygy(dir)
+                .map_err(|e| CliError::BadInput(format!("--syzygy {}: {e}", dir.display())))?;
+            Some(std::sync::Arc::new(tables))
+        }
+        None => None,
+    };
+    if args.all {
+        return super::review_all::run_all(args, tables, out);
+    }
     let mut tree =
         crate::text::games::load_game(&args.pgn, args.game).map_err(|e| CliError::BadInput(e.0))?;
     if let Some(error) = &tree.error {
@@ -70,8 +91,14 @@ pub fn run(args: &ReviewArgs, out: &mut dyn Write) -> Result<(), CliError> {
         ..Limits::default()
     };
     let never = || false;
-    let (evals, reviews) =
-        review::review(&tree, &limits, args.hash_mb, None, &never, &mut |_, _| {});
+    let (evals, reviews) = review::review(
+        &tree,
+        &limits,
+        args.hash_mb,
+        tables.as_deref(),
+        &never,
+        &mut |_, _| {},
+    );
     let header = |name: &str| tree.headers.get(name).unwrap_or("?").to_string();
     if args.json {
         let moves: Vec<_> = reviews

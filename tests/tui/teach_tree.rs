@@ -73,7 +73,10 @@ fn folding_and_unfolding_and_back_to_the_path() {
         let rows_before = quiescence(&board.screen());
         board.char('z');
         let unfolded = board.screen();
-        assert!(quiescence(&unfolded) > rows_before, "z opened a subtree:\n{unfolded}");
+        assert!(
+            quiescence(&unfolded) > rows_before,
+            "z opened a subtree:\n{unfolded}"
+        );
         insta::assert_snapshot!(format!("tree_pawn_ending_end_unfolded_{w}x{h}"), unfolded);
         board.char('z');
         assert_eq!(quiescence(&board.screen()), rows_before);
