@@ -119,7 +119,10 @@ pub fn run(args: &ReviewArgs, out: &mut dyn Write) -> Result<(), CliError> {
             .collect();
         let counts = |c| {
             let [i, m, b] = tally(&reviews, c);
-            json!({"inaccuracies": i, "mistakes": m, "blunders": b})
+            let accuracy = review::SideSummary::of(&reviews, c)
+                .accuracy()
+                .map(|a| (a * 10.0).round() / 10.0);
+            json!({"inaccuracies": i, "mistakes": m, "blunders": b, "accuracy": accuracy})
         };
         let value = json!({
             "game": args.game,
@@ -202,9 +205,12 @@ fn write_text(
     }
     for color in [Color::White, Color::Black] {
         let [i, m, b] = tally(reviews, color);
+        let accuracy = review::SideSummary::of(reviews, color)
+            .accuracy()
+            .map_or("-".to_string(), |a| format!("{a:.1}%"));
         writeln!(
             out,
-            "{}: {}, {}, {}",
+            "{}: accuracy {accuracy}, {}, {}, {}",
             side(color),
             crate::core::counted(i as u64, "inaccuracy", "inaccuracies"),
             crate::core::counted(m as u64, "mistake", "mistakes"),

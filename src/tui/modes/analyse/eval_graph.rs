@@ -35,6 +35,9 @@ impl EvalGraph<'_> {
     pub fn draw(&self, frame: &mut Frame, area: Rect) {
         let review = self.review;
         let theme = self.theme;
+        // A side's figures: its accuracy once every move is judged, and the
+        // marks it earned (only those it has: the title stays short enough
+        // to be read whole beside the board).
         let side_counts = |color: Color| {
             let of = |class| {
                 review
@@ -43,12 +46,22 @@ impl EvalGraph<'_> {
                     .filter(|m| m.mover == color && m.class == Some(class))
                     .count()
             };
-            format!(
-                "{}?! {}? {}??",
-                of(Class::Inaccuracy),
-                of(Class::Mistake),
-                of(Class::Blunder)
-            )
+            let mut parts = Vec::new();
+            if review.done
+                && let Some(a) = crate::review::SideSummary::of(&review.moves, color).accuracy()
+            {
+                parts.push(format!("{a:.0}%"));
+            }
+            for class in [Class::Inaccuracy, Class::Mistake, Class::Blunder] {
+                match of(class) {
+                    0 => {}
+                    n => parts.push(format!("{n}{}", class.symbol())),
+                }
+            }
+            if parts.is_empty() {
+                parts.push("no marks".to_string());
+            }
+            parts.join(" ")
         };
         let state = if review.done {
             String::new()
