@@ -218,6 +218,54 @@ impl SideSummary {
     }
 }
 
+/// The smallest search depth (1 to `max_depth`) at which a search of
+/// `position` sees `played` worse than `best` by at least `margin`
+/// centipawns: the depth a lesson needs to show why the move fails. Every
+/// root move is searched to its exact value (as many lines as moves), the
+/// way teach mode's textbook search runs; deeper searches stop once
+/// `budget` has passed, and the depth reached so far is the answer.
+pub fn refutation_depth(
+    position: &Chess,
+    history: &[u64],
+    played: Move,
+    best: Move,
+    margin: i32,
+    max_depth: u32,
+    budget: std::time::Duration,
+) -> u32 {
+    let started = Instant::now();
+    let options = SearchOptions {
+        multipv: position.legal_moves().len().max(1),
+        ..SearchOptions::textbook()
+    };
+    for depth in 1..=max_depth {
+        let result = search::search_fresh(
+            position,
+            history,
+            &Limits::depth(depth),
+            options,
+            16,
+            &mut crate::engine::trace::NoTrace,
+        );
+        let value_of = |m: Move| {
+            result
+                .lines
+                .iter()
+                .find(|line| line.pv.first() == Some(&m))
+                .map(|line| line.value)
+        };
+        if let (Some(p), Some(b)) = (value_of(played), value_of(best))
+            && b - p >= margin
+        {
+            return depth;
+        }
+        if started.elapsed() > budget {
+            return depth;
+        }
+    }
+    max_depth
+}
+
 /// Evaluates positions one after the other, keeping its hash table and
 /// move-ordering history between them (neighbouring positions of a game
 /// share most of their trees).

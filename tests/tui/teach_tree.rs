@@ -268,3 +268,75 @@ fn predict_mode_asks_before_the_step_and_keeps_score() {
     assert_eq!(board.step(), before + 1);
     assert_eq!(board.teach_state().predict.asked, 2);
 }
+
+#[test]
+fn t_on_a_reviewed_blunder_opens_its_lesson_at_the_move_played() {
+    use kibitz::engine::Score;
+    use kibitz::review::PositionEval;
+    use kibitz::tui::app::Request;
+    use kibitz::tui::msg::Msg;
+    use shakmaty::{Color, Position};
+    let dir = TempHome::new("mistake-lesson");
+    let path = dir.join("scholar.pgn");
+    std::fs::write(
+        &path,
+        "[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0\n",
+    )
+    .unwrap();
+    let mut board = Board::new((120, 40));
+    board.open(&path, Some(1));
+    board.char('R');
+    let Some(Request::Review { id, tree, .. }) = board.serve().into_iter().next() else {
+        panic!("a review request");
+    };
+    // The review's verdicts, as the background pass sends them: 3... Nf6??
+    // allows mate where the engine wanted 3... g6.
+    let positions = kibitz::review::mainline_positions(&tree);
+    let mainline = tree.mainline();
+    for (ply, (position, _)) in positions.iter().enumerate() {
+        let played = mainline.get(ply).and_then(|&n| tree.nodes[n].m);
+        let g6 = kibitz::game::notation::parse_move(position, "g6");
+        let (score, pv) = match ply {
+            5 => (Score::Centipawns(25), vec![g6.unwrap()]),
+            6 => (Score::Mate(1), played.into_iter().collect()),
+            7 => (Score::Centipawns(0), Vec::new()),
+            _ => (Score::Centipawns(30), played.into_iter().collect()),
+        };
+        let eval = PositionEval {
+            score,
+            pv,
+            depth: 12,
+            legal_moves: position.legal_moves().len(),
+            mated: (ply == 7).then_some(Color::Black),
+        };
+        board.update(Msg::Review { id, ply, eval });
+    }
+    board.update(Msg::ReviewDone { id });
+    board.char('n');
+    board.char('T');
+    board.serve();
+    assert!(board.teaching(), "{}", board.screen());
+    let lesson = board.teach_state();
+    assert_eq!(lesson.title, "3... Nf6??");
+    // One ply is enough: quiescence follows the capture Qxf7 and finds it
+    // is mate.
+    assert_eq!(lesson.setup.depth, 1);
+    let (replay, step) = lesson.ready().unwrap();
+    let tree = &replay.tree;
+    let here = tree.current(step.applied).unwrap();
+    assert_eq!(
+        tree.line_text(&tree.path(here)[1..]),
+        "Nf6",
+        "opens where Nf6 is searched"
+    );
+    let note = lesson.note.clone().unwrap();
+    assert!(
+        note.contains("Nf6 was a blunder: the review prefers g6"),
+        "{note}"
+    );
+    let screen = board.screen();
+    assert!(screen.contains("In the game Nf6 was a blunder"), "{screen}");
+    // Esc: back to the analysis board.
+    board.key(KeyCode::Esc);
+    assert!(board.app.mode.analysis().is_some());
+}

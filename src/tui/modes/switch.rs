@@ -43,6 +43,15 @@ pub fn carry_out(
     match switch {
         Switch::Back => back(mode, lesson, cx, now),
         Switch::AnalyseGame => analyse_game(mode, cx, now),
+        Switch::Lesson(lesson) => {
+            let lesson = *lesson;
+            teach(mode, cx, lesson.setup, None, now);
+            if let Some(teaching) = mode.teach_mut() {
+                teaching.title = lesson.title;
+                teaching.note = Some(lesson.description);
+                teaching.goto_on_record = Some(lesson.goto);
+            }
+        }
     }
 }
 

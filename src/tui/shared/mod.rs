@@ -53,12 +53,25 @@ pub enum Pending {
 
 /// A change of mode a mode asks for; the app carries it out after the
 /// message (a mode cannot replace itself while it runs).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Switch {
     /// Back to what the mode interrupted (teach mode's Esc).
     Back,
     /// The finished game to the analysis board.
     AnalyseGame,
+    /// A lesson made of a reviewed move (`T` on a marked move).
+    Lesson(Box<Lesson>),
+}
+
+/// A lesson of a reviewed mistake: the search of the position before it,
+/// with the words that say what it shows and the line to open at.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Lesson {
+    pub setup: crate::teach::Setup,
+    pub title: String,
+    pub description: String,
+    /// The moves (SAN) from the lesson's position to the node it opens at.
+    pub goto: String,
 }
 
 pub struct Shared {

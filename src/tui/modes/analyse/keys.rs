@@ -179,6 +179,9 @@ impl Analysis {
                 }
             }
             KeyCode::Char('R') => self.toggle_review(cx),
+            // On a move the review marked: the lesson of why it fails
+            // (elsewhere `T` teaches the position on the board).
+            KeyCode::Char('T') => return self.mistake_lesson(cx),
             KeyCode::Char('u' | 'i' | 'd' | 'r') => cx.say(FOR_GAMES, Tone::Info),
             KeyCode::Char('n') => self.jump_to_mark(cx, true, now),
             KeyCode::Char('N') => self.jump_to_mark(cx, false, now),

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use crate::core::counted;
 use crate::review::{self, PositionEval};
-use crate::tui::shared::{Shared, Tone};
+use crate::tui::shared::{Lesson, Shared, Switch, Tone};
 use crate::tui::tasks::Request;
 
 use super::{Analysis, REVIEW_MOVETIME_MS, ReviewState};
@@ -104,6 +104,67 @@ impl Analysis {
             counted(count(review::Class::Blunder) as u64, "blunder", "blunders"),
         );
         cx.say(text, Tone::Info);
+    }
+
+    /// `T` on a move the review marked: teach mode on the position before
+    /// it, at the smallest depth whose search sees the played move fall
+    /// short of the better one, opening where the search tries the played
+    /// move. False where the move under the cursor is not marked.
+    pub fn mistake_lesson(&mut self, cx: &mut Shared) -> bool {
+        let Some(verdict) = self
+            .verdict(self.cursor)
+            .filter(|v| v.class.is_some())
+            .cloned()
+        else {
+            return false;
+        };
+        let (Some(played), Some(best), Some(class)) =
+            (self.tree.nodes[self.cursor].m, verdict.better, verdict.class)
+        else {
+            return false;
+        };
+        // The board is at the move: one back is the position it was played in.
+        let mut game = cx.board.game.clone();
+        game.undo();
+        let position = game.position().clone();
+        let history = game.history_keys();
+        let mover_cp = |score: crate::engine::Score| {
+            let cp = match score {
+                crate::engine::Score::Centipawns(cp) => cp,
+                crate::engine::Score::Mate(n) if n > 0 => 3000,
+                crate::engine::Score::Mate(_) => -3000,
+            };
+            if verdict.mover.is_white() { cp } else { -cp }
+        };
+        // Half the review's margin is enough to show the difference.
+        let margin = ((mover_cp(verdict.before) - mover_cp(verdict.after)) / 2).clamp(50, 300);
+        let depth = review::refutation_depth(
+            &position,
+            &history,
+            played,
+            best,
+            margin,
+            crate::teach::MAX_DEPTH,
+            Duration::from_secs(1),
+        );
+        let played_san = verdict.san.clone();
+        let best_san = crate::teach::caption::san(&position, best);
+        let dots = if verdict.mover.is_white() { "." } else { "..." };
+        let setup = crate::teach::Setup {
+            history,
+            ..crate::teach::Setup::new(position, depth)
+        };
+        let lesson = Lesson {
+            setup,
+            title: format!("{}{dots} {played_san}{}", verdict.move_number, class.symbol()),
+            description: format!(
+                "In the game {played_san} was a {}: the review prefers {best_san}. At depth {depth} the search already sees {played_san} fall short of {best_san}; the lesson opens where it tries {played_san} (Home: the start).",
+                class.name()
+            ),
+            goto: played_san,
+        };
+        cx.switch(Switch::Lesson(Box::new(lesson)));
+        true
     }
 
     /// Jump to the next (or previous) classified move of the review.

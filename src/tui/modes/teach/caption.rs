@@ -32,6 +32,9 @@ impl Caption<'_> {
                 lines.push(Line::styled(why.clone(), Style::default().fg(theme.check)));
             }
             Record::Ready { replay, step } => {
+                if let Some(note) = &teach.note {
+                    lines.push(Line::styled(note.clone(), Style::default().fg(theme.accent)));
+                }
                 if step.applied == 0
                     && let Some(description) = &teach.description
                 {

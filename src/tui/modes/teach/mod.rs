@@ -91,6 +91,12 @@ pub struct Teach {
     pub start_at: Option<usize>,
     /// Predict mode (`P`): questions before the step answers them.
     pub predict: predict::Predict,
+    /// A line (SAN) to go to once the record comes (a reviewed mistake's
+    /// lesson opens at the played move).
+    pub goto_on_record: Option<String>,
+    /// What the lesson is about, shown above every step's caption (a
+    /// reviewed mistake: the move played and the better one).
+    pub note: Option<String>,
 }
 
 impl PartialEq for Teach {
@@ -119,6 +125,8 @@ impl Teach {
             tree_view: tree_view::TreeView::default(),
             start_at: None,
             predict: predict::Predict::default(),
+            goto_on_record: None,
+            note: None,
         };
         teach.rerecord(cx, Instant::now());
         teach
@@ -207,6 +215,11 @@ impl Teach {
                 _ => format!("{what}: no record (see below)."),
             };
             *tone = crate::tui::shared::Tone::Info;
+        }
+        if let Some(line) = self.goto_on_record.take()
+            && self.ready().is_some()
+        {
+            self.goto_line(cx, &line);
         }
     }
 

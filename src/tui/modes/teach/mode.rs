@@ -174,7 +174,7 @@ impl Teach {
 impl Teach {
     /// `:goto e4 e5 Nf3`: the first step where the search reaches the node
     /// after these moves from the root.
-    fn goto_line(&mut self, cx: &mut Shared, text: &str) {
+    pub(super) fn goto_line(&mut self, cx: &mut Shared, text: &str) {
         let Some((replay, _)) = self.ready() else {
             cx.say("The search is still being recorded.", Tone::Info);
             return;
