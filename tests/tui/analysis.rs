@@ -922,3 +922,37 @@ mod lines_property {
         }
     }
 }
+
+#[test]
+fn k_keeps_the_engine_line_in_the_game_with_its_eval() {
+    let mut h = Board::analysis((W, H));
+    let id = h.last_search();
+    h.info(id, 1, 30, &["e2e4", "e7e5", "g1f3"]);
+    h.info(id, 2, 20, &["d2d4", "d7d5"]);
+    h.info(id, 3, 10, &["c2c4"]);
+    assert_eq!(h.app.mode.analysis().unwrap().lines.shown.len(), 3);
+    h.char('K');
+    assert!(
+        h.message().contains("Kept engine line 1"),
+        "{}",
+        h.message()
+    );
+    let pgn = h.tree().to_pgn();
+    assert!(
+        pgn.contains("1. e4 { [%eval 0.30] } 1... e5 2. Nf3"),
+        "{pgn}"
+    );
+    // :keep 2 adds the second line as a variation beside the first.
+    h.typed("keep 2");
+    let pgn = h.tree().to_pgn();
+    assert!(pgn.contains("( 1. d4 { [%eval 0.20] } 1... d5 )"), "{pgn}");
+    assert!(h.app.mode.analysis().unwrap().modified);
+    // The board stays where it was.
+    assert_eq!(h.cursor(), 0);
+    h.typed("keep 9");
+    assert!(
+        h.message().contains("keep takes an engine line"),
+        "{}",
+        h.message()
+    );
+}

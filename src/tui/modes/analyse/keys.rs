@@ -31,6 +31,10 @@ pub const HELP: &[(&str, &str)] = &[
         "promote the variation; delete the move and what follows",
     ),
     (
+        "K, :keep N",
+        "keep engine line 1 (or N) as a variation, with [%eval]",
+    ),
+    (
         "c, :nag ?!",
         "comment on the move; set a mark (! ? !! ?? !? ?!)",
     ),
@@ -162,6 +166,7 @@ impl Analysis {
                 self.play_line(cx, index, now);
             }
             KeyCode::Char('p') => self.promote(cx, now),
+            KeyCode::Char('K') => self.keep_line(cx, 0),
             KeyCode::Delete | KeyCode::Char('x') => {
                 if cursor != 0 {
                     cx.overlay = Overlay::Confirm(Confirm::Delete);
@@ -227,6 +232,13 @@ impl Analysis {
                 );
             }
             "nag" => self.set_nag(cx, rest),
+            "keep" => match rest {
+                "" => self.keep_line(cx, 0),
+                n => match n.parse::<usize>() {
+                    Ok(n) if (1..=MAX_LINES).contains(&n) => self.keep_line(cx, n - 1),
+                    _ => cx.say("keep takes an engine line, 1 to 5", Tone::Error),
+                },
+            },
             "review" => {
                 let movetime = if rest.is_empty() {
                     Ok(REVIEW_MOVETIME_MS)

@@ -283,6 +283,48 @@ impl Analysis {
         }
     }
 
+    /// Keep engine line `index` in the game: its moves as a variation from
+    /// the position on the board (or the continuation, where the tree has
+    /// none), the first move carrying the line's score as `[%eval]`, so
+    /// the analysis is saved with the game. The board stays where it is.
+    pub fn keep_line(&mut self, cx: &mut Shared, index: usize) {
+        let Some(line) = self.lines.shown.get(index).cloned() else {
+            cx.say(format!("No engine line {} to keep.", index + 1), Tone::Info);
+            return;
+        };
+        let mut position = cx.board.game.position().clone();
+        let mut at = self.cursor;
+        let before = self.tree.nodes.len();
+        for (i, &m) in line.pv.iter().enumerate() {
+            if !position.is_legal(m) {
+                break;
+            }
+            at = self.tree.add_move_at(at, &position, m);
+            position.play_unchecked(m);
+            if i == 0 {
+                let eval = crate::review::comment_eval(line.score);
+                let node = &mut self.tree.nodes[at];
+                match node.comments.first_mut() {
+                    Some(first) => *first = crate::game::annotations::with_eval(first, eval),
+                    None => node
+                        .comments
+                        .push(crate::game::annotations::with_eval("", eval)),
+                }
+            }
+        }
+        let added = self.tree.nodes.len() - before;
+        self.modified = true;
+        let san = line.san.first().cloned().unwrap_or_default();
+        cx.say(
+            format!(
+                "Kept engine line {} ({san}…, {} new moves) in the game.",
+                index + 1,
+                added
+            ),
+            Tone::Info,
+        );
+    }
+
     pub fn promote(&mut self, cx: &mut Shared, now: Instant) {
         let analysis = &mut *self;
         if analysis.tree.promote(analysis.cursor) {
