@@ -956,3 +956,62 @@ fn k_keeps_the_engine_line_in_the_game_with_its_eval() {
         h.message()
     );
 }
+
+#[test]
+fn t_shows_the_threat_of_the_side_not_to_move() {
+    let mut h = Board::analysis((W, H));
+    // After 3. Qh5 Black is to move, and White threatens Qxf7#.
+    h.typed("fen r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 3 3");
+    h.go_requests();
+    h.char('t');
+    let requests = h.go_requests();
+    let &(id, _, infinite) = requests.last().expect("the threat's search");
+    assert!(!infinite, "the threat is searched for a while, not forever");
+    assert!(h.message().contains("White's threat"), "{}", h.message());
+    let passed = h
+        .app
+        .mode
+        .analysis()
+        .unwrap()
+        .threat
+        .clone()
+        .unwrap()
+        .position;
+    assert!(passed.turn().is_white(), "the turn passed to White");
+    let qxf7 = parse_uci(&passed, "h5f7").unwrap();
+    h.update(Msg::Engine(Report::Info(Box::new(SearchInfo {
+        search_id: id,
+        multipv: 1,
+        depth: 3,
+        seldepth: 3,
+        score: Score::Mate(1),
+        bound: Bound::Exact,
+        pv: vec![qxf7],
+        nodes: 100,
+        nps: 1000,
+        hashfull: 0,
+        elapsed: Duration::ZERO,
+        complete: true,
+    }))));
+    h.update(Msg::Engine(Report::BestMove {
+        search_id: id,
+        best_move: Some(qxf7),
+        ponder: None,
+        score: Score::Mate(1),
+        depth: 3,
+        nodes: 100,
+        source: kibitz::engine::MoveSource::Search,
+    }));
+    assert!(h.message().contains("Threat: Qxf7#"), "{}", h.message());
+    let screen = h.screen();
+    assert!(screen.contains("threat: 3.Qxf7#"), "{screen}");
+    // The analysis goes on afterwards.
+    let again = h.go_requests();
+    assert!(
+        again.last().is_some_and(|&(_, _, infinite)| infinite),
+        "{again:?}"
+    );
+    // Another position: the threat is gone.
+    h.typed("g6");
+    assert!(h.app.mode.analysis().unwrap().threat.is_none());
+}

@@ -20,6 +20,9 @@ pub struct EngineLines<'a> {
     pub multipv: usize,
     /// The analysis runs (a toggles it).
     pub on: bool,
+    /// The threat (`t`): what the side not to move would play if it were its
+    /// turn, from the position with the turn passed.
+    pub threat: Option<(&'a Chess, &'a EngineLine)>,
     pub theme: &'a Theme,
 }
 
@@ -56,6 +59,17 @@ impl EngineLines<'_> {
                     None => lines.push(Line::default()),
                 }
             }
+        }
+        if let Some((passed, line)) = self.threat {
+            let room = usize::from(inner.width).saturating_sub(9);
+            lines.push(Line::from(vec![
+                Span::styled("t ", dim),
+                Span::styled(format!("{:>6} ", score_text(line.score)), bold),
+                Span::raw(fit(
+                    &format!("threat: {}", numbered_line(passed, &line.san)),
+                    room,
+                )),
+            ]));
         }
         frame.render_widget(fitted(lines, inner.width), inner);
     }

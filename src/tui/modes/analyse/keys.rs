@@ -31,6 +31,10 @@ pub const HELP: &[(&str, &str)] = &[
         "promote the variation; delete the move and what follows",
     ),
     (
+        "t",
+        "the threat: what the other side would play if it could move",
+    ),
+    (
         "K, :keep N",
         "keep engine line 1 (or N) as a variation, with [%eval]",
     ),
@@ -167,6 +171,7 @@ impl Analysis {
             }
             KeyCode::Char('p') => self.promote(cx, now),
             KeyCode::Char('K') => self.keep_line(cx, 0),
+            KeyCode::Char('t') => self.ask_threat(cx, now),
             KeyCode::Delete | KeyCode::Char('x') => {
                 if cursor != 0 {
                     cx.overlay = Overlay::Confirm(Confirm::Delete);

@@ -51,6 +51,21 @@ pub struct GameSource {
     pub number: usize,
 }
 
+/// The threat in a position: what the side not to move would play if it
+/// were its turn (the turn passed, as a null move does), searched for a
+/// second a press.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Threat {
+    /// The position with the turn passed.
+    pub position: shakmaty::Chess,
+    /// Presses so far: each searches a second longer.
+    pub presses: u32,
+    /// The search for it, while it runs.
+    pub search: Option<SearchId>,
+    /// Its best line, once found.
+    pub line: Option<crate::tui::engine_line::EngineLine>,
+}
+
 /// The review of the main line, filled in as the background pass goes.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReviewState {
@@ -92,6 +107,9 @@ pub struct Analysis {
     pub modified: bool,
     /// Show the evaluation breakdown instead of the move list's top.
     pub breakdown: bool,
+    /// The threat (`t`): the position with the turn passed, and what the
+    /// engine found there (once it has).
+    pub threat: Option<Threat>,
     pub review: Option<ReviewState>,
 }
 
@@ -110,6 +128,7 @@ impl Analysis {
             modified: false,
             breakdown: false,
             review: None,
+            threat: None,
         }
     }
 
@@ -141,10 +160,11 @@ impl Analysis {
 
     /// Rows the engine lines panel shows, below its title.
     pub fn engine_rows(&self) -> u16 {
+        let threat = u16::from(self.threat.as_ref().is_some_and(|t| t.line.is_some()));
         if self.engine_on {
-            self.multipv as u16
+            self.multipv as u16 + threat
         } else {
-            1
+            1 + threat
         }
     }
 }
@@ -168,7 +188,63 @@ impl Analysis {
         }
         cx.board.game = game;
         cx.board.selected = None;
+        // A threat belongs to the position it was asked in.
+        self.threat = None;
         self.restart_analysis(cx, now);
+    }
+
+    /// `t`: what the side not to move would play if it were its turn. The
+    /// turn is passed (a null move) and the engine searches that position
+    /// for a second (each press on the same position: a second longer),
+    /// then the analysis goes on. The threat shows as a line of the engine
+    /// panel and on the board.
+    pub fn ask_threat(&mut self, cx: &mut Shared, now: Instant) {
+        let position = cx.board.game.position().clone();
+        if position.is_check() {
+            cx.say(
+                "In check: the threat is the check itself (a turn cannot be passed).",
+                Tone::Info,
+            );
+            return;
+        }
+        let Ok(passed) = position.clone().swap_turn() else {
+            cx.say("The turn cannot be passed here.", Tone::Info);
+            return;
+        };
+        if passed.legal_moves().is_empty() {
+            cx.say("The other side would have no move: no threat.", Tone::Info);
+            return;
+        }
+        let presses = match &self.threat {
+            Some(t) if t.position == passed => t.presses + 1,
+            _ => 1,
+        };
+        if self.search.take().is_some() {
+            cx.engine.stop();
+        }
+        let search = Search {
+            position: passed.clone(),
+            history: Vec::new(),
+            limits: Limits {
+                movetime: Some(Duration::from_secs(u64::from(presses))),
+                ..Limits::default()
+            },
+            options: cx.services.search_options(),
+            level: Level::default(),
+            book: false,
+        };
+        let id = cx.engine.go(search, now);
+        let side = if passed.turn().is_white() { "White" } else { "Black" };
+        cx.say(
+            format!("Looking for {side}'s threat ({presses} s)..."),
+            Tone::Info,
+        );
+        self.threat = Some(Threat {
+            position: passed,
+            presses,
+            search: Some(id),
+            line: None,
+        });
     }
 
     /// Ask the engine for the position on the board (or stop it when the
@@ -210,6 +286,35 @@ impl Analysis {
     /// A report of the running analysis (the engine link dropped the
     /// reports of the positions before).
     pub fn engine_report(&mut self, cx: &mut Shared, report: Report, now: Instant) {
+        // The threat's search: its lines fill the threat, its end brings
+        // the analysis back.
+        if let Some(threat) = &mut self.threat
+            && threat.search == Some(report.search_id())
+        {
+            match report {
+                Report::Info(info) if info.complete && info.bound == crate::engine::Bound::Exact && info.multipv == 1 => {
+                    threat.line = Some(crate::tui::engine_line::EngineLine::from_info(
+                        &threat.position,
+                        &info,
+                    ));
+                }
+                Report::BestMove { .. } => {
+                    threat.search = None;
+                    let text = match &threat.line {
+                        Some(line) => format!(
+                            "Threat: {} ({}); t again searches it longer.",
+                            line.san.first().cloned().unwrap_or_default(),
+                            crate::text::score_text(line.score)
+                        ),
+                        None => "No threat found.".to_string(),
+                    };
+                    cx.say(text, Tone::Info);
+                    self.restart_analysis(cx, now);
+                }
+                _ => {}
+            }
+            return;
+        }
         let position = cx.board.game.position().clone();
         let analysis = &mut *self;
         match report {

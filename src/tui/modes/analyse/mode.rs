@@ -12,7 +12,7 @@ use shakmaty::{Move, Position};
 
 use crate::engine::Report;
 use crate::tui::layout::{self, Panel, Screen, Slot};
-use crate::tui::modes::{BoardMode, describe_board, pick_key_line};
+use crate::tui::modes::{BoardMode, BoardShown, describe_board, pick_key_line};
 use crate::tui::msg::Msg;
 use crate::tui::overlays::Confirm;
 use crate::tui::shared::Shared;
@@ -131,6 +131,20 @@ impl BoardMode for Analysis {
         "the analysis board's position"
     }
 
+    /// The threat's first move, marked on the board.
+    fn board<'a>(&'a self, cx: &'a Shared) -> BoardShown<'a> {
+        BoardShown {
+            position: cx.board.game.position(),
+            last_move: cx.board.game.moves().last().copied(),
+            hint: self
+                .threat
+                .as_ref()
+                .and_then(|t| t.line.as_ref())
+                .and_then(|line| line.pv.first().copied()),
+            interactive: true,
+        }
+    }
+
     fn panels(&self, cx: &Shared) -> Vec<Slot> {
         self.slots(cx)
     }
@@ -158,6 +172,10 @@ impl BoardMode for Analysis {
                 lines: &self.lines.shown,
                 multipv: self.multipv,
                 on: self.engine_on,
+                threat: self
+                    .threat
+                    .as_ref()
+                    .and_then(|t| t.line.as_ref().map(|line| (&t.position, line))),
                 theme,
             }
             .draw(frame, rect),
