@@ -1015,3 +1015,41 @@ fn t_shows_the_threat_of_the_side_not_to_move() {
     h.typed("g6");
     assert!(h.app.mode.analysis().unwrap().threat.is_none());
 }
+
+#[test]
+fn play_on_from_here_and_the_game_comes_back_as_a_line() {
+    let mut h = Board::analysis((W, H));
+    h.typed("e4");
+    h.typed("e5");
+    assert_eq!(h.ply(), 2);
+    h.char('P');
+    let Overlay::NewGame(form) = &h.app.cx.overlay else {
+        panic!("the new-game dialog: {:?}", h.app.cx.overlay);
+    };
+    assert!(form.use_fen, "the game starts from the board's position");
+    h.start();
+    assert!(h.app.mode.game().is_some(), "a game against the engine");
+    assert_eq!(
+        h.app.cx.board.game.moves().len(),
+        0,
+        "from the position on the board"
+    );
+    h.typed("Nf3");
+    let id = h.last_search();
+    h.engine_plays(id, "b8c6");
+    h.char('r');
+    h.char('y');
+    assert!(h.app.mode.get().game_end().is_some());
+    h.char('a');
+    let analysis = h.app.mode.analysis().expect("back on the analysis board");
+    let sans: Vec<String> = analysis
+        .tree
+        .mainline()
+        .iter()
+        .map(|&n| analysis.tree.nodes[n].san.clone())
+        .collect();
+    assert_eq!(sans, ["e4", "e5", "Nf3", "Nc6"]);
+    assert!(analysis.modified);
+    assert_eq!(h.ply(), 4, "at the game's last move");
+    assert!(h.message().contains("2 moves are back"), "{}", h.message());
+}

@@ -81,6 +81,14 @@ pub fn start(mode: &mut Mode, cx: &mut Shared, form: &NewGameForm, now: Instant)
     }
     mode.get_mut().leave(cx, now);
     let mut play = Play::new(Level::default());
+    // A game played on from the analysis board (`P` there) keeps the board
+    // to come back to.
+    if form.use_fen
+        && mode.analysis().is_some_and(|a| a.play_on.is_some())
+        && let Mode::Analyse(analysis) = std::mem::replace(mode, placeholder())
+    {
+        play.back_to = Some(analysis);
+    }
     play.start_game(cx, form, now);
     *mode = play.into();
 }
@@ -134,6 +142,25 @@ pub fn analyse_game(mode: &mut Mode, cx: &mut Shared, now: Instant) {
     }
     if mode.get().in_progress(cx) {
         cx.say("Finish the game first (or resign with r).", Tone::Error);
+        return;
+    }
+    // A game played on from the analysis board goes back into its tree.
+    if let Some(mut analysis) = mode.game_mut().and_then(|play| play.back_to.take()) {
+        let moves = cx.board.game.moves().to_vec();
+        let Some(at) = analysis.play_on.take() else {
+            return;
+        };
+        analysis.take_back_game(at, &moves);
+        cx.fresh_board();
+        analysis.sync_board(cx, now);
+        *mode = Mode::Analyse(analysis);
+        cx.say(
+            format!(
+                "The game's {} back on the analysis board as a variation.",
+                crate::core::counted(moves.len() as u64, "move is", "moves are")
+            ),
+            Tone::Info,
+        );
         return;
     }
     let Some(play) = mode.game() else {

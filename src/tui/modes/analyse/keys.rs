@@ -35,6 +35,10 @@ pub const HELP: &[(&str, &str)] = &[
         "the threat: what the other side would play if it could move",
     ),
     (
+        "P",
+        "play on from here; after the game a puts it back as a line",
+    ),
+    (
         "K, :keep N",
         "keep engine line 1 (or N) as a variation, with [%eval]",
     ),
@@ -172,6 +176,7 @@ impl Analysis {
             KeyCode::Char('p') => self.promote(cx, now),
             KeyCode::Char('K') => self.keep_line(cx, 0),
             KeyCode::Char('t') => self.ask_threat(cx, now),
+            KeyCode::Char('P') => self.play_on_from_here(cx),
             KeyCode::Delete | KeyCode::Char('x') => {
                 if cursor != 0 {
                     cx.overlay = Overlay::Confirm(Confirm::Delete);

@@ -110,6 +110,8 @@ pub struct Analysis {
     /// The threat (`t`): the position with the turn passed, and what the
     /// engine found there (once it has).
     pub threat: Option<Threat>,
+    /// `P` asked for a game from this node: the new-game dialog is open.
+    pub play_on: Option<usize>,
     pub review: Option<ReviewState>,
 }
 
@@ -129,6 +131,7 @@ impl Analysis {
             breakdown: false,
             review: None,
             threat: None,
+            play_on: None,
         }
     }
 
@@ -386,6 +389,36 @@ impl Analysis {
             Some(m) => self.play_move(cx, m, now),
             None => cx.say(format!("No engine line {}.", index + 1), Tone::Info),
         }
+    }
+
+    /// `P`: a game against the engine from the position on the board; the
+    /// new-game dialog opens with it, and once the game is over `a` brings
+    /// its moves back into this tree as a variation.
+    pub fn play_on_from_here(&mut self, cx: &mut Shared) {
+        let position = cx.board.game.position().clone();
+        if position.legal_moves().is_empty() {
+            cx.say("The game is over in this position: nothing to play on.", Tone::Info);
+            return;
+        }
+        self.play_on = Some(self.cursor);
+        let form = crate::tui::overlays::NewGameForm::new(&cx.services.settings, Some(position));
+        cx.overlay = crate::tui::overlays::Overlay::NewGame(form);
+    }
+
+    /// A game played on from node `at` (`P`): its moves join the tree there
+    /// as a variation (or its continuation), and the board goes to its end.
+    pub fn take_back_game(&mut self, at: usize, moves: &[Move]) {
+        let mut position = self.tree.position(at);
+        let mut node = at;
+        for &m in moves {
+            if !position.is_legal(m) {
+                break;
+            }
+            node = self.tree.add_move_at(node, &position, m);
+            position.play_unchecked(m);
+        }
+        self.modified = true;
+        self.cursor = node;
     }
 
     /// Keep engine line `index` in the game: its moves as a variation from

@@ -98,6 +98,8 @@ impl BoardMode for Analysis {
     /// Back from a dialog or a lesson: the board follows the tree again and
     /// the analysis starts over.
     fn enter(&mut self, cx: &mut Shared, now: Instant) {
+        // Back from a dialog: a game asked for with `P` was not started.
+        self.play_on = None;
         self.sync_board(cx, now);
     }
 

@@ -157,6 +157,9 @@ pub struct Play {
     date: String,
     /// The PGN text of the game as last saved with `s`, if it was.
     saved_game: Option<String>,
+    /// The analysis board the game was played on from (`P` there), to take
+    /// the game back to as a variation.
+    pub back_to: Option<Box<super::analyse::Analysis>>,
 }
 
 impl Play {
@@ -178,6 +181,7 @@ impl Play {
             shown_clocks: (String::new(), String::new()),
             date: date_and_time().0,
             saved_game: None,
+            back_to: None,
         }
     }
 
