@@ -171,6 +171,52 @@ fn level_option_limits_the_search_and_rejects_bad_values() {
 }
 
 #[test]
+fn uci_elo_with_limit_strength_plays_the_nearest_level() {
+    let mut uci = Uci::start();
+    uci.send("uci");
+    let lines = uci.until(|l| l == "uciok", LONG);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "option name UCI_LimitStrength type check default false"),
+        "{lines:?}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("option name UCI_Elo type spin default 2700 min 600 max 2700")),
+        "{lines:?}"
+    );
+    uci.send("setoption name UCI_Elo value 5000");
+    let lines = uci.until(|l| l.starts_with("info string"), LONG);
+    assert!(lines.last().unwrap().contains("out of range"), "{lines:?}");
+    // 1059 is level 2's measured rating: two plies, whatever depth is asked.
+    uci.send("setoption name UCI_Elo value 1059");
+    uci.send("setoption name UCI_LimitStrength value true");
+    uci.ready();
+    uci.send("position startpos moves e2e4");
+    uci.send("go depth 12");
+    let (_, infos) = uci.best_move(LONG);
+    let depths = |infos: &[String]| -> Vec<String> {
+        infos
+            .iter()
+            .filter(|l| l.starts_with("info depth"))
+            .map(|l| l.split_whitespace().nth(2).unwrap_or("").to_string())
+            .collect()
+    };
+    assert!(
+        depths(&infos).iter().all(|d| d == "1" || d == "2"),
+        "{infos:?}"
+    );
+    // The limit off: full strength again.
+    uci.send("setoption name UCI_LimitStrength value false");
+    uci.ready();
+    uci.send("go depth 4");
+    let (_, infos) = uci.best_move(LONG);
+    assert!(depths(&infos).iter().any(|d| d == "4"), "{infos:?}");
+}
+
+#[test]
 fn game_play_uses_the_book_and_ownbook_false_searches() {
     let mut uci = Uci::start();
     uci.send("uci");

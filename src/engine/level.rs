@@ -28,6 +28,28 @@ use super::search::Line;
 /// (the board, tests) that name it here.
 pub use crate::core::Rng;
 
+/// Each level's rating as measured in games against the rated ladder
+/// (README, "Strength levels": the maximum-likelihood fit, 95% intervals
+/// of about +/-200). Level 1 lost 19 of 20 to the weakest engine, so its
+/// figure is only a bound (below 1020); 600 stands for it.
+pub const MEASURED_RATING: [u32; 10] = [600, 1059, 1348, 1749, 1829, 2133, 2380, 2375, 2688, 2613];
+
+/// The measured rating of `level`.
+pub fn measured_rating(level: Level) -> u32 {
+    MEASURED_RATING[usize::from(level.get().clamp(1, 10)) - 1]
+}
+
+/// The level whose measured rating is nearest `elo` (UCI `UCI_Elo`); the
+/// weaker level where two are as near.
+pub fn level_for_rating(elo: u32) -> Level {
+    let nearest = MEASURED_RATING
+        .iter()
+        .enumerate()
+        .min_by_key(|&(_, &rating)| rating.abs_diff(elo))
+        .map_or(10, |(i, _)| i + 1);
+    Level::new(nearest as u8).unwrap_or_default()
+}
+
 /// One level's settings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LevelSpec {
@@ -130,6 +152,18 @@ pub fn choose(lines: &[Line], spec: &LevelSpec, rng: &mut Rng) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ratings_map_to_the_nearest_level() {
+        assert_eq!(level_for_rating(1350).get(), 3);
+        assert_eq!(level_for_rating(2000).get(), 6);
+        assert_eq!(level_for_rating(0).get(), 1);
+        assert_eq!(level_for_rating(3000).get(), 9);
+        for level in 1..=10u8 {
+            let level = Level::new(level).unwrap();
+            assert_eq!(level_for_rating(measured_rating(level)), level);
+        }
+    }
     use crate::engine::protocol::Score;
 
     fn line(value: i32) -> Line {

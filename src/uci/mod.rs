@@ -37,6 +37,10 @@ pub use protocol::{FALLBACK_DEPTH, UciCommand, UciParseError, UciReport};
 const ENGINE_NAME: &str = concat!("kibitz ", env!("CARGO_PKG_VERSION"));
 
 /// The session state between commands.
+/// The range of UCI `UCI_Elo`: the weakest and strongest measured levels.
+const MIN_UCI_ELO: u32 = 600;
+const MAX_UCI_ELO: u32 = 2700;
+
 struct Session {
     engine: Engine,
     position: Chess,
@@ -46,6 +50,10 @@ struct Session {
     table_moves: u8,
     table_threshold: i32,
     level: Level,
+    /// UCI `UCI_LimitStrength` and `UCI_Elo`: play at the level nearest
+    /// that rating.
+    limit_strength: bool,
+    elo: u32,
     /// UCI `OwnBook`: may the engine play from its book?
     own_book: bool,
     /// UCI `SyzygyPath`.
@@ -136,6 +144,19 @@ impl Session {
                     .ok()
                     .and_then(Level::new)
                     .unwrap_or_default();
+            }
+            // The GUI's strength limit: the level whose measured rating is
+            // nearest the asked one, while the limit is on.
+            "uci_limitstrength" => {
+                self.limit_strength = match value.map(str::trim) {
+                    Some("true") => true,
+                    Some("false") => false,
+                    _ => return Err(format!("option '{name}' is true or false")),
+                };
+            }
+            "uci_elo" => {
+                let elo = spin(value, MIN_UCI_ELO as usize, MAX_UCI_ELO as usize)?;
+                self.elo = u32::try_from(elo).unwrap_or(MAX_UCI_ELO);
             }
             "clear hash" => self.engine.send(Command::ClearHash),
             "threads" => {
@@ -322,7 +343,11 @@ impl Session {
                 table_threshold: self.table_threshold,
                 ..SearchOptions::default()
             },
-            level: self.level,
+            level: if self.limit_strength {
+                crate::engine::level::level_for_rating(self.elo)
+            } else {
+                self.level
+            },
             book: self.own_book && !ponder,
             received,
         })));
@@ -391,6 +416,8 @@ pub fn run(input: impl BufRead) -> std::io::Result<()> {
         table_moves: DEFAULT_TABLE_MOVES,
         table_threshold: DEFAULT_TABLE_THRESHOLD,
         level: Level::default(),
+        limit_strength: false,
+        elo: MAX_UCI_ELO,
         own_book: true,
         book: None,
         syzygy: None,
@@ -457,6 +484,16 @@ pub fn run(input: impl BufRead) -> std::io::Result<()> {
                     &mut out,
                     &format!(
                         "option name Level type spin default {MAX_LEVEL} min {MIN_LEVEL} max {MAX_LEVEL}"
+                    ),
+                )?;
+                say(
+                    &mut out,
+                    "option name UCI_LimitStrength type check default false",
+                )?;
+                say(
+                    &mut out,
+                    &format!(
+                        "option name UCI_Elo type spin default {MAX_UCI_ELO} min {MIN_UCI_ELO} max {MAX_UCI_ELO}"
                     ),
                 )?;
                 say(&mut out, "option name OwnBook type check default true")?;

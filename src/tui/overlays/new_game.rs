@@ -110,7 +110,17 @@ impl NewGameForm {
     pub fn value(&self, field: usize) -> String {
         match field {
             0 => SIDE_CHOICES[self.side].to_string(),
-            1 => format!("{} / 10", self.level),
+            1 => match crate::engine::level::Level::new(self.level) {
+                // The measured rating (README, "Strength levels"), rounded:
+                // twenty games a side leave +/-200.
+                Some(level) if self.level == 1 => format!("{} / 10 · below 1020", level.get()),
+                Some(level) => format!(
+                    "{} / 10 · about {}",
+                    level.get(),
+                    (crate::engine::level::measured_rating(level) + 25) / 50 * 50
+                ),
+                None => format!("{} / 10", self.level),
+            },
             2 => match TimeControl::presets().get(self.time) {
                 Some((family, TimeControl::Untimed)) => (*family).to_string(),
                 Some((family, tc)) => format!("{tc} ({family})"),
