@@ -50,6 +50,17 @@ fn escape(value: &str) -> String {
 
 /// The game as PGN text. `result` is `1-0`, `0-1`, `1/2-1/2` or `*`.
 pub fn write_pgn(game: &Game, headers: &Headers, result: &str) -> String {
+    write_pgn_clocked(game, headers, result, &[])
+}
+
+/// As [`write_pgn`], each move followed by the mover's clock after it as a
+/// `{[%clk H:MM:SS]}` comment where `clocks` (by ply) has one.
+pub fn write_pgn_clocked(
+    game: &Game,
+    headers: &Headers,
+    result: &str,
+    clocks: &[Option<std::time::Duration>],
+) -> String {
     let mut headers = headers.clone();
     headers.set("Result", result);
     if let Some(fen) = game.start_fen() {
@@ -67,6 +78,15 @@ pub fn write_pgn(game: &Game, headers: &Headers, result: &str) -> String {
             tokens.push(format!("{move_number}..."));
         }
         tokens.push(san.clone());
+        if let Some(Some(left)) = clocks.get(index) {
+            let s = left.as_secs();
+            tokens.push(format!(
+                "{{[%clk {}:{:02}:{:02}]}}",
+                s / 3600,
+                s / 60 % 60,
+                s % 60
+            ));
+        }
         if !white_to_move {
             move_number += 1;
         }

@@ -284,7 +284,18 @@ fn copy_in_a_game_copies_the_pgn_so_far() {
         })
         .collect();
     assert_eq!(copied.len(), 1, "{:?}", h.app.cx.message);
-    assert!(copied[0].contains("1. e4 e5 *"), "{}", copied[0]);
+    // Each move with the mover's clock after it; the opening named.
+    assert!(
+        copied[0].contains("1. e4 {[%clk 0:05:00]} e5 {[%clk 0:05:03]} *"),
+        "{}",
+        copied[0]
+    );
+    assert!(copied[0].contains("[ECO \"C20\"]"), "{}", copied[0]);
+    assert!(
+        copied[0].contains("[TimeControl \"300+3\"]"),
+        "{}",
+        copied[0]
+    );
     assert!(h.app.cx.message.as_ref().unwrap().0.contains("copied"));
 }
 

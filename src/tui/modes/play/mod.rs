@@ -157,6 +157,9 @@ pub struct Play {
     date: String,
     /// The PGN text of the game as last saved with `s`, if it was.
     saved_game: Option<String>,
+    /// By ply: the mover's clock after the move (none where not known, as
+    /// for the moves of a resumed game), for `[%clk]` in the saved PGN.
+    clocks: Vec<Option<Duration>>,
     /// The analysis board the game was played on from (`P` there), to take
     /// the game back to as a variation.
     pub back_to: Option<Box<super::analyse::Analysis>>,
@@ -181,6 +184,7 @@ impl Play {
             shown_clocks: (String::new(), String::new()),
             date: date_and_time().0,
             saved_game: None,
+            clocks: Vec::new(),
             back_to: None,
         }
     }

@@ -11,7 +11,7 @@ use crate::engine::level::Level;
 use crate::engine::{Bound, Limits, MoveSource, Report};
 use crate::game::archive::{game_headers, save_in_games};
 use crate::game::notation::san_line;
-use crate::game::pgn::{Headers, write_pgn};
+use crate::game::pgn::{Headers, write_pgn_clocked};
 use crate::game::{Game, GameEnd};
 use crate::tui::clock::{Clock, format_clock};
 use crate::tui::engine_line::{EngineLine, Played, Thinking};
@@ -187,6 +187,10 @@ impl Play {
                 clock.start(!mover, now);
             }
         }
+        // The mover's clock after the move, for the PGN.
+        let left = self.clock.as_ref().map(|clock| clock.remaining(mover, now));
+        self.clocks.resize(cx.board.game.len() - 1, None);
+        self.clocks.push(left);
         cx.board.selected = None;
         self.hint = None;
         // A player's move answers whatever the status line said ("New game:
@@ -422,10 +426,17 @@ impl Play {
         );
     }
 
-    /// The game as `s` writes it.
+    /// The game as `s` writes it: with the opening's ECO code and name and
+    /// each move's clock.
     pub fn game_pgn(&self, cx: &Shared) -> String {
         let result = self.end.map_or("*", GameEnd::result);
-        write_pgn(&cx.board.game, &self.headers(), result)
+        let mut headers = self.headers();
+        if let Some(opening) = cx.board.opening() {
+            headers.set("ECO", opening.eco.clone());
+            headers.set("Opening", opening.name.clone());
+        }
+        let clocks = &self.clocks[..self.clocks.len().min(cx.board.game.len())];
+        write_pgn_clocked(&cx.board.game, &headers, result, clocks)
     }
 
     /// The game as it stands has been saved (`s`), so taking it to the
