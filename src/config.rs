@@ -168,6 +168,8 @@ pub struct Settings {
     pub level: Level,
     pub time_control: TimeControl,
     pub engine_panel: bool,
+    /// Ring the terminal's bell when your clock falls under ten seconds.
+    pub bell: bool,
     pub hash_mb: usize,
     /// The opening book: `builtin` or a Polyglot file.
     pub book: String,
@@ -194,6 +196,7 @@ impl Default for Settings {
             level: Level::new(5).unwrap_or_default(),
             time_control: TimeControl::fischer(300, 3),
             engine_panel: true,
+            bell: false,
             hash_mb: crate::engine::DEFAULT_HASH_MB,
             book: crate::book::BUILTIN.to_string(),
             book_options: BookOptions::default(),
@@ -213,6 +216,7 @@ pieces = "unicode"       # unicode, ascii
 level = 5                # engine level 1-10
 time_control = "5+3"     # minutes+increment seconds, or "untimed"
 engine_panel = true      # show the engine's thinking during its turn
+bell = false             # ring the terminal's bell when your clock falls under 10 s
 hash_mb = 64             # engine hash table, MiB
 book = "builtin"         # opening book: builtin, or a Polyglot .bin file
 book_policy = "weighted" # weighted (varied), best (highest weight), off
@@ -274,6 +278,10 @@ impl Settings {
                 "engine_panel" => value
                     .as_bool()
                     .map(|v| settings.engine_panel = v)
+                    .ok_or_else(|| format!("expected true or false, found {value}")),
+                "bell" => value
+                    .as_bool()
+                    .map(|v| settings.bell = v)
                     .ok_or_else(|| format!("expected true or false, found {value}")),
                 "plain" => value
                     .as_bool()

@@ -53,6 +53,8 @@ pub enum Request {
     },
     /// Put text on the clipboard (OSC 52, where the terminal supports it).
     Clipboard(String),
+    /// Ring the terminal's bell (a clock fell under ten seconds).
+    Bell,
 }
 
 /// A running task's id and stop flag.
@@ -192,6 +194,11 @@ pub fn background_request(
             let _ = out.flush();
         }
         Request::Cancel(id) => stops.cancel(id),
+        Request::Bell => {
+            let mut out = std::io::stdout();
+            let _ = write!(out, "\x07");
+            let _ = out.flush();
+        }
         Request::Record { id, setup } => {
             let stop = replace_stop(&mut stops.record, id);
             let tx = tx.clone();

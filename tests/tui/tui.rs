@@ -773,3 +773,36 @@ fn the_start_screen_shows_every_choice_and_its_header_follows_the_dialog() {
         );
     }
 }
+
+#[test]
+fn under_ten_seconds_the_clock_warns_and_the_bell_rings_once() {
+    let settings = kibitz::config::Settings {
+        bell: true,
+        time_control: kibitz::config::TimeControl::fischer(300, 3),
+        ..kibitz::config::Settings::default()
+    };
+    let mut h = Board::options((120, 40)).settings(settings).seed(1).build();
+    h.start();
+    h.typed("e4");
+    let id = h.searches()[0];
+    h.engine_plays(id, "e7e5");
+    h.wait(289_000);
+    let bells = |h: &mut Board| {
+        h.app
+            .take_requests()
+            .into_iter()
+            .filter(|r| matches!(r, kibitz::tui::app::Request::Bell))
+            .count()
+    };
+    assert_eq!(bells(&mut h), 0, "eleven seconds left");
+    assert!(!h.screen().contains("!"), "{}", h.screen());
+    h.wait(2_000);
+    assert_eq!(bells(&mut h), 1, "under ten seconds: the bell");
+    let screen = h.screen();
+    assert!(
+        screen.contains(" 9.0! "),
+        "the clock warns, not by colour alone: {screen}"
+    );
+    h.wait(1_000);
+    assert_eq!(bells(&mut h), 0, "once");
+}

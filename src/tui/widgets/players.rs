@@ -26,6 +26,9 @@ pub struct Players<'a> {
     pub clocks: (String, String),
     /// The game runs: the side to move is marked.
     pub running: bool,
+    /// White's and Black's clock under ten seconds: drawn as a warning,
+    /// with a `!` (not by colour alone).
+    pub low: (bool, bool),
     pub pieces: PieceStyle,
     pub theme: &'a Theme,
 }
@@ -39,10 +42,24 @@ impl Players<'_> {
         for (color, clock) in [(Color::White, white_clock), (Color::Black, black_clock)] {
             let active = self.running && turn == color;
             let marker = if active { "▶ " } else { "  " };
-            let clock_style = if active {
+            let low = if color.is_white() {
+                self.low.0
+            } else {
+                self.low.1
+            };
+            let clock_style = if low {
+                Style::default()
+                    .fg(theme.check)
+                    .add_modifier(Modifier::BOLD)
+            } else if active {
                 theme.highlight()
             } else {
                 Style::default().add_modifier(Modifier::BOLD)
+            };
+            let clock = if low {
+                format!("{clock}!")
+            } else {
+                clock.clone()
             };
             let mut name = self.players.name(color);
             if name == side_name(color) {

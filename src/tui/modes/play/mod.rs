@@ -127,6 +127,10 @@ pub fn extras(cx: &Shared) -> Vec<Panel> {
     panels
 }
 
+/// Under this much time left a clock is drawn as a warning (and, with
+/// `bell = true` in the config, the bell rings once for the player's).
+const LOW_TIME: Duration = Duration::from_secs(10);
+
 /// What the running search is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Purpose {
@@ -157,6 +161,8 @@ pub struct Play {
     date: String,
     /// The PGN text of the game as last saved with `s`, if it was.
     saved_game: Option<String>,
+    /// The player's clock has fallen under ten seconds (the bell rang).
+    warned: bool,
     /// By ply: the mover's clock after the move (none where not known, as
     /// for the moves of a resumed game), for `[%clk]` in the saved PGN.
     clocks: Vec<Option<Duration>>,
@@ -185,8 +191,18 @@ impl Play {
             date: date_and_time().0,
             saved_game: None,
             clocks: Vec::new(),
+            warned: false,
             back_to: None,
         }
+    }
+
+    /// Whether `color`'s clock is under ten seconds in a live game.
+    pub fn low_time(&self, color: Color, now: Instant) -> bool {
+        self.end.is_none()
+            && self
+                .clock
+                .as_ref()
+                .is_some_and(|clock| clock.remaining(color, now) < LOW_TIME)
     }
 
     /// The key line once the game is over, else the mode's.
@@ -449,6 +465,10 @@ impl BoardMode for Play {
                 position,
                 clocks: self.clock_texts(now),
                 running: self.end.is_none() && cx.started,
+                low: (
+                    self.low_time(Color::White, now),
+                    self.low_time(Color::Black, now),
+                ),
                 pieces: cx.services.settings.pieces,
                 theme,
             }

@@ -82,6 +82,16 @@ impl Play {
             self.finish(cx, end, now);
             return true;
         }
+        // The player's clock falls under ten seconds: the bell, once.
+        if let Players::VsEngine { human, .. } = self.players
+            && !self.warned
+            && self.low_time(human, now)
+        {
+            self.warned = true;
+            if cx.services.settings.bell {
+                cx.request(Request::Bell);
+            }
+        }
         let texts = self.clock_texts(now);
         if texts == self.shown_clocks {
             return false;
