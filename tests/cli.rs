@@ -1019,3 +1019,56 @@ fn review_all_reports_each_game_and_player() {
     ]);
     assert_eq!(both.status.code(), Some(2));
 }
+
+/// Ctrl-C during `review --all` keeps the games finished: their report,
+/// the players' totals so far and a summary that says it stopped.
+#[test]
+fn review_all_stopped_by_ctrl_c_reports_what_it_finished() {
+    use std::io::{BufRead, BufReader};
+    let (mut command, _home) = common::kibitz_command();
+    let pgn = common::testdata("pgn/kasparov-deep-blue-1997.pgn");
+    let mut child = command
+        .args([
+            "review",
+            "--pgn",
+            pgn.to_str().unwrap(),
+            "--all",
+            "--threads",
+            "1",
+        ])
+        .args(["--movetime", "10", "--json"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    // The first game reviewed: then Ctrl-C.
+    while !line.starts_with("reviewed 1 of 6") {
+        line.clear();
+        assert!(stderr.read_line(&mut line).unwrap() > 0, "no progress");
+    }
+    let sent = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let mut rest = String::new();
+    for l in stderr.lines() {
+        rest.push_str(&l.unwrap());
+        rest.push('\n');
+    }
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success(), "{rest}");
+    assert!(rest.contains("stopped: "), "{rest}");
+    let lines: Vec<serde_json::Value> = stdout(&output)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let games = lines.iter().filter(|v| v["type"] == "game").count();
+    assert!((1..6).contains(&games), "{lines:?}");
+    let summary = lines.iter().find(|v| v["type"] == "summary").unwrap();
+    assert_eq!(summary["stopped"], true);
+    assert_eq!(summary["reviewed"], games);
+    assert!(lines.iter().any(|v| v["type"] == "player"));
+}
