@@ -223,7 +223,8 @@ impl SideSummary {
 /// centipawns: the depth a lesson needs to show why the move fails. Every
 /// root move is searched to its exact value (as many lines as moves), the
 /// way teach mode's textbook search runs; deeper searches stop once
-/// `budget` has passed, and the depth reached so far is the answer.
+/// `budget` has passed. `None`: no depth searched showed it (the deepest
+/// tried is then the lesson's best chance).
 pub fn refutation_depth(
     position: &Chess,
     history: &[u64],
@@ -232,7 +233,7 @@ pub fn refutation_depth(
     margin: i32,
     max_depth: u32,
     budget: std::time::Duration,
-) -> u32 {
+) -> Option<u32> {
     let started = Instant::now();
     let options = SearchOptions {
         multipv: position.legal_moves().len().max(1),
@@ -257,13 +258,13 @@ pub fn refutation_depth(
         if let (Some(p), Some(b)) = (value_of(played), value_of(best))
             && b - p >= margin
         {
-            return depth;
+            return Some(depth);
         }
         if started.elapsed() > budget {
-            return depth;
+            return None;
         }
     }
-    max_depth
+    None
 }
 
 /// Evaluates positions one after the other, keeping its hash table and

@@ -138,17 +138,30 @@ impl Analysis {
         };
         // Half the review's margin is enough to show the difference.
         let margin = ((mover_cp(verdict.before) - mover_cp(verdict.after)) / 2).clamp(50, 300);
-        let depth = review::refutation_depth(
+        let max_depth = crate::teach::MAX_DEPTH;
+        let seen = review::refutation_depth(
             &position,
             &history,
             played,
             best,
             margin,
-            crate::teach::MAX_DEPTH,
+            max_depth,
             Duration::from_secs(1),
         );
+        // Where no depth a lesson can step through shows it, the lesson
+        // says so rather than claim it does.
         let played_san = verdict.san.clone();
         let best_san = crate::teach::caption::san(&position, best);
+        let (depth, sees) = match seen {
+            Some(depth) => (
+                depth,
+                format!("At depth {depth} the search already sees {played_san} fall short of {best_san}"),
+            ),
+            None => (
+                3,
+                format!("No search up to depth {max_depth} (in a second) showed {played_san} falling short of {best_san}; the lesson searches depth 3"),
+            ),
+        };
         let dots = if verdict.mover.is_white() { "." } else { "..." };
         let setup = crate::teach::Setup {
             history,
@@ -158,7 +171,7 @@ impl Analysis {
             setup,
             title: format!("{}{dots} {played_san}{}", verdict.move_number, class.symbol()),
             description: format!(
-                "In the game {played_san} was a {}: the review prefers {best_san}. At depth {depth} the search already sees {played_san} fall short of {best_san}; the lesson opens where it tries {played_san} (Home: the start).",
+                "In the game {played_san} was a {}: the review prefers {best_san}. {sees}; the lesson opens where it tries {played_san} (Home: the start).",
                 class.name()
             ),
             goto: played_san,
