@@ -464,6 +464,40 @@ fn teach_takes_its_techniques_and_first_step_and_goto_jumps_to_a_line() {
 }
 
 #[test]
+fn threat_keep_line_and_play_on_with_the_real_engine() {
+    let home = common::TempHome::new("pty-threat");
+    // After 3. Qh5 Black is to move and White threatens Qxf7#.
+    let fen = "r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 3 3";
+    let (mut s, mut child, _master) = start(&home, &["--fen", fen, "--analyse"]);
+    s.wait_for("an engine line", |screen| {
+        screen.contains("Engine · depth") && screen.contains("3...")
+    });
+    // t: the threat, found by the engine in a second.
+    s.send("t");
+    s.wait_for("the threat", |screen| screen.contains("threat: 4.Qxf7#"));
+    // The threat's search over (its word in the status line), the analysis
+    // goes on; K keeps the engine's best line in the game.
+    s.wait_for("the threat's end", |screen| {
+        screen.contains("Threat: Qxf7#")
+    });
+    s.wait_for("the analysis again", |screen| screen.contains(" 1  "));
+    s.send("K");
+    s.wait_for("the line kept", |screen| {
+        screen.contains("Kept engine line 1")
+    });
+    assert!(s.screen().contains("modified"), "{}", s.screen());
+    // P: a game from here against the engine.
+    s.send("P");
+    s.wait_for("the new-game dialog", |screen| screen.contains("Play as"));
+    s.send("\r");
+    s.wait_for("the game", |screen| screen.contains("vs kibitz level"));
+    s.send("q");
+    s.wait_for("the quit question", |screen| screen.contains("Quit"));
+    s.send("y");
+    assert!(s.wait_exit(&mut *child).success());
+}
+
+#[test]
 fn teach_refuses_bad_input_before_touching_the_terminal() {
     for args in [
         &["teach", "--depth", "9"][..],

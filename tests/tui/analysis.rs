@@ -1004,7 +1004,7 @@ fn t_shows_the_threat_of_the_side_not_to_move() {
     }));
     assert!(h.message().contains("Threat: Qxf7#"), "{}", h.message());
     let screen = h.screen();
-    assert!(screen.contains("threat: 3.Qxf7#"), "{screen}");
+    assert!(screen.contains("threat: 4.Qxf7#"), "{screen}");
     // The analysis goes on afterwards.
     let again = h.go_requests();
     assert!(

@@ -66,6 +66,19 @@ pub struct Threat {
     pub line: Option<crate::tui::engine_line::EngineLine>,
 }
 
+/// `position` with the turn passed to the other side (a null move): no en
+/// passant, and after Black passes the move number goes on, so the threat
+/// reads as the move it would be ("4.Qxf7#" after 3...).
+fn pass_turn(position: &shakmaty::Chess) -> Option<shakmaty::Chess> {
+    let mut setup = position.to_setup(shakmaty::EnPassantMode::Legal);
+    if setup.turn.is_black() {
+        setup.fullmoves = setup.fullmoves.saturating_add(1);
+    }
+    setup.turn = !setup.turn;
+    setup.ep_square = None;
+    <shakmaty::Chess as shakmaty::FromSetup>::from_setup(setup, shakmaty::CastlingMode::Standard).ok()
+}
+
 /// The review of the main line, filled in as the background pass goes.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReviewState {
@@ -210,7 +223,7 @@ impl Analysis {
             );
             return;
         }
-        let Ok(passed) = position.clone().swap_turn() else {
+        let Some(passed) = pass_turn(&position) else {
             cx.say("The turn cannot be passed here.", Tone::Info);
             return;
         };
