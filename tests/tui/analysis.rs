@@ -1040,6 +1040,12 @@ fn play_on_from_here_and_the_game_comes_back_as_a_line() {
     h.char('r');
     h.char('y');
     assert!(h.app.mode.get().game_end().is_some());
+    // The analysis board's changes wait in the game: a new game asks first.
+    h.key(KeyCode::Esc);
+    h.char('n');
+    assert_eq!(h.app.cx.overlay, Overlay::Confirm(Confirm::Discard));
+    h.char('n');
+    assert_eq!(h.app.cx.overlay, Overlay::None);
     h.char('a');
     let analysis = h.app.mode.analysis().expect("back on the analysis board");
     let sans: Vec<String> = analysis

@@ -26,7 +26,7 @@ use crate::tui::msg::Msg;
 use crate::tui::overlays::new_game::NewGameForm;
 use crate::tui::overlays::{self, Confirm, Overlay};
 use crate::tui::save::{Players, date_and_time};
-use crate::tui::shared::{Shared, Switch, Tone};
+use crate::tui::shared::{Pending, Shared, Switch, Tone};
 use crate::tui::theme::Theme;
 use crate::tui::widgets::engine::EnginePanel;
 use crate::tui::widgets::move_list::MoveList;
@@ -293,11 +293,19 @@ impl BoardMode for Play {
             KeyCode::Char('n') => {
                 cx.overlay = if self.game_in_progress(cx) {
                     Overlay::Confirm(Confirm::Abandon)
+                } else if self.unsaved() {
+                    // The analysis board this game came from has changes:
+                    // a new game would drop them, so it asks.
+                    cx.pending = Some(Pending::NewGame);
+                    Overlay::Confirm(Confirm::Discard)
                 } else {
                     Overlay::NewGame(NewGameForm::new(&cx.services.settings, None))
                 };
             }
             KeyCode::Char('s') => self.save_pgn(cx, now),
+            KeyCode::Char('q') if self.unsaved() => {
+                cx.overlay = Overlay::Confirm(Confirm::QuitUnsaved);
+            }
             KeyCode::Char('q') => cx.overlay = Overlay::Confirm(Confirm::Quit),
             _ => return false,
         }
@@ -425,6 +433,12 @@ impl BoardMode for Play {
 
     fn in_progress(&self, cx: &Shared) -> bool {
         self.game_in_progress(cx)
+    }
+
+    /// A game played on from the analysis board holds that board's
+    /// changes until `a` puts the game back.
+    fn unsaved(&self) -> bool {
+        self.back_to.as_ref().is_some_and(|analysis| analysis.modified)
     }
 
     fn game_end(&self) -> Option<GameEnd> {
