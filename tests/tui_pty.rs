@@ -480,7 +480,13 @@ fn threat_keep_line_and_play_on_with_the_real_engine() {
     s.wait_for("the threat's end", |screen| {
         screen.contains("Threat: Qxf7#")
     });
-    s.wait_for("the analysis again", |screen| screen.contains(" 1  "));
+    // The best line's row again: its number, its score, Black's move 3.
+    s.wait_for("the analysis again", |screen| {
+        screen.lines().any(|l| {
+            (l.contains(" 1  -") || l.contains(" 1  +") || l.contains(" 1   0.00"))
+                && l.contains(" 3...")
+        })
+    });
     s.send("K");
     s.wait_for("the line kept", |screen| {
         screen.contains("Kept engine line 1")
