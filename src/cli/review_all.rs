@@ -222,24 +222,21 @@ pub fn run_all(
                     stop.store(true, Ordering::Relaxed);
                     return Err(e);
                 }
-                for (i, name) in [&game.white, &game.black].into_iter().enumerate() {
-                    let player = players.entry(name.clone()).or_default();
-                    player.games += 1;
-                    player.summary.add(&game.sides[i]);
-                }
-                let [white_study, black_study] = game.study;
-                players
-                    .entry(game.white.clone())
-                    .or_default()
-                    .study
-                    .extend(white_study);
-                players
-                    .entry(game.black.clone())
-                    .or_default()
-                    .study
-                    .extend(black_study);
                 annotated.push_str(&game.pgn);
                 annotated.push('\n');
+                let Reviewed {
+                    white,
+                    black,
+                    sides,
+                    study,
+                    ..
+                } = game;
+                for ((name, side), study) in [white, black].into_iter().zip(sides).zip(study) {
+                    let player = players.entry(name).or_default();
+                    player.games += 1;
+                    player.summary.add(&side);
+                    player.study.extend(study);
+                }
                 let elapsed = started.elapsed();
                 let left = elapsed.mul_f64((total - reviewed) as f64 / reviewed as f64);
                 eprintln!(

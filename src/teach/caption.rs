@@ -162,11 +162,6 @@ fn previous_root_best(replay: &Replay, applied: usize) -> Option<(Move, i32)> {
         })
 }
 
-/// A move in SAN where it is played.
-fn san_of(position: &Chess, m: Move) -> String {
-    san(position, m)
-}
-
 /// The caption of `step` (the event applied last, in its context).
 pub fn caption(replay: &Replay, step: &Step) -> String {
     let setup = &replay.recording.setup;
@@ -357,7 +352,7 @@ pub fn caption(replay: &Replay, step: &Step) -> String {
                     // better than the one that held the place.
                     Some((before, was)) => format!(
                         "New best move at the root: {san}, worth {worth}. It beats {}, the best until now at {}: the root keeps the best value any move proves, so {san} takes its place{}.",
-                        san_of(&top.position, before),
+                        self::san(&top.position, before),
                         value_text(was, 0),
                         if setup.options.alpha_beta {
                             " and alpha rises to its value"

@@ -82,14 +82,7 @@ pub fn lesson_markdown(
         let limit = depth_of(current) + TREE_DEPTH;
         let open =
             |id| path.contains(&id) || (tree.path(id).contains(&current) && depth_of(id) < limit);
-        let pv = tree
-            .root_at(step.applied)
-            .map(|root| {
-                let mut line = vec![root];
-                line.extend(tree.pv(root, step.applied));
-                line
-            })
-            .unwrap_or_default();
+        let pv = tree.best_line(step.applied);
         for row in tree.rows(step.applied, &open) {
             let mut line = tree
                 .row_text(row, step.applied, Values::Negamax, &pv)

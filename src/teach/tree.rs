@@ -185,8 +185,10 @@ impl SearchTree {
     /// The nodes from the root to `id`.
     pub fn path(&self, id: NodeId) -> Vec<NodeId> {
         let mut path = vec![id];
-        while let Some(parent) = self.node(*path.last().unwrap_or(&id)).parent {
+        let mut at = id;
+        while let Some(parent) = self.node(at).parent {
             path.push(parent);
+            at = parent;
         }
         path.reverse();
         path
@@ -288,6 +290,17 @@ impl SearchTree {
                 None => return line,
             }
         }
+    }
+
+    /// The running iteration's root and its best line at step `applied`:
+    /// the nodes the outline marks `PV`.
+    pub fn best_line(&self, applied: usize) -> Vec<NodeId> {
+        let Some(root) = self.root_at(applied) else {
+            return Vec::new();
+        };
+        let mut line = vec![root];
+        line.extend(self.pv(root, applied));
+        line
     }
 
     /// The root of the iteration running at step `applied`.
@@ -461,14 +474,7 @@ impl SearchTree {
     pub fn outline_text(&self, values: Values) -> String {
         let applied = usize::MAX;
         let rows = self.rows(applied, &|_| true);
-        let pv = self
-            .root_at(applied)
-            .map(|root| {
-                let mut line = vec![root];
-                line.extend(self.pv(root, applied));
-                line
-            })
-            .unwrap_or_default();
+        let pv = self.best_line(applied);
         let mut text = String::new();
         for row in rows {
             let step = match row {

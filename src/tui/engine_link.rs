@@ -88,11 +88,6 @@ impl EngineLink {
         self.current.is_some()
     }
 
-    /// The running search's id.
-    pub fn current(&self) -> Option<SearchId> {
-        self.current
-    }
-
     /// Start a search beside the engine (a recording, a comparison, a
     /// review): `request` is made with its id, which its answers carry; the
     /// mode that asked drops answers with any other.

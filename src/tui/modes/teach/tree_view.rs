@@ -161,14 +161,7 @@ impl TreeView {
         // The PV strip keeps at most a third of the room.
         lines.truncate(usize::from(inner.height / 3).max(1));
         let room = usize::from(inner.height).saturating_sub(lines.len()).max(1);
-        let pv = tree
-            .root_at(applied)
-            .map(|root| {
-                let mut line = vec![root];
-                line.extend(tree.pv(root, applied));
-                line
-            })
-            .unwrap_or_default();
+        let pv = tree.best_line(applied);
         let focus = self.cursor_row(&rows, &path).unwrap_or(0);
         // The focus a third of the way down: the search goes deeper below.
         let first = focus
