@@ -22,11 +22,11 @@ tmux capture-pane -p -t m | grep -E "Play as|Level|Time" | head -3
 tmux send-keys -t m Enter
 sleep 0.5
 # keys while the engine thinks its first move: 25 cursor moves, 100 ms apart
-for i in $(seq 1 25); do tmux send-keys -t m Left; sleep 0.1; done
+for i in $(seq 1 25); do tmux send-keys -t m h; sleep 0.1; done
 sleep 10
 tmux send-keys -t m ':' 'e5' Enter
 sleep 0.3
-for i in $(seq 1 25); do tmux send-keys -t m Right; sleep 0.1; done
+for i in $(seq 1 25); do tmux send-keys -t m l; sleep 0.1; done
 sleep 12
 # 3. idle with the human to move and the clock running (ticks), 20 s
 a=$(ticks); sleep 20; b=$(ticks)

@@ -806,3 +806,70 @@ fn under_ten_seconds_the_clock_warns_and_the_bell_rings_once() {
     h.wait(1_000);
     assert_eq!(bells(&mut h), 0, "once");
 }
+
+/// ← and → during a game: the board shows a past position, marked in the
+/// title and the move list and not movable; the engine's move does not pull
+/// the board away; End, a click on the board or a cursor key returns.
+#[test]
+fn arrows_look_back_through_the_game_and_any_move_key_returns() {
+    let mut h = harness(None);
+    h.start();
+    h.typed("e4");
+    let id = h.searches()[0];
+    h.engine_plays(id, "e7e5");
+    h.typed("Nf3");
+    let id = h.searches()[0];
+    h.engine_plays(id, "b8c6");
+    let shown = |h: &Board| h.app.mode.get().board(&h.app.cx).position.clone();
+    let game = h.app.cx.board.game.clone();
+    h.key(KeyCode::Left);
+    assert_eq!(&shown(&h), game.position_at(3).unwrap());
+    assert!(h.screen().contains("looking back: after 2. Nf3 (3 of 4 moves)"));
+    assert!(!h.app.mode.get().board(&h.app.cx).interactive);
+    insta::assert_snapshot!("looking_back_during_a_game", h.screen());
+    // The move into the position shown is marked in the move list: Nf3
+    // (row 14, after "  2. ") is reversed, Nc6 beside it is not.
+    let buffer = h.buffer();
+    let row = 14;
+    let line: String = (0..W).map(|x| buffer[(x, row)].symbol().to_string()).collect();
+    let nf3 = line.find("Nf3").unwrap() as u16;
+    let nc6 = line.find("Nc6").unwrap() as u16;
+    let reversed = |x: u16| {
+        buffer[(x, row)]
+            .modifier
+            .contains(ratatui::style::Modifier::REVERSED)
+    };
+    assert!(reversed(nf3) && !reversed(nc6));
+    h.key(KeyCode::Home);
+    assert_eq!(&shown(&h), game.start());
+    assert!(h.screen().contains("looking back: the start (0 of 4 moves)"));
+    // Past the live position → stops there, and the mark goes.
+    for _ in 0..6 {
+        h.key(KeyCode::Right);
+    }
+    assert_eq!(&shown(&h), game.position());
+    assert!(!h.screen().contains("looking back"));
+    // A click on the board returns and does not pick up a piece.
+    h.key(KeyCode::Left);
+    h.key(KeyCode::Left);
+    h.mouse_on(MouseEventKind::Down(MouseButton::Left), Square::E4);
+    assert_eq!(&shown(&h), game.position());
+    assert_eq!(h.app.cx.board.selected, None);
+    // A cursor key returns too, and then moves the cursor.
+    h.key(KeyCode::Left);
+    h.char('k');
+    assert_eq!(&shown(&h), game.position());
+    // While looking back, the engine's move arrives: the board stays in the
+    // past and the game goes on underneath.
+    h.typed("Bc4");
+    let id = h.searches()[0];
+    h.key(KeyCode::Left);
+    h.key(KeyCode::Left);
+    h.engine_plays(id, "g8f6");
+    assert_eq!(h.app.cx.board.game.len(), 6);
+    assert_eq!(&shown(&h), h.app.cx.board.game.position_at(3).unwrap());
+    assert!(h.screen().contains("(3 of 6 moves)"));
+    h.key(KeyCode::End);
+    assert_eq!(&shown(&h), h.app.cx.board.game.position());
+    assert!(h.app.human_to_move());
+}

@@ -246,7 +246,7 @@ pub fn describe_board(game: &Game) -> Description {
 /// The key line for a terminal of `cx.size` from a mode's `forms`, longest
 /// first: the longest that fits the width. Where the panels take turns
 /// (`tabs`, a compact terminal, two panels or more) the line names Tab: the
-/// first form (the widest, without it) is skipped. Where fewer than two
+/// forms before the first that names it (the widest) are skipped. Where fewer than two
 /// panels would take turns, Tab does nothing, and the line does not say it.
 pub fn pick_key_line(
     forms: &[&'static str],
@@ -256,10 +256,12 @@ pub fn pick_key_line(
 ) -> &'static str {
     let tab_acts = tabs && compact(size) && extras >= 2;
     let width = usize::from(size.0);
+    // Where Tab switches panels, the forms from the first that names Tab
+    // on; elsewhere, the forms that do not name it.
     let candidates: Vec<&'static str> = forms
         .iter()
-        .skip(usize::from(tab_acts))
         .copied()
+        .skip_while(|form| tab_acts && !form.contains("Tab"))
         .filter(|form| tab_acts || !form.contains("Tab"))
         .collect();
     candidates

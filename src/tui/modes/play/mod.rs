@@ -4,12 +4,13 @@
 //! the moves are on the shared board. `session.rs` is the game's course,
 //! this file the mode's keys, panels and words.
 
+mod browse;
 mod session;
 
 use std::time::{Duration, Instant};
 
 use ratatui::Frame;
-use ratatui::crossterm::event::{KeyCode, KeyEvent};
+use ratatui::crossterm::event::{KeyCode, KeyEvent, MouseEvent};
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::Span;
@@ -21,6 +22,7 @@ use crate::engine::{MoveSource, Report, Score};
 use crate::game::GameEnd;
 use crate::tui::clock::Clock;
 use crate::tui::engine_line::Thinking;
+use crate::tui::layout::Screen;
 use crate::tui::layout::panels::{self, Panel, Slot};
 use crate::tui::msg::Msg;
 use crate::tui::overlays::new_game::NewGameForm;
@@ -42,9 +44,15 @@ pub(super) const HINT_MOVETIME: Duration = Duration::from_millis(1500);
 
 /// The keys of a game, for the help.
 pub const HELP: &[(&str, &str)] = &[
-    ("arrows, h j k l", "move the cursor"),
-    ("Enter, Space", "pick up a piece / put it down"),
-    ("mouse", "click a piece then a square, or drag it"),
+    ("↑ ↓, h j k l", "move the cursor"),
+    (
+        "← →, Home End",
+        "look back through the moves played; End returns to the game",
+    ),
+    (
+        "Enter, Space",
+        "pick up a piece / put it down; or click, or drag it",
+    ),
     (
         ": or /",
         "type a move (Nf3, exd5, O-O, e8=Q, g1f3); Tab completes",
@@ -86,8 +94,9 @@ pub const HELP: &[(&str, &str)] = &[
 
 /// The key line under the board, longest first: the first that fits the
 /// width is shown (a compact terminal skips the first, to name Tab).
-pub const KEY_LINES: [&str; 5] = [
-    " arrows/mouse/: move · u takeback · i hint · d draw · m map · q quit · ? help",
+pub const KEY_LINES: [&str; 6] = [
+    " hjkl/mouse/: move · ← → back · u takeback · i hint · d draw · m map · q quit · ? help",
+    " hjkl/mouse/: move · u takeback · i hint · d draw · m map · q quit · ? help",
     " : move · u takeback · i hint · d draw · m map · Tab panels · q quit · ? help",
     " : move · u takeback · Tab panels · ? help",
     // Where Tab has nothing to switch.
@@ -169,6 +178,9 @@ pub struct Play {
     /// The analysis board the game was played on from (`P` there), to take
     /// the game back to as a variation.
     pub back_to: Option<Box<super::analyse::Analysis>>,
+    /// ← and →: the plies on the board being looked at (`None`: the live
+    /// position).
+    viewing: Option<usize>,
 }
 
 impl Play {
@@ -193,6 +205,7 @@ impl Play {
             clocks: Vec::new(),
             warned: false,
             back_to: None,
+            viewing: None,
         }
     }
 
@@ -207,6 +220,9 @@ impl Play {
 
     /// The key line once the game is over, else the mode's.
     fn keys(&self, cx: &Shared) -> &'static str {
+        if self.viewed(&cx.board.game).is_some() {
+            return browse::BROWSE_KEY_LINE;
+        }
         match self.end {
             Some(end) => game_over_key_line(end),
             None => pick_key_line(&KEY_LINES, true, extras(cx).len(), cx.size),
@@ -280,6 +296,9 @@ impl Play {
 
 impl BoardMode for Play {
     fn key(&mut self, cx: &mut Shared, key: KeyEvent, now: Instant) -> bool {
+        if self.browse_key(cx, key) {
+            return true;
+        }
         match key.code {
             // After a game the dialog's next steps stay on the keys (and on
             // the key line) once it is closed.
@@ -381,7 +400,13 @@ impl BoardMode for Play {
         }
     }
 
+    fn mouse(&mut self, cx: &mut Shared, screen: &Screen, mouse: MouseEvent, _now: Instant) -> bool {
+        self.browse_mouse(cx, screen, mouse)
+    }
+
     fn play(&mut self, cx: &mut Shared, m: Move, now: Instant) {
+        // A move is made on the live position: the board shows it again.
+        self.viewing = None;
         self.play_move(cx, m, now);
     }
 
@@ -498,6 +523,7 @@ impl BoardMode for Play {
             .draw(frame, rect),
             Panel::MoveList => MoveList {
                 game: &cx.board.game,
+                viewing: self.viewed(&cx.board.game),
                 theme,
             }
             .draw(frame, rect),
@@ -518,6 +544,17 @@ impl BoardMode for Play {
     }
 
     fn board<'a>(&'a self, cx: &'a Shared) -> BoardShown<'a> {
+        let game = &cx.board.game;
+        if let Some(plies) = self.viewed(game)
+            && let Some(position) = game.position_at(plies)
+        {
+            return BoardShown {
+                position,
+                last_move: Self::browsed_last_move(game, plies),
+                hint: None,
+                interactive: false,
+            };
+        }
         BoardShown {
             position: cx.board.game.position(),
             last_move: cx.board.game.moves().last().copied(),
@@ -535,25 +572,33 @@ impl BoardMode for Play {
             ),
             Players::TwoHumans => " Two players".to_string(),
         };
-        let state = match self.end {
-            Some(end) => format!("{} {}", end.result(), end.describe()),
-            None if self.engine_thinking() => "kibitz is thinking".to_string(),
-            None => {
-                let position = cx.board.game.position();
-                let check = if position.is_check() {
-                    ", in check"
-                } else {
-                    ""
-                };
-                format!("{} to move{check}", side_name(position.turn()))
-            }
+        let state = self
+            .browse_title(&cx.board.game)
+            .unwrap_or_else(|| match self.end {
+                Some(end) => format!("{} {}", end.result(), end.describe()),
+                None if self.engine_thinking() => "kibitz is thinking".to_string(),
+                None => {
+                    let position = cx.board.game.position();
+                    let check = if position.is_check() {
+                        ", in check"
+                    } else {
+                        ""
+                    };
+                    format!("{} to move{check}", side_name(position.turn()))
+                }
+            });
+        // Looking back is marked in the accent colour: the board is not
+        // the game's position.
+        let state_style = match self.viewed(&cx.board.game) {
+            Some(_) => Style::default().fg(theme.accent).add_modifier(Modifier::BOLD | Modifier::REVERSED),
+            None => Style::default().add_modifier(Modifier::BOLD),
         };
         vec![
             Span::raw(who),
             Span::styled(" · ", Style::default().fg(theme.dim)),
             Span::raw(self.time_control.to_string()),
             Span::styled(" · ", Style::default().fg(theme.dim)),
-            Span::styled(state, Style::default().add_modifier(Modifier::BOLD)),
+            Span::styled(state, state_style),
         ]
     }
 
