@@ -97,7 +97,7 @@ fn numbered_san(game: &Game, index: usize) -> String {
     let white_first = start.turn().is_white();
     let plies_before = index + usize::from(!white_first);
     let number = start.fullmoves().get() as usize + plies_before / 2;
-    let dots = if plies_before % 2 == 0 { "." } else { "..." };
+    let dots = if plies_before.is_multiple_of(2) { "." } else { "..." };
     let san = game.sans().get(index).map_or("", String::as_str);
     format!("{number}{dots} {san}")
 }
