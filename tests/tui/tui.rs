@@ -824,14 +824,19 @@ fn arrows_look_back_through_the_game_and_any_move_key_returns() {
     let game = h.app.cx.board.game.clone();
     h.key(KeyCode::Left);
     assert_eq!(&shown(&h), game.position_at(3).unwrap());
-    assert!(h.screen().contains("looking back: after 2. Nf3 (3 of 4 moves)"));
+    assert!(
+        h.screen()
+            .contains("looking back: after 2. Nf3 (3 of 4 moves)")
+    );
     assert!(!h.app.mode.get().board(&h.app.cx).interactive);
     insta::assert_snapshot!("looking_back_during_a_game", h.screen());
     // The move into the position shown is marked in the move list: Nf3
     // (row 14, after "  2. ") is reversed, Nc6 beside it is not.
     let buffer = h.buffer();
     let row = 14;
-    let line: String = (0..W).map(|x| buffer[(x, row)].symbol().to_string()).collect();
+    let line: String = (0..W)
+        .map(|x| buffer[(x, row)].symbol().to_string())
+        .collect();
     let nf3 = line.find("Nf3").unwrap() as u16;
     let nc6 = line.find("Nc6").unwrap() as u16;
     let reversed = |x: u16| {
@@ -842,7 +847,10 @@ fn arrows_look_back_through_the_game_and_any_move_key_returns() {
     assert!(reversed(nf3) && !reversed(nc6));
     h.key(KeyCode::Home);
     assert_eq!(&shown(&h), game.start());
-    assert!(h.screen().contains("looking back: the start (0 of 4 moves)"));
+    assert!(
+        h.screen()
+            .contains("looking back: the start (0 of 4 moves)")
+    );
     // Past the live position → stops there, and the mark goes.
     for _ in 0..6 {
         h.key(KeyCode::Right);

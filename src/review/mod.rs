@@ -39,6 +39,8 @@
 //! 64, one that loses 20 about 40. (lichess weights its game figure by the
 //! position's volatility as well; kibitz takes the plain mean.)
 
+pub mod batch;
+
 use std::time::Instant;
 
 use shakmaty::{Chess, Color, Move, Position};

@@ -1,0 +1,252 @@
+//! Every game of a PGN file reviewed, games in parallel (one search per
+//! thread), with what a report needs per game and per player (by the names
+//! in the PGN): the inaccuracies, mistakes and blunders, the accuracy and
+//! the positions worth studying. The file is streamed: a reader thread hands
+//! the games out through a small queue, so only a few are in memory at a
+//! time however long the file is. Games come back in the file's order. A
+//! stop keeps the games already finished.
+//!
+//! The command line (`kibitz review --pgn FILE --all`) and the game list's
+//! "review all" both use this.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use shakmaty::fen::Fen;
+use shakmaty::{Color, EnPassantMode};
+
+use super::{Class, SideSummary};
+use crate::engine::Limits;
+use crate::game::tree::{GameTree, read_games};
+use crate::tablebase::Tablebases;
+
+/// The smallest hash table a review thread gets, in MiB.
+const MIN_HASH_MB: usize = 4;
+
+/// A position worth studying: a mistake or blunder, with the better move.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Study {
+    /// The game's number in the file, from 1.
+    pub game: usize,
+    /// The ply of the move (1 = White's first).
+    pub ply: usize,
+    /// The position before the move.
+    pub fen: String,
+    pub played: String,
+    pub best: Option<String>,
+    pub class: Class,
+}
+
+/// One reviewed game.
+#[derive(Debug, Clone)]
+pub struct ReviewedGame {
+    /// The game's number in the file, from 1.
+    pub number: usize,
+    pub white: String,
+    pub black: String,
+    pub result: String,
+    pub plies: usize,
+    /// White's and Black's figures.
+    pub sides: [SideSummary; 2],
+    /// White's and Black's positions to study.
+    pub study: [Vec<Study>; 2],
+    /// The game with the review written into it (`[%eval]`, marks, lines).
+    pub pgn: String,
+    /// Why the game was read only in part, if it was.
+    pub error: Option<String>,
+}
+
+/// A player over the file.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Player {
+    pub name: String,
+    pub games: usize,
+    pub summary: SideSummary,
+    pub study: Vec<Study>,
+}
+
+/// The players of the reviewed games, by the names in the PGN.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Players {
+    by_name: HashMap<String, Player>,
+}
+
+impl Players {
+    /// Count a reviewed game for both its players.
+    pub fn add(&mut self, game: &ReviewedGame) {
+        let names = [&game.white, &game.black];
+        for ((name, side), study) in names.into_iter().zip(&game.sides).zip(&game.study) {
+            let player = self.by_name.entry(name.clone()).or_insert_with(|| Player {
+                name: name.clone(),
+                ..Player::default()
+            });
+            player.games += 1;
+            player.summary.add(side);
+            player.study.extend(study.iter().cloned());
+        }
+    }
+
+    /// The players in name order.
+    pub fn by_name(&self) -> Vec<&Player> {
+        let mut players: Vec<&Player> = self.by_name.values().collect();
+        players.sort_by(|a, b| a.name.cmp(&b.name));
+        players
+    }
+
+    pub fn len(&self) -> usize {
+        self.by_name.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.by_name.is_empty()
+    }
+}
+
+/// How a file is reviewed.
+#[derive(Debug, Clone)]
+pub struct BatchOptions {
+    /// Games reviewed at once, one search each.
+    pub threads: usize,
+    /// The hash table of all threads together, in MiB.
+    pub hash_mb: usize,
+    /// The search time per position.
+    pub movetime: Duration,
+}
+
+/// Threads for a review when none are asked for: every core but one, so
+/// the machine stays usable (and at least one).
+pub fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get().saturating_sub(1).max(1))
+}
+
+/// Count the games of the file at `path` (a quick pass that reads only the
+/// headers), for the progress and the time left.
+pub fn count_games(path: &Path) -> Result<usize, String> {
+    let file = crate::fsutil::open_regular(path).map_err(|e| e.to_string())?;
+    crate::game::summary::summaries(std::io::BufReader::new(file), 1000, &mut |_| true)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))
+}
+
+/// Review every game of the file at `path`, handing each to `on_game` in
+/// the file's order as soon as it and those before it are done. `on_game`
+/// returns false to stop. Setting `stop` stops too; the game being reviewed
+/// then is dropped, the ones handed out stay. `Ok` carries a warning when
+/// the file could not be read to its end.
+pub fn review_file(
+    path: &Path,
+    options: &BatchOptions,
+    tables: Option<Arc<Tablebases>>,
+    stop: &Arc<AtomicBool>,
+    on_game: &mut dyn FnMut(ReviewedGame) -> bool,
+) -> Result<Option<String>, String> {
+    let file = crate::fsutil::open_regular(path).map_err(|e| e.to_string())?;
+    let threads = options.threads.clamp(1, 64);
+    let hash_mb = (options.hash_mb / threads).max(MIN_HASH_MB);
+    let limits = Limits {
+        movetime: Some(options.movetime),
+        ..Limits::default()
+    };
+    let (jobs_tx, jobs_rx) = crossbeam_channel::bounded::<(usize, GameTree)>(threads * 2);
+    let (done_tx, done_rx) = crossbeam_channel::unbounded::<(usize, Option<ReviewedGame>)>();
+    std::thread::scope(|scope| {
+        let reader_stop = Arc::clone(stop);
+        let reader = scope.spawn(move || {
+            let mut number = 0;
+            read_games(std::io::BufReader::new(file), &mut |tree| {
+                number += 1;
+                !reader_stop.load(Ordering::Relaxed) && jobs_tx.send((number, tree)).is_ok()
+            })
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))
+        });
+        for _ in 0..threads {
+            let jobs = jobs_rx.clone();
+            let done = done_tx.clone();
+            let stop = Arc::clone(stop);
+            let tables = tables.clone();
+            let limits = limits.clone();
+            scope.spawn(move || {
+                let stopped = || stop.load(Ordering::Relaxed);
+                for (number, tree) in jobs.iter() {
+                    let result =
+                        review_game(number, tree, &limits, hash_mb, tables.as_deref(), &stopped);
+                    if done.send((number, result)).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+        drop(done_tx);
+        drop(jobs_rx);
+        // Results come in any order; they are handed out in the file's.
+        let mut waiting: BTreeMap<usize, Option<ReviewedGame>> = BTreeMap::new();
+        let mut next = 1;
+        for (number, result) in done_rx.iter() {
+            waiting.insert(number, result);
+            while let Some(result) = waiting.remove(&next) {
+                next += 1;
+                if let Some(game) = result
+                    && !on_game(game)
+                {
+                    // The threads see the stop and end.
+                    stop.store(true, Ordering::Relaxed);
+                }
+            }
+        }
+        Ok(reader.join().ok().and_then(Result::err))
+    })
+}
+
+/// Review game `number` of the file; `None` when stopped before the end.
+fn review_game(
+    number: usize,
+    mut tree: GameTree,
+    limits: &Limits,
+    hash_mb: usize,
+    tables: Option<&Tablebases>,
+    stop: &dyn Fn() -> bool,
+) -> Option<ReviewedGame> {
+    let (evals, reviews) = super::review(&tree, limits, hash_mb, tables, stop, &mut |_, _| {});
+    if stop() {
+        return None;
+    }
+    let positions = super::mainline_positions(&tree);
+    let mut study: [Vec<Study>; 2] = [Vec::new(), Vec::new()];
+    for r in &reviews {
+        let Some(class) = r.class.filter(|c| *c >= Class::Mistake) else {
+            continue;
+        };
+        let Some((position, _)) = positions.get(r.ply - 1) else {
+            continue;
+        };
+        study[usize::from(r.mover.is_black())].push(Study {
+            game: number,
+            ply: r.ply,
+            fen: Fen::from_position(position, EnPassantMode::Legal).to_string(),
+            played: r.san.clone(),
+            best: r.better_line.first().cloned(),
+            class,
+        });
+    }
+    let name = |tag: &str| tree.headers.get(tag).unwrap_or("?").to_string();
+    let (white, black) = (name("White"), name("Black"));
+    let sides = [
+        SideSummary::of(&reviews, Color::White),
+        SideSummary::of(&reviews, Color::Black),
+    ];
+    let error = tree.error.as_ref().map(ToString::to_string);
+    super::annotate(&mut tree, &reviews, &evals);
+    Some(ReviewedGame {
+        number,
+        white,
+        black,
+        result: tree.result.clone(),
+        plies: reviews.len(),
+        sides,
+        study,
+        pgn: tree.to_pgn(),
+        error,
+    })
+}
