@@ -33,11 +33,15 @@ pub struct Study {
     pub game: usize,
     /// The ply of the move (1 = White's first).
     pub ply: usize,
+    /// The move's number as written (`12.` / `12...`).
+    pub move_number: u32,
     /// The position before the move.
     pub fen: String,
     pub played: String,
     pub best: Option<String>,
     pub class: Class,
+    /// What a lesson on the move looks for (`review::lesson_margin`).
+    pub margin_cp: i32,
 }
 
 /// One reviewed game.
@@ -224,10 +228,12 @@ fn review_game(
         study[usize::from(r.mover.is_black())].push(Study {
             game: number,
             ply: r.ply,
+            move_number: r.move_number,
             fen: Fen::from_position(position, EnPassantMode::Legal).to_string(),
             played: r.san.clone(),
             best: r.better_line.first().cloned(),
             class,
+            margin_cp: super::lesson_margin(r.mover, r.before, r.after),
         });
     }
     let name = |tag: &str| tree.headers.get(tag).unwrap_or("?").to_string();

@@ -220,6 +220,22 @@ impl SideSummary {
     }
 }
 
+/// The margin a lesson on a reviewed move looks for, in centipawns from
+/// the mover's side: half of what the move gave away by the review's
+/// scores (a mate counts as 30 pawns), between half a pawn and three. Half
+/// is enough to show the difference at a depth a learner can step through.
+pub fn lesson_margin(mover: Color, before: Score, after: Score) -> i32 {
+    let mover_cp = |score: Score| {
+        let cp = match score {
+            Score::Centipawns(cp) => cp,
+            Score::Mate(n) if n > 0 => 3000,
+            Score::Mate(_) => -3000,
+        };
+        if mover.is_white() { cp } else { -cp }
+    };
+    ((mover_cp(before) - mover_cp(after)) / 2).clamp(50, 300)
+}
+
 /// The smallest search depth (1 to `max_depth`) at which a search of
 /// `position` sees `played` worse than `best` by at least `margin`
 /// centipawns: the depth a lesson needs to show why the move fails. Every

@@ -43,6 +43,11 @@ pub enum Msg {
         ply: usize,
         eval: crate::review::PositionEval,
     },
+    /// The review of a whole file made progress.
+    ReviewAll {
+        id: u64,
+        event: crate::tui::overlays::review_all::ReviewAllEvent,
+    },
     /// The review finished (or was stopped).
     ReviewDone {
         id: u64,

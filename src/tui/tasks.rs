@@ -15,6 +15,7 @@ use std::time::Duration;
 use crate::game::tree::GameTree;
 
 use super::msg::{ListEvent, Msg};
+use super::overlays::review_all::ReviewAllEvent;
 
 /// Games per message while a game list is read.
 const GAME_LIST_BATCH: usize = 500;
@@ -35,6 +36,13 @@ pub enum Request {
         id: u64,
         tree: Box<GameTree>,
         movetime: Duration,
+    },
+    /// Review every game of a file, `threads` games at a time.
+    ReviewAll {
+        id: u64,
+        path: PathBuf,
+        movetime: Duration,
+        threads: usize,
     },
     /// Record a search for teach mode (an older recording is stopped).
     Record {
@@ -64,6 +72,7 @@ type Running = Option<(u64, Arc<AtomicBool>)>;
 #[derive(Debug, Default)]
 pub struct Stops {
     pub review: Running,
+    pub review_all: Running,
     pub list: Running,
     pub record: Running,
     pub compare: Running,
@@ -72,7 +81,12 @@ pub struct Stops {
 impl Stops {
     /// Stop the search with `id`, whichever kind it is.
     fn cancel(&mut self, id: u64) {
-        for slot in [&mut self.review, &mut self.record, &mut self.compare] {
+        for slot in [
+            &mut self.review,
+            &mut self.review_all,
+            &mut self.record,
+            &mut self.compare,
+        ] {
             if slot.as_ref().is_some_and(|(running, _)| *running == id) {
                 stop(slot);
             }
@@ -184,6 +198,37 @@ pub fn background_request(
                         },
                     );
                     let _ = tx.send(Msg::ReviewDone { id });
+                }),
+            );
+        }
+        Request::ReviewAll {
+            id,
+            path,
+            movetime,
+            threads,
+        } => {
+            let stop = replace_stop(&mut stops.review_all, id);
+            let tx = tx.clone();
+            spawn(
+                "kibitz-review-all",
+                Box::new(move || {
+                    let send = |event| tx.send(Msg::ReviewAll { id, event }).is_ok();
+                    let result = crate::review::batch::count_games(&path).and_then(|total| {
+                        send(ReviewAllEvent::Total(total));
+                        let options = crate::review::batch::BatchOptions {
+                            threads,
+                            hash_mb: REVIEW_HASH_MB * threads,
+                            movetime,
+                        };
+                        crate::review::batch::review_file(
+                            &path,
+                            &options,
+                            tables,
+                            &stop,
+                            &mut |game| send(ReviewAllEvent::Game(Box::new(game))),
+                        )
+                    });
+                    send(ReviewAllEvent::Done(result));
                 }),
             );
         }

@@ -50,7 +50,7 @@ pub fn draw(frame: &mut Frame, app: &App, now: Instant) {
     }
     draw_status(frame, app, screen.status, &theme);
     draw_input(frame, app, &screen, &theme, &map);
-    draw_overlay(frame, app, area, &theme);
+    draw_overlay(frame, app, area, &theme, now);
 }
 
 /// The move-table map as drawn this frame.
@@ -202,7 +202,7 @@ fn draw_input(frame: &mut Frame, app: &App, screen: &Screen, theme: &Theme, map:
     frame.render_widget(fitted(line, area.width), area);
 }
 
-fn draw_overlay(frame: &mut Frame, app: &App, area: Rect, theme: &Theme) {
+fn draw_overlay(frame: &mut Frame, app: &App, area: Rect, theme: &Theme, now: Instant) {
     let cx = &app.cx;
     if app.mode.get().draw_dialog(cx, frame, area, theme) {
         return;
@@ -212,6 +212,11 @@ fn draw_overlay(frame: &mut Frame, app: &App, area: Rect, theme: &Theme) {
         Overlay::GameList => {
             if let Some(list) = &cx.game_list {
                 list.draw(frame, area, theme);
+            }
+        }
+        Overlay::ReviewAll => {
+            if let Some(review) = &cx.review_all {
+                review.draw(frame, area, theme, now);
             }
         }
         Overlay::Open(dialog) => dialog.draw(frame, area, theme),

@@ -20,7 +20,9 @@ use kibitz::game::fen::parse_fen;
 use kibitz::game::notation::parse_uci;
 use kibitz::game::summary::summaries;
 use kibitz::game::tree::{GameTree, read_game_at};
+use kibitz::review::batch;
 use kibitz::teach::{self, TeachingPosition, compare};
+use kibitz::tui::overlays::review_all::ReviewAllEvent;
 use kibitz::tui::app::{App, ListEvent, Overlay, Request, Tone};
 use kibitz::tui::layout::Screen;
 use kibitz::tui::modes::Mode;
@@ -37,6 +39,9 @@ use ratatui::crossterm::event::{
 use ratatui::layout::Rect;
 use ratatui::style::Color as Colour;
 use shakmaty::{Chess, Move, Position, Square};
+
+/// The search time a position `serve` gives the whole-file review.
+const REVIEW_ALL_MOVETIME_MS: u64 = 60;
 
 /// How `Board::screen` writes the screen as text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -535,6 +540,39 @@ impl Board {
                             path,
                             number,
                             result: tree,
+                        });
+                    }
+                    Request::ReviewAll {
+                        id, path, threads, ..
+                    } => {
+                        // As the background thread does, but at a shorter
+                        // time a position than the one asked for (the
+                        // games are small and their mistakes clear).
+                        let total = batch::count_games(&path).unwrap();
+                        self.update(Msg::ReviewAll {
+                            id,
+                            event: ReviewAllEvent::Total(total),
+                        });
+                        let options = batch::BatchOptions {
+                            threads,
+                            hash_mb: 16,
+                            movetime: Duration::from_millis(REVIEW_ALL_MOVETIME_MS),
+                        };
+                        let mut games = Vec::new();
+                        let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+                        let result = batch::review_file(&path, &options, None, &stop, &mut |g| {
+                            games.push(g);
+                            true
+                        });
+                        for game in games {
+                            self.update(Msg::ReviewAll {
+                                id,
+                                event: ReviewAllEvent::Game(Box::new(game)),
+                            });
+                        }
+                        self.update(Msg::ReviewAll {
+                            id,
+                            event: ReviewAllEvent::Done(result),
                         });
                     }
                     Request::Record { id, setup } => {

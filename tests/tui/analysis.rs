@@ -1059,3 +1059,78 @@ fn play_on_from_here_and_the_game_comes_back_as_a_line() {
     assert_eq!(h.ply(), 4, "at the game's last move");
     assert!(h.message().contains("2 moves are back"), "{}", h.message());
 }
+
+/// The game list's Ctrl-R reviews every game of the file: a players' table
+/// sortable by name, accuracy, blunders and games; a games' table; a
+/// player's positions to study, each of which opens as a lesson in teach
+/// mode with the move played and the better one named.
+#[test]
+fn review_all_from_the_game_list_reports_players_games_and_lessons() {
+    let mut h = Board::new((W, H));
+    h.open(&common::testdata("pgn/review-three.pgn"), None);
+    assert_eq!(h.app.cx.overlay, Overlay::GameList);
+    assert!(h.screen().contains("Ctrl-R review all"), "{}", h.screen());
+    h.app.update(
+        Msg::Key(
+            KeyEvent::new(KeyCode::Char('r'), KeyModifiers::CONTROL),
+            std::time::Instant::now(),
+        ),
+        std::time::Instant::now(),
+    );
+    h.serve();
+    assert_eq!(h.app.cx.overlay, Overlay::ReviewAll);
+    let screen = h.screen();
+    assert!(screen.contains("3 of 3 games reviewed"), "{screen}");
+    assert!(screen.contains("Players, by name"), "{screen}");
+    // Name order: Ann, Bob, Cleo; Bob played 3 games, 1 blunder (3...Nf6??).
+    let row = |h: &Board, name: &str| {
+        h.screen()
+            .lines()
+            .find(|l| l.contains(&format!(" {name} ")) && l.contains('%'))
+            .unwrap_or_else(|| panic!("{name}: {}", h.screen()))
+            .to_string()
+    };
+    let at = |h: &Board, name: &str| h.screen().find(&row(h, name)).unwrap();
+    assert!(at(&h, "Ann") < at(&h, "Bob") && at(&h, "Bob") < at(&h, "Cleo"));
+    let bob: Vec<String> = row(&h, "Bob")
+        .split_whitespace()
+        .map(str::to_string)
+        .collect();
+    let from_name = bob.iter().position(|w| w == "Bob").unwrap();
+    assert_eq!(bob[from_name + 1], "3", "games: {bob:?}");
+    assert_eq!(bob[from_name + 6], "1", "blunders: {bob:?}");
+    // s: by accuracy, then by blunders: Bob (or Cleo, one each) first,
+    // Ann (none) last.
+    h.char('s');
+    assert!(h.screen().contains("Players, by accuracy"));
+    h.char('s');
+    assert!(h.screen().contains("Players, by blunders"));
+    assert!(at(&h, "Ann") > at(&h, "Bob"));
+    h.char('r');
+    assert!(h.screen().contains("(reversed)"));
+    assert!(at(&h, "Ann") < at(&h, "Bob"));
+    // Tab: the games' table, in the file's order.
+    h.key(KeyCode::Tab);
+    let screen = h.screen();
+    assert!(screen.contains("Games · Enter opens"), "{screen}");
+    assert!(screen.find("Ann").unwrap() < screen.find("Cleo").unwrap());
+    // Back to the players by name; Enter on Bob lists his positions.
+    h.key(KeyCode::Tab);
+    h.char('s');
+    assert!(h.screen().contains("Players, by games"));
+    h.char('s');
+    assert!(h.screen().contains("Players, by name"));
+    h.key(KeyCode::Down);
+    h.key(KeyCode::Enter);
+    let screen = h.screen();
+    assert!(screen.contains("Bob: positions to study"), "{screen}");
+    assert!(screen.contains("Nf6??"), "{screen}");
+    // Enter: the lesson of 3...Nf6??, in teach mode.
+    h.key(KeyCode::Enter);
+    h.serve();
+    assert!(h.teaching(), "{}", h.screen());
+    let teach = h.teach_state();
+    assert_eq!(teach.title, "3... Nf6??");
+    let note = teach.note.clone().unwrap_or_default();
+    assert!(note.contains("Nf6") && note.contains("blunder"), "{note}");
+}

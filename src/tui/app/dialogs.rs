@@ -2,19 +2,26 @@
 //! the game list and the open-file dialog. Each dialog turns a key into a
 //! choice; this is where the app acts on it.
 
-use std::time::Instant;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
-use ratatui::crossterm::event::KeyEvent;
-use shakmaty::Square;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use shakmaty::san::San;
+use shakmaty::{Chess, Position, Square};
+
+use crate::review::batch::{self, Study};
+use crate::tui::modes::analyse::REVIEW_MOVETIME_MS;
 
 use crate::tui::modes::switch;
 use crate::tui::overlays::game_list::ListKey;
 use crate::tui::overlays::new_game::FormKey;
 use crate::tui::overlays::open_file::OpenKey;
 use crate::tui::overlays::promotion::{self, Choice};
+use crate::tui::overlays::review_all::{ReviewAll, ReviewAllKey};
 use crate::tui::overlays::{Confirm, NewGameForm, OpenDialog, Overlay, resume};
 use crate::tui::save::SavedGame;
-use crate::tui::shared::{Pending, Tone};
+use crate::tui::shared::lesson::Mistake;
+use crate::tui::shared::{Lesson, Pending, Switch, Tone};
 use crate::tui::tasks::Request;
 
 use super::App;
@@ -93,13 +100,18 @@ impl App {
         }
     }
 
-    pub(super) fn game_list_key(&mut self, key: KeyEvent) {
+    pub(super) fn game_list_key(&mut self, key: KeyEvent, now: Instant) {
         let page = usize::from(self.cx.size.1.saturating_sub(8)).max(1);
         let unsaved = self.unsaved();
         let cx = &mut self.cx;
         let Some(list) = &mut cx.game_list else {
             return;
         };
+        if key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('r') {
+            let path = list.path.clone();
+            self.review_all(path, now);
+            return;
+        }
         match list.key(key, page) {
             ListKey::Keep => cx.overlay = Overlay::GameList,
             ListKey::Close if !cx.started => {
@@ -116,6 +128,69 @@ impl App {
         }
     }
 
+    /// The game list's Ctrl-R: review every game of its file (or show the
+    /// review of it already made or under way).
+    fn review_all(&mut self, path: PathBuf, now: Instant) {
+        let cx = &mut self.cx;
+        cx.overlay = Overlay::ReviewAll;
+        if cx.review_all.as_ref().is_some_and(|r| r.path == path) {
+            return;
+        }
+        if let Some(old) = cx.review_all.take() {
+            cx.engine.cancel(old.id);
+        }
+        let movetime = Duration::from_millis(REVIEW_MOVETIME_MS);
+        let threads = batch::default_threads();
+        let id = cx.engine.start(|id| Request::ReviewAll {
+            id,
+            path: path.clone(),
+            movetime,
+            threads,
+        });
+        cx.review_all = Some(ReviewAll::new(path, id, movetime, threads, now));
+    }
+
+    pub(super) fn review_all_key(&mut self, key: KeyEvent) {
+        let page = usize::from(self.cx.size.1.saturating_sub(8)).max(1);
+        let unsaved = self.unsaved();
+        let cx = &mut self.cx;
+        let Some(review) = &mut cx.review_all else {
+            return;
+        };
+        match review.key(key, page) {
+            ReviewAllKey::Keep => cx.overlay = Overlay::ReviewAll,
+            ReviewAllKey::Close if !review.done => {
+                // Stopped: what is done stays, for Ctrl-R in the game list.
+                cx.engine.cancel(review.id);
+                let reviewed = review.games.len();
+                let total = review
+                    .total
+                    .map_or_else(String::new, |t| format!(" of {t}"));
+                cx.say(
+                    format!(
+                        "Review stopped after {reviewed}{total} games; g then Ctrl-R shows what was done."
+                    ),
+                    Tone::Info,
+                );
+            }
+            ReviewAllKey::Close => {}
+            ReviewAllKey::OpenGame(path, number) if unsaved => {
+                cx.pending = Some(Pending::LoadGame(path, number));
+                cx.overlay = Overlay::Confirm(Confirm::Discard);
+            }
+            ReviewAllKey::OpenGame(path, number) => {
+                cx.request(Request::LoadGame { path, number });
+            }
+            ReviewAllKey::Study(study) => match study_lesson(&study) {
+                Ok(lesson) => cx.switch(Switch::Lesson(Box::new(lesson))),
+                Err(e) => {
+                    cx.overlay = Overlay::ReviewAll;
+                    cx.say(e, Tone::Error);
+                }
+            },
+        }
+    }
+
     pub(super) fn open_key(&mut self, mut dialog: OpenDialog, key: KeyEvent) {
         match dialog.key(key, &self.cx.services.recent) {
             OpenKey::Keep => self.cx.overlay = Overlay::Open(dialog),
@@ -123,4 +198,35 @@ impl App {
             OpenKey::Open(path) => self.open_path(path, None),
         }
     }
+}
+
+/// The lesson of a position to study from the whole-file review.
+fn study_lesson(study: &Study) -> Result<Lesson, String> {
+    let position: Chess = crate::game::fen::parse_fen(&study.fen)
+        .map_err(|e| format!("Cannot open the position: {e}"))?;
+    let find = |san: &str| -> Option<shakmaty::Move> {
+        let plain = san.trim_end_matches(['+', '#', '!', '?']);
+        San::from_ascii(plain.as_bytes())
+            .ok()?
+            .to_move(&position)
+            .ok()
+    };
+    let played = find(&study.played);
+    let best = study.best.as_deref().and_then(find);
+    let (Some(played), Some(best)) = (played, best) else {
+        return Err(format!(
+            "No lesson for {}: the review named no better move there.",
+            study.played
+        ));
+    };
+    Ok(Lesson::of_mistake(Mistake {
+        position: &position,
+        history: Vec::new(),
+        played,
+        best,
+        class: study.class,
+        move_number: study.move_number,
+        mover: position.turn(),
+        margin_cp: study.margin_cp,
+    }))
 }

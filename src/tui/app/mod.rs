@@ -233,6 +233,12 @@ impl App {
                 self.paste(text, now);
                 true
             }
+            Msg::ReviewAll { id, event } => {
+                if let Some(review) = self.cx.review_all.as_mut().filter(|r| r.id == id) {
+                    review.event(event);
+                }
+                true
+            }
             Msg::GameList { id, event } => {
                 self.cx.list_event(id, event);
                 true
@@ -396,7 +402,8 @@ impl App {
                     self.cx.overlay = Overlay::Help(first);
                 }
             }
-            Overlay::GameList => self.game_list_key(key),
+            Overlay::GameList => self.game_list_key(key, now),
+            Overlay::ReviewAll => self.review_all_key(key),
             Overlay::Open(dialog) => self.open_key(dialog, key),
             Overlay::Describe(view) => self.describe_key(view, key),
             // A mode's own dialog that the mode no longer has: closed.

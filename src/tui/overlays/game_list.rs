@@ -161,7 +161,7 @@ impl GameList {
             Span::styled("▏", Style::default().fg(theme.accent)),
             Span::styled(
                 format!(
-                    "   {} shown · ↑↓ PgUp PgDn · Enter opens · Esc closes",
+                    "   {} shown · ↑↓ · Enter opens · Ctrl-R review all · Esc closes",
                     list.shown.len()
                 ),
                 dim,

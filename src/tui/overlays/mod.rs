@@ -10,6 +10,7 @@ pub mod new_game;
 pub mod open_file;
 pub mod promotion;
 pub mod resume;
+pub mod review_all;
 pub mod teach_positions;
 
 use ratatui::Frame;
@@ -47,6 +48,8 @@ pub enum Overlay {
     TeachPositions(teach_positions::TeachPicker),
     /// The position in plain words (`D`, `:describe`).
     Describe(describe::DescribeView),
+    /// The review of every game of the open file (Ctrl-R in the game list).
+    ReviewAll,
 }
 
 /// Blank the pieces of words that a box at `rect` would leave showing on

@@ -7,7 +7,10 @@
 //! in the mode, not here.
 
 pub mod board;
+pub mod lesson;
 pub mod services;
+
+pub use lesson::Lesson;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -63,17 +66,6 @@ pub enum Switch {
     Lesson(Box<Lesson>),
 }
 
-/// A lesson of a reviewed mistake: the search of the position before it,
-/// with the words that say what it shows and the line to open at.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Lesson {
-    pub setup: crate::teach::Setup,
-    pub title: String,
-    pub description: String,
-    /// The moves (SAN) from the lesson's position to the node it opens at.
-    pub goto: String,
-}
-
 pub struct Shared {
     pub board: BoardView,
     pub services: Services,
@@ -109,6 +101,8 @@ pub struct Shared {
     pub side: Side,
     /// The games of the last opened file.
     pub game_list: Option<GameList>,
+    /// The review of every game of a file (the game list's Ctrl-R).
+    pub review_all: Option<super::overlays::review_all::ReviewAll>,
     /// Files and threads the event loop is asked for.
     pub(crate) requests: Vec<Request>,
     /// What waits for the answer to "drop unsaved changes?".
@@ -147,6 +141,7 @@ impl Shared {
             started: false,
             side: Side::default(),
             game_list: None,
+            review_all: None,
             requests: Vec::new(),
             pending: None,
             list_id: 0,

@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 
 use crate::core::counted;
 use crate::review::{self, PositionEval};
+use crate::tui::shared::lesson::Mistake;
 use crate::tui::shared::{Lesson, Shared, Switch, Tone};
 use crate::tui::tasks::Request;
 
@@ -126,56 +127,16 @@ impl Analysis {
         // The board is at the move: one back is the position it was played in.
         let mut game = cx.board.game.clone();
         game.undo();
-        let position = game.position().clone();
-        let history = game.history_keys();
-        let mover_cp = |score: crate::engine::Score| {
-            let cp = match score {
-                crate::engine::Score::Centipawns(cp) => cp,
-                crate::engine::Score::Mate(n) if n > 0 => 3000,
-                crate::engine::Score::Mate(_) => -3000,
-            };
-            if verdict.mover.is_white() { cp } else { -cp }
-        };
-        // Half the review's margin is enough to show the difference.
-        let margin = ((mover_cp(verdict.before) - mover_cp(verdict.after)) / 2).clamp(50, 300);
-        let max_depth = crate::teach::MAX_DEPTH;
-        let seen = review::refutation_depth(
-            &position,
-            &history,
+        let lesson = Lesson::of_mistake(Mistake {
+            position: game.position(),
+            history: game.history_keys(),
             played,
             best,
-            margin,
-            max_depth,
-            Duration::from_secs(1),
-        );
-        // Where no depth a lesson can step through shows it, the lesson
-        // says so rather than claim it does.
-        let played_san = verdict.san.clone();
-        let best_san = crate::teach::caption::san(&position, best);
-        let (depth, sees) = match seen {
-            Some(depth) => (
-                depth,
-                format!("At depth {depth} the search already sees {played_san} fall short of {best_san}"),
-            ),
-            None => (
-                3,
-                format!("No search up to depth {max_depth} (in a second) showed {played_san} falling short of {best_san}; the lesson searches depth 3"),
-            ),
-        };
-        let dots = if verdict.mover.is_white() { "." } else { "..." };
-        let setup = crate::teach::Setup {
-            history,
-            ..crate::teach::Setup::new(position, depth)
-        };
-        let lesson = Lesson {
-            setup,
-            title: format!("{}{dots} {played_san}{}", verdict.move_number, class.symbol()),
-            description: format!(
-                "In the game {played_san} was a {}: the review prefers {best_san}. {sees}; the lesson opens where it tries {played_san} (Home: the start).",
-                class.name()
-            ),
-            goto: played_san,
-        };
+            class,
+            move_number: verdict.move_number,
+            mover: verdict.mover,
+            margin_cp: review::lesson_margin(verdict.mover, verdict.before, verdict.after),
+        });
         cx.switch(Switch::Lesson(Box::new(lesson)));
         true
     }

@@ -1,0 +1,459 @@
+//! The game list's "review all" (Ctrl-R): every game of the file reviewed
+//! in the background, the report filling in as games finish: a table of
+//! players (by the names in the PGN) sortable by name, accuracy, blunders or
+//! games; a table of games; and a player's positions to study, each of
+//! which opens as a lesson in teach mode.
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use ratatui::Frame;
+use ratatui::crossterm::event::{KeyCode, KeyEvent};
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::Line;
+
+use crate::core::counted;
+use crate::review::SideSummary;
+use crate::review::batch::{Player, Players, ReviewedGame, Study};
+use crate::tui::theme::Theme;
+use crate::tui::widgets::fit;
+use crate::tui::widgets::fitted::fitted;
+
+use super::game_list::short_name;
+use super::popup;
+
+/// What the background review reports.
+#[derive(Debug, Clone)]
+pub enum ReviewAllEvent {
+    /// The number of games in the file (a first, quick pass).
+    Total(usize),
+    Game(Box<ReviewedGame>),
+    /// Finished or stopped: a warning if the file was not read to its end,
+    /// or why nothing could be reviewed.
+    Done(Result<Option<String>, String>),
+}
+
+/// Which table is shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Table {
+    Players,
+    Games,
+    /// The positions to study of the player with this name.
+    Study,
+}
+
+/// The order of the players' table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SortBy {
+    Name,
+    Accuracy,
+    Blunders,
+    Games,
+}
+
+impl SortBy {
+    fn next(self) -> SortBy {
+        match self {
+            SortBy::Name => SortBy::Accuracy,
+            SortBy::Accuracy => SortBy::Blunders,
+            SortBy::Blunders => SortBy::Games,
+            SortBy::Games => SortBy::Name,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            SortBy::Name => "name",
+            SortBy::Accuracy => "accuracy",
+            SortBy::Blunders => "blunders",
+            SortBy::Games => "games",
+        }
+    }
+}
+
+/// One reviewed game's row.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GameRow {
+    pub number: usize,
+    pub white: String,
+    pub black: String,
+    pub result: String,
+    pub sides: [SideSummary; 2],
+}
+
+/// What a key did in the review's table.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ReviewAllKey {
+    Keep,
+    /// Closed; a review still running is to be stopped.
+    Close,
+    /// Open game `number` of the file.
+    OpenGame(PathBuf, usize),
+    /// Open a position to study as a lesson.
+    Study(Box<Study>),
+}
+
+/// The review of a whole file, as far as it has gone.
+#[derive(Debug, Clone)]
+pub struct ReviewAll {
+    pub path: PathBuf,
+    /// The background review's id (its stop).
+    pub id: u64,
+    pub movetime: Duration,
+    pub threads: usize,
+    pub total: Option<usize>,
+    pub games: Vec<GameRow>,
+    pub players: Players,
+    pub done: bool,
+    pub error: Option<String>,
+    pub started: Instant,
+    pub table: Table,
+    pub sort: SortBy,
+    /// The players' order reversed.
+    pub reversed: bool,
+    /// The row under the pointer in the table shown.
+    pub selected: usize,
+    /// The player whose positions are listed (`Table::Study`).
+    pub player: Option<String>,
+}
+
+impl ReviewAll {
+    pub fn new(path: PathBuf, id: u64, movetime: Duration, threads: usize, now: Instant) -> Self {
+        ReviewAll {
+            path,
+            id,
+            movetime,
+            threads,
+            total: None,
+            games: Vec::new(),
+            players: Players::default(),
+            done: false,
+            error: None,
+            started: now,
+            table: Table::Players,
+            sort: SortBy::Name,
+            reversed: false,
+            selected: 0,
+            player: None,
+        }
+    }
+
+    /// The background review reported.
+    pub fn event(&mut self, event: ReviewAllEvent) {
+        match event {
+            ReviewAllEvent::Total(total) => self.total = Some(total),
+            ReviewAllEvent::Game(game) => {
+                self.players.add(&game);
+                self.games.push(GameRow {
+                    number: game.number,
+                    white: game.white,
+                    black: game.black,
+                    result: game.result,
+                    sides: game.sides,
+                });
+            }
+            ReviewAllEvent::Done(result) => {
+                self.done = true;
+                match result {
+                    Ok(warning) => self.error = warning,
+                    Err(e) => self.error = Some(e),
+                }
+            }
+        }
+    }
+
+    /// The players in the table's order.
+    pub fn players_sorted(&self) -> Vec<&Player> {
+        let mut players = self.players.by_name();
+        // Stable sorts over the name order: ties stay alphabetical. The
+        // first of each order is the one a reader looks for: the most
+        // accurate, the most blunders, the most games.
+        match self.sort {
+            SortBy::Name => {}
+            SortBy::Accuracy => players.sort_by(|a, b| {
+                let accuracy = |p: &Player| p.summary.accuracy().unwrap_or(-1.0);
+                accuracy(b).total_cmp(&accuracy(a))
+            }),
+            SortBy::Blunders => {
+                players.sort_by_key(|p| std::cmp::Reverse(p.summary.blunders));
+            }
+            SortBy::Games => players.sort_by_key(|p| std::cmp::Reverse(p.games)),
+        }
+        if self.reversed {
+            players.reverse();
+        }
+        players
+    }
+
+    /// The positions to study of the chosen player, in the file's order.
+    fn study(&self) -> Vec<&Study> {
+        let Some(name) = &self.player else {
+            return Vec::new();
+        };
+        self.players
+            .by_name()
+            .into_iter()
+            .find(|p| &p.name == name)
+            .map(|p| p.study.iter().collect())
+            .unwrap_or_default()
+    }
+
+    fn rows(&self) -> usize {
+        match self.table {
+            Table::Players => self.players.len(),
+            Table::Games => self.games.len(),
+            Table::Study => self.study().len(),
+        }
+    }
+
+    /// A key; `page` rows for Page Up and Down.
+    pub fn key(&mut self, key: KeyEvent, page: usize) -> ReviewAllKey {
+        let last = self.rows().saturating_sub(1);
+        match key.code {
+            KeyCode::Esc if self.table == Table::Study => {
+                self.table = Table::Players;
+                self.selected = 0;
+            }
+            KeyCode::Esc | KeyCode::Char('q') => return ReviewAllKey::Close,
+            KeyCode::Up | KeyCode::Char('k') => self.selected = self.selected.saturating_sub(1),
+            KeyCode::Down | KeyCode::Char('j') => self.selected = (self.selected + 1).min(last),
+            KeyCode::PageUp => self.selected = self.selected.saturating_sub(page),
+            KeyCode::PageDown => self.selected = (self.selected + page).min(last),
+            KeyCode::Home => self.selected = 0,
+            KeyCode::End => self.selected = last,
+            KeyCode::Tab => {
+                self.table = match self.table {
+                    Table::Players => Table::Games,
+                    Table::Games | Table::Study => Table::Players,
+                };
+                self.selected = 0;
+            }
+            KeyCode::Char('s') if self.table == Table::Players => {
+                self.sort = self.sort.next();
+                self.reversed = false;
+                self.selected = 0;
+            }
+            KeyCode::Char('r') if self.table == Table::Players => {
+                self.reversed = !self.reversed;
+                self.selected = 0;
+            }
+            KeyCode::Enter => match self.table {
+                Table::Players => {
+                    if let Some(player) = self.players_sorted().get(self.selected) {
+                        self.player = Some(player.name.clone());
+                        self.table = Table::Study;
+                        self.selected = 0;
+                    }
+                }
+                Table::Games => {
+                    if let Some(game) = self.games.get(self.selected) {
+                        return ReviewAllKey::OpenGame(self.path.clone(), game.number);
+                    }
+                }
+                Table::Study => {
+                    if let Some(study) = self.study().get(self.selected) {
+                        return ReviewAllKey::Study(Box::new((*study).clone()));
+                    }
+                }
+            },
+            _ => {}
+        }
+        ReviewAllKey::Keep
+    }
+
+    /// The title's state: how far the review has gone.
+    fn state(&self, now: Instant) -> String {
+        let reviewed = self.games.len();
+        let of = self
+            .total
+            .map_or_else(String::new, |total| format!(" of {total}"));
+        if self.done {
+            let stopped = match self.total {
+                Some(total) if reviewed < total => ", stopped",
+                _ => "",
+            };
+            return format!("{reviewed}{of} games reviewed{stopped}");
+        }
+        let left = match self.total {
+            Some(total) if reviewed > 0 => {
+                let elapsed = now.saturating_duration_since(self.started);
+                let left = elapsed.mul_f64(total.saturating_sub(reviewed) as f64 / reviewed as f64);
+                format!(", about {} left", minutes_seconds(left))
+            }
+            _ => String::new(),
+        };
+        format!("reviewing… {reviewed}{of} games{left}")
+    }
+
+    pub fn draw(&self, frame: &mut Frame, area: Rect, theme: &Theme, now: Instant) {
+        let width = area.width.saturating_sub(4).max(40);
+        let height = area.height.saturating_sub(2).max(8);
+        let name = self.path.file_name().map_or_else(
+            || self.path.display().to_string(),
+            |n| n.to_string_lossy().to_string(),
+        );
+        let inner = popup(
+            frame,
+            area,
+            width,
+            height,
+            &format!("Review of {name} · {}", self.state(now)),
+            theme,
+        );
+        let dim = Style::default().fg(theme.dim);
+        let w = usize::from(inner.width);
+        let keys = match self.table {
+            Table::Players => format!(
+                " Players, by {}{} · s sort · r reverse · Enter their positions · Tab games · Esc closes",
+                self.sort.name(),
+                if self.reversed { " (reversed)" } else { "" }
+            ),
+            Table::Games => " Games · Enter opens the game · Tab players · Esc closes".to_string(),
+            Table::Study => format!(
+                " {}: positions to study · Enter opens a lesson · Esc back",
+                self.player.as_deref().unwrap_or("?")
+            ),
+        };
+        let mut lines = vec![Line::styled(fit(&keys, w), dim)];
+        lines.push(Line::styled(
+            fit(
+                &format!(
+                    " {} ms a position, {} · accuracy: mean of 103.17·e^(-0.04354·lost) - 3.17 per move",
+                    self.movetime.as_millis(),
+                    counted(self.threads as u64, "thread", "threads"),
+                ),
+                w,
+            ),
+            dim,
+        ));
+        if let Some(error) = &self.error {
+            lines.push(Line::styled(
+                fit(&format!(" {error}"), w),
+                Style::default().fg(theme.check),
+            ));
+        }
+        let names = ((w.saturating_sub(40)) / 2).clamp(10, 24);
+        let (header, rows): (String, Vec<String>) = match self.table {
+            Table::Players => (
+                format!(
+                    "  {:<nw$} {:>5} {:>5} {:>8}  {:>4} {:>4} {:>4}",
+                    "Player",
+                    "games",
+                    "moves",
+                    "accuracy",
+                    "?!",
+                    "?",
+                    "??",
+                    nw = names + 4
+                ),
+                self.players_sorted()
+                    .iter()
+                    .map(|p| {
+                        format!(
+                            "{:<nw$} {:>5} {:>5} {:>8}  {:>4} {:>4} {:>4}",
+                            short_name(&p.name, names + 4),
+                            p.games,
+                            p.summary.moves,
+                            accuracy_text(&p.summary),
+                            p.summary.inaccuracies,
+                            p.summary.mistakes,
+                            p.summary.blunders,
+                            nw = names + 4
+                        )
+                    })
+                    .collect(),
+            ),
+            Table::Games => (
+                format!(
+                    "  {:>4} {:<nw$} {:<nw$} {:<7} {:>6} {:>6}  {}",
+                    "#",
+                    "White",
+                    "Black",
+                    "Result",
+                    "acc W",
+                    "acc B",
+                    "?! ? ?? (White / Black)",
+                    nw = names
+                ),
+                self.games
+                    .iter()
+                    .map(|g| {
+                        let marks = |s: &SideSummary| {
+                            format!("{} {} {}", s.inaccuracies, s.mistakes, s.blunders)
+                        };
+                        format!(
+                            "{:>4} {:<nw$} {:<nw$} {:<7} {:>6} {:>6}  {} / {}",
+                            g.number,
+                            short_name(&g.white, names),
+                            short_name(&g.black, names),
+                            g.result,
+                            accuracy_text(&g.sides[0]),
+                            accuracy_text(&g.sides[1]),
+                            marks(&g.sides[0]),
+                            marks(&g.sides[1]),
+                            nw = names
+                        )
+                    })
+                    .collect(),
+            ),
+            Table::Study => (
+                "  game  move            played      better".to_string(),
+                self.study()
+                    .iter()
+                    .map(|s| {
+                        let dots = if s.ply % 2 == 1 { "." } else { "..." };
+                        format!(
+                            "{:>5}  {:<15} {:<11} {}",
+                            s.game,
+                            format!("{}{dots} ({})", s.move_number, s.class.name()),
+                            format!("{}{}", s.played, s.class.symbol()),
+                            s.best.as_deref().unwrap_or("-"),
+                        )
+                    })
+                    .collect(),
+            ),
+        };
+        lines.push(Line::styled(
+            fit(&header, w),
+            dim.add_modifier(Modifier::BOLD),
+        ));
+        if rows.is_empty() {
+            let empty = match (self.table, self.done) {
+                (Table::Study, _) => " no mistakes or blunders: nothing to study",
+                (_, false) => " the first game is being reviewed…",
+                (_, true) => " no game was reviewed",
+            };
+            lines.push(Line::styled(empty, dim));
+        }
+        let room = usize::from(inner.height).saturating_sub(lines.len());
+        let first = (self.selected + 1).saturating_sub(room);
+        for (i, row) in rows.iter().enumerate().skip(first).take(room) {
+            let selected = i == self.selected;
+            let pointer = if selected { "▶" } else { " " };
+            let text = fit(&format!("{pointer} {row}"), w);
+            let style = if selected {
+                theme.highlight()
+            } else {
+                Style::default()
+            };
+            lines.push(Line::styled(text, style));
+        }
+        frame.render_widget(fitted(lines, inner.width), inner);
+    }
+}
+
+fn accuracy_text(summary: &SideSummary) -> String {
+    summary
+        .accuracy()
+        .map_or_else(|| "-".to_string(), |a| format!("{a:.1}%"))
+}
+
+/// "3m20s", "45s".
+fn minutes_seconds(d: Duration) -> String {
+    let s = d.as_secs();
+    match s / 60 {
+        0 => format!("{s}s"),
+        m => format!("{m}m{:02}s", s % 60),
+    }
+}
