@@ -128,12 +128,17 @@ impl App {
         }
     }
 
-    /// The game list's Ctrl-R: review every game of its file (or show the
-    /// review of it already made or under way).
+    /// The game list's Ctrl-R: review every game of its file.
     fn review_all(&mut self, path: PathBuf, now: Instant) {
         let cx = &mut self.cx;
         cx.overlay = Overlay::ReviewAll;
-        if cx.review_all.as_ref().is_some_and(|r| r.path == path) {
+        // The same file's review, under way or complete, is shown again; a
+        // stopped one starts over.
+        if cx
+            .review_all
+            .as_ref()
+            .is_some_and(|r| r.path == path && !r.stopped())
+        {
             return;
         }
         if let Some(old) = cx.review_all.take() {
@@ -160,16 +165,13 @@ impl App {
         match review.key(key, page) {
             ReviewAllKey::Keep => cx.overlay = Overlay::ReviewAll,
             ReviewAllKey::Close if !review.done => {
-                // Stopped: what is done stays, for Ctrl-R in the game list.
                 cx.engine.cancel(review.id);
                 let reviewed = review.games.len();
                 let total = review
                     .total
                     .map_or_else(String::new, |t| format!(" of {t}"));
                 cx.say(
-                    format!(
-                        "Review stopped after {reviewed}{total} games; g then Ctrl-R shows what was done."
-                    ),
+                    format!("Review stopped after {reviewed}{total} games."),
                     Tone::Info,
                 );
             }

@@ -163,6 +163,11 @@ impl ReviewAll {
         }
     }
 
+    /// Ended before every game of the file was reviewed.
+    pub fn stopped(&self) -> bool {
+        self.done && self.total.is_none_or(|total| self.games.len() < total)
+    }
+
     /// The players in the table's order.
     pub fn players_sorted(&self) -> Vec<&Player> {
         let mut players = self.players.by_name();
@@ -269,10 +274,7 @@ impl ReviewAll {
             .total
             .map_or_else(String::new, |total| format!(" of {total}"));
         if self.done {
-            let stopped = match self.total {
-                Some(total) if reviewed < total => ", stopped",
-                _ => "",
-            };
+            let stopped = if self.stopped() { ", stopped" } else { "" };
             return format!("{reviewed}{of} games reviewed{stopped}");
         }
         let left = match self.total {
