@@ -608,7 +608,10 @@ fn chess960_tags_spellings_and_shredder_fen_are_read_and_written_as_x_fen() {
     // A tree from that start writes its FEN in X-FEN and names the variant.
     let fresh = GameTree::new(game.start.clone());
     let written = fresh.to_pgn();
-    assert!(written.contains("[Variant \"Chess960\"]\n[SetUp \"1\"]\n"), "{written}");
+    assert!(
+        written.contains("[Variant \"Chess960\"]\n[SetUp \"1\"]\n"),
+        "{written}"
+    );
     assert!(
         written.contains("[FEN \"bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1\"]"),
         "{written}"

@@ -495,6 +495,9 @@ fn uci_chess960_reads_and_writes_castling_as_king_takes_rook() {
     let step = parse_uci(&after_step, "b1c1").unwrap();
     assert!(!step.is_castle());
     after_step.play_unchecked(step);
-    assert!(parse_uci(&after_step, &best).is_ok(), "{best} is legal after Kc1");
+    assert!(
+        parse_uci(&after_step, &best).is_ok(),
+        "{best} is legal after Kc1"
+    );
     uci.send("quit");
 }

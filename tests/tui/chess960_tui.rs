@@ -43,7 +43,10 @@ fn a_chess960_game_by_number_and_castling_with_the_king_onto_its_rook() {
     }
     assert!(h.row_with("Start from").contains("the standard position"));
     h.key(KeyCode::Right);
-    assert!(h.row_with("Start from").contains("Chess960, picked at random"));
+    assert!(
+        h.row_with("Start from")
+            .contains("Chess960, picked at random")
+    );
     h.key(KeyCode::Right);
     assert!(h.row_with("Start from").contains("Chess960 no. 518"));
     // Typed over: 5181 is past 959, so the 1 starts a new number.
@@ -53,7 +56,10 @@ fn a_chess960_game_by_number_and_castling_with_the_king_onto_its_rook() {
         "{}",
         h.screen()
     );
-    assert!(h.row_with("kibitz ").contains("Two players · 5+3 · Chess960 no. 192"));
+    assert!(
+        h.row_with("kibitz ")
+            .contains("Two players · 5+3 · Chess960 no. 192")
+    );
     h.key(KeyCode::Enter);
     assert!(h.message().contains("Chess960 no. 192"), "{}", h.message());
     // Number 192 is BBQNRKNR: the king on f1 between rooks on e1 and h1.
@@ -64,10 +70,7 @@ fn a_chess960_game_by_number_and_castling_with_the_king_onto_its_rook() {
     assert_eq!(rank_glyphs(&h, Rank::First), "♝♝♛♞♜♚♞♜");
     assert_eq!(rank_glyphs(&h, Rank::Eighth), "♝♝♛♞♜♚♞♜");
     // 1. Ng1-f3 Ng8-f6 clears g1 and g8.
-    for (from, to) in [
-        (Square::G1, Square::F3),
-        (Square::G8, Square::F6),
-    ] {
+    for (from, to) in [(Square::G1, Square::F3), (Square::G8, Square::F6)] {
         click(&mut h, from);
         click(&mut h, to);
     }
@@ -153,4 +156,22 @@ fn the_chess960_choice_fits_the_dialog_at_80x24() {
     let row = h.row_with("Start from");
     assert!(row.contains("‹ Chess960 no. 959 · type 0-959 ›"), "{row}");
     crate::snapshot_names::assert_snapshot!("new_game_chess960_80x24", h.screen());
+}
+
+#[test]
+fn teach_mode_searches_a_chess960_position_with_its_castling() {
+    use kibitz::engine::trace::TraceEvent;
+    // White may castle queen-side (the king g1 to c1, the f1 rook to d1).
+    let position = kibitz::game::fen::parse_fen(
+        "bb3rkr/pppqpppp/2n2n2/3p4/3P4/2N2N2/PPPQPPPP/BB3RKR w KQkq - 4 5",
+    )
+    .unwrap();
+    let board = Board::teach(position, 2, SIZE);
+    let (replay, _) = board.teach_state().ready().unwrap();
+    let castles = replay
+        .events()
+        .iter()
+        .filter(|e| matches!(e, TraceEvent::MoveTried { mv, .. } if mv.is_castle()))
+        .count();
+    assert!(castles > 0, "the search tries O-O-O");
 }
