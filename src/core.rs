@@ -1,10 +1,10 @@
 //! The small shared core below the engine, the book, the tablebases and the
-//! game: how a position is keyed, and the pseudo-random numbers that choose
-//! among moves. It imports nothing from the rest of the crate, so every
+//! game: how a position is keyed, how a move is written in UCI, and the
+//! pseudo-random numbers that choose among moves. It imports nothing from the rest of the crate, so every
 //! module may use it without an import loop.
 
 use shakmaty::zobrist::Zobrist64;
-use shakmaty::{Chess, EnPassantMode, Position};
+use shakmaty::{CastlingMode, Chess, EnPassantMode, File, Move, Position};
 
 /// The key of a position: the Polyglot-compatible Zobrist hash, counting the
 /// en passant square only when a capture there is legal (so positions that are
@@ -13,6 +13,23 @@ use shakmaty::{Chess, EnPassantMode, Position};
 /// Polyglot books all use it.
 pub fn position_key(position: &Chess) -> u64 {
     position.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
+}
+
+/// UCI text of a move. Castling is the king's two-square move (`e1g1`) as
+/// standard UCI writes it, except a Chess960 castling that cannot be
+/// written so (the king not on the e-file or the rook not in the corner):
+/// that is the king taking its rook (`b1a1`), which reads back unambiguously
+/// where the king's target square could also be an ordinary king move.
+pub fn uci_text(m: Move) -> String {
+    let mode = match m {
+        Move::Castle { king, rook }
+            if king.file() != File::E || !matches!(rook.file(), File::A | File::H) =>
+        {
+            CastlingMode::Chess960
+        }
+        _ => CastlingMode::Standard,
+    };
+    m.to_uci(mode).to_string()
 }
 
 /// A small, fast pseudo-random generator (xorshift64*). Choosing a move needs

@@ -1072,3 +1072,25 @@ fn review_all_stopped_by_ctrl_c_reports_what_it_finished() {
     assert_eq!(summary["reviewed"], games);
     assert!(lines.iter().any(|v| v["type"] == "player"));
 }
+
+#[test]
+fn commands_taking_a_fen_read_a_chess960_one() {
+    // Shredder-FEN castling rights: the king on g1 between rooks on f1 and
+    // h1 (Black likewise). Standard chess has no such castling.
+    let fen = "bb3rkr/pppqpppp/2n2n2/3p4/3P4/2N2N2/PPPQPPPP/BB3RKR w HFhf - 4 5";
+    let described = kibitz(&["describe", "--fen", fen]);
+    assert!(described.status.success(), "{}", stderr(&described));
+    assert!(
+        stdout(&described).contains("Castling rights: White kingside and queenside"),
+        "{}",
+        stdout(&described)
+    );
+    // The king's one move is O-O-O (to c1, the f1 rook to d1; O-O waits
+    // for that rook to leave f1), written king takes rook: g1f1.
+    let perft = kibitz(&["perft", "--fen", fen, "--depth", "1", "--divide"]);
+    assert!(perft.status.success(), "{}", stderr(&perft));
+    let out = stdout(&perft);
+    assert!(out.lines().any(|l| l == "nodes 31"), "{out}");
+    let king_moves: Vec<&str> = out.lines().filter(|l| l.starts_with("g1")).collect();
+    assert_eq!(king_moves, ["g1f1: 1"], "{out}");
+}

@@ -558,3 +558,74 @@ fn quotes_inside_a_tag_value_are_kept() {
         assert_eq!(again[0].headers.get(name), tree.headers.get(name));
     }
 }
+
+#[test]
+fn a_chess960_game_keeps_its_castling_and_round_trips() {
+    let games = load("chess960.pgn");
+    let game = &games[0];
+    assert!(game.error.is_none(), "{:?}", game.error);
+    assert!(game.notes.is_empty(), "{:?}", game.notes);
+    assert!(kibitz::game::chess960::is_chess960(&game.start));
+    assert_eq!(plies(game), 19, "the whole game, past both castlings");
+    let sans: Vec<&str> = game
+        .mainline()
+        .iter()
+        .map(|&n| game.nodes[n].san.as_str())
+        .collect();
+    assert_eq!(sans[8], "O-O");
+    assert_eq!(sans[15], "O-O-O");
+    let last = *game.mainline().last().unwrap();
+    assert_eq!(
+        kibitz::game::tree::fen_of(&game.position(last)),
+        "2kr3r/ppp1qppp/2np1n2/2b1p3/2B1P3/2PP1N1P/PP2QPP1/R1B2RK1 b - - 0 10"
+    );
+    // Written and read again: the same game, still Chess960.
+    let written = game.to_pgn();
+    assert!(written.contains("[Variant \"Chess960\"]\n"), "{written}");
+    let again = parse(written.as_bytes());
+    assert_eq!(shape(&again[0], 0), shape(game, 0));
+    assert!(kibitz::game::chess960::is_chess960(&again[0].start));
+}
+
+#[test]
+fn chess960_tags_spellings_and_shredder_fen_are_read_and_written_as_x_fen() {
+    // Position 0 (`BBQNNRKR`, the king on g1) in Shredder-FEN, and the
+    // variant spelled as some programs do. White castles queen-side: the
+    // king g1 to c1, the f1 rook to d1.
+    let text = "[Variant \"fischerandom\"]\n[SetUp \"1\"]\n\
+        [FEN \"bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1\"]\n\n\
+        1. Nc3 Nc6 2. Nf3 Nf6 3. d4 d5 4. Qd2 Qd7 5. O-O-O *\n";
+    let games = parse(text.as_bytes());
+    let game = &games[0];
+    assert!(game.error.is_none(), "{:?}", game.error);
+    assert_eq!(plies(game), 9);
+    let last = *game.mainline().last().unwrap();
+    // Black keeps both rights: its rooks stand outermost, so X-FEN `kq`.
+    assert_eq!(
+        kibitz::game::tree::fen_of(&game.position(last)),
+        "bb3rkr/pppqpppp/2n2n2/3p4/3P4/2N2N2/PPPQPPPP/BBKR3R b kq - 3 5"
+    );
+    // A tree from that start writes its FEN in X-FEN and names the variant.
+    let fresh = GameTree::new(game.start.clone());
+    let written = fresh.to_pgn();
+    assert!(
+        written.contains("[Variant \"Chess960\"]\n[SetUp \"1\"]\n"),
+        "{written}"
+    );
+    assert!(
+        written.contains("[FEN \"bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1\"]"),
+        "{written}"
+    );
+}
+
+#[test]
+fn without_the_variant_tag_a_chess960_game_was_cut_at_castling_and_now_is_not() {
+    // The same game as chess960.pgn without its Variant tag: the FEN's
+    // castling rights (king on d1) make sense only in Chess960.
+    let text = std::fs::read_to_string(common::testdata("pgn/chess960.pgn")).unwrap();
+    let untagged = text.replace("[Variant \"Chess960\"]\n", "");
+    let games = parse(untagged.as_bytes());
+    assert!(games[0].error.is_none(), "{:?}", games[0].error);
+    assert_eq!(plies(&games[0]), 19);
+    assert!(games[0].to_pgn().contains("[Variant \"Chess960\"]"));
+}

@@ -459,3 +459,45 @@ fn move_table_options_are_listed_checked_and_change_the_search() {
     assert_eq!(search(0), without);
     assert_ne!(with, without);
 }
+
+#[test]
+fn uci_chess960_reads_and_writes_castling_as_king_takes_rook() {
+    let mut uci = Uci::start();
+    uci.send("uci");
+    let lines = uci.until(|l| l == "uciok", LONG);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "option name UCI_Chess960 type check default false"),
+        "{lines:?}"
+    );
+    uci.send("setoption name UCI_Chess960 value true");
+    // White's only legal move is castling king-side with the king staying
+    // on g1 (the rook goes to f1; f1, f2 and g2 are attacked, h2 is White's
+    // own pawn): `g1h1` in Chess960 notation.
+    uci.send("position fen k7/8/b7/8/8/7p/r6P/6KR w H - 0 1");
+    uci.send("go depth 3");
+    let (best, lines) = uci.best_move(LONG);
+    assert_eq!(best, "g1h1", "{lines:?}");
+    // The king on b1 takes its a1 rook: castling queen-side, the king to c1
+    // and the rook to d1, which mates the king on d8 (the bishop covers c8,
+    // the knight e8 and d7). `b1c1` is the king's ordinary step: no mate.
+    let fen = "3k4/2p1p3/B4N2/8/8/8/8/RK6 w A - 0 1";
+    uci.send(&format!("position fen {fen} moves b1a1"));
+    uci.send("go depth 2");
+    let (best, lines) = uci.best_move(LONG);
+    assert_eq!(best, "0000", "Black is mated: {lines:?}");
+    uci.send(&format!("position fen {fen} moves b1c1"));
+    uci.send("go depth 2");
+    let (best, lines) = uci.best_move(LONG);
+    assert_ne!(best, "0000", "{lines:?}");
+    let mut after_step = kibitz::game::fen::parse_fen(fen).unwrap();
+    let step = parse_uci(&after_step, "b1c1").unwrap();
+    assert!(!step.is_castle());
+    after_step.play_unchecked(step);
+    assert!(
+        parse_uci(&after_step, &best).is_ok(),
+        "{best} is legal after Kc1"
+    );
+    uci.send("quit");
+}

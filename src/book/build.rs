@@ -93,12 +93,20 @@ impl GameMoves {
     /// not games: only the moves actually played count). An unreadable
     /// start or move is the reason the game is skipped.
     fn read(game: &RawGame, max_ply: u32) -> Result<GameMoves, String> {
+        // A book is for standard chess: its keys and castling moves do not
+        // describe Chess960 positions.
+        if crate::game::import::is_chess960_game(game) {
+            return Err("a Chess960 game".to_string());
+        }
         let mut position = match game.tag("FEN") {
-            Some(fen) => start_from_fen(fen.trim())
+            Some(fen) => start_from_fen(fen.trim(), false)
                 .map(|(p, _)| p)
                 .map_err(|e| format!("FEN tag {e}"))?,
             None => Chess::default(),
         };
+        if crate::game::chess960::is_chess960(&position) {
+            return Err("a Chess960 start position".to_string());
+        }
         let mut moves = Vec::new();
         let mut result = None;
         let mut depth = 0usize;

@@ -264,9 +264,20 @@ impl Book {
     }
 
     /// The book's moves for `position`, legal ones only, duplicates merged,
-    /// best first (ties keep the book's order).
+    /// best first (ties keep the book's order). A Chess960 position is never
+    /// in book: Polyglot keys and castling moves are standard chess's, and a
+    /// Chess960 game leaves the book's positions from its first move (even
+    /// from number 518, the standard start, kibitz plays without the book
+    /// so that every Chess960 game is played the same way).
     pub fn probe(&self, position: &Chess) -> Probe {
         let key = polyglot_key(position);
+        if crate::game::chess960::is_chess960(position) {
+            return Probe {
+                key,
+                moves: Vec::new(),
+                illegal: 0,
+            };
+        }
         let mut moves: Vec<BookMove> = Vec::new();
         let mut illegal = 0;
         let entries = self.entries_for(key);
@@ -427,6 +438,10 @@ mod tests {
         assert_eq!(got, [("d2d4".to_string(), 40), ("e2e4".to_string(), 20)]);
         assert!((probe.moves[0].share - 40.0 / 60.0).abs() < 1e-9);
         assert_eq!(book.positions(), 2);
+        // The same board as a Chess960 start (number 518) is out of book.
+        let chess960 = crate::game::chess960::standard_start();
+        assert_eq!(polyglot_key(&chess960), key);
+        assert!(book.probe(&chess960).moves.is_empty());
         let reread = Book::from_bytes(&book.to_bytes(), "x").unwrap();
         assert_eq!(reread.entries(), book.entries());
     }

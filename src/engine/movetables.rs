@@ -297,11 +297,7 @@ fn serialize_color<S: serde::Serializer>(c: &Color, serializer: S) -> Result<S::
 }
 
 fn serialize_moves<S: serde::Serializer>(moves: &[Move], serializer: S) -> Result<S::Ok, S::Error> {
-    serializer.collect_seq(
-        moves
-            .iter()
-            .map(|m| m.to_uci(shakmaty::CastlingMode::Standard).to_string()),
-    )
+    serializer.collect_seq(moves.iter().map(|m| crate::core::uci_text(*m)))
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -295,7 +295,7 @@ impl TraceEvent {
 }
 
 fn serialize_move<S: serde::Serializer>(m: &Move, serializer: S) -> Result<S::Ok, S::Error> {
-    serializer.collect_str(&m.to_uci(shakmaty::CastlingMode::Standard))
+    serializer.collect_str(&crate::core::uci_text(*m))
 }
 
 /// Receives the search's events.

@@ -4,6 +4,12 @@
 //! name a rule; a person who typed a FEN wants to know where the mistake is.
 //! So the fields are checked here first, then shakmaty checks the position
 //! itself (kings, checks, pawns on the back rank).
+//!
+//! Castling rights may be written as in standard FEN (`KQkq`), in X-FEN
+//! (`KQkq` for the outermost rooks, a file letter for another one) or in
+//! Shredder-FEN (file letters, `HAha`). A FEN whose castling rights make
+//! sense only in Chess960 (a king off the e-file, a rook off the corner) is
+//! read as a Chess960 position.
 
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, PositionErrorKinds};
@@ -21,7 +27,9 @@ pub enum FenError {
     Board(String),
     #[error("FEN field 2: '{0}' is not a side to move (expected 'w' or 'b')")]
     Side(String),
-    #[error("FEN field 3: '{0}' is not castling rights (expected '-' or letters from KQkq)")]
+    #[error(
+        "FEN field 3: '{0}' is not castling rights (expected '-', letters from KQkq, or rook files A-H a-h for Chess960)"
+    )]
     Castling(String),
     #[error(
         "FEN field 4: '{0}' is not an en passant square (expected '-' or a square on rank 3 or 6)"
@@ -110,9 +118,27 @@ fn describe(kinds: PositionErrorKinds) -> String {
     }
 }
 
-/// Parse a FEN into a legal standard chess position. Accepts 4-field EPD
-/// style and a full-move number of 0, both common in test files.
+/// Parse a FEN into a legal position: standard chess, or Chess960 when the
+/// castling rights make sense only there. Accepts 4-field EPD style and a
+/// full-move number of 0, both common in test files.
 pub fn parse_fen(text: &str) -> Result<Chess, FenError> {
+    parse_fen_in(text, None)
+}
+
+/// Parse a FEN as a Chess960 position whatever its castling rights look
+/// like (a UCI GUI in Chess960 mode, a PGN with a Chess960 `Variant` tag).
+pub fn parse_fen_960(text: &str) -> Result<Chess, FenError> {
+    parse_fen_in(text, Some(CastlingMode::Chess960))
+}
+
+/// The castling rules a FEN's castling rights call for: Chess960 when they
+/// name a king or rook that standard chess would not let castle but
+/// Chess960 would.
+pub fn castling_mode_of(fen: &Fen) -> CastlingMode {
+    CastlingMode::detect(fen.as_setup())
+}
+
+fn parse_fen_in(text: &str, mode: Option<CastlingMode>) -> Result<Chess, FenError> {
     let fields: Vec<&str> = text.split_whitespace().collect();
     if fields.is_empty() {
         return Err(FenError::Empty);
@@ -155,7 +181,8 @@ pub fn parse_fen(text: &str) -> Result<Chess, FenError> {
         .join(" ")
         .parse()
         .map_err(|e| FenError::Board(format!("{e}")))?;
-    fen.into_position(CastlingMode::Standard)
+    let mode = mode.unwrap_or_else(|| castling_mode_of(&fen));
+    fen.into_position(mode)
         .map_err(|e| FenError::Position(describe(e.kinds())))
 }
 
@@ -190,5 +217,43 @@ mod tests {
         );
         assert!(e("8/8/8/8/8/8/8/K7 w - - 0 1").contains("no king"));
         assert_eq!(e(""), "FEN is empty");
+    }
+
+    #[test]
+    fn chess960_castling_rights_read_as_chess960() {
+        use crate::game::chess960::is_chess960;
+        use shakmaty::Position;
+        let standard =
+            parse_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").unwrap();
+        assert!(!is_chess960(&standard));
+        // Position 0 in Shredder-FEN and in X-FEN: the king on g1, the rooks
+        // on f1 and h1.
+        for castling in ["HFhf", "KQkq"] {
+            let fen = format!("bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w {castling} - 0 1");
+            let position = parse_fen(&fen).unwrap();
+            assert!(is_chess960(&position), "{castling}");
+            assert_eq!(
+                position.castles().castling_rights().count(),
+                4,
+                "{castling}"
+            );
+            // X-FEN out: the outermost rooks are K and Q.
+            assert_eq!(
+                crate::game::tree::fen_of(&position),
+                "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1"
+            );
+        }
+        // A rook between the king and the corner rook needs its file letter.
+        let inner = parse_fen("4k3/8/8/8/8/8/8/1R2K1RR w G - 0 1").unwrap();
+        assert!(is_chess960(&inner));
+        assert_eq!(
+            crate::game::tree::fen_of(&inner),
+            "4k3/8/8/8/8/8/8/1R2K1RR w G - 0 1"
+        );
+        // The standard start forced to Chess960 rules.
+        let forced =
+            parse_fen_960("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").unwrap();
+        assert!(is_chess960(&forced));
+        assert!(parse_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkx - 0 1").is_err());
     }
 }

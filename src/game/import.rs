@@ -11,6 +11,7 @@
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, EnPassantMode};
 
+use super::chess960;
 use super::movetext::{MoveProblem, MoveText};
 use super::pgn::Headers;
 use super::pgn_lexer::{RawGame, Token};
@@ -262,9 +263,18 @@ impl Builder {
 /// rook that is not there (odds games are often written with `KQkq` and a
 /// rook removed) is read without those rights, and an impossible en-passant
 /// square without it; `Ok` then carries a note saying so.
-pub fn start_from_fen(text: &str) -> Result<(Chess, Option<String>), String> {
+///
+/// `chess960`: the game's `Variant` tag says Chess960, so castling follows
+/// Chess960 rules. Without it, castling rights that make sense only in
+/// Chess960 (Shredder-FEN `HAha`, a king off the e-file) are read so too.
+pub fn start_from_fen(text: &str, chess960: bool) -> Result<(Chess, Option<String>), String> {
     let fen: Fen = text.parse().map_err(|e| format!("'{text}': {e}"))?;
-    match fen.into_position::<Chess>(CastlingMode::Standard) {
+    let mode = if chess960 {
+        CastlingMode::Chess960
+    } else {
+        super::fen::castling_mode_of(&fen)
+    };
+    match fen.into_position::<Chess>(mode) {
         Ok(position) => Ok((position, None)),
         Err(error) => {
             let reason = error.to_string();
@@ -298,13 +308,24 @@ pub fn start_from_fen(text: &str) -> Result<(Chess, Option<String>), String> {
     }
 }
 
+/// Whether a game's `Variant` tag says Chess960.
+pub fn is_chess960_game(raw: &RawGame) -> bool {
+    raw.tag("Variant")
+        .is_some_and(chess960::is_chess960_variant)
+}
+
 /// The tree of game number `game` (1-based) from its raw tokens.
 pub fn build(raw: &RawGame, game: usize) -> GameTree {
-    let mut start = Chess::default();
+    let chess960 = is_chess960_game(raw);
+    let mut start = if chess960 {
+        chess960::standard_start()
+    } else {
+        Chess::default()
+    };
     let mut notes = Vec::new();
     let mut error = None;
     if let Some(fen) = raw.tag("FEN") {
-        match start_from_fen(fen.trim()) {
+        match start_from_fen(fen.trim(), chess960) {
             Ok((position, note)) => {
                 start = position;
                 notes.extend(note);

@@ -3,6 +3,7 @@
 
 pub mod annotations;
 pub mod archive;
+pub mod chess960;
 pub mod describe;
 pub mod fen;
 pub mod import;
@@ -232,9 +233,10 @@ impl Game {
         }
     }
 
-    /// FEN of the start position, if it is not the standard one.
+    /// FEN of the start position, if it is not the standard one (or the
+    /// game is Chess960, whose FEN then has X-FEN castling rights).
     pub fn start_fen(&self) -> Option<String> {
-        (self.start() != &Chess::default())
+        (self.start() != &Chess::default() || chess960::is_chess960(self.start()))
             .then(|| Fen::from_position(self.start(), EnPassantMode::Legal).to_string())
     }
 

@@ -2,7 +2,7 @@
 
 use shakmaty::san::{San, SanPlus};
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, Move, Position};
+use shakmaty::{Chess, Move, Position};
 use thiserror::Error;
 
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -16,11 +16,7 @@ pub enum MoveError {
 }
 
 fn legal_list(position: &Chess) -> String {
-    let mut moves: Vec<String> = position
-        .legal_moves()
-        .iter()
-        .map(|&m| m.to_uci(CastlingMode::Standard).to_string())
-        .collect();
+    let mut moves: Vec<String> = position.legal_moves().iter().map(|&m| uci(m)).collect();
     moves.sort();
     if moves.is_empty() {
         "none (the game is over)".to_string()
@@ -156,9 +152,10 @@ pub fn san_line(position: &Chess, line: &[Move]) -> Vec<String> {
     out
 }
 
-/// UCI text of a move.
+/// UCI text of a move: castling as `e1g1`, a Chess960 castling that
+/// cannot be written so as king takes rook (see [`crate::core::uci_text`]).
 pub fn uci(m: Move) -> String {
-    m.to_uci(CastlingMode::Standard).to_string()
+    crate::core::uci_text(m)
 }
 
 #[cfg(test)]
@@ -244,5 +241,34 @@ mod tests {
             })
             .collect();
         assert_eq!(san_line(&pos, &moves), ["f3", "e5", "g4", "Qh4#"]);
+    }
+
+    #[test]
+    fn chess960_castling_is_written_so_it_reads_back() {
+        // White's king on g1 between rooks on b1 and h1, nothing between:
+        // both castlings are legal, and `g1c1` would not say which piece.
+        let position =
+            crate::game::fen::parse_fen("1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R4KR w KQkq - 0 1")
+                .unwrap();
+        let castles: Vec<Move> = position
+            .legal_moves()
+            .into_iter()
+            .filter(|m| m.is_castle())
+            .collect();
+        assert_eq!(castles.len(), 2);
+        for m in castles {
+            let text = uci(m);
+            assert!(text == "g1h1" || text == "g1b1", "{text}");
+            assert_eq!(parse_uci(&position, &text).unwrap(), m, "{text}");
+            assert_eq!(parse_move(&position, &text).unwrap(), m, "{text}");
+        }
+        // Standard castling stays e1g1 even in a Chess960 game.
+        let standard = crate::game::chess960::standard_start();
+        let m = Move::Castle {
+            king: shakmaty::Square::E1,
+            rook: shakmaty::Square::H1,
+        };
+        assert_eq!(uci(m), "e1g1");
+        assert!(parse_uci(&standard, "e1g1").is_err(), "pieces in the way");
     }
 }

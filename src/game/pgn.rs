@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use shakmaty::Position;
+use shakmaty::{Chess, Position};
 
 use super::Game;
 
@@ -43,6 +43,25 @@ impl Headers {
     }
 }
 
+/// The headers a game's start position calls for: `SetUp` and `FEN` when
+/// it is not the standard start, and `Variant "Chess960"` (with the FEN,
+/// whose castling rights are X-FEN) for a Chess960 game. A `FEN` a file
+/// already has is kept as written: the start was read from it.
+pub fn set_start_headers(headers: &mut Headers, start: &Chess) {
+    let chess960 = super::chess960::is_chess960(start);
+    if chess960
+        && !headers
+            .get("Variant")
+            .is_some_and(super::chess960::is_chess960_variant)
+    {
+        headers.set("Variant", "Chess960");
+    }
+    if (chess960 || start != &Chess::default()) && headers.get("FEN").is_none() {
+        headers.set("SetUp", "1");
+        headers.set("FEN", super::tree::fen_of(start));
+    }
+}
+
 /// Escape a header value: backslash and quote get a backslash.
 fn escape(value: &str) -> String {
     value.replace('\\', "\\\\").replace('"', "\\\"")
@@ -63,10 +82,7 @@ pub fn write_pgn_clocked(
 ) -> String {
     let mut headers = headers.clone();
     headers.set("Result", result);
-    if let Some(fen) = game.start_fen() {
-        headers.set("SetUp", "1");
-        headers.set("FEN", fen);
-    }
+    set_start_headers(&mut headers, game.start());
     let start = game.start();
     let mut move_number = start.fullmoves().get();
     let mut white_to_move = start.turn().is_white();

@@ -8,7 +8,7 @@ use std::io::{BufReader, Read};
 
 use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus as ShakSanPlus;
-use shakmaty::{CastlingMode, Chess, EnPassantMode, FromSetup, Move, Position};
+use shakmaty::{Chess, EnPassantMode, FromSetup, Move, Position};
 
 use super::pgn_lexer::GameReader;
 
@@ -385,6 +385,7 @@ impl GameTree {
     pub fn to_pgn(&self) -> String {
         let mut headers = self.headers.clone();
         headers.set("Result", self.result.clone());
+        super::pgn::set_start_headers(&mut headers, &self.start);
         let mut tokens = Vec::new();
         for comment in &self.nodes[0].comments {
             tokens.push(format!("{{ {} }}", comment_text(comment)));
@@ -488,7 +489,7 @@ pub fn pass(position: &Chess) -> Option<Chess> {
     if black_passed {
         setup.fullmoves = setup.fullmoves.saturating_add(1);
     }
-    Chess::from_setup(setup, CastlingMode::Standard).ok()
+    Chess::from_setup(setup, position.castles().mode()).ok()
 }
 
 /// A comment as it can stand between braces: PGN has no escape, so a `}`

@@ -14,7 +14,7 @@ use crate::engine::level::Level;
 use crate::fsutil::write_atomic;
 use crate::game::Game;
 pub use crate::game::archive::date_and_time;
-use crate::game::fen::parse_fen;
+use crate::game::fen::{parse_fen, parse_fen_960};
 use crate::game::notation::{parse_uci, uci};
 
 /// Version of the autosave format; an autosave of another version is ignored.
@@ -52,6 +52,9 @@ pub struct SavedGame {
     pub version: u32,
     /// `None` = the standard start position.
     pub start_fen: Option<String>,
+    /// A Chess960 game (its start FEN may look standard: number 518).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub chess960: bool,
     pub moves: Vec<String>,
     /// "white", "black" (the human's colour) or "two".
     pub players: String,
@@ -81,6 +84,7 @@ impl SavedGame {
         SavedGame {
             version: VERSION,
             start_fen: game.start_fen(),
+            chess960: crate::game::chess960::is_chess960(game.start()),
             moves: game.moves().iter().map(|&m| uci(m)).collect(),
             players,
             level,
@@ -100,7 +104,9 @@ impl SavedGame {
             ));
         }
         let start = match &self.start_fen {
+            Some(fen) if self.chess960 => parse_fen_960(fen).map_err(|e| e.to_string())?,
             Some(fen) => parse_fen(fen).map_err(|e| e.to_string())?,
+            None if self.chess960 => crate::game::chess960::standard_start(),
             None => Chess::default(),
         };
         let mut game = Game::new(start);

@@ -8,7 +8,7 @@
 //! engine carries on.
 
 use std::io::{BufRead, Write};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -23,7 +23,7 @@ use crate::engine::{
     Command, DEFAULT_HASH_MB, Engine, GoRequest, Limits, MAX_HASH_MB, MoveSource, Report,
     SearchOptions, position_key,
 };
-use crate::game::fen::parse_fen;
+use crate::game::fen::{parse_fen, parse_fen_960};
 use crate::game::notation::parse_uci;
 
 /// The limit is the engine's; re-exported so `uci::MAX_MULTIPV` keeps working.
@@ -56,6 +56,12 @@ struct Session {
     elo: u32,
     /// UCI `OwnBook`: may the engine play from its book?
     own_book: bool,
+    /// UCI `UCI_Chess960`: positions follow Chess960 castling rules and
+    /// castling moves are written king takes rook (`e1h1`).
+    chess960: bool,
+    /// How the printer writes castling moves: Chess960 notation under
+    /// `UCI_Chess960` or for a Chess960 position; set at each `go`.
+    print_chess960: Arc<AtomicBool>,
     /// UCI `SyzygyPath`.
     syzygy: Option<std::path::PathBuf>,
     /// UCI `KibitzTables`: use the built-in tables found on disk.
@@ -195,6 +201,13 @@ impl Session {
                 }
                 self.load_tablebases();
             }
+            "uci_chess960" => {
+                self.chess960 = match value.map(str::trim) {
+                    Some("true") => true,
+                    Some("false") => false,
+                    _ => return Err(format!("option '{name}' is true or false")),
+                };
+            }
             "ownbook" => {
                 self.own_book = match value.map(str::trim) {
                     Some("true") => true,
@@ -300,7 +313,13 @@ impl Session {
     /// Set up a position; on an illegal move, keep the moves before it and say so.
     fn set_position(&mut self, fen: Option<&str>, moves: &[String]) -> Result<(), String> {
         let start = match fen {
+            Some(fen) if self.chess960 => {
+                parse_fen_960(fen).map_err(|e| format!("position not changed: {e}"))?
+            }
+            // Without the option, a FEN whose castling rights make sense
+            // only in Chess960 is still read as Chess960.
             Some(fen) => parse_fen(fen).map_err(|e| format!("position not changed: {e}"))?,
+            None if self.chess960 => crate::game::chess960::standard_start(),
             None => Chess::default(),
         };
         let mut position = start;
@@ -332,6 +351,10 @@ impl Session {
             limits.infinite = true;
         }
         self.next_search_id += 1;
+        self.print_chess960.store(
+            self.chess960 || crate::game::chess960::is_chess960(&self.position),
+            Ordering::SeqCst,
+        );
         self.engine.send(Command::Go(Box::new(GoRequest {
             search_id: self.next_search_id,
             position: self.position.clone(),
@@ -361,11 +384,14 @@ pub fn run(input: impl BufRead) -> std::io::Result<()> {
     let reports = engine.reports().clone();
     let searches_running = Arc::new(AtomicUsize::new(0));
     let running = Arc::clone(&searches_running);
+    let print_chess960 = Arc::new(AtomicBool::new(false));
+    let printing_chess960 = Arc::clone(&print_chess960);
     let printer = std::thread::Builder::new()
         .name("kibitz-uci-out".into())
         .spawn(move || {
             let stdout = std::io::stdout();
             for report in reports.iter() {
+                let mode = CastlingMode::from_chess960(printing_chess960.load(Ordering::SeqCst));
                 let text = match &report {
                     Report::Pong(_) => "readyok".to_string(),
                     Report::BestMove {
@@ -377,8 +403,8 @@ pub fn run(input: impl BufRead) -> std::io::Result<()> {
                         let share = f64::from(*weight) * 100.0 / f64::from((*total).max(1));
                         format!(
                             "info string book move {} weight {weight} ({share:.0}%)\n{}",
-                            m.to_uci(CastlingMode::Standard),
-                            UciReport(&report)
+                            m.to_uci(mode),
+                            UciReport(&report, mode)
                         )
                     }
                     Report::BestMove {
@@ -393,14 +419,14 @@ pub fn run(input: impl BufRead) -> std::io::Result<()> {
                         format!(
                             "info string tablebase {}{distance}\n{}",
                             wdl.name(),
-                            UciReport(&report)
+                            UciReport(&report, mode)
                         )
                     }
                     Report::BestMove { .. } => {
                         running.fetch_sub(1, Ordering::SeqCst);
-                        UciReport(&report).to_string()
+                        UciReport(&report, mode).to_string()
                     }
-                    Report::Info(_) => UciReport(&report).to_string(),
+                    Report::Info(_) => UciReport(&report, mode).to_string(),
                     Report::Stats { .. } => continue,
                 };
                 if say(&mut stdout.lock(), &text).is_err() {
@@ -419,6 +445,8 @@ pub fn run(input: impl BufRead) -> std::io::Result<()> {
         limit_strength: false,
         elo: MAX_UCI_ELO,
         own_book: true,
+        chess960: false,
+        print_chess960,
         book: None,
         syzygy: None,
         builtin_tables: true,
@@ -497,6 +525,10 @@ pub fn run(input: impl BufRead) -> std::io::Result<()> {
                     ),
                 )?;
                 say(&mut out, "option name OwnBook type check default true")?;
+                say(
+                    &mut out,
+                    "option name UCI_Chess960 type check default false",
+                )?;
                 say(
                     &mut out,
                     &format!("option name BookFile type string default {BUILTIN}"),

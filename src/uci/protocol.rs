@@ -236,26 +236,27 @@ impl FromStr for UciCommand {
     }
 }
 
-/// Formats a report as UCI `info` / `bestmove` text.
-pub struct UciReport<'a>(pub &'a Report);
+/// Formats a report as UCI `info` / `bestmove` text, castling moves in the
+/// given notation: `e1g1` in standard chess, king takes rook (`e1h1`) under
+/// `UCI_Chess960`.
+pub struct UciReport<'a>(pub &'a Report, pub CastlingMode);
 
 impl std::fmt::Display for UciReport<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mode = self.1;
         match self.0 {
-            Report::Info(info) => write_info(f, info),
+            Report::Info(info) => write_info(f, info, mode),
             // UCI has no message for the search's statistics.
             Report::Stats { .. } => Ok(()),
             Report::Pong(_) => write!(f, "readyok"),
             Report::BestMove {
                 best_move, ponder, ..
             } => {
-                let best = best_move.map_or_else(
-                    || "0000".to_string(),
-                    |m| m.to_uci(CastlingMode::Standard).to_string(),
-                );
+                let best =
+                    best_move.map_or_else(|| "0000".to_string(), |m| m.to_uci(mode).to_string());
                 write!(f, "bestmove {best}")?;
                 if let Some(ponder) = ponder {
-                    write!(f, " ponder {}", ponder.to_uci(CastlingMode::Standard))?;
+                    write!(f, " ponder {}", ponder.to_uci(mode))?;
                 }
                 Ok(())
             }
@@ -263,7 +264,11 @@ impl std::fmt::Display for UciReport<'_> {
     }
 }
 
-fn write_info(f: &mut std::fmt::Formatter<'_>, info: &SearchInfo) -> std::fmt::Result {
+fn write_info(
+    f: &mut std::fmt::Formatter<'_>,
+    info: &SearchInfo,
+    mode: CastlingMode,
+) -> std::fmt::Result {
     write!(f, "info depth {} seldepth {}", info.depth, info.seldepth)?;
     if info.complete {
         write!(f, " multipv {} score {}", info.multipv, info.score)?;
@@ -284,7 +289,7 @@ fn write_info(f: &mut std::fmt::Formatter<'_>, info: &SearchInfo) -> std::fmt::R
     if info.complete && !info.pv.is_empty() {
         write!(f, " pv")?;
         for m in &info.pv {
-            write!(f, " {}", m.to_uci(CastlingMode::Standard))?;
+            write!(f, " {}", m.to_uci(mode))?;
         }
     }
     Ok(())

@@ -1026,7 +1026,7 @@ fn play_on_from_here_and_the_game_comes_back_as_a_line() {
     let Overlay::NewGame(form) = &h.app.cx.overlay else {
         panic!("the new-game dialog: {:?}", h.app.cx.overlay);
     };
-    assert!(form.use_fen, "the game starts from the board's position");
+    assert!(form.uses_fen(), "the game starts from the board's position");
     h.start();
     assert!(h.app.mode.game().is_some(), "a game against the engine");
     assert_eq!(

@@ -8,6 +8,7 @@ mod common;
 
 mod accessibility_tui;
 mod analysis;
+mod chess960_tui;
 mod movetables_tui;
 mod screens;
 mod stats_panel;

@@ -174,6 +174,7 @@ fn resume_dialog() {
         let saved = SavedGame {
             version: 1,
             start_fen: None,
+            chess960: false,
             moves: ["e2e4", "c7c5", "g1f3", "d7d6", "d2d4", "c5d4", "f3d4"]
                 .iter()
                 .map(|m| m.to_string())

@@ -296,13 +296,19 @@ impl App {
     /// Try to move the selected piece to `to`: plays it, asks for the
     /// promotion piece, or returns false when it is not a legal target.
     fn try_move(&mut self, from: Square, to: Square, now: Instant) -> bool {
-        let candidates: Vec<Move> = self
+        let mut candidates: Vec<Move> = self
             .cx
             .board
             .moves_from(from)
             .into_iter()
             .filter(|&m| destination(m) == to || (m.is_castle() && m.to() == to))
             .collect();
+        // In Chess960 the king's castling square can also be an ordinary
+        // king move: the square then means that move, and castling is the
+        // king put onto its rook.
+        if candidates.iter().any(|m| !m.is_castle()) {
+            candidates.retain(|m| !m.is_castle() || m.to() == to);
+        }
         match candidates.as_slice() {
             [] => false,
             [m] => {

@@ -6,7 +6,7 @@
 
 use std::time::{Duration, Instant};
 
-use shakmaty::{Chess, Position};
+use shakmaty::Position;
 
 use crate::engine::level::Level;
 use crate::game::GameEnd;
@@ -59,10 +59,7 @@ pub fn carry_out(
 /// teach mode (on the analysis board of the position, with the list of
 /// teaching positions open).
 pub fn start(mode: &mut Mode, cx: &mut Shared, form: &NewGameForm, now: Instant) {
-    let start = match (&form.fen_start, form.use_fen) {
-        (Some(position), true) => position.clone(),
-        _ => Chess::default(),
-    };
+    let start = form.start_position(&mut cx.services.rng);
     if form.side == TEACH_CHOICE {
         analyse(mode, cx, GameTree::new(start.clone()), None, true, now);
         teach(mode, cx, Setup::new(start, DEFAULT_DEPTH), None, now);
@@ -83,13 +80,13 @@ pub fn start(mode: &mut Mode, cx: &mut Shared, form: &NewGameForm, now: Instant)
     let mut play = Play::new(Level::default());
     // A game played on from the analysis board (`P` there) keeps the board
     // to come back to.
-    if form.use_fen
+    if form.uses_fen()
         && mode.analysis().is_some_and(|a| a.play_on.is_some())
         && let Mode::Analyse(analysis) = std::mem::replace(mode, placeholder())
     {
         play.back_to = Some(analysis);
     }
-    play.start_game(cx, form, now);
+    play.start_game(cx, form, start, now);
     *mode = play.into();
 }
 

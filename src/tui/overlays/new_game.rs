@@ -9,6 +9,8 @@ use ratatui::text::{Line, Span};
 use shakmaty::Chess;
 
 use crate::config::{Settings, TimeControl};
+use crate::core::Rng;
+use crate::game::chess960;
 use crate::tui::theme::Theme;
 
 use super::popup;
@@ -28,6 +30,19 @@ pub const ANALYSIS_CHOICE: usize = 4;
 /// The side choice that opens teach mode.
 pub const TEACH_CHOICE: usize = 5;
 
+/// Where the game starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StartChoice {
+    /// The standard start position.
+    Standard,
+    /// The position given with `--fen` (or the analysis board's).
+    Given,
+    /// A Chess960 start position picked at random when the game starts.
+    Chess960Random,
+    /// Chess960 start position number 0 to 959 (typed in the dialog).
+    Chess960(u16),
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct NewGameForm {
     pub field: usize,
@@ -38,9 +53,9 @@ pub struct NewGameForm {
     /// Custom base time, seconds.
     pub custom_seconds: u32,
     pub custom_increment: u32,
-    /// A start position given with `--fen`, and whether to use it.
+    /// A start position given with `--fen`.
     pub fen_start: Option<Chess>,
-    pub use_fen: bool,
+    pub start: StartChoice,
 }
 
 impl NewGameForm {
@@ -76,7 +91,11 @@ impl NewGameForm {
             time,
             custom_seconds: seconds,
             custom_increment: increment,
-            use_fen: fen_start.is_some(),
+            start: if fen_start.is_some() {
+                StartChoice::Given
+            } else {
+                StartChoice::Standard
+            },
             fen_start,
         }
     }
@@ -91,7 +110,6 @@ impl NewGameForm {
             1 => self.side < 3,
             2 => self.side < ANALYSIS_CHOICE,
             3 | 4 => self.is_custom() && self.side < ANALYSIS_CHOICE,
-            5 => self.fen_start.is_some(),
             _ => field < Self::FIELDS.len(),
         }
     }
@@ -131,18 +149,58 @@ impl NewGameForm {
                 s => format!("{}:{:02} min", s / 60, s % 60),
             },
             4 => format!("{} s", self.custom_increment),
-            5 => if self.use_fen {
-                "the given position"
-            } else {
-                "the standard position"
-            }
-            .to_string(),
+            5 => match self.start {
+                StartChoice::Standard => "the standard position".to_string(),
+                StartChoice::Given => "the given position".to_string(),
+                StartChoice::Chess960Random => "Chess960, picked at random".to_string(),
+                StartChoice::Chess960(n) => format!("Chess960 no. {n} · type 0-959"),
+            },
             _ => String::new(),
         }
     }
 
+    /// Whether the game starts from the given position.
+    pub fn uses_fen(&self) -> bool {
+        self.start == StartChoice::Given && self.fen_start.is_some()
+    }
+
+    /// The start position chosen; a random Chess960 one is picked now.
+    pub fn start_position(&self, rng: &mut Rng) -> Chess {
+        let number = match self.start {
+            StartChoice::Standard => return Chess::default(),
+            StartChoice::Given => return self.fen_start.clone().unwrap_or_default(),
+            // 960 fits in u16, and the remainder is below it.
+            StartChoice::Chess960Random => (rng.next_u64() % u64::from(chess960::POSITIONS)) as u16,
+            StartChoice::Chess960(n) => n,
+        };
+        chess960::start_position(number).unwrap_or_else(|_| chess960::standard_start())
+    }
+
+    /// The start choices in the order ←→ steps through them.
+    fn start_choices(&self) -> Vec<StartChoice> {
+        let number = match self.start {
+            StartChoice::Chess960(n) => n,
+            _ => chess960::STANDARD_NUMBER,
+        };
+        let mut choices = vec![StartChoice::Standard];
+        if self.fen_start.is_some() {
+            choices.push(StartChoice::Given);
+        }
+        choices.extend([StartChoice::Chess960Random, StartChoice::Chess960(number)]);
+        choices
+    }
+
     /// What the dialog would start, in a few words for the header.
     pub fn summary(&self) -> String {
+        let variant = match self.start {
+            StartChoice::Chess960Random => " · Chess960".to_string(),
+            StartChoice::Chess960(n) => format!(" · Chess960 no. {n}"),
+            StartChoice::Standard | StartChoice::Given => String::new(),
+        };
+        self.summary_of_players() + &variant
+    }
+
+    fn summary_of_players(&self) -> String {
         let time = self.time_control();
         match self.side {
             0 | 1 => format!(
@@ -173,7 +231,12 @@ impl NewGameForm {
                 self.custom_seconds = next.clamp(15, 3 * 3600) as u32;
             }
             4 => self.custom_increment = bump(self.custom_increment, 0, 60),
-            5 => self.use_fen = !self.use_fen,
+            5 => {
+                let choices = self.start_choices();
+                let at = choices.iter().position(|&c| c == self.start).unwrap_or(0);
+                let next = (at as i64 + i64::from(delta)).clamp(0, choices.len() as i64 - 1);
+                self.start = choices[next as usize];
+            }
             _ => {}
         }
     }
@@ -201,6 +264,15 @@ impl NewGameForm {
         match self.field {
             3 => self.custom_seconds = edit(self.custom_seconds / 60, 180).max(1) * 60,
             4 => self.custom_increment = edit(self.custom_increment, 60),
+            // A number picks that Chess960 position; a digit that would go
+            // past 959 starts a new number.
+            5 => {
+                let typed = match self.start {
+                    StartChoice::Chess960(n) => edit(u32::from(n), 959),
+                    _ => d,
+                };
+                self.start = StartChoice::Chess960(typed as u16);
+            }
             // "1" then "0" is level 10.
             1 if d == 0 && self.level == 1 => self.level = 10,
             1 if (1..=9).contains(&d) => self.level = d as u8,
@@ -270,6 +342,13 @@ impl NewGameForm {
             KeyCode::Left | KeyCode::Char('h') => self.step(-1),
             KeyCode::Right | KeyCode::Char('l') | KeyCode::Char(' ') => self.step(1),
             KeyCode::Char(c @ '0'..='9') => self.digit(c.to_digit(10).unwrap_or(0)),
+            KeyCode::Backspace => {
+                if self.field == 5
+                    && let StartChoice::Chess960(n) = self.start
+                {
+                    self.start = StartChoice::Chess960(n / 10);
+                }
+            }
             KeyCode::Enter => return FormKey::Start,
             KeyCode::Esc if started => return FormKey::Back,
             KeyCode::Esc | KeyCode::Char('q') if !started => return FormKey::Quit,

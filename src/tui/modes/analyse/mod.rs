@@ -76,7 +76,7 @@ fn pass_turn(position: &shakmaty::Chess) -> Option<shakmaty::Chess> {
     }
     setup.turn = !setup.turn;
     setup.ep_square = None;
-    <shakmaty::Chess as shakmaty::FromSetup>::from_setup(setup, shakmaty::CastlingMode::Standard).ok()
+    <shakmaty::Chess as shakmaty::FromSetup>::from_setup(setup, position.castles().mode()).ok()
 }
 
 /// The review of the main line, filled in as the background pass goes.

@@ -25,8 +25,9 @@ use crate::tui::tasks::Request;
 use super::{HINT_MOVETIME, Play, Purpose, UNTIMED_MOVETIME};
 
 impl Play {
-    /// Start the game the new-game dialog describes.
-    pub fn start_game(&mut self, cx: &mut Shared, form: &NewGameForm, now: Instant) {
+    /// Start the game the new-game dialog describes, from `start` (the
+    /// dialog's start position, a random Chess960 one already picked).
+    pub fn start_game(&mut self, cx: &mut Shared, form: &NewGameForm, start: Chess, now: Instant) {
         self.stop_search(cx);
         let players = match form.side {
             3 => Players::TwoHumans,
@@ -43,14 +44,18 @@ impl Play {
                 }
             }
         };
-        let start = match (&form.fen_start, form.use_fen) {
-            (Some(position), true) => position.clone(),
-            _ => Chess::default(),
+        let variant = if crate::game::chess960::is_chess960(&start) {
+            match crate::game::chess960::number_of(&start) {
+                Some(number) => format!(", Chess960 no. {number}"),
+                None => ", Chess960".to_string(),
+            }
+        } else {
+            String::new()
         };
         self.begin(cx, Game::new(start), players, form.time_control(), None, now);
         cx.say(
             format!(
-                "New game: {} vs {}, {}",
+                "New game: {} vs {}, {}{variant}",
                 self.players.name(Color::White),
                 self.players.name(Color::Black),
                 self.time_control
