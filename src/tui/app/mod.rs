@@ -235,7 +235,7 @@ impl App {
             }
             Msg::ReviewAll { id, event } => {
                 if let Some(review) = self.cx.review_all.as_mut().filter(|r| r.id == id) {
-                    review.event(event);
+                    review.event(event, now);
                 }
                 true
             }

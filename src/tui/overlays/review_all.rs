@@ -108,6 +108,8 @@ pub struct ReviewAll {
     pub done: bool,
     pub error: Option<String>,
     pub started: Instant,
+    /// When the last game came in: the time left is estimated from then.
+    pub last_game: Option<Instant>,
     pub table: Table,
     pub sort: SortBy,
     /// The players' order reversed.
@@ -131,6 +133,7 @@ impl ReviewAll {
             done: false,
             error: None,
             started: now,
+            last_game: None,
             table: Table::Players,
             sort: SortBy::Name,
             reversed: false,
@@ -140,10 +143,11 @@ impl ReviewAll {
     }
 
     /// The background review reported.
-    pub fn event(&mut self, event: ReviewAllEvent) {
+    pub fn event(&mut self, event: ReviewAllEvent, now: Instant) {
         match event {
             ReviewAllEvent::Total(total) => self.total = Some(total),
             ReviewAllEvent::Game(game) => {
+                self.last_game = Some(now);
                 self.players.add(&game);
                 self.games.push(GameRow {
                     number: game.number,
@@ -277,10 +281,13 @@ impl ReviewAll {
             let stopped = if self.stopped() { ", stopped" } else { "" };
             return format!("{reviewed}{of} games reviewed{stopped}");
         }
-        let left = match self.total {
-            Some(total) if reviewed > 0 => {
-                let elapsed = now.saturating_duration_since(self.started);
-                let left = elapsed.mul_f64(total.saturating_sub(reviewed) as f64 / reviewed as f64);
+        // The pace so far (time a game, up to the last one in) for the games
+        // still to come, less the time since: it counts down between games.
+        let left = match (self.total, self.last_game) {
+            (Some(total), Some(last)) if reviewed > 0 => {
+                let pace = last.saturating_duration_since(self.started);
+                let to_come = pace.mul_f64(total.saturating_sub(reviewed) as f64 / reviewed as f64);
+                let left = to_come.saturating_sub(now.saturating_duration_since(last));
                 format!(", about {} left", minutes_seconds(left))
             }
             _ => String::new(),
@@ -375,7 +382,7 @@ impl ReviewAll {
                     "Result",
                     "acc W",
                     "acc B",
-                    "?! ? ?? (White / Black)",
+                    "?! ? ??: W / B",
                     nw = names
                 ),
                 self.games
@@ -457,5 +464,44 @@ fn minutes_seconds(d: Duration) -> String {
     match s / 60 {
         0 => format!("{s}s"),
         m => format!("{m}m{:02}s", s % 60),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(number: usize) -> ReviewedGame {
+        ReviewedGame {
+            number,
+            white: "Ann".into(),
+            black: "Bob".into(),
+            result: "*".into(),
+            plies: 0,
+            sides: [SideSummary::default(); 2],
+            study: [Vec::new(), Vec::new()],
+            pgn: String::new(),
+            error: None,
+        }
+    }
+
+    /// The time left is the pace so far for the games to come, counting
+    /// down between games; a review that ends early says it stopped.
+    #[test]
+    fn the_time_left_counts_down_and_a_stop_is_named() {
+        let t0 = Instant::now();
+        let at = |s: u64| t0 + Duration::from_secs(s);
+        let mut review = ReviewAll::new("f.pgn".into(), 1, Duration::from_millis(300), 1, t0);
+        review.event(ReviewAllEvent::Total(4), t0);
+        assert_eq!(review.state(at(5)), "reviewing… 0 of 4 games");
+        review.event(ReviewAllEvent::Game(Box::new(game(1))), at(10));
+        assert_eq!(review.state(at(10)), "reviewing… 1 of 4 games, about 30s left");
+        assert_eq!(review.state(at(25)), "reviewing… 1 of 4 games, about 15s left");
+        review.event(ReviewAllEvent::Game(Box::new(game(2))), at(30));
+        assert_eq!(review.state(at(30)), "reviewing… 2 of 4 games, about 30s left");
+        review.event(ReviewAllEvent::Done(Ok(None)), at(31));
+        assert!(review.stopped());
+        assert_eq!(review.state(at(31)), "2 of 4 games reviewed, stopped");
+        assert_eq!(review.players.by_name().len(), 2);
     }
 }
