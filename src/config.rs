@@ -183,6 +183,9 @@ pub struct Settings {
     pub move_table_moves: u8,
     /// A move is a table move only if its squares' weights add up to more.
     pub move_table_threshold: i32,
+    /// Which moves lose move-table weight at a cutoff: those tried before
+    /// it, or every other legal move (Greer's rule).
+    pub move_table_decrement: crate::engine::movetables::Decrement,
     /// Play in lines of text instead of on the board (`kibitz --plain`),
     /// for screen readers.
     pub plain: bool,
@@ -204,6 +207,7 @@ impl Default for Settings {
             tablebase_generation: crate::tablebase::Generation::Background,
             move_table_moves: crate::engine::protocol::DEFAULT_TABLE_MOVES,
             move_table_threshold: crate::engine::protocol::DEFAULT_TABLE_THRESHOLD,
+            move_table_decrement: crate::engine::movetables::Decrement::default(),
             plain: false,
         }
     }
@@ -225,6 +229,7 @@ book_depth = 24          # play book moves up to this ply
 tablebase_generation = "background"  # make missing endgame tables: background, off, ask
 move_table_moves = 0     # move tables: top table moves tried first, 0-8 (0: learned for the map only)
 move_table_threshold = 0 # ...only moves whose squares' weights add up to more than this
+move_table_decrement = "tried"  # at a cutoff lower the moves tried before it, or "all" other legal moves (Greer's rule)
 plain = false            # play in lines of text, for screen readers (kibitz --plain)
 "#;
 
@@ -316,6 +321,11 @@ impl Settings {
                             "{value} is not a table threshold (-{MAX_TABLE_THRESHOLD} to {MAX_TABLE_THRESHOLD})"
                         )
                     }),
+                "move_table_decrement" => value
+                    .as_str()
+                    .and_then(crate::engine::movetables::Decrement::parse)
+                    .map(|v| settings.move_table_decrement = v)
+                    .ok_or_else(|| format!("{value} is not a decrement rule (\"tried\" or \"all\")")),
                 _ => {
                     problems.push(format!("config: unknown key '{key}' ignored"));
                     continue;

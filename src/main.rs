@@ -89,9 +89,14 @@ enum Commands {
         /// Search depth (plies), 1 to 20.
         #[arg(long)]
         depth: u32,
-        /// JSON: 12 tables, each with colour, piece and 64 weights a1..h8.
+        /// JSON: 12 tables, each with colour, piece, 64 weights and 64
+        /// touches a1..h8; the links; the history heuristic's 12 tables.
         #[arg(long)]
         json: bool,
+        /// Which moves lose weight at a cutoff: `tried` (the moves searched
+        /// before the cutoff) or `all` (every other legal move, Greer's rule).
+        #[arg(long, default_value = "tried", value_parser = parse_decrement)]
+        decrement: kibitz::engine::movetables::Decrement,
     },
     /// Count the leaf nodes of the move tree (move generator test).
     Perft {
@@ -498,7 +503,8 @@ fn run(command: Commands, out: &mut dyn Write) -> Result<(), CliError> {
             moves,
             depth,
             json,
-        } => cli::movetables(fen.as_deref(), &moves, depth, json, out)?,
+            decrement,
+        } => cli::movetables(fen.as_deref(), &moves, depth, decrement, json, out)?,
         Commands::Pgn { file, json } => cli::pgn::summary(&file, json, &mut &mut *out)?,
         Commands::Describe { fen, moves, json } => {
             cli::describe::run(fen.as_deref(), &moves, json, out)?
@@ -893,4 +899,10 @@ fn main() -> anyhow::Result<ExitCode> {
 /// The number of cores, for commands whose thread count defaults to it.
 fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, usize::from)
+}
+
+/// `--decrement tried|all`.
+fn parse_decrement(text: &str) -> Result<kibitz::engine::movetables::Decrement, String> {
+    kibitz::engine::movetables::Decrement::parse(text)
+        .ok_or_else(|| format!("'{text}' is not a decrement rule: tried or all"))
 }

@@ -11,7 +11,7 @@ use shakmaty::{Chess, Position, Square};
 
 use super::{CliError, setup};
 use crate::engine::heuristics::Heuristics;
-use crate::engine::movetables::{TableId, TableWeights};
+use crate::engine::movetables::{Decrement, TableId, TableWeights};
 use crate::engine::protocol::MAX_TABLE_MOVES;
 use crate::engine::search;
 use crate::engine::trace::NoTrace;
@@ -32,6 +32,7 @@ pub fn movetables(
     fen: Option<&str>,
     moves: &[String],
     depth: u32,
+    decrement: Decrement,
     json: bool,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
@@ -44,15 +45,20 @@ pub fn movetables(
     }
     let mut tt = TranspositionTable::new(HASH_MB);
     let mut heuristics = Box::<Heuristics>::default();
+    let options = SearchOptions {
+        table_decrement: decrement,
+        ..SearchOptions::default()
+    };
     let result = search_with(
         &position,
         &history,
         depth,
-        SearchOptions::default(),
+        options,
         &mut tt,
         &mut heuristics,
     );
-    let weights = heuristics.tables.weights();
+    let maps = heuristics.maps();
+    let weights = &maps;
     if json {
         let tables: Vec<_> = TableId::ALL
             .iter()
@@ -62,6 +68,32 @@ pub fn movetables(
                     "piece": id.piece_name(),
                     "code": id.code(),
                     "weights": weights.table(id).to_vec(),
+                    "touches": weights.touches(id).to_vec(),
+                })
+            })
+            .collect();
+        let history: Vec<_> = TableId::ALL
+            .iter()
+            .map(|&id| {
+                json!({
+                    "color": id.color_name(),
+                    "piece": id.piece_name(),
+                    "code": id.code(),
+                    "weights": weights.history_table(id).to_vec(),
+                })
+            })
+            .collect();
+        let links: Vec<_> = weights
+            .links
+            .iter()
+            .map(|l| {
+                json!({
+                    "after": l.after.code(),
+                    "after_from": l.after_from.to_string(),
+                    "answer": l.answer.code(),
+                    "answer_from": l.answer_from.to_string(),
+                    "weight": l.weight,
+                    "words": l.words(),
                 })
             })
             .collect();
@@ -73,7 +105,10 @@ pub fn movetables(
                 "depth": depth,
                 "nodes": result.nodes,
                 "squares": "a1..h8",
+                "decrement": decrement.name(),
                 "tables": tables,
+                "links": links,
+                "history": history,
             })
         )?;
         return Ok(());

@@ -26,7 +26,7 @@ use shakmaty::{Color, Move};
 
 use super::correction::Corrections;
 use super::evalcache::EvalCache;
-use super::movetables::MoveTables;
+use super::movetables::{MoveTables, TableId, TableWeights};
 use super::values::MAX_PLY;
 
 /// History scores saturate here, so old successes fade as new ones arrive.
@@ -81,6 +81,7 @@ impl Heuristics {
     /// so it still helps but yields to what the new search finds. The move
     /// tables are a memory of the whole game and stay as they are.
     pub fn new_search(&mut self) {
+        self.tables.new_search();
         self.killers = [[None; 2]; MAX_PLY];
         for value in self.history.iter_mut().flatten().flatten() {
             *value /= 2;
@@ -94,6 +95,23 @@ impl Heuristics {
         {
             *value /= 2;
         }
+    }
+
+    /// The move memory as the maps show it: the move tables (both scopes,
+    /// with their links), the history by table (colour and piece) and
+    /// destination, and the counter-moves.
+    pub fn maps(&self) -> TableWeights {
+        let mut maps = self.tables.snapshot();
+        for id in TableId::ALL {
+            // The history and counters are indexed as the tables are: by
+            // colour, then shakmaty's role order less one.
+            let role = id.role as usize - 1;
+            maps.history[id.index()] = self.history[id.color as usize][role];
+            // A counter-move is stored under the side that plays it.
+            let replies = &self.counters[(!id.color) as usize][role];
+            maps.counters[id.index() * 64..(id.index() + 1) * 64].copy_from_slice(replies);
+        }
+        maps
     }
 
     fn history_slot(&mut self, color: Color, m: Move) -> &mut i32 {

@@ -410,7 +410,7 @@ fn go(
             complete: true,
         })));
     }
-    let tables = Arc::new(ctx.heuristics.tables.weights().clone());
+    let tables = Arc::new(ctx.heuristics.maps());
     let _ = reports.send(Report::Stats {
         search_id,
         stats: Arc::new(result.stats),

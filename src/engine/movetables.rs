@@ -77,7 +77,7 @@ impl TableId {
         TableId { color, role }
     }
 
-    fn index(self) -> usize {
+    pub(crate) fn index(self) -> usize {
         self.color as usize * 6 + (self.role as usize - 1)
     }
 
@@ -163,24 +163,27 @@ fn squares_of(m: Move) -> Option<(Square, Square)> {
     }
 }
 
-/// The twelve tables' weights, a1..h8 in each: what the views draw.
+/// One scope's tables (the whole game's, or this search's): the net weight
+/// of each square and how often the tables' rule touched it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TableWeights {
+pub struct Counts {
+    /// Net weight: gains minus losses.
     weights: [[i32; 64]; TABLES],
-    /// Per table, a bit per square (a1 = bit 0) that any update touched.
-    considered: [u64; TABLES],
+    /// Touches: gains plus losses, each +1 or -1 on the square counting
+    /// one. A square never touched was never considered for that piece.
+    touches: [[u32; 64]; TABLES],
 }
 
-impl Default for TableWeights {
-    fn default() -> TableWeights {
-        TableWeights {
+impl Default for Counts {
+    fn default() -> Counts {
+        Counts {
             weights: [[0; 64]; TABLES],
-            considered: [0; TABLES],
+            touches: [[0; 64]; TABLES],
         }
     }
 }
 
-impl TableWeights {
+impl Counts {
     pub fn table(&self, id: TableId) -> &[i32; 64] {
         &self.weights[id.index()]
     }
@@ -189,43 +192,48 @@ impl TableWeights {
         self.weights[id.index()][square.to_usize()]
     }
 
+    /// How often the tables' rule touched `square` for `id`'s piece.
+    pub fn touches(&self, id: TableId) -> &[u32; 64] {
+        &self.touches[id.index()]
+    }
+
     /// Whether `square` was ever considered for `id`'s piece (its weight
     /// may be 0 all the same, when gains and losses cancel).
     pub fn considered(&self, id: TableId, square: Square) -> bool {
-        self.considered[id.index()] & (1 << square.to_usize()) != 0
+        self.touches[id.index()][square.to_usize()] != 0
     }
 
     /// The squares considered for `id`'s piece: a bit per square, a1 = bit 0.
     pub fn considered_squares(&self, id: TableId) -> u64 {
-        self.considered[id.index()]
+        self.touches[id.index()]
+            .iter()
+            .enumerate()
+            .filter(|&(_, &t)| t != 0)
+            .fold(0, |mask, (i, _)| mask | 1 << i)
     }
 
     /// The squares considered for any piece.
     pub fn considered_by_any(&self) -> u64 {
-        self.considered
+        TableId::ALL
             .iter()
-            .fold(0, |all, &squares| all | squares)
+            .fold(0, |all, &id| all | self.considered_squares(id))
     }
 
     /// Whether nothing has been learned yet: no square ever considered.
     pub fn is_empty(&self) -> bool {
-        self.considered_by_any() == 0
+        self.touches.iter().flatten().all(|&t| t == 0)
     }
 
     fn add(&mut self, id: TableId, m: Move, delta: i32) {
         if let Some((from, to)) = squares_of(m) {
-            let table = &mut self.weights[id.index()];
+            let index = id.index();
             for square in [from, to] {
-                let slot = &mut table[square.to_usize()];
+                let slot = &mut self.weights[index][square.to_usize()];
                 *slot = slot.saturating_add(delta);
-                self.considered[id.index()] |= 1 << square.to_usize();
+                let touch = &mut self.touches[index][square.to_usize()];
+                *touch = touch.saturating_add(1);
             }
         }
-    }
-
-    /// The weight update of one cutoff (see [`TableUpdate`]).
-    pub fn apply(&mut self, update: &TableUpdate) {
-        self.apply_moves(update.color, &update.line, &update.others);
     }
 
     fn apply_moves(&mut self, color: Color, line: &[Move], others: &[Move]) {
@@ -239,34 +247,207 @@ impl TableWeights {
         }
     }
 
+    /// A table as `view` shows it, a1..h8.
+    pub fn view(&self, id: TableId, view: MapView) -> [i64; 64] {
+        let mut out = [0i64; 64];
+        let (weights, touches) = (&self.weights[id.index()], &self.touches[id.index()]);
+        for (i, value) in out.iter_mut().enumerate() {
+            *value = view.value(weights[i], touches[i]);
+        }
+        out
+    }
+
     /// The combined view: for each square, the sum over the twelve tables
-    /// (importance adds absolute weights; best adds positive ones).
+    /// of the view's value.
     pub fn combined(&self, view: MapView) -> [i64; 64] {
         let mut sum = [0i64; 64];
-        for table in &self.weights {
-            for (total, &w) in sum.iter_mut().zip(table) {
-                *total += view.value(w);
+        for id in TableId::ALL {
+            for (total, value) in sum.iter_mut().zip(self.view(id, view)) {
+                *total += value;
             }
         }
         sum
     }
 }
 
+/// Which moves lose weight at a cutoff.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Decrement {
+    /// The moves searched before the one that cut off: kibitz's first
+    /// rule. About 85% of cutoffs come from the first move, so little is
+    /// ever decremented and the importance map looks like the best one.
+    #[default]
+    Tried,
+    /// Every other legal move at the node, searched or not: the paper's
+    /// rule ("All other moves can have the weight value decremented").
+    All,
+}
+
+impl Decrement {
+    pub fn name(self) -> &'static str {
+        match self {
+            Decrement::Tried => "tried",
+            Decrement::All => "all",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Decrement> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "tried" => Some(Decrement::Tried),
+            "all" => Some(Decrement::All),
+            _ => None,
+        }
+    }
+}
+
+/// Which of the tables' two memories a map shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Scope {
+    /// Everything learned since the game began (the tables the search
+    /// orders by).
+    #[default]
+    Game,
+    /// Only what the current (or last) search learned.
+    Search,
+}
+
+impl Scope {
+    pub fn name(self) -> &'static str {
+        match self {
+            Scope::Game => "game",
+            Scope::Search => "search",
+        }
+    }
+}
+
+/// One link of the tables (Greer's Fig. 2): after a move of the `after`
+/// piece from `after_from`, a move of the `answer` piece from `answer_from`
+/// refuted it `weight` times.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TableLink {
+    pub after: TableId,
+    pub after_from: Square,
+    pub answer: TableId,
+    pub answer_from: Square,
+    pub weight: i32,
+}
+
+impl TableLink {
+    /// "after the black pawn leaves e7, the white knight from g1 answered
+    /// it 37 times".
+    pub fn words(&self) -> String {
+        format!(
+            "after the {} leaves {}, the {} from {} answered {}",
+            self.after.name(),
+            self.after_from,
+            self.answer.name(),
+            self.answer_from,
+            match self.weight {
+                1 => "once".to_string(),
+                n => format!("{n} times"),
+            }
+        )
+    }
+}
+
+/// The engine's move memory at one moment, for the maps and `kibitz
+/// movetables`: Greer's tables in both scopes with their links, and beside
+/// them the history heuristic and the counter-moves, the modern descendants
+/// of the same idea that the search actually orders by.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TableWeights {
+    game: Counts,
+    search: Counts,
+    /// The links with any weight, strongest first.
+    pub links: Vec<TableLink>,
+    /// The history heuristic, by table (colour and moving piece) and
+    /// destination square: what a quiet move of that piece to that square
+    /// earned in cutoffs (bonuses, penalties, gravity; halved each search).
+    pub history: [[i32; 64]; TABLES],
+    /// By the table of the refuted move's piece and its destination: the
+    /// quiet move that last refuted it (the counter-move).
+    pub counters: Vec<Option<Move>>,
+}
+
+impl Default for TableWeights {
+    fn default() -> TableWeights {
+        TableWeights {
+            game: Counts::default(),
+            search: Counts::default(),
+            links: Vec::new(),
+            history: [[0; 64]; TABLES],
+            counters: vec![None; TABLES * 64],
+        }
+    }
+}
+
+impl std::ops::Deref for TableWeights {
+    type Target = Counts;
+
+    /// The whole game's tables, which the search orders by.
+    fn deref(&self) -> &Counts {
+        &self.game
+    }
+}
+
+impl TableWeights {
+    /// The tables of `scope`.
+    pub fn scope(&self, scope: Scope) -> &Counts {
+        match scope {
+            Scope::Game => &self.game,
+            Scope::Search => &self.search,
+        }
+    }
+
+    /// The weight update of one cutoff (see [`TableUpdate`]), in both
+    /// scopes.
+    pub fn apply(&mut self, update: &TableUpdate) {
+        self.apply_moves(update.color, &update.line, &update.others);
+    }
+
+    fn apply_moves(&mut self, color: Color, line: &[Move], others: &[Move]) {
+        self.game.apply_moves(color, line, others);
+        self.search.apply_moves(color, line, others);
+    }
+
+    /// The history heuristic's table for `id`, a1..h8 by destination.
+    pub fn history_table(&self, id: TableId) -> &[i32; 64] {
+        &self.history[id.index()]
+    }
+
+    /// The counter-move to a move of `refuted`'s piece that landed on `to`.
+    pub fn counter(&self, refuted: TableId, to: Square) -> Option<Move> {
+        self.counters.get(slot(refuted, to)).copied().flatten()
+    }
+
+    /// The strongest links where `id`'s piece moved first or answered,
+    /// strongest first.
+    pub fn links_of(&self, id: TableId) -> impl Iterator<Item = &TableLink> {
+        self.links
+            .iter()
+            .filter(move |l| l.after == id || l.answer == id)
+    }
+}
+
 /// Which picture of a table to draw.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum MapView {
-    /// The absolute accumulated weight: how much a square was considered.
+    /// How often the square was considered: the touches (gains plus
+    /// losses). Blank really means never considered.
     #[default]
     Importance,
-    /// Only the positive weights: squares of moves that kept working.
+    /// The net weight, signed: gains minus losses.
+    Net,
+    /// Only the positive net weights: squares of moves that kept working.
     Best,
 }
 
 impl MapView {
-    /// A weight as this view shows it.
-    pub fn value(self, weight: i32) -> i64 {
+    /// A square as this view shows it, from its net weight and touches.
+    pub fn value(self, weight: i32, touches: u32) -> i64 {
         match self {
-            MapView::Importance => i64::from(weight).abs(),
+            MapView::Importance => i64::from(touches),
+            MapView::Net => i64::from(weight),
             MapView::Best => i64::from(weight.max(0)),
         }
     }
@@ -274,7 +455,17 @@ impl MapView {
     pub fn name(self) -> &'static str {
         match self {
             MapView::Importance => "importance",
+            MapView::Net => "net",
             MapView::Best => "best",
+        }
+    }
+
+    /// The next view, for the `M` key.
+    pub fn next(self) -> MapView {
+        match self {
+            MapView::Importance => MapView::Net,
+            MapView::Net => MapView::Best,
+            MapView::Best => MapView::Importance,
         }
     }
 }
@@ -343,6 +534,38 @@ impl MoveTables {
 
     pub fn weights(&self) -> &TableWeights {
         &self.weights
+    }
+
+    /// A new search: the search scope starts empty (the game's goes on).
+    pub fn new_search(&mut self) {
+        self.weights.search = Counts::default();
+    }
+
+    /// The tables as the maps show them: both scopes and every link with
+    /// weight, strongest first. (History and counter-moves are the
+    /// heuristics', which add them: see `Heuristics::maps`.)
+    pub fn snapshot(&self) -> TableWeights {
+        let mut links: Vec<TableLink> = Vec::new();
+        for after in TableId::ALL {
+            for square in Square::ALL {
+                for (answer, answer_from, weight) in self.links_from(after, square) {
+                    if weight > 0 {
+                        links.push(TableLink {
+                            after,
+                            after_from: square,
+                            answer,
+                            answer_from,
+                            weight,
+                        });
+                    }
+                }
+            }
+        }
+        links.sort_by_key(|l| std::cmp::Reverse(l.weight));
+        TableWeights {
+            links,
+            ..self.weights.clone()
+        }
     }
 
     /// Learn from one cutoff: raise the refuting sequence's squares, lower
@@ -613,9 +836,62 @@ mod tests {
     }
 
     #[test]
-    fn views_show_absolute_or_positive_weight() {
-        assert_eq!(MapView::Importance.value(-975), 975);
-        assert_eq!(MapView::Best.value(-975), 0);
-        assert_eq!(MapView::Best.value(12), 12);
+    fn views_show_touches_the_signed_weight_or_its_gain() {
+        // A square gained 3 and lost 978 times: net -975, touched 981.
+        assert_eq!(MapView::Importance.value(-975, 981), 981);
+        assert_eq!(MapView::Net.value(-975, 981), -975);
+        assert_eq!(MapView::Best.value(-975, 981), 0);
+        assert_eq!(MapView::Best.value(12, 12), 12);
+        assert_eq!(MapView::Importance.next(), MapView::Net);
+        assert_eq!(MapView::Best.next(), MapView::Importance);
+    }
+
+    /// A cancelled square keeps its touches; the search scope starts empty
+    /// at each search while the game's goes on.
+    #[test]
+    fn touches_count_gains_and_losses_and_the_search_scope_restarts() {
+        let start = Chess::default();
+        let e4 = moves(&start, &["e2e4"]);
+        let e3 = moves(&start, &["e2e3"]);
+        let mut tables = MoveTables::default();
+        tables.record(Color::White, &e4, &e3);
+        let wp = TableId::new(Color::White, Role::Pawn);
+        let w = tables.weights();
+        assert_eq!(w.weight(wp, at("e2")), 0);
+        assert_eq!(w.touches(wp)[at("e2").to_usize()], 2);
+        assert!(w.considered(wp, at("e2")));
+        assert_eq!(w.scope(Scope::Search).touches(wp)[at("e2").to_usize()], 2);
+        tables.new_search();
+        tables.record(Color::White, &e4, &[]);
+        let w = tables.weights();
+        assert_eq!(w.scope(Scope::Game).weight(wp, at("e4")), 2);
+        assert_eq!(w.scope(Scope::Search).weight(wp, at("e4")), 1);
+        assert_eq!(w.scope(Scope::Search).weight(wp, at("e3")), 0);
+        assert!(!w.scope(Scope::Search).considered(wp, at("e3")));
+    }
+
+    #[test]
+    fn links_come_out_strongest_first_in_words() {
+        let start = Chess::default();
+        let mut tables = MoveTables::default();
+        for _ in 0..3 {
+            tables.record(Color::White, &moves(&start, &["e2e4", "e7e5", "g1f3"]), &[]);
+        }
+        tables.record(Color::White, &moves(&start, &["d2d4", "d7d5"]), &[]);
+        let snapshot = tables.snapshot();
+        assert_eq!(snapshot.links.len(), 3);
+        assert_eq!(snapshot.links[0].weight, 3);
+        assert_eq!(snapshot.links[2].weight, 1);
+        let bp = TableId::new(Color::Black, Role::Pawn);
+        let words: Vec<String> = snapshot.links_of(bp).map(TableLink::words).collect();
+        assert!(
+            words.contains(
+                &"after the black pawn leaves e7, the white knight from g1 answered 3 times"
+                    .to_string()
+            ),
+            "{words:?}"
+        );
+        assert_eq!(Decrement::parse(" ALL "), Some(Decrement::All));
+        assert_eq!(Decrement::parse("some"), None);
     }
 }

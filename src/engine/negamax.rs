@@ -26,10 +26,10 @@
 //! (See `search.rs` for the glossary and for why each piece is there.)
 
 use arrayvec::ArrayVec;
-use shakmaty::{Chess, Color, Move, Position};
+use shakmaty::{Chess, Move, Position};
 
 use super::eval::evaluate;
-use super::movetables::TableUpdate;
+use super::movetables::{Decrement, TableUpdate};
 use super::ordering::{MovePicker, TableChoice};
 use super::search::Searcher;
 use super::selective::{MoveFacts, Singular};
@@ -492,7 +492,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                                 moves_left: picker.remaining(position) as u32,
                             });
                         }
-                        self.teach_tables(ply, position.turn(), &tried.all);
+                        self.teach_tables(ply, position, &tried.all);
                         break;
                     }
                 }
@@ -556,10 +556,22 @@ impl<T: Tracer> Searcher<'_, '_, T> {
 
     /// A beta cutoff teaches the move tables: the refuting line (the move
     /// that cut off and the line expected after it, now `pv[ply]`) gains
-    /// weight on its squares; the moves tried before it lose weight.
-    fn teach_tables(&mut self, ply: u32, color: Color, tried: &[Move]) {
+    /// weight on its squares; the other moves lose weight: those tried
+    /// before it, or under Greer's own rule every other legal move, tried
+    /// or not (it takes a move generation per cutoff, which is its cost).
+    fn teach_tables(&mut self, ply: u32, position: &Chess, tried: &[Move]) {
+        let color = position.turn();
         let line = &self.pv[ply as usize];
-        let others = tried.split_last().map_or(&[][..], |(_, before)| before);
+        let mut all_others;
+        let others = match self.options.table_decrement {
+            Decrement::Tried => tried.split_last().map_or(&[][..], |(_, before)| before),
+            Decrement::All => {
+                let cutoff = tried.last().copied();
+                all_others = position.legal_moves();
+                all_others.retain(|m| Some(*m) != cutoff);
+                &all_others[..]
+            }
+        };
         self.ctx.heuristics.tables.record(color, line, others);
         if T::ENABLED {
             self.tracer.record(TraceEvent::MoveTables {

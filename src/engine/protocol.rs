@@ -12,7 +12,7 @@ use std::sync::Arc;
 use crate::book::{Book, BookOptions};
 use crate::tablebase::{Tablebases, Wdl};
 
-use super::movetables::TableWeights;
+use super::movetables::{Decrement, TableWeights};
 use super::stats::SearchStats;
 
 /// The key lives in [`crate::core`]; re-exported here (and as
@@ -182,6 +182,9 @@ pub struct SearchOptions {
     /// A move is a table move only if its two squares' weights add up to
     /// more than this.
     pub table_threshold: i32,
+    /// Which moves lose table weight at a cutoff: the ones tried before it,
+    /// or (Greer's rule) every other legal move.
+    pub table_decrement: Decrement,
 }
 
 /// Table moves searched first by default (measured: see CHANGELOG.md).
@@ -207,6 +210,7 @@ impl Default for SearchOptions {
             history_heuristic: true,
             table_moves: DEFAULT_TABLE_MOVES,
             table_threshold: DEFAULT_TABLE_THRESHOLD,
+            table_decrement: Decrement::default(),
         }
     }
 }

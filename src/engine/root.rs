@@ -489,7 +489,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
     /// Report the statistics so far (at the end of each iteration).
     fn report_stats(&mut self) {
         self.close_stats();
-        let tables = std::sync::Arc::new(self.ctx.heuristics.tables.weights().clone());
+        let tables = std::sync::Arc::new(self.ctx.heuristics.maps());
         (self.ctx.on_info)(Progress::Stats(self.stats.clone(), tables));
     }
 }

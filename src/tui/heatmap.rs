@@ -3,7 +3,9 @@
 //! the ranking of a table's squares into six bands. No drawing here: the
 //! board and the legend widgets draw from what this works out.
 
-use crate::engine::movetables::{MapView, TableId, TableWeights};
+use shakmaty::{Color, Move};
+
+use crate::engine::movetables::{MapView, Scope, TableId, TableWeights};
 
 /// Colour bands of the map, from the most weight (0: red) to the least
 /// (5: dark blue), as Greer colours them.
@@ -26,42 +28,75 @@ impl MapTable {
     }
 }
 
+/// Whose memory the map shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum MapSource {
+    /// Greer's move tables.
+    #[default]
+    Tables,
+    /// The history heuristic: by colour, piece and destination square, what
+    /// the search's quiet moves earned in cutoffs. The search orders by it.
+    History,
+    /// The counter-move: the quiet reply that last refuted the move just
+    /// played.
+    Counter,
+}
+
 /// The map's switches, shared by every mode.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct MapState {
     /// The table shown; `None`: the map is off.
     pub shown: Option<MapTable>,
     pub view: MapView,
-    /// Write each square's weight in it.
+    /// Write each square's value in it.
     pub numbers: bool,
     /// The table `m` started at: it goes round the twelve from there, then
     /// to all of them.
     pub first: Option<TableId>,
+    /// The game's tables or this search's.
+    pub scope: Scope,
+    pub source: MapSource,
 }
 
 /// What a square of the map holds: the number written in it (numbers
-/// mode) and its band: none for a square never considered (importance) or
-/// without a positive weight (best).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// mode) and its band: none for a square left blank (see the legend).
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HeatMap {
     pub table: MapTable,
     pub view: MapView,
-    /// a1..h8: the value shown (a single table's raw weight, signed, in the
-    /// importance view; otherwise the view's value).
+    pub scope: Scope,
+    pub source: MapSource,
+    /// a1..h8: the value shown.
     pub numbers: [i64; 64],
-    /// a1..h8: the band, 0 = most.
+    /// a1..h8: the band, 0 = most. In the net view bands 0-2 are gains
+    /// (0 the most) and 3-5 losses (5 the most).
     pub bands: [Option<u8>; 64],
     /// Whether the numbers are written in the squares.
     pub show_numbers: bool,
-    /// Whether any square of the table was considered.
+    /// Whether the memory shown holds anything yet.
     pub learned: bool,
+    /// The strongest link of the table shown, in words (Greer's Fig. 2).
+    pub link: Option<String>,
+    /// The counter map's words: which move, and its reply.
+    pub counter: Option<String>,
+}
+
+impl HeatMap {
+    /// The mark of band `band` where squares carry one: 1 (most) to 6, or
+    /// in the net view +3 (most gained) to -3 (most lost).
+    pub fn band_label(&self, band: u8) -> String {
+        match self.view {
+            MapView::Net if band < 3 => format!("+{}", 3 - band),
+            MapView::Net => format!("-{}", band - 2),
+            MapView::Importance | MapView::Best => format!("{}", band + 1),
+        }
+    }
 }
 
 /// What `:map WORD` changed, for the status line; or why it did not.
 pub type MapAnswer = Result<String, String>;
 
-const MAP_USAGE: &str =
-    ":map wn (colour w/b + piece k q r b n p), all, best, importance, numbers, off";
+const MAP_USAGE: &str = ":map wn (colour w/b + piece k q r b n p), all, importance, net, best, numbers, scope search|game, history, counter, tables, links, off";
 
 impl MapState {
     /// `m`: off, then the table with the most weight in `weights` (the
@@ -70,7 +105,7 @@ impl MapState {
     pub fn cycle(&mut self, weights: Option<&TableWeights>) {
         self.shown = match self.shown {
             None => {
-                let first = weights.map_or(TableId::ALL[0], heaviest);
+                let first = weights.map_or(TableId::ALL[0], |w| heaviest(w, self.scope));
                 self.first = Some(first);
                 Some(MapTable::One(first))
             }
@@ -88,18 +123,15 @@ impl MapState {
     }
 
     /// The map's keys, the same in every mode: `m` the next table (see
-    /// [`MapState::cycle`]), `M` importance or best, `#` the numbers.
-    /// `None`: not a map key.
+    /// [`MapState::cycle`]), `M` the next view (importance, net, best), `#`
+    /// the numbers. `None`: not a map key.
     pub fn key(&mut self, key: char, weights: Option<&TableWeights>) -> Option<MapAnswer> {
         match key {
             'm' => {
                 self.cycle(weights);
                 Some(Ok(self.describe()))
             }
-            'M' => Some(self.command(match self.view {
-                MapView::Importance => "best",
-                MapView::Best => "importance",
-            })),
+            'M' => Some(self.command(self.view.next().name())),
             '#' => Some(self.command("numbers")),
             _ => None,
         }
@@ -107,24 +139,42 @@ impl MapState {
 
     /// What the map shows now, for the status line.
     pub fn describe(&self) -> String {
-        match self.shown {
-            None => "Move-table map off.".into(),
-            Some(table) => format!(
-                "Move-table map: {} · {}{}.",
+        match (self.shown, self.source) {
+            (None, _) => "Move-table map off.".into(),
+            (Some(_), MapSource::Counter) => {
+                "Map: the counter-move to the last move played.".into()
+            }
+            (Some(table), source) => format!(
+                "{}: {} · {}{}{}.",
+                match source {
+                    MapSource::History => "History map",
+                    _ => "Move-table map",
+                },
                 table.name(),
                 self.view.name(),
+                match (source, self.scope) {
+                    (MapSource::Tables, Scope::Search) => " · this search",
+                    _ => "",
+                },
                 if self.numbers { " · numbers" } else { "" }
             ),
         }
     }
 
     /// The words of `:map`: a table ("wn", "white knight"), "all", a view,
-    /// "numbers" (on, off or, alone, the other way), "off".
+    /// "numbers" (on, off or, alone, the other way), "scope search|game",
+    /// "history", "counter", "tables", "off". ("links" is the app's: it
+    /// needs the tables.)
     pub fn command(&mut self, rest: &str) -> MapAnswer {
         let rest = rest.trim().to_ascii_lowercase();
         let (word, arg) = match rest.split_once(char::is_whitespace) {
             Some((w, a)) => (w, a.trim()),
             None => (rest.as_str(), ""),
+        };
+        let show = |state: &mut MapState| {
+            if state.shown.is_none() {
+                state.shown = Some(MapTable::All);
+            }
         };
         match (word, arg) {
             ("", _) => return Err(format!("{} Try {MAP_USAGE}.", self.describe())),
@@ -132,9 +182,29 @@ impl MapState {
             ("all" | "combined", "") => self.shown = Some(MapTable::All),
             ("best", "") => self.view = MapView::Best,
             ("importance", "") => self.view = MapView::Importance,
+            ("net", "") => self.view = MapView::Net,
             ("numbers", "") => self.numbers = !self.numbers,
             ("numbers", "on") => self.numbers = true,
             ("numbers", "off") => self.numbers = false,
+            ("scope", "search") => self.scope = Scope::Search,
+            ("scope", "game") => self.scope = Scope::Game,
+            ("scope", _) => {
+                return Err(format!(
+                    "':map scope {arg}': the scope is search (this search only) or game (since the game began)."
+                ));
+            }
+            ("history", "") => {
+                self.source = MapSource::History;
+                show(self);
+            }
+            ("counter" | "counters", "") => {
+                self.source = MapSource::Counter;
+                show(self);
+            }
+            ("tables" | "greer", "") => {
+                self.source = MapSource::Tables;
+                show(self);
+            }
             _ => match TableId::parse(&rest) {
                 Some(id) => {
                     self.shown = Some(MapTable::One(id));
@@ -148,68 +218,160 @@ impl MapState {
             },
         }
         let mut text = self.describe();
-        if self.shown.is_none() && matches!(word, "best" | "importance" | "numbers") {
+        if self.shown.is_none()
+            && matches!(word, "best" | "importance" | "net" | "numbers" | "scope")
+        {
             text.push_str(" (:map all or m shows it)");
         }
         Ok(text)
     }
 
     /// The map of `weights` as the switches say, or `None` when it is off.
-    pub fn heat(&self, weights: Option<&TableWeights>) -> Option<HeatMap> {
+    /// `last`: the move that led to the position shown and its side, for
+    /// the counter map.
+    pub fn heat(
+        &self,
+        weights: Option<&TableWeights>,
+        last: Option<(Color, Move)>,
+    ) -> Option<HeatMap> {
         let table = self.shown?;
         let empty = TableWeights::default();
         let weights = weights.unwrap_or(&empty);
-        let mut numbers = [0i64; 64];
-        let mut values = [0i64; 64];
-        let considered = match table {
-            MapTable::One(id) => {
-                for ((number, value), &w) in
-                    numbers.iter_mut().zip(&mut values).zip(weights.table(id))
-                {
-                    *value = self.view.value(w);
-                    *number = match self.view {
-                        // The sign says whether the square's moves worked.
-                        MapView::Importance => i64::from(w),
-                        MapView::Best => *value,
-                    };
-                }
-                weights.considered_squares(id)
-            }
-            MapTable::All => {
-                values = weights.combined(self.view);
-                numbers = values;
-                weights.considered_by_any()
-            }
-        };
-        // Importance bands every square considered, even one whose gains
-        // and losses cancelled; best only the squares that gained.
-        let banded = match self.view {
-            MapView::Importance => considered,
-            MapView::Best => (0..64)
-                .filter(|&i| values[i] > 0)
-                .fold(0, |mask, i| mask | 1 << i),
-        };
-        Some(HeatMap {
+        let mut heat = HeatMap {
             table,
             view: self.view,
-            numbers,
-            bands: bands(&values, banded),
+            scope: self.scope,
+            source: self.source,
+            numbers: [0; 64],
+            bands: [None; 64],
             show_numbers: self.numbers,
-            learned: considered != 0,
-        })
+            learned: false,
+            link: None,
+            counter: None,
+        };
+        match self.source {
+            MapSource::Tables => self.tables_heat(&mut heat, weights),
+            MapSource::History => self.history_heat(&mut heat, weights),
+            MapSource::Counter => counter_heat(&mut heat, weights, last),
+        }
+        Some(heat)
+    }
+
+    fn tables_heat(&self, heat: &mut HeatMap, weights: &TableWeights) {
+        let counts = weights.scope(self.scope);
+        let (values, considered) = match heat.table {
+            MapTable::One(id) => {
+                heat.link = weights.links_of(id).next().map(|l| l.words());
+                (counts.view(id, self.view), counts.considered_squares(id))
+            }
+            MapTable::All => {
+                heat.link = weights.links.first().map(|l| l.words());
+                (counts.combined(self.view), counts.considered_by_any())
+            }
+        };
+        heat.numbers = values;
+        heat.learned = considered != 0;
+        heat.bands = match self.view {
+            // Every square considered, even one whose gains and losses
+            // cancelled.
+            MapView::Importance => bands(&values, considered),
+            MapView::Net => diverging_bands(&values),
+            MapView::Best => bands(&values, positive(&values)),
+        };
+    }
+
+    fn history_heat(&self, heat: &mut HeatMap, weights: &TableWeights) {
+        let mut values = [0i64; 64];
+        let ids: Vec<TableId> = match heat.table {
+            MapTable::One(id) => vec![id],
+            MapTable::All => TableId::ALL.to_vec(),
+        };
+        for id in ids {
+            for (total, &h) in values.iter_mut().zip(weights.history_table(id)) {
+                *total += match self.view {
+                    MapView::Importance => i64::from(h).abs(),
+                    MapView::Net => i64::from(h),
+                    MapView::Best => i64::from(h.max(0)),
+                };
+            }
+        }
+        heat.numbers = values;
+        let nonzero = (0..64)
+            .filter(|&i| values[i] != 0)
+            .fold(0u64, |m, i| m | 1 << i);
+        heat.learned = nonzero != 0;
+        heat.bands = match self.view {
+            MapView::Importance => bands(&values, nonzero),
+            MapView::Net => diverging_bands(&values),
+            MapView::Best => bands(&values, positive(&values)),
+        };
     }
 }
 
-/// The table with the most weight (the sum of its absolute weights); the
-/// first in [`TableId::ALL`] among equals.
-fn heaviest(weights: &TableWeights) -> TableId {
-    let total = |id: TableId| -> i64 {
-        weights
-            .table(id)
-            .iter()
-            .map(|&w| MapView::Importance.value(w))
-            .sum()
+/// The counter map: the from and to squares of the reply the engine has
+/// learnt to the move just played (band 0 and 1), and its words.
+fn counter_heat(heat: &mut HeatMap, weights: &TableWeights, last: Option<(Color, Move)>) {
+    let Some((mover, played)) = last else {
+        heat.counter = Some("no move played yet".into());
+        return;
     };
+    let refuted = TableId::new(mover, played.role());
+    let to = crate::tui::shared::destination(played);
+    match weights.counter(refuted, played.to()) {
+        Some(reply) => {
+            heat.learned = true;
+            if let Some(from) = reply.from() {
+                heat.bands[from.to_usize()] = Some(1);
+            }
+            heat.bands[crate::tui::shared::destination(reply).to_usize()] = Some(0);
+            heat.counter = Some(format!(
+                "after the {} to {to}, the search last refuted it with the {} to {}",
+                refuted.name(),
+                TableId::new(!mover, reply.role()).name(),
+                crate::tui::shared::destination(reply)
+            ));
+        }
+        None => {
+            heat.counter = Some(format!(
+                "no counter-move learnt yet to the {} to {to}",
+                refuted.name()
+            ));
+        }
+    }
+}
+
+/// The squares with a positive value: a bit per square, a1 = bit 0.
+fn positive(values: &[i64; 64]) -> u64 {
+    (0..64)
+        .filter(|&i| values[i] > 0)
+        .fold(0, |mask, i| mask | 1 << i)
+}
+
+/// The net view's bands: gains ranked among themselves into bands 0-2 (0
+/// the most), losses among themselves into 3-5 (5 the most lost), so the
+/// colour alone says which way a square went: red to yellow gained, light
+/// to dark blue lost. A square at 0 is blank.
+pub fn diverging_bands(values: &[i64; 64]) -> [Option<u8>; 64] {
+    let gains = positive(values);
+    let losses = (0..64)
+        .filter(|&i| values[i] < 0)
+        .fold(0u64, |mask, i| mask | 1 << i);
+    let up = bands(values, gains);
+    let negated: [i64; 64] = std::array::from_fn(|i| -values[i]);
+    let down = bands(&negated, losses);
+    std::array::from_fn(|i| match (up[i], down[i]) {
+        (Some(band), _) => Some(band * 3 / BANDS as u8),
+        // Bands of the losses from the most lost: 5, 4, 3.
+        (_, Some(band)) => Some(5 - band * 3 / BANDS as u8),
+        _ => None,
+    })
+}
+
+/// The table the search considered most (the sum of its touches in
+/// `scope`); the first in [`TableId::ALL`] among equals.
+fn heaviest(weights: &TableWeights, scope: Scope) -> TableId {
+    let counts = weights.scope(scope);
+    let total = |id: TableId| -> u64 { counts.touches(id).iter().map(|&t| u64::from(t)).sum() };
     TableId::ALL
         .into_iter()
         .rev()
@@ -466,8 +628,52 @@ mod tests {
             shown: Some(MapTable::One(TableId::new(Color::White, Role::Knight))),
             ..MapState::default()
         };
-        let heat = state.heat(None).unwrap();
+        let heat = state.heat(None, None).unwrap();
         assert!(!heat.learned);
         assert!(heat.bands.iter().all(Option::is_none));
+    }
+
+    /// The net view: gains in bands 0-2, losses in 3-5 (the most lost in
+    /// 5), zero blank; labels +3..+1 and -1..-3.
+    #[test]
+    fn the_net_view_diverges_around_zero() {
+        let mut values = [0i64; 64];
+        values[0] = 50;
+        values[1] = 5;
+        values[2] = -4;
+        values[3] = -400;
+        let bands = diverging_bands(&values);
+        assert_eq!(bands[0], Some(0));
+        assert!(matches!(bands[1], Some(0..=2)));
+        assert!(matches!(bands[2], Some(3..=5)));
+        assert_eq!(bands[3], Some(5));
+        assert_eq!(bands[4], None);
+        let heat = MapState {
+            shown: Some(MapTable::All),
+            view: MapView::Net,
+            ..MapState::default()
+        }
+        .heat(None, None)
+        .unwrap();
+        assert_eq!(heat.band_label(0), "+3");
+        assert_eq!(heat.band_label(5), "-3");
+    }
+
+    /// `:map` words for the scope, the sources and the views.
+    #[test]
+    fn map_words_for_scope_history_counter_and_net() {
+        let mut state = MapState::default();
+        assert!(state.command("net").is_ok());
+        assert_eq!(state.view, MapView::Net);
+        assert!(state.command("scope search").is_ok());
+        assert_eq!(state.scope, Scope::Search);
+        assert!(state.command("scope week").is_err());
+        assert!(state.command("history").unwrap().starts_with("History map"));
+        assert_eq!(state.source, MapSource::History);
+        assert!(state.shown.is_some(), "history shows the map");
+        assert!(state.command("counter").is_ok());
+        assert_eq!(state.source, MapSource::Counter);
+        assert!(state.command("tables").unwrap().contains("this search"));
+        assert_eq!(state.source, MapSource::Tables);
     }
 }

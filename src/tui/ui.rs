@@ -61,7 +61,9 @@ struct Map {
 
 /// The map of the tables on show (see [`App::map_tables`]).
 fn heat_map(app: &App) -> Option<HeatMap> {
-    app.cx.map.heat(app.map_tables())
+    let shown = app.mode.get().board(&app.cx);
+    let last = shown.last_move.map(|m| (!shown.position.turn(), m));
+    app.cx.map.heat(app.map_tables(), last)
 }
 
 /// One panel beside or under the board: the mode's own, or one every

@@ -16,6 +16,7 @@ use shakmaty::{CastlingMode, Chess, Position};
 
 use crate::book::{BUILTIN, BookOptions};
 use crate::engine::level::{Level, MAX_LEVEL, MIN_LEVEL};
+use crate::engine::movetables::Decrement;
 use crate::engine::protocol::{
     DEFAULT_TABLE_MOVES, DEFAULT_TABLE_THRESHOLD, MAX_TABLE_MOVES, MAX_TABLE_THRESHOLD,
 };
@@ -49,6 +50,8 @@ struct Session {
     /// UCI `MoveTableMoves` and `MoveTableThreshold`.
     table_moves: u8,
     table_threshold: i32,
+    /// UCI `MoveTableDecrement`: `tried` or `all`.
+    table_decrement: Decrement,
     level: Level,
     /// UCI `UCI_LimitStrength` and `UCI_Elo`: play at the level nearest
     /// that rating.
@@ -143,6 +146,14 @@ impl Session {
                     ));
                 }
                 self.table_threshold = n;
+            }
+            "movetabledecrement" => {
+                self.table_decrement = Decrement::parse(value.unwrap_or("")).ok_or_else(|| {
+                    format!(
+                        "option '{name}': '{}' is not tried or all",
+                        value.unwrap_or("")
+                    )
+                })?;
             }
             "level" => {
                 let level = spin(value, MIN_LEVEL.into(), MAX_LEVEL.into())?;
@@ -364,6 +375,7 @@ impl Session {
                 multipv: self.multipv,
                 table_moves: self.table_moves,
                 table_threshold: self.table_threshold,
+                table_decrement: self.table_decrement,
                 ..SearchOptions::default()
             },
             level: if self.limit_strength {
@@ -441,6 +453,7 @@ pub fn run(input: impl BufRead) -> std::io::Result<()> {
         multipv: 1,
         table_moves: DEFAULT_TABLE_MOVES,
         table_threshold: DEFAULT_TABLE_THRESHOLD,
+        table_decrement: Decrement::default(),
         level: Level::default(),
         limit_strength: false,
         elo: MAX_UCI_ELO,
@@ -563,6 +576,13 @@ pub fn run(input: impl BufRead) -> std::io::Result<()> {
                     &mut out,
                     &format!(
                         "option name MoveTableThreshold type spin default {DEFAULT_TABLE_THRESHOLD} min -{MAX_TABLE_THRESHOLD} max {MAX_TABLE_THRESHOLD}"
+                    ),
+                )?;
+                say(
+                    &mut out,
+                    &format!(
+                        "option name MoveTableDecrement type combo default {} var tried var all",
+                        Decrement::default().name()
                     ),
                 )?;
                 say(&mut out, "option name Clear Hash type button")?;

@@ -94,14 +94,20 @@ fn the_map_in_colour_256() {
     board.typed("map wn");
     let legend = board.legend();
     assert!(
-        legend.contains("Map: white knight · importance"),
+        legend.contains("Map: white knight · importance · most"),
         "{legend}"
     );
+    board.typed("map net");
+    assert!(
+        board.legend().contains("white knight · net · gained"),
+        "{}",
+        board.legend()
+    );
     let bands = board.bands();
-    // f3 and g1 gained most: red; a3 least (it lost once): dark blue; the
-    // squares never used stay blank.
-    assert_eq!(bands.lines().nth(7).unwrap(), ".G....R.", "{bands}");
-    assert_eq!(bands.lines().nth(5).unwrap(), "B.Y..R..", "{bands}");
+    // The net view: f3 and g1 gained most: red; a3 only lost (once): dark
+    // blue, the colour of losses; the squares never used stay blank.
+    assert_eq!(bands.lines().nth(7).unwrap(), ".O....R.", "{bands}");
+    assert_eq!(bands.lines().nth(5).unwrap(), "B.O..R..", "{bands}");
     insta::assert_snapshot!(
         "map_wn_classic_80x24",
         format!("{bands}\n{}", board.screen())
@@ -193,25 +199,30 @@ fn map_commands_each_do_what_they_say() {
     assert_ne!(a3(&board.bands()), ".");
 
     board.typed("map numbers");
-    assert!(
-        board.legend().contains("numbers: weight"),
-        "{}",
-        board.legend()
-    );
+    assert!(board.legend().contains("numbers"), "{}", board.legend());
     let screen = board.app.screen().unwrap();
     let a3_rect = screen.board.square_rect(Square::A3, false);
-    let row: String = {
+    let a3_row = |board: &Board| -> String {
         let buffer = board.buffer();
         (a3_rect.x..a3_rect.right())
             .map(|x| buffer[(x, a3_rect.y)].symbol().to_string())
             .collect()
     };
+    // Importance: how often a3 was considered (it lost once: 1 touch).
+    let touches = knight_weights(1).touches(WN)[Square::A3.to_usize()];
+    assert_eq!(touches, 1);
+    let row = a3_row(&board);
+    assert_eq!(row.trim(), touches.to_string(), "a3 shows {row:?}");
+    // Net: its weight, signed.
+    board.typed("map net");
     let weight = knight_weights(1).weight(WN, Square::A3);
     assert!(weight < 0);
+    let row = a3_row(&board);
     assert!(
         row.contains(&weight.to_string()),
         "a3 shows {row:?}, weight {weight}"
     );
+    board.typed("map importance");
     board.key(KeyCode::Char('#'));
     assert!(!board.legend().contains("numbers:"));
 
@@ -240,11 +251,13 @@ fn keys_m_capital_m_and_hash_in_a_game_and_on_the_analysis_board() {
             "{}",
             board.legend()
         );
-        assert!(board.legend().contains("nothing learned yet"));
+        assert!(board.legend().contains("nothing learned"));
         for _ in 0..4 {
             board.key(KeyCode::Char('m'));
         }
         assert!(board.legend().contains("white knight"));
+        board.key(KeyCode::Char('M'));
+        assert!(board.legend().contains("white knight · net"));
         board.key(KeyCode::Char('M'));
         assert!(board.legend().contains("white knight · best"));
         board.key(KeyCode::Char('M'));
@@ -305,7 +318,7 @@ fn the_map_follows_the_analysis() {
     board.move_tables(second, knight_weights(3));
     assert!(board.legend().contains("all tables"));
     let screen = board.screen();
-    assert!(!screen.contains("nothing learned yet"), "{screen}");
+    assert!(!screen.contains("nothing learned"), "{screen}");
 }
 
 #[test]
@@ -328,7 +341,7 @@ fn a_new_game_clears_the_tables_shown() {
     );
     assert_eq!(board.coloured(), 0, "{}", board.bands());
     assert!(
-        board.legend().contains("nothing learned yet"),
+        board.legend().contains("nothing learned"),
         "{}",
         board.legend()
     );
@@ -361,7 +374,7 @@ fn another_game_on_the_analysis_board_clears_the_tables() {
     assert!(new_game < go, "the tables are cleared before the search");
     assert_eq!(board.coloured(), 0, "{}", board.bands());
     assert!(
-        board.legend().contains("nothing learned yet"),
+        board.legend().contains("nothing learned"),
         "{}",
         board.legend()
     );
@@ -513,6 +526,8 @@ fn numbers_stay_apart_and_leave_the_pieces_at_every_size() {
     for size in [(60, 20), (70, 20), (80, 24), (120, 40)] {
         for (name, theme, no_color) in styles {
             let mut board = analysis_map(theme, no_color, size, ISSUE_FEN, knight_table(&rank7));
+            // The net view: the signed weights, the widest numbers.
+            board.typed("map net");
             board.typed("map numbers");
             let what = format!("{name} {}x{}", size.0, size.1);
             let screen = board.app.screen().unwrap();
@@ -542,11 +557,20 @@ fn numbers_stay_apart_and_leave_the_pieces_at_every_size() {
                     } else {
                         rect.y
                     };
-                    let digit = buffer[(rect.x, y)].symbol();
+                    // The net view's band: +3 (most gained) to -3, the
+                    // digit in the far corner of a narrow square.
+                    let sign = buffer[(rect.x, y)].symbol();
+                    let digit_x = if rect.width < 5 {
+                        rect.right() - 1
+                    } else {
+                        rect.x + 1
+                    };
+                    let digit = buffer[(digit_x, y)].symbol();
                     assert!(
-                        matches!(digit, "1" | "2" | "3" | "4" | "5" | "6"),
-                        "{what}: {square}'s band {digit:?} in {centre_row:?}"
+                        matches!(sign, "+" | "-") && matches!(digit, "1" | "2" | "3"),
+                        "{what}: {square}'s band {sign:?}{digit:?} in {centre_row:?}"
                     );
+                    assert_eq!(sign == "-", weight < 0, "{what}: {square}");
                 }
                 if rect.height > 1 {
                     let cells = text(rect.y, rect.x, rect.right());
@@ -606,7 +630,7 @@ fn a_square_whose_gains_and_losses_cancel_is_not_blank() {
         assert_eq!(bands.lines().nth(5).unwrap(), ".....O..", "{bands}");
         let legend = board.legend();
         assert!(!legend.contains("nothing learned"), "{legend}");
-        if size.0 >= 80 {
+        if size.0 >= 120 {
             assert!(legend.contains("blank never considered"), "{legend}");
         }
         // The best view keeps only net gains: neither square.
@@ -651,7 +675,7 @@ fn the_map_follows_teach_mode_step_by_step() {
     assert!(board.legend().contains("m map"), "{}", board.legend());
     board.typed("map all");
     board.typed("map numbers");
-    assert!(board.legend().contains("nothing learned yet"));
+    assert!(board.legend().contains("nothing learned"));
     assert_eq!(board.coloured(), 0);
     // The first cutoff's lesson for the tables, and the step just after it.
     let (first, second) = {

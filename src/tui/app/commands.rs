@@ -52,6 +52,9 @@ impl App {
         if typed == "describe" {
             return self.describe(now);
         }
+        if typed == "map links" {
+            return self.map_links();
+        }
         if typed == "map" || typed.starts_with("map ") {
             let answer = self.cx.map.command(&typed[3..]);
             return self.cx.map_changed(answer);
@@ -147,5 +150,32 @@ impl App {
                 Tone::Error,
             ),
         }
+    }
+}
+
+impl App {
+    /// `:map links`: the strongest links of the table shown (of all of
+    /// them, when none is), in words, on the status line.
+    fn map_links(&mut self) {
+        let table = match self.cx.map.shown {
+            Some(crate::tui::heatmap::MapTable::One(id)) => Some(id),
+            _ => None,
+        };
+        let Some(tables) = self.map_tables() else {
+            self.cx
+                .say("No move tables yet: a search fills them.", Tone::Info);
+            return;
+        };
+        let links: Vec<String> = match table {
+            Some(id) => tables.links_of(id).take(3).map(|l| l.words()).collect(),
+            None => tables.links.iter().take(3).map(|l| l.words()).collect(),
+        };
+        let whose = table.map_or_else(|| "all tables".to_string(), |id| id.name());
+        let text = if links.is_empty() {
+            format!("No links yet for {whose}.")
+        } else {
+            format!("Strongest links ({whose}): {}.", links.join("; "))
+        };
+        self.cx.say(text, Tone::Info);
     }
 }

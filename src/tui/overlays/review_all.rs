@@ -495,10 +495,19 @@ mod tests {
         review.event(ReviewAllEvent::Total(4), t0);
         assert_eq!(review.state(at(5)), "reviewing… 0 of 4 games");
         review.event(ReviewAllEvent::Game(Box::new(game(1))), at(10));
-        assert_eq!(review.state(at(10)), "reviewing… 1 of 4 games, about 30s left");
-        assert_eq!(review.state(at(25)), "reviewing… 1 of 4 games, about 15s left");
+        assert_eq!(
+            review.state(at(10)),
+            "reviewing… 1 of 4 games, about 30s left"
+        );
+        assert_eq!(
+            review.state(at(25)),
+            "reviewing… 1 of 4 games, about 15s left"
+        );
         review.event(ReviewAllEvent::Game(Box::new(game(2))), at(30));
-        assert_eq!(review.state(at(30)), "reviewing… 2 of 4 games, about 30s left");
+        assert_eq!(
+            review.state(at(30)),
+            "reviewing… 2 of 4 games, about 30s left"
+        );
         review.event(ReviewAllEvent::Done(Ok(None)), at(31));
         assert!(review.stopped());
         assert_eq!(review.state(at(31)), "2 of 4 games reviewed, stopped");

@@ -98,6 +98,7 @@ impl Services {
         SearchOptions {
             table_moves: self.settings.move_table_moves,
             table_threshold: self.settings.move_table_threshold,
+            table_decrement: self.settings.move_table_decrement,
             ..SearchOptions::default()
         }
     }

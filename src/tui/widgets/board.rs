@@ -221,7 +221,22 @@ impl Board<'_> {
             } else {
                 rect.y
             };
-            buffer.set_string(rect.x, y, (band + 1).to_string(), style);
+            // The band's mark in the corner: a digit, or in the net view a
+            // sign and a digit; where the square is too narrow for both
+            // beside each other without touching the piece in its centre,
+            // the digit goes to the other corner.
+            let label = heat.band_label(band);
+            let mut chars = label.chars();
+            match (chars.next(), chars.next()) {
+                (Some(sign), Some(digit)) if rect.width < 5 => {
+                    buffer.set_string(rect.x, y, sign.to_string(), style);
+                    let right = rect.x + rect.width.saturating_sub(1);
+                    buffer.set_string(right, y, digit.to_string(), style);
+                }
+                _ => {
+                    buffer.set_string(rect.x, y, label, style);
+                }
+            }
         }
         if !numbers {
             return;
