@@ -599,6 +599,95 @@ fn movetables_prints_twelve_grids_and_json_of_twelve_by_sixty_four() {
     assert_eq!(text.lines().filter(|l| l.starts_with("1 ")).count(), 12);
 }
 
+/// Greer's own decrement (every other legal move at a cutoff loses
+/// weight) makes the importance map (how often a square was considered)
+/// and the best map (net gains) different pictures: after a depth-10
+/// search of the start position they differ on at least a third of the
+/// queen tables' non-blank squares, band for band. The JSON carries each
+/// table's touches beside its weights, the links and the history.
+#[test]
+fn movetables_all_decrement_separates_importance_from_best() {
+    let out = kibitz(&[
+        "movetables",
+        "--depth",
+        "10",
+        "--decrement",
+        "all",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let value: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(value["decrement"], "all");
+    let numbers = |v: &serde_json::Value| -> [i64; 64] {
+        let list = v.as_array().unwrap();
+        assert_eq!(list.len(), 64);
+        std::array::from_fn(|i| list[i].as_i64().unwrap())
+    };
+    let mask = |values: &[i64; 64], keep: &dyn Fn(i64) -> bool| -> u64 {
+        (0..64)
+            .filter(|&i| keep(values[i]))
+            .fold(0, |m, i| m | 1 << i)
+    };
+    let (mut positive, mut negative) = (0i64, 0i64);
+    for table in value["tables"].as_array().unwrap() {
+        let weights = numbers(&table["weights"]);
+        let touches = numbers(&table["touches"]);
+        for i in 0..64 {
+            // A square's touches are at least the size of its net weight,
+            // and a weight without touches cannot be.
+            assert!(
+                touches[i] >= weights[i].abs(),
+                "{} square {i}",
+                table["code"]
+            );
+            positive += weights[i].max(0);
+            negative += (-weights[i]).max(0);
+        }
+        if table["piece"] != "queen" {
+            continue;
+        }
+        let considered = mask(&touches, &|t| t > 0);
+        let importance = kibitz::tui::heatmap::bands(&touches, considered);
+        let best = kibitz::tui::heatmap::bands(&weights, mask(&weights, &|w| w > 0));
+        let shown = considered.count_ones();
+        let differ = (0..64)
+            .filter(|&i| considered & (1 << i) != 0 && importance[i] != best[i])
+            .count();
+        assert!(shown > 0, "{}", table["code"]);
+        assert!(
+            3 * differ >= shown as usize,
+            "{}: {differ} of {shown} squares differ",
+            table["code"]
+        );
+    }
+    // Greer's Fig. 4: with this rule losses outweigh gains by far.
+    assert!(
+        negative > 10 * positive,
+        "{negative} lost, {positive} gained"
+    );
+    // Links, in words, and the history heuristic's twelve tables.
+    let links = value["links"].as_array().unwrap();
+    assert!(!links.is_empty());
+    let words = links[0]["words"].as_str().unwrap();
+    assert!(words.starts_with("after the "), "{words}");
+    assert!(
+        links
+            .windows(2)
+            .all(|w| w[0]["weight"].as_i64() >= w[1]["weight"].as_i64())
+    );
+    let history = value["history"].as_array().unwrap();
+    assert_eq!(history.len(), 12);
+    assert!(
+        history
+            .iter()
+            .any(|t| numbers(&t["weights"]).iter().any(|&h| h != 0)),
+        "a depth-10 search leaves history"
+    );
+    // A rule that is neither: refused, exit 2.
+    let bad = kibitz(&["movetables", "--depth", "3", "--decrement", "some"]);
+    assert_eq!(bad.status.code(), Some(2));
+}
+
 #[test]
 fn bench_movetables_prints_greers_table_one_for_each_setting() {
     let pgn = common::testdata("pgn/molinari-bordais-1979.pgn");

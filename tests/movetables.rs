@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use kibitz::engine::heuristics::Heuristics;
-use kibitz::engine::movetables::{TableId, TableWeights};
+use kibitz::engine::movetables::{Scope, TableId, TableLink, TableWeights};
 use kibitz::engine::search;
 use kibitz::engine::trace::{NoTrace, OrderReason, Recorder, TraceEvent, Tracer};
 use kibitz::engine::tt::TranspositionTable;
@@ -251,7 +251,23 @@ fn the_replay_rebuilds_the_tables_the_search_built_step_by_step() {
             &mut NoTrace,
         );
         let end = replay.step(replay.len());
-        assert_eq!(&end.tables, heuristics.tables.weights(), "{fen}");
+        let maps = heuristics.maps();
+        for scope in [Scope::Game, Scope::Search] {
+            assert_eq!(end.tables.scope(scope), maps.scope(scope), "{fen}");
+        }
+        // The same links (the replay orders equals as they came, the
+        // engine by square), and the history and counters at the end.
+        let sorted = |links: &[TableLink]| {
+            let mut links: Vec<_> = links
+                .iter()
+                .map(|l| (l.after.code(), l.after_from, l.answer.code(), l.answer_from, l.weight))
+                .collect();
+            links.sort();
+            links
+        };
+        assert_eq!(sorted(&end.tables.links), sorted(&maps.links), "{fen}");
+        assert_eq!(end.tables.history, maps.history, "{fen}");
+        assert_eq!(end.tables.counters, maps.counters, "{fen}");
         // Before the first update the map is blank; each update changes it,
         // and stepping back past it restores the weights before.
         let first = replay

@@ -367,6 +367,10 @@ pub struct TableWeights {
     /// By the table of the refuted move's piece and its destination: the
     /// quiet move that last refuted it (the counter-move).
     pub counters: Vec<Option<Move>>,
+    /// The history and counters are those at the end of a search, not of
+    /// the moment the tables show (teach mode's record follows the tables
+    /// step by step, not these).
+    pub history_at_end: bool,
 }
 
 impl Default for TableWeights {
@@ -377,6 +381,7 @@ impl Default for TableWeights {
             links: Vec::new(),
             history: [[0; 64]; TABLES],
             counters: vec![None; TABLES * 64],
+            history_at_end: false,
         }
     }
 }
@@ -403,6 +408,37 @@ impl TableWeights {
     /// scopes.
     pub fn apply(&mut self, update: &TableUpdate) {
         self.apply_moves(update.color, &update.line, &update.others);
+        // The links of the line, as `MoveTables::record` makes them (here
+        // without its four-per-square limit: a replay's few updates).
+        let mut color = update.color;
+        for pair in update.line.windows(2) {
+            if let (Some((from, _)), Some((next_from, _))) =
+                (squares_of(pair[0]), squares_of(pair[1]))
+            {
+                let after = TableId::new(color, pair[0].role());
+                let answer = TableId::new(!color, pair[1].role());
+                let same = |l: &&mut TableLink| {
+                    l.after == after
+                        && l.after_from == from
+                        && l.answer == answer
+                        && l.answer_from == next_from
+                };
+                match self.links.iter_mut().find(same) {
+                    Some(link) => link.weight += 1,
+                    None => self.links.push(TableLink {
+                        after,
+                        after_from: from,
+                        answer,
+                        answer_from: next_from,
+                        weight: 1,
+                    }),
+                }
+            }
+            color = !color;
+        }
+        // Strongest first; a stable sort keeps the first made first among
+        // equals.
+        self.links.sort_by_key(|l| std::cmp::Reverse(l.weight));
     }
 
     fn apply_moves(&mut self, color: Color, line: &[Move], others: &[Move]) {

@@ -68,6 +68,10 @@ impl Setup {
 #[derive(Debug, Clone)]
 pub struct Recording {
     pub setup: Setup,
+    /// The engine's move memory at the end of the search: the history
+    /// heuristic and counter-moves, which the record does not follow step
+    /// by step (the move tables it does).
+    pub memory: Arc<crate::engine::movetables::TableWeights>,
     pub events: Vec<TraceEvent>,
     /// The root value, from the side to move's view.
     pub value: i32,
@@ -176,12 +180,16 @@ pub fn record(
     };
     let started = Instant::now();
     let mut recorder = Recorder::bounded(max_events);
-    let result = search::search_fresh_until(
+    // A fresh table and heuristics, as `search_fresh_until` makes, kept
+    // here so the history the search learnt can be shown after it.
+    let mut tt = crate::engine::tt::TranspositionTable::new(HASH_MB);
+    let mut heuristics = Box::<crate::engine::heuristics::Heuristics>::default();
+    let result = search::search_kept(
         &setup.position,
         &setup.history,
         &Limits::depth(setup.depth),
         setup.options,
-        HASH_MB,
+        (&mut tt, &mut heuristics),
         stop,
         &mut recorder,
     );
@@ -205,6 +213,7 @@ pub fn record(
         .map(|line| line.pv.clone())
         .unwrap_or_default();
     Ok(Recording {
+        memory: Arc::new(heuristics.maps()),
         setup: setup.clone(),
         events: recorder.into_events(),
         value: result.value,

@@ -683,6 +683,11 @@ impl Replay {
     pub fn new(recording: Recording) -> Replay {
         let mut step = Step::new(&recording.setup.position, &recording.setup.options);
         step.orders = Some(Arc::new(node_orders(&recording.events)));
+        // The history and counter-moves as the search left them: the record
+        // follows the move tables event by event, these only at the end.
+        step.tables.history = recording.memory.history;
+        step.tables.counters = recording.memory.counters.clone();
+        step.tables.history_at_end = true;
         let mut snapshots = vec![step.clone()];
         let mut tree = TreeBuilder::new(&recording.setup.position);
         for (i, event) in recording.events.iter().enumerate() {

@@ -79,6 +79,8 @@ pub struct HeatMap {
     pub link: Option<String>,
     /// The counter map's words: which move, and its reply.
     pub counter: Option<String>,
+    /// The history shown is the search's at its end (teach mode).
+    pub history_at_end: bool,
 }
 
 impl HeatMap {
@@ -248,6 +250,7 @@ impl MapState {
             learned: false,
             link: None,
             counter: None,
+            history_at_end: weights.history_at_end,
         };
         match self.source {
             MapSource::Tables => self.tables_heat(&mut heat, weights),

@@ -48,7 +48,16 @@ impl MapLegend<'_> {
                     Scope::Search => " · this search",
                 }
             ),
-            MapSource::History => format!(" History: {} · {}", heat.table.name(), heat.view.name()),
+            MapSource::History => format!(
+                " History{}: {} · {}",
+                if heat.history_at_end {
+                    " at the search's end"
+                } else {
+                    ""
+                },
+                heat.table.name(),
+                heat.view.name()
+            ),
             MapSource::Counter => " Counter-move".to_string(),
         };
         let mut parts = vec![vec![Span::styled(
