@@ -260,7 +260,15 @@ fn the_replay_rebuilds_the_tables_the_search_built_step_by_step() {
         let sorted = |links: &[TableLink]| {
             let mut links: Vec<_> = links
                 .iter()
-                .map(|l| (l.after.code(), l.after_from, l.answer.code(), l.answer_from, l.weight))
+                .map(|l| {
+                    (
+                        l.after.code(),
+                        l.after_from,
+                        l.answer.code(),
+                        l.answer_from,
+                        l.weight,
+                    )
+                })
                 .collect();
             links.sort();
             links

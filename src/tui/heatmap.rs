@@ -328,7 +328,7 @@ fn counter_heat(heat: &mut HeatMap, weights: &TableWeights, last: Option<(Color,
             }
             heat.bands[crate::tui::shared::destination(reply).to_usize()] = Some(0);
             heat.counter = Some(format!(
-                "after the {} to {to}, the search last refuted it with the {} to {}",
+                "{} to {to}: last refuted by the {} to {}",
                 refuted.name(),
                 TableId::new(!mover, reply.role()).name(),
                 crate::tui::shared::destination(reply)
@@ -336,7 +336,7 @@ fn counter_heat(heat: &mut HeatMap, weights: &TableWeights, last: Option<(Color,
         }
         None => {
             heat.counter = Some(format!(
-                "no counter-move learnt yet to the {} to {to}",
+                "none learnt yet for the {} to {to}",
                 refuted.name()
             ));
         }

@@ -720,3 +720,169 @@ fn the_map_follows_teach_mode_step_by_step() {
     board.key(KeyCode::Char('m'));
     assert_eq!(board.message(), ("Move-table map off.".into(), false));
 }
+
+/// The engine's memory after a real search of the start position and one
+/// after 1. e4 e5: Greer's tables in both scopes (the second search alone
+/// in "search"), their links, the history and the counter-moves.
+fn engine_memory() -> TableWeights {
+    use kibitz::engine::heuristics::Heuristics;
+    use kibitz::engine::trace::NoTrace;
+    use kibitz::engine::tt::TranspositionTable;
+    use kibitz::engine::{Limits, SearchOptions, search};
+    let mut tt = TranspositionTable::new(16);
+    let mut heuristics = Box::<Heuristics>::default();
+    let start = shakmaty::Chess::default();
+    let mut after = start.clone();
+    for uci in ["e2e4", "e7e5"] {
+        let m = uci
+            .parse::<shakmaty::uci::UciMove>()
+            .unwrap()
+            .to_move(&after)
+            .unwrap();
+        after.play_unchecked(m);
+    }
+    for position in [start, after] {
+        search::search_kept(
+            &position,
+            &[],
+            &Limits::depth(5),
+            SearchOptions::default(),
+            (&mut tt, &mut heuristics),
+            &|| false,
+            &mut NoTrace,
+        );
+    }
+    heuristics.maps()
+}
+
+/// `:map history`, `:map scope`, the net view, `:map links` and `:map
+/// counter` in a game, on the analysis board and in teach mode, at 80x24
+/// and 120x40, in colour, in the mono theme and under NO_COLOR.
+#[test]
+fn history_scope_net_links_and_counter_in_every_mode_and_palette() {
+    use kibitz::engine::movetables::Scope;
+    let memory = engine_memory();
+    // The two scopes differ: the second search alone is smaller.
+    let touches = |scope| -> u64 {
+        TableId::ALL
+            .iter()
+            .map(|&id| {
+                memory
+                    .scope(scope)
+                    .touches(id)
+                    .iter()
+                    .map(|&t| u64::from(t))
+                    .sum::<u64>()
+            })
+            .sum()
+    };
+    assert!(touches(Scope::Search) > 0 && touches(Scope::Search) < touches(Scope::Game));
+    assert!(!memory.links.is_empty());
+    let styles = [
+        ("classic", ThemeName::Classic, false),
+        ("mono", ThemeName::Mono, false),
+        ("no_color", ThemeName::Classic, true),
+    ];
+    for mode in ["play", "analysis", "teach"] {
+        for size in [(80, 24), (120, 40)] {
+            for (style, theme, no_color) in styles {
+                let what = format!("{mode} {style} {}x{}", size.0, size.1);
+                let mut board = match mode {
+                    "play" => {
+                        let mut board = game(theme, size);
+                        let id = board.last_search();
+                        board.move_tables(id, memory.clone());
+                        board
+                    }
+                    "analysis" => {
+                        let mut board = map_board(theme, size);
+                        board.analyse(shakmaty::Chess::default());
+                        let id = board.last_search();
+                        board.move_tables(id, memory.clone());
+                        board
+                    }
+                    _ => {
+                        let mut board = teach_board(size);
+                        if theme == ThemeName::Mono {
+                            board = {
+                                let mut mono =
+                                    Board::options(size).theme(theme).plain_text().build();
+                                let lesson = teach::positions().into_iter().next().unwrap();
+                                mono.analyse(lesson.position.clone());
+                                mono.start_teach(lesson.position, lesson.depth);
+                                mono.serve_records();
+                                let end = mono.app.mode.teach().unwrap().ready().unwrap().0.len();
+                                mono.typed(&format!("step {end}"));
+                                mono
+                            };
+                        } else {
+                            let end = board.app.mode.teach().unwrap().ready().unwrap().0.len();
+                            board.typed(&format!("step {end}"));
+                        }
+                        board
+                    }
+                };
+                board.set_no_color(no_color);
+                let heat =
+                    |board: &Board| board.app.cx.map.heat(board.app.map_tables(), None).unwrap();
+                // The history heuristic's tables, all twelve summed.
+                board.typed("map history");
+                let legend = board.legend();
+                assert!(legend.contains("History"), "{what}: {legend}");
+                if mode == "teach" {
+                    assert!(legend.contains("at the search's end"), "{what}: {legend}");
+                }
+                assert!(heat(&board).learned, "{what}: no history");
+                assert!(heat(&board).bands.iter().any(Option::is_some), "{what}");
+                board.typed("map net");
+                let net = heat(&board);
+                // Gains in bands 0-2, losses in 3-5: the sign decides.
+                for (i, band) in net.bands.iter().enumerate() {
+                    if let Some(band) = band {
+                        assert_eq!(*band < 3, net.numbers[i] > 0, "{what}: square {i}");
+                    }
+                }
+                insta::assert_snapshot!(
+                    format!("map_history_net_{mode}_{style}_{}x{}", size.0, size.1),
+                    format!("{}\n{}", board.bands(), board.screen())
+                );
+                // Back to Greer's tables: this search's, in the net view.
+                board.typed("map tables");
+                board.typed("map scope search");
+                let legend = board.legend();
+                assert!(legend.contains("net"), "{what}: {legend}");
+                assert!(legend.contains("this search"), "{what}: {legend}");
+                let search_heat = heat(&board);
+                board.typed("map scope game");
+                assert!(!board.legend().contains("this search"));
+                if mode != "teach" {
+                    // The engine's two scopes differ; teach mode's record
+                    // is one search, so its two are the same.
+                    assert_ne!(search_heat.numbers, heat(&board).numbers, "{what}");
+                }
+                // The links, in words.
+                board.typed("map links");
+                let (text, error) = board.message();
+                assert!(!error, "{what}: {text}");
+                // (This lesson's refutations are single moves: no links.)
+                let expected = match mode {
+                    "teach" => "No links yet for all tables.",
+                    _ => "Strongest links (all tables): after the ",
+                };
+                assert!(text.starts_with(expected), "{what}: {text}");
+                // The counter-move to the last move on the board.
+                board.typed("map counter");
+                let legend = board.legend();
+                assert!(legend.contains("Counter-move"), "{what}: {legend}");
+                assert!(
+                    legend.contains("last refuted by")
+                        || legend.contains("none learnt yet")
+                        || legend.contains("no move played"),
+                    "{what}: {legend}"
+                );
+                board.typed("map tables");
+                board.typed("map off");
+            }
+        }
+    }
+}
