@@ -185,6 +185,13 @@ pub struct SearchOptions {
     /// Which moves lose table weight at a cutoff: the ones tried before it,
     /// or (Greer's rule) every other legal move.
     pub table_decrement: Decrement,
+    /// Experiment: the move tables break ties among quiet moves of equal
+    /// history (instead of the piece-square gain).
+    pub table_tie_break: bool,
+    /// Experiment: the top this-many quiet moves by table weight are not
+    /// reduced or pruned at depth 4 and below (the tables' widening role in
+    /// Greer's search).
+    pub table_exempt: u8,
 }
 
 /// Table moves searched first by default (measured: see CHANGELOG.md).
@@ -211,6 +218,8 @@ impl Default for SearchOptions {
             table_moves: DEFAULT_TABLE_MOVES,
             table_threshold: DEFAULT_TABLE_THRESHOLD,
             table_decrement: Decrement::default(),
+            table_tie_break: false,
+            table_exempt: 0,
         }
     }
 }

@@ -52,6 +52,9 @@ struct Session {
     table_threshold: i32,
     /// UCI `MoveTableDecrement`: `tried` or `all`.
     table_decrement: Decrement,
+    /// UCI `MoveTableTieBreak` and `MoveTableExempt` (experiments).
+    table_tie_break: bool,
+    table_exempt: u8,
     level: Level,
     /// UCI `UCI_LimitStrength` and `UCI_Elo`: play at the level nearest
     /// that rating.
@@ -146,6 +149,12 @@ impl Session {
                     ));
                 }
                 self.table_threshold = n;
+            }
+            "movetabletiebreak" => {
+                self.table_tie_break = value.is_some_and(|v| v.trim().eq_ignore_ascii_case("true"));
+            }
+            "movetableexempt" => {
+                self.table_exempt = u8::try_from(spin(value, 0, 2)?).unwrap_or(0);
             }
             "movetabledecrement" => {
                 self.table_decrement = Decrement::parse(value.unwrap_or("")).ok_or_else(|| {
@@ -376,6 +385,8 @@ impl Session {
                 table_moves: self.table_moves,
                 table_threshold: self.table_threshold,
                 table_decrement: self.table_decrement,
+                table_tie_break: self.table_tie_break,
+                table_exempt: self.table_exempt,
                 ..SearchOptions::default()
             },
             level: if self.limit_strength {
@@ -454,6 +465,8 @@ pub fn run(input: impl BufRead) -> std::io::Result<()> {
         table_moves: DEFAULT_TABLE_MOVES,
         table_threshold: DEFAULT_TABLE_THRESHOLD,
         table_decrement: Decrement::default(),
+        table_tie_break: false,
+        table_exempt: 0,
         level: Level::default(),
         limit_strength: false,
         elo: MAX_UCI_ELO,
@@ -584,6 +597,14 @@ pub fn run(input: impl BufRead) -> std::io::Result<()> {
                         "option name MoveTableDecrement type combo default {} var tried var all",
                         Decrement::default().name()
                     ),
+                )?;
+                say(
+                    &mut out,
+                    "option name MoveTableTieBreak type check default false",
+                )?;
+                say(
+                    &mut out,
+                    "option name MoveTableExempt type spin default 0 min 0 max 2",
                 )?;
                 say(&mut out, "option name Clear Hash type button")?;
                 say(&mut out, "uciok")?;
