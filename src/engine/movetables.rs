@@ -236,14 +236,14 @@ impl Counts {
         }
     }
 
-    fn apply_moves(&mut self, color: Color, line: &[Move], others: &[Move]) {
+    fn apply_moves(&mut self, color: Color, line: &[Move], others: &[Move], step: i32) {
         let mut side = color;
         for &m in line {
-            self.add(TableId::new(side, m.role()), m, 1);
+            self.add(TableId::new(side, m.role()), m, step);
             side = !side;
         }
         for &m in others {
-            self.add(TableId::new(color, m.role()), m, -1);
+            self.add(TableId::new(color, m.role()), m, -step);
         }
     }
 
@@ -407,7 +407,7 @@ impl TableWeights {
     /// The weight update of one cutoff (see [`TableUpdate`]), in both
     /// scopes.
     pub fn apply(&mut self, update: &TableUpdate) {
-        self.apply_moves(update.color, &update.line, &update.others);
+        self.apply_moves(update.color, &update.line, &update.others, 1);
         // The links of the line, as `MoveTables::record` makes them (here
         // without its four-per-square limit: a replay's few updates).
         let mut color = update.color;
@@ -441,9 +441,9 @@ impl TableWeights {
         self.links.sort_by_key(|l| std::cmp::Reverse(l.weight));
     }
 
-    fn apply_moves(&mut self, color: Color, line: &[Move], others: &[Move]) {
-        self.game.apply_moves(color, line, others);
-        self.search.apply_moves(color, line, others);
+    fn apply_moves(&mut self, color: Color, line: &[Move], others: &[Move], step: i32) {
+        self.game.apply_moves(color, line, others, step);
+        self.search.apply_moves(color, line, others, step);
     }
 
     /// The history heuristic's table for `id`, a1..h8 by destination.
@@ -577,6 +577,14 @@ impl MoveTables {
         self.weights.search = Counts::default();
     }
 
+    /// Halve the game's weights (the ageing experiment): old lessons fade
+    /// as new searches add theirs. The touches stay counts.
+    pub fn age(&mut self) {
+        for weight in self.weights.game.weights.iter_mut().flatten() {
+            *weight /= 2;
+        }
+    }
+
     /// The tables as the maps show them: both scopes and every link with
     /// weight, strongest first. (History and counter-moves are the
     /// heuristics', which add them: see `Heuristics::maps`.)
@@ -609,7 +617,13 @@ impl MoveTables {
     /// to the reply after it.
     /// `line` starts with `color`'s move; `others` are `color`'s moves.
     pub fn record(&mut self, color: Color, line: &[Move], others: &[Move]) {
-        self.weights.apply_moves(color, line, others);
+        self.record_weighted(color, line, others, 1);
+    }
+
+    /// As [`MoveTables::record`], the weights moving by `step` instead of
+    /// one (the depth-weighted experiment).
+    pub fn record_weighted(&mut self, color: Color, line: &[Move], others: &[Move], step: i32) {
+        self.weights.apply_moves(color, line, others, step);
         let mut color = color;
         for pair in line.windows(2) {
             if let (Some((from, _)), Some((next_from, _))) =

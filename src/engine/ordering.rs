@@ -31,8 +31,11 @@
 //! tables, or unordered, every move is generated at once.)
 //!
 //! With move tables switched on (`SearchOptions::table_moves` > 0), the top
-//! few moves by table weight go between 1 and 2: the moves whose squares
-//! kept refuting positions earlier in the game (see `movetables.rs`).
+//! few quiet moves by table weight go between 3 and 4: the moves whose
+//! squares kept refuting positions earlier in the game (see
+//! `movetables.rs`). Not earlier: the killers and the counter-move know
+//! this search, and a losing capture promoted would escape the exchange
+//! pruning bad captures get.
 //!
 //! What the stages draw on lives next door: the exchange evaluation in
 //! `see.rs`, the killers, history and counter-moves in `heuristics.rs`.
@@ -54,11 +57,14 @@ use super::trace::OrderReason;
 const CAPTURE_HISTORY_DIVISOR: i32 = 8;
 
 /// Ordering keys. Bands keep the stages apart whatever the scores inside.
-const TABLE_MOVE: i32 = 950_000;
 const GOOD_CAPTURE: i32 = 1_000_000;
 const KILLER_1: i32 = 900_000;
 const KILLER_2: i32 = 899_000;
 const COUNTER_MOVE: i32 = 898_000;
+/// Table moves go after the killers and the counter-move, which are
+/// knowledge of this search and this position's neighbours, and before the
+/// other quiet moves.
+const TABLE_MOVE: i32 = 897_000;
 const BAD_CAPTURE: i32 = -1_000_000;
 
 /// A move's place in the order: its ordering key, then (for equal keys)
@@ -435,8 +441,9 @@ impl MovePicker {
         }
     }
 
-    /// Move the top `count` moves by table weight ahead of everything but
-    /// the hash move, keeping their order among themselves.
+    /// Move the top `count` moves by table weight ahead of the other quiet
+    /// moves (after the hash move, the good captures, the killers and the
+    /// counter-move), keeping their order among themselves.
     fn promote_table_moves(&mut self, color: Color, tables: &MoveTables) {
         let TableChoice {
             previous,
@@ -448,7 +455,15 @@ impl MovePicker {
             .moves
             .iter()
             .enumerate()
-            .filter(|(_, entry)| entry.2 != OrderReason::GoodCapture)
+            // Good captures stay ahead; a losing capture is never promoted,
+            // or it would escape exchange pruning.
+            .filter(|(_, entry)| {
+                entry.2 != OrderReason::GoodCapture && entry.2 != OrderReason::BadCapture
+            })
+            // Killers and the counter-move keep their place ahead.
+            .filter(|(_, entry)| {
+                entry.2 != OrderReason::Killer && entry.2 != OrderReason::CounterMove
+            })
             .filter_map(|(i, &(m, _, _))| Some((tables.key(color, previous, m, threshold)?, i)))
             .collect();
         chosen.sort_unstable_by_key(|a| std::cmp::Reverse(a.0));

@@ -192,6 +192,9 @@ pub struct SearchOptions {
     /// reduced or pruned at depth 4 and below (the tables' widening role in
     /// Greer's search).
     pub table_exempt: u8,
+    /// Experiment: table weights move by the cutoff's depth, and the game's
+    /// weights are halved at each new search.
+    pub table_aging: bool,
 }
 
 /// Table moves searched first by default (measured: see CHANGELOG.md).
@@ -220,6 +223,7 @@ impl Default for SearchOptions {
             table_decrement: Decrement::default(),
             table_tie_break: false,
             table_exempt: 0,
+            table_aging: false,
         }
     }
 }

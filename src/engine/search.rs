@@ -247,6 +247,9 @@ pub fn search<T: Tracer>(
     };
     searcher.ctx.tt.new_search();
     searcher.ctx.heuristics.new_search();
+    if options.table_aging {
+        searcher.ctx.heuristics.tables.age();
+    }
     searcher.iterate(position, limits)
 }
 

@@ -55,6 +55,7 @@ struct Session {
     /// UCI `MoveTableTieBreak` and `MoveTableExempt` (experiments).
     table_tie_break: bool,
     table_exempt: u8,
+    table_aging: bool,
     level: Level,
     /// UCI `UCI_LimitStrength` and `UCI_Elo`: play at the level nearest
     /// that rating.
@@ -152,6 +153,9 @@ impl Session {
             }
             "movetabletiebreak" => {
                 self.table_tie_break = value.is_some_and(|v| v.trim().eq_ignore_ascii_case("true"));
+            }
+            "movetableaging" => {
+                self.table_aging = value.is_some_and(|v| v.trim().eq_ignore_ascii_case("true"));
             }
             "movetableexempt" => {
                 self.table_exempt = u8::try_from(spin(value, 0, 2)?).unwrap_or(0);
@@ -387,6 +391,7 @@ impl Session {
                 table_decrement: self.table_decrement,
                 table_tie_break: self.table_tie_break,
                 table_exempt: self.table_exempt,
+                table_aging: self.table_aging,
                 ..SearchOptions::default()
             },
             level: if self.limit_strength {
@@ -467,6 +472,7 @@ pub fn run(input: impl BufRead) -> std::io::Result<()> {
         table_decrement: Decrement::default(),
         table_tie_break: false,
         table_exempt: 0,
+        table_aging: false,
         level: Level::default(),
         limit_strength: false,
         elo: MAX_UCI_ELO,
@@ -605,6 +611,10 @@ pub fn run(input: impl BufRead) -> std::io::Result<()> {
                 say(
                     &mut out,
                     "option name MoveTableExempt type spin default 0 min 0 max 2",
+                )?;
+                say(
+                    &mut out,
+                    "option name MoveTableAging type check default false",
                 )?;
                 say(&mut out, "option name Clear Hash type button")?;
                 say(&mut out, "uciok")?;
