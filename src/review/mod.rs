@@ -353,6 +353,7 @@ impl Reviewer {
         let mut ctx = SearchContext {
             tt: &mut self.tt,
             heuristics: &mut self.heuristics,
+            helpers: &mut [],
             stop,
             on_info: &mut ignore,
             search_id: 0,
