@@ -112,7 +112,7 @@ enum Commands {
         #[arg(long)]
         json: bool,
     },
-    /// Print every step of a search: windows, moves tried, re-searches, cutoffs, table use.
+    /// Print every step of a search: windows, moves tried, re-searches, cutoffs, table use. Always one thread: the same trace every run.
     Trace(TraceCommand),
     /// Step through the engine's search on the board, node by node.
     Teach(TeachCommand),

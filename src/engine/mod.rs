@@ -41,7 +41,7 @@ pub use protocol::{
     Bound, Command, GoRequest, Limits, MoveSource, Report, Score, SearchInfo, SearchOptions,
     position_key, replay,
 };
-pub use smp::MAX_THREADS;
+pub use smp::{MAX_THREADS, default_threads};
 
 use crate::book::{Book, BookOptions};
 use crate::core::Rng;

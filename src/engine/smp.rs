@@ -45,6 +45,12 @@ use super::trace::{NoTrace, Tracer};
 /// Most search threads a front end may ask for (UCI `Threads`).
 pub const MAX_THREADS: usize = 256;
 
+/// The board's and the review's default: every core but one, so the
+/// interface (and whatever else runs) keeps one; at least one.
+pub fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get().saturating_sub(1).max(1))
+}
+
 /// The depth-skipping pattern repeats after this many helpers: groups of
 /// 2, 4, 6 and 8 helpers skipping blocks of 1, 2, 3 and 4 depths.
 const SKIP_PATTERN_HELPERS: usize = 20;
