@@ -171,6 +171,10 @@ pub struct Settings {
     /// Ring the terminal's bell when your clock falls under ten seconds.
     pub bell: bool,
     pub hash_mb: usize,
+    /// Search threads for the board's engine and the game review; `None`:
+    /// every core but one. (`kibitz uci` starts with one, as GUIs expect,
+    /// and takes the `Threads` option.)
+    pub threads: Option<usize>,
     /// The opening book: `builtin` or a Polyglot file.
     pub book: String,
     pub book_options: BookOptions,
@@ -201,6 +205,7 @@ impl Default for Settings {
             engine_panel: true,
             bell: false,
             hash_mb: crate::engine::DEFAULT_HASH_MB,
+            threads: None,
             book: crate::book::BUILTIN.to_string(),
             book_options: BookOptions::default(),
             syzygy: None,
@@ -222,6 +227,7 @@ time_control = "5+3"     # minutes+increment seconds, or "untimed"
 engine_panel = true      # show the engine's thinking during its turn
 bell = false             # ring the terminal's bell when your clock falls under 10 s
 hash_mb = 64             # engine hash table, MiB
+# threads = 3            # search threads, 1-256 (default: all cores but one)
 book = "builtin"         # opening book: builtin, or a Polyglot .bin file
 book_policy = "weighted" # weighted (varied), best (highest weight), off
 book_depth = 24          # play book moves up to this ply
@@ -234,6 +240,11 @@ plain = false            # play in lines of text, for screen readers (kibitz --p
 "#;
 
 impl Settings {
+    /// How many threads the board's engine and the review search on.
+    pub fn search_threads(&self) -> usize {
+        self.threads.unwrap_or_else(crate::engine::default_threads)
+    }
+
     /// Read settings from TOML text. Returns the settings and a message for
     /// every problem (each bad value falls back to its default).
     pub fn parse(text: &str) -> (Settings, Vec<String>) {
@@ -301,6 +312,17 @@ impl Settings {
                         format!(
                             "{value} is not a hash size (1-{} MiB)",
                             crate::engine::MAX_HASH_MB
+                        )
+                    }),
+                "threads" => value
+                    .as_integer()
+                    .and_then(|n| usize::try_from(n).ok())
+                    .filter(|n| (1..=crate::engine::MAX_THREADS).contains(n))
+                    .map(|v| settings.threads = Some(v))
+                    .ok_or_else(|| {
+                        format!(
+                            "{value} is not a number of threads (1-{})",
+                            crate::engine::MAX_THREADS
                         )
                     }),
                 "move_table_moves" => value
@@ -421,6 +443,21 @@ mod tests {
         assert_eq!(settings.time_control, TimeControl::Untimed);
         assert!(!settings.engine_panel);
         assert_eq!(settings.hash_mb, 16);
+    }
+
+    #[test]
+    fn threads_default_to_all_cores_but_one_and_take_1_to_256() {
+        let (settings, problems) = Settings::parse("threads = 3\n");
+        assert!(problems.is_empty(), "{problems:?}");
+        assert_eq!(settings.search_threads(), 3);
+        let (settings, problems) = Settings::parse("threads = 0\n");
+        assert_eq!(settings.threads, None);
+        assert!(
+            problems[0].contains("not a number of threads (1-256)"),
+            "{problems:?}"
+        );
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        assert_eq!(settings.search_threads(), (cores - 1).max(1));
     }
 
     #[test]

@@ -77,6 +77,10 @@ enum Commands {
         /// The games for --movetables (default: Kasparov - Deep Blue 1997, built in).
         #[arg(long, requires = "movetables")]
         pgn: Option<std::path::PathBuf>,
+        /// Search threads, 1-256 (default 1). nps counts every thread; with
+        /// more than one the node count differs from run to run.
+        #[arg(long, default_value_t = 1, conflicts_with = "movetables")]
+        threads: usize,
     },
     /// Print the twelve move tables (one per colour and piece) after a search.
     Movetables {
@@ -113,7 +117,7 @@ enum Commands {
         #[arg(long)]
         json: bool,
     },
-    /// Print every step of a search: windows, moves tried, re-searches, cutoffs, table use.
+    /// Print every step of a search: windows, moves tried, re-searches, cutoffs, table use. Always one thread: the same trace every run.
     Trace(TraceCommand),
     /// Step through the engine's search on the board, node by node.
     Teach(TeachCommand),
@@ -488,6 +492,7 @@ fn run(command: Commands, out: &mut dyn Write) -> Result<(), CliError> {
             json,
             movetables: Some(counts),
             pgn,
+            ..
         } => cli::bench_movetables(
             &counts,
             depth.unwrap_or(cli::DEFAULT_TABLE_BENCH_DEPTH),
@@ -495,9 +500,17 @@ fn run(command: Commands, out: &mut dyn Write) -> Result<(), CliError> {
             json,
             out,
         )?,
-        Commands::Bench { depth, json, .. } => {
-            cli::bench(depth.unwrap_or(cli::DEFAULT_BENCH_DEPTH), json, out)?
-        }
+        Commands::Bench {
+            depth,
+            json,
+            threads,
+            ..
+        } => cli::bench(
+            depth.unwrap_or(cli::DEFAULT_BENCH_DEPTH),
+            threads,
+            json,
+            out,
+        )?,
         Commands::Movetables {
             fen,
             moves,

@@ -168,6 +168,25 @@ fn bench_last_line_is_nodes_and_nps_and_the_count_is_deterministic() {
     assert_eq!(run(), run());
 }
 
+/// `bench --threads 2` keeps the last line's form (scripts read it); its
+/// node count may vary from run to run, so only its form is checked.
+#[test]
+fn bench_on_two_threads_prints_the_same_last_line() {
+    let out = kibitz(&["bench", "--depth", "4", "--threads", "2"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let last = text.lines().last().unwrap();
+    let fields: Vec<&str> = last.split(' ').collect();
+    assert_eq!(fields.len(), 4, "{last}");
+    assert_eq!((fields[0], fields[2]), ("nodes", "nps"), "{last}");
+    assert!(fields[1].parse::<u64>().unwrap() > 0, "{last}");
+    assert!(fields[3].parse::<u64>().unwrap() > 0, "{last}");
+    assert_eq!(text.lines().count(), 41);
+    let out = kibitz(&["bench", "--threads", "0"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("threads 0 is out of range"));
+}
+
 const BACK_RANK_MATE: &str = "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1";
 
 /// `kibitz trace ARGS` that must succeed; its standard output.
@@ -1065,9 +1084,11 @@ fn review_all_reports_each_game_and_player() {
     assert_eq!(count(games[0], "black", "blunders"), 1);
     assert_eq!(count(games[0], "white", "blunders"), 0);
     assert_eq!(count(games[0], "white", "mistakes"), 0);
-    // Game 2: book moves, nothing marked.
+    // Game 2: book moves, no mistake and no blunder. (An inaccuracy is a
+    // matter of a few centipawns that a 100 ms search on a busy machine can
+    // see either way, so it is not asserted.)
     for side in ["white", "black"] {
-        for class in ["inaccuracies", "mistakes", "blunders"] {
+        for class in ["mistakes", "blunders"] {
             assert_eq!(count(games[1], side, class), 0, "game 2 {side} {class}");
         }
         assert!(games[1]["summary"][side]["accuracy"].as_f64().unwrap() > 90.0);

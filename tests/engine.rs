@@ -400,3 +400,76 @@ fn a_weaker_levels_move_is_never_better_than_the_best_line_it_reports() {
         }
     }
 }
+
+/// Lazy SMP through the front ends' door: with two threads the answer is
+/// still a legal move with a legal line, reported by the main thread alone;
+/// `nodes` counts both threads, the statistics the main thread's tree.
+#[test]
+fn two_threads_answer_with_a_legal_move_and_line() {
+    let engine = Engine::new(16).unwrap();
+    engine.send(Command::SetThreads(2));
+    let position =
+        parse_fen_or_panic("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 8");
+    engine.send(go(1, &position, Limits::depth(9)));
+    let mut main_thread_nodes = None;
+    let mut helpers = None;
+    let mut last_line = None;
+    let (best_move, nodes, depth) = loop {
+        let report = engine
+            .reports()
+            .recv_timeout(Duration::from_secs(60))
+            .expect("a report");
+        match report {
+            Report::Info(info) if info.complete => last_line = Some(info.pv.clone()),
+            Report::Stats {
+                stats, done: true, ..
+            } => {
+                main_thread_nodes = Some(stats.nodes());
+                helpers = Some(stats.helper_threads);
+            }
+            Report::BestMove {
+                best_move,
+                nodes,
+                depth,
+                ..
+            } => break (best_move.unwrap(), nodes, depth),
+            _ => {}
+        }
+    };
+    assert_eq!(depth, 9);
+    assert!(position.is_legal(best_move));
+    let pv = last_line.expect("a finished line");
+    assert_eq!(pv.first(), Some(&best_move));
+    let mut walk = position.clone();
+    for m in &pv {
+        assert!(walk.is_legal(*m), "{m:?} in {pv:?}");
+        walk.play_unchecked(*m);
+    }
+    assert_eq!(helpers, Some(1));
+    assert!(
+        nodes > main_thread_nodes.unwrap(),
+        "the helper's nodes are counted: {nodes} vs {main_thread_nodes:?}"
+    );
+}
+
+/// The strength levels were measured on one thread and must play as they
+/// were measured: asking for more threads changes nothing below the top
+/// level (a level's node count is the same with 1 and with 4 threads).
+#[test]
+fn weaker_levels_stay_on_one_thread() {
+    let nodes_with = |threads: usize| {
+        let engine = Engine::new(8).unwrap();
+        engine.send(Command::SetThreads(threads));
+        let Command::Go(mut request) = go(1, &Chess::default(), Limits::default()) else {
+            unreachable!()
+        };
+        request.level = kibitz::engine::level::Level::new(3).unwrap();
+        engine.send(Command::Go(request));
+        let (_, best) = wait_best(&engine, 1);
+        let Report::BestMove { nodes, .. } = best else {
+            unreachable!()
+        };
+        nodes
+    };
+    assert_eq!(nodes_with(1), nodes_with(4));
+}

@@ -20,6 +20,7 @@ fn handshake_lists_options() {
         "option name Hash type spin",
         "option name MultiPV type spin",
         "option name Level type spin default 10 min 1 max 10",
+        "option name Threads type spin default 1 min 1 max 256",
         "option name Clear Hash type button",
     ] {
         assert!(lines.iter().any(|l| l.starts_with(option)), "{option}");
@@ -500,4 +501,63 @@ fn uci_chess960_reads_and_writes_castling_as_king_takes_rook() {
         "{best} is legal after Kc1"
     );
     uci.send("quit");
+}
+
+/// Whether every reply of the side to move in `position` can be answered
+/// by a checkmate.
+fn every_reply_is_mated(position: &Chess) -> bool {
+    let replies = position.legal_moves();
+    !replies.is_empty()
+        && replies.iter().all(|&reply| {
+            let mut after = position.clone();
+            after.play_unchecked(reply);
+            after.legal_moves().iter().any(|&m| {
+                let mut mated = after.clone();
+                mated.play_unchecked(m);
+                mated.is_checkmate()
+            })
+        })
+}
+
+#[test]
+fn two_threads_find_a_mate_in_two() {
+    // The first mate in 2 of the suite (tests/mates.rs).
+    let fen = "8/1p3Qb1/p5pk/P1p1p1p1/1P2P1P1/2P1N2n/5P1P/4qB1K w - - 1 0";
+    let mut uci = Uci::start();
+    uci.send("setoption name Threads value 2");
+    uci.send(&format!("position fen {fen}"));
+    uci.send("go depth 8");
+    let (best, lines) = uci.best_move(LONG);
+    let position: Chess = fen
+        .parse::<shakmaty::fen::Fen>()
+        .unwrap()
+        .into_position(shakmaty::CastlingMode::Standard)
+        .unwrap();
+    let m = parse_uci(&position, &best).unwrap();
+    let mut after = position.clone();
+    after.play_unchecked(m);
+    assert!(every_reply_is_mated(&after), "{best} does not mate in 2");
+    let last = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth 8 "))
+        .unwrap();
+    assert!(last.contains("score mate 2"), "{last}");
+}
+
+#[test]
+fn threads_option_is_checked() {
+    let mut uci = Uci::start();
+    for (line, expect) in [
+        ("setoption name Threads value 0", "out of range 1..=256"),
+        ("setoption name Threads value 257", "out of range 1..=256"),
+    ] {
+        uci.send(line);
+        let lines = uci.until(|l| l.starts_with("info string"), LONG);
+        assert!(lines.last().unwrap().contains(expect), "{line}: {lines:?}");
+    }
+    uci.send("setoption name Threads value 3");
+    uci.send("go depth 4");
+    let (best, _) = uci.best_move(LONG);
+    assert!(parse_uci(&Chess::default(), &best).is_ok());
 }

@@ -25,7 +25,6 @@ use thiserror::Error;
 
 use crate::engine::search;
 use crate::engine::stats::SearchStats;
-use crate::engine::trace::NoTrace;
 use crate::engine::{
     Bound, Command, Engine, GoRequest, Limits, Report, Score, SearchInfo, SearchOptions,
     position_key,
@@ -428,10 +427,20 @@ pub fn bench_positions() -> Result<Vec<Chess>, CliError> {
         .collect()
 }
 
-pub fn bench(depth: u32, json: bool, out: &mut dyn Write) -> Result<(), CliError> {
+/// `kibitz bench`: every bench position searched to `depth` on `threads`
+/// threads. With one thread the total node count is the engine's
+/// signature, the same on every run; with more it varies (the threads race
+/// through a shared table), and nps counts the nodes of every thread.
+pub fn bench(depth: u32, threads: usize, json: bool, out: &mut dyn Write) -> Result<(), CliError> {
     if !(1..=30).contains(&depth) {
         return Err(CliError::BadInput(format!(
             "depth {depth} is out of range 1..=30"
+        )));
+    }
+    if !(1..=crate::engine::MAX_THREADS).contains(&threads) {
+        return Err(CliError::BadInput(format!(
+            "threads {threads} is out of range 1..={}",
+            crate::engine::MAX_THREADS
         )));
     }
     let positions = bench_positions()?;
@@ -439,13 +448,12 @@ pub fn bench(depth: u32, json: bool, out: &mut dyn Write) -> Result<(), CliError
     let mut total_time = Duration::ZERO;
     for (index, position) in positions.iter().enumerate() {
         let start = Instant::now();
-        let result = search::search_fresh(
+        let result = search::search_fresh_threads(
             position,
-            &[],
             &Limits::depth(depth),
             SearchOptions::default(),
             BENCH_HASH_MB,
-            &mut NoTrace,
+            threads,
         );
         // Table allocation is not search time.
         let elapsed = result.elapsed.min(start.elapsed());
@@ -482,7 +490,7 @@ pub fn bench(depth: u32, json: bool, out: &mut dyn Write) -> Result<(), CliError
         writeln!(
             out,
             "{}",
-            json!({"type": "total", "depth": depth, "positions": positions.len(), "nodes": total_nodes, "nps": nps, "time_ms": total_time.as_millis() as u64})
+            json!({"type": "total", "depth": depth, "threads": threads, "positions": positions.len(), "nodes": total_nodes, "nps": nps, "time_ms": total_time.as_millis() as u64})
         )?;
     } else {
         writeln!(out, "nodes {total_nodes} nps {nps}")?;

@@ -94,7 +94,7 @@ pub fn run(args: &ReviewArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let (evals, reviews) = review::review(
         &tree,
         &limits,
-        args.hash_mb,
+        (args.hash_mb, 1),
         tables.as_deref(),
         &never,
         &mut |_, _| {},

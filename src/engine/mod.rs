@@ -23,6 +23,7 @@ mod root;
 pub mod search;
 pub mod see;
 mod selective;
+mod smp;
 pub mod stats;
 pub mod time;
 pub mod trace;
@@ -40,6 +41,7 @@ pub use protocol::{
     Bound, Command, GoRequest, Limits, MoveSource, Report, Score, SearchInfo, SearchOptions,
     position_key, replay,
 };
+pub use smp::{MAX_THREADS, default_threads};
 
 use crate::book::{Book, BookOptions};
 use crate::core::Rng;
@@ -136,6 +138,7 @@ impl Engine {
             Command::NewGame
             | Command::SetHashSize(_)
             | Command::ClearHash
+            | Command::SetThreads(_)
             | Command::Ping(_)
             | Command::SetBook { .. }
             | Command::SetTablebases(_) => {}
@@ -184,6 +187,9 @@ fn run(
 ) {
     let mut tt = TranspositionTable::with_fallback(hash_mb.clamp(1, MAX_HASH_MB));
     let mut heuristics = Box::<Heuristics>::default();
+    // The helper threads' move-ordering memory, one each; like the main
+    // thread's, it lives from one search to the next.
+    let mut helpers: Vec<Heuristics> = Vec::new();
     let mut rng = Rng::from_time();
     let mut book: Option<(Arc<Book>, BookOptions)> = None;
     let mut tablebases: Option<Arc<Tablebases>> = None;
@@ -195,8 +201,8 @@ fn run(
                 searching.store(true, Ordering::Relaxed);
                 go(
                     *request,
-                    &mut tt,
-                    &mut heuristics,
+                    &tt,
+                    (&mut heuristics, &mut helpers),
                     &mut rng,
                     tablebases.as_deref(),
                     &reports,
@@ -208,6 +214,7 @@ fn run(
             Command::NewGame => {
                 tt.clear();
                 heuristics.clear();
+                helpers.iter_mut().for_each(Heuristics::clear);
             }
             Command::SetHashSize(mb) => {
                 // Free the old table first so both never live at once.
@@ -215,6 +222,9 @@ fn run(
                 tt = TranspositionTable::with_fallback(mb.clamp(1, MAX_HASH_MB));
             }
             Command::ClearHash => tt.clear(),
+            Command::SetThreads(threads) => {
+                helpers.resize_with(threads.clamp(1, MAX_THREADS) - 1, Heuristics::default);
+            }
             Command::SetBook {
                 book: new_book,
                 options,
@@ -317,8 +327,8 @@ fn tablebase_move(
 
 fn go(
     request: GoRequest,
-    tt: &mut TranspositionTable,
-    heuristics: &mut Heuristics,
+    tt: &TranspositionTable,
+    (heuristics, helpers): (&mut Heuristics, &mut [Heuristics]),
     rng: &mut Rng,
     tablebases: Option<&Tablebases>,
     reports: &Sender<Report>,
@@ -344,9 +354,17 @@ fn go(
         };
         let _ = reports.try_send(report);
     };
+    // A weaker level must play as it was measured to: on one thread, the
+    // same tree every time.
+    let helpers = if request.level.is_full_strength() {
+        helpers
+    } else {
+        &mut []
+    };
     let mut ctx = SearchContext {
         tt,
         heuristics,
+        helpers,
         stop: &stopped,
         on_info: &mut on_info,
         search_id,

@@ -839,8 +839,8 @@ mod tests {
         let start = Chess::default();
         let mut weights = TableWeights::default();
         let nf3 = moves(&start, &["g1f3"]);
-        weights.apply_moves(Color::White, &nf3, &[]);
-        weights.apply_moves(Color::White, &[], &nf3);
+        weights.apply_moves(Color::White, &nf3, &[], 1);
+        weights.apply_moves(Color::White, &[], &nf3, 1);
         let wn = TableId::new(Color::White, Role::Knight);
         assert_eq!(weights.weight(wn, at("g1")), 0);
         assert!(weights.considered(wn, at("g1")));

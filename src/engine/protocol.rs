@@ -37,6 +37,9 @@ pub enum Command {
     SetHashSize(usize),
     /// Empty the transposition table.
     ClearHash,
+    /// Search on this many threads (Lazy SMP), 1 to `MAX_THREADS`. Searches
+    /// at a strength level below the top stay on one thread.
+    SetThreads(usize),
     /// Answered with `Report::Pong` carrying the same token once every
     /// command sent before it has been carried out (UCI `isready`).
     Ping(u64),

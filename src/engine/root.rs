@@ -50,7 +50,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
 
     fn nps(&self) -> u64 {
         let micros = self.elapsed().as_micros().max(1);
-        (u128::from(self.nodes) * 1_000_000 / micros) as u64
+        (u128::from(self.team_nodes()) * 1_000_000 / micros) as u64
     }
 
     /// Iterative deepening over the root moves.
@@ -89,6 +89,9 @@ impl<T: Tracer> Searcher<'_, '_, T> {
 
         if !root_moves.is_empty() {
             for depth in first_depth..=max_depth {
+                if self.skips_depth(depth) {
+                    continue;
+                }
                 self.current_depth = depth;
                 self.iteration_best = None;
                 if T::ENABLED {
@@ -462,6 +465,10 @@ impl<T: Tracer> Searcher<'_, '_, T> {
     }
 
     fn report(&mut self, line: &Line, multipv: usize, bound: Bound, complete: bool) {
+        // Only the main thread speaks for the search (see `smp.rs`).
+        if self.is_helper() {
+            return;
+        }
         self.last_report = Instant::now();
         let info = SearchInfo {
             search_id: self.ctx.search_id,
@@ -471,7 +478,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
             score: line.score,
             bound,
             pv: line.pv.clone(),
-            nodes: self.nodes,
+            nodes: self.team_nodes(),
             nps: self.nps(),
             hashfull: self.ctx.tt.hashfull(),
             elapsed: self.elapsed(),
@@ -488,6 +495,9 @@ impl<T: Tracer> Searcher<'_, '_, T> {
 
     /// Report the statistics so far (at the end of each iteration).
     fn report_stats(&mut self) {
+        if self.is_helper() {
+            return;
+        }
         self.close_stats();
         let tables = std::sync::Arc::new(self.ctx.heuristics.maps());
         (self.ctx.on_info)(Progress::Stats(self.stats.clone(), tables));

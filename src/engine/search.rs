@@ -68,6 +68,7 @@
 //!   will use them, so the search must see them (against the game history
 //!   too, not just the current line).
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use shakmaty::{Bitboard, Chess, EnPassantMode, Move, Position, attacks};
@@ -143,8 +144,13 @@ pub enum Progress {
 
 /// What the search needs from its owner.
 pub struct SearchContext<'a> {
-    pub tt: &'a mut TranspositionTable,
+    /// Shared with the helper threads, if any: the table is lock-free.
+    pub tt: &'a TranspositionTable,
     pub heuristics: &'a mut Heuristics,
+    /// Lazy SMP (see `smp.rs`): one helper thread searches beside this one
+    /// for each entry, with that entry as its move-ordering memory. Empty:
+    /// this thread searches alone.
+    pub helpers: &'a mut [Heuristics],
     /// Polled every few thousand nodes; `true` ends the search.
     pub stop: &'a dyn Fn() -> bool,
     /// Receives every progress report.
@@ -190,10 +196,33 @@ pub(super) struct Searcher<'a, 'c, T: Tracer> {
     /// `excluded[ply]`: the move a singular-extension test leaves out of
     /// the node at `ply` (see `negamax`).
     pub(super) excluded: Vec<Option<Move>>,
+    /// Which thread this is: the one that reports and answers, or a helper.
+    pub(super) role: Role<'a>,
+}
+
+/// A search thread's part in a Lazy SMP team (see `smp.rs`).
+pub(super) enum Role<'a> {
+    /// The thread whose result is the answer and which sends the reports;
+    /// also the only thread of a single-threaded search. `helper_nodes`
+    /// counts what the helpers have searched so far, for `nodes` and `nps`.
+    Main { helper_nodes: Option<&'a AtomicU64> },
+    /// Helper `index` (from 1): searches only to fill the shared table,
+    /// reports nothing, and adds its node count to `nodes` every
+    /// `POLL_INTERVAL` nodes (`published` is the part already added).
+    Helper {
+        index: usize,
+        nodes: &'a AtomicU64,
+        published: u64,
+    },
 }
 
 /// Search `position` within `limits`. `history` holds the keys of the
 /// game's earlier positions, oldest first.
+///
+/// With helpers in `ctx` the search runs on several threads (Lazy SMP, see
+/// `smp.rs`), except where it must be reproducible: a recorded trace
+/// (teaching) and a node limit (the strength levels rely on it) always
+/// search on this thread alone, node for node as before.
 pub fn search<T: Tracer>(
     position: &Chess,
     history: &[u64],
@@ -202,55 +231,75 @@ pub fn search<T: Tracer>(
     ctx: &mut SearchContext<'_>,
     tracer: &mut T,
 ) -> SearchResult {
-    let mut path = history.to_vec();
-    path.push(position_key(position));
-    let reductions = (0..64)
-        .map(|depth: usize| {
-            let mut row = [0; 64];
-            for (index, r) in row.iter_mut().enumerate() {
-                if depth > 0 && index > 0 {
-                    // Deeper nodes and later moves: reduce more, slowly.
-                    // (Reducing less, dividing by 2.5, scored 48.1% over
-                    // 188 games against this; a ply more for quiet moves
-                    // when the table's move is a capture, 46.0% over 187.)
-                    *r = (0.75 + (depth as f64).ln() * (index as f64).ln() / 2.25) as i32;
-                }
-            }
-            row
-        })
-        .collect();
-    let now = ctx.clock_start;
-    let mut searcher = Searcher {
-        ctx,
-        tracer,
-        options: SearchOptions {
-            multipv: options.multipv.max(1),
-            ..options
-        },
-        start: now,
-        budget: budget(limits, position.turn()),
-        node_limit: limits.nodes,
-        nodes: 0,
-        seldepth: 0,
-        stats: SearchStats::default(),
-        path,
-        pv: vec![Vec::new(); MAX_PLY + 1],
-        played: vec![None; MAX_PLY + 2],
-        stopped: false,
-        last_report: Instant::now(),
-        current_depth: 0,
-        first_depth: 1,
-        last_lines: Vec::new(),
-        iteration_best: None,
-        reductions,
-        excluded: vec![None; MAX_PLY + 2],
-    };
-    searcher.ctx.tt.new_search();
-    searcher.ctx.heuristics.new_search();
+    ctx.tt.new_search();
+    ctx.heuristics.new_search();
     if options.table_aging {
-        searcher.ctx.heuristics.tables.age();
+        ctx.heuristics.tables.age();
     }
-    searcher.iterate(position, limits)
+    let helpers = std::mem::take(&mut ctx.helpers);
+    if helpers.is_empty() || T::ENABLED || limits.nodes.is_some() {
+        let role = Role::Main { helper_nodes: None };
+        return Searcher::new(position, history, limits, options, ctx, tracer, role)
+            .iterate(position, limits);
+    }
+    super::smp::search_together(position, history, limits, options, ctx, tracer, helpers)
+}
+
+impl<'a, 'c, T: Tracer> Searcher<'a, 'c, T> {
+    pub(super) fn new(
+        position: &Chess,
+        history: &[u64],
+        limits: &Limits,
+        options: SearchOptions,
+        ctx: &'a mut SearchContext<'c>,
+        tracer: &'a mut T,
+        role: Role<'a>,
+    ) -> Searcher<'a, 'c, T> {
+        let mut path = history.to_vec();
+        path.push(position_key(position));
+        let reductions = (0..64)
+            .map(|depth: usize| {
+                let mut row = [0; 64];
+                for (index, r) in row.iter_mut().enumerate() {
+                    if depth > 0 && index > 0 {
+                        // Deeper nodes and later moves: reduce more, slowly.
+                        // (Reducing less, dividing by 2.5, scored 48.1% over
+                        // 188 games against this; a ply more for quiet moves
+                        // when the table's move is a capture, 46.0% over 187.)
+                        *r = (0.75 + (depth as f64).ln() * (index as f64).ln() / 2.25) as i32;
+                    }
+                }
+                row
+            })
+            .collect();
+        let now = ctx.clock_start;
+        Searcher {
+            ctx,
+            tracer,
+            options: SearchOptions {
+                multipv: options.multipv.max(1),
+                ..options
+            },
+            start: now,
+            budget: budget(limits, position.turn()),
+            node_limit: limits.nodes,
+            nodes: 0,
+            seldepth: 0,
+            stats: SearchStats::default(),
+            path,
+            pv: vec![Vec::new(); MAX_PLY + 1],
+            played: vec![None; MAX_PLY + 2],
+            stopped: false,
+            last_report: Instant::now(),
+            current_depth: 0,
+            first_depth: 1,
+            last_lines: Vec::new(),
+            iteration_best: None,
+            reductions,
+            excluded: vec![None; MAX_PLY + 2],
+            role,
+        }
+    }
 }
 
 /// One search on the caller's thread with a fresh table of `hash_mb` MiB
@@ -299,6 +348,42 @@ pub fn search_fresh_until<T: Tracer>(
     )
 }
 
+/// One search with a fresh table of `hash_mb` MiB on `threads` threads
+/// (Lazy SMP; 1 = [`search_fresh`] exactly), for `kibitz bench --threads`.
+/// With more than one thread the node count differs from run to run: the
+/// threads race through the shared table.
+pub fn search_fresh_threads(
+    position: &Chess,
+    limits: &Limits,
+    options: SearchOptions,
+    hash_mb: usize,
+    threads: usize,
+) -> SearchResult {
+    let tt = TranspositionTable::new(hash_mb);
+    let mut heuristics = Box::<Heuristics>::default();
+    let mut helpers: Vec<Heuristics> = Vec::new();
+    helpers.resize_with(threads.saturating_sub(1), Heuristics::default);
+    let mut ignore = |_: Progress| {};
+    let mut ctx = SearchContext {
+        tt: &tt,
+        heuristics: &mut heuristics,
+        helpers: &mut helpers,
+        stop: &|| false,
+        on_info: &mut ignore,
+        search_id: 0,
+        clock_start: Instant::now(),
+        tablebases: None,
+    };
+    search(
+        position,
+        &[],
+        limits,
+        options,
+        &mut ctx,
+        &mut super::trace::NoTrace,
+    )
+}
+
 /// One search on the caller's thread with a table and move-ordering
 /// knowledge the caller keeps between searches, as the engine thread does
 /// through a game (the move tables, for one, are meant to last a game).
@@ -315,6 +400,7 @@ pub fn search_kept<T: Tracer>(
     let mut ctx = SearchContext {
         tt,
         heuristics,
+        helpers: &mut [],
         stop,
         on_info: &mut ignore,
         search_id: 0,
@@ -352,6 +438,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         if !self.nodes.is_multiple_of(POLL_INTERVAL) {
             return;
         }
+        self.publish_nodes();
         if (self.ctx.stop)() {
             self.stopped = true;
             return;
@@ -366,6 +453,33 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         if self.last_report.elapsed() >= REPORT_INTERVAL {
             self.heartbeat();
         }
+    }
+
+    /// A helper adds the nodes it searched since last time to the team's
+    /// count (once every `POLL_INTERVAL` nodes, so threads rarely touch the
+    /// shared counter).
+    pub(super) fn publish_nodes(&mut self) {
+        if let Role::Helper {
+            nodes, published, ..
+        } = &mut self.role
+        {
+            nodes.fetch_add(self.nodes - *published, Ordering::Relaxed);
+            *published = self.nodes;
+        }
+    }
+
+    /// Nodes searched so far by every thread of the search.
+    pub(super) fn team_nodes(&self) -> u64 {
+        match self.role {
+            Role::Main {
+                helper_nodes: Some(helpers),
+            } => self.nodes + helpers.load(Ordering::Relaxed),
+            _ => self.nodes,
+        }
+    }
+
+    pub(super) fn is_helper(&self) -> bool {
+        matches!(self.role, Role::Helper { .. })
     }
 
     /// Ask the transposition table about a node. Returns the entry, if any,

@@ -93,6 +93,13 @@ pub struct SearchStats {
     pub totals: Counters,
     pub selective_depth: u32,
     pub elapsed_ms: u64,
+    /// Helper threads that searched beside the main thread (Lazy SMP; 0 =
+    /// one thread). The counters above are the main thread's alone: each
+    /// thread searches a tree of its own, sharing only the transposition
+    /// table, so the main thread's cutoff and hit rates describe one real
+    /// search, where sums over threads would mix trees of different
+    /// depths. Its table hits include entries the helpers wrote.
+    pub helper_threads: u32,
 }
 
 /// The effective branching factor of one iteration, by both common

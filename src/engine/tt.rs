@@ -7,6 +7,8 @@
 //! is deep enough and (2) try the stored best move first, which is the single
 //! biggest win for move ordering.
 
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+
 use shakmaty::{Chess, Move, Position, Role, Square};
 
 use super::trace::TtBound;
@@ -16,15 +18,75 @@ use super::trace::TtBound;
 use super::values::TB_BOUND;
 
 /// One slot: 16 bytes, so four share a cache line.
-#[derive(Debug, Clone, Copy, Default)]
+///
+/// Several search threads (Lazy SMP) read and write the table at once
+/// without locks. A slot is two 64-bit words, each written atomically, but
+/// not the pair: one thread may overwrite the data word while another has
+/// written only its key word, or a reader may see one word old and one new
+/// (a *torn* entry). Storing the key XOR the data, not the key itself,
+/// catches that: a probe recomputes `key_xor_data ^ data` and gets the
+/// position's key back only if both words come from the same store. A torn
+/// entry then reads as a miss, never as another position's result. (The
+/// trick is Hyatt and Mann's "lockless hashing".) Relaxed ordering is
+/// enough: no other memory depends on a slot, and the check itself is what
+/// guards against mixed words.
+#[derive(Debug, Default)]
 struct Entry {
-    key: u64,
+    key_xor_data: AtomicU64,
+    data: AtomicU64,
+}
+
+/// The data word of a slot, unpacked.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Data {
     value: i16,
     best_move: PackedMove,
     depth: i8,
     /// Low 2 bits: bound (0 = empty). High 6 bits: the search generation that
     /// wrote it, so stale entries from earlier moves are replaced first.
     bound_and_generation: u8,
+}
+
+impl Data {
+    /// Value in bits 0-15, move 16-31, depth 32-39, bound and generation
+    /// 40-47.
+    fn pack(self) -> u64 {
+        u64::from(self.value as u16)
+            | (u64::from(self.best_move.0) << 16)
+            | (u64::from(self.depth as u8) << 32)
+            | (u64::from(self.bound_and_generation) << 40)
+    }
+
+    fn unpack(word: u64) -> Data {
+        Data {
+            value: word as u16 as i16,
+            best_move: PackedMove((word >> 16) as u16),
+            depth: (word >> 32) as u8 as i8,
+            bound_and_generation: (word >> 40) as u8,
+        }
+    }
+
+    fn is_used(self) -> bool {
+        self.bound_and_generation & 3 != 0
+    }
+}
+
+impl Entry {
+    /// The slot's key and data as one store left them; a torn pair gives a
+    /// key that matches no position the search asks about.
+    #[inline]
+    fn load(&self) -> (u64, Data) {
+        let data = self.data.load(Ordering::Relaxed);
+        let key = self.key_xor_data.load(Ordering::Relaxed) ^ data;
+        (key, Data::unpack(data))
+    }
+
+    #[inline]
+    fn save(&self, key: u64, data: Data) {
+        let data = data.pack();
+        self.key_xor_data.store(key ^ data, Ordering::Relaxed);
+        self.data.store(data, Ordering::Relaxed);
+    }
 }
 
 /// What a probe returns.
@@ -103,18 +165,23 @@ impl PackedMove {
     }
 }
 
+/// Shared by every search thread: all methods a search calls take `&self`.
 pub struct TranspositionTable {
     entries: Vec<Entry>,
-    generation: u8,
+    /// Advanced by the main thread once per search, before any helper
+    /// starts; read by every store.
+    generation: AtomicU8,
 }
 
 impl TranspositionTable {
     /// A table of about `megabytes` MiB (at least one entry).
     pub fn new(megabytes: usize) -> TranspositionTable {
         let count = (megabytes.max(1) * 1024 * 1024 / std::mem::size_of::<Entry>()).max(1);
+        let mut entries = Vec::with_capacity(count);
+        entries.resize_with(count, Entry::default);
         TranspositionTable {
-            entries: vec![Entry::default(); count],
-            generation: 0,
+            entries,
+            generation: AtomicU8::new(0),
         }
     }
 
@@ -126,10 +193,10 @@ impl TranspositionTable {
             let count = (megabytes * 1024 * 1024 / std::mem::size_of::<Entry>()).max(1);
             let mut entries = Vec::new();
             if entries.try_reserve_exact(count).is_ok() {
-                entries.resize(count, Entry::default());
+                entries.resize_with(count, Entry::default);
                 return TranspositionTable {
                     entries,
-                    generation: 0,
+                    generation: AtomicU8::new(0),
                 };
             }
             if megabytes == 1 {
@@ -140,13 +207,18 @@ impl TranspositionTable {
     }
 
     pub fn clear(&mut self) {
-        self.entries.fill(Entry::default());
-        self.generation = 0;
+        for entry in &mut self.entries {
+            *entry.key_xor_data.get_mut() = 0;
+            *entry.data.get_mut() = 0;
+        }
+        *self.generation.get_mut() = 0;
     }
 
-    /// Called once per search, so entries of earlier searches age.
-    pub fn new_search(&mut self) {
-        self.generation = (self.generation + 1) & 63;
+    /// Called once per search (by the main thread, before helpers start),
+    /// so entries of earlier searches age.
+    pub fn new_search(&self) {
+        let next = (self.generation.load(Ordering::Relaxed) + 1) & 63;
+        self.generation.store(next, Ordering::Relaxed);
     }
 
     /// The first slot of the key's bucket. A bucket is two neighbouring
@@ -177,15 +249,18 @@ impl TranspositionTable {
         let _ = key;
     }
 
-    fn slots(&self, key: u64) -> std::ops::Range<usize> {
+    fn slots(&self, key: u64) -> &[Entry] {
         let first = self.bucket(key);
-        first..(first + 2).min(self.entries.len())
+        &self.entries[first..(first + 2).min(self.entries.len())]
     }
 
     pub fn probe(&self, key: u64, ply: u32) -> Option<TtHit> {
-        let entry = self.entries[self.slots(key)]
+        let entry = self
+            .slots(key)
             .iter()
-            .find(|e| e.key == key)?;
+            .map(Entry::load)
+            .find(|&(stored, data)| stored == key && data.is_used())?
+            .1;
         let bound = match entry.bound_and_generation & 3 {
             1 => TtBound::Exact,
             2 => TtBound::Lower,
@@ -201,7 +276,7 @@ impl TranspositionTable {
     }
 
     pub fn store(
-        &mut self,
+        &self,
         key: u64,
         ply: u32,
         depth: i32,
@@ -209,34 +284,40 @@ impl TranspositionTable {
         bound: TtBound,
         best_move: PackedMove,
     ) {
-        let generation = self.generation;
+        let generation = self.generation.load(Ordering::Relaxed);
         let slots = self.slots(key);
+        let mut loaded = [(0u64, Data::default()); 2];
+        for (seen, slot) in loaded.iter_mut().zip(slots) {
+            *seen = slot.load();
+        }
+        let loaded = &loaded[..slots.len()];
         // The slot for this position if it has one; otherwise the one whose
         // loss costs least: empty, then left over from an earlier search,
-        // then the shallower.
-        let index = slots
-            .clone()
-            .find(|&i| self.entries[i].key == key && self.entries[i].bound_and_generation & 3 != 0)
+        // then the shallower. Another thread may write the bucket between
+        // this look and the store below; then one of the two results is
+        // lost, which costs a little search, never a wrong answer.
+        let index = loaded
+            .iter()
+            .position(|&(stored, data)| stored == key && data.is_used())
             .unwrap_or_else(|| {
-                slots
+                (0..loaded.len())
                     .min_by_key(|&i| {
-                        let e = &self.entries[i];
-                        let used = e.bound_and_generation & 3 != 0;
-                        let current = (e.bound_and_generation >> 2) == generation;
-                        (used, current, e.depth)
+                        let data = loaded[i].1;
+                        let current = (data.bound_and_generation >> 2) == generation;
+                        (data.is_used(), current, data.depth)
                     })
                     .unwrap_or(0)
             });
-        let slot = &mut self.entries[index];
-        let same = slot.key == key;
+        let (stored, old) = loaded[index];
+        let same = stored == key;
         // A much deeper result for the same position is worth more than a
         // shallow bound on it.
-        if same && i32::from(slot.depth) > depth + 3 && bound != TtBound::Exact {
+        if same && i32::from(old.depth) > depth + 3 && bound != TtBound::Exact {
             return;
         }
         // Keep the old best move when this store has none for the same position.
         let best_move = if best_move.is_none() && same {
-            slot.best_move
+            old.best_move
         } else {
             best_move
         };
@@ -245,22 +326,26 @@ impl TranspositionTable {
             TtBound::Lower => 2,
             TtBound::Upper => 3,
         };
-        *slot = Entry {
+        slots[index].save(
             key,
-            value: value_to_tt(value, ply) as i16,
-            best_move,
-            depth: depth.clamp(-1, i32::from(i8::MAX)) as i8,
-            bound_and_generation: bound_bits | (generation << 2),
-        };
+            Data {
+                value: value_to_tt(value, ply) as i16,
+                best_move,
+                depth: depth.clamp(-1, i32::from(i8::MAX)) as i8,
+                bound_and_generation: bound_bits | (generation << 2),
+            },
+        );
     }
 
     /// Per mille of a sample of slots written by the current search.
     pub fn hashfull(&self) -> u32 {
+        let generation = self.generation.load(Ordering::Relaxed);
         let sample = self.entries.len().min(1000);
         let used = self.entries[..sample]
             .iter()
             .filter(|e| {
-                e.bound_and_generation & 3 != 0 && (e.bound_and_generation >> 2) == self.generation
+                let data = e.load().1;
+                data.is_used() && (data.bound_and_generation >> 2) == generation
             })
             .count();
         (used * 1000 / sample.max(1)) as u32
@@ -320,7 +405,7 @@ mod tests {
 
     #[test]
     fn store_then_probe_keeps_mate_distance_relative_to_the_node() {
-        let mut tt = TranspositionTable::new(1);
+        let tt = TranspositionTable::new(1);
         let mate_in_3_plies_from_root = super::super::values::MATE - 3;
         tt.store(
             42,
@@ -334,5 +419,59 @@ mod tests {
         let hit = tt.probe(42, 3).unwrap();
         assert_eq!(hit.value, mate_in_3_plies_from_root - 2);
         assert!(tt.probe(43, 1).is_none());
+    }
+
+    #[test]
+    fn an_entry_is_sixteen_bytes() {
+        assert_eq!(std::mem::size_of::<Entry>(), 16);
+    }
+
+    #[test]
+    fn data_word_round_trips() {
+        let data = Data {
+            value: -31_000,
+            best_move: PackedMove(0xbeef),
+            depth: -1,
+            bound_and_generation: 0b1111_1110,
+        };
+        assert_eq!(Data::unpack(data.pack()), data);
+    }
+
+    /// Two threads storing to one slot at once can leave the key word of
+    /// one store beside the data word of the other. The probe must see a
+    /// miss, not the other position's value and move.
+    #[test]
+    fn a_torn_entry_reads_as_a_miss() {
+        let tt = TranspositionTable::new(1);
+        let key = 0x1234_5678_9abc_def0;
+        tt.store(key, 0, 7, 150, TtBound::Exact, PackedMove(0x0a0b));
+        let hit = tt.probe(key, 0).expect("just stored");
+        assert_eq!((hit.value, hit.depth), (150, 7));
+        let slot = tt
+            .slots(key)
+            .iter()
+            .find(|e| e.load().0 == key)
+            .expect("the stored slot");
+        // Another store's data word lands, its key word does not.
+        let other = Data {
+            value: -300,
+            best_move: PackedMove(0x0c0d),
+            depth: 9,
+            bound_and_generation: 2 | (1 << 2),
+        };
+        slot.data.store(other.pack(), Ordering::Relaxed);
+        assert!(tt.probe(key, 0).is_none());
+        // And the other way round: the new key word over the old data.
+        tt.store(key, 0, 7, 150, TtBound::Exact, PackedMove(0x0a0b));
+        let slot = tt
+            .slots(key)
+            .iter()
+            .find(|e| e.load().0 == key)
+            .expect("the stored slot");
+        let other_key = key ^ 0xff;
+        slot.key_xor_data
+            .store(other_key ^ other.pack(), Ordering::Relaxed);
+        assert!(tt.probe(key, 0).is_none());
+        assert!(tt.probe(other_key, 0).is_none());
     }
 }

@@ -212,7 +212,7 @@ fn review_game(
     tables: Option<&Tablebases>,
     stop: &dyn Fn() -> bool,
 ) -> Option<ReviewedGame> {
-    let (evals, reviews) = super::review(&tree, limits, hash_mb, tables, stop, &mut |_, _| {});
+    let (evals, reviews) = super::review(&tree, limits, (hash_mb, 1), tables, stop, &mut |_, _| {});
     if stop() {
         return None;
     }

@@ -291,13 +291,26 @@ pub fn refutation_depth(
 pub struct Reviewer {
     tt: TranspositionTable,
     heuristics: Box<Heuristics>,
+    /// The helper threads' move-ordering memory (Lazy SMP), one each.
+    helpers: Vec<Heuristics>,
 }
 
 impl Reviewer {
     pub fn new(hash_mb: usize) -> Reviewer {
+        Reviewer::with_threads(hash_mb, 1)
+    }
+
+    /// A reviewer whose searches run on `threads` threads.
+    pub fn with_threads(hash_mb: usize, threads: usize) -> Reviewer {
+        let mut helpers = Vec::new();
+        helpers.resize_with(
+            threads.clamp(1, crate::engine::MAX_THREADS) - 1,
+            Heuristics::default,
+        );
         Reviewer {
             tt: TranspositionTable::new(hash_mb),
             heuristics: Box::default(),
+            helpers,
         }
     }
 
@@ -351,8 +364,9 @@ impl Reviewer {
         }
         let mut ignore = |_: search::Progress| {};
         let mut ctx = SearchContext {
-            tt: &mut self.tt,
+            tt: &self.tt,
             heuristics: &mut self.heuristics,
+            helpers: &mut self.helpers,
             stop,
             on_info: &mut ignore,
             search_id: 0,
@@ -509,17 +523,18 @@ pub fn annotate(tree: &mut GameTree, reviews: &[MoveReview], evals: &[Option<Pos
     }
 }
 
-/// Review a whole main line on this thread: `progress(ply, eval)` is told
-/// each position as it is done (the start is ply 0).
+/// Review a whole main line, each position searched on `threads` threads
+/// with a table of `hash_mb` MiB: `progress(ply, eval)` is told each
+/// position as it is done (the start is ply 0).
 pub fn review(
     tree: &GameTree,
     limits: &Limits,
-    hash_mb: usize,
+    (hash_mb, threads): (usize, usize),
     tablebases: Option<&Tablebases>,
     stop: &dyn Fn() -> bool,
     progress: &mut dyn FnMut(usize, &PositionEval),
 ) -> (Vec<Option<PositionEval>>, Vec<MoveReview>) {
-    let mut reviewer = Reviewer::new(hash_mb);
+    let mut reviewer = Reviewer::with_threads(hash_mb, threads);
     let mut evals = Vec::new();
     for (ply, (position, history)) in mainline_positions(tree).iter().enumerate() {
         if stop() {

@@ -10,6 +10,10 @@
 //!
 //! Nothing here draws: the board's teach mode and `kibitz trace` both read
 //! it.
+//!
+//! Every search here runs on one thread, whatever the `threads` setting:
+//! a recording must be the same tree each time it is made, and threads
+//! racing through a shared table (Lazy SMP) would make each run differ.
 
 pub mod caption;
 pub mod compare;

@@ -190,6 +190,9 @@ pub fn run(options: Options) -> anyhow::Result<Option<i32>> {
         _ => (None, None),
     };
     let engine = Engine::new(options.settings.hash_mb)?;
+    engine.send(crate::engine::Command::SetThreads(
+        options.settings.search_threads(),
+    ));
 
     // Restore the terminal before the panic message is printed, so it is
     // readable and the shell is usable afterwards.

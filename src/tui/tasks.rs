@@ -36,6 +36,8 @@ pub enum Request {
         id: u64,
         tree: Box<GameTree>,
         movetime: Duration,
+        /// Search threads per position (Lazy SMP).
+        threads: usize,
     },
     /// Review every game of a file, `threads` games at a time.
     ReviewAll {
@@ -172,7 +174,12 @@ pub fn background_request(
                 }),
             );
         }
-        Request::Review { id, tree, movetime } => {
+        Request::Review {
+            id,
+            tree,
+            movetime,
+            threads,
+        } => {
             let stop = replace_stop(&mut stops.review, id);
             let tx = tx.clone();
             spawn(
@@ -186,7 +193,7 @@ pub fn background_request(
                     crate::review::review(
                         &tree,
                         &limits,
-                        REVIEW_HASH_MB,
+                        (REVIEW_HASH_MB, threads),
                         tables.as_deref(),
                         &stopped,
                         &mut |ply, eval| {

@@ -21,8 +21,8 @@ use crate::engine::protocol::{
     DEFAULT_TABLE_MOVES, DEFAULT_TABLE_THRESHOLD, MAX_TABLE_MOVES, MAX_TABLE_THRESHOLD,
 };
 use crate::engine::{
-    Command, DEFAULT_HASH_MB, Engine, GoRequest, Limits, MAX_HASH_MB, MoveSource, Report,
-    SearchOptions, position_key,
+    Command, DEFAULT_HASH_MB, Engine, GoRequest, Limits, MAX_HASH_MB, MAX_THREADS, MoveSource,
+    Report, SearchOptions, position_key,
 };
 use crate::game::fen::{parse_fen, parse_fen_960};
 use crate::game::notation::parse_uci;
@@ -190,7 +190,8 @@ impl Session {
             }
             "clear hash" => self.engine.send(Command::ClearHash),
             "threads" => {
-                spin(value, 1, 1)?;
+                let threads = spin(value, 1, MAX_THREADS)?;
+                self.engine.send(Command::SetThreads(threads));
             }
             "ponder" => {}
             "kibitzgeneratetables" => {
@@ -536,9 +537,11 @@ pub fn run(input: impl BufRead) -> std::io::Result<()> {
                     &mut out,
                     &format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"),
                 )?;
+                // One thread unless the GUI asks for more: a GUI runs
+                // engines side by side and gives each its share of cores.
                 say(
                     &mut out,
-                    "option name Threads type spin default 1 min 1 max 1",
+                    &format!("option name Threads type spin default 1 min 1 max {MAX_THREADS}"),
                 )?;
                 say(
                     &mut out,

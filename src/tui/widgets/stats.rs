@@ -33,8 +33,17 @@ impl StatsPanel<'_> {
         let theme = self.theme;
         let dim = Style::default().fg(theme.dim);
         let bold = Style::default().add_modifier(Modifier::BOLD);
-        let inner = section(frame, " Search statistics (S hides) ", area, theme);
         let stats = self.stats;
+        // With several threads the counters are the main thread's tree
+        // (see `SearchStats::helper_threads`); the title says so.
+        let title = match stats.helper_threads {
+            0 => " Search statistics (S hides) ".to_string(),
+            helpers => format!(
+                " Search statistics, main thread of {} (S hides) ",
+                helpers + 1
+            ),
+        };
+        let inner = section(frame, title, area, theme);
         let bar_width = usize::from(inner.width.saturating_sub(FIXED_COLUMNS)).max(4);
         // The two last columns are branching factors: this iteration's
         // nodes over the previous one's (N/N-1), and the depth-th root of

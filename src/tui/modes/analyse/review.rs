@@ -37,9 +37,13 @@ impl Analysis {
         let analysis = &mut *self;
         let tree = Box::new(analysis.tree.clone());
         let movetime = Duration::from_millis(movetime_ms);
-        let id = cx
-            .engine
-            .start(|id| Request::Review { id, tree, movetime });
+        let threads = cx.services.settings.search_threads();
+        let id = cx.engine.start(|id| Request::Review {
+            id,
+            tree,
+            movetime,
+            threads,
+        });
         let positions = analysis.tree.mainline().len() + 1;
         analysis.review = Some(ReviewState {
             id,

@@ -345,6 +345,8 @@ impl Teach {
             totals: counters,
             selective_depth: step.deepest,
             elapsed_ms: 0,
+            // Teach mode replays a recorded, single-threaded search.
+            helper_threads: 0,
         })
     }
 
