@@ -37,10 +37,6 @@ use super::trace::{OrderReason, Shortcut, TraceEvent, Tracer};
 use super::tt::TtHit;
 use super::values::{DRAW, INFINITY, MATE, MAX_PLY, TB_BOUND, TB_WIN};
 
-/// The experiment of `SearchOptions::table_exempt` applies at this depth
-/// and below.
-const TABLE_EXEMPT_DEPTH: i32 = 4;
-
 /// Internal iterative reduction from this depth on.
 const IIR_MIN_DEPTH: i32 = 4;
 
@@ -410,7 +406,6 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                 threshold: self.options.table_threshold,
                 no_history: !self.options.history_heuristic,
                 tie_break: self.options.table_tie_break,
-                exempt: self.options.table_exempt,
             },
         );
         let mut alpha = node.alpha;
@@ -427,12 +422,8 @@ impl<T: Tracer> Searcher<'_, '_, T> {
             }
             legal_moves += 1;
             let quiet = !m.is_capture() && !m.is_promotion();
-            // The experiment of Greer's widening: near the horizon the top
-            // table moves are neither pruned nor reduced.
-            let table_top = node.depth <= TABLE_EXEMPT_DEPTH && picker.table_exempt(m);
             // Late-move pruning, losing captures and futility may skip it.
             if node.selective
-                && !table_top
                 && let Some(bound) = self.prune_move(
                     position,
                     m,
@@ -455,10 +446,8 @@ impl<T: Tracer> Searcher<'_, '_, T> {
             }
             // Killers and the counter-move are quiet moves with a record:
             // they are not reduced.
-            let reducible = quiet
-                && reason != OrderReason::Killer
-                && reason != OrderReason::CounterMove
-                && !table_top;
+            let reducible =
+                quiet && reason != OrderReason::Killer && reason != OrderReason::CounterMove;
             let extension = if Some(m) == node.hash_move {
                 node.hash_move_extension
             } else {

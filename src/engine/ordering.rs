@@ -150,9 +150,6 @@ pub struct TableChoice {
     pub no_history: bool,
     /// Table weight breaks ties among quiet moves (see `SearchOptions`).
     pub tie_break: bool,
-    /// The top this-many quiet moves by table weight are marked exempt
-    /// from reductions and pruning (see `SearchOptions`).
-    pub exempt: u8,
 }
 
 /// Hands out the legal moves of a position one at a time, best first.
@@ -176,9 +173,6 @@ pub struct MovePicker {
     specials: ArrayVec<Move, 3>,
     table: TableChoice,
     history: bool,
-    /// The quiet moves with the most table weight, most first, when
-    /// `table.exempt` asks for them.
-    table_top: ArrayVec<(Move, i64), 2>,
 }
 
 impl MovePicker {
@@ -207,38 +201,15 @@ impl MovePicker {
             specials: ArrayVec::new(),
             history: !table.no_history,
             table,
-            table_top: ArrayVec::new(),
         }
     }
 
-    /// Whether `m` is one of the top quiet moves by table weight (only
-    /// when the search asked for them).
-    pub fn table_exempt(&self, m: Move) -> bool {
-        self.table_top.iter().any(|&(top, _)| top == m)
-    }
-
-    /// The tie-break of a quiet move: its table weight when asked for, its
-    /// piece-square gain otherwise; and note the top table moves.
-    fn quiet_tie(&mut self, m: Move, color: Color, phase: i32, heuristics: &Heuristics) -> i32 {
-        if !self.table.tie_break && self.table.exempt == 0 {
-            return placement_gain(m, color, phase);
-        }
-        let score = heuristics.tables.score(color, m, i32::MIN).unwrap_or(0);
-        let wanted = usize::from(self.table.exempt.min(2));
-        if wanted > 0 && score > 0 {
-            let at = self
-                .table_top
-                .iter()
-                .position(|&(_, s)| score > s)
-                .unwrap_or(self.table_top.len());
-            if at < wanted {
-                if self.table_top.len() == wanted {
-                    self.table_top.pop();
-                }
-                self.table_top.insert(at, (m, score));
-            }
-        }
+    /// The tie-break of a quiet move: its table weight when asked for
+    /// (the experiment of `SearchOptions::table_tie_break`), its
+    /// piece-square gain otherwise.
+    fn quiet_tie(&self, m: Move, color: Color, phase: i32, heuristics: &Heuristics) -> i32 {
         if self.table.tie_break {
+            let score = heuristics.tables.score(color, m, i32::MIN).unwrap_or(0);
             score.clamp(-1023, 1023) as i32
         } else {
             placement_gain(m, color, phase)

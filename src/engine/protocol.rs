@@ -191,10 +191,6 @@ pub struct SearchOptions {
     /// Experiment: the move tables break ties among quiet moves of equal
     /// history (instead of the piece-square gain).
     pub table_tie_break: bool,
-    /// Experiment: the top this-many quiet moves by table weight are not
-    /// reduced or pruned at depth 4 and below (the tables' widening role in
-    /// Greer's search).
-    pub table_exempt: u8,
     /// Experiment: table weights move by the cutoff's depth, and the game's
     /// weights are halved at each new search.
     pub table_aging: bool,
@@ -225,7 +221,6 @@ impl Default for SearchOptions {
             table_threshold: DEFAULT_TABLE_THRESHOLD,
             table_decrement: Decrement::default(),
             table_tie_break: false,
-            table_exempt: 0,
             table_aging: false,
         }
     }

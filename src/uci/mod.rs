@@ -52,9 +52,8 @@ struct Session {
     table_threshold: i32,
     /// UCI `MoveTableDecrement`: `tried` or `all`.
     table_decrement: Decrement,
-    /// UCI `MoveTableTieBreak` and `MoveTableExempt` (experiments).
+    /// UCI `MoveTableTieBreak` and `MoveTableAging` (experiments).
     table_tie_break: bool,
-    table_exempt: u8,
     table_aging: bool,
     level: Level,
     /// UCI `UCI_LimitStrength` and `UCI_Elo`: play at the level nearest
@@ -156,9 +155,6 @@ impl Session {
             }
             "movetableaging" => {
                 self.table_aging = value.is_some_and(|v| v.trim().eq_ignore_ascii_case("true"));
-            }
-            "movetableexempt" => {
-                self.table_exempt = u8::try_from(spin(value, 0, 2)?).unwrap_or(0);
             }
             "movetabledecrement" => {
                 self.table_decrement = Decrement::parse(value.unwrap_or("")).ok_or_else(|| {
@@ -391,7 +387,6 @@ impl Session {
                 table_threshold: self.table_threshold,
                 table_decrement: self.table_decrement,
                 table_tie_break: self.table_tie_break,
-                table_exempt: self.table_exempt,
                 table_aging: self.table_aging,
                 ..SearchOptions::default()
             },
@@ -472,7 +467,6 @@ pub fn run(input: impl BufRead) -> std::io::Result<()> {
         table_threshold: DEFAULT_TABLE_THRESHOLD,
         table_decrement: Decrement::default(),
         table_tie_break: false,
-        table_exempt: 0,
         table_aging: false,
         level: Level::default(),
         limit_strength: false,
@@ -610,10 +604,6 @@ pub fn run(input: impl BufRead) -> std::io::Result<()> {
                 say(
                     &mut out,
                     "option name MoveTableTieBreak type check default false",
-                )?;
-                say(
-                    &mut out,
-                    "option name MoveTableExempt type spin default 0 min 0 max 2",
                 )?;
                 say(
                     &mut out,
