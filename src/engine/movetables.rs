@@ -577,14 +577,6 @@ impl MoveTables {
         self.weights.search = Counts::default();
     }
 
-    /// Halve the game's weights (the ageing experiment): old lessons fade
-    /// as new searches add theirs. The touches stay counts.
-    pub fn age(&mut self) {
-        for weight in self.weights.game.weights.iter_mut().flatten() {
-            *weight /= 2;
-        }
-    }
-
     /// The tables as the maps show them: both scopes and every link with
     /// weight, strongest first. (History and counter-moves are the
     /// heuristics', which add them: see `Heuristics::maps`.)
@@ -617,13 +609,7 @@ impl MoveTables {
     /// to the reply after it.
     /// `line` starts with `color`'s move; `others` are `color`'s moves.
     pub fn record(&mut self, color: Color, line: &[Move], others: &[Move]) {
-        self.record_weighted(color, line, others, 1);
-    }
-
-    /// As [`MoveTables::record`], the weights moving by `step` instead of
-    /// one (the depth-weighted experiment).
-    pub fn record_weighted(&mut self, color: Color, line: &[Move], others: &[Move], step: i32) {
-        self.weights.apply_moves(color, line, others, step);
+        self.weights.apply_moves(color, line, others, 1);
         let mut color = color;
         for pair in line.windows(2) {
             if let (Some((from, _)), Some((next_from, _))) =

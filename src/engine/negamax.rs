@@ -405,7 +405,6 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                 count: self.options.table_moves,
                 threshold: self.options.table_threshold,
                 no_history: !self.options.history_heuristic,
-                tie_break: self.options.table_tie_break,
             },
         );
         let mut alpha = node.alpha;
@@ -493,7 +492,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                                 moves_left: picker.remaining(position) as u32,
                             });
                         }
-                        self.teach_tables(ply, node.depth, position, &tried.all);
+                        self.teach_tables(ply, position, &tried.all);
                         break;
                     }
                 }
@@ -560,7 +559,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
     /// weight on its squares; the other moves lose weight: those tried
     /// before it, or under Greer's own rule every other legal move, tried
     /// or not (it takes a move generation per cutoff, which is its cost).
-    fn teach_tables(&mut self, ply: u32, depth: i32, position: &Chess, tried: &[Move]) {
+    fn teach_tables(&mut self, ply: u32, position: &Chess, tried: &[Move]) {
         let color = position.turn();
         let line = &self.pv[ply as usize];
         let mut all_others;
@@ -573,15 +572,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                 &all_others[..]
             }
         };
-        let step = if self.options.table_aging {
-            depth.max(1)
-        } else {
-            1
-        };
-        self.ctx
-            .heuristics
-            .tables
-            .record_weighted(color, line, others, step);
+        self.ctx.heuristics.tables.record(color, line, others);
         if T::ENABLED {
             self.tracer.record(TraceEvent::MoveTables {
                 ply,

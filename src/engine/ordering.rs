@@ -148,8 +148,6 @@ pub struct TableChoice {
     pub threshold: i32,
     /// Whether the history heuristic orders quiet moves.
     pub no_history: bool,
-    /// Table weight breaks ties among quiet moves (see `SearchOptions`).
-    pub tie_break: bool,
 }
 
 /// Hands out the legal moves of a position one at a time, best first.
@@ -201,18 +199,6 @@ impl MovePicker {
             specials: ArrayVec::new(),
             history: !table.no_history,
             table,
-        }
-    }
-
-    /// The tie-break of a quiet move: its table weight when asked for
-    /// (the experiment of `SearchOptions::table_tie_break`), its
-    /// piece-square gain otherwise.
-    fn quiet_tie(&self, m: Move, color: Color, phase: i32, heuristics: &Heuristics) -> i32 {
-        if self.table.tie_break {
-            let score = heuristics.tables.score(color, m, i32::MIN).unwrap_or(0);
-            score.clamp(-1023, 1023) as i32
-        } else {
-            placement_gain(m, color, phase)
         }
     }
 
@@ -339,7 +325,7 @@ impl MovePicker {
                 0
             };
             let index = self.moves.len();
-            let tie = self.quiet_tie(m, color, phase, heuristics);
+            let tie = placement_gain(m, color, phase);
             self.moves
                 .push((m, sort_key_with_tie(key, tie, index), OrderReason::Quiet));
         }
@@ -400,7 +386,7 @@ impl MovePicker {
             };
             let index = self.moves.len();
             let tie = if reason == OrderReason::Quiet {
-                self.quiet_tie(m, color, phase, heuristics)
+                placement_gain(m, color, phase)
             } else {
                 0
             };

@@ -188,12 +188,6 @@ pub struct SearchOptions {
     /// Which moves lose table weight at a cutoff: the ones tried before it,
     /// or (Greer's rule) every other legal move.
     pub table_decrement: Decrement,
-    /// Experiment: the move tables break ties among quiet moves of equal
-    /// history (instead of the piece-square gain).
-    pub table_tie_break: bool,
-    /// Experiment: table weights move by the cutoff's depth, and the game's
-    /// weights are halved at each new search.
-    pub table_aging: bool,
 }
 
 /// Table moves searched first by default (measured: see CHANGELOG.md).
@@ -220,8 +214,6 @@ impl Default for SearchOptions {
             table_moves: DEFAULT_TABLE_MOVES,
             table_threshold: DEFAULT_TABLE_THRESHOLD,
             table_decrement: Decrement::default(),
-            table_tie_break: false,
-            table_aging: false,
         }
     }
 }

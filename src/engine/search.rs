@@ -233,9 +233,6 @@ pub fn search<T: Tracer>(
 ) -> SearchResult {
     ctx.tt.new_search();
     ctx.heuristics.new_search();
-    if options.table_aging {
-        ctx.heuristics.tables.age();
-    }
     let helpers = std::mem::take(&mut ctx.helpers);
     if helpers.is_empty() || T::ENABLED || limits.nodes.is_some() {
         let role = Role::Main { helper_nodes: None };

@@ -52,9 +52,6 @@ struct Session {
     table_threshold: i32,
     /// UCI `MoveTableDecrement`: `tried` or `all`.
     table_decrement: Decrement,
-    /// UCI `MoveTableTieBreak` and `MoveTableAging` (experiments).
-    table_tie_break: bool,
-    table_aging: bool,
     level: Level,
     /// UCI `UCI_LimitStrength` and `UCI_Elo`: play at the level nearest
     /// that rating.
@@ -149,12 +146,6 @@ impl Session {
                     ));
                 }
                 self.table_threshold = n;
-            }
-            "movetabletiebreak" => {
-                self.table_tie_break = value.is_some_and(|v| v.trim().eq_ignore_ascii_case("true"));
-            }
-            "movetableaging" => {
-                self.table_aging = value.is_some_and(|v| v.trim().eq_ignore_ascii_case("true"));
             }
             "movetabledecrement" => {
                 self.table_decrement = Decrement::parse(value.unwrap_or("")).ok_or_else(|| {
@@ -386,8 +377,6 @@ impl Session {
                 table_moves: self.table_moves,
                 table_threshold: self.table_threshold,
                 table_decrement: self.table_decrement,
-                table_tie_break: self.table_tie_break,
-                table_aging: self.table_aging,
                 ..SearchOptions::default()
             },
             level: if self.limit_strength {
@@ -466,8 +455,6 @@ pub fn run(input: impl BufRead) -> std::io::Result<()> {
         table_moves: DEFAULT_TABLE_MOVES,
         table_threshold: DEFAULT_TABLE_THRESHOLD,
         table_decrement: Decrement::default(),
-        table_tie_break: false,
-        table_aging: false,
         level: Level::default(),
         limit_strength: false,
         elo: MAX_UCI_ELO,
@@ -600,14 +587,6 @@ pub fn run(input: impl BufRead) -> std::io::Result<()> {
                         "option name MoveTableDecrement type combo default {} var tried var all",
                         Decrement::default().name()
                     ),
-                )?;
-                say(
-                    &mut out,
-                    "option name MoveTableTieBreak type check default false",
-                )?;
-                say(
-                    &mut out,
-                    "option name MoveTableAging type check default false",
                 )?;
                 say(&mut out, "option name Clear Hash type button")?;
                 say(&mut out, "uciok")?;
