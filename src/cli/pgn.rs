@@ -78,9 +78,8 @@ fn write_game(
     out: &mut impl Write,
 ) -> std::io::Result<()> {
     let line = tree.mainline();
-    let positions = tree.mainline_positions();
-    let opening = Openings::builtin().name_of_game(positions.iter());
-    let final_fen = positions.last().map(fen_of).unwrap_or_default();
+    let (opening, last) = Openings::builtin().name_of_mainline(tree);
+    let final_fen = fen_of(&last);
     let (variations, comments, nags) = tree.counts();
     let header = |name: &str| printable(tree.headers.get(name).unwrap_or("?")).into_owned();
     if json_output {

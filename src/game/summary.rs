@@ -37,13 +37,10 @@ impl GameSummary {
         let line = tree.mainline();
         let opening = match (tag("ECO"), tag("Opening")) {
             (eco, name) if !name.is_empty() => format!("{eco} {name}").trim().to_string(),
-            (eco, _) => {
-                let positions = tree.mainline_positions();
-                match Openings::builtin().name_of_game(positions.iter()) {
-                    Some(o) => format!("{} {}", o.eco, o.name),
-                    None => eco,
-                }
-            }
+            (eco, _) => match Openings::builtin().name_of_mainline(tree).0 {
+                Some(o) => format!("{} {}", o.eco, o.name),
+                None => eco,
+            },
         };
         GameSummary {
             number,
