@@ -197,6 +197,18 @@ impl GameTree {
     /// anyway, and so makes one copy per move, not two.
     pub fn push_played(&mut self, node: usize, position: &mut Chess, m: Move) -> usize {
         let san = San::from_move(position, m);
+        self.push_played_san(node, position, m, san)
+    }
+
+    /// `push_played` when the caller has the move's SAN (`San::from_move`
+    /// of `m` in `position`).
+    pub fn push_played_san(
+        &mut self,
+        node: usize,
+        position: &mut Chess,
+        m: Move,
+        san: San,
+    ) -> usize {
         position.play_unchecked(m);
         // What `SanPlus::from_move_and_play_unchecked` writes, without the
         // full game outcome it computes after every move: only a position
