@@ -629,3 +629,102 @@ fn without_the_variant_tag_a_chess960_game_was_cut_at_castling_and_now_is_not() 
     assert_eq!(plies(&games[0]), 19);
     assert!(games[0].to_pgn().contains("[Variant \"Chess960\"]"));
 }
+
+/// A stream that fails after `good` bytes, as a file on a failing disk.
+struct FailsAfter<'a> {
+    text: &'a [u8],
+    good: usize,
+}
+
+impl std::io::Read for FailsAfter<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.good == 0 {
+            return Err(std::io::Error::other("the disk failed"));
+        }
+        let n = buf.len().min(self.good).min(self.text.len());
+        buf[..n].copy_from_slice(&self.text[..n]);
+        self.text = &self.text[n..];
+        self.good -= n;
+        Ok(n)
+    }
+}
+
+/// Reading on worker threads gives what the one-thread reader gives, game
+/// for game and in file order: the whole trees (moves, SAN, comments,
+/// variations, errors, notes) of every test file (errors, a BOM, CR line
+/// ends, comments and variations among them), of all of them joined many
+/// times, and of a stream that fails part way.
+#[test]
+fn worker_threads_read_what_one_thread_reads() {
+    use kibitz::game::parallel::map_games;
+    use kibitz::game::summary::{GameSummary, summaries};
+
+    let mut paths: Vec<_> = std::fs::read_dir(common::testdata("pgn"))
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .collect();
+    paths.sort();
+    let mut texts: Vec<Vec<u8>> = paths.iter().map(|p| std::fs::read(p).unwrap()).collect();
+    let joined: Vec<u8> = texts.join(&b"\n"[..]);
+    texts.push(joined.repeat(40));
+    texts.push(b"1. e4 e5 2. Nf3 {open\n\n[Event \"x\"]\n1. Qxx9 )) ( d4".to_vec());
+    texts.push(b"\r[Event \"cr\"]\r\r1. e4 (1. d4 d5 (1... Nf6)) e5 2. Ke3 *\r".to_vec());
+    for text in &texts {
+        let sequential = parse(text);
+        for workers in [0, 1, 2, 5] {
+            let mut threaded = Vec::new();
+            let count = map_games(
+                &text[..],
+                workers,
+                &|tree, number| (number, tree),
+                &mut |r| {
+                    threaded.push(r);
+                    true
+                },
+            )
+            .unwrap();
+            assert_eq!(count, sequential.len());
+            let numbers: Vec<usize> = threaded.iter().map(|(n, _)| *n).collect();
+            assert_eq!(numbers, (1..=sequential.len()).collect::<Vec<_>>());
+            let trees: Vec<GameTree> = threaded.into_iter().map(|(_, t)| t).collect();
+            assert!(trees == sequential, "{workers} workers");
+        }
+        let mut listed = Vec::new();
+        let count = summaries(&text[..], 7, &mut |batch| {
+            assert!(!batch.is_empty() && batch.len() <= 7);
+            listed.extend(batch);
+            true
+        })
+        .unwrap();
+        let expected: Vec<GameSummary> = sequential
+            .iter()
+            .enumerate()
+            .map(|(i, tree)| GameSummary::of(i + 1, tree))
+            .collect();
+        assert_eq!(count, expected.len());
+        assert_eq!(listed, expected);
+    }
+    // A stream that fails: the games before the failure, then the error.
+    let big = texts[texts.len() - 3].clone();
+    let good = big.len() / 2;
+    let mut before = Vec::new();
+    let failed = read_games(FailsAfter { text: &big, good }, &mut |g| {
+        before.push(g);
+        true
+    });
+    assert!(failed.is_err());
+    for workers in [0, 2] {
+        let mut threaded = Vec::new();
+        let failed = map_games(
+            FailsAfter { text: &big, good },
+            workers,
+            &|tree, _| tree,
+            &mut |t| {
+                threaded.push(t);
+                true
+            },
+        );
+        assert_eq!(failed.unwrap_err().to_string(), "the disk failed");
+        assert!(threaded == before, "{workers} workers");
+    }
+}

@@ -7,7 +7,8 @@ use serde_json::json;
 
 use super::{CliError, printable};
 use crate::game::openings::Openings;
-use crate::game::tree::{GameTree, fen_of, read_games};
+use crate::game::parallel::{default_workers, map_games};
+use crate::game::tree::{GameTree, fen_of};
 
 /// What `kibitz pgn` holds back while it has not yet seen a game: the
 /// summaries of text that reads as no game are printed only once a game
@@ -24,26 +25,37 @@ pub fn summary(path: &Path, json_output: bool, out: &mut impl Write) -> Result<(
     // Until the first game, summaries wait here.
     let mut held: Option<Vec<u8>> = Some(Vec::new());
     let mut gave_up = false;
-    let read = read_games(std::io::BufReader::new(file), &mut |tree: GameTree| {
-        number += 1;
+    // Games are summarised on worker threads, each into its own text, and
+    // come back here in file order.
+    let summarise = |tree: GameTree, number| {
         let is_game = !tree.headers.0.is_empty() || tree.nodes.len() > 1;
-        let written = match &mut held {
+        let mut text = Vec::new();
+        let written = write_game(number, &tree, json_output, &mut text);
+        (is_game, written.map(|()| text))
+    };
+    let read = map_games(file, default_workers(), &summarise, &mut |(
+        is_game,
+        text,
+    )| {
+        number += 1;
+        let written = text.and_then(|text| match &mut held {
             Some(buffer) if !is_game => {
-                let written = write_game(number, &tree, json_output, buffer);
+                buffer.extend_from_slice(&text);
                 if buffer.len() > MAX_HELD_BEFORE_GAME {
                     gave_up = true;
-                    return false;
                 }
-                written
+                Ok(())
             }
             Some(buffer) => {
                 let earlier = std::mem::take(buffer);
                 held = None;
-                out.write_all(&earlier)
-                    .and_then(|()| write_game(number, &tree, json_output, out))
+                out.write_all(&earlier).and_then(|()| out.write_all(&text))
             }
-            None => write_game(number, &tree, json_output, out),
-        };
+            None => out.write_all(&text),
+        });
+        if gave_up {
+            return false;
+        }
         if let Err(e) = written {
             write_error = Some(e);
             return false;
@@ -78,9 +90,8 @@ fn write_game(
     out: &mut impl Write,
 ) -> std::io::Result<()> {
     let line = tree.mainline();
-    let positions = tree.mainline_positions();
-    let opening = Openings::builtin().name_of_game(positions.iter());
-    let final_fen = positions.last().map(fen_of).unwrap_or_default();
+    let (opening, last) = Openings::builtin().name_of_mainline(tree);
+    let final_fen = fen_of(&last);
     let (variations, comments, nags) = tree.counts();
     let header = |name: &str| printable(tree.headers.get(name).unwrap_or("?")).into_owned();
     if json_output {

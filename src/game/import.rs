@@ -121,10 +121,10 @@ impl Builder {
         let next = match san {
             MoveText::Null => pass(&self.line.position)
                 .map(|passed| (self.tree.push_null_at(self.line.at), passed)),
-            _ => match san.to_move(&self.line.position) {
-                Ok(m) => {
+            _ => match san.to_move_and_san(&self.line.position) {
+                Ok((m, san)) => {
                     let mut after = self.line.position.clone();
-                    let node = self.tree.push_played(self.line.at, &mut after, m);
+                    let node = self.tree.push_played_san(self.line.at, &mut after, m, san);
                     Some((node, after))
                 }
                 Err(MoveProblem::Ambiguous) => {

@@ -10,6 +10,7 @@ pub mod import;
 pub mod movetext;
 pub mod notation;
 pub mod openings;
+pub mod parallel;
 pub mod pgn;
 pub mod pgn_lexer;
 pub mod rewrite;

@@ -10,7 +10,8 @@
 //! square and promotion, and ignores the decoration around them.
 //!
 
-use shakmaty::{CastlingSide, Chess, File, Move, Position, Rank, Role, Square};
+use shakmaty::san::San;
+use shakmaty::{CastlingSide, Chess, File, Move, MoveList, Position, Rank, Role, Square};
 
 /// A move as written: what the reader took from the text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -129,12 +130,21 @@ impl MoveText {
     /// captures only when its file is written (`exd5`, not `d5`). Whether an
     /// `x` was written is not checked.
     pub fn to_move(self, position: &Chess) -> Result<Move, MoveProblem> {
+        self.to_move_and_san(position).map(|(m, _)| m)
+    }
+
+    /// [`MoveText::to_move`], with the move's SAN as `San::from_move` writes
+    /// it: for a piece move, from the candidate moves already generated to
+    /// read the text, rather than generating them a second time.
+    pub fn to_move_and_san(self, position: &Chess) -> Result<(Move, San), MoveProblem> {
+        let with_san = |m: Move| (m, San::from_move(position, m));
         match self {
             MoveText::Null => Err(MoveProblem::Illegal),
             MoveText::Castle(side) => position
                 .legal_moves()
                 .into_iter()
                 .find(|m| m.castling_side() == Some(side))
+                .map(with_san)
                 .ok_or(MoveProblem::Illegal),
             MoveText::Normal {
                 role: None,
@@ -166,6 +176,7 @@ impl MoveText {
                                 _ => m.to() == to,
                             }
                     })
+                    .map(with_san)
                     .ok_or(MoveProblem::Illegal)
             }
             MoveText::Normal {
@@ -178,7 +189,8 @@ impl MoveText {
                 let role = role.unwrap_or(Role::Pawn);
                 let mut found = None;
                 // Only the moves of that piece to that square are generated.
-                for m in position.san_candidates(role, to) {
+                let candidates = position.san_candidates(role, to);
+                for &m in &candidates {
                     let from = m.from();
                     let fits = !m.is_castle()
                         && m.role() == role
@@ -196,7 +208,17 @@ impl MoveText {
                         found = Some(m);
                     }
                 }
-                found.ok_or(MoveProblem::Illegal)
+                let m = found.ok_or(MoveProblem::Illegal)?;
+                // `San::from_move` disambiguates a piece move among these
+                // same candidates (that piece's moves to that square) and
+                // a pawn move among none.
+                let san = match m {
+                    Move::Normal { role, .. } if role != Role::Pawn => {
+                        San::disambiguate(m, &candidates)
+                    }
+                    _ => San::disambiguate(m, &MoveList::new()),
+                };
+                Ok((m, san))
             }
         }
     }
@@ -312,5 +334,29 @@ mod tests {
         }
         assert_eq!(MoveText::parse("--"), Some(MoveText::Null));
         assert_eq!(MoveText::parse("Z0"), Some(MoveText::Null));
+    }
+    #[test]
+    fn the_san_read_with_a_move_is_the_san_shakmaty_writes() {
+        // Two knights and two rooks reach the same squares; pawns capture,
+        // promote and take en passant; both sides may castle.
+        let fens = [
+            START,
+            "r3k2r/1P3ppp/8/3pP3/8/1N3N2/R6R/R3K2R w KQkq d6 0 1",
+            "4k3/8/2N1N3/8/2N1N3/8/8/4K3 w - - 0 1",
+            "r3k2r/8/8/3Q1Q2/8/3Q1Q2/8/R3K2R w KQkq - 0 1",
+        ];
+        for fen in fens {
+            let position = parse_fen(fen).unwrap();
+            for m in position.legal_moves() {
+                let written = San::from_move(&position, m);
+                for text in [
+                    written.to_string(),
+                    m.to_uci(shakmaty::CastlingMode::Standard).to_string(),
+                ] {
+                    let read = MoveText::parse(&text).unwrap().to_move_and_san(&position);
+                    assert_eq!(read, Ok((m, written)), "{fen}: {text}");
+                }
+            }
+        }
     }
 }

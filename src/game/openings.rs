@@ -7,11 +7,13 @@
 //! 1.d4 was "Queen's Pawn Game" on the way.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::OnceLock;
 
 use shakmaty::{Chess, Position};
 
 use super::notation::parse_move;
+use super::tree::GameTree;
 use crate::core::position_key;
 
 const TABLE: &str = include_str!("../../assets/openings.tsv");
@@ -28,8 +30,33 @@ pub struct Opening {
 /// The parsed table: position key -> opening. The first line that reaches a
 /// position names it.
 pub struct Openings {
-    by_key: HashMap<u64, Opening>,
+    by_key: HashMap<u64, Opening, BuildHasherDefault<KeyHasher>>,
     lines: usize,
+    /// The fewest pieces on the board in a named position: a position with
+    /// fewer is not looked up (along a game the count never grows, so
+    /// most of a game's positions are passed over without hashing them).
+    fewest_pieces: usize,
+}
+
+/// Hashes a position key (a Zobrist hash, already uniform) as itself.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        // Only `u64` keys are hashed; this folds any other input.
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, key: u64) {
+        self.0 = key;
+    }
 }
 
 /// A line of the table that does not parse (for the table's own test).
@@ -42,7 +69,8 @@ pub struct TableError {
 impl Openings {
     /// Parse a table. Bad lines are returned, not fatal.
     pub fn parse(text: &str) -> (Openings, Vec<TableError>) {
-        let mut by_key = HashMap::new();
+        let mut by_key = HashMap::default();
+        let mut fewest_pieces = usize::MAX;
         let mut errors = Vec::new();
         let mut lines = 0;
         for (index, line) in text.lines().enumerate() {
@@ -77,6 +105,7 @@ impl Openings {
                 continue;
             }
             lines += 1;
+            fewest_pieces = fewest_pieces.min(position.board().occupied().count());
             by_key
                 .entry(position_key(&position))
                 .or_insert_with(|| Opening {
@@ -85,7 +114,14 @@ impl Openings {
                     moves: (*moves).to_string(),
                 });
         }
-        (Openings { by_key, lines }, errors)
+        (
+            Openings {
+                by_key,
+                lines,
+                fewest_pieces,
+            },
+            errors,
+        )
     }
 
     /// The built-in table (parsed once).
@@ -106,7 +142,23 @@ impl Openings {
 
     /// The name of exactly this position.
     pub fn get(&self, position: &Chess) -> Option<&Opening> {
+        if position.board().occupied().count() < self.fewest_pieces {
+            return None;
+        }
         self.by_key.get(&position_key(position))
+    }
+
+    /// The name of a game's main line (as [`Openings::name_of_game`] of its
+    /// [`GameTree::mainline_positions`]) and its final position, in one
+    /// walk along it.
+    pub fn name_of_mainline(&self, tree: &GameTree) -> (Option<&Opening>, Chess) {
+        let mut named = None;
+        let last = tree.walk_mainline(|position| {
+            if let Some(opening) = self.get(position) {
+                named = Some(opening);
+            }
+        });
+        (named, last)
     }
 
     /// The name of a game: the deepest position along `positions` (start

@@ -5,7 +5,8 @@ use std::io::Read;
 
 use super::openings::Openings;
 
-use super::tree::{GameTree, read_games};
+use super::parallel::{default_workers, map_games};
+use super::tree::GameTree;
 
 /// What the game list shows of a game.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -37,13 +38,10 @@ impl GameSummary {
         let line = tree.mainline();
         let opening = match (tag("ECO"), tag("Opening")) {
             (eco, name) if !name.is_empty() => format!("{eco} {name}").trim().to_string(),
-            (eco, _) => {
-                let positions = tree.mainline_positions();
-                match Openings::builtin().name_of_game(positions.iter()) {
-                    Some(o) => format!("{} {}", o.eco, o.name),
-                    None => eco,
-                }
-            }
+            (eco, _) => match Openings::builtin().name_of_mainline(tree).0 {
+                Some(o) => format!("{} {}", o.eco, o.name),
+                None => eco,
+            },
         };
         GameSummary {
             number,
@@ -82,19 +80,19 @@ pub fn matches_words(text: &str, query: &str) -> bool {
 
 impl GameSummary {}
 
-/// Summarise every game of a stream, handing them over in batches of
-/// `batch` (return `false` to stop). Returns the number of games read.
+/// Summarise every game of a stream, handing them over in file order in
+/// batches of `batch` (return `false` to stop); games are summarised on
+/// worker threads. Returns the number of games read.
 pub fn summaries(
     source: impl Read,
     batch: usize,
     each: &mut dyn FnMut(Vec<GameSummary>) -> bool,
 ) -> std::io::Result<usize> {
     let mut pending = Vec::with_capacity(batch);
-    let mut number = 0;
     let mut go_on = true;
-    let count = read_games(source, &mut |tree| {
-        number += 1;
-        pending.push(GameSummary::of(number, &tree));
+    let summarise = |tree: GameTree, number| GameSummary::of(number, &tree);
+    let count = map_games(source, default_workers(), &summarise, &mut |summary| {
+        pending.push(summary);
         if pending.len() >= batch {
             go_on = each(std::mem::take(&mut pending));
         }

@@ -7,7 +7,7 @@
 use std::io::{BufReader, Read};
 
 use shakmaty::fen::Fen;
-use shakmaty::san::SanPlus as ShakSanPlus;
+use shakmaty::san::{San, SanPlus as ShakSanPlus, Suffix};
 use shakmaty::{Chess, EnPassantMode, FromSetup, Move, Position};
 
 use super::pgn_lexer::GameReader;
@@ -196,7 +196,31 @@ impl GameTree {
     /// as it goes: a reader walking a line needs the position after the move
     /// anyway, and so makes one copy per move, not two.
     pub fn push_played(&mut self, node: usize, position: &mut Chess, m: Move) -> usize {
-        let san = ShakSanPlus::from_move_and_play_unchecked(position, m).to_string();
+        let san = San::from_move(position, m);
+        self.push_played_san(node, position, m, san)
+    }
+
+    /// `push_played` when the caller has the move's SAN (`San::from_move`
+    /// of `m` in `position`).
+    pub fn push_played_san(
+        &mut self,
+        node: usize,
+        position: &mut Chess,
+        m: Move,
+        san: San,
+    ) -> usize {
+        position.play_unchecked(m);
+        // What `SanPlus::from_move_and_play_unchecked` writes, without the
+        // full game outcome it computes after every move: only a position
+        // in check can be mate, so legal moves are generated only then.
+        let suffix = if !position.is_check() {
+            None
+        } else if position.legal_moves().is_empty() {
+            Some(Suffix::Checkmate)
+        } else {
+            Some(Suffix::Check)
+        };
+        let san = ShakSanPlus { san, suffix }.to_string();
         self.push_child(node, Some(m), san)
     }
 
@@ -238,9 +262,19 @@ impl GameTree {
     /// The positions along the main line: the start, then the position
     /// after each move (linear in the length of the game).
     pub fn mainline_positions(&self) -> Vec<Chess> {
+        let mut out = Vec::new();
+        self.walk_mainline(|position| out.push(position.clone()));
+        out
+    }
+
+    /// Show `visit` each position of the main line in turn (those of
+    /// [`GameTree::mainline_positions`]) and return the last one, without
+    /// keeping the others.
+    pub fn walk_mainline(&self, mut visit: impl FnMut(&Chess)) -> Chess {
         let mut position = self.start.clone();
-        let mut out = vec![position.clone()];
-        for node in self.mainline() {
+        visit(&position);
+        let mut at = 0;
+        while let Some(&node) = self.nodes[at].children.first() {
             match self.nodes[node].m {
                 Some(m) => position.play_unchecked(m),
                 None => match pass(&position) {
@@ -248,9 +282,10 @@ impl GameTree {
                     None => break,
                 },
             }
-            out.push(position.clone());
+            visit(&position);
+            at = node;
         }
-        out
+        position
     }
 
     /// The reader's notes in one line for a status bar: the first, and how

@@ -1,0 +1,215 @@
+//! Reading the games of a PGN stream on several threads, in file order.
+//!
+//! Splitting a file into games (the lexer) is a small part of reading it;
+//! most of the time goes to playing the moves, building each tree and
+//! summarising it. So the calling thread splits the stream into games, as
+//! [`read_games`](super::tree::read_games) does, and hands them in batches to
+//! worker threads, which build and summarise them; the results come back to
+//! the calling thread in file order. Game boundaries are exactly those of
+//! the one-thread reader, since the same reader finds them.
+
+use std::collections::BTreeMap;
+use std::io::{BufReader, Read};
+use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use super::import::build;
+use super::pgn_lexer::{GameReader, RawGame};
+use super::tree::GameTree;
+
+/// Games handed to a worker at once: large enough that the channels cost
+/// nothing beside the games, small enough that the first results come back
+/// at once (a game list shows its first games while the file is read).
+const GAMES_PER_BATCH: usize = 32;
+
+/// Batches read ahead of the oldest one not yet handed on, per worker:
+/// bounds the memory held when the caller is slower than the workers.
+const BATCHES_AHEAD_PER_WORKER: usize = 4;
+
+/// What a worker sends back: a batch's number and its results, or the
+/// panic that stopped it (raised again on the calling thread).
+type Done<T> = (usize, std::thread::Result<Vec<T>>);
+
+/// How many worker threads to use: one per processor, none on one
+/// processor (the calling thread then does everything).
+pub fn default_workers() -> usize {
+    match std::thread::available_parallelism() {
+        Ok(n) if n.get() > 1 => n.get(),
+        _ => 0,
+    }
+}
+
+/// Read every game of a PGN stream, turn each into a `T` with `work` (given
+/// the tree and its 1-based number) on `workers` threads, and hand the
+/// results to `each` in file order (return `false` to stop). With no
+/// workers it all happens on the calling thread. Returns the number of
+/// games handed to `each`, and an error of the stream after handing on the
+/// games read before it, as [`read_games`](super::tree::read_games) does.
+pub fn map_games<T: Send>(
+    source: impl Read,
+    workers: usize,
+    work: &(dyn Fn(GameTree, usize) -> T + Sync),
+    each: &mut dyn FnMut(T) -> bool,
+) -> std::io::Result<usize> {
+    let mut reader = GameReader::new(BufReader::new(source));
+    if workers == 0 {
+        let mut count = 0;
+        while let Some(raw) = reader.next_game()? {
+            count += 1;
+            if !each(work(build(&raw, count), count)) {
+                break;
+            }
+        }
+        return Ok(count);
+    }
+    let stop = AtomicBool::new(false);
+    let (job_send, job_receive) = crossbeam_channel::unbounded::<(usize, usize, Vec<RawGame>)>();
+    let (done_send, done_receive) = crossbeam_channel::unbounded::<Done<T>>();
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            let (jobs, done, stop) = (job_receive.clone(), done_send.clone(), &stop);
+            scope.spawn(move || {
+                for (batch, first, games) in jobs {
+                    if stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let results = catch_unwind(AssertUnwindSafe(|| {
+                        games
+                            .iter()
+                            .enumerate()
+                            .map(|(i, raw)| work(build(raw, first + i), first + i))
+                            .collect()
+                    }));
+                    if done.send((batch, results)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(done_send);
+        let mut order = InOrder {
+            next: 0,
+            waiting: BTreeMap::new(),
+            handed: 0,
+            go_on: true,
+        };
+        let ahead = workers * BATCHES_AHEAD_PER_WORKER;
+        let mut sent = 0;
+        let mut read = 0;
+        let mut outcome = Ok(());
+        'read: while order.go_on {
+            let mut games = Vec::with_capacity(GAMES_PER_BATCH);
+            while games.len() < GAMES_PER_BATCH {
+                match reader.next_game() {
+                    Ok(Some(raw)) => games.push(raw),
+                    Ok(None) => break,
+                    Err(e) => {
+                        outcome = Err(e);
+                        break;
+                    }
+                }
+            }
+            let last = games.len() < GAMES_PER_BATCH;
+            if !games.is_empty() {
+                let first = read + 1;
+                read += games.len();
+                if job_send.send((sent, first, games)).is_err() {
+                    break 'read;
+                }
+                sent += 1;
+            }
+            // Hand on what is ready; wait when too far ahead.
+            while order.go_on {
+                let received = if sent - order.next >= ahead {
+                    done_receive.recv().ok()
+                } else {
+                    done_receive.try_recv().ok()
+                };
+                match received {
+                    Some(done) => order.take(done, each),
+                    None => break,
+                }
+            }
+            if last {
+                break;
+            }
+        }
+        drop(job_send);
+        while order.go_on && order.next < sent {
+            match done_receive.recv() {
+                Ok(done) => order.take(done, each),
+                Err(_) => break,
+            }
+        }
+        stop.store(true, Ordering::Relaxed);
+        outcome.map(|()| order.handed)
+    })
+}
+
+/// Results put back in file order.
+struct InOrder<T> {
+    /// The batch to hand on next.
+    next: usize,
+    waiting: BTreeMap<usize, Vec<T>>,
+    /// Results handed on.
+    handed: usize,
+    /// `each` has not asked to stop.
+    go_on: bool,
+}
+
+impl<T> InOrder<T> {
+    fn take(&mut self, (batch, results): Done<T>, each: &mut dyn FnMut(T) -> bool) {
+        match results {
+            Ok(results) => {
+                self.waiting.insert(batch, results);
+            }
+            Err(panic) => resume_unwind(panic),
+        }
+        while let Some(results) = self.waiting.remove(&self.next) {
+            self.next += 1;
+            for result in results {
+                self.handed += 1;
+                if !each(result) {
+                    self.go_on = false;
+                    return;
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn results_come_in_file_order_and_stop_when_asked() {
+        let text: String = (1..=200)
+            .map(|n| format!("[Event \"{n}\"]\n\n1. e4 e5 {{ {n} }} *\n\n"))
+            .collect();
+        let events = |workers: usize, limit: usize| {
+            let mut seen = Vec::new();
+            let count = map_games(
+                text.as_bytes(),
+                workers,
+                &|tree, number| (number, tree.headers.get("Event").map(str::to_string)),
+                &mut |result| {
+                    seen.push(result);
+                    seen.len() < limit
+                },
+            )
+            .unwrap();
+            (count, seen)
+        };
+        let (count, all) = events(3, usize::MAX);
+        assert_eq!(count, 200);
+        assert_eq!(all, events(0, usize::MAX).1);
+        for (i, (number, event)) in all.iter().enumerate() {
+            assert_eq!(*number, i + 1);
+            assert_eq!(event.as_deref(), Some((i + 1).to_string().as_str()));
+        }
+        let (count, some) = events(2, 45);
+        assert_eq!(count, 45);
+        assert_eq!(some, all[..45]);
+    }
+}
