@@ -236,14 +236,14 @@ impl Counts {
         }
     }
 
-    fn apply_moves(&mut self, color: Color, line: &[Move], others: &[Move], step: i32) {
+    fn apply_moves(&mut self, color: Color, line: &[Move], others: &[Move]) {
         let mut side = color;
         for &m in line {
-            self.add(TableId::new(side, m.role()), m, step);
+            self.add(TableId::new(side, m.role()), m, 1);
             side = !side;
         }
         for &m in others {
-            self.add(TableId::new(color, m.role()), m, -step);
+            self.add(TableId::new(color, m.role()), m, -1);
         }
     }
 
@@ -407,7 +407,7 @@ impl TableWeights {
     /// The weight update of one cutoff (see [`TableUpdate`]), in both
     /// scopes.
     pub fn apply(&mut self, update: &TableUpdate) {
-        self.apply_moves(update.color, &update.line, &update.others, 1);
+        self.apply_moves(update.color, &update.line, &update.others);
         // The links of the line, as `MoveTables::record` makes them (here
         // without its four-per-square limit: a replay's few updates).
         let mut color = update.color;
@@ -441,9 +441,9 @@ impl TableWeights {
         self.links.sort_by_key(|l| std::cmp::Reverse(l.weight));
     }
 
-    fn apply_moves(&mut self, color: Color, line: &[Move], others: &[Move], step: i32) {
-        self.game.apply_moves(color, line, others, step);
-        self.search.apply_moves(color, line, others, step);
+    fn apply_moves(&mut self, color: Color, line: &[Move], others: &[Move]) {
+        self.game.apply_moves(color, line, others);
+        self.search.apply_moves(color, line, others);
     }
 
     /// The history heuristic's table for `id`, a1..h8 by destination.
@@ -609,7 +609,7 @@ impl MoveTables {
     /// to the reply after it.
     /// `line` starts with `color`'s move; `others` are `color`'s moves.
     pub fn record(&mut self, color: Color, line: &[Move], others: &[Move]) {
-        self.weights.apply_moves(color, line, others, 1);
+        self.weights.apply_moves(color, line, others);
         let mut color = color;
         for pair in line.windows(2) {
             if let (Some((from, _)), Some((next_from, _))) =
@@ -825,8 +825,8 @@ mod tests {
         let start = Chess::default();
         let mut weights = TableWeights::default();
         let nf3 = moves(&start, &["g1f3"]);
-        weights.apply_moves(Color::White, &nf3, &[], 1);
-        weights.apply_moves(Color::White, &[], &nf3, 1);
+        weights.apply_moves(Color::White, &nf3, &[]);
+        weights.apply_moves(Color::White, &[], &nf3);
         let wn = TableId::new(Color::White, Role::Knight);
         assert_eq!(weights.weight(wn, at("g1")), 0);
         assert!(weights.considered(wn, at("g1")));
