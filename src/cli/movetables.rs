@@ -60,28 +60,27 @@ pub fn movetables(
     let maps = heuristics.maps();
     let weights = &maps;
     if json {
+        // One object per table, the same shape for Greer's tables and for
+        // the history heuristic's.
+        let table_json = |id: TableId, values: &[i32; 64]| {
+            json!({
+                "color": id.color_name(),
+                "piece": id.piece_name(),
+                "code": id.code(),
+                "weights": values.to_vec(),
+            })
+        };
         let tables: Vec<_> = TableId::ALL
             .iter()
             .map(|&id| {
-                json!({
-                    "color": id.color_name(),
-                    "piece": id.piece_name(),
-                    "code": id.code(),
-                    "weights": weights.table(id).to_vec(),
-                    "touches": weights.touches(id).to_vec(),
-                })
+                let mut table = table_json(id, weights.table(id));
+                table["touches"] = json!(weights.touches(id).to_vec());
+                table
             })
             .collect();
         let history: Vec<_> = TableId::ALL
             .iter()
-            .map(|&id| {
-                json!({
-                    "color": id.color_name(),
-                    "piece": id.piece_name(),
-                    "code": id.code(),
-                    "weights": weights.history_table(id).to_vec(),
-                })
-            })
+            .map(|&id| table_json(id, weights.history_table(id)))
             .collect();
         let links: Vec<_> = weights
             .links

@@ -79,7 +79,9 @@ impl Heuristics {
 
     /// Between searches: killers belong to the old tree; history is halved
     /// so it still helps but yields to what the new search finds. The move
-    /// tables are a memory of the whole game and stay as they are.
+    /// tables are a memory of the whole game and stay as they are; only
+    /// their search scope (what the maps show as "this search") starts
+    /// empty.
     pub fn new_search(&mut self) {
         self.tables.new_search();
         self.killers = [[None; 2]; MAX_PLY];

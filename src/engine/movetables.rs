@@ -584,7 +584,7 @@ impl MoveTables {
         let mut links: Vec<TableLink> = Vec::new();
         for after in TableId::ALL {
             for square in Square::ALL {
-                for (answer, answer_from, weight) in self.links_from(after, square) {
+                for (answer, answer_from, weight) in self.links_at(after, square) {
                     if weight > 0 {
                         links.push(TableLink {
                             after,
@@ -664,6 +664,14 @@ impl MoveTables {
     /// The links from one (table, square), strongest first: `(table,
     /// square, weight)`.
     pub fn links_from(&self, id: TableId, square: Square) -> Vec<(TableId, Square, i32)> {
+        self.links_at(id, square).collect()
+    }
+
+    fn links_at(
+        &self,
+        id: TableId,
+        square: Square,
+    ) -> impl Iterator<Item = (TableId, Square, i32)> + '_ {
         self.links[slot(id, square)]
             .iter()
             .filter(|l| l.target != u16::MAX)
@@ -673,7 +681,6 @@ impl MoveTables {
                 let square = Square::new(u32::from(l.target % 64));
                 Some((*table, square, l.weight))
             })
-            .collect()
     }
 
     /// A move's table score: the weights of its two squares in its piece's

@@ -100,6 +100,11 @@ impl Players {
         players
     }
 
+    /// The player of this name, if they played.
+    pub fn get(&self, name: &str) -> Option<&Player> {
+        self.by_name.get(name)
+    }
+
     pub fn len(&self) -> usize {
         self.by_name.len()
     }

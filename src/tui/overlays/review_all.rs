@@ -201,9 +201,7 @@ impl ReviewAll {
             return Vec::new();
         };
         self.players
-            .by_name()
-            .into_iter()
-            .find(|p| &p.name == name)
+            .get(name)
             .map(|p| p.study.iter().collect())
             .unwrap_or_default()
     }
