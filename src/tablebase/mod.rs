@@ -251,9 +251,9 @@ impl Builtin {
     }
 
     /// Generate every table of `materials` not here yet, on up to `threads`
-    /// threads at once: each round solves, side by side, the tables whose
-    /// smaller tables are all done. `done` hears of each finished table and
-    /// its time in seconds.
+    /// threads at once: a thread that finishes a table takes the next one
+    /// whose smaller tables are all done. `done` hears of each finished
+    /// table and its time in seconds.
     pub fn generate_all(
         &mut self,
         materials: &[Material],
@@ -264,6 +264,13 @@ impl Builtin {
     }
 
     /// As [`Builtin::generate_all`], sharing the machine as `pace` says.
+    ///
+    /// The threads share a queue rather than working in rounds: a round
+    /// waits for its slowest table, while a queue keeps every thread busy
+    /// until the last few tables. Among the tables that are ready, the one
+    /// heading the longest chain of work still to come goes first (the
+    /// critical path), so the big pawn tables at the end of the chain do
+    /// not start late and run alone.
     pub fn generate_all_paced(
         &mut self,
         materials: &[Material],
@@ -271,56 +278,93 @@ impl Builtin {
         pace: &Pace,
         done: &mut dyn FnMut(&Table, f64),
     ) -> Result<(), String> {
-        let mut todo: Vec<Material> = materials
+        let todo: Vec<Material> = materials
             .iter()
             .filter(|m| !self.contains(m))
             .cloned()
             .collect();
-        while !todo.is_empty() {
-            let (ready, waiting): (Vec<Material>, Vec<Material>) = todo
-                .into_iter()
-                .partition(|m| m.children().iter().all(|c| self.contains(c)));
-            if ready.is_empty() {
-                let names: Vec<String> = waiting.iter().map(ToString::to_string).collect();
-                return Err(format!(
-                    "cannot generate {}: smaller tables missing",
-                    names.join(", ")
-                ));
-            }
-            for batch in ready.chunks(threads.max(1)) {
-                let solved: Vec<Result<(Table, f64), String>> = std::thread::scope(|scope| {
-                    let handles: Vec<_> = batch
-                        .iter()
-                        .enumerate()
-                        .map(|(worker, m)| {
-                            let this = &*self;
-                            scope.spawn(move || {
-                                if pace.low_priority {
-                                    lower_thread_priority();
-                                }
-                                let started = std::time::Instant::now();
-                                this.solve(m, &mut |_| pace.wait_turn(worker))
-                                    .map(|t| (t, started.elapsed().as_secs_f64()))
-                            })
-                        })
-                        .collect();
-                    handles
-                        .into_iter()
-                        .map(|h| {
-                            h.join()
-                                .unwrap_or_else(|_| Err("a generator thread panicked".into()))
-                        })
-                        .collect()
+        if todo.is_empty() {
+            return Ok(());
+        }
+        let priority = critical_path(&todo);
+        let queue = std::sync::Mutex::new(Queue {
+            tables: self.clone(),
+            todo,
+            running: 0,
+            failed: false,
+        });
+        let changed = std::sync::Condvar::new();
+        let (sender, receiver) = crossbeam_channel::unbounded::<Result<(Material, f64), String>>();
+        let workers = threads.max(1);
+        let mut first_error = None;
+        std::thread::scope(|scope| {
+            for worker in 0..workers {
+                let sender = sender.clone();
+                let (queue, changed, priority) = (&queue, &changed, &priority);
+                scope.spawn(move || {
+                    if pace.low_priority {
+                        lower_thread_priority();
+                    }
+                    loop {
+                        let (material, tables) = match next_table(queue, changed, priority) {
+                            Next::Make(material, tables) => (material, tables),
+                            Next::Stop => return,
+                            Next::Missing(names) => {
+                                let _ = sender.send(Err(format!(
+                                    "cannot generate {names}: smaller tables missing"
+                                )));
+                                return;
+                            }
+                        };
+                        let started = std::time::Instant::now();
+                        let solved = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                            tables.solve(&material, &mut |_| pace.wait_turn(worker))
+                        }))
+                        .unwrap_or_else(|_| Err("a generator thread panicked".into()));
+                        let mut q = queue.lock().unwrap_or_else(|e| e.into_inner());
+                        q.running -= 1;
+                        let message = match solved {
+                            Ok(table) => {
+                                q.tables.insert(table);
+                                Ok((material, started.elapsed().as_secs_f64()))
+                            }
+                            Err(e) => {
+                                q.failed = true;
+                                Err(e)
+                            }
+                        };
+                        drop(q);
+                        changed.notify_all();
+                        if sender.send(message).is_err() {
+                            return;
+                        }
+                    }
                 });
-                for result in solved {
-                    let (table, seconds) = result?;
-                    done(&table, seconds);
-                    self.insert(table);
+            }
+            drop(sender);
+            // Reported here, on the caller's thread, as each table finishes.
+            for message in receiver {
+                match message {
+                    Ok((material, seconds)) => {
+                        let q = queue.lock().unwrap_or_else(|e| e.into_inner());
+                        if let Some(slot) = q.tables.tables.get(&material).cloned() {
+                            drop(q);
+                            if let Some(table) = slot.get(&material) {
+                                done(table, seconds);
+                            }
+                            self.tables.insert(material, slot);
+                        }
+                    }
+                    Err(e) => {
+                        first_error.get_or_insert(e);
+                    }
                 }
             }
-            todo = waiting;
+        });
+        match first_error {
+            Some(e) => Err(e),
+            None => Ok(()),
         }
-        Ok(())
     }
 
     /// Solve `material` from the tables here, without storing it.
@@ -338,6 +382,93 @@ impl Builtin {
             return Err(format!("{material} needs the {m} table first"));
         }
         Ok(table)
+    }
+}
+
+/// The tables still to make, shared by the generating threads.
+struct Queue {
+    /// The tables so far; each thread takes a copy (shared `Arc`s) to read.
+    tables: Builtin,
+    todo: Vec<Material>,
+    running: usize,
+    failed: bool,
+}
+
+/// What a generating thread does next.
+enum Next {
+    /// Make this table from these tables.
+    Make(Material, Builtin),
+    /// Nothing left for this thread: all done, or a table failed.
+    Stop,
+    /// The remaining tables (named) can never be made: a smaller table is
+    /// neither here nor among them.
+    Missing(String),
+}
+
+/// Each table's place in the order of work: its own size plus the largest
+/// such figure among the tables (of `todo`) that need it. The table with the
+/// largest figure heads the longest chain still to do.
+fn critical_path(todo: &[Material]) -> HashMap<Material, usize> {
+    fn weight(
+        m: &Material,
+        todo: &[Material],
+        memo: &mut HashMap<Material, usize>,
+    ) -> usize {
+        if let Some(&w) = memo.get(m) {
+            return w;
+        }
+        let after = todo
+            .iter()
+            .filter(|d| d.children().contains(m))
+            .map(|d| weight(d, todo, memo))
+            .max()
+            .unwrap_or(0);
+        let w = retro::Layout::new(m).size + after;
+        memo.insert(m.clone(), w);
+        w
+    }
+    let mut memo = HashMap::new();
+    for m in todo {
+        weight(m, todo, &mut memo);
+    }
+    memo
+}
+
+/// The next table a generating thread should make, with the tables to make
+/// it from; waits while every remaining table needs one still being made.
+fn next_table(
+    queue: &std::sync::Mutex<Queue>,
+    changed: &std::sync::Condvar,
+    priority: &HashMap<Material, usize>,
+) -> Next {
+    let mut q = queue.lock().unwrap_or_else(|e| e.into_inner());
+    loop {
+        if q.failed || q.todo.is_empty() {
+            return Next::Stop;
+        }
+        let ready = q
+            .todo
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| m.children().iter().all(|c| q.tables.contains(c)))
+            // Ties go to the table named first.
+            .max_by_key(|&(i, m)| (priority.get(m).copied().unwrap_or(0), std::cmp::Reverse(i)))
+            .map(|(i, _)| i);
+        if let Some(i) = ready {
+            let material = q.todo.remove(i);
+            q.running += 1;
+            return Next::Make(material, q.tables.clone());
+        }
+        if q.running == 0 {
+            // Nothing running will ever make the missing tables.
+            let names: Vec<String> = q.todo.iter().map(ToString::to_string).collect();
+            q.failed = true;
+            q.todo.clear();
+            drop(q);
+            changed.notify_all();
+            return Next::Missing(names.join(", "));
+        }
+        q = changed.wait(q).unwrap_or_else(|e| e.into_inner());
     }
 }
 
@@ -749,6 +880,54 @@ mod tests {
     }
 
     #[test]
+    fn a_table_whose_smaller_tables_are_missing_is_named_not_waited_for() {
+        let materials: Vec<Material> = ["KRvK", "KQvKQ"]
+            .iter()
+            .map(|n| n.parse().expect("signature"))
+            .collect();
+        let mut builtin = Builtin::new();
+        let mut finished = Vec::new();
+        let error = builtin
+            .generate_all(&materials, 2, &mut |t, _| {
+                finished.push(t.layout.material.to_string())
+            })
+            .expect_err("KQvKQ needs KQvK");
+        assert_eq!(error, "cannot generate KQvKQ: smaller tables missing");
+        // What could be made was made and kept.
+        assert_eq!(finished, ["KRvK"]);
+        assert!(builtin.contains(&materials[0]));
+    }
+
+    #[test]
+    fn the_queue_makes_the_tables_one_thread_makes() {
+        let materials: Vec<Material> = ["KQvK", "KRvK", "KQvKR", "KRvKR"]
+            .iter()
+            .map(|n| n.parse().expect("signature"))
+            .collect();
+        let mut alone = Builtin::new();
+        for m in &materials {
+            alone.generate(m, &mut |_| {}).expect("generates");
+        }
+        let mut queued = Builtin::new();
+        let mut order = Vec::new();
+        queued
+            .generate_all(&materials, 3, &mut |t, _| order.push(t.layout.material.clone()))
+            .expect("generates");
+        for m in &materials {
+            let (a, q) = (alone.get(m).expect("made"), queued.get(m).expect("made"));
+            assert!(a.values == q.values, "{m} differs");
+        }
+        // Each table was reported after the tables it is made from.
+        for (i, m) in order.iter().enumerate() {
+            for child in m.children() {
+                if materials.contains(&child) {
+                    assert!(order[..i].contains(&child), "{m} before {child}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn background_generation_lowers_its_threads_and_makes_way_for_the_search() {
         // The nice value is the thread's own: the caller keeps its own.
         let before = thread_nice();
@@ -796,8 +975,10 @@ mod tests {
             .expect("generates");
         release.join().expect("thread");
         let released_at = released_at.lock().expect("lock").expect("released");
-        assert_eq!(finished.len(), 2);
-        assert_eq!(finished[0].0, "KQvK");
+        // Which thread takes which table is the scheduler's choice.
+        let mut names: Vec<&str> = finished.iter().map(|(n, _)| n.as_str()).collect();
+        names.sort_unstable();
+        assert_eq!(names, ["KQvK", "KRvK"]);
         // The second generator starts only once the search is over.
         assert!(
             finished[1].1 >= released_at,

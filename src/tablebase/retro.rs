@@ -120,11 +120,17 @@ pub struct Layout {
     pub material: Material,
     /// White king, black king, white pieces, black pieces.
     pub pieces: Vec<Piece>,
-    pawns: bool,
     ep: bool,
     region: Vec<Square>,
     region_of: [u8; 64],
     pub size: usize,
+    /// Each symmetry as a square map: `maps[t][sq]`.
+    maps: [[Square; 64]; 8],
+    /// For each square of the first king, the symmetries that bring it into
+    /// its region (one, or two on the a1-h8 diagonal of a pawnless table):
+    /// working these out once keeps `index`, the generator's hottest
+    /// function, from trying all eight.
+    king_transforms: [ArrayVec<u8, 2>; 64],
 }
 
 fn transform(t: u8, sq: Square) -> Square {
@@ -183,14 +189,29 @@ impl Layout {
         let ep = material.both_sides_have_pawns();
         let size =
             (if ep { 2 } else { 1 }) * 2 * region.len() * 64usize.pow(pieces.len() as u32 - 1);
+        let mut maps = [[Square::A1; 64]; 8];
+        for (t, map) in maps.iter_mut().enumerate() {
+            for sq in Square::ALL {
+                map[sq as usize] = transform(t as u8, sq);
+            }
+        }
+        let allowed: &[u8] = if pawns { &[0, 1] } else { &[0, 1, 2, 3, 4, 5, 6, 7] };
+        let king_transforms = std::array::from_fn(|sq| {
+            allowed
+                .iter()
+                .copied()
+                .filter(|&t| region_of[maps[usize::from(t)][sq] as usize] != u8::MAX)
+                .collect()
+        });
         Layout {
             material: material.clone(),
             pieces,
-            pawns,
             ep,
             region,
             region_of,
             size,
+            maps,
+            king_transforms,
         }
     }
 
@@ -213,27 +234,18 @@ impl Layout {
 
     /// The canonical index of a placement.
     pub fn index(&self, pos: &Pos) -> usize {
-        let transforms: &[u8] = if self.pawns {
-            &[0, 1]
-        } else {
-            &[0, 1, 2, 3, 4, 5, 6, 7]
-        };
+        let n = self.n();
         let mut best = usize::MAX;
-        for &t in transforms {
-            // Only a symmetry that brings the first king into its region
-            // gives an index: most are ruled out by that king alone, before
-            // the other pieces are moved.
-            let king = transform(t, pos.sq[0]);
-            if self.region_of[king as usize] == u8::MAX {
-                continue;
-            }
+        // Only a symmetry that brings the first king into its region gives
+        // an index; `king_transforms` lists those for the king's square.
+        for &t in &self.king_transforms[pos.sq[0] as usize] {
+            let map = &self.maps[usize::from(t)];
             let mut sq = pos.sq;
-            sq[0] = king;
-            for s in sq.iter_mut().take(self.n()).skip(1) {
-                *s = transform(t, *s);
+            for s in sq.iter_mut().take(n) {
+                *s = map[*s as usize];
             }
             // Identical pieces are interchangeable: order them by square.
-            for i in 2..self.n() {
+            for i in 3..n {
                 let mut j = i;
                 while j > 2 && self.pieces[j - 1] == self.pieces[j] && sq[j - 1] > sq[j] {
                     sq.swap(j - 1, j);
