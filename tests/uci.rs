@@ -185,14 +185,14 @@ fn uci_elo_with_limit_strength_plays_the_nearest_level() {
     assert!(
         lines
             .iter()
-            .any(|l| l.starts_with("option name UCI_Elo type spin default 2700 min 600 max 2700")),
+            .any(|l| l.starts_with("option name UCI_Elo type spin default 2900 min 600 max 2900")),
         "{lines:?}"
     );
     uci.send("setoption name UCI_Elo value 5000");
     let lines = uci.until(|l| l.starts_with("info string"), LONG);
     assert!(lines.last().unwrap().contains("out of range"), "{lines:?}");
-    // 1059 is level 2's measured rating: two plies, whatever depth is asked.
-    uci.send("setoption name UCI_Elo value 1059");
+    // 724 is level 2's measured rating: two plies, whatever depth is asked.
+    uci.send("setoption name UCI_Elo value 724");
     uci.send("setoption name UCI_LimitStrength value true");
     uci.ready();
     uci.send("position startpos moves e2e4");

@@ -30,9 +30,9 @@ pub use crate::core::Rng;
 
 /// Each level's rating as measured in games against the rated ladder
 /// (README, "Strength levels": the maximum-likelihood fit, 95% intervals
-/// of about +/-200). Level 1 lost 19 of 20 to the weakest engine, so its
-/// figure is only a bound (below 1020); 600 stands for it.
-pub const MEASURED_RATING: [u32; 10] = [600, 1059, 1348, 1749, 1829, 2133, 2380, 2375, 2688, 2613];
+/// of about +/-250). Level 1 lost all 10 games to the weakest engine, so
+/// its figure is only a bound (below 980); 600 stands for it.
+pub const MEASURED_RATING: [u32; 10] = [600, 724, 1278, 1782, 1898, 2017, 2318, 2488, 2894, 2849];
 
 /// The measured rating of `level`.
 pub fn measured_rating(level: Level) -> u32 {
