@@ -409,11 +409,7 @@ enum Next {
 /// such figure among the tables (of `todo`) that need it. The table with the
 /// largest figure heads the longest chain still to do.
 fn critical_path(todo: &[Material]) -> HashMap<Material, usize> {
-    fn weight(
-        m: &Material,
-        todo: &[Material],
-        memo: &mut HashMap<Material, usize>,
-    ) -> usize {
+    fn weight(m: &Material, todo: &[Material], memo: &mut HashMap<Material, usize>) -> usize {
         if let Some(&w) = memo.get(m) {
             return w;
         }
@@ -911,7 +907,9 @@ mod tests {
         let mut queued = Builtin::new();
         let mut order = Vec::new();
         queued
-            .generate_all(&materials, 3, &mut |t, _| order.push(t.layout.material.clone()))
+            .generate_all(&materials, 3, &mut |t, _| {
+                order.push(t.layout.material.clone())
+            })
             .expect("generates");
         for m in &materials {
             let (a, q) = (alone.get(m).expect("made"), queued.get(m).expect("made"));

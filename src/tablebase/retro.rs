@@ -195,7 +195,11 @@ impl Layout {
                 map[sq as usize] = transform(t as u8, sq);
             }
         }
-        let allowed: &[u8] = if pawns { &[0, 1] } else { &[0, 1, 2, 3, 4, 5, 6, 7] };
+        let allowed: &[u8] = if pawns {
+            &[0, 1]
+        } else {
+            &[0, 1, 2, 3, 4, 5, 6, 7]
+        };
         let king_transforms = std::array::from_fn(|sq| {
             allowed
                 .iter()
