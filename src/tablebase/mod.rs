@@ -5,6 +5,7 @@
 mod background;
 pub mod material;
 pub mod retro;
+mod schedule;
 pub mod store;
 
 pub use background::{
@@ -115,12 +116,18 @@ impl Builtin {
     }
 
     pub fn insert(&mut self, table: Table) {
+        self.insert_slot(table);
+    }
+
+    /// Insert a made table; its slot is returned for sharing with a copy.
+    fn insert_slot(&mut self, table: Table) -> Arc<Slot> {
         let material = table.layout.material.clone();
-        let slot = Slot {
+        let slot = Arc::new(Slot {
             dir: None,
             table: OnceLock::from(Ok(Arc::new(table))),
-        };
-        self.tables.insert(material, Arc::new(slot));
+        });
+        self.tables.insert(material, Arc::clone(&slot));
+        slot
     }
 
     /// Is `material`'s table here (in memory or on disk)?
@@ -250,123 +257,6 @@ impl Builtin {
             .ok_or_else(|| format!("{material}: table lost"))
     }
 
-    /// Generate every table of `materials` not here yet, on up to `threads`
-    /// threads at once: a thread that finishes a table takes the next one
-    /// whose smaller tables are all done. `done` hears of each finished
-    /// table and its time in seconds.
-    pub fn generate_all(
-        &mut self,
-        materials: &[Material],
-        threads: usize,
-        done: &mut dyn FnMut(&Table, f64),
-    ) -> Result<(), String> {
-        self.generate_all_paced(materials, threads, &Pace::default(), done)
-    }
-
-    /// As [`Builtin::generate_all`], sharing the machine as `pace` says.
-    ///
-    /// The threads share a queue rather than working in rounds: a round
-    /// waits for its slowest table, while a queue keeps every thread busy
-    /// until the last few tables. Among the tables that are ready, the one
-    /// heading the longest chain of work still to come goes first (the
-    /// critical path), so the big pawn tables at the end of the chain do
-    /// not start late and run alone.
-    pub fn generate_all_paced(
-        &mut self,
-        materials: &[Material],
-        threads: usize,
-        pace: &Pace,
-        done: &mut dyn FnMut(&Table, f64),
-    ) -> Result<(), String> {
-        let todo: Vec<Material> = materials
-            .iter()
-            .filter(|m| !self.contains(m))
-            .cloned()
-            .collect();
-        if todo.is_empty() {
-            return Ok(());
-        }
-        let priority = critical_path(&todo);
-        let queue = std::sync::Mutex::new(Queue {
-            tables: self.clone(),
-            todo,
-            running: 0,
-            failed: false,
-        });
-        let changed = std::sync::Condvar::new();
-        let (sender, receiver) = crossbeam_channel::unbounded::<Result<(Material, f64), String>>();
-        let workers = threads.max(1);
-        let mut first_error = None;
-        std::thread::scope(|scope| {
-            for worker in 0..workers {
-                let sender = sender.clone();
-                let (queue, changed, priority) = (&queue, &changed, &priority);
-                scope.spawn(move || {
-                    if pace.low_priority {
-                        lower_thread_priority();
-                    }
-                    loop {
-                        let (material, tables) = match next_table(queue, changed, priority) {
-                            Next::Make(material, tables) => (material, tables),
-                            Next::Stop => return,
-                            Next::Missing(names) => {
-                                let _ = sender.send(Err(format!(
-                                    "cannot generate {names}: smaller tables missing"
-                                )));
-                                return;
-                            }
-                        };
-                        let started = std::time::Instant::now();
-                        let solved = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                            tables.solve(&material, &mut |_| pace.wait_turn(worker))
-                        }))
-                        .unwrap_or_else(|_| Err("a generator thread panicked".into()));
-                        let mut q = queue.lock().unwrap_or_else(|e| e.into_inner());
-                        q.running -= 1;
-                        let message = match solved {
-                            Ok(table) => {
-                                q.tables.insert(table);
-                                Ok((material, started.elapsed().as_secs_f64()))
-                            }
-                            Err(e) => {
-                                q.failed = true;
-                                Err(e)
-                            }
-                        };
-                        drop(q);
-                        changed.notify_all();
-                        if sender.send(message).is_err() {
-                            return;
-                        }
-                    }
-                });
-            }
-            drop(sender);
-            // Reported here, on the caller's thread, as each table finishes.
-            for message in receiver {
-                match message {
-                    Ok((material, seconds)) => {
-                        let q = queue.lock().unwrap_or_else(|e| e.into_inner());
-                        if let Some(slot) = q.tables.tables.get(&material).cloned() {
-                            drop(q);
-                            if let Some(table) = slot.get(&material) {
-                                done(table, seconds);
-                            }
-                            self.tables.insert(material, slot);
-                        }
-                    }
-                    Err(e) => {
-                        first_error.get_or_insert(e);
-                    }
-                }
-            }
-        });
-        match first_error {
-            Some(e) => Err(e),
-            None => Ok(()),
-        }
-    }
-
     /// Solve `material` from the tables here, without storing it.
     fn solve(&self, material: &Material, progress: &mut dyn FnMut(u8)) -> Result<Table, String> {
         let missing = std::cell::Cell::new(None);
@@ -382,89 +272,6 @@ impl Builtin {
             return Err(format!("{material} needs the {m} table first"));
         }
         Ok(table)
-    }
-}
-
-/// The tables still to make, shared by the generating threads.
-struct Queue {
-    /// The tables so far; each thread takes a copy (shared `Arc`s) to read.
-    tables: Builtin,
-    todo: Vec<Material>,
-    running: usize,
-    failed: bool,
-}
-
-/// What a generating thread does next.
-enum Next {
-    /// Make this table from these tables.
-    Make(Material, Builtin),
-    /// Nothing left for this thread: all done, or a table failed.
-    Stop,
-    /// The remaining tables (named) can never be made: a smaller table is
-    /// neither here nor among them.
-    Missing(String),
-}
-
-/// Each table's place in the order of work: its own size plus the largest
-/// such figure among the tables (of `todo`) that need it. The table with the
-/// largest figure heads the longest chain still to do.
-fn critical_path(todo: &[Material]) -> HashMap<Material, usize> {
-    fn weight(m: &Material, todo: &[Material], memo: &mut HashMap<Material, usize>) -> usize {
-        if let Some(&w) = memo.get(m) {
-            return w;
-        }
-        let after = todo
-            .iter()
-            .filter(|d| d.children().contains(m))
-            .map(|d| weight(d, todo, memo))
-            .max()
-            .unwrap_or(0);
-        let w = retro::Layout::new(m).size + after;
-        memo.insert(m.clone(), w);
-        w
-    }
-    let mut memo = HashMap::new();
-    for m in todo {
-        weight(m, todo, &mut memo);
-    }
-    memo
-}
-
-/// The next table a generating thread should make, with the tables to make
-/// it from; waits while every remaining table needs one still being made.
-fn next_table(
-    queue: &std::sync::Mutex<Queue>,
-    changed: &std::sync::Condvar,
-    priority: &HashMap<Material, usize>,
-) -> Next {
-    let mut q = queue.lock().unwrap_or_else(|e| e.into_inner());
-    loop {
-        if q.failed || q.todo.is_empty() {
-            return Next::Stop;
-        }
-        let ready = q
-            .todo
-            .iter()
-            .enumerate()
-            .filter(|(_, m)| m.children().iter().all(|c| q.tables.contains(c)))
-            // Ties go to the table named first.
-            .max_by_key(|&(i, m)| (priority.get(m).copied().unwrap_or(0), std::cmp::Reverse(i)))
-            .map(|(i, _)| i);
-        if let Some(i) = ready {
-            let material = q.todo.remove(i);
-            q.running += 1;
-            return Next::Make(material, q.tables.clone());
-        }
-        if q.running == 0 {
-            // Nothing running will ever make the missing tables.
-            let names: Vec<String> = q.todo.iter().map(ToString::to_string).collect();
-            q.failed = true;
-            q.todo.clear();
-            drop(q);
-            changed.notify_all();
-            return Next::Missing(names.join(", "));
-        }
-        q = changed.wait(q).unwrap_or_else(|e| e.into_inner());
     }
 }
 
