@@ -1,9 +1,10 @@
 //! `kibitz pgn FILE`: what is in a PGN file, game by game.
 
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::Path;
 
-use serde_json::json;
+use serde::Serialize;
 
 use super::{CliError, printable};
 use crate::game::openings::Openings;
@@ -83,6 +84,29 @@ pub fn summary(path: &Path, json_output: bool, out: &mut impl Write) -> Result<(
     Ok(())
 }
 
+/// One game in `kibitz pgn --json`: one JSON object per line.
+#[derive(Serialize)]
+struct GameJson<'a> {
+    comments: usize,
+    error: Option<String>,
+    final_fen: &'a str,
+    game: usize,
+    /// By name; of a tag given twice, the last.
+    headers: BTreeMap<&'a str, &'a str>,
+    nags: usize,
+    notes: &'a [String],
+    opening: Option<OpeningJson<'a>>,
+    plies: usize,
+    result: &'a str,
+    variations: usize,
+}
+
+#[derive(Serialize)]
+struct OpeningJson<'a> {
+    eco: &'a str,
+    name: &'a str,
+}
+
 fn write_game(
     number: usize,
     tree: &GameTree,
@@ -95,20 +119,32 @@ fn write_game(
     let (variations, comments, nags) = tree.counts();
     let header = |name: &str| printable(tree.headers.get(name).unwrap_or("?")).into_owned();
     if json_output {
-        let value = json!({
-            "game": number,
-            "headers": tree.headers.0.iter().map(|(k, v)| (k.clone(), json!(v))).collect::<serde_json::Map<_, _>>(),
-            "opening": opening.map(|o| json!({"eco": o.eco, "name": o.name})),
-            "plies": line.len(),
-            "result": tree.result,
-            "final_fen": final_fen,
-            "variations": variations,
-            "comments": comments,
-            "nags": nags,
-            "error": tree.error.as_ref().map(ToString::to_string),
-            "notes": tree.notes,
-        });
-        writeln!(out, "{value}")?;
+        // Written straight from the tree, borrowing its text: building a
+        // `serde_json::Value` first copied every header of every game.
+        // Keys are in sorted order, as the reader's first JSON had them.
+        let value = GameJson {
+            comments,
+            error: tree.error.as_ref().map(ToString::to_string),
+            final_fen: &final_fen,
+            game: number,
+            headers: tree
+                .headers
+                .0
+                .iter()
+                .map(|(k, v)| (k.as_str(), v.as_str()))
+                .collect(),
+            nags,
+            notes: &tree.notes,
+            opening: opening.map(|o| OpeningJson {
+                eco: &o.eco,
+                name: &o.name,
+            }),
+            plies: line.len(),
+            result: &tree.result,
+            variations,
+        };
+        serde_json::to_writer(&mut *out, &value)?;
+        out.write_all(b"\n")?;
         return Ok(());
     }
     writeln!(

@@ -1,12 +1,15 @@
 //! Reading the games of a PGN stream on several threads, in file order.
 //!
-//! Splitting a file into games (the lexer) is a small part of reading it;
-//! most of the time goes to playing the moves, building each tree and
+//! Splitting a file into games (the lexer) is about a quarter of the work
+//! of reading it; the rest goes to playing the moves, building each tree and
 //! summarising it. So the calling thread splits the stream into games, as
 //! [`read_games`](super::tree::read_games) does, and hands them in batches to
 //! worker threads, which build and summarise them; the results come back to
-//! the calling thread in file order. Game boundaries are exactly those of
-//! the one-thread reader, since the same reader finds them.
+//! the calling thread in file order. When batches pile up because the
+//! workers are behind, the calling thread builds one itself, so one thread
+//! per processor does everything without a third thread fighting two for
+//! the processors. Game boundaries are exactly those of the one-thread
+//! reader, since the same reader finds them.
 
 use std::collections::BTreeMap;
 use std::io::{BufReader, Read};
@@ -30,21 +33,40 @@ const BATCHES_AHEAD_PER_WORKER: usize = 4;
 /// panic that stopped it (raised again on the calling thread).
 type Done<T> = (usize, std::thread::Result<Vec<T>>);
 
-/// How many worker threads to use: one per processor, none on one
-/// processor (the calling thread then does everything).
+/// A batch of games to build: its number, the number of its first game,
+/// and the games.
+type Job = (usize, usize, Vec<RawGame>);
+
+/// How many worker threads to use beside the calling thread: one per
+/// processor but the caller's, none on one processor (the calling thread
+/// then does everything).
 pub fn default_workers() -> usize {
     match std::thread::available_parallelism() {
-        Ok(n) if n.get() > 1 => n.get(),
-        _ => 0,
+        Ok(n) => n.get() - 1,
+        Err(_) => 0,
     }
 }
 
+/// Build and summarise one batch.
+fn run<T>(
+    work: &(dyn Fn(GameTree, usize) -> T + Sync),
+    first: usize,
+    games: Vec<RawGame>,
+) -> Vec<T> {
+    games
+        .into_iter()
+        .enumerate()
+        .map(|(i, raw)| work(build(raw, first + i), first + i))
+        .collect()
+}
+
 /// Read every game of a PGN stream, turn each into a `T` with `work` (given
-/// the tree and its 1-based number) on `workers` threads, and hand the
-/// results to `each` in file order (return `false` to stop). With no
-/// workers it all happens on the calling thread. Returns the number of
-/// games handed to `each`, and an error of the stream after handing on the
-/// games read before it, as [`read_games`](super::tree::read_games) does.
+/// the tree and its 1-based number) on the calling thread and `workers`
+/// more, and hand the results to `each` in file order (return `false` to
+/// stop). With no workers it all happens on the calling thread, one game
+/// at a time. Returns the number of games handed to `each`, and an error of
+/// the stream after handing on the games read before it, as
+/// [`read_games`](super::tree::read_games) does.
 pub fn map_games<T: Send>(
     source: impl Read,
     workers: usize,
@@ -56,16 +78,19 @@ pub fn map_games<T: Send>(
         let mut count = 0;
         while let Some(raw) = reader.next_game()? {
             count += 1;
-            if !each(work(build(&raw, count), count)) {
+            if !each(work(build(raw, count), count)) {
                 break;
             }
         }
         return Ok(count);
     }
     let stop = AtomicBool::new(false);
-    let (job_send, job_receive) = crossbeam_channel::unbounded::<(usize, usize, Vec<RawGame>)>();
-    let (done_send, done_receive) = crossbeam_channel::unbounded::<Done<T>>();
     std::thread::scope(|scope| {
+        // The channels live inside the scope: should the calling thread
+        // panic, they are dropped as it unwinds, and the workers, finding
+        // no more jobs, end (the scope waits for them).
+        let (job_send, job_receive) = crossbeam_channel::unbounded::<Job>();
+        let (done_send, done_receive) = crossbeam_channel::unbounded::<Done<T>>();
         for _ in 0..workers {
             let (jobs, done, stop) = (job_receive.clone(), done_send.clone(), &stop);
             scope.spawn(move || {
@@ -73,13 +98,7 @@ pub fn map_games<T: Send>(
                     if stop.load(Ordering::Relaxed) {
                         break;
                     }
-                    let results = catch_unwind(AssertUnwindSafe(|| {
-                        games
-                            .iter()
-                            .enumerate()
-                            .map(|(i, raw)| work(build(raw, first + i), first + i))
-                            .collect()
-                    }));
+                    let results = catch_unwind(AssertUnwindSafe(|| run(work, first, games)));
                     if done.send((batch, results)).is_err() {
                         break;
                     }
@@ -93,7 +112,17 @@ pub fn map_games<T: Send>(
             handed: 0,
             go_on: true,
         };
-        let ahead = workers * BATCHES_AHEAD_PER_WORKER;
+        // A batch taken off the queue and built on the calling thread.
+        let help = |order: &mut InOrder<T>, each: &mut dyn FnMut(T) -> bool| match job_receive
+            .try_recv()
+        {
+            Ok((batch, first, games)) => {
+                order.take((batch, Ok(run(work, first, games))), each);
+                true
+            }
+            Err(_) => false,
+        };
+        let ahead = (workers + 1) * BATCHES_AHEAD_PER_WORKER;
         let mut sent = 0;
         let mut read = 0;
         let mut outcome = Ok(());
@@ -118,6 +147,12 @@ pub fn map_games<T: Send>(
                 }
                 sent += 1;
             }
+            // More batches wait than the workers will start on next: the
+            // workers are behind, so build one here (leaving one each
+            // waiting, so that no worker finds the queue empty).
+            while order.go_on && job_receive.len() > workers {
+                help(&mut order, each);
+            }
             // Hand on what is ready; wait when too far ahead.
             while order.go_on {
                 let received = if sent - order.next >= ahead {
@@ -135,6 +170,8 @@ pub fn map_games<T: Send>(
             }
         }
         drop(job_send);
+        // The file is read: build what is left beside the workers.
+        while order.go_on && help(&mut order, each) {}
         while order.go_on && order.next < sent {
             match done_receive.recv() {
                 Ok(done) => order.take(done, each),

@@ -6,6 +6,7 @@
 //! there and says so, and a line is never held beyond [`MAX_LINE_BYTES`], so a
 //! file without newlines or a game of millions of moves cannot exhaust memory.
 
+use std::borrow::Cow;
 use std::io::BufRead;
 
 use super::movetext::MoveText;
@@ -244,7 +245,7 @@ impl<R: BufRead> GameReader<R> {
                             self.found_game = true;
                         }
                         if !rest.iter().all(u8::is_ascii_whitespace) {
-                            let rest = String::from_utf8_lossy(rest);
+                            let rest = lossy(rest);
                             let shown: String = rest.trim().chars().take(40).collect();
                             game.dropped.push(if tags.is_empty() {
                                 format!("'{shown}' is not a tag pair and was not read")
@@ -302,6 +303,16 @@ impl<R: BufRead> GameReader<R> {
     }
 }
 
+/// Bytes as text, invalid UTF-8 replaced. Most PGN is valid UTF-8, and
+/// checking that is several times faster than the lossy conversion's own
+/// walk, which is then needed only for the rest.
+fn lossy(bytes: &[u8]) -> Cow<'_, str> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => Cow::Borrowed(text),
+        Err(_) => String::from_utf8_lossy(bytes),
+    }
+}
+
 /// `[Name "value"]` pairs on one line (there may be several); `\"` and `\\`
 /// are escapes inside the value. A quote that is not followed by the `]`
 /// that closes the pair is part of the value when a closing quote and `]`
@@ -329,7 +340,7 @@ fn parse_tags<'a>(line: &'a [u8], tags: &mut Vec<(String, String)>) -> &'a [u8] 
         if !valid {
             return line.get(line.len() - rest.len() - 1..).unwrap_or(&[]);
         }
-        let name = String::from_utf8_lossy(name).into_owned();
+        let name = lossy(name).into_owned();
         rest = &rest[name_end..];
         let Some(quote) = rest.iter().position(|&b| b == b'"') else {
             return &[];
@@ -371,7 +382,7 @@ fn parse_tags<'a>(line: &'a [u8], tags: &mut Vec<(String, String)>) -> &'a [u8] 
         }
         rest = &rest[i..];
         if !name.is_empty() {
-            tags.push((name, String::from_utf8_lossy(&value).into_owned()));
+            tags.push((name, lossy(&value).into_owned()));
         }
         if !closed {
             return &[];
@@ -413,13 +424,13 @@ impl Lexer {
         if let Some(start) = self.comment {
             match line.iter().position(|&b| b == b'}') {
                 Some(end) => {
-                    game.text.push_str(&String::from_utf8_lossy(&line[..end]));
+                    game.text.push_str(&lossy(&line[..end]));
                     game.tokens.push(Token::Comment(start..game.text.len()));
                     self.comment = None;
                     i = end + 1;
                 }
                 None => {
-                    game.text.push_str(&String::from_utf8_lossy(line));
+                    game.text.push_str(&lossy(line));
                     game.text.push('\n');
                     return;
                 }
@@ -433,13 +444,12 @@ impl Lexer {
                     let start = game.text.len();
                     match line[i + 1..].iter().position(|&c| c == b'}') {
                         Some(len) => {
-                            game.text
-                                .push_str(&String::from_utf8_lossy(&line[i + 1..i + 1 + len]));
+                            game.text.push_str(&lossy(&line[i + 1..i + 1 + len]));
                             game.tokens.push(Token::Comment(start..game.text.len()));
                             i += len + 2;
                         }
                         None => {
-                            game.text.push_str(&String::from_utf8_lossy(&line[i + 1..]));
+                            game.text.push_str(&lossy(&line[i + 1..]));
                             game.text.push('\n');
                             self.comment = Some(start);
                             return;
@@ -510,7 +520,7 @@ impl Lexer {
     /// A word of movetext: a move number, a result, a move, or something
     /// else (kept as unknown).
     fn word(&mut self, word: &[u8], game: &mut RawGame) {
-        let word = String::from_utf8_lossy(word);
+        let word = lossy(word);
         let mut text: &str = &word;
         match text {
             "1-0" | "0-1" | "1/2-1/2" | "\u{bd}-\u{bd}" => {

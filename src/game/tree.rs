@@ -6,13 +6,78 @@
 
 use std::io::{BufReader, Read};
 
+use compact_str::CompactString;
+use smallvec::SmallVec;
+
 use shakmaty::fen::Fen;
-use shakmaty::san::{San, SanPlus as ShakSanPlus, Suffix};
-use shakmaty::{Chess, EnPassantMode, FromSetup, Move, Position};
+use shakmaty::san::{San, Suffix};
+use shakmaty::{CastlingSide, Chess, EnPassantMode, FromSetup, Move, Position, Role};
 
 use super::pgn_lexer::GameReader;
 
 use super::pgn::Headers;
+
+/// A move's SAN with its check or mate sign, as shakmaty's `SanPlus`
+/// writes it, but byte by byte into an inline string: reading a big file
+/// writes one per move, and shakmaty's `Display`, a call per character,
+/// was a tenth of the time.
+pub fn san_text(san: San, suffix: Option<Suffix>) -> CompactString {
+    // The longest SAN the syntax allows is `Na1xa1=Q` and a sign: nine bytes.
+    let mut bytes = [0u8; 12];
+    let mut len = 0;
+    let mut put = |b: char| {
+        // SAN is ASCII: each char is one byte.
+        bytes[len] = b as u8;
+        len += 1;
+    };
+    match san {
+        San::Normal {
+            role,
+            file,
+            rank,
+            capture,
+            to,
+            promotion,
+        } => {
+            if role != Role::Pawn {
+                put(role.upper_char());
+            }
+            if let Some(file) = file {
+                put(file.char());
+            }
+            if let Some(rank) = rank {
+                put(rank.char());
+            }
+            if capture {
+                put('x');
+            }
+            put(to.file().char());
+            put(to.rank().char());
+            if let Some(promotion) = promotion {
+                put('=');
+                put(promotion.upper_char());
+            }
+        }
+        San::Castle(CastlingSide::KingSide) => "O-O".chars().for_each(&mut put),
+        San::Castle(CastlingSide::QueenSide) => "O-O-O".chars().for_each(&mut put),
+        San::Put { role, to } => {
+            if role != Role::Pawn {
+                put(role.upper_char());
+            }
+            put('@');
+            put(to.file().char());
+            put(to.rank().char());
+        }
+        San::Null => "--".chars().for_each(&mut put),
+    }
+    match suffix {
+        Some(Suffix::Check) => put('+'),
+        Some(Suffix::Checkmate) => put('#'),
+        None => {}
+    }
+    // Only ASCII was written, so the bytes are valid UTF-8.
+    CompactString::from_utf8_lossy(&bytes[..len])
+}
 
 /// One node: the move that leads to it (none at the root) and what is said
 /// about it.
@@ -22,15 +87,19 @@ pub struct Node {
     /// The move; `None` at the root and for a null move (`--`, `Z0`: the
     /// side to move passes, as annotators write to show a threat).
     pub m: Option<Move>,
-    pub san: String,
+    /// The move in SAN with its check or mate sign; held inline, as a SAN
+    /// is never longer than seven bytes (reading a big file makes one per
+    /// move).
+    pub san: CompactString,
     /// Comments after the move (at the root: before the first move).
     pub comments: Vec<String>,
     /// Comments before the move, where it starts a variation
     /// (`( {Also good:} 1... c5 )`).
     pub starting_comments: Vec<String>,
     pub nags: Vec<u8>,
-    /// First child = the continuation; the rest are variations.
-    pub children: Vec<usize>,
+    /// First child = the continuation; the rest are variations. Most nodes
+    /// have one child, held inline.
+    pub children: SmallVec<[usize; 1]>,
 }
 
 /// A move that could not be read, with where it was.
@@ -127,11 +196,11 @@ impl GameTree {
             nodes: vec![Node {
                 parent: None,
                 m: None,
-                san: String::new(),
+                san: CompactString::default(),
                 comments: Vec::new(),
                 starting_comments: Vec::new(),
                 nags: Vec::new(),
-                children: Vec::new(),
+                children: SmallVec::new(),
             }],
             result: "*".into(),
             error: None,
@@ -220,11 +289,10 @@ impl GameTree {
         } else {
             Some(Suffix::Check)
         };
-        let san = ShakSanPlus { san, suffix }.to_string();
-        self.push_child(node, Some(m), san)
+        self.push_child(node, Some(m), san_text(san, suffix))
     }
 
-    fn push_child(&mut self, node: usize, m: Option<Move>, san: String) -> usize {
+    fn push_child(&mut self, node: usize, m: Option<Move>, san: CompactString) -> usize {
         let index = self.nodes.len();
         self.nodes.push(Node {
             parent: Some(node),
@@ -233,7 +301,7 @@ impl GameTree {
             comments: Vec::new(),
             starting_comments: Vec::new(),
             nags: Vec::new(),
-            children: Vec::new(),
+            children: SmallVec::new(),
         });
         self.nodes[node].children.push(index);
         index
@@ -364,7 +432,7 @@ impl GameTree {
     /// deleted (`None`).
     pub fn delete(&mut self, node: usize) -> Option<usize> {
         let parent = self.nodes.get(node)?.parent?;
-        self.nodes[parent].children.retain(|&c| c != node);
+        self.nodes[parent].children.retain(|c| *c != node);
         // Keep every node still reachable from the root, in order, and
         // renumber them.
         let mut keep = vec![false; self.nodes.len()];
@@ -483,7 +551,7 @@ impl GameTree {
         } else if force_number || !starting.is_empty() {
             tokens.push(format!("{n}..."));
         }
-        tokens.push(self.nodes[node].san.clone());
+        tokens.push(self.nodes[node].san.to_string());
         for nag in &self.nodes[node].nags {
             tokens.push(format!("${nag}"));
         }
@@ -543,7 +611,7 @@ pub fn read_games(
     let mut count = 0;
     while let Some(raw) = reader.next_game()? {
         count += 1;
-        if !each(super::import::build(&raw, count)) {
+        if !each(super::import::build(raw, count)) {
             break;
         }
     }
@@ -561,10 +629,54 @@ pub fn read_game_at(source: impl Read, number: usize) -> std::io::Result<Option<
     }
     Ok(reader
         .next_game()?
-        .map(|raw| super::import::build(&raw, number)))
+        .map(|raw| super::import::build(raw, number)))
 }
 
 /// The FEN of a position.
 pub fn fen_of(position: &Chess) -> String {
     Fen::from_position(position, EnPassantMode::Legal).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::san::SanPlus;
+
+    /// `san_text` writes what shakmaty writes, for every legal move of
+    /// positions with castling both ways, promotions with and without
+    /// capture, ambiguous knights and rooks, en passant, check and mate.
+    #[test]
+    fn san_text_is_shakmatys_san() {
+        let fens = [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r1n1k2r/1P4P1/8/8/8/8/1p4p1/R1N1K2R w KQkq - 0 1",
+            "r1n1k2r/1P4P1/8/8/8/8/1p4p1/R1N1K2R b KQkq - 0 1",
+            "N6N/8/8/3k4/8/8/8/4K2N w - - 0 1",
+            "R6R/8/8/2k5/8/8/8/4K2R w K - 0 1",
+            "4k3/8/8/2pP4/8/8/8/4K3 w - c6 0 1",
+            "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",
+        ];
+        let mut checked = 0;
+        for fen in fens {
+            let position = crate::game::fen::parse_fen(fen).unwrap();
+            for m in position.legal_moves() {
+                let expected = SanPlus::from_move(position.clone(), m).to_string();
+                let mut after = position.clone();
+                after.play_unchecked(m);
+                let suffix = if !after.is_check() {
+                    None
+                } else if after.legal_moves().is_empty() {
+                    Some(Suffix::Checkmate)
+                } else {
+                    Some(Suffix::Check)
+                };
+                let written = san_text(San::from_move(&position, m), suffix);
+                assert_eq!(written, expected, "{fen}");
+                checked += 1;
+            }
+        }
+        assert!(checked > 150, "{checked}");
+        assert_eq!(san_text(San::Null, None), "--");
+    }
 }

@@ -445,7 +445,7 @@ pub fn judge(tree: &GameTree, evals: &[Option<PositionEval>]) -> Vec<MoveReview>
             ply: index + 1,
             move_number: position.fullmoves().get(),
             mover,
-            san: tree.nodes[node].san.clone(),
+            san: tree.nodes[node].san.to_string(),
             before: before.score,
             after: after.score,
             mates: after.mated.is_some(),

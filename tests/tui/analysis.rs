@@ -1052,7 +1052,7 @@ fn play_on_from_here_and_the_game_comes_back_as_a_line() {
         .tree
         .mainline()
         .iter()
-        .map(|&n| analysis.tree.nodes[n].san.clone())
+        .map(|&n| analysis.tree.nodes[n].san.to_string())
         .collect();
     assert_eq!(sans, ["e4", "e5", "Nf3", "Nc6"]);
     assert!(analysis.modified);

@@ -119,7 +119,7 @@ fn move_token(
     } else if force_number {
         b.push(format!("{number}..."), None, Kind::Number);
     }
-    let mut text = n.san.clone();
+    let mut text = n.san.to_string();
     for nag in &n.nags {
         text.push_str(&nag_text(*nag));
     }
