@@ -76,7 +76,9 @@ pub fn san_text(san: San, suffix: Option<Suffix>) -> CompactString {
         None => {}
     }
     // Only ASCII was written, so the bytes are valid UTF-8.
-    CompactString::from_utf8_lossy(&bytes[..len])
+    std::str::from_utf8(&bytes[..len])
+        .map(CompactString::new)
+        .unwrap_or_default()
 }
 
 /// One node: the move that leads to it (none at the root) and what is said
