@@ -30,9 +30,9 @@ pub use crate::core::Rng;
 
 /// Each level's rating as measured in games against the rated ladder
 /// (README, "Strength levels": the maximum-likelihood fit, 95% intervals
-/// of about +/-250). Level 1 lost all 10 games to the weakest engine, so
-/// its figure is only a bound (below 980); 600 stands for it.
-pub const MEASURED_RATING: [u32; 10] = [600, 724, 1278, 1782, 1898, 2017, 2318, 2488, 2894, 2849];
+/// of about +/-180). Level 1 lost all 20 games to the weakest engine, so
+/// its figure is only a bound (below 790); 600 stands for it.
+pub const MEASURED_RATING: [u32; 10] = [600, 724, 1331, 1766, 1940, 2059, 2426, 2498, 2720, 2754];
 
 /// The measured rating of `level`.
 pub fn measured_rating(level: Level) -> u32 {
@@ -158,7 +158,7 @@ mod tests {
         assert_eq!(level_for_rating(1350).get(), 3);
         assert_eq!(level_for_rating(2000).get(), 6);
         assert_eq!(level_for_rating(0).get(), 1);
-        assert_eq!(level_for_rating(3000).get(), 9);
+        assert_eq!(level_for_rating(3000).get(), 10);
         for level in 1..=10u8 {
             let level = Level::new(level).unwrap();
             assert_eq!(level_for_rating(measured_rating(level)), level);

@@ -130,9 +130,9 @@ impl NewGameForm {
             0 => SIDE_CHOICES[self.side].to_string(),
             1 => match crate::engine::level::Level::new(self.level) {
                 // The measured rating (README, "Strength levels"), rounded:
-                // ten games a side leave about +/-250. Level 1 lost every
+                // twenty games a side leave about +/-180. Level 1 lost every
                 // game to the ladder's weakest engine: only a bound is known.
-                Some(level) if self.level == 1 => format!("{} / 10 · below 980", level.get()),
+                Some(level) if self.level == 1 => format!("{} / 10 · below 790", level.get()),
                 Some(level) => format!(
                     "{} / 10 · about {}",
                     level.get(),
