@@ -364,6 +364,13 @@ fn trace_runs_one_search_unless_asked_to_iterate() {
         ]
     );
     assert!(text.contains("(best last iteration)"), "{text}");
+    // Behind the previous best, the root's moves follow the previous
+    // iteration's order, and say so; the first iteration has the picker's.
+    let (first, later) = text
+        .split_once("== iteration: depth 2 ==")
+        .expect("a second iteration");
+    assert!(!first.contains("(last iteration's order)"), "{first}");
+    assert!(later.contains("(last iteration's order)"), "{later}");
     assert!(search_line(&text).ends_with("; iterative deepening 1..3"));
 }
 

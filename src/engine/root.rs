@@ -113,7 +113,10 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                     if self.stopped {
                         break;
                     }
-                    // Stable sort keeps the order among equals, so earlier lines stay put.
+                    // Stable sort keeps the order among equals, so earlier
+                    // lines stay put. (Ordering the moves that only failed
+                    // low by the size of their trees instead scored
+                    // +1 +/- 26 Elo over 400 games at 2+0.02: not kept.)
                     root_moves[pv_index..].sort_by_key(|m| std::cmp::Reverse(m.value));
                     let best = &root_moves[pv_index];
                     let line = Line {
@@ -363,13 +366,18 @@ impl<T: Tracer> Searcher<'_, '_, T> {
             let root_move = &root_moves[pv_index + index];
             let m = root_move.mv;
             // After the first iteration the root moves are sorted by their
-            // last values, so the first is the previous iteration's best.
-            let reason =
-                if index == 0 && depth > self.first_depth as i32 && self.options.move_ordering {
+            // last values, so the first is the previous iteration's best
+            // and the rest follow that iteration's order, whatever put
+            // them in the first one. (The reason is for the trace only.)
+            let reason = if depth > self.first_depth as i32 && self.options.move_ordering {
+                if index == 0 {
                     OrderReason::PreviousBest
                 } else {
-                    root_move.reason
-                };
+                    OrderReason::PreviousIteration
+                }
+            } else {
+                root_move.reason
+            };
             let child_seldepth_before = self.seldepth;
             self.seldepth = 0;
             // Root moves are not reduced. Reducing late quiet ones (a ply

@@ -18,6 +18,10 @@ pub enum OrderReason {
     HashMove,
     /// At the root: the best move of the previous iteration.
     PreviousBest,
+    /// At the root after the first iteration, behind its best move: in the
+    /// previous iteration's order, by value; the moves that only failed low
+    /// keep the order they had.
+    PreviousIteration,
     /// A capture that does not lose material by static exchange evaluation.
     GoodCapture,
     /// One of the top moves by move-table weight (squares that kept
@@ -43,6 +47,7 @@ impl OrderReason {
         match self {
             OrderReason::HashMove => "transposition table",
             OrderReason::PreviousBest => "best last iteration",
+            OrderReason::PreviousIteration => "last iteration's order",
             OrderReason::GoodCapture => "good capture",
             OrderReason::TableMove => "move tables",
             OrderReason::Killer => "killer",

@@ -113,6 +113,9 @@ fn reason_words(reason: OrderReason, quiet_cutoffs: bool) -> &'static str {
         }
         OrderReason::HashMove => "the transposition table's best move here, tried first",
         OrderReason::PreviousBest => "the previous iteration's best, tried first",
+        OrderReason::PreviousIteration => {
+            "in the previous iteration's order: higher scores first; the moves that only failed low there keep the order they had"
+        }
         OrderReason::GoodCapture => "a capture that does not lose material",
         OrderReason::TableMove => {
             "a move-table move: its squares kept refuting positions earlier, so it is tried early"
