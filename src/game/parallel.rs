@@ -219,6 +219,29 @@ impl<T> InOrder<T> {
 mod tests {
     use super::*;
 
+    /// A panic in `work`, on a worker or on the calling thread (which
+    /// builds batches too), reaches the caller: the workers end instead of
+    /// waiting for jobs that will never come, so nothing hangs.
+    #[test]
+    fn a_panic_in_work_reaches_the_caller_and_nothing_hangs() {
+        let text: String = (1..=400)
+            .map(|n| format!("[Event \"{n}\"]\n\n1. e4 e5 *\n\n"))
+            .collect();
+        for workers in [1, 2, 3] {
+            for bad in [1, 33, 200, 400] {
+                let outcome = catch_unwind(AssertUnwindSafe(|| {
+                    map_games(
+                        text.as_bytes(),
+                        workers,
+                        &|_, number| assert_ne!(number, bad, "game {bad} fails"),
+                        &mut |()| true,
+                    )
+                }));
+                assert!(outcome.is_err(), "{workers} workers, game {bad}");
+            }
+        }
+    }
+
     #[test]
     fn results_come_in_file_order_and_stop_when_asked() {
         let text: String = (1..=200)
