@@ -325,8 +325,7 @@ pub fn is_chess960_game(raw: &RawGame) -> bool {
 
 /// The tree of game number `game` (1-based) from its raw tokens.
 pub fn build(mut raw: RawGame, game: usize) -> GameTree {
-    let raw = &mut raw;
-    let chess960 = is_chess960_game(raw);
+    let chess960 = is_chess960_game(&raw);
     let mut start = if chess960 {
         chess960::standard_start()
     } else {
@@ -392,7 +391,7 @@ pub fn build(mut raw: RawGame, game: usize) -> GameTree {
         builder.drop_text(dropped.clone());
     }
     for token in &raw.tokens {
-        builder.token(raw, token);
+        builder.token(&raw, token);
     }
     builder.keep_starting_comments();
     if let Some(reason) = &raw.truncated {
