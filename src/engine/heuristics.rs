@@ -41,6 +41,11 @@ pub struct Heuristics {
     /// The quiet move that last refuted a move, by the refuting side's
     /// colour and the refuted move's role and destination.
     counters: [[[Option<Move>; 64]; 6]; 2],
+    // (Continuation history, a quiet move's score as the answer to the
+    // opponent's last move and as the follow-up to this side's move before
+    // it, added to this history for the order, scored 48.4%, -11 +/- 25
+    // Elo, over 400 games at 2+0.02 against the build without it, at 5%
+    // fewer nodes a second for its 1.2 MB of tables: not kept.)
     /// Capture history: how often a capture (by colour, capturing role,
     /// destination and captured role) refuted the opponent's last move.
     /// The exchange value says what a capture wins on the board; this says

@@ -19,6 +19,9 @@ use super::values::INFINITY;
 /// Late-move reductions start at this depth and this move index.
 const LMR_MIN_DEPTH: i32 = 3;
 const LMR_MIN_MOVE: usize = 3;
+// (Shifting a quiet move's reduction by its history score, a ply less or
+// more per 2,048 up to two, scored 49.5%, -3 +/- 25 Elo, over 400 games at
+// 2+0.02 against the build without it: not kept.)
 
 impl<T: Tracer> Searcher<'_, '_, T> {
     /// Make move `m` from `position` and search the child, with PVS and

@@ -43,6 +43,12 @@ const FUTILITY_DEPTH: i32 = 5;
 /// `base + depth^2` quiet moves are skipped.
 const LATE_MOVE_PRUNING_DEPTH: i32 = 6;
 const LATE_MOVE_PRUNING_BASE: i32 = 3;
+// (Judging by whether the side to move is "improving", its static
+// evaluation above its last turn's, as many engines do: a ply less of
+// reverse-futility margin, half the late moves kept and a ply more of
+// reduction where it is not. Depth 11.6 on average against 11.0, yet
+// 47.5%, -17 +/- 25 Elo, over 400 games at 2+0.02 against the build
+// without it: not kept.)
 /// At depth <= this, captures losing more than this margin per ply by
 /// static exchange evaluation are skipped.
 const SEE_PRUNING_DEPTH: i32 = 3;
