@@ -16,7 +16,7 @@ use super::ordering::TableChoice;
 use super::protocol::{Bound, Limits, Score, SearchInfo};
 use super::search::{Line, MAX_DEPTH, Progress, SearchResult, Searcher, value_to_score};
 use super::stats::IterationStats;
-use super::time::NEW_ITERATION_SHARE;
+use super::time::{NEW_ITERATION_SHARE, time_scale};
 use super::trace::{OrderReason, TraceEvent, Tracer};
 use super::values::{INFINITY, MATE, MATE_BOUND};
 
@@ -83,6 +83,12 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         // returned it (for stopping early on a mate).
         let mut mate_value = 0;
         let mut mate_streak = 0u32;
+        // The best move and value of the last iteration, and how many
+        // iterations in a row chose that move (for the clock: see
+        // `time_scale`).
+        let mut last_best = None;
+        let mut last_value: Option<i32> = None;
+        let mut stable_iterations = 0u32;
 
         // One legal move under a clock: play it after a quick look for a score.
         let forced = root_moves.len() == 1 && self.budget.hard.is_some() && limits.depth.is_none();
@@ -184,8 +190,19 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                 {
                     break;
                 }
+                let first = &completed[0];
+                let best_move = first.pv.first().copied();
+                stable_iterations = if best_move == last_best {
+                    stable_iterations + 1
+                } else {
+                    0
+                };
+                last_best = best_move;
+                let scale = time_scale(stable_iterations, last_value.map(|v| v - first.value));
+                last_value = Some(first.value);
                 if let Some(soft) = self.budget.soft
-                    && self.elapsed().as_secs_f64() >= soft.as_secs_f64() * NEW_ITERATION_SHARE
+                    && self.elapsed().as_secs_f64()
+                        >= soft.as_secs_f64() * NEW_ITERATION_SHARE * scale
                 {
                     break;
                 }

@@ -53,6 +53,10 @@ const LATE_MOVE_PRUNING_BASE: i32 = 3;
 /// static exchange evaluation are skipped.
 const SEE_PRUNING_DEPTH: i32 = 3;
 const SEE_PRUNING_MARGIN: i32 = 100;
+// (Quiet moves skipped the same way at depth <= 5, when they put a piece
+// where it is lost by more than 60 per ply of depth and give no check,
+// scored 49.9%, -1 +/- 26 Elo, over 400 games at 2+0.02 against the build
+// without it: not kept.)
 /// Singular extensions from this depth on, when the table's entry for the
 /// node is at most this many plies shallower than the node. (From depth 8,
 /// the test missed the many shallower nodes where a game's tree mostly

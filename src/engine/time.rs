@@ -5,7 +5,10 @@
 //! probably not finish in time (each iteration costs a few times the one
 //! before). The *hard* limit is checked inside the search and is never
 //! crossed, whatever iteration is running, so the engine cannot lose on time
-//! because one iteration exploded.
+//! because one iteration exploded. Between iterations the soft limit is
+//! stretched or shrunk by what the iterations so far say ([`time_scale`]):
+//! less time for a best move that keeps coming back, more for one that
+//! just changed or a value that fell.
 
 use std::time::Duration;
 
@@ -34,6 +37,28 @@ const HARD_FACTOR: u32 = 4;
 /// Start another iteration only before this share of the soft limit is used:
 /// the next one usually costs more than everything so far.
 pub const NEW_ITERATION_SHARE: f64 = 0.55;
+
+/// How much of its usual time (the soft limit) a move under a clock gets,
+/// from what the iterations so far say. A best move that has not changed
+/// for several iterations is unlikely to change in the next: stopping
+/// earlier banks the time for a move that needs it. A best move that just
+/// changed, or a value that fell (the last iteration found a problem),
+/// deserves another iteration. `stable` counts the iterations in a row that
+/// kept the best move; `drop` is how far the value fell since the last
+/// iteration, in centipawns (negative when it rose). The hard limit is
+/// never moved.
+pub fn time_scale(stable: u32, drop: Option<i32>) -> f64 {
+    let stability = match stable {
+        0 => 1.4,
+        1 => 1.15,
+        2 => 1.0,
+        3 => 0.85,
+        _ => 0.7,
+    };
+    // Up to half as much again when the value fell by a pawn or more.
+    let falling = 1.0 + f64::from(drop.unwrap_or(0).clamp(0, 100)) / 200.0;
+    stability * falling
+}
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct TimeBudget {
@@ -97,6 +122,24 @@ mod tests {
             black_increment: Some(Duration::from_millis(inc)),
             ..Limits::default()
         }
+    }
+
+    /// A best move that keeps coming back gets less of the soft limit, one
+    /// that just changed more; a fall in value adds time in proportion up
+    /// to a pawn, a rise adds none.
+    #[test]
+    fn iterations_stretch_or_shrink_the_soft_limit() {
+        let by_stability: Vec<f64> = (0..8).map(|stable| time_scale(stable, None)).collect();
+        assert!(
+            by_stability.windows(2).all(|pair| pair[1] <= pair[0]),
+            "{by_stability:?}"
+        );
+        assert!(by_stability[0] > 1.0 && by_stability[7] < 1.0);
+        assert_eq!(time_scale(2, None), 1.0);
+        assert_eq!(time_scale(2, Some(-300)), time_scale(2, None));
+        assert_eq!(time_scale(2, Some(50)), 1.25);
+        assert_eq!(time_scale(2, Some(100)), time_scale(2, Some(900)));
+        assert_eq!(time_scale(2, Some(100)), 1.5);
     }
 
     #[test]
