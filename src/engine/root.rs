@@ -83,11 +83,8 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         // returned it (for stopping early on a mate).
         let mut mate_value = 0;
         let mut mate_streak = 0u32;
-        // The best move and value of the last iteration, and how many
-        // iterations in a row chose that move (for the clock: see
-        // `time_scale`).
-        let mut last_best = None;
-        let mut last_value: Option<i32> = None;
+        // How many iterations in a row kept the best move of the one
+        // before (for the clock: see `time_scale`).
         let mut stable_iterations = 0u32;
 
         // One legal move under a clock: play it after a quick look for a score.
@@ -176,7 +173,8 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                 for m in root_moves.iter_mut() {
                     m.previous_value = m.value;
                 }
-                completed = lines;
+                // The last finished iteration's lines, for the clock below.
+                let previous = std::mem::replace(&mut completed, lines);
                 completed_depth = depth;
                 self.last_lines = completed.clone();
 
@@ -191,15 +189,17 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                     break;
                 }
                 let first = &completed[0];
-                let best_move = first.pv.first().copied();
-                stable_iterations = if best_move == last_best {
-                    stable_iterations + 1
-                } else {
-                    0
-                };
-                last_best = best_move;
-                let scale = time_scale(stable_iterations, last_value.map(|v| v - first.value));
-                last_value = Some(first.value);
+                let before = previous.first();
+                stable_iterations =
+                    if before.is_some_and(|line| line.pv.first() == first.pv.first()) {
+                        stable_iterations + 1
+                    } else {
+                        0
+                    };
+                let scale = time_scale(
+                    stable_iterations,
+                    before.map(|line| line.value - first.value),
+                );
                 if let Some(soft) = self.budget.soft
                     && self.elapsed().as_secs_f64()
                         >= soft.as_secs_f64() * NEW_ITERATION_SHARE * scale
