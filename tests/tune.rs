@@ -43,8 +43,16 @@ fn selfplay_writes_labelled_quiet_positions_and_a_seed_repeats_the_games() {
         summary["positions"].as_u64().unwrap()
     );
     for line in &positions {
-        let (fen, result) = line.rsplit_once(';').unwrap();
+        let fields: Vec<&str> = line.split(';').collect();
+        let [fen, result, score] = fields[..] else {
+            panic!("{line}: expected FEN;result;score")
+        };
         assert!(["1-0", "0-1", "1/2-1/2"].contains(&result), "{line}");
+        let score: i32 = score.parse().unwrap();
+        assert!(
+            score.abs() < 20_000,
+            "{line}: a quiet position's score, never a mate"
+        );
         let position = kibitz::game::fen::parse_fen(fen).unwrap();
         assert!(!shakmaty::Position::is_check(&position), "{line}");
     }

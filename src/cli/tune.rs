@@ -64,7 +64,7 @@ pub fn selfplay(args: &SelfPlayArgs<'_>, out: &mut dyn Write) -> Result<(), CliE
     let show_progress = std::io::stderr().is_terminal() && !args.json;
     let collected = Mutex::new(Collected {
         header: format!(
-            "# kibitz tune selfplay --games {} --nodes {} --seed {}: FEN;result\n",
+            "# kibitz tune selfplay --games {} --nodes {} --seed {}: FEN;result;score (centipawns, White's view)\n",
             args.games, args.nodes, args.seed
         ),
         lines: std::collections::BTreeMap::new(),
@@ -117,11 +117,8 @@ pub fn selfplay(args: &SelfPlayArgs<'_>, out: &mut dyn Write) -> Result<(), CliE
                         _ => 2,
                     }] += 1;
                     let mut lines = format!("# game {}\n", index + 1);
-                    for fen in &game.positions {
-                        lines.push_str(fen);
-                        lines.push(';');
-                        lines.push_str(label);
-                        lines.push('\n');
+                    for (fen, score) in &game.positions {
+                        lines.push_str(&format!("{fen};{label};{score}\n"));
                     }
                     c.lines.insert(index, lines);
                     c.positions += game.positions.len() as u64;

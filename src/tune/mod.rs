@@ -34,6 +34,9 @@ pub struct Sample {
     /// The game it came from (a `# game` line in the data starts the
     /// next); without such lines every position is a game of its own.
     pub game: usize,
+    /// The search's value of the position, centipawns from White's side,
+    /// when the data has one (`kibitz tune selfplay` writes it).
+    pub score: Option<i32>,
 }
 
 #[derive(Debug, Error)]
@@ -44,8 +47,9 @@ pub enum DataError {
     Empty,
 }
 
-/// Parse the data file: one `FEN;result` per line (`1-0`, `0-1` or
-/// `1/2-1/2`), as `kibitz tune selfplay` writes it, each game's positions
+/// Parse the data file: one `FEN;result` or `FEN;result;score` per line
+/// (`1-0`, `0-1` or `1/2-1/2`; the score in centipawns from White's side),
+/// as `kibitz tune selfplay` writes it, each game's positions
 /// after a `# game N` line. Empty lines and other lines starting with `#`
 /// are skipped.
 pub fn parse_data(text: &str) -> Result<Vec<Sample>, DataError> {
@@ -69,9 +73,28 @@ pub fn parse_data(text: &str) -> Result<Vec<Sample>, DataError> {
             line: index + 1,
             why,
         };
-        let (fen, result) = line
-            .rsplit_once(';')
+        let mut fields = line.split(';');
+        let fen = fields.next().unwrap_or_default();
+        let result = fields
+            .next()
             .ok_or_else(|| bad("expected FEN;result".to_string()))?;
+        let score = match fields.next() {
+            None => None,
+            Some(text) => Some(
+                text.trim()
+                    .parse::<i32>()
+                    .ok()
+                    .filter(|v| v.abs() < 100_000)
+                    .ok_or_else(|| {
+                        bad(format!(
+                            "score {text:?} is not a whole number of centipawns below 100000"
+                        ))
+                    })?,
+            ),
+        };
+        if fields.next().is_some() {
+            return Err(bad("expected FEN;result or FEN;result;score".to_string()));
+        }
         let result = match result.trim() {
             "1-0" => 1.0,
             "0-1" => 0.0,
@@ -83,6 +106,7 @@ pub fn parse_data(text: &str) -> Result<Vec<Sample>, DataError> {
             board: position.board().clone(),
             result,
             game,
+            score,
         });
     }
     if samples.is_empty() {
@@ -271,6 +295,15 @@ mod tests {
             Err(DataError::BadLine { line: 1, .. })
         ));
         assert!(matches!(parse_data("# only\n"), Err(DataError::Empty)));
+        let scored = parse_data("4k3/8/8/8/8/8/8/3QK3 w - - 0 1;1-0;912\n").unwrap();
+        assert_eq!(scored[0].score, Some(912));
+        for bad in ["1-0;x", "1-0;12;3", "1-0;"] {
+            let text = format!("4k3/8/8/8/8/8/8/3QK3 w - - 0 1;{bad}");
+            assert!(
+                matches!(parse_data(&text), Err(DataError::BadLine { line: 1, .. })),
+                "{bad}"
+            );
+        }
     }
 
     #[test]

@@ -56,8 +56,10 @@ const TABLE_MB: usize = 16;
 /// One game's kept positions and its result.
 #[derive(Debug, Clone)]
 pub struct PlayedGame {
-    /// FEN of each kept position.
-    pub positions: Vec<String>,
+    /// FEN of each kept position and the search's value of it, in
+    /// centipawns from White's side (the label an evaluation network
+    /// learns from, beside the game's result).
+    pub positions: Vec<(String, i32)>,
     /// 1.0 White won, 0.5 draw, 0.0 Black won.
     pub result: f64,
     pub plies: u32,
@@ -142,7 +144,12 @@ pub fn play_game(options: &SelfPlayOptions, rng: &mut Rng) -> Option<PlayedGame>
         }
         let quiet = !position.is_check() && !best.is_capture() && !best.is_promotion();
         if ply >= options.skip_plies && quiet && found.value.abs() < MATE_BOUND {
-            kept.push(fen_of(&position));
+            let white = if position.turn().is_white() {
+                found.value
+            } else {
+                -found.value
+            };
+            kept.push((fen_of(&position), white));
         }
         keys.push(key);
         position.play_unchecked(best);
@@ -190,7 +197,8 @@ mod tests {
             .expect("some opening is balanced");
         assert!(game.plies <= 60);
         assert!([0.0, 0.5, 1.0].contains(&game.result));
-        for fen in &game.positions {
+        for (fen, score) in &game.positions {
+            assert!(score.abs() < MATE_BOUND, "{fen} {score}");
             let position = crate::game::fen::parse_fen(fen).expect("a legal FEN");
             assert!(!position.is_check(), "{fen}");
             assert!(position.fullmoves().get() >= 9, "{fen} is in the opening");
