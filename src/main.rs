@@ -289,6 +289,36 @@ enum TuneCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Train the evaluation network on `tune selfplay` data (FEN;result;score lines) and write it.
+    Net {
+        /// Data files, as `tune selfplay` writes them (one or more).
+        #[arg(long, num_args = 1.., required = true)]
+        data: Vec<std::path::PathBuf>,
+        /// The network file to write.
+        #[arg(long)]
+        out: std::path::PathBuf,
+        /// Passes over the data.
+        #[arg(long, default_value_t = 30)]
+        epochs: u32,
+        /// Weight of the search's score in the target, 0-1 (the rest: the game's result).
+        #[arg(long, default_value_t = 0.75)]
+        lambda: f32,
+        /// Adam's step size (a tenth of it for the last third of the epochs).
+        #[arg(long, default_value_t = 0.001)]
+        learning_rate: f32,
+        /// Positions per step.
+        #[arg(long, default_value_t = 16384)]
+        batch: usize,
+        /// Threads (default: one per core).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Seed of the starting weights and the order of the positions.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Print JSON (one object per line) instead of text.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 #[derive(Subcommand)]
@@ -593,6 +623,32 @@ fn run(command: Commands, out: &mut dyn Write) -> Result<(), CliError> {
                 weights: &weights,
                 passes,
                 threads: threads.unwrap_or_else(cores),
+                json,
+            },
+            out,
+        )?,
+        Commands::Tune(TuneCommand::Net {
+            data,
+            out: network,
+            epochs,
+            lambda,
+            learning_rate,
+            batch,
+            threads,
+            seed,
+            json,
+        }) => cli::tune::net(
+            &cli::tune::NetArgs {
+                data: &data,
+                out: &network,
+                options: kibitz::tune::net::TrainOptions {
+                    epochs,
+                    batch,
+                    learning_rate,
+                    lambda,
+                    threads: threads.unwrap_or_else(cores),
+                    seed,
+                },
                 json,
             },
             out,

@@ -1030,6 +1030,7 @@ fn every_json_flag_and_depth_is_explained_in_help() {
         &["book", "build"],
         &["tune", "selfplay"],
         &["tune", "fit"],
+        &["tune", "net"],
         &["bench"],
         &["trace"],
         &["describe"],

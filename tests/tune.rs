@@ -96,6 +96,57 @@ fn fit_lowers_the_error_and_prints_the_weights() {
 }
 
 #[test]
+fn net_trains_a_network_the_engine_reads_and_compares_it_with_the_hand_written_evaluation() {
+    let home = TempHome::new("tune-net");
+    let data = home.join("data.txt");
+    let output = home
+        .command()
+        .args(["tune", "selfplay", "--games", "8", "--nodes", "300"])
+        .args(["--seed", "2", "--out"])
+        .arg(&data)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let net = home.join("kibitz.nnue");
+    let output = home
+        .command()
+        .args(["tune", "net", "--epochs", "3", "--batch", "256", "--json"])
+        .args(["--threads", "2", "--out"])
+        .arg(&net)
+        .arg("--data")
+        .arg(&data)
+        .arg(&data)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let lines = json_lines(&output.stdout);
+    let epochs: Vec<&Value> = lines.iter().filter(|l| l["type"] == "epoch").collect();
+    assert_eq!(epochs.len(), 3);
+    let result = lines.last().unwrap();
+    assert_eq!(result["type"], "result");
+    let positions = data_positions(&data);
+    assert_eq!(
+        result["training_positions"].as_u64().unwrap()
+            + result["held_out_positions"].as_u64().unwrap(),
+        2 * positions,
+        "both copies of the data are read"
+    );
+    let classical = result["classical_held_out_error"].as_f64().unwrap();
+    assert!((0.0..0.25).contains(&classical), "{result}");
+    let bytes = std::fs::read(&net).unwrap();
+    kibitz::engine::nnue::Network::from_bytes(&bytes)
+        .expect("the engine reads what tune net wrote");
+}
+
+fn data_positions(path: &std::path::Path) -> u64 {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+        .count() as u64
+}
+
+#[test]
 fn bad_data_and_bad_targets_exit_2_with_the_reason() {
     let home = TempHome::new("tune-bad");
     let bad = home.join("bad.txt");
@@ -149,6 +200,30 @@ fn bad_data_and_bad_targets_exit_2_with_the_reason() {
                 home.join("x.txt").into(),
             ],
             "--nodes",
+        ),
+        (
+            vec![
+                "tune".into(),
+                "net".into(),
+                "--data".into(),
+                bad.clone().into(),
+                "--out".into(),
+                home.join("x.nnue").into(),
+            ],
+            "line 1: expected FEN;result;score",
+        ),
+        (
+            vec![
+                "tune".into(),
+                "net".into(),
+                "--lambda".into(),
+                "2".into(),
+                "--data".into(),
+                bad.clone().into(),
+                "--out".into(),
+                home.join("x.nnue").into(),
+            ],
+            "--lambda",
         ),
     ];
     for (args, expected) in cases {

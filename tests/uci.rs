@@ -561,3 +561,74 @@ fn threads_option_is_checked() {
     let (best, _) = uci.best_move(LONG);
     assert!(parse_uci(&Chess::default(), &best).is_ok());
 }
+
+/// The last `score cp N` of a search's reports.
+fn last_cp(lines: &[String]) -> i32 {
+    lines
+        .iter()
+        .rev()
+        .find_map(|l| {
+            let rest = l.split(" score cp ").nth(1)?;
+            rest.split_whitespace().next()?.parse().ok()
+        })
+        .unwrap_or_else(|| panic!("no score in {lines:?}"))
+}
+
+#[test]
+fn eval_file_loads_a_network_and_a_bad_one_leaves_the_evaluation_alone() {
+    use kibitz::engine::nnue::{HIDDEN, INPUTS, Network};
+    let mut uci = Uci::start();
+    // A network with every weight zero values every position at 0: with
+    // it, Black's missing queen is worth nothing.
+    let blank = Network::from_parts(
+        Box::new([[0; HIDDEN]; INPUTS]),
+        [0; HIDDEN],
+        [0; 2 * HIDDEN],
+        0,
+    );
+    let net = uci.home.join("blank.nnue");
+    std::fs::write(&net, blank.to_bytes()).unwrap();
+    let mut damaged = blank.to_bytes();
+    damaged[1000] ^= 4;
+    let bad = uci.home.join("damaged.nnue");
+    std::fs::write(&bad, damaged).unwrap();
+    uci.send("uci");
+    let lines = uci.until(|l| l == "uciok", LONG);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "option name EvalFile type string default <empty>"),
+        "{lines:?}"
+    );
+    uci.send("setoption name OwnBook value false");
+    uci.send("position fen rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    let search = |uci: &mut Uci| {
+        uci.ready();
+        uci.send("go depth 3");
+        last_cp(&uci.best_move(LONG).1)
+    };
+    assert!(
+        search(&mut uci) > 600,
+        "the hand-written evaluation counts the queen"
+    );
+    uci.send(&format!("setoption name EvalFile value {}", net.display()));
+    assert_eq!(search(&mut uci), 0, "the blank network sees nothing");
+    uci.send(&format!("setoption name EvalFile value {}", bad.display()));
+    let lines = uci.until(|l| l.starts_with("info string"), LONG);
+    assert!(
+        lines.last().unwrap().contains("damaged") && lines.last().unwrap().contains("unchanged"),
+        "{lines:?}"
+    );
+    assert_eq!(search(&mut uci), 0, "still the blank network");
+    uci.send("setoption name EvalFile value /dev/zero");
+    let lines = uci.until(|l| l.starts_with("info string"), LONG);
+    assert!(
+        lines.last().unwrap().contains("character device"),
+        "{lines:?}"
+    );
+    uci.send("setoption name EvalFile value <empty>");
+    assert!(
+        search(&mut uci) > 600,
+        "back to the hand-written evaluation"
+    );
+}

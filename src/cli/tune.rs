@@ -303,3 +303,118 @@ pub fn fit(args: &FitArgs<'_>, out: &mut dyn Write) -> Result<(), CliError> {
     }
     Ok(())
 }
+
+pub struct NetArgs<'a> {
+    pub data: &'a [std::path::PathBuf],
+    pub out: &'a Path,
+    pub options: crate::tune::net::TrainOptions,
+    pub json: bool,
+}
+
+/// Train the evaluation network on self-play data and write it to `out`.
+pub fn net(args: &NetArgs<'_>, out: &mut dyn Write) -> Result<(), CliError> {
+    use crate::tune::net::{Epoch, read_data, train};
+    let options = &args.options;
+    if !(1..=256).contains(&options.threads) {
+        return Err(CliError::BadInput(format!(
+            "--threads {} is out of range 1..=256",
+            options.threads
+        )));
+    }
+    if !(1..=10_000).contains(&options.epochs) {
+        return Err(CliError::BadInput(format!(
+            "--epochs {} is out of range 1..=10000",
+            options.epochs
+        )));
+    }
+    if !(0.0..=1.0).contains(&options.lambda) {
+        return Err(CliError::BadInput(format!(
+            "--lambda {} is out of range 0..1",
+            options.lambda
+        )));
+    }
+    if !(options.learning_rate > 0.0 && options.learning_rate <= 1.0) {
+        return Err(CliError::BadInput(format!(
+            "--learning-rate {} is out of range (0, 1]",
+            options.learning_rate
+        )));
+    }
+    if !(1..=1_000_000).contains(&options.batch) {
+        return Err(CliError::BadInput(format!(
+            "--batch {} is out of range 1..=1000000",
+            options.batch
+        )));
+    }
+    if args.data.is_empty() {
+        return Err(CliError::BadInput("--data: give at least one file".into()));
+    }
+    check_user_target(args.out).map_err(CliError::BadInput)?;
+    let started = Instant::now();
+    let mut samples = Vec::new();
+    for path in args.data {
+        read_data(path, &mut samples).map_err(|e| CliError::BadInput(e.to_string()))?;
+    }
+    let read_seconds = started.elapsed().as_secs_f64();
+    let json_output = args.json;
+    let mut report = |epoch: &Epoch| {
+        let line = if json_output {
+            json!({
+                "type": "epoch",
+                "epoch": epoch.number,
+                "learning_rate": epoch.learning_rate,
+                "training_error": epoch.training_error,
+                "held_out_error": epoch.held_out_error,
+                "seconds": started.elapsed().as_secs_f64(),
+            })
+            .to_string()
+        } else {
+            format!(
+                "epoch {:>3}  rate {:.5}  error {:.6}  held out {:.6}  {:.0} s",
+                epoch.number,
+                epoch.learning_rate,
+                epoch.training_error,
+                epoch.held_out_error,
+                started.elapsed().as_secs_f64()
+            )
+        };
+        let _ = writeln!(out, "{line}");
+    };
+    let trained =
+        train(samples, options, &mut report).map_err(|e| CliError::BadInput(e.to_string()))?;
+    let network = trained.net.quantize();
+    write_user_file(args.out, network.to_bytes()).map_err(CliError::BadInput)?;
+    let seconds = started.elapsed().as_secs_f64();
+    if args.json {
+        writeln!(
+            out,
+            "{}",
+            json!({
+                "type": "result",
+                "training_positions": trained.training,
+                "held_out_positions": trained.held_out,
+                "sigma": trained.sigma,
+                "rounding_error_cp": trained.rounding_error,
+                "held_out_error": trained.epochs.last().map(|e| e.held_out_error),
+                "classical_held_out_error": trained.classical_held_out_error,
+                "read_seconds": read_seconds,
+                "seconds": seconds,
+                "out": args.out.display().to_string(),
+            })
+        )?;
+    } else {
+        writeln!(
+            out,
+            "{} positions ({} held out, by game), sigma {:.0} cp; held out error {:.6} (the hand-written evaluation's: {:.6}); integer network within {:.1} cp of the float one on average, read in {:.1} s, {:.1} s in all -> {}",
+            trained.training + trained.held_out,
+            trained.held_out,
+            trained.sigma,
+            trained.epochs.last().map_or(0.0, |e| e.held_out_error),
+            trained.classical_held_out_error,
+            trained.rounding_error,
+            read_seconds,
+            seconds,
+            args.out.display()
+        )?;
+    }
+    Ok(())
+}

@@ -13,6 +13,7 @@ pub mod heuristics;
 pub mod level;
 pub mod movetables;
 mod negamax;
+pub mod nnue;
 pub mod ordering;
 mod pawns;
 pub mod protocol;
@@ -47,6 +48,7 @@ use crate::book::{Book, BookOptions};
 use crate::core::Rng;
 use crate::tablebase::Tablebases;
 use heuristics::Heuristics;
+use nnue::Network;
 use search::{Progress, SearchContext};
 use trace::NoTrace;
 use tt::TranspositionTable;
@@ -141,7 +143,8 @@ impl Engine {
             | Command::SetThreads(_)
             | Command::Ping(_)
             | Command::SetBook { .. }
-            | Command::SetTablebases(_) => {}
+            | Command::SetTablebases(_)
+            | Command::SetNetwork(_) => {}
         }
         // The thread only ends after Quit or when this handle is dropped, so
         // a failed send means it is already gone and there is no one to tell.
@@ -193,18 +196,33 @@ fn run(
     let mut rng = Rng::from_time();
     let mut book: Option<(Arc<Book>, BookOptions)> = None;
     let mut tablebases: Option<Arc<Tablebases>> = None;
+    let mut network: Option<Arc<Network>> = None;
+    // Whether the table and the move-ordering memory hold what a search
+    // with the network learnt.
+    let mut memory_from_network = false;
     while let Ok(command) = commands.recv() {
         match command {
             Command::Go(request) if book_move(&request, book.as_ref(), &mut rng, &reports) => {}
             Command::Go(request) if tablebase_move(&request, tablebases.as_deref(), &reports) => {}
             Command::Go(request) => {
+                // Levels below the top search with the hand-written
+                // evaluation even when a network is loaded; what the last
+                // search remembered (cached evaluations, table scores,
+                // corrections) belongs to the evaluation it used.
+                let uses_network = network.is_some() && request.level.is_full_strength();
+                if uses_network != memory_from_network {
+                    tt.clear();
+                    heuristics.clear();
+                    helpers.iter_mut().for_each(Heuristics::clear);
+                    memory_from_network = uses_network;
+                }
                 searching.store(true, Ordering::Relaxed);
                 go(
                     *request,
                     &tt,
                     (&mut heuristics, &mut helpers),
                     &mut rng,
-                    tablebases.as_deref(),
+                    (tablebases.as_deref(), network.as_deref()),
                     &reports,
                     &stop,
                 );
@@ -230,6 +248,15 @@ fn run(
                 options,
             } => book = new_book.map(|b| (b, options)),
             Command::SetTablebases(tables) => tablebases = tables,
+            Command::SetNetwork(net) => {
+                network = net;
+                // Everything remembered holds the other evaluation's
+                // values: the cached evaluations, the table's scores and
+                // the corrections learnt from them.
+                tt.clear();
+                heuristics.clear();
+                helpers.iter_mut().for_each(Heuristics::clear);
+            }
             Command::Ping(token) => {
                 let _ = reports.send(Report::Pong(token));
             }
@@ -330,7 +357,7 @@ fn go(
     tt: &TranspositionTable,
     (heuristics, helpers): (&mut Heuristics, &mut [Heuristics]),
     rng: &mut Rng,
-    tablebases: Option<&Tablebases>,
+    (tablebases, network): (Option<&Tablebases>, Option<&Network>),
     reports: &Sender<Report>,
     stop: &StopSignal,
 ) {
@@ -370,6 +397,9 @@ fn go(
         search_id,
         clock_start: request.received,
         tablebases,
+        // The levels below the top were measured with the hand-written
+        // evaluation, and play with it.
+        network: network.filter(|_| request.level.is_full_strength()),
     };
     let result = search::search(
         &request.position,

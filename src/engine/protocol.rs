@@ -51,6 +51,9 @@ pub enum Command {
     },
     /// The endgame tables the engine uses at the root and in the search.
     SetTablebases(Option<Arc<Tablebases>>),
+    /// The evaluation network full-strength searches use instead of the
+    /// hand-written evaluation; `None` = the hand-written one.
+    SetNetwork(Option<Arc<super::nnue::Network>>),
     /// End the engine thread.
     Quit,
 }

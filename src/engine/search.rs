@@ -161,6 +161,9 @@ pub struct SearchContext<'a> {
     pub clock_start: Instant,
     /// Endgame tables the search may consult.
     pub tablebases: Option<&'a crate::tablebase::Tablebases>,
+    /// The evaluation network, if the search should use it instead of the
+    /// hand-written evaluation (see `nnue.rs`).
+    pub network: Option<&'a super::nnue::Network>,
 }
 
 pub(super) struct Searcher<'a, 'c, T: Tracer> {
@@ -370,6 +373,7 @@ pub fn search_fresh_threads(
         search_id: 0,
         clock_start: Instant::now(),
         tablebases: None,
+        network: None,
     };
     search(
         position,
@@ -403,6 +407,7 @@ pub fn search_kept<T: Tracer>(
         search_id: 0,
         clock_start: Instant::now(),
         tablebases: None,
+        network: None,
     };
     search(position, history, limits, options, &mut ctx, tracer)
 }
@@ -572,8 +577,21 @@ impl<T: Tracer> Searcher<'_, '_, T> {
     /// this position was evaluated before (the same number either way).
     pub(super) fn evaluate(&mut self, position: &Chess, key: u64) -> i32 {
         let evals = &mut self.ctx.heuristics.evals;
+        let network = self.ctx.network;
         let white = evals.get(key).unwrap_or_else(|| {
-            let value = evaluate_white(position.board());
+            let value = match network {
+                // The network's value is for the side to move; the cache
+                // keeps White's (the key tells the side to move apart).
+                Some(net) => {
+                    let own = net.evaluate(position.board(), position.turn());
+                    if position.turn().is_white() {
+                        own
+                    } else {
+                        -own
+                    }
+                }
+                None => evaluate_white(position.board()),
+            };
             evals.put(key, value);
             value
         });

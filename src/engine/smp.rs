@@ -70,6 +70,7 @@ pub(super) fn search_together<T: Tracer>(
     let main_done = AtomicBool::new(false);
     let tt = ctx.tt;
     let tablebases = ctx.tablebases;
+    let network = ctx.network;
     let search_id = ctx.search_id;
     let clock_start = ctx.clock_start;
     let mut started = 0u32;
@@ -92,6 +93,7 @@ pub(super) fn search_together<T: Tracer>(
                     search_id,
                     clock_start,
                     tablebases,
+                    network,
                 };
                 // No depth, time or mate limit: a helper searches until the
                 // main thread is done.

@@ -372,6 +372,7 @@ impl Reviewer {
             search_id: 0,
             clock_start: Instant::now(),
             tablebases,
+            network: None,
         };
         let result = search::search(
             position,

@@ -18,6 +18,7 @@
 //! result, so a held-out position from a training game would flatter the
 //! fit.
 
+pub mod net;
 pub mod selfplay;
 
 use shakmaty::{Board, Position};

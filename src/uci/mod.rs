@@ -41,6 +41,8 @@ const ENGINE_NAME: &str = concat!("kibitz ", env!("CARGO_PKG_VERSION"));
 /// The range of UCI `UCI_Elo`: the weakest and strongest measured levels.
 const MIN_UCI_ELO: u32 = 600;
 const MAX_UCI_ELO: u32 = 2750;
+/// Larger than any network file this kibitz reads.
+const MAX_NETWORK_BYTES: u64 = 4 * 1024 * 1024;
 
 struct Session {
     engine: Engine,
@@ -198,6 +200,22 @@ impl Session {
                     _ => return Err(format!("option '{name}' is true or false")),
                 };
                 self.load_tablebases();
+            }
+            "evalfile" => {
+                let path = value.unwrap_or("").trim();
+                if path.is_empty() || path == "<empty>" {
+                    self.engine.send(Command::SetNetwork(None));
+                    return Ok(());
+                }
+                let bytes = crate::fsutil::read_capped(
+                    std::path::Path::new(path),
+                    MAX_NETWORK_BYTES,
+                    "evaluation network",
+                )
+                .map_err(|e| format!("{e}; the evaluation is unchanged"))?;
+                let net = crate::engine::nnue::Network::from_bytes(&bytes)
+                    .map_err(|e| format!("{path}: {e}; the evaluation is unchanged"))?;
+                self.engine.send(Command::SetNetwork(Some(Arc::new(net))));
             }
             "syzygypath" => {
                 let path = value.unwrap_or("").trim();
@@ -565,6 +583,7 @@ pub fn run(input: impl BufRead) -> std::io::Result<()> {
                     "option name SyzygyPath type string default <empty>",
                 )?;
                 say(&mut out, "option name KibitzTables type check default true")?;
+                say(&mut out, "option name EvalFile type string default <empty>")?;
                 say(
                     &mut out,
                     "option name KibitzGenerateTables type check default false",

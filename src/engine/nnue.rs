@@ -1,0 +1,346 @@
+//! An evaluation network: the position's value learnt from kibitz's own
+//! searches instead of written by hand (an "NNUE", efficiently updatable
+//! neural network, after Yu Nasu's design for shogi).
+//!
+//! The hand-written evaluation in `eval.rs` adds up terms a person can read
+//! (material, piece-square tables, mobility, king safety, pawns) with
+//! weights fitted to game results. It stays: teach mode, the `b` breakdown
+//! and the strength levels use it, because a learner can follow it term by
+//! term. The network knows no terms. It sees only which piece stands on
+//! which square, and it learns what those placements are worth from
+//! hundreds of thousands of positions scored by kibitz's own search
+//! (`kibitz tune selfplay`, trained by `kibitz tune net`, see
+//! `src/tune/net.rs`).
+//!
+//! The shape is the smallest that works well, the one most engines start
+//! with:
+//!
+//! ```text
+//!   768 inputs ──► 128 ──┐  (side to move's view)
+//!                        ├─► 256 ──► SCReLU ──► 1 output
+//!   768 inputs ──► 128 ──┘  (the other side's view)
+//! ```
+//!
+//! - **Inputs**: one per (piece colour, piece type, square): 2 × 6 × 64 =
+//!   768, each 1 when that piece stands there. A position lights about 20
+//!   to 32 of them.
+//! - **Two views**: the same position is fed twice, once as White sees it
+//!   and once as Black sees it (the board flipped and the colours swapped),
+//!   through the *same* first layer. So "my knight on f3" means one thing
+//!   for either side, and the network learns it from both sides' positions.
+//! - **The first layer** (768 × 128 weights) is only ever a sum of the rows
+//!   of the lit inputs: the "accumulator". A move changes two to four
+//!   inputs, so the search could update the sum by adding and subtracting a
+//!   few rows instead of starting again: that is the "efficiently
+//!   updatable" of the name.
+//! - **SCReLU**: each of the 256 sums (the side to move's 128 first) is
+//!   clipped to 0..1 and squared, then a weighted sum gives the value.
+//!
+//! In the engine every number is an integer: the first layer's weights are
+//! multiplied by [`QA`] and stored as `i16`, the output weights by [`QB`];
+//! the result is brought back to centipawns at the end. Integer sums are
+//! exact, so the same position gets the same value on every machine and in
+//! every order of updates.
+
+use shakmaty::{Board, Color, Piece, Square};
+use thiserror::Error;
+
+/// Inputs: 2 colours × 6 piece types × 64 squares.
+pub const INPUTS: usize = 768;
+/// Neurons of the first layer, per view.
+pub const HIDDEN: usize = 128;
+/// The first layer's fixed-point scale: 1.0 is stored as 255, so a clipped
+/// neuron runs from 0 to 255.
+pub const QA: i32 = 255;
+/// The output layer's fixed-point scale.
+pub const QB: i32 = 64;
+/// The network's output times this is centipawns.
+pub const SCALE: i32 = 400;
+/// Output weights are kept within this (|w| < 1.98 before scaling) so
+/// that the 256 squared neurons times their weights add up inside 32
+/// bits: 256 × 255² × 127 < 2³¹.
+pub const MAX_OUTPUT_WEIGHT: i16 = 127;
+
+const MAGIC: &[u8; 4] = b"KBNN";
+const VERSION: u32 = 1;
+/// Magic, version, hidden size, then the weights, then a checksum.
+const FILE_BYTES: usize = 4 + 4 + 4 + 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4 + 4;
+
+/// Why a network file was refused.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum NetworkError {
+    #[error("not a kibitz network (it does not start with KBNN)")]
+    NotANetwork,
+    #[error("network format {0}; this kibitz reads format {VERSION}")]
+    Version(u32),
+    #[error("the network has {0} neurons a view; this kibitz needs {HIDDEN}")]
+    Hidden(u32),
+    #[error("the network file is {0} bytes; a {HIDDEN}-neuron network is {FILE_BYTES}")]
+    Size(usize),
+    #[error("the network file is damaged (its checksum does not match)")]
+    Checksum,
+    #[error("output weight {0} is beyond the ±{MAX_OUTPUT_WEIGHT} this kibitz can add up exactly")]
+    OutputWeight(i16),
+}
+
+/// The input for `piece` on `square` as `view` sees the board: its own
+/// pieces first (0..384), then the other side's, each by type (pawn to
+/// king) and square, with the board turned round for Black so that its
+/// first rank is rank 1.
+#[inline]
+pub fn input(view: Color, piece: Piece, square: Square) -> usize {
+    let own = usize::from(piece.color != view);
+    let square = match view {
+        Color::White => usize::from(square),
+        Color::Black => usize::from(square) ^ 56,
+    };
+    own * 384 + (usize::from(piece.role) - 1) * 64 + square
+}
+
+/// The first layer's sums for both views, by `Color as usize` (shakmaty
+/// numbers Black 0 and White 1).
+#[derive(Clone)]
+#[repr(C, align(64))]
+pub struct Accumulator {
+    pub views: [[i16; HIDDEN]; 2],
+}
+
+/// A trained network, in the engine's integer form.
+#[derive(Clone)]
+pub struct Network {
+    /// Row `i` is added to a view's sums when input `i` is lit.
+    rows: Box<[[i16; HIDDEN]; INPUTS]>,
+    bias: [i16; HIDDEN],
+    /// The side to move's 128 neurons' weights, then the other side's.
+    output: [i16; 2 * HIDDEN],
+    output_bias: i32,
+}
+
+impl std::fmt::Debug for Network {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Network({HIDDEN} neurons a view)")
+    }
+}
+
+impl Network {
+    /// A network from its parts (the trainer's quantized weights).
+    pub fn from_parts(
+        rows: Box<[[i16; HIDDEN]; INPUTS]>,
+        bias: [i16; HIDDEN],
+        output: [i16; 2 * HIDDEN],
+        output_bias: i32,
+    ) -> Network {
+        let output = output.map(|w| w.clamp(-MAX_OUTPUT_WEIGHT, MAX_OUTPUT_WEIGHT));
+        Network {
+            rows,
+            bias,
+            output,
+            output_bias,
+        }
+    }
+
+    /// Read a network file.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
+        if bytes.len() < 12 || &bytes[..4] != MAGIC {
+            return Err(NetworkError::NotANetwork);
+        }
+        let word = |at: usize| {
+            u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
+        };
+        if word(4) != VERSION {
+            return Err(NetworkError::Version(word(4)));
+        }
+        if word(8) != HIDDEN as u32 {
+            return Err(NetworkError::Hidden(word(8)));
+        }
+        if bytes.len() != FILE_BYTES {
+            return Err(NetworkError::Size(bytes.len()));
+        }
+        if checksum(&bytes[..FILE_BYTES - 4]) != word(FILE_BYTES - 4) {
+            return Err(NetworkError::Checksum);
+        }
+        let mut at = 12;
+        let mut next = || {
+            let value = i16::from_le_bytes([bytes[at], bytes[at + 1]]);
+            at += 2;
+            value
+        };
+        let mut rows = Box::new([[0i16; HIDDEN]; INPUTS]);
+        for row in rows.iter_mut() {
+            for weight in row.iter_mut() {
+                *weight = next();
+            }
+        }
+        let bias = std::array::from_fn(|_| next());
+        let output: [i16; 2 * HIDDEN] = std::array::from_fn(|_| next());
+        if let Some(&w) = output.iter().find(|w| w.abs() > MAX_OUTPUT_WEIGHT) {
+            return Err(NetworkError::OutputWeight(w));
+        }
+        let output_bias = word(FILE_BYTES - 8) as i32;
+        Ok(Network {
+            rows,
+            bias,
+            output,
+            output_bias,
+        })
+    }
+
+    /// The network file's bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut bytes = Vec::with_capacity(FILE_BYTES);
+        bytes.extend_from_slice(MAGIC);
+        bytes.extend_from_slice(&VERSION.to_le_bytes());
+        bytes.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
+        let weights = self
+            .rows
+            .iter()
+            .flatten()
+            .chain(&self.bias)
+            .chain(&self.output);
+        for w in weights {
+            bytes.extend_from_slice(&w.to_le_bytes());
+        }
+        bytes.extend_from_slice(&self.output_bias.to_le_bytes());
+        let sum = checksum(&bytes);
+        bytes.extend_from_slice(&sum.to_le_bytes());
+        bytes
+    }
+
+    /// Both views' sums for `board`, from nothing.
+    pub fn accumulate(&self, board: &Board) -> Accumulator {
+        let mut acc = Accumulator {
+            views: [self.bias; 2],
+        };
+        for (square, piece) in board {
+            for view in Color::ALL {
+                let row = &self.rows[input(view, piece, square)];
+                for (sum, w) in acc.views[view as usize].iter_mut().zip(row) {
+                    *sum += w;
+                }
+            }
+        }
+        acc
+    }
+
+    /// The value for the side to move (`turn`), in centipawns.
+    pub fn evaluate_with(&self, acc: &Accumulator, turn: Color) -> i32 {
+        let (us, them) = (&acc.views[turn as usize], &acc.views[(!turn) as usize]);
+        // Each neuron clipped to 0..QA and squared (QA² for 1.0), times
+        // its weight (QB for 1.0). The output weights' bound keeps the
+        // sum within 32 bits (see MAX_OUTPUT_WEIGHT).
+        let mut sum = 0i32;
+        for (v, w) in us.iter().chain(them).zip(&self.output) {
+            let v = i32::from((*v).clamp(0, QA as i16));
+            sum += v * v * i32::from(*w);
+        }
+        // sum is in QA² QB units: one QA off, add the bias (QA QB units),
+        // then to centipawns.
+        (sum / QA + self.output_bias) * SCALE / (QA * QB)
+    }
+
+    /// The value for the side to move of a board, in centipawns, computed
+    /// from nothing.
+    pub fn evaluate(&self, board: &Board, turn: Color) -> i32 {
+        self.evaluate_with(&self.accumulate(board), turn)
+    }
+}
+
+/// FNV-1a over the bytes: enough to tell a damaged or cut file.
+fn checksum(bytes: &[u8]) -> u32 {
+    bytes.iter().fold(0x811c_9dc5u32, |h, &b| {
+        (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::{Chess, Position, Role};
+
+    /// A network whose only weights make a white queen worth `value` for
+    /// White: one neuron of each view lights for "own queen", the output
+    /// reads it with opposite signs for the side to move and the other.
+    fn queen_counter() -> Network {
+        let mut rows = Box::new([[0i16; HIDDEN]; INPUTS]);
+        for square in Square::ALL {
+            let queen = input(
+                Color::White,
+                Piece {
+                    color: Color::White,
+                    role: Role::Queen,
+                },
+                square,
+            );
+            rows[queen][0] = QA as i16; // 1.0
+        }
+        let mut output = [0i16; 2 * HIDDEN];
+        output[0] = QB as i16; // +1.0 for the side to move's own queen
+        output[HIDDEN] = -(QB as i16);
+        Network::from_parts(rows, [0; HIDDEN], output, 0)
+    }
+
+    #[test]
+    fn inputs_are_the_same_for_either_side_seen_from_its_own_view() {
+        let white_knight = Piece {
+            color: Color::White,
+            role: Role::Knight,
+        };
+        let black_knight = Piece {
+            color: Color::Black,
+            role: Role::Knight,
+        };
+        assert_eq!(
+            input(Color::White, white_knight, Square::G1),
+            input(Color::Black, black_knight, Square::G8)
+        );
+        assert_eq!(input(Color::White, white_knight, Square::A1), 64);
+        assert_eq!(input(Color::Black, white_knight, Square::A1), 384 + 64 + 56);
+        let king = Piece {
+            color: Color::Black,
+            role: Role::King,
+        };
+        assert_eq!(input(Color::White, king, Square::H8), 767);
+    }
+
+    #[test]
+    fn a_hand_made_network_counts_what_it_was_made_to() {
+        let net = queen_counter();
+        let white_queen: Chess =
+            crate::game::fen::parse_fen("4k3/8/8/8/8/8/8/3QK3 w - - 0 1").unwrap();
+        // White to move with its queen: +1.0 output = SCALE centipawns.
+        assert_eq!(net.evaluate(white_queen.board(), Color::White), SCALE);
+        assert_eq!(net.evaluate(white_queen.board(), Color::Black), -SCALE);
+        let start = Chess::default();
+        // Both sides have a queen: they cancel.
+        assert_eq!(net.evaluate(start.board(), Color::White), 0);
+    }
+
+    #[test]
+    fn a_network_survives_its_file_and_a_damaged_file_is_refused() {
+        let net = queen_counter();
+        let bytes = net.to_bytes();
+        assert_eq!(bytes.len(), FILE_BYTES);
+        let again = Network::from_bytes(&bytes).unwrap();
+        assert_eq!(again.to_bytes(), bytes);
+        let mut damaged = bytes.clone();
+        damaged[100] ^= 1;
+        assert_eq!(
+            Network::from_bytes(&damaged).err(),
+            Some(NetworkError::Checksum)
+        );
+        assert_eq!(
+            Network::from_bytes(&bytes[..bytes.len() - 1]).err(),
+            Some(NetworkError::Size(FILE_BYTES - 1))
+        );
+        assert_eq!(
+            Network::from_bytes(b"PK\x03\x04").err(),
+            Some(NetworkError::NotANetwork)
+        );
+        let mut other = bytes.clone();
+        other[8] = 0;
+        assert_eq!(
+            Network::from_bytes(&other).err(),
+            Some(NetworkError::Hidden(0))
+        );
+    }
+}

@@ -1,0 +1,730 @@
+//! Training the evaluation network (`src/engine/nnue.rs`) from self-play
+//! data, on the CPU, in plain Rust.
+//!
+//! **What it learns from.** `kibitz tune selfplay` writes quiet positions,
+//! each with two labels: the value kibitz's search gave it (a few thousand
+//! nodes, so a little tactics is already folded in) and the result of the
+//! game. The target mixes them, `λ × p(score) + (1 − λ) × result`, where
+//! `p` turns centipawns into an expected result with the logistic curve
+//! `1 / (1 + e^(−cp / σ))`. The score is precise but only as wise as the
+//! search; the result is noisy but says what finally happened. σ is fitted
+//! first, so that the curve turns the data's scores into its results as well
+//! as it can: the network's centipawns then mean what the search's mean.
+//!
+//! **How.** Plain gradient descent with Adam, the network in 32-bit floats:
+//! each batch of positions goes forward through the network, the squared
+//! error between its expected result and the target goes backward as
+//! gradients, and Adam moves every weight a little. Because a position
+//! lights only about 30 of the 768 inputs, a position's forward and
+//! backward pass touch only those 30 rows of the first layer: about 16,000
+//! multiplications, so two cores train on a million positions in seconds.
+//!
+//! **Held out.** Every 50th game is never trained on; its error, printed
+//! beside the training error after each epoch, shows whether the network
+//! learns chess or memorises games.
+//!
+//! At the end the weights are rounded to the engine's integers (see
+//! [`crate::engine::nnue`]) and the rounded network's values are compared
+//! with the float network's.
+
+use std::io::BufRead;
+use std::path::Path;
+
+use shakmaty::fen::Fen;
+use shakmaty::{Color, Piece, Square};
+use thiserror::Error;
+
+use crate::core::Rng;
+use crate::engine::nnue::{HIDDEN, INPUTS, MAX_OUTPUT_WEIGHT, Network, QA, QB, SCALE, input};
+
+/// At most this many pieces on a board (kings included).
+const MAX_PIECES: usize = 32;
+/// Every weight stays within this, so the engine's integers cannot
+/// overflow (see `MAX_OUTPUT_WEIGHT`; for the first layer: 32 rows of at
+/// most 1.98 × 255 stay inside an `i16`).
+const WEIGHT_LIMIT: f32 = 1.98;
+/// Held out: games whose number is a multiple of this.
+const HELD_OUT_EVERY: u32 = 50;
+
+/// One training position.
+#[derive(Clone)]
+pub struct NetSample {
+    /// The lit inputs as White sees the board (Black's view is the mirror,
+    /// see [`flip`]).
+    inputs: [u16; MAX_PIECES],
+    count: u8,
+    white_to_move: bool,
+    /// The search's value, centipawns from White's side.
+    score: i16,
+    /// 0 Black won, 1 draw, 2 White won.
+    result: u8,
+    game: u32,
+}
+
+impl NetSample {
+    fn inputs(&self) -> &[u16] {
+        &self.inputs[..usize::from(self.count)]
+    }
+}
+
+/// A White-view input as Black sees it: the other half (own and other
+/// swap) and the board turned round (rank r becomes 9 - r).
+#[inline]
+fn flip(index: u16) -> u16 {
+    let swapped = if index < 384 {
+        index + 384
+    } else {
+        index - 384
+    };
+    swapped ^ 56
+}
+
+#[derive(Debug, Error)]
+pub enum NetDataError {
+    #[error("{file}: cannot read it: {why}")]
+    Read { file: String, why: String },
+    #[error("{file} line {line}: {why}")]
+    BadLine {
+        file: String,
+        line: usize,
+        why: String,
+    },
+    #[error("no positions with a score in the data (tune selfplay writes FEN;result;score)")]
+    Empty,
+}
+
+/// Read `FEN;result;score` lines (as `kibitz tune selfplay` writes them)
+/// from each file in turn, appending to `samples`. Lines without a score
+/// are refused: the network learns from the score.
+pub fn read_data(path: &Path, samples: &mut Vec<NetSample>) -> Result<(), NetDataError> {
+    let file = path.display().to_string();
+    let handle = crate::fsutil::open_regular(path).map_err(|e| NetDataError::Read {
+        file: file.clone(),
+        why: e.to_string(),
+    })?;
+    let games_before = samples.last().map_or(0, |s| s.game + 1);
+    let mut game = games_before;
+    let mut line_text = String::new();
+    let mut reader = std::io::BufReader::new(handle);
+    let mut number = 0;
+    loop {
+        line_text.clear();
+        let read = reader
+            .read_line(&mut line_text)
+            .map_err(|e| NetDataError::Read {
+                file: file.clone(),
+                why: e.to_string(),
+            })?;
+        if read == 0 {
+            break;
+        }
+        number += 1;
+        let line = line_text.trim();
+        if line.starts_with("# game") {
+            game += 1;
+            continue;
+        }
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let bad = |why: String| NetDataError::BadLine {
+            file: file.clone(),
+            line: number,
+            why,
+        };
+        let mut fields = line.split(';');
+        let (Some(fen), Some(result), Some(score), None) =
+            (fields.next(), fields.next(), fields.next(), fields.next())
+        else {
+            return Err(bad("expected FEN;result;score".into()));
+        };
+        let result = match result.trim() {
+            "1-0" => 2,
+            "1/2-1/2" => 1,
+            "0-1" => 0,
+            other => return Err(bad(format!("result {other:?} is not 1-0, 0-1 or 1/2-1/2"))),
+        };
+        let score: i16 = score
+            .trim()
+            .parse::<i32>()
+            .ok()
+            .and_then(|s| i16::try_from(s.clamp(-20_000, 20_000)).ok())
+            .ok_or_else(|| bad(format!("score {score:?} is not a whole number")))?;
+        let setup = Fen::from_ascii(fen.trim().as_bytes())
+            .map_err(|e| bad(format!("FEN: {e}")))?
+            .into_setup();
+        let mut sample = NetSample {
+            inputs: [0; MAX_PIECES],
+            count: 0,
+            white_to_move: setup.turn == Color::White,
+            score,
+            result,
+            game,
+        };
+        for (square, piece) in &setup.board {
+            if usize::from(sample.count) == MAX_PIECES {
+                return Err(bad("more than 32 pieces".into()));
+            }
+            sample.inputs[usize::from(sample.count)] = input(Color::White, piece, square) as u16;
+            sample.count += 1;
+        }
+        samples.push(sample);
+    }
+    Ok(())
+}
+
+/// The network in floats, as it is trained.
+#[derive(Clone)]
+pub struct FloatNet {
+    /// `rows[i * HIDDEN + j]`: input `i`'s weight into neuron `j`.
+    rows: Vec<f32>,
+    bias: Vec<f32>,
+    /// The side to move's neurons' weights, then the other side's.
+    output: Vec<f32>,
+    output_bias: f32,
+}
+
+impl FloatNet {
+    fn zeros() -> FloatNet {
+        FloatNet {
+            rows: vec![0.0; INPUTS * HIDDEN],
+            bias: vec![0.0; HIDDEN],
+            output: vec![0.0; 2 * HIDDEN],
+            output_bias: 0.0,
+        }
+    }
+
+    /// Small random weights: the first layer's sums start near a third
+    /// of their 0..1 range, where SCReLU has a gradient.
+    pub fn random(rng: &mut Rng) -> FloatNet {
+        let mut uniform = |limit: f32| {
+            let unit = (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
+            (unit * 2.0 - 1.0) * limit
+        };
+        let mut net = FloatNet::zeros();
+        for w in &mut net.rows {
+            *w = uniform(0.1);
+        }
+        for w in &mut net.output {
+            *w = uniform(0.1);
+        }
+        net
+    }
+
+    fn params_mut(&mut self) -> impl Iterator<Item = &mut f32> {
+        self.rows
+            .iter_mut()
+            .chain(&mut self.bias)
+            .chain(&mut self.output)
+            .chain(std::iter::once(&mut self.output_bias))
+    }
+
+    /// The first layer's sums of one view.
+    fn accumulate(&self, inputs: impl Iterator<Item = u16>, sums: &mut [f32; HIDDEN]) {
+        sums.copy_from_slice(&self.bias);
+        for i in inputs {
+            let row = &self.rows[usize::from(i) * HIDDEN..][..HIDDEN];
+            for (s, w) in sums.iter_mut().zip(row) {
+                *s += w;
+            }
+        }
+    }
+
+    /// The output (centipawns / SCALE) for the side to move, and both
+    /// views' sums (side to move first) for the backward pass.
+    fn forward(&self, sample: &NetSample, us: &mut [f32; HIDDEN], them: &mut [f32; HIDDEN]) -> f32 {
+        let white = sample.inputs().iter().copied();
+        let black = sample.inputs().iter().map(|&i| flip(i));
+        if sample.white_to_move {
+            self.accumulate(white, us);
+            self.accumulate(black, them);
+        } else {
+            self.accumulate(black, us);
+            self.accumulate(white, them);
+        }
+        let mut out = self.output_bias;
+        for (v, w) in us.iter().chain(them.iter()).zip(&self.output) {
+            let a = v.clamp(0.0, 1.0);
+            out += a * a * w;
+        }
+        out
+    }
+
+    /// The value in centipawns for the side to move.
+    fn centipawns(&self, sample: &NetSample) -> f32 {
+        let (mut us, mut them) = ([0.0; HIDDEN], [0.0; HIDDEN]);
+        self.forward(sample, &mut us, &mut them) * SCALE as f32
+    }
+
+    /// The engine's integer network: each weight times its scale, rounded.
+    pub fn quantize(&self) -> Network {
+        let q = |w: f32, scale: i32| (w * scale as f32).round() as i16;
+        let mut rows = Box::new([[0i16; HIDDEN]; INPUTS]);
+        for (i, row) in rows.iter_mut().enumerate() {
+            for (j, w) in row.iter_mut().enumerate() {
+                *w = q(self.rows[i * HIDDEN + j], QA);
+            }
+        }
+        let bias = std::array::from_fn(|j| q(self.bias[j], QA));
+        let output = std::array::from_fn(|j| {
+            q(self.output[j], QB).clamp(-MAX_OUTPUT_WEIGHT, MAX_OUTPUT_WEIGHT)
+        });
+        let output_bias = (self.output_bias * (QA * QB) as f32).round() as i32;
+        Network::from_parts(rows, bias, output, output_bias)
+    }
+}
+
+fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// What the network is trained to predict for `sample`: the expected
+/// result for the side to move.
+fn target(sample: &NetSample, sigma: f32, lambda: f32) -> f32 {
+    let (score, result) = if sample.white_to_move {
+        (f32::from(sample.score), f32::from(sample.result) / 2.0)
+    } else {
+        (
+            -f32::from(sample.score),
+            1.0 - f32::from(sample.result) / 2.0,
+        )
+    };
+    lambda * sigmoid(score / sigma) + (1.0 - lambda) * result
+}
+
+/// Forward and backward over `batch`, adding the gradients into `grad`;
+/// returns the summed squared error.
+fn backward(
+    net: &FloatNet,
+    samples: &[NetSample],
+    batch: &[u32],
+    sigma: f32,
+    lambda: f32,
+    grad: &mut FloatNet,
+) -> f64 {
+    let mut loss = 0.0f64;
+    let (mut us, mut them) = ([0.0f32; HIDDEN], [0.0f32; HIDDEN]);
+    let (mut d_us, mut d_them) = ([0.0f32; HIDDEN], [0.0f32; HIDDEN]);
+    let k = SCALE as f32 / sigma;
+    for &index in batch {
+        let sample = &samples[index as usize];
+        let out = net.forward(sample, &mut us, &mut them);
+        let p = sigmoid(out * k);
+        let t = target(sample, sigma, lambda);
+        loss += f64::from((p - t) * (p - t));
+        // d(error)/d(out): the square's 2(p - t), the sigmoid's p(1 - p),
+        // and the scale inside it.
+        let g = 2.0 * (p - t) * p * (1.0 - p) * k;
+        grad.output_bias += g;
+        for (view, (sums, d)) in [(&us, &mut d_us), (&them, &mut d_them)]
+            .into_iter()
+            .enumerate()
+        {
+            let weights = &net.output[view * HIDDEN..][..HIDDEN];
+            let grads = &mut grad.output[view * HIDDEN..][..HIDDEN];
+            for j in 0..HIDDEN {
+                let v = sums[j];
+                let a = v.clamp(0.0, 1.0);
+                grads[j] += g * a * a;
+                // SCReLU's slope is 2a inside 0..1 and flat outside.
+                d[j] = if v > 0.0 && v < 1.0 {
+                    g * weights[j] * 2.0 * v
+                } else {
+                    0.0
+                };
+            }
+        }
+        for j in 0..HIDDEN {
+            grad.bias[j] += d_us[j] + d_them[j];
+        }
+        for &i in sample.inputs() {
+            let (for_us, for_them) = if sample.white_to_move {
+                (i, flip(i))
+            } else {
+                (flip(i), i)
+            };
+            let row = &mut grad.rows[usize::from(for_us) * HIDDEN..][..HIDDEN];
+            for (r, d) in row.iter_mut().zip(&d_us) {
+                *r += d;
+            }
+            let row = &mut grad.rows[usize::from(for_them) * HIDDEN..][..HIDDEN];
+            for (r, d) in row.iter_mut().zip(&d_them) {
+                *r += d;
+            }
+        }
+    }
+    loss
+}
+
+/// How the network is trained.
+#[derive(Debug, Clone)]
+pub struct TrainOptions {
+    pub epochs: u32,
+    pub batch: usize,
+    pub learning_rate: f32,
+    /// Weight of the search's score in the target (the rest: the result).
+    pub lambda: f32,
+    pub threads: usize,
+    pub seed: u64,
+}
+
+impl Default for TrainOptions {
+    fn default() -> TrainOptions {
+        TrainOptions {
+            epochs: 30,
+            batch: 16_384,
+            learning_rate: 0.001,
+            lambda: 0.75,
+            threads: 1,
+            seed: 1,
+        }
+    }
+}
+
+/// One epoch's report.
+#[derive(Debug, Clone)]
+pub struct Epoch {
+    pub number: u32,
+    pub learning_rate: f32,
+    pub training_error: f64,
+    pub held_out_error: f64,
+}
+
+/// What training produced.
+pub struct Trained {
+    pub net: FloatNet,
+    pub sigma: f32,
+    pub training: usize,
+    pub held_out: usize,
+    pub epochs: Vec<Epoch>,
+    /// Mean |integer network − float network| over the held-out
+    /// positions, centipawns.
+    pub rounding_error: f64,
+    /// The hand-written evaluation's error on the held-out positions,
+    /// against the same target: the figure a network must beat.
+    pub classical_held_out_error: f64,
+}
+
+/// The σ that turns the data's scores into its results best (golden
+/// section over 50..1000 centipawns: the error has one minimum there).
+pub fn fit_sigma(samples: &[NetSample]) -> f32 {
+    let error = |sigma: f32| {
+        samples
+            .iter()
+            .map(|s| {
+                let e = sigmoid(f32::from(s.score) / sigma) - f32::from(s.result) / 2.0;
+                f64::from(e * e)
+            })
+            .sum::<f64>()
+    };
+    let ratio = (5f32.sqrt() - 1.0) / 2.0;
+    let (mut low, mut high) = (50.0f32, 1000.0f32);
+    for _ in 0..40 {
+        let a = high - ratio * (high - low);
+        let b = low + ratio * (high - low);
+        if error(a) < error(b) {
+            high = b;
+        } else {
+            low = a;
+        }
+    }
+    (low + high) / 2.0
+}
+
+fn mean_error(net: &FloatNet, samples: &[NetSample], sigma: f32, lambda: f32) -> f64 {
+    if samples.is_empty() {
+        return 0.0;
+    }
+    let k = SCALE as f32 / sigma;
+    let (mut us, mut them) = ([0.0f32; HIDDEN], [0.0f32; HIDDEN]);
+    let sum: f64 = samples
+        .iter()
+        .map(|s| {
+            let p = sigmoid(net.forward(s, &mut us, &mut them) * k);
+            let t = target(s, sigma, lambda);
+            f64::from((p - t) * (p - t))
+        })
+        .sum();
+    sum / samples.len() as f64
+}
+
+/// Train a network on `samples`; `on_epoch` hears each epoch.
+pub fn train(
+    samples: Vec<NetSample>,
+    options: &TrainOptions,
+    on_epoch: &mut dyn FnMut(&Epoch),
+) -> Result<Trained, NetDataError> {
+    let (held_out, training): (Vec<NetSample>, Vec<NetSample>) = samples
+        .into_iter()
+        .partition(|s| s.game % HELD_OUT_EVERY == HELD_OUT_EVERY - 1);
+    if training.is_empty() {
+        return Err(NetDataError::Empty);
+    }
+    let sigma = fit_sigma(&training);
+    let mut rng = Rng::new(options.seed);
+    let mut net = FloatNet::random(&mut rng);
+    let threads = options.threads.max(1);
+    let mut grads = vec![FloatNet::zeros(); threads];
+    let mut moment = FloatNet::zeros();
+    let mut velocity = FloatNet::zeros();
+    let (beta1, beta2, epsilon) = (0.9f32, 0.999f32, 1e-8f32);
+    let mut step = 0i32;
+    let mut order: Vec<u32> = (0..training.len() as u32).collect();
+    let mut epochs = Vec::new();
+    for number in 1..=options.epochs {
+        // The step shrinks tenfold for the last third: big steps find the
+        // valley, small ones settle in it.
+        let learning_rate = if number * 3 > options.epochs * 2 {
+            options.learning_rate / 10.0
+        } else {
+            options.learning_rate
+        };
+        for i in (1..order.len()).rev() {
+            let j = (rng.next_u64() % (i as u64 + 1)) as usize;
+            order.swap(i, j);
+        }
+        let mut loss = 0.0f64;
+        for batch in order.chunks(options.batch.max(1)) {
+            let part = batch.len().div_ceil(threads);
+            loss += std::thread::scope(|scope| {
+                let handles: Vec<_> = grads
+                    .iter_mut()
+                    .zip(batch.chunks(part))
+                    .map(|(grad, chunk)| {
+                        let net = &net;
+                        let training = &training;
+                        scope.spawn(move || {
+                            for g in grad.params_mut() {
+                                *g = 0.0;
+                            }
+                            backward(net, training, chunk, sigma, options.lambda, grad)
+                        })
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| h.join().unwrap_or(f64::NAN))
+                    .sum::<f64>()
+            });
+            let used = batch.chunks(part).count();
+            step += 1;
+            let correction1 = 1.0 - beta1.powi(step);
+            let correction2 = 1.0 - beta2.powi(step);
+            let scale = 1.0 / batch.len() as f32;
+            let (first, rest) = grads.split_at_mut(1);
+            let summed = &mut first[0];
+            for other in rest.iter_mut().take(used.saturating_sub(1)) {
+                for (s, o) in summed.params_mut().zip(other.params_mut()) {
+                    *s += *o;
+                }
+            }
+            for (((w, g), m), v) in net
+                .params_mut()
+                .zip(summed.params_mut())
+                .zip(moment.params_mut())
+                .zip(velocity.params_mut())
+            {
+                let g = *g * scale;
+                *m = beta1 * *m + (1.0 - beta1) * g;
+                *v = beta2 * *v + (1.0 - beta2) * g * g;
+                let update = (*m / correction1) / ((*v / correction2).sqrt() + epsilon);
+                *w = (*w - learning_rate * update).clamp(-WEIGHT_LIMIT, WEIGHT_LIMIT);
+            }
+        }
+        let epoch = Epoch {
+            number,
+            learning_rate,
+            training_error: loss / training.len() as f64,
+            held_out_error: mean_error(&net, &held_out, sigma, options.lambda),
+        };
+        on_epoch(&epoch);
+        epochs.push(epoch);
+    }
+    let quantized = net.quantize();
+    let rounding_error = if held_out.is_empty() {
+        0.0
+    } else {
+        held_out
+            .iter()
+            .map(|s| {
+                let turn = if s.white_to_move {
+                    Color::White
+                } else {
+                    Color::Black
+                };
+                let exact = net.centipawns(s);
+                let acc = accumulate_sample(&quantized, s);
+                f64::from((quantized.evaluate_with(&acc, turn) as f32 - exact).abs())
+            })
+            .sum::<f64>()
+            / held_out.len() as f64
+    };
+    let k = 1.0 / sigma;
+    let classical_held_out_error = if held_out.is_empty() {
+        0.0
+    } else {
+        held_out
+            .iter()
+            .map(|s| {
+                let white = crate::engine::eval::evaluate_white(&board_of(s)) as f32;
+                let own = if s.white_to_move { white } else { -white };
+                let e = sigmoid(own * k) - target(s, sigma, options.lambda);
+                f64::from(e * e)
+            })
+            .sum::<f64>()
+            / held_out.len() as f64
+    };
+    Ok(Trained {
+        classical_held_out_error,
+        net,
+        sigma,
+        training: training.len(),
+        held_out: held_out.len(),
+        epochs,
+        rounding_error,
+    })
+}
+
+/// The integer network's sums for a training sample (through a board, as
+/// the engine builds them).
+fn accumulate_sample(net: &Network, sample: &NetSample) -> crate::engine::nnue::Accumulator {
+    net.accumulate(&board_of(sample))
+}
+
+/// The board of a training sample.
+fn board_of(sample: &NetSample) -> shakmaty::Board {
+    let mut board = shakmaty::Board::empty();
+    for &i in sample.inputs() {
+        let i = usize::from(i);
+        let color = if i < 384 { Color::White } else { Color::Black };
+        let role = shakmaty::Role::ALL[(i % 384) / 64];
+        let square = Square::new((i % 64) as u32);
+        board.set_piece_at(square, Piece { color, role });
+    }
+    board
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn data(lines: &str) -> Vec<NetSample> {
+        let dir = std::env::temp_dir().join(format!("kibitz-net-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(format!("{}.txt", lines.len()));
+        std::fs::write(&path, lines).unwrap();
+        let mut samples = Vec::new();
+        read_data(&path, &mut samples).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        samples
+    }
+
+    #[test]
+    fn flipping_an_input_is_the_black_view() {
+        for index in 0..INPUTS {
+            let i = index as u16;
+            assert_eq!(flip(flip(i)), i);
+            let color = if index < 384 {
+                Color::White
+            } else {
+                Color::Black
+            };
+            let role = shakmaty::Role::ALL[(index % 384) / 64];
+            let square = Square::new((index % 64) as u32);
+            let piece = Piece { color, role };
+            assert_eq!(usize::from(flip(i)), input(Color::Black, piece, square));
+        }
+    }
+
+    #[test]
+    fn bad_lines_are_named_with_their_file_and_number() {
+        let dir = std::env::temp_dir().join(format!("kibitz-net-bad-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("bad.txt");
+        for (text, line) in [
+            ("# game 1\n4k3/8/8/8/8/8/8/3QK3 w - - 0 1;1-0\n", 2),
+            (
+                "4k3/8/8/8/8/8/8/3QK3 w - - 0 1;1-0;90\nnot a fen;1-0;3\n",
+                2,
+            ),
+            ("4k3/8/8/8/8/8/8/3QK3 w - - 0 1;2-0;5\n", 1),
+            ("4k3/8/8/8/8/8/8/3QK3 w - - 0 1;1-0;many\n", 1),
+        ] {
+            std::fs::write(&path, text).unwrap();
+            let mut samples = Vec::new();
+            match read_data(&path, &mut samples) {
+                Err(NetDataError::BadLine { line: l, .. }) => assert_eq!(l, line, "{text}"),
+                other => panic!("{text}: {:?}", other.map(|_| ())),
+            }
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_network_learns_that_an_extra_queen_wins_and_rounds_close_to_its_floats() {
+        // Positions where White has an extra queen are scored +900 and
+        // won; the same with Black's extra queen, -900 and lost; bare
+        // kings, 0 and drawn; on 40 squares, with either side to move.
+        let mut text = String::new();
+        let mut game = 0;
+        for square in (8..48).map(Square::new) {
+            for (extra, result, score) in [
+                (Some(Color::White), "1-0", 900),
+                (Some(Color::Black), "0-1", -900),
+                (None, "1/2-1/2", 0),
+            ] {
+                game += 1;
+                let mut setup = shakmaty::Setup::empty();
+                let king = |color| Piece {
+                    color,
+                    role: shakmaty::Role::King,
+                };
+                setup.board.set_piece_at(Square::E1, king(Color::White));
+                setup.board.set_piece_at(Square::E8, king(Color::Black));
+                if let Some(color) = extra {
+                    let queen = Piece {
+                        color,
+                        role: shakmaty::Role::Queen,
+                    };
+                    setup.board.set_piece_at(square, queen);
+                }
+                for turn in Color::ALL {
+                    setup.turn = turn;
+                    let fen = Fen::try_from_setup(setup.clone()).unwrap();
+                    text.push_str(&format!("# game {game}\n{fen};{result};{score}\n"));
+                }
+            }
+        }
+        let samples = data(&text);
+        assert_eq!(samples.len(), 40 * 3 * 2);
+        let options = TrainOptions {
+            epochs: 40,
+            batch: 40,
+            learning_rate: 0.01,
+            lambda: 1.0,
+            threads: 2,
+            seed: 3,
+        };
+        let mut errors = Vec::new();
+        let trained = train(samples.clone(), &options, &mut |e| {
+            errors.push(e.training_error)
+        })
+        .unwrap();
+        assert!(errors.last().unwrap() < &(errors[0] / 4.0), "{errors:?}");
+        let net = trained.net.quantize();
+        let value = |fen: &str| {
+            let setup = Fen::from_ascii(fen.as_bytes()).unwrap().into_setup();
+            net.evaluate(&setup.board, setup.turn)
+        };
+        // The integer network, like the float one, says who is a queen up,
+        // with either side to move.
+        for fen in ["4k3/8/8/8/3Q4/8/8/4K3", "4k3/8/8/2Q5/8/8/8/4K3"] {
+            assert!(value(&format!("{fen} w - - 0 1")) > 300, "{fen}");
+            assert!(value(&format!("{fen} b - - 0 1")) < -300, "{fen}");
+            let black = fen.replace('Q', "q");
+            assert!(value(&format!("{black} w - - 0 1")) < -300, "{black}");
+        }
+        assert!(value("4k3/8/8/8/8/8/8/4K3 w - - 0 1").abs() < 100);
+        assert!(trained.rounding_error < 5.0, "{}", trained.rounding_error);
+    }
+}
