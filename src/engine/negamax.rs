@@ -381,7 +381,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
     /// the evaluation's average error in this pawn structure so far
     /// (`correction.rs`); the raw value is kept to teach that correction.
     fn static_evaluation(&mut self, position: &Chess, node: &mut Node) {
-        let raw = self.evaluate(position, node.key);
+        let raw = self.evaluate(position, node.key, node.ply);
         let corrections = &self.ctx.heuristics.corrections;
         node.raw_eval = raw;
         node.static_eval = corrections.correct(position.board(), position.turn(), raw);

@@ -42,7 +42,7 @@
 //! exact, so the same position gets the same value on every machine and in
 //! every order of updates.
 
-use shakmaty::{Board, Color, Piece, Square};
+use shakmaty::{Board, CastlingSide, Color, Move, Piece, Role, Square};
 use thiserror::Error;
 
 /// Inputs: 2 colours × 6 piece types × 64 squares.
@@ -225,14 +225,8 @@ impl Network {
     /// The value for the side to move (`turn`), in centipawns.
     pub fn evaluate_with(&self, acc: &Accumulator, turn: Color) -> i32 {
         let (us, them) = (&acc.views[turn as usize], &acc.views[(!turn) as usize]);
-        // Each neuron clipped to 0..QA and squared (QA² for 1.0), times
-        // its weight (QB for 1.0). The output weights' bound keeps the
-        // sum within 32 bits (see MAX_OUTPUT_WEIGHT).
-        let mut sum = 0i32;
-        for (v, w) in us.iter().chain(them).zip(&self.output) {
-            let v = i32::from((*v).clamp(0, QA as i16));
-            sum += v * v * i32::from(*w);
-        }
+        let (own, other) = self.output.split_at(HIDDEN);
+        let sum = screlu_dot(us, own) + screlu_dot(them, other);
         // sum is in QA² QB units: one QA off, add the bias (QA QB units),
         // then to centipawns.
         (sum / QA + self.output_bias) * SCALE / (QA * QB)
@@ -243,6 +237,184 @@ impl Network {
     pub fn evaluate(&self, board: &Board, turn: Color) -> i32 {
         self.evaluate_with(&self.accumulate(board), turn)
     }
+}
+
+/// What a move changes on the board, as pieces taken off and put on
+/// squares: at most two of each (castling moves two pieces; a capture or
+/// en passant takes one off besides the one that moves).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Delta {
+    off: [Option<(Piece, Square)>; 2],
+    on: [Option<(Piece, Square)>; 2],
+}
+
+impl Delta {
+    /// Nothing changes (a null move: the same pieces, the other side to
+    /// move, which the output reads from the views' order).
+    pub const NONE: Delta = Delta {
+        off: [None; 2],
+        on: [None; 2],
+    };
+
+    /// The change `m` makes when `turn` plays it.
+    pub fn of(turn: Color, m: Move) -> Delta {
+        let piece = |role: Role| Some(Piece { color: turn, role });
+        let theirs = |role: Role| Some(Piece { color: !turn, role });
+        match m {
+            Move::Normal {
+                role,
+                from,
+                capture,
+                to,
+                promotion,
+            } => Delta {
+                off: [
+                    piece(role).map(|p| (p, from)),
+                    capture.and_then(theirs).map(|p| (p, to)),
+                ],
+                on: [piece(promotion.unwrap_or(role)).map(|p| (p, to)), None],
+            },
+            Move::EnPassant { from, to } => Delta {
+                off: [
+                    piece(Role::Pawn).map(|p| (p, from)),
+                    theirs(Role::Pawn).map(|p| (p, Square::from_coords(to.file(), from.rank()))),
+                ],
+                on: [piece(Role::Pawn).map(|p| (p, to)), None],
+            },
+            Move::Castle { king, rook } => {
+                let side = CastlingSide::from_king_side(king < rook);
+                let rank = king.rank();
+                Delta {
+                    off: [
+                        piece(Role::King).map(|p| (p, king)),
+                        piece(Role::Rook).map(|p| (p, rook)),
+                    ],
+                    on: [
+                        piece(Role::King)
+                            .map(|p| (p, Square::from_coords(side.king_to_file(), rank))),
+                        piece(Role::Rook)
+                            .map(|p| (p, Square::from_coords(side.rook_to_file(), rank))),
+                    ],
+                }
+            }
+            // Crazyhouse drops never reach this engine (standard chess and
+            // Chess960 only); as a change it would be one piece put on.
+            Move::Put { role, to } => Delta {
+                off: [None; 2],
+                on: [piece(role).map(|p| (p, to)), None],
+            },
+        }
+    }
+}
+
+/// The accumulators along the line the search is on, one per ply, each
+/// made from its parent's by the move between them, and only when the
+/// position is evaluated: many nodes end (a table cutoff, a repetition)
+/// before they need their value, and skip the work.
+pub struct Stack {
+    accs: Vec<Accumulator>,
+    /// `deltas[ply]`: the change from ply - 1 to ply.
+    deltas: Vec<Delta>,
+    /// `fresh[ply]`: `accs[ply]` holds the sums of the position now at
+    /// that ply.
+    fresh: Vec<bool>,
+}
+
+impl Stack {
+    /// A stack for `plies` plies from the root position `root`.
+    pub fn new(net: &Network, root: &Board, plies: usize) -> Stack {
+        let plies = plies.max(1);
+        let mut accs = vec![
+            Accumulator {
+                views: [[0; HIDDEN]; 2]
+            };
+            plies
+        ];
+        accs[0] = net.accumulate(root);
+        let mut fresh = vec![false; plies];
+        fresh[0] = true;
+        Stack {
+            accs,
+            deltas: vec![Delta::NONE; plies],
+            fresh,
+        }
+    }
+
+    /// The position at `ply` is now its parent's after `delta`.
+    #[inline]
+    pub fn push(&mut self, ply: usize, delta: Delta) {
+        if ply < self.deltas.len() {
+            self.deltas[ply] = delta;
+            self.fresh[ply] = false;
+        }
+    }
+
+    /// The value of the position at `ply` for `turn`, the side to move
+    /// there: its sums brought up to date from the nearest fresh ancestor
+    /// (or made from `board` when the line is deeper than the stack).
+    pub fn evaluate(&mut self, net: &Network, ply: usize, board: &Board, turn: Color) -> i32 {
+        if ply >= self.accs.len() {
+            return net.evaluate(board, turn);
+        }
+        let mut from = ply;
+        while !self.fresh[from] {
+            // Ply 0 is always fresh, so this stops.
+            from -= 1;
+        }
+        for at in from + 1..=ply {
+            let (before, after) = self.accs.split_at_mut(at);
+            net.update(&before[at - 1], &mut after[0], &self.deltas[at]);
+            self.fresh[at] = true;
+        }
+        let value = net.evaluate_with(&self.accs[ply], turn);
+        // Unit tests check every incremental value against one made from
+        // nothing (see the search test below).
+        #[cfg(test)]
+        assert_eq!(value, net.evaluate(board, turn), "ply {ply}");
+        value
+    }
+}
+
+impl Network {
+    /// `after` = `before` with the rows of the pieces `delta` takes off
+    /// subtracted and those it puts on added, in both views.
+    fn update(&self, before: &Accumulator, after: &mut Accumulator, delta: &Delta) {
+        for view in Color::ALL {
+            let v = view as usize;
+            let rows = |changes: &[Option<(Piece, Square)>; 2]| {
+                changes.map(|c| c.map(|(piece, square)| &self.rows[input(view, piece, square)]))
+            };
+            let [off1, off2] = rows(&delta.off);
+            let [on1, on2] = rows(&delta.on);
+            let out = &mut after.views[v];
+            out.copy_from_slice(&before.views[v]);
+            for row in [on1, on2].into_iter().flatten() {
+                for (s, w) in out.iter_mut().zip(row) {
+                    *s += w;
+                }
+            }
+            for row in [off1, off2].into_iter().flatten() {
+                for (s, w) in out.iter_mut().zip(row) {
+                    *s -= w;
+                }
+            }
+        }
+    }
+}
+
+/// Each neuron clipped to 0..QA and squared (QA² for 1.0), times its
+/// weight (QB for 1.0), added up. The output weights' bound keeps the sum
+/// within 32 bits (see MAX_OUTPUT_WEIGHT), and a clipped neuron times a
+/// weight fits 16 bits (255 × 127), so the compiler can multiply 16-bit
+/// lanes and add pairs into 32 bits (`pmaddwd`), many neurons at a time.
+#[inline]
+fn screlu_dot(neurons: &[i16; HIDDEN], weights: &[i16]) -> i32 {
+    let mut sum = 0i32;
+    for (v, w) in neurons.iter().zip(&weights[..HIDDEN]) {
+        let v = (*v).clamp(0, QA as i16);
+        sum += i32::from(v.wrapping_mul(*w)) * i32::from(v);
+    }
+    sum
 }
 
 /// FNV-1a over the bytes: enough to tell a damaged or cut file.
@@ -277,6 +449,123 @@ mod tests {
         output[0] = QB as i16; // +1.0 for the side to move's own queen
         output[HIDDEN] = -(QB as i16);
         Network::from_parts(rows, [0; HIDDEN], output, 0)
+    }
+
+    fn random_network(seed: u64) -> Network {
+        let mut rng = crate::core::Rng::new(seed);
+        let mut small = |_: usize| (rng.next_u64() % 61) as i16 - 30;
+        let mut rows = Box::new([[0i16; HIDDEN]; INPUTS]);
+        for row in rows.iter_mut() {
+            for w in row.iter_mut() {
+                *w = small(0);
+            }
+        }
+        let bias = std::array::from_fn(&mut small);
+        let output = std::array::from_fn(&mut small);
+        Network::from_parts(rows, bias, output, 77)
+    }
+
+    /// A whole search with a network: every value the search takes from
+    /// the incremental sums is checked against sums made from nothing (the
+    /// check in `Stack::evaluate` under test), through null moves, captures,
+    /// castling, en passant and promotions in the tree.
+    #[test]
+    fn a_search_with_a_network_evaluates_every_node_as_from_nothing() {
+        use crate::engine::heuristics::Heuristics;
+        use crate::engine::search::{SearchContext, search};
+        use crate::engine::trace::NoTrace;
+        use crate::engine::tt::TranspositionTable;
+        use crate::engine::{Limits, SearchOptions};
+        let net = random_network(4);
+        for fen in [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        ] {
+            let position: Chess = crate::game::fen::parse_fen(fen).unwrap();
+            let tt = TranspositionTable::new(4);
+            let mut heuristics = Box::<Heuristics>::default();
+            let mut ignore = |_| {};
+            let mut ctx = SearchContext {
+                tt: &tt,
+                heuristics: &mut heuristics,
+                helpers: &mut [],
+                stop: &|| false,
+                on_info: &mut ignore,
+                search_id: 0,
+                clock_start: std::time::Instant::now(),
+                tablebases: None,
+                network: Some(&net),
+            };
+            let limits = Limits {
+                depth: Some(5),
+                ..Limits::default()
+            };
+            let result = search(
+                &position,
+                &[],
+                &limits,
+                SearchOptions::default(),
+                &mut ctx,
+                &mut NoTrace,
+            );
+            assert!(result.best_move.is_some(), "{fen}");
+            assert!(result.nodes > 1000, "{fen}: {}", result.nodes);
+        }
+    }
+
+    /// Random networks: the incremental sums along random games equal the
+    /// sums made from nothing, for every kind of move.
+    #[test]
+    fn updating_the_sums_move_by_move_agrees_with_making_them_afresh() {
+        let net = random_network(11);
+        let starts = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "4k3/1P6/8/8/8/8/6p1/4K2R b K - 0 1",
+        ];
+        let mut kinds = [0usize; 4];
+        let mut seed = 5u64;
+        for fen in starts {
+            for _ in 0..10 {
+                let mut position: Chess = crate::game::fen::parse_fen(fen).unwrap();
+                let mut stack = Stack::new(&net, position.board(), 40);
+                for ply in 1..40 {
+                    let moves = position.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    seed = seed
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    let m = moves[(seed >> 33) as usize % moves.len()];
+                    kinds[match m {
+                        Move::Castle { .. } => 0,
+                        Move::EnPassant { .. } => 1,
+                        Move::Normal {
+                            promotion: Some(_), ..
+                        } => 2,
+                        _ => 3,
+                    }] += 1;
+                    stack.push(ply, Delta::of(position.turn(), m));
+                    position.play_unchecked(m);
+                    // Evaluate only every third ply, so updates chain.
+                    if ply % 3 == 0 || (seed >> 20) % 2 == 0 {
+                        let turn = position.turn();
+                        assert_eq!(
+                            stack.evaluate(&net, ply, position.board(), turn),
+                            net.evaluate(position.board(), turn),
+                            "{fen} after {m:?}"
+                        );
+                    }
+                }
+            }
+        }
+        assert!(
+            kinds.iter().all(|&k| k > 0),
+            "every kind of move was played: {kinds:?}"
+        );
     }
 
     #[test]

@@ -43,6 +43,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         cut_node: bool,
     ) -> i32 {
         let (child, child_key) = play_with_key(self.ctx.tt, position, key, m);
+        self.moved(ply + 1, position.turn(), Some(m));
         self.path.push(child_key);
         let gives_check = child.is_check();
         let next_ply = ply + 1;

@@ -43,7 +43,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         // The deepest ply the search can hold: the evaluation has to do.
         if ply as usize >= MAX_PLY - 1 {
             self.stats.totals.leaves += 1;
-            let value = self.evaluate(position, key);
+            let value = self.evaluate(position, key, ply);
             if T::ENABLED {
                 self.tracer.record(TraceEvent::LeafEval { ply, value });
             }
@@ -75,7 +75,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
             if !self.options.selective && position.legal_moves().is_empty() {
                 return self.shortcut(ply, Shortcut::Stalemate, DRAW);
             }
-            stand_pat = self.evaluate(position, key);
+            stand_pat = self.evaluate(position, key, ply);
             self.stats.totals.leaves += 1;
             if T::ENABLED {
                 self.tracer.record(TraceEvent::StandPat {
@@ -142,6 +142,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                 });
             }
             let (child, key) = play_with_key(self.ctx.tt, position, key, m);
+            self.moved(ply + 1, position.turn(), Some(m));
             let value = if ab {
                 -self.quiescence(&child, key, -beta, -alpha, ply + 1)
             } else {

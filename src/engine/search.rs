@@ -201,6 +201,9 @@ pub(super) struct Searcher<'a, 'c, T: Tracer> {
     pub(super) excluded: Vec<Option<Move>>,
     /// Which thread this is: the one that reports and answers, or a helper.
     pub(super) role: Role<'a>,
+    /// The evaluation network's sums along the current line, when the
+    /// search evaluates with a network.
+    pub(super) nnue: Option<super::nnue::Stack>,
 }
 
 /// A search thread's part in a Lazy SMP team (see `smp.rs`).
@@ -273,7 +276,11 @@ impl<'a, 'c, T: Tracer> Searcher<'a, 'c, T> {
             })
             .collect();
         let now = ctx.clock_start;
+        let nnue = ctx
+            .network
+            .map(|net| super::nnue::Stack::new(net, position.board(), MAX_PLY + 2));
         Searcher {
+            nnue,
             ctx,
             tracer,
             options: SearchOptions {
@@ -575,20 +582,17 @@ impl<T: Tracer> Searcher<'_, '_, T> {
 
     /// The static evaluation for the side to move, from the cache when
     /// this position was evaluated before (the same number either way).
-    pub(super) fn evaluate(&mut self, position: &Chess, key: u64) -> i32 {
+    pub(super) fn evaluate(&mut self, position: &Chess, key: u64, ply: u32) -> i32 {
         let evals = &mut self.ctx.heuristics.evals;
-        let network = self.ctx.network;
+        let network = self.ctx.network.zip(self.nnue.as_mut());
         let white = evals.get(key).unwrap_or_else(|| {
             let value = match network {
                 // The network's value is for the side to move; the cache
                 // keeps White's (the key tells the side to move apart).
-                Some(net) => {
-                    let own = net.evaluate(position.board(), position.turn());
-                    if position.turn().is_white() {
-                        own
-                    } else {
-                        -own
-                    }
+                Some((net, stack)) => {
+                    let turn = position.turn();
+                    let own = stack.evaluate(net, ply as usize, position.board(), turn);
+                    if turn.is_white() { own } else { -own }
                 }
                 None => evaluate_white(position.board()),
             };
@@ -645,6 +649,21 @@ impl<T: Tracer> Searcher<'_, '_, T> {
             self.tracer.record(TraceEvent::Return { ply, value });
         }
         value
+    }
+}
+
+impl<T: Tracer> Searcher<'_, '_, T> {
+    /// Tell the network's sums (if the search uses a network) that the
+    /// position at `ply` is its parent's after `turn` played `m`; `None`
+    /// for a null move.
+    #[inline]
+    pub(super) fn moved(&mut self, ply: u32, turn: shakmaty::Color, m: Option<Move>) {
+        if let Some(stack) = &mut self.nnue {
+            let delta = m.map_or(super::nnue::Delta::NONE, |m| {
+                super::nnue::Delta::of(turn, m)
+            });
+            stack.push(ply as usize, delta);
+        }
     }
 }
 

@@ -145,6 +145,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
             });
         }
         let null_key = position_key(&passed);
+        self.moved(ply + 1, position.turn(), None);
         self.path.push(null_key);
         if let Some(slot) = self.played.get_mut(ply as usize + 1) {
             *slot = None;
