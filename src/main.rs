@@ -307,7 +307,7 @@ enum TuneCommand {
         #[arg(long, default_value_t = 0.001)]
         learning_rate: f32,
         /// Positions per step.
-        #[arg(long, default_value_t = 16384)]
+        #[arg(long, default_value_t = 4096)]
         batch: usize,
         /// Threads (default: one per core).
         #[arg(long)]

@@ -140,7 +140,7 @@ fn net_trains_a_network_the_engine_reads_and_compares_it_with_the_hand_written_e
 
 fn data_positions(path: &std::path::Path) -> u64 {
     std::fs::read_to_string(path)
-        .unwrap()
+        .expect("the data file tune selfplay wrote")
         .lines()
         .filter(|l| !l.starts_with('#') && !l.is_empty())
         .count() as u64

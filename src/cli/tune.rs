@@ -394,7 +394,8 @@ pub fn net(args: &NetArgs<'_>, out: &mut dyn Write) -> Result<(), CliError> {
                 "held_out_positions": trained.held_out,
                 "sigma": trained.sigma,
                 "rounding_error_cp": trained.rounding_error,
-                "held_out_error": trained.epochs.last().map(|e| e.held_out_error),
+                "kept_epoch": trained.best_epoch,
+                "held_out_error": trained.epochs.iter().find(|e| e.number == trained.best_epoch).map(|e| e.held_out_error),
                 "classical_held_out_error": trained.classical_held_out_error,
                 "read_seconds": read_seconds,
                 "seconds": seconds,
@@ -404,11 +405,16 @@ pub fn net(args: &NetArgs<'_>, out: &mut dyn Write) -> Result<(), CliError> {
     } else {
         writeln!(
             out,
-            "{} positions ({} held out, by game), sigma {:.0} cp; held out error {:.6} (the hand-written evaluation's: {:.6}); integer network within {:.1} cp of the float one on average, read in {:.1} s, {:.1} s in all -> {}",
+            "{} positions ({} held out, by game), sigma {:.0} cp; kept epoch {}, held out error {:.6} (the hand-written evaluation's: {:.6}); integer network within {:.1} cp of the float one on average, read in {:.1} s, {:.1} s in all -> {}",
             trained.training + trained.held_out,
             trained.held_out,
             trained.sigma,
-            trained.epochs.last().map_or(0.0, |e| e.held_out_error),
+            trained.best_epoch,
+            trained
+                .epochs
+                .iter()
+                .find(|e| e.number == trained.best_epoch)
+                .map_or(0.0, |e| e.held_out_error),
             trained.classical_held_out_error,
             trained.rounding_error,
             read_seconds,

@@ -550,8 +550,9 @@ mod tests {
                     }] += 1;
                     stack.push(ply, Delta::of(position.turn(), m));
                     position.play_unchecked(m);
-                    // Evaluate only every third ply, so updates chain.
-                    if ply % 3 == 0 || (seed >> 20) % 2 == 0 {
+                    // Evaluate every third ply and about half the others, so that
+                    // updates chain over one to three moves.
+                    if ply % 3 == 0 || seed & (1 << 20) == 0 {
                         let turn = position.turn();
                         assert_eq!(
                             stack.evaluate(&net, ply, position.board(), turn),

@@ -372,7 +372,7 @@ impl Default for TrainOptions {
     fn default() -> TrainOptions {
         TrainOptions {
             epochs: 30,
-            batch: 16_384,
+            batch: 4_096,
             learning_rate: 0.001,
             lambda: 0.75,
             threads: 1,
@@ -400,6 +400,9 @@ pub struct Trained {
     /// Mean |integer network − float network| over the held-out
     /// positions, centipawns.
     pub rounding_error: f64,
+    /// The epoch whose network was kept: the lowest held-out error (the
+    /// last when nothing is held out).
+    pub best_epoch: u32,
     /// The hand-written evaluation's error on the held-out positions,
     /// against the same target: the figure a network must beat.
     pub classical_held_out_error: f64,
@@ -471,6 +474,7 @@ pub fn train(
     let mut step = 0i32;
     let mut order: Vec<u32> = (0..training.len() as u32).collect();
     let mut epochs = Vec::new();
+    let mut best: Option<(f64, u32, FloatNet)> = None;
     for number in 1..=options.epochs {
         // The step shrinks tenfold for the last third: big steps find the
         // valley, small ones settle in it.
@@ -537,9 +541,21 @@ pub fn train(
             training_error: loss / training.len() as f64,
             held_out_error: mean_error(&net, &held_out, sigma, options.lambda),
         };
+        // The network kept is the one that predicts the held-out games
+        // best: past that epoch it only learns the training games by heart.
+        if best
+            .as_ref()
+            .is_none_or(|(error, _, _)| epoch.held_out_error < *error)
+        {
+            best = Some((epoch.held_out_error, number, net.clone()));
+        }
         on_epoch(&epoch);
         epochs.push(epoch);
     }
+    let (best_epoch, net) = match best {
+        Some((_, number, kept)) if !held_out.is_empty() => (number, kept),
+        _ => (options.epochs, net),
+    };
     let quantized = net.quantize();
     let rounding_error = if held_out.is_empty() {
         0.0
@@ -575,6 +591,7 @@ pub fn train(
             / held_out.len() as f64
     };
     Ok(Trained {
+        best_epoch,
         classical_held_out_error,
         net,
         sigma,
