@@ -315,6 +315,9 @@ enum TuneCommand {
         /// Seed of the starting weights and the order of the positions.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Also learn from left-right mirror images of half the positions.
+        #[arg(long)]
+        mirror: bool,
         /// Print JSON (one object per line) instead of text.
         #[arg(long)]
         json: bool,
@@ -636,6 +639,7 @@ fn run(command: Commands, out: &mut dyn Write) -> Result<(), CliError> {
             batch,
             threads,
             seed,
+            mirror,
             json,
         }) => cli::tune::net(
             &cli::tune::NetArgs {
@@ -648,6 +652,7 @@ fn run(command: Commands, out: &mut dyn Write) -> Result<(), CliError> {
                     lambda,
                     threads: threads.unwrap_or_else(cores),
                     seed,
+                    mirror,
                 },
                 json,
             },

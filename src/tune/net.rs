@@ -233,8 +233,20 @@ impl FloatNet {
     /// The output (centipawns / SCALE) for the side to move, and both
     /// views' sums (side to move first) for the backward pass.
     fn forward(&self, sample: &NetSample, us: &mut [f32; HIDDEN], them: &mut [f32; HIDDEN]) -> f32 {
-        let white = sample.inputs().iter().copied();
-        let black = sample.inputs().iter().map(|&i| flip(i));
+        self.forward_mirrored(sample, 0, us, them)
+    }
+
+    /// [`FloatNet::forward`] with the board mirrored left to right when
+    /// `mirror` is 7 (files a-h become h-a; 0 leaves it).
+    fn forward_mirrored(
+        &self,
+        sample: &NetSample,
+        mirror: u16,
+        us: &mut [f32; HIDDEN],
+        them: &mut [f32; HIDDEN],
+    ) -> f32 {
+        let white = sample.inputs().iter().map(|&i| i ^ mirror);
+        let black = sample.inputs().iter().map(|&i| flip(i ^ mirror));
         if sample.white_to_move {
             self.accumulate(white, us);
             self.accumulate(black, them);
@@ -300,6 +312,7 @@ fn backward(
     batch: &[u32],
     sigma: f32,
     lambda: f32,
+    salt: Option<u32>,
     grad: &mut FloatNet,
 ) -> f64 {
     let mut loss = 0.0f64;
@@ -308,7 +321,15 @@ fn backward(
     let k = SCALE as f32 / sigma;
     for &index in batch {
         let sample = &samples[index as usize];
-        let out = net.forward(sample, &mut us, &mut them);
+        // Mirrored left to right half the time (a different half each
+        // epoch), when asked: a position and its mirror image are worth
+        // the same once castling is over, and the mirror shows each
+        // pattern on more squares than the games did.
+        let mirror = match salt {
+            Some(salt) if (index ^ salt) & 1 == 1 => 7,
+            _ => 0,
+        };
+        let out = net.forward_mirrored(sample, mirror, &mut us, &mut them);
         let p = sigmoid(out * k);
         let t = target(sample, sigma, lambda);
         loss += f64::from((p - t) * (p - t));
@@ -338,6 +359,7 @@ fn backward(
             grad.bias[j] += d_us[j] + d_them[j];
         }
         for &i in sample.inputs() {
+            let i = i ^ mirror;
             let (for_us, for_them) = if sample.white_to_move {
                 (i, flip(i))
             } else {
@@ -366,6 +388,8 @@ pub struct TrainOptions {
     pub lambda: f32,
     pub threads: usize,
     pub seed: u64,
+    /// Train on left-right mirror images of half the positions.
+    pub mirror: bool,
 }
 
 impl Default for TrainOptions {
@@ -377,6 +401,7 @@ impl Default for TrainOptions {
             lambda: 0.75,
             threads: 1,
             seed: 1,
+            mirror: false,
         }
     }
 }
@@ -501,7 +526,10 @@ pub fn train(
                             for g in grad.params_mut() {
                                 *g = 0.0;
                             }
-                            backward(net, training, chunk, sigma, options.lambda, grad)
+                            let salt = options
+                                .mirror
+                                .then_some(number.wrapping_mul(0x9E37_79B9) >> 7);
+                            backward(net, training, chunk, sigma, options.lambda, salt, grad)
                         })
                     })
                     .collect();
@@ -721,6 +749,7 @@ mod tests {
             lambda: 1.0,
             threads: 2,
             seed: 3,
+            mirror: false,
         };
         let mut errors = Vec::new();
         let trained = train(samples.clone(), &options, &mut |e| {
