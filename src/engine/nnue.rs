@@ -38,9 +38,10 @@
 //!
 //! In the engine every number is an integer: the first layer's weights are
 //! multiplied by [`QA`] and stored as `i16`, the output weights by [`QB`];
-//! the result is brought back to centipawns at the end. Integer sums are
-//! exact, so the same position gets the same value on every machine and in
-//! every order of updates.
+//! a clipped neuron (0..255) is squared and divided by 256, which leaves
+//! 0..254 for 0..1; the result is brought back to centipawns at the end.
+//! Integer sums are exact, so the same position gets the same value on
+//! every machine and in every order of updates.
 
 use shakmaty::{Board, CastlingSide, Color, Move, Piece, Role, Square};
 use thiserror::Error;
@@ -52,17 +53,17 @@ pub const HIDDEN: usize = 128;
 /// The first layer's fixed-point scale: 1.0 is stored as 255, so a clipped
 /// neuron runs from 0 to 255.
 pub const QA: i32 = 255;
-/// The output layer's fixed-point scale.
-pub const QB: i32 = 64;
+/// The output layer's fixed-point scale. The trained output weights are
+/// small (a tenth or so: 256 of them add up), so they need a fine scale:
+/// at 64 the rounding moved values by 5-6 centipawns on average.
+pub const QB: i32 = 1024;
+/// A squared neuron at 1.0: 255² / 256, rounded down.
+const SQUARED_ONE: i32 = 254;
 /// The network's output times this is centipawns.
 pub const SCALE: i32 = 400;
-/// Output weights are kept within this (|w| < 1.98 before scaling) so
-/// that the 256 squared neurons times their weights add up inside 32
-/// bits: 256 × 255² × 127 < 2³¹.
-pub const MAX_OUTPUT_WEIGHT: i16 = 127;
 
 const MAGIC: &[u8; 4] = b"KBNN";
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 /// Magic, version, hidden size, then the weights, then a checksum.
 const FILE_BYTES: usize = 4 + 4 + 4 + 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4 + 4;
 
@@ -79,8 +80,6 @@ pub enum NetworkError {
     Size(usize),
     #[error("the network file is damaged (its checksum does not match)")]
     Checksum,
-    #[error("output weight {0} is beyond the ±{MAX_OUTPUT_WEIGHT} this kibitz can add up exactly")]
-    OutputWeight(i16),
 }
 
 /// The input for `piece` on `square` as `view` sees the board: its own
@@ -130,7 +129,6 @@ impl Network {
         output: [i16; 2 * HIDDEN],
         output_bias: i32,
     ) -> Network {
-        let output = output.map(|w| w.clamp(-MAX_OUTPUT_WEIGHT, MAX_OUTPUT_WEIGHT));
         Network {
             rows,
             bias,
@@ -173,9 +171,6 @@ impl Network {
         }
         let bias = std::array::from_fn(|_| next());
         let output: [i16; 2 * HIDDEN] = std::array::from_fn(|_| next());
-        if let Some(&w) = output.iter().find(|w| w.abs() > MAX_OUTPUT_WEIGHT) {
-            return Err(NetworkError::OutputWeight(w));
-        }
         let output_bias = word(FILE_BYTES - 8) as i32;
         Ok(Network {
             rows,
@@ -227,9 +222,9 @@ impl Network {
         let (us, them) = (&acc.views[turn as usize], &acc.views[(!turn) as usize]);
         let (own, other) = self.output.split_at(HIDDEN);
         let sum = screlu_dot(us, own) + screlu_dot(them, other);
-        // sum is in QA² QB units: one QA off, add the bias (QA QB units),
-        // then to centipawns.
-        (sum / QA + self.output_bias) * SCALE / (QA * QB)
+        // sum is in SQUARED_ONE × QB units: to QB units, add the bias (QB
+        // units), then to centipawns.
+        (sum / SQUARED_ONE + self.output_bias) * SCALE / QB
     }
 
     /// The value for the side to move of a board, in centipawns, computed
@@ -402,17 +397,19 @@ impl Network {
     }
 }
 
-/// Each neuron clipped to 0..QA and squared (QA² for 1.0), times its
-/// weight (QB for 1.0), added up. The output weights' bound keeps the sum
-/// within 32 bits (see MAX_OUTPUT_WEIGHT), and a clipped neuron times a
-/// weight fits 16 bits (255 × 127), so the compiler can multiply 16-bit
-/// lanes and add pairs into 32 bits (`pmaddwd`), many neurons at a time.
+/// Each neuron clipped to 0..QA, squared and divided by 256 (0..254,
+/// [`SQUARED_ONE`] for 1.0), times its weight (QB for 1.0), added up. The
+/// square fits 16 unsigned bits (255² = 65,025) and so does the quotient,
+/// so the compiler can square 16-bit lanes and multiply-add pairs into 32
+/// bits (`pmaddwd`), many neurons at a time. Any `i16` weight is safe:
+/// 256 × 254 × 32,767 < 2³¹.
 #[inline]
 fn screlu_dot(neurons: &[i16; HIDDEN], weights: &[i16]) -> i32 {
     let mut sum = 0i32;
     for (v, w) in neurons.iter().zip(&weights[..HIDDEN]) {
-        let v = (*v).clamp(0, QA as i16);
-        sum += i32::from(v.wrapping_mul(*w)) * i32::from(v);
+        let v = (*v).clamp(0, QA as i16) as u16;
+        let squared = ((v * v) >> 8) as i16;
+        sum += i32::from(squared) * i32::from(*w);
     }
     sum
 }

@@ -35,13 +35,13 @@ use shakmaty::{Color, Piece, Square};
 use thiserror::Error;
 
 use crate::core::Rng;
-use crate::engine::nnue::{HIDDEN, INPUTS, MAX_OUTPUT_WEIGHT, Network, QA, QB, SCALE, input};
+use crate::engine::nnue::{HIDDEN, INPUTS, Network, QA, QB, SCALE, input};
 
 /// At most this many pieces on a board (kings included).
 const MAX_PIECES: usize = 32;
 /// Every weight stays within this, so the engine's integers cannot
-/// overflow (see `MAX_OUTPUT_WEIGHT`; for the first layer: 32 rows of at
-/// most 1.98 × 255 stay inside an `i16`).
+/// overflow: 32 first-layer rows and the bias, each at most 1.98 × 255,
+/// stay inside an `i16`, and so does an output weight of 1.98 × 1024.
 const WEIGHT_LIMIT: f32 = 1.98;
 /// Held out: games whose number is a multiple of this.
 const HELD_OUT_EVERY: u32 = 50;
@@ -278,10 +278,8 @@ impl FloatNet {
             }
         }
         let bias = std::array::from_fn(|j| q(self.bias[j], QA));
-        let output = std::array::from_fn(|j| {
-            q(self.output[j], QB).clamp(-MAX_OUTPUT_WEIGHT, MAX_OUTPUT_WEIGHT)
-        });
-        let output_bias = (self.output_bias * (QA * QB) as f32).round() as i32;
+        let output = std::array::from_fn(|j| q(self.output[j], QB));
+        let output_bias = (self.output_bias * QB as f32).round() as i32;
         Network::from_parts(rows, bias, output, output_bias)
     }
 }
