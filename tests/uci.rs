@@ -594,13 +594,19 @@ fn eval_file_loads_a_network_and_a_bad_one_leaves_the_evaluation_alone() {
     std::fs::write(&bad, damaged).unwrap();
     uci.send("uci");
     let lines = uci.until(|l| l == "uciok", LONG);
+    let default = if kibitz::engine::nnue::BY_DEFAULT {
+        "builtin"
+    } else {
+        "handwritten"
+    };
     assert!(
         lines
             .iter()
-            .any(|l| l == "option name EvalFile type string default <empty>"),
+            .any(|l| *l == format!("option name EvalFile type string default {default}")),
         "{lines:?}"
     );
     uci.send("setoption name OwnBook value false");
+    uci.send("setoption name EvalFile value handwritten");
     uci.send("position fen rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
     let search = |uci: &mut Uci| {
         uci.ready();
@@ -630,5 +636,12 @@ fn eval_file_loads_a_network_and_a_bad_one_leaves_the_evaluation_alone() {
     assert!(
         search(&mut uci) > 600,
         "back to the hand-written evaluation"
+    );
+    uci.send(&format!("setoption name EvalFile value {}", net.display()));
+    assert_eq!(search(&mut uci), 0);
+    uci.send("setoption name EvalFile value builtin");
+    assert!(
+        search(&mut uci) > 600,
+        "the shipped network counts the queen"
     );
 }

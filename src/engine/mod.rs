@@ -196,7 +196,7 @@ fn run(
     let mut rng = Rng::from_time();
     let mut book: Option<(Arc<Book>, BookOptions)> = None;
     let mut tablebases: Option<Arc<Tablebases>> = None;
-    let mut network: Option<Arc<Network>> = None;
+    let mut network: Option<Arc<Network>> = nnue::default_network();
     // Whether the table and the move-ordering memory hold what a search
     // with the network learnt.
     let mut memory_from_network = false;

@@ -46,6 +46,31 @@
 use shakmaty::{Board, CastlingSide, Color, Move, Piece, Role, Square};
 use thiserror::Error;
 
+/// The network shipped inside kibitz: `assets/kibitz.nnue`, made by
+/// `kibitz tune net` from `kibitz tune selfplay` games (README, "The
+/// evaluation network", says how to make it again).
+const BUILTIN: &[u8] = include_bytes!("../../assets/kibitz.nnue");
+
+/// Whether full-strength searches evaluate with the shipped network
+/// unless told otherwise (UCI `EvalFile`).
+pub const BY_DEFAULT: bool = false;
+
+/// The network a new engine starts with: the shipped one when it is the
+/// default, else none (the hand-written evaluation).
+pub fn default_network() -> Option<std::sync::Arc<Network>> {
+    if BY_DEFAULT { builtin() } else { None }
+}
+
+/// The shipped network, read once. `None` only if the file compiled in
+/// were damaged, which a test rules out.
+pub fn builtin() -> Option<std::sync::Arc<Network>> {
+    static NETWORK: std::sync::OnceLock<Option<std::sync::Arc<Network>>> =
+        std::sync::OnceLock::new();
+    NETWORK
+        .get_or_init(|| Network::from_bytes(BUILTIN).ok().map(std::sync::Arc::new))
+        .clone()
+}
+
 /// Inputs: 2 colours × 6 piece types × 64 squares.
 pub const INPUTS: usize = 768;
 /// Neurons of the first layer, per view.
@@ -564,6 +589,20 @@ mod tests {
             kinds.iter().all(|&k| k > 0),
             "every kind of move was played: {kinds:?}"
         );
+    }
+
+    #[test]
+    fn the_shipped_network_reads_and_values_the_start_position_near_level() {
+        let net = builtin().expect("assets/kibitz.nnue is a network this kibitz reads");
+        let start = Chess::default();
+        let value = net.evaluate(start.board(), Color::White);
+        assert!((-10..=60).contains(&value), "{value}");
+        // A queen up is far ahead for either side to move.
+        let queen_up: Chess =
+            crate::game::fen::parse_fen("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+                .unwrap();
+        assert!(net.evaluate(queen_up.board(), Color::White) > 500);
+        assert!(net.evaluate(queen_up.board(), Color::Black) < -500);
     }
 
     #[test]

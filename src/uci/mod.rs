@@ -41,6 +41,9 @@ const ENGINE_NAME: &str = concat!("kibitz ", env!("CARGO_PKG_VERSION"));
 /// The range of UCI `UCI_Elo`: the weakest and strongest measured levels.
 const MIN_UCI_ELO: u32 = 600;
 const MAX_UCI_ELO: u32 = 2750;
+/// UCI `EvalFile` for the hand-written evaluation (`builtin` is the
+/// network shipped inside kibitz, as for `BookFile`).
+const HANDWRITTEN: &str = "handwritten";
 /// Larger than any network file this kibitz reads.
 const MAX_NETWORK_BYTES: u64 = 4 * 1024 * 1024;
 
@@ -203,8 +206,13 @@ impl Session {
             }
             "evalfile" => {
                 let path = value.unwrap_or("").trim();
-                if path.is_empty() || path == "<empty>" {
+                if path.is_empty() || path == "<empty>" || path == HANDWRITTEN {
                     self.engine.send(Command::SetNetwork(None));
+                    return Ok(());
+                }
+                if path == BUILTIN {
+                    self.engine
+                        .send(Command::SetNetwork(crate::engine::nnue::builtin()));
                     return Ok(());
                 }
                 let bytes = crate::fsutil::read_capped(
@@ -583,7 +591,17 @@ pub fn run(input: impl BufRead) -> std::io::Result<()> {
                     "option name SyzygyPath type string default <empty>",
                 )?;
                 say(&mut out, "option name KibitzTables type check default true")?;
-                say(&mut out, "option name EvalFile type string default <empty>")?;
+                say(
+                    &mut out,
+                    &format!(
+                        "option name EvalFile type string default {}",
+                        if crate::engine::nnue::BY_DEFAULT {
+                            BUILTIN
+                        } else {
+                            HANDWRITTEN
+                        }
+                    ),
+                )?;
                 say(
                     &mut out,
                     "option name KibitzGenerateTables type check default false",
