@@ -4,9 +4,11 @@
 //!
 //! The hand-written evaluation in `eval.rs` adds up terms a person can read
 //! (material, piece-square tables, mobility, king safety, pawns) with
-//! weights fitted to game results. It stays: teach mode, the `b` breakdown
-//! and the strength levels use it, because a learner can follow it term by
-//! term. The network knows no terms. It sees only which piece stands on
+//! weights fitted to game results. It stays: teach mode, the `b` breakdown,
+//! the game review and the strength levels below 10 use it, because a
+//! learner can follow it term by term. Full-strength searches (level 10,
+//! the analysis board, UCI) use the network shipped in
+//! `assets/kibitz.nnue` unless UCI `EvalFile` says otherwise. The network knows no terms. It sees only which piece stands on
 //! which square, and it learns what those placements are worth from
 //! hundreds of thousands of positions scored by kibitz's own search
 //! (`kibitz tune selfplay`, trained by `kibitz tune net`, see
@@ -53,7 +55,7 @@ const BUILTIN: &[u8] = include_bytes!("../../assets/kibitz.nnue");
 
 /// Whether full-strength searches evaluate with the shipped network
 /// unless told otherwise (UCI `EvalFile`).
-pub const BY_DEFAULT: bool = false;
+pub const BY_DEFAULT: bool = true;
 
 /// The network a new engine starts with: the shipped one when it is the
 /// default, else none (the hand-written evaluation).

@@ -1,4 +1,6 @@
-//! The static evaluation of the position, term by term.
+//! The hand-written static evaluation of the position, term by term. (A
+//! full-strength search evaluates with the network, which has no terms to
+//! show; the column header says which evaluation these are.)
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -29,7 +31,7 @@ impl Breakdown<'_> {
         let dim = Style::default().fg(self.theme.dim);
         let mut lines = vec![Line::styled(
             // 34 columns: the side panel's width at 80 x 24.
-            format!("{:<15}{:>6}{:>6}{:>7}", "term", "mg", "eg", "blend"),
+            format!("{:<15}{:>6}{:>6}{:>7}", "hand-written", "mg", "eg", "blend"),
             dim,
         )];
         for term in &breakdown.terms {
