@@ -8,10 +8,12 @@
 //! the game review and the strength levels below 10 use it, because a
 //! learner can follow it term by term. Full-strength searches (level 10,
 //! the analysis board, UCI) use the network shipped in
-//! `assets/kibitz.nnue` unless UCI `EvalFile` says otherwise. The network knows no terms. It sees only which piece stands on
-//! which square, and it learns what those placements are worth from
-//! hundreds of thousands of positions scored by kibitz's own search
-//! (`kibitz tune selfplay`, trained by `kibitz tune net`, see
+//! `assets/kibitz.nnue` unless UCI `EvalFile` says otherwise.
+//!
+//! The network knows no terms. It sees only which piece stands on which
+//! square, and it learns what those placements are worth from positions
+//! scored by kibitz's own search (the shipped one from 1.9 million of them:
+//! `kibitz tune selfplay`, trained by `kibitz tune net`, see
 //! `src/tune/net.rs`).
 //!
 //! The shape is the smallest that works well, the one most engines start
