@@ -21,6 +21,23 @@ const MAX_DATA_BYTES: u64 = 1024 * 1024 * 1024;
 /// keeps most of its work.
 const SAVE_EVERY: u64 = 50;
 
+/// `value` inside `range`, or the message that names the flag.
+fn in_range<T: PartialOrd + std::fmt::Display>(
+    flag: &str,
+    value: T,
+    range: std::ops::RangeInclusive<T>,
+) -> Result<(), CliError> {
+    if range.contains(&value) {
+        Ok(())
+    } else {
+        Err(CliError::BadInput(format!(
+            "{flag} {value} is out of range {}..={}",
+            range.start(),
+            range.end()
+        )))
+    }
+}
+
 pub struct SelfPlayArgs<'a> {
     pub games: u64,
     pub nodes: u64,
@@ -47,18 +64,8 @@ pub fn selfplay(args: &SelfPlayArgs<'_>, out: &mut dyn Write) -> Result<(), CliE
     if args.games == 0 {
         return Err(CliError::BadInput("--games must be at least 1".into()));
     }
-    if !(100..=10_000_000).contains(&args.nodes) {
-        return Err(CliError::BadInput(format!(
-            "--nodes {} is out of range 100..=10000000",
-            args.nodes
-        )));
-    }
-    if !(1..=256).contains(&args.threads) {
-        return Err(CliError::BadInput(format!(
-            "--threads {} is out of range 1..=256",
-            args.threads
-        )));
-    }
+    in_range("--nodes", args.nodes, 100..=10_000_000)?;
+    in_range("--threads", args.threads, 1..=256)?;
     check_user_target(args.out).map_err(CliError::BadInput)?;
     let started = Instant::now();
     let show_progress = std::io::stderr().is_terminal() && !args.json;
@@ -193,12 +200,7 @@ pub struct FitArgs<'a> {
 
 /// Fit the evaluation's weights to the data and print them.
 pub fn fit(args: &FitArgs<'_>, out: &mut dyn Write) -> Result<(), CliError> {
-    if !(1..=256).contains(&args.threads) {
-        return Err(CliError::BadInput(format!(
-            "--threads {} is out of range 1..=256",
-            args.threads
-        )));
-    }
+    in_range("--threads", args.threads, 1..=256)?;
     let text = read_text_capped(args.data, MAX_DATA_BYTES, "tuning data")
         .map_err(|e| CliError::BadInput(e.to_string()))?;
     let samples = parse_data(&text)
@@ -315,36 +317,16 @@ pub struct NetArgs<'a> {
 pub fn net(args: &NetArgs<'_>, out: &mut dyn Write) -> Result<(), CliError> {
     use crate::tune::net::{Epoch, read_data, train};
     let options = &args.options;
-    if !(1..=256).contains(&options.threads) {
-        return Err(CliError::BadInput(format!(
-            "--threads {} is out of range 1..=256",
-            options.threads
-        )));
-    }
-    if !(1..=10_000).contains(&options.epochs) {
-        return Err(CliError::BadInput(format!(
-            "--epochs {} is out of range 1..=10000",
-            options.epochs
-        )));
-    }
-    if !(0.0..=1.0).contains(&options.lambda) {
-        return Err(CliError::BadInput(format!(
-            "--lambda {} is out of range 0..1",
-            options.lambda
-        )));
-    }
+    in_range("--threads", options.threads, 1..=256)?;
+    in_range("--epochs", options.epochs, 1..=10_000)?;
+    in_range("--lambda", options.lambda, 0.0..=1.0)?;
     if !(options.learning_rate > 0.0 && options.learning_rate <= 1.0) {
         return Err(CliError::BadInput(format!(
             "--learning-rate {} is out of range (0, 1]",
             options.learning_rate
         )));
     }
-    if !(1..=1_000_000).contains(&options.batch) {
-        return Err(CliError::BadInput(format!(
-            "--batch {} is out of range 1..=1000000",
-            options.batch
-        )));
-    }
+    in_range("--batch", options.batch, 1..=1_000_000)?;
     if args.data.is_empty() {
         return Err(CliError::BadInput("--data: give at least one file".into()));
     }

@@ -583,39 +583,28 @@ pub fn train(
         _ => (options.epochs, net),
     };
     let quantized = net.quantize();
-    let rounding_error = if held_out.is_empty() {
-        0.0
-    } else {
-        held_out
-            .iter()
-            .map(|s| {
-                let turn = if s.white_to_move {
-                    Color::White
-                } else {
-                    Color::Black
-                };
-                let exact = net.centipawns(s);
-                let acc = accumulate_sample(&quantized, s);
-                f64::from((quantized.evaluate_with(&acc, turn) as f32 - exact).abs())
-            })
-            .sum::<f64>()
-            / held_out.len() as f64
+    let mean = |of: &dyn Fn(&NetSample) -> f64| {
+        if held_out.is_empty() {
+            0.0
+        } else {
+            held_out.iter().map(of).sum::<f64>() / held_out.len() as f64
+        }
     };
-    let k = 1.0 / sigma;
-    let classical_held_out_error = if held_out.is_empty() {
-        0.0
-    } else {
-        held_out
-            .iter()
-            .map(|s| {
-                let white = crate::engine::eval::evaluate_white(&board_of(s)) as f32;
-                let own = if s.white_to_move { white } else { -white };
-                let e = sigmoid(own * k) - target(s, sigma, options.lambda);
-                f64::from(e * e)
-            })
-            .sum::<f64>()
-            / held_out.len() as f64
-    };
+    let rounding_error = mean(&|s| {
+        let turn = if s.white_to_move {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let integer = quantized.evaluate(&board_of(s), turn) as f32;
+        f64::from((integer - net.centipawns(s)).abs())
+    });
+    let classical_held_out_error = mean(&|s| {
+        let white = crate::engine::eval::evaluate_white(&board_of(s)) as f32;
+        let own = if s.white_to_move { white } else { -white };
+        let e = sigmoid(own / sigma) - target(s, sigma, options.lambda);
+        f64::from(e * e)
+    });
     Ok(Trained {
         best_epoch,
         classical_held_out_error,
@@ -626,12 +615,6 @@ pub fn train(
         epochs,
         rounding_error,
     })
-}
-
-/// The integer network's sums for a training sample (through a board, as
-/// the engine builds them).
-fn accumulate_sample(net: &Network, sample: &NetSample) -> crate::engine::nnue::Accumulator {
-    net.accumulate(&board_of(sample))
 }
 
 /// The board of a training sample.
