@@ -264,6 +264,10 @@ enum TuneCommand {
         /// Seed of the random openings: the same seed, the same games.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// The evaluation both sides play with: handwritten, builtin (the
+        /// shipped network) or a network file.
+        #[arg(long, default_value = "handwritten")]
+        eval: String,
         /// The data file to write.
         #[arg(long)]
         out: std::path::PathBuf,
@@ -601,6 +605,7 @@ fn run(command: Commands, out: &mut dyn Write) -> Result<(), CliError> {
             nodes,
             threads,
             seed,
+            eval,
             out: data,
             json,
         }) => cli::tune::selfplay(
@@ -609,6 +614,7 @@ fn run(command: Commands, out: &mut dyn Write) -> Result<(), CliError> {
                 nodes,
                 threads: threads.unwrap_or_else(cores),
                 seed,
+                eval: &eval,
                 out: &data,
                 json,
             },

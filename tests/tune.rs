@@ -238,3 +238,50 @@ fn bad_data_and_bad_targets_exit_2_with_the_reason() {
         "the data file is left as it was"
     );
 }
+
+#[test]
+fn selfplay_plays_with_the_evaluation_named_and_refuses_a_bad_network_file() {
+    let home = TempHome::new("tune-selfplay-eval");
+    let run = |name: &str, eval: &str| {
+        let out = home.join(name);
+        let output = home
+            .command()
+            .args(["tune", "selfplay", "--games", "2", "--nodes", "300"])
+            .args(["--threads", "1", "--seed", "3", "--eval", eval, "--out"])
+            .arg(&out)
+            .output()
+            .unwrap();
+        (output, std::fs::read_to_string(&out).unwrap_or_default())
+    };
+    let (output, handwritten) = run("hand.txt", "handwritten");
+    assert!(output.status.success(), "{output:?}");
+    let (output, network) = run("net.txt", "builtin");
+    assert!(output.status.success(), "{output:?}");
+    assert!(network.starts_with("# kibitz tune selfplay") && network.contains("--eval builtin"));
+    let scores = |data: &str| -> Vec<String> {
+        data.lines()
+            .filter(|l| !l.starts_with('#'))
+            .map(|l| l.rsplit(';').next().unwrap().to_string())
+            .collect()
+    };
+    assert!(!scores(&network).is_empty());
+    assert_ne!(
+        scores(&handwritten),
+        scores(&network),
+        "the network's searches score the games differently"
+    );
+
+    let junk = home.join("junk.nnue");
+    std::fs::write(&junk, b"not a network").unwrap();
+    let (output, written) = run("bad.txt", junk.to_str().unwrap());
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("--eval") && stderr.contains("junk.nnue"),
+        "{stderr}"
+    );
+    assert!(
+        written.is_empty(),
+        "nothing is written for a refused network"
+    );
+}

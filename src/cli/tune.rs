@@ -43,6 +43,8 @@ pub struct SelfPlayArgs<'a> {
     pub nodes: u64,
     pub threads: usize,
     pub seed: u64,
+    /// `handwritten`, `builtin` or a network file (see `nnue::choose`).
+    pub eval: &'a str,
     pub out: &'a Path,
     pub json: bool,
 }
@@ -66,13 +68,18 @@ pub fn selfplay(args: &SelfPlayArgs<'_>, out: &mut dyn Write) -> Result<(), CliE
     }
     in_range("--nodes", args.nodes, 100..=10_000_000)?;
     in_range("--threads", args.threads, 1..=256)?;
+    let network = crate::engine::nnue::choose(args.eval)
+        .map_err(|e| CliError::BadInput(format!("--eval: {e}")))?;
     check_user_target(args.out).map_err(CliError::BadInput)?;
     let started = Instant::now();
     let show_progress = std::io::stderr().is_terminal() && !args.json;
     let collected = Mutex::new(Collected {
         header: format!(
-            "# kibitz tune selfplay --games {} --nodes {} --seed {}: FEN;result;score (centipawns, White's view)\n",
-            args.games, args.nodes, args.seed
+            "# kibitz tune selfplay --games {} --nodes {} --seed {} --eval {}: FEN;result;score (centipawns, White's view)\n",
+            args.games,
+            args.nodes,
+            args.seed,
+            args.eval.trim()
         ),
         lines: std::collections::BTreeMap::new(),
         games: 0,
@@ -103,6 +110,7 @@ pub fn selfplay(args: &SelfPlayArgs<'_>, out: &mut dyn Write) -> Result<(), CliE
                     // thread plays it.
                     let options = SelfPlayOptions {
                         nodes: args.nodes,
+                        network: network.clone(),
                         ..SelfPlayOptions::default()
                     };
                     let mut rng = Rng::new(

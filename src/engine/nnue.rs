@@ -75,6 +75,33 @@ pub fn builtin() -> Option<std::sync::Arc<Network>> {
         .clone()
 }
 
+/// The name that chooses the shipped network (UCI `EvalFile`, `tune
+/// selfplay --eval`), as `builtin` chooses the shipped book.
+pub const BUILTIN_NAME: &str = "builtin";
+/// The name that chooses the hand-written evaluation.
+pub const HANDWRITTEN: &str = "handwritten";
+/// Larger than any network file this kibitz reads.
+pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
+
+/// The evaluation a user named: `builtin`, `handwritten` (or nothing: the
+/// hand-written evaluation, `None`), or the path of a network file. The
+/// error says what is wrong with the file, for the caller to add what it
+/// leaves unchanged.
+pub fn choose(name: &str) -> Result<Option<std::sync::Arc<Network>>, String> {
+    let name = name.trim();
+    if name.is_empty() || name == "<empty>" || name == HANDWRITTEN {
+        return Ok(None);
+    }
+    if name == BUILTIN_NAME {
+        return Ok(builtin());
+    }
+    let path = std::path::Path::new(name);
+    let bytes = crate::fsutil::read_capped(path, MAX_FILE_BYTES, "evaluation network")
+        .map_err(|e| e.to_string())?;
+    let net = Network::from_bytes(&bytes).map_err(|e| format!("{name}: {e}"))?;
+    Ok(Some(std::sync::Arc::new(net)))
+}
+
 /// Inputs: 2 colours × 6 piece types × 64 squares.
 pub const INPUTS: usize = 768;
 /// Neurons of the first layer, per view.

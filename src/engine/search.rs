@@ -404,6 +404,31 @@ pub fn search_kept<T: Tracer>(
     stop: &dyn Fn() -> bool,
     tracer: &mut T,
 ) -> SearchResult {
+    search_kept_with(
+        position,
+        history,
+        limits,
+        options,
+        (tt, heuristics),
+        stop,
+        tracer,
+        None,
+    )
+}
+
+/// [`search_kept`] with a choice of evaluation: the network given, or the
+/// hand-written evaluation for `None` (self-play data made by either).
+#[allow(clippy::too_many_arguments)]
+pub fn search_kept_with<T: Tracer>(
+    position: &Chess,
+    history: &[u64],
+    limits: &Limits,
+    options: SearchOptions,
+    (tt, heuristics): (&mut TranspositionTable, &mut Heuristics),
+    stop: &dyn Fn() -> bool,
+    tracer: &mut T,
+    network: Option<&super::nnue::Network>,
+) -> SearchResult {
     let mut ignore = |_: Progress| {};
     let mut ctx = SearchContext {
         tt,
@@ -414,7 +439,7 @@ pub fn search_kept<T: Tracer>(
         search_id: 0,
         clock_start: Instant::now(),
         tablebases: None,
-        network: None,
+        network,
     };
     search(position, history, limits, options, &mut ctx, tracer)
 }

@@ -13,13 +13,14 @@ use shakmaty::{Chess, Color, EnPassantMode, KnownOutcome, Position};
 
 use crate::core::{Rng, position_key};
 use crate::engine::heuristics::Heuristics;
-use crate::engine::search::{MATE_BOUND, search_kept};
+use crate::engine::nnue::Network;
+use crate::engine::search::{MATE_BOUND, search_kept_with};
 use crate::engine::trace::NoTrace;
 use crate::engine::tt::TranspositionTable;
 use crate::engine::{Limits, SearchOptions};
 
 /// How the games are played.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct SelfPlayOptions {
     /// Nodes searched per move.
     pub nodes: u64,
@@ -32,6 +33,9 @@ pub struct SelfPlayOptions {
     /// Scores beyond this (centipawns, for the side to move) for
     /// [`ADJUDICATE_PLIES`] plies in a row end the game as a win.
     pub win_margin: i32,
+    /// The evaluation both sides search with: this network, or the
+    /// hand-written evaluation for `None`.
+    pub network: Option<std::sync::Arc<Network>>,
 }
 
 impl Default for SelfPlayOptions {
@@ -42,6 +46,7 @@ impl Default for SelfPlayOptions {
             skip_plies: 16,
             max_plies: 300,
             win_margin: 1_000,
+            network: None,
         }
     }
 }
@@ -107,7 +112,7 @@ pub fn play_game(options: &SelfPlayOptions, rng: &mut Rng) -> Option<PlayedGame>
         if ply >= options.max_plies {
             break 0.5;
         }
-        let found = search_kept(
+        let found = search_kept_with(
             &position,
             &keys,
             &limits,
@@ -115,6 +120,7 @@ pub fn play_game(options: &SelfPlayOptions, rng: &mut Rng) -> Option<PlayedGame>
             (&mut tt, &mut heuristics),
             &|| false,
             &mut NoTrace,
+            options.network.as_deref(),
         );
         let Some(best) = found.best_move else {
             break 0.5;

@@ -41,11 +41,6 @@ const ENGINE_NAME: &str = concat!("kibitz ", env!("CARGO_PKG_VERSION"));
 /// The range of UCI `UCI_Elo`: the weakest and strongest measured levels.
 const MIN_UCI_ELO: u32 = 600;
 const MAX_UCI_ELO: u32 = 2750;
-/// UCI `EvalFile` for the hand-written evaluation (`builtin` is the
-/// network shipped inside kibitz, as for `BookFile`).
-const HANDWRITTEN: &str = "handwritten";
-/// Larger than any network file this kibitz reads.
-const MAX_NETWORK_BYTES: u64 = 4 * 1024 * 1024;
 
 struct Session {
     engine: Engine,
@@ -205,25 +200,9 @@ impl Session {
                 self.load_tablebases();
             }
             "evalfile" => {
-                let path = value.unwrap_or("").trim();
-                if path.is_empty() || path == "<empty>" || path == HANDWRITTEN {
-                    self.engine.send(Command::SetNetwork(None));
-                    return Ok(());
-                }
-                if path == BUILTIN {
-                    self.engine
-                        .send(Command::SetNetwork(crate::engine::nnue::builtin()));
-                    return Ok(());
-                }
-                let bytes = crate::fsutil::read_capped(
-                    std::path::Path::new(path),
-                    MAX_NETWORK_BYTES,
-                    "evaluation network",
-                )
-                .map_err(|e| format!("{e}; the evaluation is unchanged"))?;
-                let net = crate::engine::nnue::Network::from_bytes(&bytes)
-                    .map_err(|e| format!("{path}: {e}; the evaluation is unchanged"))?;
-                self.engine.send(Command::SetNetwork(Some(Arc::new(net))));
+                let net = crate::engine::nnue::choose(value.unwrap_or(""))
+                    .map_err(|e| format!("{e}; the evaluation is unchanged"))?;
+                self.engine.send(Command::SetNetwork(net));
             }
             "syzygypath" => {
                 let path = value.unwrap_or("").trim();
@@ -598,7 +577,7 @@ pub fn run(input: impl BufRead) -> std::io::Result<()> {
                         if crate::engine::nnue::BY_DEFAULT {
                             BUILTIN
                         } else {
-                            HANDWRITTEN
+                            crate::engine::nnue::HANDWRITTEN
                         }
                     ),
                 )?;
