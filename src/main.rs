@@ -91,6 +91,10 @@ enum Commands {
         /// more than one the node count differs from run to run.
         #[arg(long, default_value_t = 1, conflicts_with = "movetables")]
         threads: usize,
+        /// The evaluation: handwritten (the default, whose node count is the
+        /// search's signature), builtin (the shipped network) or a network file.
+        #[arg(long, default_value = "handwritten", conflicts_with = "movetables")]
+        eval: String,
     },
     /// Print the twelve move tables (one per colour and piece) after a search.
     Movetables {
@@ -551,10 +555,12 @@ fn run(command: Commands, out: &mut dyn Write) -> Result<(), CliError> {
             depth,
             json,
             threads,
+            eval,
             ..
         } => cli::bench(
             depth.unwrap_or(cli::DEFAULT_BENCH_DEPTH),
             threads,
+            &eval,
             json,
             out,
         )?,

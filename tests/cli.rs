@@ -187,6 +187,37 @@ fn bench_on_two_threads_prints_the_same_last_line() {
     assert!(stderr(&out).contains("threads 0 is out of range"));
 }
 
+/// `bench --eval builtin` times the network's search: the same last line,
+/// its own deterministic node count (the network orders and prunes
+/// differently), and a bad network file is refused before any search.
+#[test]
+fn bench_with_the_network_keeps_the_line_and_its_own_node_count() {
+    let nodes = |args: &[&str]| {
+        let out = kibitz(args);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let text = stdout(&out);
+        let last = text.lines().last().unwrap().to_string();
+        let fields: Vec<&str> = last.split(' ').collect();
+        assert_eq!((fields[0], fields[2]), ("nodes", "nps"), "{last}");
+        fields[1].parse::<u64>().unwrap()
+    };
+    let network = nodes(&["bench", "--depth", "4", "--eval", "builtin"]);
+    assert_eq!(
+        network,
+        nodes(&["bench", "--depth", "4", "--eval", "builtin"])
+    );
+    let handwritten = nodes(&["bench", "--depth", "4"]);
+    assert_eq!(
+        handwritten,
+        nodes(&["bench", "--depth", "4", "--eval", "handwritten"])
+    );
+    assert_ne!(network, handwritten);
+    let out = kibitz(&["bench", "--eval", "/no/such/net.nnue"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--eval"), "{}", stderr(&out));
+    assert!(stdout(&out).is_empty());
+}
+
 const BACK_RANK_MATE: &str = "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1";
 
 /// `kibitz trace ARGS` that must succeed; its standard output.

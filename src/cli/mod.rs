@@ -431,7 +431,13 @@ pub fn bench_positions() -> Result<Vec<Chess>, CliError> {
 /// threads. With one thread the total node count is the engine's
 /// signature, the same on every run; with more it varies (the threads race
 /// through a shared table), and nps counts the nodes of every thread.
-pub fn bench(depth: u32, threads: usize, json: bool, out: &mut dyn Write) -> Result<(), CliError> {
+pub fn bench(
+    depth: u32,
+    threads: usize,
+    eval: &str,
+    json: bool,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
     if !(1..=30).contains(&depth) {
         return Err(CliError::BadInput(format!(
             "depth {depth} is out of range 1..=30"
@@ -443,6 +449,8 @@ pub fn bench(depth: u32, threads: usize, json: bool, out: &mut dyn Write) -> Res
             crate::engine::MAX_THREADS
         )));
     }
+    let network = crate::engine::nnue::choose(eval)
+        .map_err(|e| CliError::BadInput(format!("--eval: {e}")))?;
     let positions = bench_positions()?;
     let mut total_nodes = 0u64;
     let mut total_time = Duration::ZERO;
@@ -454,6 +462,7 @@ pub fn bench(depth: u32, threads: usize, json: bool, out: &mut dyn Write) -> Res
             SearchOptions::default(),
             BENCH_HASH_MB,
             threads,
+            network.as_deref(),
         );
         // Table allocation is not search time.
         let elapsed = result.elapsed.min(start.elapsed());

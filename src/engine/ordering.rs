@@ -300,7 +300,9 @@ impl MovePicker {
         let color = position.turn();
         let mut noisy = ArrayVec::new();
         noisy_moves(position, &mut noisy, true);
-        for m in noisy {
+        // By reference: iterating the list by value would first copy all
+        // 256 slots of it.
+        for &m in &noisy {
             if Some(m) == self.hash_move {
                 continue;
             }

@@ -365,6 +365,7 @@ pub fn search_fresh_threads(
     options: SearchOptions,
     hash_mb: usize,
     threads: usize,
+    network: Option<&super::nnue::Network>,
 ) -> SearchResult {
     let tt = TranspositionTable::new(hash_mb);
     let mut heuristics = Box::<Heuristics>::default();
@@ -380,7 +381,7 @@ pub fn search_fresh_threads(
         search_id: 0,
         clock_start: Instant::now(),
         tablebases: None,
-        network: None,
+        network,
     };
     search(
         position,
