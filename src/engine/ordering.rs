@@ -279,7 +279,7 @@ impl MovePicker {
                         && is_quiet(m)
                         && Some(m) != self.hash_move
                         && !self.specials.contains(&m)
-                        && position.is_legal(m)
+                        && quiet_is_legal(position, m)
                     {
                         self.specials.push(m);
                         return Some((m, reason));
@@ -574,9 +574,130 @@ pub(super) fn noisy_moves(position: &Chess, moves: &mut ArrayVec<Move, 256>, all
     }
 }
 
+/// Whether a quiet move from another position (a killer, a counter-move)
+/// is legal here, the side to move not being in check (the picker offers
+/// such moves only then). Cheaper than shakmaty's general check, which
+/// generates every move of the piece: the piece must be ours and on its
+/// square, the target empty, the step one the piece can make, and our king
+/// must not be left to an enemy slider (when not in check, only a slider
+/// the move uncovers can attack it) or, for the king, step onto an attacked
+/// square. Castling and other rare moves go to shakmaty.
+pub(super) fn quiet_is_legal(position: &Chess, m: Move) -> bool {
+    let Move::Normal {
+        role,
+        from,
+        capture: None,
+        to,
+        promotion: None,
+    } = m
+    else {
+        return position.is_legal(m);
+    };
+    let board = position.board();
+    let us = position.turn();
+    let occupied = board.occupied();
+    if board.piece_at(from) != Some(role.of(us)) || occupied.contains(to) {
+        return false;
+    }
+    let Some(king) = board.king_of(us) else {
+        return false;
+    };
+    let reaches = match role {
+        Role::Pawn => {
+            let (step, home, last) = match us {
+                Color::White => (8, shakmaty::Rank::Second, shakmaty::Rank::Eighth),
+                Color::Black => (-8, shakmaty::Rank::Seventh, shakmaty::Rank::First),
+            };
+            let one = from.offset(step);
+            let two = one.and_then(|s| s.offset(step));
+            if to.rank() == last {
+                // A push to the last rank is a promotion, never quiet.
+                false
+            } else if one == Some(to) {
+                true
+            } else {
+                two == Some(to) && from.rank() == home && one.is_some_and(|s| !occupied.contains(s))
+            }
+        }
+        _ => attacks::attacks(from, role.of(us), occupied).contains(to),
+    };
+    if !reaches {
+        return false;
+    }
+    let after = occupied ^ Bitboard::from_square(from) ^ Bitboard::from_square(to);
+    if role == Role::King {
+        return board.attacks_to(to, !us, after).is_empty();
+    }
+    let theirs = board.by_color(!us);
+    let sliders = (attacks::rook_attacks(king, after) & board.rooks_and_queens())
+        | (attacks::bishop_attacks(king, after) & board.bishops_and_queens());
+    (sliders & theirs).is_empty()
+}
+
 #[cfg(test)]
 #[cfg(test)]
 mod tests {
+    /// The quick check for killers agrees with shakmaty's on quiet moves
+    /// taken from other positions (earlier in the same random games and
+    /// from other games), wherever the side to move is not in check.
+    #[test]
+    fn quiet_moves_from_elsewhere_are_judged_as_shakmaty_judges_them() {
+        let starts = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        ];
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut pool: Vec<Move> = Vec::new();
+        let (mut legal_seen, mut illegal_seen) = (0, 0);
+        for fen in starts {
+            for _game in 0..20 {
+                let mut pos: Chess = fen
+                    .parse::<Fen>()
+                    .unwrap()
+                    .into_position(CastlingMode::Standard)
+                    .unwrap();
+                for _ply in 0..60 {
+                    let legal = pos.legal_moves();
+                    if legal.is_empty() {
+                        break;
+                    }
+                    pool.extend(legal.iter().copied().filter(|&m| is_quiet(m)));
+                    if pool.len() > 400 {
+                        pool.drain(..200);
+                    }
+                    if !pos.is_check() {
+                        for &m in &pool {
+                            let expected = pos.is_legal(m);
+                            assert_eq!(
+                                quiet_is_legal(&pos, m),
+                                expected,
+                                "{m:?} in {}",
+                                Fen::from_position(&pos, shakmaty::EnPassantMode::Legal)
+                            );
+                            if expected {
+                                legal_seen += 1;
+                            } else {
+                                illegal_seen += 1;
+                            }
+                        }
+                    }
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    let m = legal[(seed % legal.len() as u64) as usize];
+                    pos.play_unchecked(m);
+                }
+            }
+        }
+        assert!(
+            legal_seen > 10_000 && illegal_seen > 10_000,
+            "{legal_seen} {illegal_seen}"
+        );
+    }
+
     use super::*;
     use crate::engine::tt::PackedMove;
     use shakmaty::CastlingMode;

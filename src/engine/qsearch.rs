@@ -209,6 +209,14 @@ pub(super) fn quiescence_moves(position: &Chess, ordered: bool, moves: &mut Arra
     if ordered {
         // Ties (two equal captures) go in a fixed order of their own, so
         // the search does not depend on the order moves were generated in.
-        moves.sort_unstable_by_key(|&m| (-mvv_lva(m), PackedMove::new(m).raw()));
+        // Each key is made once, not at every comparison: most valuable
+        // victim first, then the packed move (unique within a position).
+        let key =
+            |m: Move| ((32_768 - mvv_lva(m)) as u32) << 16 | u32::from(PackedMove::new(m).raw());
+        let mut keyed = ArrayVec::<(u32, Move), 256>::new();
+        keyed.extend(moves.iter().map(|&m| (key(m), m)));
+        keyed.sort_unstable_by_key(|&(k, _)| k);
+        moves.clear();
+        moves.extend(keyed.iter().map(|&(_, m)| m));
     }
 }
