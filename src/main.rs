@@ -326,6 +326,10 @@ enum TuneCommand {
         /// Also learn from left-right mirror images of half the positions.
         #[arg(long)]
         mirror: bool,
+        /// One output for every position instead of one per material stage
+        /// (eight, chosen by the number of pieces).
+        #[arg(long)]
+        one_output: bool,
         /// Print JSON (one object per line) instead of text.
         #[arg(long)]
         json: bool,
@@ -652,6 +656,7 @@ fn run(command: Commands, out: &mut dyn Write) -> Result<(), CliError> {
             threads,
             seed,
             mirror,
+            one_output,
             json,
         }) => cli::tune::net(
             &cli::tune::NetArgs {
@@ -665,6 +670,7 @@ fn run(command: Commands, out: &mut dyn Write) -> Result<(), CliError> {
                     threads: threads.unwrap_or_else(cores),
                     seed,
                     mirror,
+                    one_output,
                 },
                 json,
             },

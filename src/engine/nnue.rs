@@ -21,7 +21,7 @@
 //!
 //! ```text
 //!   768 inputs ──► 128 ──┐  (side to move's view)
-//!                        ├─► 256 ──► SCReLU ──► 1 output
+//!                        ├─► 256 ──► SCReLU ──► 1 output (of 8, by material)
 //!   768 inputs ──► 128 ──┘  (the other side's view)
 //! ```
 //!
@@ -39,6 +39,12 @@
 //!   updatable" of the name.
 //! - **SCReLU**: each of the 256 sums (the side to move's 128 first) is
 //!   clipped to 0..1 and squared, then a weighted sum gives the value.
+//! - **Output buckets**: there are eight sets of output weights, and the
+//!   number of pieces on the board chooses one (2-5 pieces the first, 30-32
+//!   the last). What a neuron's pattern is worth changes as the pieces come
+//!   off (a passed pawn, a king in the open), and the separate outputs let
+//!   each stage weigh the same patterns its own way, at the cost of one
+//!   choice per evaluation.
 //!
 //! In the engine every number is an integer: the first layer's weights are
 //! multiplied by [`QA`] and stored as `i16`, the output weights by [`QB`];
@@ -118,22 +124,44 @@ const SQUARED_ONE: i32 = 254;
 /// The network's output times this is centipawns.
 pub const SCALE: i32 = 400;
 
+/// Output weight sets, chosen by the number of pieces on the board.
+pub const OUTPUT_BUCKETS: usize = 8;
+
+/// The output bucket for a board with `pieces` pieces (kings included):
+/// 2-5 → 0, 6-9 → 1, … 30-32 → 7.
+#[inline]
+pub fn output_bucket(pieces: usize) -> usize {
+    (pieces.saturating_sub(2) / 4).min(OUTPUT_BUCKETS - 1)
+}
+
 const MAGIC: &[u8; 4] = b"KBNN";
-const VERSION: u32 = 2;
-/// Magic, version, hidden size, then the weights, then a checksum.
-const FILE_BYTES: usize = 4 + 4 + 4 + 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4 + 4;
+/// Format 3 has output buckets; format 2 (one output, the first shipped
+/// network's) is still read, its output used for every bucket.
+const VERSION: u32 = 3;
+const VERSION_ONE_OUTPUT: u32 = 2;
+/// Magic, version, hidden size, then the weights, then a checksum, for a
+/// network with `outputs` output weight sets (format 3 also stores that
+/// number).
+const fn file_bytes(outputs: usize, header: usize) -> usize {
+    header + 2 * (INPUTS * HIDDEN + HIDDEN + outputs * 2 * HIDDEN) + 4 * outputs + 4
+}
+const FILE_BYTES: usize = file_bytes(OUTPUT_BUCKETS, 16);
+#[cfg(test)]
+const FILE_BYTES_ONE_OUTPUT: usize = file_bytes(1, 12);
 
 /// Why a network file was refused.
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum NetworkError {
     #[error("not a kibitz network (it does not start with KBNN)")]
     NotANetwork,
-    #[error("network format {0}; this kibitz reads format {VERSION}")]
+    #[error("network format {0}; this kibitz reads formats {VERSION_ONE_OUTPUT} and {VERSION}")]
     Version(u32),
+    #[error("the network has {0} outputs; this kibitz needs {OUTPUT_BUCKETS}")]
+    Outputs(u32),
     #[error("the network has {0} neurons a view; this kibitz needs {HIDDEN}")]
     Hidden(u32),
-    #[error("the network file is {0} bytes; a {HIDDEN}-neuron network is {FILE_BYTES}")]
-    Size(usize),
+    #[error("the network file is {0} bytes; a {HIDDEN}-neuron network of this format is {1}")]
+    Size(usize, usize),
     #[error("the network file is damaged (its checksum does not match)")]
     Checksum,
 }
@@ -166,9 +194,10 @@ pub struct Network {
     /// Row `i` is added to a view's sums when input `i` is lit.
     rows: Box<[[i16; HIDDEN]; INPUTS]>,
     bias: [i16; HIDDEN],
-    /// The side to move's 128 neurons' weights, then the other side's.
-    output: [i16; 2 * HIDDEN],
-    output_bias: i32,
+    /// For each output bucket: the side to move's 128 neurons' weights,
+    /// then the other side's.
+    output: Box<[[i16; 2 * HIDDEN]; OUTPUT_BUCKETS]>,
+    output_bias: [i32; OUTPUT_BUCKETS],
 }
 
 impl std::fmt::Debug for Network {
@@ -182,8 +211,8 @@ impl Network {
     pub fn from_parts(
         rows: Box<[[i16; HIDDEN]; INPUTS]>,
         bias: [i16; HIDDEN],
-        output: [i16; 2 * HIDDEN],
-        output_bias: i32,
+        output: Box<[[i16; 2 * HIDDEN]; OUTPUT_BUCKETS]>,
+        output_bias: [i32; OUTPUT_BUCKETS],
     ) -> Network {
         Network {
             rows,
@@ -201,19 +230,26 @@ impl Network {
         let word = |at: usize| {
             u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
         };
-        if word(4) != VERSION {
-            return Err(NetworkError::Version(word(4)));
-        }
+        let (outputs, header) = match word(4) {
+            VERSION_ONE_OUTPUT => (1, 12),
+            VERSION if bytes.len() >= 16 => (word(12) as usize, 16),
+            VERSION => return Err(NetworkError::Size(bytes.len(), FILE_BYTES)),
+            other => return Err(NetworkError::Version(other)),
+        };
         if word(8) != HIDDEN as u32 {
             return Err(NetworkError::Hidden(word(8)));
         }
-        if bytes.len() != FILE_BYTES {
-            return Err(NetworkError::Size(bytes.len()));
+        if header == 16 && outputs != OUTPUT_BUCKETS {
+            return Err(NetworkError::Outputs(outputs as u32));
         }
-        if checksum(&bytes[..FILE_BYTES - 4]) != word(FILE_BYTES - 4) {
+        let size = file_bytes(outputs, header);
+        if bytes.len() != size {
+            return Err(NetworkError::Size(bytes.len(), size));
+        }
+        if checksum(&bytes[..size - 4]) != word(size - 4) {
             return Err(NetworkError::Checksum);
         }
-        let mut at = 12;
+        let mut at = header;
         let mut next = || {
             let value = i16::from_le_bytes([bytes[at], bytes[at + 1]]);
             at += 2;
@@ -226,8 +262,19 @@ impl Network {
             }
         }
         let bias = std::array::from_fn(|_| next());
-        let output: [i16; 2 * HIDDEN] = std::array::from_fn(|_| next());
-        let output_bias = word(FILE_BYTES - 8) as i32;
+        let mut output = Box::new([[0i16; 2 * HIDDEN]; OUTPUT_BUCKETS]);
+        for bucket in output.iter_mut().take(outputs) {
+            *bucket = std::array::from_fn(|_| next());
+        }
+        let biases_at = size - 4 - 4 * outputs;
+        let mut output_bias: [i32; OUTPUT_BUCKETS] =
+            std::array::from_fn(|b| word(biases_at + 4 * b.min(outputs - 1)) as i32);
+        if outputs == 1 {
+            // Format 2: the one output serves every bucket.
+            let only = output[0];
+            output.fill(only);
+            output_bias = [output_bias[0]; OUTPUT_BUCKETS];
+        }
         Ok(Network {
             rows,
             bias,
@@ -242,16 +289,19 @@ impl Network {
         bytes.extend_from_slice(MAGIC);
         bytes.extend_from_slice(&VERSION.to_le_bytes());
         bytes.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
+        bytes.extend_from_slice(&(OUTPUT_BUCKETS as u32).to_le_bytes());
         let weights = self
             .rows
             .iter()
             .flatten()
             .chain(&self.bias)
-            .chain(&self.output);
+            .chain(self.output.iter().flatten());
         for w in weights {
             bytes.extend_from_slice(&w.to_le_bytes());
         }
-        bytes.extend_from_slice(&self.output_bias.to_le_bytes());
+        for b in &self.output_bias {
+            bytes.extend_from_slice(&b.to_le_bytes());
+        }
         let sum = checksum(&bytes);
         bytes.extend_from_slice(&sum.to_le_bytes());
         bytes
@@ -273,21 +323,24 @@ impl Network {
         acc
     }
 
-    /// The value for the side to move (`turn`), in centipawns.
+    /// The value for the side to move (`turn`), in centipawns, of a board
+    /// with these sums and `pieces` pieces.
     #[inline(always)]
-    pub fn evaluate_with(&self, acc: &Accumulator, turn: Color) -> i32 {
+    pub fn evaluate_with(&self, acc: &Accumulator, turn: Color, pieces: usize) -> i32 {
+        let bucket = output_bucket(pieces);
         let (us, them) = (&acc.views[turn as usize], &acc.views[(!turn) as usize]);
-        let (own, other) = self.output.split_at(HIDDEN);
+        let (own, other) = self.output[bucket].split_at(HIDDEN);
         let sum = screlu_dot(us, own) + screlu_dot(them, other);
         // sum is in SQUARED_ONE × QB units: to QB units, add the bias (QB
         // units), then to centipawns.
-        (sum / SQUARED_ONE + self.output_bias) * SCALE / QB
+        (sum / SQUARED_ONE + self.output_bias[bucket]) * SCALE / QB
     }
 
     /// The value for the side to move of a board, in centipawns, computed
     /// from nothing.
     pub fn evaluate(&self, board: &Board, turn: Color) -> i32 {
-        self.evaluate_with(&self.accumulate(board), turn)
+        let pieces = board.occupied().count();
+        self.evaluate_with(&self.accumulate(board), turn, pieces)
     }
 }
 
@@ -444,13 +497,11 @@ impl Stack {
             net.update(&before[at - 1], &mut after[0], &self.deltas[at]);
             self.fresh[at] = true;
         }
-        let value = net.evaluate_with(&self.accs[ply], turn);
+        let value = net.evaluate_with(&self.accs[ply], turn, board.occupied().count());
         // Unit tests check every incremental value against one made from
         // nothing (see the search test below).
         #[cfg(test)]
         assert_eq!(value, net.evaluate(board, turn), "ply {ply}");
-        #[cfg(not(test))]
-        let _ = board;
         value
     }
 }
@@ -552,7 +603,12 @@ mod tests {
         let mut output = [0i16; 2 * HIDDEN];
         output[0] = QB as i16; // +1.0 for the side to move's own queen
         output[HIDDEN] = -(QB as i16);
-        Network::from_parts(rows, [0; HIDDEN], output, 0)
+        Network::from_parts(
+            rows,
+            [0; HIDDEN],
+            Box::new([output; OUTPUT_BUCKETS]),
+            [0; OUTPUT_BUCKETS],
+        )
     }
 
     fn random_network(seed: u64) -> Network {
@@ -565,8 +621,9 @@ mod tests {
             }
         }
         let bias = std::array::from_fn(&mut small);
-        let output = std::array::from_fn(&mut small);
-        Network::from_parts(rows, bias, output, 77)
+        let output = Box::new(std::array::from_fn(|_| std::array::from_fn(&mut small)));
+        let output_bias = std::array::from_fn(|b| 77 - 11 * b as i32);
+        Network::from_parts(rows, bias, output, output_bias)
     }
 
     /// A whole search with a network: every value the search takes from
@@ -724,6 +781,61 @@ mod tests {
     }
 
     #[test]
+    fn the_piece_count_chooses_the_output() {
+        let buckets: Vec<usize> = [2, 5, 6, 9, 10, 29, 30, 32].map(output_bucket).into();
+        assert_eq!(buckets, [0, 0, 1, 1, 2, 6, 7, 7]);
+        // Two networks that differ only in the bias of the 3-piece bucket
+        // disagree on a 3-piece board, by that bias, and nowhere else.
+        let net = random_network(5);
+        let mut biases = net.output_bias;
+        biases[0] += 40 * QB / SCALE;
+        let other = Network::from_parts(net.rows.clone(), net.bias, net.output.clone(), biases);
+        let three: Chess = crate::game::fen::parse_fen("4k3/8/8/8/8/8/8/3QK3 w - - 0 1").unwrap();
+        assert_eq!(
+            other.evaluate(three.board(), Color::White),
+            net.evaluate(three.board(), Color::White) + 40
+        );
+        let start = Chess::default();
+        assert_eq!(
+            other.evaluate(start.board(), Color::White),
+            net.evaluate(start.board(), Color::White)
+        );
+    }
+
+    /// A format-2 file (one output, as the first shipped network was
+    /// written) is read with its output serving every bucket.
+    #[test]
+    fn a_one_output_file_is_read_for_every_bucket() {
+        let net = random_network(6);
+        let mut old = Vec::new();
+        old.extend_from_slice(MAGIC);
+        old.extend_from_slice(&VERSION_ONE_OUTPUT.to_le_bytes());
+        old.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
+        for w in net
+            .rows
+            .iter()
+            .flatten()
+            .chain(&net.bias)
+            .chain(&net.output[2])
+        {
+            old.extend_from_slice(&w.to_le_bytes());
+        }
+        old.extend_from_slice(&net.output_bias[2].to_le_bytes());
+        let sum = checksum(&old);
+        old.extend_from_slice(&sum.to_le_bytes());
+        assert_eq!(old.len(), FILE_BYTES_ONE_OUTPUT);
+        let read = Network::from_bytes(&old).unwrap();
+        let same = Network::from_parts(
+            net.rows.clone(),
+            net.bias,
+            Box::new([net.output[2]; OUTPUT_BUCKETS]),
+            [net.output_bias[2]; OUTPUT_BUCKETS],
+        );
+        assert_eq!(read.to_bytes(), same.to_bytes());
+        assert!(builtin().is_some(), "the shipped network reads");
+    }
+
+    #[test]
     fn a_network_survives_its_file_and_a_damaged_file_is_refused() {
         let net = queen_counter();
         let bytes = net.to_bytes();
@@ -738,7 +850,7 @@ mod tests {
         );
         assert_eq!(
             Network::from_bytes(&bytes[..bytes.len() - 1]).err(),
-            Some(NetworkError::Size(FILE_BYTES - 1))
+            Some(NetworkError::Size(FILE_BYTES - 1, FILE_BYTES))
         );
         assert_eq!(
             Network::from_bytes(b"PK\x03\x04").err(),
@@ -749,6 +861,18 @@ mod tests {
         assert_eq!(
             Network::from_bytes(&other).err(),
             Some(NetworkError::Hidden(0))
+        );
+        let mut other = bytes.clone();
+        other[12] = 1;
+        assert_eq!(
+            Network::from_bytes(&other).err(),
+            Some(NetworkError::Outputs(1))
+        );
+        let mut other = bytes.clone();
+        other[4] = 9;
+        assert_eq!(
+            Network::from_bytes(&other).err(),
+            Some(NetworkError::Version(9))
         );
     }
 }

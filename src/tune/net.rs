@@ -35,7 +35,9 @@ use shakmaty::{Color, Piece, Square};
 use thiserror::Error;
 
 use crate::core::Rng;
-use crate::engine::nnue::{HIDDEN, INPUTS, Network, QA, QB, SCALE, input};
+use crate::engine::nnue::{
+    HIDDEN, INPUTS, Network, OUTPUT_BUCKETS, QA, QB, SCALE, input, output_bucket,
+};
 
 /// At most this many pieces on a board (kings included).
 const MAX_PIECES: usize = 32;
@@ -179,29 +181,43 @@ pub struct FloatNet {
     /// `rows[i * HIDDEN + j]`: input `i`'s weight into neuron `j`.
     rows: Vec<f32>,
     bias: Vec<f32>,
-    /// The side to move's neurons' weights, then the other side's.
+    /// For each output: the side to move's neurons' weights, then the
+    /// other side's.
     output: Vec<f32>,
-    output_bias: f32,
+    output_bias: Vec<f32>,
+    /// 1 (one output for every position) or [`OUTPUT_BUCKETS`] (chosen
+    /// by the number of pieces, as the engine does).
+    outputs: usize,
 }
 
 impl FloatNet {
-    fn zeros() -> FloatNet {
+    fn zeros(outputs: usize) -> FloatNet {
         FloatNet {
             rows: vec![0.0; INPUTS * HIDDEN],
             bias: vec![0.0; HIDDEN],
-            output: vec![0.0; 2 * HIDDEN],
-            output_bias: 0.0,
+            output: vec![0.0; outputs * 2 * HIDDEN],
+            output_bias: vec![0.0; outputs],
+            outputs,
+        }
+    }
+
+    /// Which output a sample's value comes from.
+    fn output_of(&self, sample: &NetSample) -> usize {
+        if self.outputs == 1 {
+            0
+        } else {
+            output_bucket(usize::from(sample.count))
         }
     }
 
     /// Small random weights: the first layer's sums start near a third
     /// of their 0..1 range, where SCReLU has a gradient.
-    pub fn random(rng: &mut Rng) -> FloatNet {
+    pub fn random(rng: &mut Rng, outputs: usize) -> FloatNet {
         let mut uniform = |limit: f32| {
             let unit = (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
             (unit * 2.0 - 1.0) * limit
         };
-        let mut net = FloatNet::zeros();
+        let mut net = FloatNet::zeros(outputs);
         for w in &mut net.rows {
             *w = uniform(0.1);
         }
@@ -216,7 +232,7 @@ impl FloatNet {
             .iter_mut()
             .chain(&mut self.bias)
             .chain(&mut self.output)
-            .chain(std::iter::once(&mut self.output_bias))
+            .chain(&mut self.output_bias)
     }
 
     /// The first layer's sums of one view.
@@ -254,8 +270,10 @@ impl FloatNet {
             self.accumulate(black, us);
             self.accumulate(white, them);
         }
-        let mut out = self.output_bias;
-        for (v, w) in us.iter().chain(them.iter()).zip(&self.output) {
+        let bucket = self.output_of(sample);
+        let mut out = self.output_bias[bucket];
+        let weights = &self.output[bucket * 2 * HIDDEN..][..2 * HIDDEN];
+        for (v, w) in us.iter().chain(them.iter()).zip(weights) {
             let a = v.clamp(0.0, 1.0);
             out += a * a * w;
         }
@@ -278,8 +296,13 @@ impl FloatNet {
             }
         }
         let bias = std::array::from_fn(|j| q(self.bias[j], QA));
-        let output = std::array::from_fn(|j| q(self.output[j], QB));
-        let output_bias = (self.output_bias * QB as f32).round() as i32;
+        // One trained output serves every bucket.
+        let from = |bucket: usize| bucket.min(self.outputs - 1);
+        let output = Box::new(std::array::from_fn(|b| {
+            std::array::from_fn(|j| q(self.output[from(b) * 2 * HIDDEN + j], QB))
+        }));
+        let output_bias =
+            std::array::from_fn(|b| (self.output_bias[from(b)] * QB as f32).round() as i32);
         Network::from_parts(rows, bias, output, output_bias)
     }
 }
@@ -334,13 +357,15 @@ fn backward(
         // d(error)/d(out): the square's 2(p - t), the sigmoid's p(1 - p),
         // and the scale inside it.
         let g = 2.0 * (p - t) * p * (1.0 - p) * k;
-        grad.output_bias += g;
+        let bucket = net.output_of(sample);
+        grad.output_bias[bucket] += g;
         for (view, (sums, d)) in [(&us, &mut d_us), (&them, &mut d_them)]
             .into_iter()
             .enumerate()
         {
-            let weights = &net.output[view * HIDDEN..][..HIDDEN];
-            let grads = &mut grad.output[view * HIDDEN..][..HIDDEN];
+            let at = bucket * 2 * HIDDEN + view * HIDDEN;
+            let weights = &net.output[at..][..HIDDEN];
+            let grads = &mut grad.output[at..][..HIDDEN];
             for j in 0..HIDDEN {
                 let v = sums[j];
                 let a = v.clamp(0.0, 1.0);
@@ -388,6 +413,9 @@ pub struct TrainOptions {
     pub seed: u64,
     /// Train on left-right mirror images of half the positions.
     pub mirror: bool,
+    /// One output for every position instead of one per material stage
+    /// (for little data, or to compare).
+    pub one_output: bool,
 }
 
 impl Default for TrainOptions {
@@ -400,6 +428,7 @@ impl Default for TrainOptions {
             threads: 1,
             seed: 1,
             mirror: false,
+            one_output: false,
         }
     }
 }
@@ -488,11 +517,16 @@ pub fn train(
     }
     let sigma = fit_sigma(&training);
     let mut rng = Rng::new(options.seed);
-    let mut net = FloatNet::random(&mut rng);
+    let outputs = if options.one_output {
+        1
+    } else {
+        OUTPUT_BUCKETS
+    };
+    let mut net = FloatNet::random(&mut rng, outputs);
     let threads = options.threads.max(1);
-    let mut grads = vec![FloatNet::zeros(); threads];
-    let mut moment = FloatNet::zeros();
-    let mut velocity = FloatNet::zeros();
+    let mut grads = vec![FloatNet::zeros(outputs); threads];
+    let mut moment = FloatNet::zeros(outputs);
+    let mut velocity = FloatNet::zeros(outputs);
     let (beta1, beta2, epsilon) = (0.9f32, 0.999f32, 1e-8f32);
     let mut step = 0i32;
     let mut order: Vec<u32> = (0..training.len() as u32).collect();
@@ -731,6 +765,7 @@ mod tests {
             threads: 2,
             seed: 3,
             mirror: false,
+            one_output: false,
         };
         let mut errors = Vec::new();
         let trained = train(samples.clone(), &options, &mut |e| {
