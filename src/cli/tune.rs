@@ -79,7 +79,10 @@ pub fn selfplay(args: &SelfPlayArgs<'_>, out: &mut dyn Write) -> Result<(), CliE
             args.games,
             args.nodes,
             args.seed,
-            args.eval.trim()
+            match args.eval.trim() {
+                "" | "<empty>" => crate::engine::nnue::HANDWRITTEN,
+                name => name,
+            }
         ),
         lines: std::collections::BTreeMap::new(),
         games: 0,

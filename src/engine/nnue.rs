@@ -99,7 +99,9 @@ pub fn choose(name: &str) -> Result<Option<std::sync::Arc<Network>>, String> {
         return Ok(None);
     }
     if name == BUILTIN_NAME {
-        return Ok(builtin());
+        return builtin()
+            .map(Some)
+            .ok_or_else(|| "the built-in network is damaged".to_string());
     }
     let path = std::path::Path::new(name);
     let bytes = crate::fsutil::read_capped(path, MAX_FILE_BYTES, "evaluation network")
@@ -123,6 +125,9 @@ pub const QB: i32 = 1024;
 const SQUARED_ONE: i32 = 254;
 /// The network's output times this is centipawns.
 pub const SCALE: i32 = 400;
+/// No network value goes beyond this many centipawns (far below the
+/// values that mean a tablebase win or a mate).
+const MAX_VALUE: i32 = 10_000;
 
 /// Output weight sets, chosen by the number of pieces on the board.
 pub const OUTPUT_BUCKETS: usize = 8;
@@ -156,7 +161,7 @@ pub enum NetworkError {
     NotANetwork,
     #[error("network format {0}; this kibitz reads formats {VERSION_ONE_OUTPUT} and {VERSION}")]
     Version(u32),
-    #[error("the network has {0} outputs; this kibitz needs {OUTPUT_BUCKETS}")]
+    #[error("the network has {0} outputs; format {VERSION} needs {OUTPUT_BUCKETS}")]
     Outputs(u32),
     #[error("the network has {0} neurons a view; this kibitz needs {HIDDEN}")]
     Hidden(u32),
@@ -316,7 +321,7 @@ impl Network {
             for view in Color::ALL {
                 let row = &self.rows[input(view, piece, square)];
                 for (sum, w) in acc.views[view as usize].iter_mut().zip(row) {
-                    *sum += w;
+                    *sum = sum.wrapping_add(*w);
                 }
             }
         }
@@ -332,8 +337,13 @@ impl Network {
         let (own, other) = self.output[bucket].split_at(HIDDEN);
         let sum = screlu_dot(us, own) + screlu_dot(them, other);
         // sum is in SQUARED_ONE × QB units: to QB units, add the bias (QB
-        // units), then to centipawns.
-        (sum / SQUARED_ONE + self.output_bias[bucket]) * SCALE / QB
+        // units), then to centipawns. In 64 bits and clamped: a trained
+        // network stays far inside, but a file made by hand could reach
+        // past any `i32` or into the values that mean mate.
+        let value = (i64::from(sum / SQUARED_ONE) + i64::from(self.output_bias[bucket]))
+            * i64::from(SCALE)
+            / i64::from(QB);
+        value.clamp(-i64::from(MAX_VALUE), i64::from(MAX_VALUE)) as i32
     }
 
     /// The value for the side to move of a board, in centipawns, computed
@@ -528,25 +538,25 @@ impl Network {
             ) {
                 (Some(on), None, Some(off), None) => {
                     for (((o, a), n), f) in out.iter_mut().zip(old).zip(on).zip(off) {
-                        *o = a + n - f;
+                        *o = a.wrapping_add(*n).wrapping_sub(*f);
                     }
                 }
                 (Some(on), None, Some(off1), Some(off2)) => {
                     let sums = out.iter_mut().zip(old).zip(on).zip(off1).zip(off2);
                     for ((((o, a), n), f1), f2) in sums {
-                        *o = a + n - f1 - f2;
+                        *o = a.wrapping_add(*n).wrapping_sub(*f1).wrapping_sub(*f2);
                     }
                 }
                 (on1, on2, off1, off2) => {
                     out.copy_from_slice(old);
                     for row in [on1, on2].into_iter().flatten() {
                         for (s, w) in out.iter_mut().zip(row) {
-                            *s += w;
+                            *s = s.wrapping_add(*w);
                         }
                     }
                     for row in [off1, off2].into_iter().flatten() {
                         for (s, w) in out.iter_mut().zip(row) {
-                            *s -= w;
+                            *s = s.wrapping_sub(*w);
                         }
                     }
                 }
@@ -788,13 +798,13 @@ mod tests {
         // disagree on a 3-piece board, by that bias, and nowhere else.
         let net = random_network(5);
         let mut biases = net.output_bias;
-        biases[0] += 40 * QB / SCALE;
+        biases[0] += QB; // +1.0 output: SCALE centipawns
         let other = Network::from_parts(net.rows.clone(), net.bias, net.output.clone(), biases);
         let three: Chess = crate::game::fen::parse_fen("4k3/8/8/8/8/8/8/3QK3 w - - 0 1").unwrap();
-        assert_eq!(
-            other.evaluate(three.board(), Color::White),
-            net.evaluate(three.board(), Color::White) + 40
-        );
+        let gap =
+            other.evaluate(three.board(), Color::White) - net.evaluate(three.board(), Color::White);
+        // Integer division may round the two values apart by one.
+        assert!((SCALE - 1..=SCALE + 1).contains(&gap), "{gap}");
         let start = Chess::default();
         assert_eq!(
             other.evaluate(start.board(), Color::White),

@@ -593,6 +593,7 @@ pub(super) fn quiet_is_legal(position: &Chess, m: Move) -> bool {
     else {
         return position.is_legal(m);
     };
+    debug_assert!(!position.is_check(), "only asked when not in check");
     let board = position.board();
     let us = position.turn();
     let occupied = board.occupied();
@@ -635,8 +636,13 @@ pub(super) fn quiet_is_legal(position: &Chess, m: Move) -> bool {
 }
 
 #[cfg(test)]
-#[cfg(test)]
 mod tests {
+    use super::*;
+    use crate::engine::tt::PackedMove;
+    use shakmaty::CastlingMode;
+    use shakmaty::fen::Fen;
+    use shakmaty::uci::UciMove;
+
     /// The quick check for killers agrees with shakmaty's on quiet moves
     /// taken from other positions (earlier in the same random games and
     /// from other games), wherever the side to move is not in check.
@@ -697,12 +703,6 @@ mod tests {
             "{legal_seen} {illegal_seen}"
         );
     }
-
-    use super::*;
-    use crate::engine::tt::PackedMove;
-    use shakmaty::CastlingMode;
-    use shakmaty::fen::Fen;
-    use shakmaty::uci::UciMove;
 
     /// The direct capture generator gives exactly the legal captures and
     /// queen promotions, over positions full of pins, checks, en passant

@@ -296,7 +296,8 @@ impl FloatNet {
             }
         }
         let bias = std::array::from_fn(|j| q(self.bias[j], QA));
-        // One trained output serves every bucket.
+        // Bucket b takes trained output b; a single trained output serves
+        // every bucket.
         let from = |bucket: usize| bucket.min(self.outputs - 1);
         let output = Box::new(std::array::from_fn(|b| {
             std::array::from_fn(|j| q(self.output[from(b) * 2 * HIDDEN + j], QB))

@@ -20,7 +20,7 @@ use crate::engine::tt::TranspositionTable;
 use crate::engine::{Limits, SearchOptions};
 
 /// How the games are played.
-#[derive(Clone)]
+#[derive(Debug, Clone)]
 pub struct SelfPlayOptions {
     /// Nodes searched per move.
     pub nodes: u64,
