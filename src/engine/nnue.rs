@@ -12,7 +12,7 @@
 //!
 //! The network knows no terms. It sees only which piece stands on which
 //! square, and it learns what those placements are worth from positions
-//! scored by kibitz's own search (the shipped one from 1.9 million of them:
+//! scored by kibitz's own search (the shipped one from 3.3 million of them:
 //! `kibitz tune selfplay`, trained by `kibitz tune net`, see
 //! `src/tune/net.rs`).
 //!
