@@ -171,10 +171,13 @@ fn a_repetition_with_the_game_history_is_a_draw() {
         Some("e8d8")
     );
     assert_eq!(score, kibitz::engine::Score::Centipawns(0));
-    // Without that history the same position is simply lost.
+    // Without that history the same position is simply lost. (The
+    // network values a bare queen ending at some four or five pawns, not
+    // more: self-play games are adjudicated before they reach one, so it
+    // has seen few. Clearly lost is what matters here.)
     let (_, score) = best_and_score(request(vec![1, 2, 3]));
     assert!(
-        matches!(score, kibitz::engine::Score::Centipawns(cp) if cp < -500),
+        matches!(score, kibitz::engine::Score::Centipawns(cp) if cp < -300),
         "{score:?}"
     );
 }
@@ -195,9 +198,11 @@ fn the_fifty_move_rule_is_a_draw() {
     };
     let (_, score) = best_and_score(request("4k3/8/8/8/8/8/8/Q3K3 w - - 99 80"));
     assert_eq!(score, kibitz::engine::Score::Centipawns(0));
+    // The same position with the count at zero: clearly won (see above
+    // for why the network says some four or five pawns).
     let (_, score) = best_and_score(request("4k3/8/8/8/8/8/8/Q3K3 w - - 0 80"));
     assert!(
-        matches!(score, kibitz::engine::Score::Centipawns(cp) if cp > 500),
+        matches!(score, kibitz::engine::Score::Centipawns(cp) if cp > 300),
         "{score:?}"
     );
 }
