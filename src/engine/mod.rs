@@ -20,6 +20,8 @@ pub mod protocol;
 mod pst;
 mod pvs;
 mod qsearch;
+#[cfg(test)]
+mod random_walks;
 mod root;
 pub mod search;
 pub mod see;

@@ -655,49 +655,30 @@ mod tests {
             "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
         ];
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
         let mut pool: Vec<Move> = Vec::new();
         let (mut legal_seen, mut illegal_seen) = (0, 0);
-        for fen in starts {
-            for _game in 0..20 {
-                let mut pos: Chess = fen
-                    .parse::<Fen>()
-                    .unwrap()
-                    .into_position(CastlingMode::Standard)
-                    .unwrap();
-                for _ply in 0..60 {
-                    let legal = pos.legal_moves();
-                    if legal.is_empty() {
-                        break;
+        super::super::random_walks::walk(&starts, 0x2545_f491_4f6c_dd1d, |pos, legal| {
+            pool.extend(legal.iter().copied().filter(|&m| is_quiet(m)));
+            if pool.len() > 400 {
+                pool.drain(..200);
+            }
+            if !pos.is_check() {
+                for &m in &pool {
+                    let expected = pos.is_legal(m);
+                    assert_eq!(
+                        quiet_is_legal(pos, m),
+                        expected,
+                        "{m:?} in {}",
+                        Fen::from_position(pos, shakmaty::EnPassantMode::Legal)
+                    );
+                    if expected {
+                        legal_seen += 1;
+                    } else {
+                        illegal_seen += 1;
                     }
-                    pool.extend(legal.iter().copied().filter(|&m| is_quiet(m)));
-                    if pool.len() > 400 {
-                        pool.drain(..200);
-                    }
-                    if !pos.is_check() {
-                        for &m in &pool {
-                            let expected = pos.is_legal(m);
-                            assert_eq!(
-                                quiet_is_legal(&pos, m),
-                                expected,
-                                "{m:?} in {}",
-                                Fen::from_position(&pos, shakmaty::EnPassantMode::Legal)
-                            );
-                            if expected {
-                                legal_seen += 1;
-                            } else {
-                                illegal_seen += 1;
-                            }
-                        }
-                    }
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
-                    let m = legal[(seed % legal.len() as u64) as usize];
-                    pos.play_unchecked(m);
                 }
             }
-        }
+        });
         assert!(
             legal_seen > 10_000 && illegal_seen > 10_000,
             "{legal_seen} {illegal_seen}"
@@ -717,48 +698,29 @@ mod tests {
             "4k3/8/8/2KpP2r/8/8/8/8 w - d6 0 1",
             "4k3/1P6/8/8/8/8/6p1/4K2R b K - 0 1",
         ];
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
         let mut checked = 0;
-        for fen in starts {
-            for _game in 0..20 {
-                let mut pos: Chess = fen
-                    .parse::<Fen>()
-                    .unwrap()
-                    .into_position(CastlingMode::Standard)
-                    .unwrap();
-                for _ply in 0..60 {
-                    let legal = pos.legal_moves();
-                    if legal.is_empty() {
-                        break;
-                    }
-                    if !pos.is_check() {
-                        let key = |m: &Move| PackedMove::new(*m).raw();
-                        let mut expected: Vec<Move> = legal
-                            .iter()
-                            .copied()
-                            .filter(|m| m.is_capture() || m.promotion() == Some(Role::Queen))
-                            .collect();
-                        let mut list = ArrayVec::new();
-                        noisy_moves(&pos, &mut list, false);
-                        let mut got: Vec<Move> = list.into_iter().collect();
-                        expected.sort_by_key(key);
-                        got.sort_by_key(key);
-                        assert_eq!(
-                            got,
-                            expected,
-                            "{}",
-                            Fen::from_position(&pos, shakmaty::EnPassantMode::Legal)
-                        );
-                        checked += 1;
-                    }
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
-                    let m = legal[(seed % legal.len() as u64) as usize];
-                    pos.play_unchecked(m);
-                }
+        super::super::random_walks::walk(&starts, 0x9e37_79b9_7f4a_7c15, |pos, legal| {
+            if !pos.is_check() {
+                let key = |m: &Move| PackedMove::new(*m).raw();
+                let mut expected: Vec<Move> = legal
+                    .iter()
+                    .copied()
+                    .filter(|m| m.is_capture() || m.promotion() == Some(Role::Queen))
+                    .collect();
+                let mut list = ArrayVec::new();
+                noisy_moves(pos, &mut list, false);
+                let mut got: Vec<Move> = list.into_iter().collect();
+                expected.sort_by_key(key);
+                got.sort_by_key(key);
+                assert_eq!(
+                    got,
+                    expected,
+                    "{}",
+                    Fen::from_position(pos, shakmaty::EnPassantMode::Legal)
+                );
+                checked += 1;
             }
-        }
+        });
         assert!(checked > 3000, "{checked}");
     }
 

@@ -759,8 +759,6 @@ pub(super) fn gives_check(position: &Chess, m: Move) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::CastlingMode;
-    use shakmaty::fen::Fen;
 
     /// The check test without making the move agrees with making it, for
     /// every legal move along random games from positions rich in pins,
@@ -774,33 +772,15 @@ mod tests {
             "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
             "4k3/1P6/8/8/8/8/6p1/4K2R b K - 0 1",
         ];
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
         let mut checks = 0;
-        for fen in starts {
-            for _game in 0..20 {
-                let mut pos: Chess = fen
-                    .parse::<Fen>()
-                    .unwrap()
-                    .into_position(CastlingMode::Standard)
-                    .unwrap();
-                for _ply in 0..60 {
-                    let legal = pos.legal_moves();
-                    if legal.is_empty() {
-                        break;
-                    }
-                    for &m in &legal {
-                        let mut child = pos.clone();
-                        child.play_unchecked(m);
-                        assert_eq!(gives_check(&pos, m), child.is_check(), "{m:?}");
-                        checks += usize::from(child.is_check());
-                    }
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
-                    pos.play_unchecked(legal[(seed % legal.len() as u64) as usize]);
-                }
+        super::super::random_walks::walk(&starts, 0x2545_f491_4f6c_dd1d, |pos, legal| {
+            for &m in legal {
+                let mut child = pos.clone();
+                child.play_unchecked(m);
+                assert_eq!(gives_check(pos, m), child.is_check(), "{m:?}");
+                checks += usize::from(child.is_check());
             }
-        }
+        });
         assert!(checks > 500, "{checks}");
     }
 }
