@@ -105,6 +105,28 @@ pub(super) fn wins_or_holds(position: &Chess, m: Move) -> bool {
     see(position, m) >= 0
 }
 
+/// Bounds on `see(position, m)` known without playing out the exchange:
+/// the exchange never wins more than the first capture takes (with a
+/// promotion's gain), and when the victim is worth at least the capturer,
+/// never less than the victim minus the capturer (the capturer's side may
+/// stop after one recapture). The lower bound is `None` when the capturer
+/// is worth more; a caller that the bounds already answer skips the
+/// exchange.
+pub(super) fn see_bounds(m: Move) -> (Option<i32>, i32) {
+    let victim = match m {
+        Move::EnPassant { .. } => Some(Role::Pawn),
+        Move::Normal { capture, .. } => capture,
+        Move::Castle { .. } | Move::Put { .. } => return (Some(0), 0),
+    };
+    let taken = victim.map_or(0, value_of);
+    let promoted = m
+        .promotion()
+        .map_or(0, |role| value_of(role) - value_of(Role::Pawn));
+    let lower = (m.promotion().is_none() && taken >= value_of(m.role()))
+        .then(|| taken - value_of(m.role()));
+    (lower, taken + promoted)
+}
+
 fn least_valuable(
     board: &shakmaty::Board,
     attackers: Bitboard,
@@ -162,5 +184,34 @@ mod tests {
         );
         // Quiet move: nothing changes hands.
         assert_eq!(see_of("4k3/8/8/8/8/8/8/4K2R w K - 0 1", "h1h5"), 0);
+    }
+
+    /// The bounds quiescence search trusts instead of the exchange must
+    /// hold for every capture and promotion of many random positions.
+    #[test]
+    fn bounds_hold() {
+        let starts = [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+        ];
+        let (mut checked, mut known_low) = (0, 0);
+        super::super::random_walks::walk(&starts, 0x5EE_B0D5, |pos, legal| {
+            for &m in legal {
+                if !m.is_capture() && !m.is_promotion() {
+                    continue;
+                }
+                let exact = see(pos, m);
+                let (lower, upper) = see_bounds(m);
+                assert!(exact <= upper, "{m} in {pos:?}: {exact} > {upper}");
+                if let Some(lower) = lower {
+                    assert!(exact >= lower, "{m} in {pos:?}: {exact} < {lower}");
+                    known_low += 1;
+                }
+                checked += 1;
+            }
+        });
+        assert!(checked > 1000 && known_low > 100, "{checked} {known_low}");
     }
 }
