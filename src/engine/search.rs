@@ -696,7 +696,9 @@ impl<T: Tracer> Searcher<'_, '_, T> {
 /// The position after `m` and its key, updated incrementally from `key`
 /// where shakmaty can and recomputed otherwise. The key is worked out
 /// before the move is made, so the table's bucket for it can be on its way
-/// from memory while the board is copied and updated.
+/// from memory while the board is copied and updated. Inlined, so the
+/// child is built in the caller's frame instead of copied out of this one.
+#[inline(always)]
 pub(super) fn play_with_key(
     tt: &TranspositionTable,
     position: &Chess,
