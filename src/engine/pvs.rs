@@ -42,7 +42,10 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         reducible: bool,
         cut_node: bool,
     ) -> i32 {
-        let (child, child_key) = play_with_key(self.ctx.tt, position, key, m);
+        // A child at depth 0 goes straight to quiescence search, which in
+        // the engine's own search does not look in the table.
+        let probes = depth > 1 || !self.options.selective;
+        let (child, child_key) = play_with_key(probes.then_some(self.ctx.tt), position, key, m);
         self.moved(ply + 1, position.turn(), Some(m));
         self.path.push(child_key);
         let gives_check = child.is_check();

@@ -164,7 +164,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                     reduction: 0,
                 });
             }
-            let (child, key) = play_with_key(self.ctx.tt, position, key, m);
+            let (child, key) = play_with_key(table.then_some(self.ctx.tt), position, key, m);
             self.moved(ply + 1, position.turn(), Some(m));
             let value = if ab {
                 -self.quiescence(&child, key, -beta, -alpha, ply + 1)

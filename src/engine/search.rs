@@ -696,18 +696,21 @@ impl<T: Tracer> Searcher<'_, '_, T> {
 /// The position after `m` and its key, updated incrementally from `key`
 /// where shakmaty can and recomputed otherwise. The key is worked out
 /// before the move is made, so the table's bucket for it can be on its way
-/// from memory while the board is copied and updated. Inlined, so the
-/// child is built in the caller's frame instead of copied out of this one.
+/// from memory while the board is copied and updated: `tt` is the table
+/// when the child will probe it, `None` when it will not (the engine's
+/// quiescence search), where a prefetch would only spend memory bandwidth
+/// and push useful lines out of the cache. Inlined, so the child is built
+/// in the caller's frame instead of copied out of this one.
 #[inline(always)]
 pub(super) fn play_with_key(
-    tt: &TranspositionTable,
+    tt: Option<&TranspositionTable>,
     position: &Chess,
     key: u64,
     m: Move,
 ) -> (Chess, u64) {
     let incremental =
         position.update_zobrist_hash(shakmaty::zobrist::Zobrist64(key), m, EnPassantMode::Legal);
-    if let Some(z) = incremental {
+    if let (Some(z), Some(tt)) = (incremental, tt) {
         tt.prefetch(z.0);
     }
     let mut child = position.clone();
