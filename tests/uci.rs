@@ -185,7 +185,7 @@ fn uci_elo_with_limit_strength_plays_the_nearest_level() {
     assert!(
         lines
             .iter()
-            .any(|l| l.starts_with("option name UCI_Elo type spin default 2750 min 600 max 2750")),
+            .any(|l| l.starts_with("option name UCI_Elo type spin default 3125 min 600 max 3125")),
         "{lines:?}"
     );
     uci.send("setoption name UCI_Elo value 5000");

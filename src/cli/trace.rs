@@ -152,7 +152,9 @@ fn search_description(options: &SearchOptions, depth: u32) -> String {
         "static evaluation at the horizon"
     });
     if options.selective {
-        parts.push("selective: null move, reductions, futility, check extension");
+        parts.push(
+            "selective: null move, reductions, futility, check extension, no table in quiescence",
+        );
     }
     let schedule = if options.iterative_deepening {
         format!("iterative deepening 1..{depth}")
@@ -733,7 +735,7 @@ mod tests {
         let full = SearchOptions::default();
         assert_eq!(
             search_description(&full, 4),
-            "principal-variation search, move ordering, transposition table, quiescence, selective: null move, reductions, futility, check extension; iterative deepening 1..4"
+            "principal-variation search, move ordering, transposition table, quiescence, selective: null move, reductions, futility, check extension, no table in quiescence; iterative deepening 1..4"
         );
     }
 }

@@ -298,9 +298,9 @@ impl MovePicker {
     /// capture history above zero, losing ones below.
     ///
     /// The three generators are kept out of line: inlined, their move
-    /// lists (kilobytes of stack) and their setup (the phase for the
-    /// quiet moves' tie-break) were paid on every call of `next`, once per
-    /// move handed out, instead of once per stage.
+    /// lists (kilobytes of stack, probed page by page) made `next`'s frame
+    /// large, and that frame was set up on every call, once per move
+    /// handed out, instead of once per stage.
     #[inline(never)]
     fn generate_captures(&mut self, position: &Chess, heuristics: &Heuristics) {
         let color = position.turn();

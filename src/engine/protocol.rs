@@ -173,7 +173,8 @@ pub struct SearchOptions {
     pub iterative_deepening: bool,
     /// Selective search: null move, late-move reductions, futility, delta
     /// and late-move pruning, and the check extension. These change the
-    /// tree's value, not just its size.
+    /// tree's value, not just its size. Quiescence search also leaves the
+    /// transposition table alone then (see `qsearch.rs`).
     pub selective: bool,
     /// Aspiration windows around the previous iteration's score.
     pub aspiration: bool,

@@ -42,8 +42,9 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         reducible: bool,
         cut_node: bool,
     ) -> i32 {
-        // A child at depth 0 goes straight to quiescence search, which in
-        // the engine's own search does not look in the table.
+        // At depth 1 the child is at depth 0 and goes straight to
+        // quiescence search, which in the engine's own search does not
+        // look in the table: no prefetch then.
         let probes = depth > 1 || !self.options.selective;
         let (child, child_key) = play_with_key(probes.then_some(self.ctx.tt), position, key, m);
         self.moved(ply + 1, position.turn(), Some(m));

@@ -40,7 +40,7 @@ const ENGINE_NAME: &str = concat!("kibitz ", env!("CARGO_PKG_VERSION"));
 /// The session state between commands.
 /// The range of UCI `UCI_Elo`: the weakest and strongest measured levels.
 const MIN_UCI_ELO: u32 = 600;
-const MAX_UCI_ELO: u32 = 2750;
+const MAX_UCI_ELO: u32 = 3125;
 
 struct Session {
     engine: Engine,
