@@ -125,6 +125,9 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         for (index, &m) in moves.iter().enumerate() {
             if !in_check {
                 let delta = self.options.selective && ab;
+                // Whether a capture gaining `gain` could bring the score
+                // within reach of alpha (delta pruning skips it if not).
+                let reaches = |gain: i32| stand_pat + gain + DELTA_MARGIN > alpha;
                 // Most captures are settled by the exchange's bounds alone
                 // (see `see_bounds`): one that cannot reach alpha even
                 // winning its victim outright is skipped either way, and
@@ -132,17 +135,15 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                 // searched either way. The exchange is played out for the
                 // rest, and always when tracing, which names the rule.
                 let (lower, upper) = see_bounds(m);
-                let pruned = if !T::ENABLED && delta && stand_pat + upper + DELTA_MARGIN <= alpha {
+                let pruned = if !T::ENABLED && delta && !reaches(upper) {
                     Some(Pruning::Delta)
-                } else if !T::ENABLED
-                    && lower.is_some_and(|lower| !delta || stand_pat + lower + DELTA_MARGIN > alpha)
-                {
+                } else if !T::ENABLED && lower.is_some_and(|lower| !delta || reaches(lower)) {
                     None
                 } else {
                     let exchange = see(position, m);
                     if exchange < 0 {
                         Some(Pruning::LosingCapture)
-                    } else if delta && stand_pat + exchange + DELTA_MARGIN <= alpha {
+                    } else if delta && !reaches(exchange) {
                         Some(Pruning::Delta)
                     } else {
                         None

@@ -90,19 +90,10 @@ pub fn see(position: &Chess, m: Move) -> i32 {
 /// Whether a capture (or promotion) wins or keeps material by exchange
 /// evaluation, the same answer as `see(position, m) >= 0`. Taking a piece
 /// worth at least the capturer's value cannot lose (the capturer may stop
-/// after one recapture), so those skip the exchange.
+/// after one recapture: `see_bounds` knows a lower bound), so those skip
+/// the exchange.
 pub(super) fn wins_or_holds(position: &Chess, m: Move) -> bool {
-    let victim = match m {
-        Move::EnPassant { .. } => Some(Role::Pawn),
-        _ => m.capture(),
-    };
-    if m.promotion().is_none()
-        && let Some(victim) = victim
-        && value_of(victim) >= value_of(m.role())
-    {
-        return true;
-    }
-    see(position, m) >= 0
+    see_bounds(m).0.is_some() || see(position, m) >= 0
 }
 
 /// Bounds on `see(position, m)` known without playing out the exchange:
