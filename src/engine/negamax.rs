@@ -415,7 +415,35 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         let mut tried = Tried::new();
         // The most a futility-pruned move could have scored.
         let mut pruned_bound = -INFINITY;
-        while let Some((m, reason)) = picker.next(position, self.ctx.heuristics) {
+        loop {
+            let next = picker.next(position, self.ctx.heuristics);
+            // The quiet moves the picker left out (see below) before this
+            // one: skipped as they would have been one by one, by the same
+            // rule, counted the same.
+            let skipped = picker.take_skipped();
+            if skipped > 0 {
+                let facts = MoveFacts {
+                    ply,
+                    depth: node.depth,
+                    alpha,
+                    static_eval: node.static_eval,
+                    best,
+                    index,
+                    quiets_tried: tried.quiets.len(),
+                    reason: OrderReason::Quiet,
+                    quiet: true,
+                };
+                let rule = self.quiet_rule(&facts);
+                debug_assert!(rule.is_some(), "a quiet rule, once it holds, keeps holding");
+                if let Some((_, bound)) = rule {
+                    pruned_bound = pruned_bound.max(bound);
+                }
+                legal_moves += skipped;
+                index += skipped;
+            }
+            let Some((m, reason)) = next else {
+                break;
+            };
             if Some(m) == node.excluded {
                 continue;
             }
@@ -439,6 +467,12 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                     },
                 )
             {
+                // From here on those rules skip every quiet move but a
+                // check: the picker need not hand the others out one by
+                // one. A trace shows each move skipped, so it gets them all.
+                if quiet && !T::ENABLED {
+                    picker.only_quiet_checks();
+                }
                 pruned_bound = pruned_bound.max(bound);
                 index += 1;
                 continue;

@@ -49,6 +49,7 @@ use super::eval::{blend, relative};
 use super::heuristics::Heuristics;
 use super::movetables::MoveTables;
 use super::pst::{PHASE_TOTAL, PHASE_WEIGHT, PST_EG, PST_MG};
+use super::search::{CheckSquares, gives_check};
 use super::see::{mvv_lva, wins_or_holds};
 use super::trace::OrderReason;
 
@@ -171,6 +172,19 @@ pub struct MovePicker {
     specials: ArrayVec<Move, 3>,
     table: TableChoice,
     history: bool,
+    /// Whether only quiet moves that give check are still wanted (see
+    /// [`MovePicker::only_quiet_checks`]).
+    checks_only: bool,
+    /// Whether the moves from `next` on have been filtered for it.
+    filtered: bool,
+    /// After filtering, by index: how many quiet moves the filter took out
+    /// between the move before and this one, in the order they would have
+    /// come.
+    skips_before: ArrayVec<u8, 256>,
+    /// After filtering, how many it took out after the last move kept.
+    skips_after: usize,
+    /// Quiet moves skipped since the move loop last asked.
+    skipped: usize,
 }
 
 impl MovePicker {
@@ -199,6 +213,11 @@ impl MovePicker {
             specials: ArrayVec::new(),
             history: !table.no_history,
             table,
+            checks_only: false,
+            filtered: false,
+            skips_before: ArrayVec::new(),
+            skips_after: 0,
+            skipped: 0,
         }
     }
 
@@ -282,6 +301,10 @@ impl MovePicker {
                         && quiet_is_legal(position, m)
                     {
                         self.specials.push(m);
+                        if self.checks_only && !gives_check(position, m) {
+                            self.skipped += 1;
+                            continue;
+                        }
                         return Some((m, reason));
                     }
                 }
@@ -289,7 +312,7 @@ impl MovePicker {
                     self.stage = Stage::Rest;
                     self.generate_quiets(position, heuristics);
                 }
-                Stage::Rest => return self.pick_best(),
+                Stage::Rest => return self.pick_best(position),
             }
         }
     }
@@ -324,20 +347,34 @@ impl MovePicker {
     fn generate_quiets(&mut self, position: &Chess, heuristics: &Heuristics) {
         let color = position.turn();
         let phase = phase_of(position);
-        for m in position.legal_moves() {
-            if !is_quiet(m) || Some(m) == self.hash_move || self.specials.contains(&m) {
-                continue;
+        // The moves handed out already (the hash move, the killers, the
+        // counter-move), as squares: a quiet move is known by its two
+        // squares (a capture, promotion or castling never shares them with
+        // one: castling's target is its rook's square), and two bytes
+        // compare faster than two enums.
+        let mut done: ArrayVec<(Square, Square), 4> = ArrayVec::new();
+        for m in self.hash_move.iter().chain(&self.specials) {
+            if let Some(from) = m.from() {
+                done.push((from, m.to()));
             }
-            let key = if self.history {
+        }
+        let history = self.history;
+        let moves = &mut self.moves;
+        quiet_moves(position, |m| {
+            if let Some(from) = m.from()
+                && done.contains(&(from, m.to()))
+            {
+                return;
+            }
+            let key = if history {
                 heuristics.history(color, m)
             } else {
                 0
             };
-            let index = self.moves.len();
+            let index = moves.len();
             let tie = placement_gain(m, color, phase);
-            self.moves
-                .push((m, sort_key_with_tie(key, tie, index), OrderReason::Quiet));
-        }
+            moves.push((m, sort_key_with_tie(key, tie, index), OrderReason::Quiet));
+        });
     }
 
     /// A capture's (or promotion's) ordering key and class.
@@ -446,11 +483,17 @@ impl MovePicker {
     /// that asks for a second move usually wants them all (an all node),
     /// so the rest are then sorted once, instead of scanned again for each
     /// move (which would cost the square of their number).
-    fn pick_best(&mut self) -> Option<(Move, OrderReason)> {
+    fn pick_best(&mut self, position: &Chess) -> Option<(Move, OrderReason)> {
+        if self.checks_only && !self.filtered {
+            self.filter_quiet_checks(position);
+        }
         if self.next >= self.moves.len() {
+            self.skipped += std::mem::take(&mut self.skips_after);
             return None;
         }
-        if self.ordered && !self.sorted {
+        if self.filtered {
+            self.skipped += usize::from(self.skips_before[self.next]);
+        } else if self.ordered && !self.sorted {
             if !self.scanned {
                 self.scanned = true;
                 self.swap_best_to_next();
@@ -462,6 +505,62 @@ impl MovePicker {
         let (m, _, reason) = self.moves[self.next];
         self.next += 1;
         Some((m, reason))
+    }
+
+    /// From now on hand out, of the quiet moves, only those that give
+    /// check. The move loop asks this once late-move pruning or futility
+    /// has skipped a quiet move: both rules then hold for every later
+    /// quiet move of the node (they depend on the depth, on how many quiet
+    /// moves were searched, and on the best score and alpha, none of which
+    /// goes back), and both spare only moves that give check. The other
+    /// quiet moves are not handed out one by one to be skipped, nor sorted
+    /// among themselves; the loop learns how many there were, and where,
+    /// from [`MovePicker::take_skipped`], since their number still counts
+    /// (legal moves, each move's place in the order). Only for the ordered
+    /// picker, whose order the filter keeps.
+    pub fn only_quiet_checks(&mut self) {
+        self.checks_only = self.ordered;
+    }
+
+    /// How many quiet moves were skipped (see
+    /// [`MovePicker::only_quiet_checks`]) since the last call: those
+    /// before the move just handed out, or after the last move once the
+    /// picker has none left.
+    pub fn take_skipped(&mut self) -> usize {
+        std::mem::take(&mut self.skipped)
+    }
+
+    /// Take the quiet moves that do not give check out of the moves not
+    /// handed out yet, sort the rest, and note for each move kept how many
+    /// of those taken out would have come just before it.
+    fn filter_quiet_checks(&mut self, position: &Chess) {
+        self.filtered = true;
+        self.sorted = true;
+        let checks = CheckSquares::new(position);
+        let mut removed: ArrayVec<i64, 256> = ArrayVec::new();
+        let mut kept = self.next;
+        for i in self.next..self.moves.len() {
+            let entry = self.moves[i];
+            if is_quiet(entry.0) && !checks.gives_check(position, entry.0) {
+                removed.push(entry.1);
+            } else {
+                self.moves[kept] = entry;
+                kept += 1;
+            }
+        }
+        self.moves.truncate(kept);
+        self.moves[self.next..].sort_unstable_by_key(|entry| std::cmp::Reverse(entry.1));
+        self.skips_before.clear();
+        self.skips_before.extend(std::iter::repeat_n(0, self.next));
+        let mut counted = 0;
+        for i in self.next..self.moves.len() {
+            let key = self.moves[i].1;
+            let before = removed.iter().filter(|&&r| r > key).count();
+            // At most 255 moves in a position, so the count fits.
+            self.skips_before.push((before - counted) as u8);
+            counted = before;
+        }
+        self.skips_after = removed.len() - counted;
     }
 
     /// Bring the best move not handed out yet to the front of the rest.
@@ -500,22 +599,10 @@ pub(super) fn noisy_moves(position: &Chess, moves: &mut ArrayVec<Move, 256>, all
     let Some(king) = board.king_of(us) else {
         return;
     };
-    let ours = board.by_color(us);
     let theirs = board.by_color(!us);
     let occupied = board.occupied();
 
-    // Pinned pieces: the only piece between our king and an enemy slider
-    // that would attack the king along that line.
-    let snipers = ((attacks::rook_attacks(king, Bitboard::EMPTY) & board.rooks_and_queens())
-        | (attacks::bishop_attacks(king, Bitboard::EMPTY) & board.bishops_and_queens()))
-        & theirs;
-    let mut pinned = Bitboard::EMPTY;
-    for sniper in snipers {
-        let between = attacks::between(king, sniper) & occupied;
-        if !between.more_than_one() {
-            pinned |= between & ours;
-        }
-    }
+    let pinned = pinned_pieces(position, king);
     let stays_legal =
         |from: Square, to: Square| !pinned.contains(from) || attacks::aligned(king, from, to);
 
@@ -579,6 +666,107 @@ pub(super) fn noisy_moves(position: &Chess, moves: &mut ArrayVec<Move, 256>, all
     // rare, so shakmaty's full legality check decides.
     if position.pseudo_legal_ep_square().is_some() {
         moves.extend(position.en_passant_moves());
+    }
+}
+
+/// Our pieces pinned to our king `king`: each the only piece between the
+/// king and an enemy slider that would attack the king along that line.
+/// Such a piece may move only along the line of its pin.
+fn pinned_pieces(position: &Chess, king: Square) -> Bitboard {
+    let board = position.board();
+    let us = position.turn();
+    let snipers = ((attacks::rook_attacks(king, Bitboard::EMPTY) & board.rooks_and_queens())
+        | (attacks::bishop_attacks(king, Bitboard::EMPTY) & board.bishops_and_queens()))
+        & board.by_color(!us);
+    let mut pinned = Bitboard::EMPTY;
+    for sniper in snipers {
+        let between = attacks::between(king, sniper) & board.occupied();
+        if !between.more_than_one() {
+            pinned |= between & board.by_color(us);
+        }
+    }
+    pinned
+}
+
+/// The legal quiet moves (neither captures nor promotions) of a position
+/// not in check, generated directly and handed to `emit` in the order
+/// shakmaty's `legal_moves` lists them: single pawn pushes, double pushes,
+/// knights, bishops, rooks, queens, the king, castling.
+///
+/// Why not filter `legal_moves`: that generates the captures a second time
+/// (the picker has handed them out already) and works out the piece on
+/// every target square, only for the filter to throw both away. Why keep
+/// shakmaty's order: moves with equal ordering keys keep the order the
+/// generator gave (see [`sort_key`]), so another order would change which
+/// of them the search tries first.
+pub(super) fn quiet_moves(position: &Chess, mut emit: impl FnMut(Move)) {
+    debug_assert!(
+        !position.is_check(),
+        "the staged picker generates evasions at once"
+    );
+    let board = position.board();
+    let us = position.turn();
+    let Some(king) = board.king_of(us) else {
+        return;
+    };
+    let occupied = board.occupied();
+    let empty = !occupied;
+    let pinned = pinned_pieces(position, king);
+    let stays_legal =
+        |from: Square, to: Square| !pinned.contains(from) || attacks::aligned(king, from, to);
+    let quiet = |role, from, to| Move::Normal {
+        role,
+        from,
+        capture: None,
+        to,
+        promotion: None,
+    };
+
+    // Pawn pushes: one step (not to the last rank, which promotes), then
+    // two from the home rank over an empty square.
+    let (step, home_targets) = match us {
+        Color::White => (8, Bitboard::from_rank(shakmaty::Rank::Fourth)),
+        Color::Black => (-8, Bitboard::from_rank(shakmaty::Rank::Fifth)),
+    };
+    let pawns = board.by_piece(Role::Pawn.of(us));
+    let single = pawns.shift(step) & empty;
+    for to in single & !Bitboard::BACKRANKS {
+        if let Some(from) = to.offset(-step)
+            && stays_legal(from, to)
+        {
+            emit(quiet(Role::Pawn, from, to));
+        }
+    }
+    for to in single.shift(step) & empty & home_targets {
+        if let Some(from) = to.offset(-2 * step)
+            && stays_legal(from, to)
+        {
+            emit(quiet(Role::Pawn, from, to));
+        }
+    }
+    for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
+        for from in board.by_piece(role.of(us)) {
+            for to in attacks::attacks(from, role.of(us), occupied) & empty {
+                if stays_legal(from, to) {
+                    emit(quiet(role, from, to));
+                }
+            }
+        }
+    }
+    // Not in check, no enemy slider attacks the king, so none can attack
+    // a square behind it through it: the board as it stands will do.
+    for to in attacks::king_attacks(king) & empty {
+        if board.attacks_to(to, !us, occupied).is_empty() {
+            emit(quiet(Role::King, king, to));
+        }
+    }
+    for side in [
+        shakmaty::CastlingSide::KingSide,
+        shakmaty::CastlingSide::QueenSide,
+    ] {
+        for m in position.castling_moves(side) {
+            emit(m);
+        }
     }
 }
 
@@ -720,6 +908,37 @@ mod tests {
                 let mut got: Vec<Move> = list.into_iter().collect();
                 expected.sort_by_key(key);
                 got.sort_by_key(key);
+                assert_eq!(
+                    got,
+                    expected,
+                    "{}",
+                    Fen::from_position(pos, shakmaty::EnPassantMode::Legal)
+                );
+                checked += 1;
+            }
+        });
+        assert!(checked > 3000, "{checked}");
+    }
+
+    /// The direct quiet generator gives exactly the legal quiet moves, in
+    /// the order shakmaty lists them (the order breaks ties between equal
+    /// ordering keys, so the search depends on it).
+    #[test]
+    fn quiet_moves_are_the_legal_quiet_moves_in_shakmatys_order() {
+        let starts = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "4k3/8/8/2KpP2r/8/8/8/8 w - d6 0 1",
+        ];
+        let mut checked = 0;
+        super::super::random_walks::walk(&starts, 0x0bad_5eed_1234_5678, |pos, legal| {
+            if !pos.is_check() {
+                let expected: Vec<Move> = legal.iter().copied().filter(|&m| is_quiet(m)).collect();
+                let mut got = Vec::new();
+                quiet_moves(pos, |m| got.push(m));
                 assert_eq!(
                     got,
                     expected,

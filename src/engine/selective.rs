@@ -241,6 +241,44 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         }
     }
 
+    /// The rules for a quiet move that does not give check: which of them
+    /// skips it, and the most it could have scored as far as that rule
+    /// knows. Once either applies, it applies to every later quiet move of
+    /// the node as well (the depth stays, and the count of quiet moves
+    /// searched, the best score and alpha only grow), which lets the
+    /// picker leave the rest out (see `MovePicker::only_quiet_checks`).
+    pub(super) fn quiet_rule(&self, facts: &MoveFacts) -> Option<(Pruning, i32)> {
+        let MoveFacts {
+            depth,
+            alpha,
+            static_eval,
+            best,
+            index,
+            quiets_tried,
+            ..
+        } = *facts;
+        if best <= -MATE_BOUND {
+            // Every move so far leads to mate: look at them all.
+            None
+        } else if depth <= LATE_MOVE_PRUNING_DEPTH
+            && quiets_tried as i32 >= LATE_MOVE_PRUNING_BASE + depth * depth
+        {
+            // Late-move pruning: near the horizon, once enough quiet moves
+            // have failed, the rest (ordered last for a reason) are skipped.
+            Some((Pruning::LateMove, -INFINITY))
+        } else if index > 0
+            && depth <= FUTILITY_DEPTH
+            && static_eval + FUTILITY_MARGIN * depth <= alpha
+        {
+            // Futility: close to the horizon and far below alpha, a quiet
+            // move will not help (unless it gives check). It could have
+            // scored at most the evaluation plus the margin.
+            Some((Pruning::Futility, static_eval + FUTILITY_MARGIN * depth))
+        } else {
+            None
+        }
+    }
+
     /// The move rules, at a non-PV node not in check: `Some(bound)` skips
     /// move `m` unsearched, where `bound` is the most it could have scored
     /// as far as the rule knows (`-INFINITY` when the rule does not say),
@@ -254,27 +292,15 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         let MoveFacts {
             ply,
             depth,
-            alpha,
-            static_eval,
             best,
-            index,
-            quiets_tried,
             reason,
             quiet,
+            ..
         } = *facts;
-        // Both quiet-move rules spare moves that give check; find out at
-        // most once, and only if a rule gets that far.
-        let mut check_cache = None;
-        let mut checks = || *check_cache.get_or_insert_with(|| gives_check(position, m));
-        let skip = if quiet
-            && depth <= LATE_MOVE_PRUNING_DEPTH
-            && quiets_tried as i32 >= LATE_MOVE_PRUNING_BASE + depth * depth
-            && best > -MATE_BOUND
-            && !checks()
-        {
-            // Late-move pruning: near the horizon, once enough quiet moves
-            // have failed, the rest (ordered last for a reason) are skipped.
-            Some((Pruning::LateMove, -INFINITY))
+        let skip = if quiet {
+            // Both quiet-move rules spare moves that give check: find out
+            // only if a rule gets that far.
+            self.quiet_rule(facts).filter(|_| !gives_check(position, m))
         } else if reason == OrderReason::BadCapture
             && depth <= SEE_PRUNING_DEPTH
             && best > -MATE_BOUND
@@ -283,17 +309,6 @@ impl<T: Tracer> Searcher<'_, '_, T> {
             // Captures that lose material by exchange are not worth a
             // search this close to the horizon.
             Some((Pruning::LosingCapture, -INFINITY))
-        } else if quiet
-            && index > 0
-            && depth <= FUTILITY_DEPTH
-            && static_eval + FUTILITY_MARGIN * depth <= alpha
-            && best > -MATE_BOUND
-            && !checks()
-        {
-            // Futility: close to the horizon and far below alpha, a quiet
-            // move will not help (unless it gives check). It could have
-            // scored at most the evaluation plus the margin.
-            Some((Pruning::Futility, static_eval + FUTILITY_MARGIN * depth))
         } else {
             None
         };
