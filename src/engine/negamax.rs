@@ -137,10 +137,12 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         ply: u32,
         null_allowed: bool,
         cut_node: bool,
+        in_check: bool,
     ) -> i32 {
+        debug_assert_eq!(in_check, position.is_check());
         self.pv[ply as usize].clear();
         if depth <= 0 || ply as usize >= MAX_PLY - 1 {
-            return self.horizon(position, key, alpha, beta, ply);
+            return self.horizon(position, key, alpha, beta, ply, in_check);
         }
         if !self.enter(ply, depth, alpha, beta, false) {
             return 0;
@@ -155,7 +157,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
             alpha,
             beta,
             cut_node,
-            in_check: position.is_check(),
+            in_check,
             excluded: self.excluded[ply as usize],
             hit: None,
             hash_move: None,
@@ -190,7 +192,15 @@ impl<T: Tracer> Searcher<'_, '_, T> {
     /// Stage 1, the horizon. A repetition there is still a draw, whatever
     /// the captures say; otherwise the quiescence search plays the captures
     /// out (or, without it, the static evaluation is the value).
-    fn horizon(&mut self, position: &Chess, key: u64, alpha: i32, beta: i32, ply: u32) -> i32 {
+    fn horizon(
+        &mut self,
+        position: &Chess,
+        key: u64,
+        alpha: i32,
+        beta: i32,
+        ply: u32,
+        in_check: bool,
+    ) -> i32 {
         if self.is_draw(position) {
             if !self.enter(ply, 0, alpha, beta, false) {
                 return 0;
@@ -200,7 +210,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         if !self.options.quiescence {
             return self.horizon_leaf(position, ply, alpha, beta);
         }
-        self.quiescence(position, key, alpha, beta, ply)
+        self.quiescence(position, key, alpha, beta, ply, in_check)
     }
 
     /// A horizon position of a search without quiescence: its static
@@ -364,6 +374,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
             node.hit,
             node.hash_move,
             node.cut_node,
+            node.in_check,
         ) {
             Singular::Extend(plies) => {
                 node.hash_move_extension = plies;
@@ -397,6 +408,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         let previous = self.played.get(ply as usize).copied().flatten();
         let mut picker = MovePicker::new(
             node.hash_move,
+            node.in_check,
             self.options.move_ordering,
             self.ctx.heuristics,
             ply,

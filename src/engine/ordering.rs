@@ -172,6 +172,8 @@ pub struct MovePicker {
     specials: ArrayVec<Move, 3>,
     table: TableChoice,
     history: bool,
+    /// Whether the side to move is in check.
+    in_check: bool,
     /// Whether only quiet moves that give check are still wanted (see
     /// [`MovePicker::only_quiet_checks`]).
     checks_only: bool,
@@ -191,6 +193,7 @@ impl MovePicker {
     /// `hash_move` must already be known legal (see `PackedMove::unpack`).
     pub fn new(
         hash_move: Option<Move>,
+        in_check: bool,
         ordered: bool,
         heuristics: &Heuristics,
         ply: u32,
@@ -213,6 +216,7 @@ impl MovePicker {
             specials: ArrayVec::new(),
             history: !table.no_history,
             table,
+            in_check,
             checks_only: false,
             filtered: false,
             skips_before: ArrayVec::new(),
@@ -244,7 +248,7 @@ impl MovePicker {
                     // In check the evasions are few and generated at once;
                     // with table moves the whole list is needed to rank
                     // them.
-                    self.stage = if position.is_check() || self.table.count > 0 {
+                    self.stage = if self.in_check || self.table.count > 0 {
                         Stage::Generate
                     } else {
                         Stage::Captures
@@ -978,6 +982,7 @@ mod tests {
                 let hash = (step % 3 != 0).then(|| legal[step % legal.len()]);
                 let mut picker = MovePicker::new(
                     hash,
+                    pos.is_check(),
                     true,
                     &heuristics,
                     0,
@@ -1024,7 +1029,14 @@ mod tests {
             .unwrap();
         let heuristics = Heuristics::default();
         let hash = "e2a6".parse::<UciMove>().unwrap().to_move(&pos).unwrap();
-        let mut picker = MovePicker::new(Some(hash), true, &heuristics, 0, TableChoice::default());
+        let mut picker = MovePicker::new(
+            Some(hash),
+            pos.is_check(),
+            true,
+            &heuristics,
+            0,
+            TableChoice::default(),
+        );
         let mut seen = Vec::new();
         while let Some((m, reason)) = picker.next(&pos, &heuristics) {
             if seen.is_empty() {

@@ -107,6 +107,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                 next_ply,
                 true,
                 full_child_cut,
+                gives_check,
             )
         };
         let value = match window {
@@ -120,6 +121,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                 next_ply,
                 true,
                 false,
+                gives_check,
             ),
             // Textbook alpha-beta (and the first move of PVS): the child's
             // window is ours, negated and swapped, because its side to move
@@ -134,6 +136,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                     next_ply,
                     true,
                     full_child_cut,
+                    gives_check,
                 );
                 if value > alpha && reduction > 0 && !self.stopped {
                     self.record_research(ply, m, WindowKind::Full, ReSearchReason::Reduced);
@@ -154,6 +157,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                     next_ply,
                     true,
                     reduction > 0 || !cut_node,
+                    gives_check,
                 );
                 if value > alpha && reduction > 0 && !self.stopped {
                     self.record_research(ply, m, WindowKind::Null, ReSearchReason::Reduced);
@@ -166,6 +170,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                         next_ply,
                         true,
                         !cut_node,
+                        gives_check,
                     );
                 }
                 if value > alpha && value < beta && !self.stopped {

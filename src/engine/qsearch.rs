@@ -36,7 +36,9 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         mut alpha: i32,
         beta: i32,
         ply: u32,
+        in_check: bool,
     ) -> i32 {
+        debug_assert_eq!(in_check, position.is_check());
         if !self.enter(ply, 0, alpha, beta, true) {
             return 0;
         }
@@ -67,7 +69,6 @@ impl<T: Tracer> Searcher<'_, '_, T> {
             return self.leave(ply, value);
         }
         let original_alpha = alpha;
-        let in_check = position.is_check();
         let mut best = -INFINITY;
         let mut stand_pat = -INFINITY;
         let mut moves = ArrayVec::new();
@@ -105,7 +106,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                     alpha = best;
                 }
             }
-            quiescence_moves(position, self.options.move_ordering, &mut moves);
+            quiescence_moves(position, false, self.options.move_ordering, &mut moves);
         }
 
         let reason = if in_check {
@@ -169,10 +170,11 @@ impl<T: Tracer> Searcher<'_, '_, T> {
             }
             let (child, key) = play_with_key(table.then_some(self.ctx.tt), position, key, m);
             self.moved(ply + 1, position.turn(), Some(m));
+            let checked = child.is_check();
             let value = if ab {
-                -self.quiescence(&child, key, -beta, -alpha, ply + 1)
+                -self.quiescence(&child, key, -beta, -alpha, ply + 1, checked)
             } else {
-                -self.quiescence(&child, key, -INFINITY, INFINITY, ply + 1)
+                -self.quiescence(&child, key, -INFINITY, INFINITY, ply + 1, checked)
             };
             if self.stopped {
                 return 0;
@@ -220,9 +222,14 @@ impl<T: Tracer> Searcher<'_, '_, T> {
 /// The moves go into `moves` (cleared first) rather than a returned list:
 /// a list of 256 moves is 1.5 KB, and copying it out of every quiescence
 /// node costs more than many of them spend searching.
-pub(super) fn quiescence_moves(position: &Chess, ordered: bool, moves: &mut ArrayVec<Move, 256>) {
+pub(super) fn quiescence_moves(
+    position: &Chess,
+    in_check: bool,
+    ordered: bool,
+    moves: &mut ArrayVec<Move, 256>,
+) {
     moves.clear();
-    if ordered && !position.is_check() {
+    if ordered && !in_check {
         noisy_moves(position, moves, false);
     } else {
         // Unordered (the teaching search shows moves as the generator gives

@@ -268,6 +268,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         };
         let mut picker = MovePicker::new(
             hash_move,
+            position.is_check(),
             self.options.move_ordering,
             self.ctx.heuristics,
             0,

@@ -159,6 +159,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
             ply + 1,
             false,
             !cut_node,
+            passed.is_check(),
         );
         self.path.pop();
         if self.stopped {
@@ -194,6 +195,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         hit: Option<TtHit>,
         hash_move: Option<Move>,
         cut_node: bool,
+        in_check: bool,
     ) -> Singular {
         let ply_index = ply as usize;
         let (Some(hit), Some(candidate)) = (hit, hash_move) else {
@@ -219,6 +221,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
             ply,
             false,
             cut_node,
+            in_check,
         );
         self.excluded[ply_index] = None;
         if self.stopped {
