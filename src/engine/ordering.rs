@@ -638,7 +638,19 @@ pub(super) fn noisy_moves(position: &Chess, moves: &mut ArrayVec<Move, 256>, all
         Color::White => shakmaty::Rank::Eighth,
         Color::Black => shakmaty::Rank::First,
     });
-    for from in board.by_piece(Role::Pawn.of(us)) {
+    // Only the pawns with something to do here: those attacking an enemy
+    // piece, found for all pawns at once by shifting the enemy pieces back
+    // along the two diagonals (a pawn on the a- or h-file attacks only
+    // inward), and those a step from the last rank.
+    let pawns = board.by_piece(Role::Pawn.of(us));
+    let not_a = !Bitboard::from_file(shakmaty::File::A);
+    let not_h = !Bitboard::from_file(shakmaty::File::H);
+    let (capturers, step) = match us {
+        Color::White => ((theirs.shift(-7) & not_a) | (theirs.shift(-9) & not_h), 8),
+        Color::Black => ((theirs.shift(7) & not_h) | (theirs.shift(9) & not_a), -8),
+    };
+    let promoting = last_rank.shift(-step);
+    for from in pawns & (capturers | promoting) {
         for to in attacks::pawn_attacks(us, from) & theirs {
             if !stays_legal(from, to) {
                 continue;
@@ -653,7 +665,7 @@ pub(super) fn noisy_moves(position: &Chess, moves: &mut ArrayVec<Move, 256>, all
             }
         }
         // A push to the last rank.
-        if let Some(to) = from.offset(if us.is_white() { 8 } else { -8 })
+        if let Some(to) = from.offset(step)
             && last_rank.contains(to)
             && !occupied.contains(to)
             && stays_legal(from, to)

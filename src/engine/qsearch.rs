@@ -249,17 +249,23 @@ pub(super) fn quiescence_moves(
         let key =
             |m: Move| ((32_768 - mvv_lva(m)) as u32) << 16 | u32::from(PackedMove::new(m).raw());
         // The lists are short (a handful of captures), where a plain
-        // insertion sort beats the library's general one.
-        let mut keyed = ArrayVec::<(u32, Move), 256>::new();
-        for &m in moves.iter() {
-            let k = key(m);
-            let mut at = keyed.len();
-            while at > 0 && keyed[at - 1].0 > k {
+        // insertion sort beats the library's general one; the keys sit in
+        // a list of their own beside the moves, sorted along with them.
+        let mut keys = [0u32; 64];
+        if moves.len() > keys.len() {
+            moves.sort_by_cached_key(|&m| key(m));
+            return;
+        }
+        for i in 0..moves.len() {
+            let (m, k) = (moves[i], key(moves[i]));
+            let mut at = i;
+            while at > 0 && keys[at - 1] > k {
+                keys[at] = keys[at - 1];
+                moves[at] = moves[at - 1];
                 at -= 1;
             }
-            keyed.insert(at, (k, m));
+            keys[at] = k;
+            moves[at] = m;
         }
-        moves.clear();
-        moves.extend(keyed.iter().map(|&(_, m)| m));
     }
 }
