@@ -63,6 +63,21 @@ impl Session {
         }
     }
 
+    /// After the program has ended, read everything it wrote before: up
+    /// to the end of the terminal's output, when the reading thread finds
+    /// the other side closed (or 10 s, if something still holds it open).
+    /// Waiting a fixed time instead lost the last writes (the terminal's
+    /// restoring sequences) when a loaded machine was slow to hand them on.
+    fn drain(&mut self) {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while let Ok(chunk) = self
+            .bytes
+            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+        {
+            self.parser.process(&chunk);
+        }
+    }
+
     fn send(&mut self, keys: &str) {
         self.writer.write_all(keys.as_bytes()).unwrap();
         self.writer.flush().unwrap();
@@ -190,7 +205,7 @@ fn play_by_keys_and_typed_san_then_quit_with_the_terminal_restored() {
     s.send("y");
 
     let status = s.wait_exit(&mut *child);
-    s.pump(Duration::from_millis(200));
+    s.drain();
     assert!(status.success(), "{status:?}");
     let screen = s.parser.screen();
     assert!(!screen.alternate_screen(), "left the alternate screen");
@@ -280,7 +295,7 @@ fn term_hup_and_quit_signals_autosave_and_restore_the_terminal() {
         assert!(sent.success());
 
         let status = s.wait_exit(&mut *child);
-        s.pump(Duration::from_millis(200));
+        s.drain();
         assert_eq!(status.exit_code(), 128 + number, "SIG{signal}: {status:?}");
         let screen = s.parser.screen();
         assert!(
@@ -344,7 +359,7 @@ fn every_ending_signal_restores_the_terminal() {
         assert!(sent.success(), "kill -{signal}");
 
         let status = s.wait_exit(&mut *child);
-        s.pump(Duration::from_millis(200));
+        s.drain();
         assert_eq!(status.exit_code(), 128 + number, "SIG{signal}: {status:?}");
         let screen = s.parser.screen();
         assert!(
@@ -407,7 +422,7 @@ fn teach_a_fork_step_by_step_then_quit_with_the_terminal_restored() {
     s.wait_for("the quit question", |screen| screen.contains("Quit"));
     s.send("y");
     let status = s.wait_exit(&mut *child);
-    s.pump(Duration::from_millis(200));
+    s.drain();
     assert!(status.success(), "{status:?}");
     let screen = s.parser.screen();
     assert!(!screen.alternate_screen(), "left the alternate screen");
