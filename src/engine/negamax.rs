@@ -429,22 +429,23 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         let mut pruned_bound = -INFINITY;
         loop {
             let next = picker.next(position, self.ctx.heuristics);
+            // What the pruning rules know here, for a quiet move.
+            let facts = MoveFacts {
+                ply,
+                depth: node.depth,
+                alpha,
+                static_eval: node.static_eval,
+                best,
+                index,
+                quiets_tried: tried.quiets.len(),
+                reason: OrderReason::Quiet,
+                quiet: true,
+            };
             // The quiet moves the picker left out (see below) before this
             // one: skipped as they would have been one by one, by the same
             // rule, counted the same.
             let skipped = picker.take_skipped();
             if skipped > 0 {
-                let facts = MoveFacts {
-                    ply,
-                    depth: node.depth,
-                    alpha,
-                    static_eval: node.static_eval,
-                    best,
-                    index,
-                    quiets_tried: tried.quiets.len(),
-                    reason: OrderReason::Quiet,
-                    quiet: true,
-                };
                 let rule = self.quiet_rule(&facts);
                 debug_assert!(rule.is_some(), "a quiet rule, once it holds, keeps holding");
                 if let Some((_, bound)) = rule {
@@ -467,15 +468,10 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                     position,
                     m,
                     &MoveFacts {
-                        ply,
-                        depth: node.depth,
-                        alpha,
-                        static_eval: node.static_eval,
-                        best,
                         index,
-                        quiets_tried: tried.quiets.len(),
                         reason,
                         quiet,
+                        ..facts
                     },
                 )
             {

@@ -43,7 +43,7 @@
 //! the same capture generator (`noisy_moves`).
 
 use arrayvec::ArrayVec;
-use shakmaty::{Bitboard, Chess, Color, Move, Position, Role, Square, attacks};
+use shakmaty::{Bitboard, Board, Chess, Color, Move, Position, Role, Square, attacks};
 
 use super::eval::{blend, relative};
 use super::heuristics::Heuristics;
@@ -606,7 +606,7 @@ pub(super) fn noisy_moves(position: &Chess, moves: &mut ArrayVec<Move, 256>, all
     let theirs = board.by_color(!us);
     let occupied = board.occupied();
 
-    let pinned = pinned_pieces(position, king);
+    let pinned = lone_blockers(board, king, !us, us);
     let stays_legal =
         |from: Square, to: Square| !pinned.contains(from) || attacks::aligned(king, from, to);
 
@@ -685,23 +685,24 @@ pub(super) fn noisy_moves(position: &Chess, moves: &mut ArrayVec<Move, 256>, all
     }
 }
 
-/// Our pieces pinned to our king `king`: each the only piece between the
-/// king and an enemy slider that would attack the king along that line.
-/// Such a piece may move only along the line of its pin.
-fn pinned_pieces(position: &Chess, king: Square) -> Bitboard {
-    let board = position.board();
-    let us = position.turn();
+/// The pieces of `owner` that stand alone between `king` and a `slider`
+/// bishop, rook or queen aiming at it along its line: moving such a piece
+/// off that line opens it. With the king's own side as `owner` and the
+/// enemy's sliders, these are the pinned pieces; with our pieces and
+/// sliders against the enemy king, the pieces that can give discovered
+/// check (see `CheckSquares`).
+pub(super) fn lone_blockers(board: &Board, king: Square, slider: Color, owner: Color) -> Bitboard {
     let snipers = ((attacks::rook_attacks(king, Bitboard::EMPTY) & board.rooks_and_queens())
         | (attacks::bishop_attacks(king, Bitboard::EMPTY) & board.bishops_and_queens()))
-        & board.by_color(!us);
-    let mut pinned = Bitboard::EMPTY;
+        & board.by_color(slider);
+    let mut blockers = Bitboard::EMPTY;
     for sniper in snipers {
         let between = attacks::between(king, sniper) & board.occupied();
         if !between.more_than_one() {
-            pinned |= between & board.by_color(us);
+            blockers |= between & board.by_color(owner);
         }
     }
-    pinned
+    blockers
 }
 
 /// The legal quiet moves (neither captures nor promotions) of a position
@@ -727,7 +728,7 @@ pub(super) fn quiet_moves(position: &Chess, mut emit: impl FnMut(Move)) {
     };
     let occupied = board.occupied();
     let empty = !occupied;
-    let pinned = pinned_pieces(position, king);
+    let pinned = lone_blockers(board, king, !us, us);
     let stays_legal =
         |from: Square, to: Square| !pinned.contains(from) || attacks::aligned(king, from, to);
     let quiet = |role, from, to| Move::Normal {
@@ -849,6 +850,7 @@ pub(super) fn quiet_is_legal(position: &Chess, m: Move) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use super::super::random_walks::TRICKY;
     use super::*;
     use crate::engine::tt::PackedMove;
     use shakmaty::CastlingMode;
@@ -942,13 +944,13 @@ mod tests {
     #[test]
     fn quiet_moves_are_the_legal_quiet_moves_in_shakmatys_order() {
         let starts = [
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-            "4k3/8/8/2KpP2r/8/8/8/8 w - d6 0 1",
-        ];
+            TRICKY.as_slice(),
+            &[
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                "4k3/8/8/2KpP2r/8/8/8/8 w - d6 0 1",
+            ],
+        ]
+        .concat();
         let mut checked = 0;
         super::super::random_walks::walk(&starts, 0x0bad_5eed_1234_5678, |pos, legal| {
             if !pos.is_check() {

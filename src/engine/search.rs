@@ -76,6 +76,7 @@ use shakmaty::{Bitboard, Chess, EnPassantMode, Move, Position, Square, attacks};
 use super::eval::evaluate_white;
 use super::heuristics::Heuristics;
 use super::movetables::TableWeights;
+use super::ordering::lone_blockers;
 use super::protocol::{Limits, Score, SearchInfo, SearchOptions, position_key};
 use super::stats::SearchStats;
 use super::time::{TimeBudget, budget};
@@ -791,19 +792,8 @@ impl CheckSquares {
             };
         };
         let occupied = board.occupied();
-        let ours = board.by_color(us);
         let diagonal = attacks::bishop_attacks(king, occupied);
         let straight = attacks::rook_attacks(king, occupied);
-        let snipers = ((attacks::rook_attacks(king, Bitboard::EMPTY) & board.rooks_and_queens())
-            | (attacks::bishop_attacks(king, Bitboard::EMPTY) & board.bishops_and_queens()))
-            & ours;
-        let mut discoverers = Bitboard::EMPTY;
-        for sniper in snipers {
-            let between = attacks::between(king, sniper) & occupied;
-            if !between.more_than_one() {
-                discoverers |= between & ours;
-            }
-        }
         CheckSquares {
             king: Some(king),
             // Indexed by `Role as usize - 1` (pawn 1 ... king 6).
@@ -815,7 +805,7 @@ impl CheckSquares {
                 diagonal | straight,
                 Bitboard::EMPTY,
             ],
-            discoverers,
+            discoverers: lone_blockers(board, king, us, us),
         }
     }
 
@@ -851,13 +841,13 @@ mod tests {
     #[test]
     fn check_squares_agree_with_gives_check() {
         let starts = [
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
-            "4k3/1P6/8/8/8/8/6p1/4K2R b K - 0 1",
-            "3k4/8/8/3q4/8/3B4/8/3K1Q1R w - - 0 1",
-        ];
+            super::super::random_walks::TRICKY.as_slice(),
+            &[
+                "4k3/1P6/8/8/8/8/6p1/4K2R b K - 0 1",
+                "3k4/8/8/3q4/8/3B4/8/3K1Q1R w - - 0 1",
+            ],
+        ]
+        .concat();
         let mut checks = 0;
         super::super::random_walks::walk(&starts, 0x51ed_270b_2745_9f01, |pos, legal| {
             let squares = CheckSquares::new(pos);
