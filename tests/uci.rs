@@ -147,6 +147,57 @@ fn go_mate_without_a_mate_ends_with_one_best_move() {
     );
 }
 
+/// The words after `key` in a UCI `info` line.
+fn info_field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let at = words.iter().position(|&w| w == key)?;
+    words.get(at + 1).copied()
+}
+
+#[test]
+fn the_last_line_counts_the_whole_search_and_leads_to_the_move_played() {
+    // A node limit stops the search in the middle of an iteration, at the
+    // same node every time: the lines sent as iterations finished count
+    // fewer nodes than the search spent, and the unfinished iteration may
+    // have found a better move. The last line must say what was searched
+    // in all and lead with the move played.
+    let mut uci = Uci::start();
+    uci.send("setoption name OwnBook value false");
+    for (position, limit) in [
+        ("position startpos", 60_000u64),
+        ("position startpos moves e2e4 c7c5 g1f3 d7d6", 90_000),
+        (
+            "position fen 8/5pk1/6p1/3R4/7P/6P1/r4PK1/8 w - - 0 40",
+            120_000,
+        ),
+    ] {
+        uci.send("ucinewgame");
+        uci.send(position);
+        uci.send(&format!("go nodes {limit}"));
+        let (best, lines) = uci.best_move(LONG);
+        let infos: Vec<&String> = lines
+            .iter()
+            .filter(|l| l.starts_with("info depth"))
+            .collect();
+        let last = infos.last().unwrap();
+        let nodes: u64 = info_field(last, "nodes").unwrap().parse().unwrap();
+        assert!(
+            nodes >= limit,
+            "{position}: the last line counts {nodes} of at least {limit}: {last}"
+        );
+        assert_eq!(
+            info_field(last, "pv"),
+            Some(best.as_str()),
+            "{position}: {last}"
+        );
+        let time = |l: &str| info_field(l, "time").unwrap().parse::<u64>().unwrap();
+        assert!(
+            infos.iter().all(|l| time(l) <= time(last)),
+            "{position}: {infos:#?}"
+        );
+    }
+}
+
 #[test]
 fn level_option_limits_the_search_and_rejects_bad_values() {
     let mut uci = Uci::start();

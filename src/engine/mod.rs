@@ -370,10 +370,16 @@ fn go(
     let mut options = request.options;
     options.multipv = options.multipv.max(spec.multipv);
     let stopped = || stop.is_stopped(search_id);
+    // The node count of the last line sent, to tell whether the search
+    // went on after it.
+    let reported_nodes = std::cell::Cell::new(None);
     let mut on_info = |progress: Progress| {
         // A slow reader loses progress reports, never the search's time.
         let report = match progress {
-            Progress::Line(info) => Report::Info(Box::new(info)),
+            Progress::Line(info) => {
+                reported_nodes.set(Some(info.nodes));
+                Report::Info(Box::new(info))
+            }
             Progress::Stats(stats, tables) => Report::Stats {
                 search_id,
                 stats: Arc::new(stats),
@@ -433,28 +439,57 @@ fn go(
         }
         Some(_) => MoveSource::Search,
     };
+    // At full strength, when the search went on after its last report (an
+    // iteration cut short by the clock or `stop`), its last word: its lines
+    // again, with the nodes and time of the whole search. The live reports
+    // go out as iterations finish, so the time after the last one (often a
+    // third of a short search) was missing from their counts, and the cut
+    // iteration may have changed the best line since. A line from such an
+    // iteration says "lowerbound": moves it never reached might have done
+    // better.
+    //
     // Below full strength the panels set the move played beside the best
-    // line: send the best line of the same result, so that both figures
-    // come from one iteration (the live reports may have been dropped, or
-    // come from a deeper iteration that was cut short).
-    // A later line of an iteration can come back better than its first
-    // (the search is not perfectly stable): the best is the highest.
-    if !request.level.is_full_strength()
-        && let Some(best) = result
+    // line: send only the best line of the same result, so that both
+    // figures come from one iteration (the live reports may have been
+    // dropped, or come from a deeper iteration that was cut short). A later
+    // line of an iteration can come back better than its first (the search
+    // is not perfectly stable): the best is the highest.
+    let finals: Vec<(usize, &search::Line)> = if request.level.is_full_strength() {
+        if reported_nodes.get() == Some(result.nodes) {
+            Vec::new()
+        } else {
+            result.lines.iter().enumerate().collect()
+        }
+    } else {
+        result
             .lines
             .iter()
-            .min_by_key(|line| std::cmp::Reverse(line.value))
-    {
+            .enumerate()
+            .min_by_key(|(_, line)| std::cmp::Reverse(line.value))
+            .into_iter()
+            .collect()
+    };
+    let nps = (u128::from(result.nodes) * 1_000_000 / result.elapsed.as_micros().max(1)) as u64;
+    for (index, line) in finals {
+        let multipv = if request.level.is_full_strength() {
+            index + 1
+        } else {
+            1
+        };
         let _ = reports.send(Report::Info(Box::new(SearchInfo {
             search_id,
-            multipv: 1,
-            depth: best.depth,
-            seldepth: best.seldepth,
-            score: best.score,
-            bound: Bound::Exact,
-            pv: best.pv.clone(),
+            multipv,
+            depth: line.depth,
+            seldepth: line.seldepth,
+            score: line.score,
+            bound: if index == 0 {
+                result.bound
+            } else {
+                Bound::Exact
+            },
+            pv: line.pv.clone(),
             nodes: result.nodes,
-            nps: (u128::from(result.nodes) * 1_000_000 / result.elapsed.as_micros().max(1)) as u64,
+            nps,
             hashfull: ctx.tt.hashfull(),
             elapsed: result.elapsed,
             complete: true,

@@ -79,6 +79,11 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         let multipv = self.options.multipv.min(root_moves.len()).max(1);
         let mut completed: Vec<Line> = Vec::new();
         let mut completed_depth = 0;
+        // Whether the first line is the best of an iteration cut short: its
+        // value is then only a lower bound on that depth's value (the moves
+        // not yet searched might do better, and a fail-high's value is a
+        // bound itself).
+        let mut first_bound = Bound::Exact;
         // The last iteration's best value and how many iterations in a row
         // returned it (for stopping early on a mate).
         let mut mate_value = 0;
@@ -167,6 +172,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                             Some(first) => *first = partial,
                             None => completed.push(partial),
                         }
+                        first_bound = Bound::Lower;
                     }
                     break;
                 }
@@ -248,6 +254,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
             ponder,
             value,
             score: value_to_score(value),
+            bound: first_bound,
             depth: completed_depth,
             lines: completed,
             nodes,

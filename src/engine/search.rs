@@ -77,7 +77,7 @@ use super::eval::evaluate_white;
 use super::heuristics::Heuristics;
 use super::movetables::TableWeights;
 use super::ordering::lone_blockers;
-use super::protocol::{Limits, Score, SearchInfo, SearchOptions, position_key};
+use super::protocol::{Bound, Limits, Score, SearchInfo, SearchOptions, position_key};
 use super::stats::SearchStats;
 use super::time::{TimeBudget, budget};
 use super::trace::{Pruning, Shortcut, TraceEvent, Tracer, TtBound, TtEntry};
@@ -125,6 +125,9 @@ pub struct SearchResult {
     /// Value of the best line, engine units, side to move's view.
     pub value: i32,
     pub score: Score,
+    /// What `value` is: exact, or (when the search stopped during an
+    /// iteration whose best so far it keeps) a lower bound.
+    pub bound: Bound,
     /// Depth of the last finished iteration.
     pub depth: u32,
     pub lines: Vec<Line>,

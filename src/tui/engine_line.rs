@@ -17,6 +17,10 @@ pub struct EngineLine {
     pub seldepth: u32,
     /// From White's point of view.
     pub score: Score,
+    /// What `score` is, also from White's point of view: exact, or (a
+    /// search cut short in the middle of an iteration, an aspiration
+    /// window's failure) only a bound.
+    pub bound: Bound,
     pub pv: Vec<Move>,
     pub san: Vec<String>,
     pub nodes: u64,
@@ -31,6 +35,12 @@ impl EngineLine {
             depth: info.depth,
             seldepth: info.seldepth,
             score: info.score.for_white(position.turn()),
+            // A bound for Black is the opposite bound for White.
+            bound: match (info.bound, position.turn()) {
+                (Bound::Lower, shakmaty::Color::Black) => Bound::Upper,
+                (Bound::Upper, shakmaty::Color::Black) => Bound::Lower,
+                (bound, _) => bound,
+            },
             pv: info.pv.clone(),
             san: san_line(position, &info.pv),
             nodes: info.nodes,
@@ -65,6 +75,7 @@ impl EngineLine {
             (Wdl::Loss, _) => Score::Centipawns(TB_WIN),
         };
         self.score = for_mover.for_white(position.turn());
+        self.bound = Bound::Exact;
     }
 }
 
@@ -161,6 +172,13 @@ pub struct Thinking {
     /// strength a level may pick another of the near-best moves than the
     /// best line's first, and the panel says so.
     pub played: Option<Played>,
+    /// The last line that came as a lower bound for the side to move,
+    /// since the last exact one. A search the clock cuts short in the
+    /// middle of an iteration ends by sending the best line it has found
+    /// in it, a bound (the moves it never reached might do better): when
+    /// the move played is that line's first, the panel shows that line,
+    /// not the last exact one, which may begin with another move.
+    pub cut: Option<EngineLine>,
 }
 
 /// The move a search ended with.
@@ -171,6 +189,19 @@ pub struct Played {
     pub score: Score,
     /// The level that chose it, when below full strength.
     pub level: Option<u8>,
+}
+
+impl EngineLine {
+    /// The score as the panels write it: `+0.35`, or `≥ +0.35` / `≤ +0.35`
+    /// when the search proved only a bound.
+    pub fn score_label(&self) -> String {
+        let score = crate::text::score_text(self.score);
+        match self.bound {
+            Bound::Exact => score,
+            Bound::Lower => format!("≥ {score}"),
+            Bound::Upper => format!("≤ {score}"),
+        }
+    }
 }
 
 impl Thinking {

@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use kibitz::config::Dirs;
-use kibitz::engine::{Command, Report, Score};
+use kibitz::engine::{Bound, Command, Report, Score};
 use kibitz::game::GameEnd;
 use kibitz::game::notation::parse_uci;
 use kibitz::tui::app::Overlay;
@@ -598,6 +598,32 @@ fn the_engine_panel_says_when_a_level_plays_another_move_than_its_best_line() {
             screen
         );
     }
+}
+
+#[test]
+fn a_search_cut_short_shows_the_line_of_its_move_as_a_bound() {
+    let mut h = harness(None);
+    h.start();
+    h.searches();
+    h.typed("e4");
+    let id = h.searches()[0];
+    // Depth 12 finished with d5 best (-0.35 for White)...
+    h.info(id, 1, 35, &["d7d5", "e4d5", "d8d5"]);
+    // ...then depth 13, cut short by the clock, found c5 at least as good
+    // for Black: its last word is that line, a lower bound for Black.
+    h.report(id, 1, 13, 40, Bound::Lower, true, &["c7c5", "g1f3"]);
+    let screen = h.screen();
+    assert!(
+        screen.contains("-0.35"),
+        "until the move, the proved line: {screen}"
+    );
+    h.engine_plays_scored(id, "c7c5", 40);
+    let screen = h.screen();
+    // Full strength picked nothing among near-best moves: it played the
+    // line it found, whose score for White is at most -0.40.
+    assert!(!screen.contains("near-best"), "{screen}");
+    assert!(screen.contains("≤ -0.40"), "{screen}");
+    assert!(screen.contains("pv c5 Nf3"), "{screen}");
 }
 
 #[test]

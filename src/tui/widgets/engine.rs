@@ -77,7 +77,7 @@ impl EnginePanel<'_> {
                             dim,
                         ));
                     }
-                    let label = format!("best {} ", score_text(t.line.score));
+                    let label = format!("best {} ", t.line.score_label());
                     let room = usize::from(inner.width).saturating_sub(label.chars().count());
                     lines.push(Line::from(vec![
                         Span::styled(label, dim),
@@ -91,7 +91,7 @@ impl EnginePanel<'_> {
                     vec![
                         Line::from(vec![
                             Span::styled(format!("{state}  "), dim),
-                            Span::styled(score_text(l.score), bold),
+                            Span::styled(l.score_label(), bold),
                             Span::raw(format!("  depth {}/{}", l.depth, l.seldepth)),
                         ]),
                         Line::from(format!(

@@ -260,10 +260,39 @@ impl Play {
                     line: EngineLine::from_info(cx.board.game.position(), &info),
                     live: true,
                     played: None,
+                    cut: None,
                 });
             }
-            // Heartbeats and aspiration failures only bring fresh counts:
-            // the line stays the last one the search proved.
+            // A lower bound (a fail-high, or the last line of a search cut
+            // short) is kept aside: it becomes the line shown only if the
+            // search ends with its move (see `Thinking::cut`).
+            Report::Info(info)
+                if purpose == Purpose::EngineMove
+                    && info.multipv == 1
+                    && info.complete
+                    && info.bound == Bound::Lower
+                    && !info.pv.is_empty() =>
+            {
+                let line = EngineLine::from_info(cx.board.game.position(), &info);
+                match &mut self.thinking {
+                    Some(thinking) => {
+                        thinking.line.nodes = info.nodes;
+                        thinking.line.nps = info.nps;
+                        thinking.line.elapsed = info.elapsed;
+                        thinking.cut = Some(line);
+                    }
+                    None => {
+                        self.thinking = Some(Thinking {
+                            line: line.clone(),
+                            live: true,
+                            played: None,
+                            cut: Some(line),
+                        })
+                    }
+                }
+            }
+            // Heartbeats and fail-lows only bring fresh counts: the line
+            // stays the last one the search proved.
             Report::Info(info) if purpose == Purpose::EngineMove => {
                 if let Some(thinking) = &mut self.thinking {
                     thinking.line.nodes = info.nodes;
@@ -296,6 +325,11 @@ impl Play {
                         }
                         if let Some(thinking) = &mut self.thinking {
                             thinking.live = false;
+                            if let Some(cut) = thinking.cut.take()
+                                && cut.pv.first() == Some(&m)
+                            {
+                                thinking.line = cut;
+                            }
                             let turn = cx.board.game.position().turn();
                             thinking.played =
                                 matches!(source, MoveSource::Search).then(|| Played {
