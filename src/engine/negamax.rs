@@ -315,7 +315,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
     fn consult_table(&mut self, position: &Chess, node: &mut Node) -> Option<i32> {
         let (hit, cutoff) = self.probe_table(node.key, node.ply, node.depth, node.alpha, node.beta);
         node.hit = hit;
-        node.hash_move = hit.and_then(|hit| hit.best_move.unpack(position));
+        node.hash_move = hit.and_then(|hit| hit.best_move.unpack(position, node.in_check));
         // A singular-extension test searches this same position without one
         // move: the table's entry (for the whole position) neither answers
         // it nor may be overwritten by it.

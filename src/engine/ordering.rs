@@ -302,7 +302,7 @@ impl MovePicker {
                         && is_quiet(m)
                         && Some(m) != self.hash_move
                         && !self.specials.contains(&m)
-                        && quiet_is_legal(position, m)
+                        && is_legal_quickly(position, m)
                     {
                         self.specials.push(m);
                         if self.checks_only && !gives_check(position, m) {
@@ -787,21 +787,23 @@ pub(super) fn quiet_moves(position: &Chess, mut emit: impl FnMut(Move)) {
     }
 }
 
-/// Whether a quiet move from another position (a killer, a counter-move)
-/// is legal here, the side to move not being in check (the picker offers
-/// such moves only then). Cheaper than shakmaty's general check, which
-/// generates every move of the piece: the piece must be ours and on its
-/// square, the target empty, the step one the piece can make, and our king
-/// must not be left to an enemy slider (when not in check, only a slider
-/// the move uncovers can attack it) or, for the king, step onto an attacked
-/// square. Castling and other rare moves go to shakmaty.
-pub(super) fn quiet_is_legal(position: &Chess, m: Move) -> bool {
+/// Whether a move from elsewhere (a killer, a counter-move, the
+/// transposition table's move, which a hash collision can make nonsense)
+/// is legal here, the side to move not being in check. Cheaper than
+/// shakmaty's general check, which generates every move of the piece to
+/// the square: the piece must be ours and on its square, the target empty
+/// (or, for a capture, the named enemy piece, never the king), a promotion
+/// exactly when a pawn reaches the last rank, the step one the piece can
+/// make, and our king must not be left to an enemy slider (when not in
+/// check, only a slider the move uncovers can attack it) or, for the king,
+/// step onto an attacked square. Castling and en passant go to shakmaty.
+pub(super) fn is_legal_quickly(position: &Chess, m: Move) -> bool {
     let Move::Normal {
         role,
         from,
-        capture: None,
+        capture,
         to,
-        promotion: None,
+        promotion,
     } = m
     else {
         return position.is_legal(m);
@@ -810,39 +812,53 @@ pub(super) fn quiet_is_legal(position: &Chess, m: Move) -> bool {
     let board = position.board();
     let us = position.turn();
     let occupied = board.occupied();
-    if board.piece_at(from) != Some(role.of(us)) || occupied.contains(to) {
+    if board.piece_at(from) != Some(role.of(us)) {
+        return false;
+    }
+    let target_fits = match capture {
+        None => !occupied.contains(to),
+        Some(victim) => victim != Role::King && board.piece_at(to) == Some(victim.of(!us)),
+    };
+    if !target_fits {
         return false;
     }
     let Some(king) = board.king_of(us) else {
         return false;
     };
+    let (step, home, last) = match us {
+        Color::White => (8, shakmaty::Rank::Second, shakmaty::Rank::Eighth),
+        Color::Black => (-8, shakmaty::Rank::Seventh, shakmaty::Rank::First),
+    };
+    let promotes = role == Role::Pawn && to.rank() == last;
+    let promotion_fits = match promotion {
+        None => !promotes,
+        Some(piece) => promotes && !matches!(piece, Role::Pawn | Role::King),
+    };
+    if !promotion_fits {
+        return false;
+    }
     let reaches = match role {
+        Role::Pawn if capture.is_some() => attacks::pawn_attacks(us, from).contains(to),
         Role::Pawn => {
-            let (step, home, last) = match us {
-                Color::White => (8, shakmaty::Rank::Second, shakmaty::Rank::Eighth),
-                Color::Black => (-8, shakmaty::Rank::Seventh, shakmaty::Rank::First),
-            };
             let one = from.offset(step);
             let two = one.and_then(|s| s.offset(step));
-            if to.rank() == last {
-                // A push to the last rank is a promotion, never quiet.
-                false
-            } else if one == Some(to) {
-                true
-            } else {
-                two == Some(to) && from.rank() == home && one.is_some_and(|s| !occupied.contains(s))
-            }
+            one == Some(to)
+                || (two == Some(to)
+                    && from.rank() == home
+                    && one.is_some_and(|s| !occupied.contains(s)))
         }
         _ => attacks::attacks(from, role.of(us), occupied).contains(to),
     };
     if !reaches {
         return false;
     }
-    let after = occupied ^ Bitboard::from_square(from) ^ Bitboard::from_square(to);
+    let to_bb = Bitboard::from_square(to);
+    let after = (occupied & !Bitboard::from_square(from)) | to_bb;
     if role == Role::King {
         return board.attacks_to(to, !us, after).is_empty();
     }
-    let theirs = board.by_color(!us);
+    // A captured slider no longer attacks anything.
+    let theirs = board.by_color(!us) & !to_bb;
     let sliders = (attacks::rook_attacks(king, after) & board.rooks_and_queens())
         | (attacks::bishop_attacks(king, after) & board.bishops_and_queens());
     (sliders & theirs).is_empty()
@@ -857,11 +873,12 @@ mod tests {
     use shakmaty::fen::Fen;
     use shakmaty::uci::UciMove;
 
-    /// The quick check for killers agrees with shakmaty's on quiet moves
-    /// taken from other positions (earlier in the same random games and
-    /// from other games), wherever the side to move is not in check.
+    /// The quick check for killers and the table's moves agrees with
+    /// shakmaty's on moves taken from other positions (earlier in the same
+    /// random games and from other games: quiet moves, captures of every
+    /// kind, promotions), wherever the side to move is not in check.
     #[test]
-    fn quiet_moves_from_elsewhere_are_judged_as_shakmaty_judges_them() {
+    fn moves_from_elsewhere_are_judged_as_shakmaty_judges_them() {
         let starts = [
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
             "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
@@ -872,7 +889,7 @@ mod tests {
         let mut pool: Vec<Move> = Vec::new();
         let (mut legal_seen, mut illegal_seen) = (0, 0);
         super::super::random_walks::walk(&starts, 0x2545_f491_4f6c_dd1d, |pos, legal| {
-            pool.extend(legal.iter().copied().filter(|&m| is_quiet(m)));
+            pool.extend(legal.iter().copied());
             if pool.len() > 400 {
                 pool.drain(..200);
             }
@@ -880,7 +897,7 @@ mod tests {
                 for &m in &pool {
                     let expected = pos.is_legal(m);
                     assert_eq!(
-                        quiet_is_legal(pos, m),
+                        is_legal_quickly(pos, m),
                         expected,
                         "{m:?} in {}",
                         Fen::from_position(pos, shakmaty::EnPassantMode::Legal)

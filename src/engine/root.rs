@@ -269,7 +269,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
             self.ctx
                 .tt
                 .probe(self.path[self.path.len() - 1], 0)
-                .and_then(|hit| hit.best_move.unpack(position))
+                .and_then(|hit| hit.best_move.unpack(position, position.is_check()))
         } else {
             None
         };
