@@ -712,8 +712,9 @@ pub(super) fn play_with_key(
     key: u64,
     m: Move,
 ) -> (Chess, u64) {
-    let incremental =
-        position.update_zobrist_hash(shakmaty::zobrist::Zobrist64(key), m, EnPassantMode::Legal);
+    let incremental = position
+        .update_zobrist_hash(shakmaty::zobrist::Zobrist64(key), m, EnPassantMode::Legal)
+        .or_else(|| king_step_key(position, key, m));
     if let (Some(z), Some(tt)) = (incremental, tt) {
         tt.prefetch(z.0);
     }
@@ -721,6 +722,42 @@ pub(super) fn play_with_key(
     child.play_unchecked(m);
     let child_key = incremental.map_or_else(|| position_key(&child), |z| z.0);
     (child, child_key)
+}
+
+/// The key after a king move, worked out from the key before it when
+/// nothing but the two pieces changes: the mover keeps no castling right to
+/// lose, it takes no rook that still has one, and there is no en passant
+/// square to forget. shakmaty's own update leaves every king move to a
+/// full recomputation; in an endgame, where the king is the busiest piece
+/// and nobody can castle any more, that was a move in three or so.
+fn king_step_key(position: &Chess, key: u64, m: Move) -> Option<shakmaty::zobrist::Zobrist64> {
+    use shakmaty::zobrist::{Zobrist64, ZobristValue};
+    let Move::Normal {
+        role: shakmaty::Role::King,
+        from,
+        capture,
+        to,
+        promotion: None,
+    } = m
+    else {
+        return None;
+    };
+    let us = position.turn();
+    let castles = position.castles();
+    if castles.has_color(us)
+        || castles.castling_rights().contains(to)
+        || position.maybe_ep_square().is_some()
+    {
+        return None;
+    }
+    let mut z = Zobrist64(key);
+    z ^= Zobrist64::zobrist_for_white_turn();
+    z ^= Zobrist64::zobrist_for_piece(from, shakmaty::Role::King.of(us));
+    z ^= Zobrist64::zobrist_for_piece(to, shakmaty::Role::King.of(us));
+    if let Some(taken) = capture {
+        z ^= Zobrist64::zobrist_for_piece(to, taken.of(!us));
+    }
+    Some(z)
 }
 
 /// Whether the side to move has a piece besides king and pawns (null move is
@@ -837,6 +874,33 @@ impl CheckSquares {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The child's key made from the parent's (shakmaty's update, or the
+    /// king's step) is the key worked out from nothing, for every legal
+    /// move along random games, king moves with and without castling
+    /// rights and en passant squares among them.
+    #[test]
+    fn child_keys_match_the_keys_worked_out_from_nothing() {
+        let starts = [
+            super::super::random_walks::TRICKY.as_slice(),
+            &[
+                "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1",
+                "8/8/3k4/8/2pP4/8/8/4K3 b - d3 0 1",
+                "r3k3/8/8/8/8/8/8/4K2R w Kq - 0 1",
+            ],
+        ]
+        .concat();
+        let mut king_steps = 0;
+        super::super::random_walks::walk(&starts, 0x0dd1_5ea5_e5c0_ffee, |pos, legal| {
+            let key = position_key(pos);
+            for &m in legal {
+                let (child, child_key) = play_with_key(None, pos, key, m);
+                assert_eq!(child_key, position_key(&child), "{m:?}");
+                king_steps += usize::from(king_step_key(pos, key, m).is_some());
+            }
+        });
+        assert!(king_steps > 1_000, "{king_steps}");
+    }
 
     /// The check squares worked out once per position give the same
     /// answer as the test per move, for every legal move along the same
