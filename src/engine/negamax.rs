@@ -344,6 +344,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
             self.static_evaluation(position, node);
             if let Some(value) = self.prune_node(
                 position,
+                node.key,
                 node.depth,
                 node.beta,
                 node.ply,

@@ -712,9 +712,14 @@ pub(super) fn play_with_key(
     key: u64,
     m: Move,
 ) -> (Chess, u64) {
-    let incremental = position
-        .update_zobrist_hash(shakmaty::zobrist::Zobrist64(key), m, EnPassantMode::Legal)
-        .or_else(|| king_step_key(position, key, m));
+    let incremental = match position.update_zobrist_hash(
+        shakmaty::zobrist::Zobrist64(key),
+        m,
+        EnPassantMode::Legal,
+    ) {
+        Some(z) => Some(z),
+        None => king_step_key(position, key, m),
+    };
     if let (Some(z), Some(tt)) = (incremental, tt) {
         tt.prefetch(z.0);
     }
@@ -730,6 +735,7 @@ pub(super) fn play_with_key(
 /// square to forget. shakmaty's own update leaves every king move to a
 /// full recomputation; in an endgame, where the king is the busiest piece
 /// and nobody can castle any more, that was a move in three or so.
+#[inline]
 fn king_step_key(position: &Chess, key: u64, m: Move) -> Option<shakmaty::zobrist::Zobrist64> {
     use shakmaty::zobrist::{Zobrist64, ZobristValue};
     let Move::Normal {
@@ -758,6 +764,19 @@ fn king_step_key(position: &Chess, key: u64, m: Move) -> Option<shakmaty::zobris
         z ^= Zobrist64::zobrist_for_piece(to, taken.of(!us));
     }
     Some(z)
+}
+
+/// The key of `passed`, the position after the side to move passes (a
+/// null move) from `position`, whose key is `key`: passing changes only
+/// the side to move, and forgets an en passant square, which the key
+/// counts only when the capture is legal.
+pub(super) fn passed_key(position: &Chess, key: u64, passed: &Chess) -> u64 {
+    use shakmaty::zobrist::{Zobrist64, ZobristValue};
+    if position.ep_square(EnPassantMode::Legal).is_some() {
+        position_key(passed)
+    } else {
+        key ^ Zobrist64::zobrist_for_white_turn().0
+    }
 }
 
 /// Whether the side to move has a piece besides king and pawns (null move is
@@ -878,7 +897,7 @@ mod tests {
     /// The child's key made from the parent's (shakmaty's update, or the
     /// king's step) is the key worked out from nothing, for every legal
     /// move along random games, king moves with and without castling
-    /// rights and en passant squares among them.
+    /// rights and en passant squares among them; so is a null move's.
     #[test]
     fn child_keys_match_the_keys_worked_out_from_nothing() {
         let starts = [
@@ -897,6 +916,9 @@ mod tests {
                 let (child, child_key) = play_with_key(None, pos, key, m);
                 assert_eq!(child_key, position_key(&child), "{m:?}");
                 king_steps += usize::from(king_step_key(pos, key, m).is_some());
+            }
+            if let Ok(passed) = pos.clone().swap_turn() {
+                assert_eq!(passed_key(pos, key, &passed), position_key(&passed));
             }
         });
         assert!(king_steps > 1_000, "{king_steps}");

@@ -20,8 +20,7 @@
 
 use shakmaty::{Chess, Move, Position};
 
-use super::protocol::position_key;
-use super::search::{Searcher, gives_check, has_pieces};
+use super::search::{Searcher, gives_check, has_pieces, passed_key};
 use super::see::see;
 use super::trace::{OrderReason, Pruning, Shortcut, TraceEvent, Tracer, TtBound};
 use super::tt::TtHit;
@@ -102,6 +101,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
     pub(super) fn prune_node(
         &mut self,
         position: &Chess,
+        key: u64,
         depth: i32,
         beta: i32,
         ply: u32,
@@ -144,7 +144,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                 reduction: reduction.clamp(0, i32::from(u8::MAX)) as u8,
             });
         }
-        let null_key = position_key(&passed);
+        let null_key = passed_key(position, key, &passed);
         self.moved(ply + 1, position.turn(), None);
         self.path.push(null_key);
         if let Some(slot) = self.played.get_mut(ply as usize + 1) {
