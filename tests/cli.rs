@@ -81,6 +81,60 @@ fn analyze_multipv_reports_distinct_lines() {
 }
 
 #[test]
+fn analyze_cut_short_ends_with_the_line_it_plays_and_repeats_nothing() {
+    // A node limit stops the search in the middle of an iteration, the same
+    // way on every run.
+    for position in [
+        &["--nodes", "60000"][..],
+        &["--nodes", "90000", "--moves", "e4", "c5", "Nf3", "d6"][..],
+        &[
+            "--nodes",
+            "120000",
+            "--fen",
+            "8/5pk1/6p1/3R4/7P/6P1/r4PK1/8 w - - 0 40",
+        ][..],
+    ] {
+        let json = kibitz(&[&["analyze", "--json"][..], position].concat());
+        assert!(json.status.success(), "{}", stderr(&json));
+        let lines: Vec<serde_json::Value> = stdout(&json)
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        let infos: Vec<&serde_json::Value> = lines.iter().filter(|l| l["type"] == "info").collect();
+        let best = lines.last().unwrap();
+        assert_eq!(best["type"], "bestmove");
+        assert_eq!(
+            infos.last().unwrap()["pv"][0],
+            best["bestmove"],
+            "{position:?}: {infos:#?}"
+        );
+        let said = |l: &serde_json::Value| {
+            (
+                l["multipv"].to_string(),
+                l["depth"].to_string(),
+                l["score"].to_string(),
+                l["bound"].to_string(),
+                l["pv"].to_string(),
+            )
+        };
+        for (i, a) in infos.iter().enumerate() {
+            for b in &infos[i + 1..] {
+                assert_ne!(said(a), said(b), "{position:?}: a line written twice");
+            }
+        }
+        let text = kibitz(&[&["analyze"][..], position].concat());
+        let written = stdout(&text);
+        let stats: Vec<&str> = written
+            .lines()
+            .filter_map(|l| l.strip_prefix("  depth "))
+            .filter_map(|l| l.split(':').next())
+            .collect();
+        let unique: std::collections::BTreeSet<&&str> = stats.iter().collect();
+        assert_eq!(unique.len(), stats.len(), "{position:?}: {written}");
+    }
+}
+
+#[test]
 fn analyze_plays_moves_before_searching() {
     let out = kibitz(&["analyze", "--moves", "f2f3", "e7e5", "g2g4", "--depth", "3"]);
     assert!(out.status.success());

@@ -263,19 +263,37 @@ pub fn analyze(args: &AnalyzeArgs, out: &mut dyn Write) -> Result<(), CliError> 
     let side = position.turn();
     let mut latest_stats: Option<std::sync::Arc<SearchStats>> = None;
     let mut pending_stats: Option<(u32, String)> = None;
+    // The depth of the last statistics line written: the search's final
+    // statistics repeat its last finished iteration's.
+    let mut stats_written: Option<u32> = None;
+    // The last line written for each MultiPV index: a search cut short
+    // ends by sending its lines again with the whole search's counts, and a
+    // line that says nothing new (the counts are in the bestmove line) is
+    // not written twice.
+    let mut written: Vec<(usize, u32, Score, Bound, Vec<Move>)> = Vec::new();
     for report in engine.reports().iter() {
         match report {
             Report::Pong(_) => {}
             Report::Info(info) => {
-                if info.complete {
+                let key = (
+                    info.multipv,
+                    info.depth,
+                    info.score,
+                    info.bound,
+                    info.pv.clone(),
+                );
+                if info.complete && !written.contains(&key) {
                     // Text: an iteration's statistics follow its lines.
                     if let Some((depth, line)) = &pending_stats
                         && info.depth > *depth
                     {
                         writeln!(out, "  {line}")?;
+                        stats_written = Some(*depth);
                         pending_stats = None;
                     }
                     write_info(out, &position, &info, latest_stats.as_deref(), args.json)?;
+                    written.retain(|w| w.0 != info.multipv);
+                    written.push(key);
                 }
             }
             // The engine reports the statistics of each finished iteration
@@ -286,10 +304,12 @@ pub fn analyze(args: &AnalyzeArgs, out: &mut dyn Write) -> Result<(), CliError> 
                     && pending_stats
                         .as_ref()
                         .is_none_or(|(d, _)| *d != stats.iterations[last].depth)
+                    && stats_written != Some(stats.iterations[last].depth)
                     && let Some(line) = stats.iteration_line(last)
                 {
-                    if let Some((_, earlier)) = pending_stats.take() {
+                    if let Some((depth, earlier)) = pending_stats.take() {
                         writeln!(out, "  {earlier}")?;
+                        stats_written = Some(depth);
                     }
                     pending_stats = Some((stats.iterations[last].depth, line));
                 }
