@@ -49,6 +49,17 @@ impl EngineLine {
         }
     }
 
+    /// The score as the panels write it: `+0.35`, or `≥ +0.35` / `≤ +0.35`
+    /// when the search proved only a bound.
+    pub fn score_label(&self) -> String {
+        let score = crate::text::score_text(self.score);
+        match self.bound {
+            Bound::Exact => score,
+            Bound::Lower => format!("≥ {score}"),
+            Bound::Upper => format!("≤ {score}"),
+        }
+    }
+
     /// Replace the search's score by what the tables say of the position
     /// after the line's first move, where they cover it (the position on
     /// the board may have a piece more, which the first move captures).
@@ -189,19 +200,6 @@ pub struct Played {
     pub score: Score,
     /// The level that chose it, when below full strength.
     pub level: Option<u8>,
-}
-
-impl EngineLine {
-    /// The score as the panels write it: `+0.35`, or `≥ +0.35` / `≤ +0.35`
-    /// when the search proved only a bound.
-    pub fn score_label(&self) -> String {
-        let score = crate::text::score_text(self.score);
-        match self.bound {
-            Bound::Exact => score,
-            Bound::Lower => format!("≥ {score}"),
-            Bound::Upper => format!("≤ {score}"),
-        }
-    }
 }
 
 impl Thinking {
