@@ -289,7 +289,8 @@ impl fmt::Display for Score {
 }
 
 /// Whether a reported score is exact or only a bound (an aspiration window
-/// failed and the search is about to widen it).
+/// failed and the search is about to widen it, or the search stopped in
+/// the middle of an iteration).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Bound {
     Exact,
@@ -297,6 +298,19 @@ pub enum Bound {
     Lower,
     /// The true score is at most this (fail low).
     Upper,
+}
+
+impl Bound {
+    /// The bound from White's point of view, given who was to move (as
+    /// [`Score::for_white`] turns the score): a lower bound for Black is
+    /// an upper bound for White.
+    pub fn for_white(self, side_to_move: shakmaty::Color) -> Bound {
+        match (self, side_to_move) {
+            (Bound::Lower, shakmaty::Color::Black) => Bound::Upper,
+            (Bound::Upper, shakmaty::Color::Black) => Bound::Lower,
+            (bound, _) => bound,
+        }
+    }
 }
 
 /// One progress report: a finished iteration for one PV line, or (with

@@ -35,12 +35,7 @@ impl EngineLine {
             depth: info.depth,
             seldepth: info.seldepth,
             score: info.score.for_white(position.turn()),
-            // A bound for Black is the opposite bound for White.
-            bound: match (info.bound, position.turn()) {
-                (Bound::Lower, shakmaty::Color::Black) => Bound::Upper,
-                (Bound::Upper, shakmaty::Color::Black) => Bound::Lower,
-                (bound, _) => bound,
-            },
+            bound: info.bound.for_white(position.turn()),
             pv: info.pv.clone(),
             san: san_line(position, &info.pv),
             nodes: info.nodes,

@@ -281,12 +281,13 @@ impl Play {
                         thinking.line.elapsed = info.elapsed;
                         thinking.cut = Some(line);
                     }
+                    // No exact line yet: the bound is all there is to show.
                     None => {
                         self.thinking = Some(Thinking {
-                            line: line.clone(),
+                            line,
                             live: true,
                             played: None,
-                            cut: Some(line),
+                            cut: None,
                         })
                     }
                 }
