@@ -1134,3 +1134,79 @@ fn review_all_from_the_game_list_reports_players_games_and_lessons() {
     let note = teach.note.clone().unwrap_or_default();
     assert!(note.contains("Nf6") && note.contains("blunder"), "{note}");
 }
+
+/// A legal line of `plies` moves from `position`, in UCI (the first legal
+/// move each time): any line an engine might give.
+fn some_line(position: &Chess, plies: usize) -> Vec<String> {
+    let mut position = position.clone();
+    let mut line = Vec::new();
+    for _ in 0..plies {
+        let Some(m) = position.legal_moves().first().copied() else {
+            break;
+        };
+        line.push(m.to_uci(shakmaty::CastlingMode::Standard).to_string());
+        position.play_unchecked(m);
+    }
+    line
+}
+
+#[test]
+fn k_at_the_end_of_a_game_keeps_a_variation_and_never_extends_the_game() {
+    let dir = common::TempHome::new("keep-end");
+    let path = dir.join("kasparov.pgn");
+    std::fs::copy(common::testdata("pgn/kasparov-deep-blue-1997.pgn"), &path).unwrap();
+    let mut h = Board::new((W, H));
+    h.open(&path, Some(6));
+    assert_eq!(h.tree().mainline().len(), 37);
+    h.key(KeyCode::End);
+    assert_eq!(h.ply(), 37);
+    let id = h.last_search();
+    let line = some_line(h.app.cx.board.game.position(), 25);
+    assert_eq!(line.len(), 25);
+    let uci: Vec<&str> = line.iter().map(String::as_str).collect();
+    h.info(id, 1, -450, &uci);
+    // The other two lines of the three the board asks for.
+    let position = h.app.cx.board.game.position().clone();
+    for (i, m) in position.legal_moves().iter().skip(1).take(2).enumerate() {
+        let uci = m.to_uci(shakmaty::CastlingMode::Standard).to_string();
+        h.info(id, i + 2, -500, &[uci.as_str()]);
+    }
+    h.char('K');
+    assert!(
+        h.message().contains("Kept engine line 1 as a variation"),
+        "{}",
+        h.message()
+    );
+    // The board stays at the end of the game.
+    assert_eq!(h.ply(), 37);
+    h.key(KeyCode::Char('s'));
+    assert!(!h.app.unsaved(), "{}", h.message());
+    let mut games = Vec::new();
+    read_games(std::fs::File::open(&path).unwrap(), &mut |t| {
+        games.push(t);
+        true
+    })
+    .unwrap();
+    assert_eq!(games.len(), 6);
+    let game = &games[5];
+    assert_eq!(game.mainline().len(), 37, "{}", game.to_pgn());
+    assert_eq!(game.result, "1-0");
+    // The line is a variation beside the game's last move, which it plays
+    // again: 19. c4 ( 19. c4 ... ), 26 moves in all.
+    let last = *game.mainline().last().unwrap();
+    let parent = game.nodes[last].parent.unwrap();
+    assert_eq!(game.nodes[parent].children.len(), 2);
+    let variation = game.nodes[parent].children[1];
+    assert_eq!(game.nodes[variation].m, game.nodes[last].m);
+    let mut plies = 0;
+    let mut at = variation;
+    while let Some(&next) = game.nodes[at].children.first() {
+        plies += 1;
+        at = next;
+    }
+    assert_eq!(plies, 25);
+    // K again adds nothing: the line is there.
+    h.char('K');
+    assert!(h.message().contains("nothing added"), "{}", h.message());
+    assert!(!h.app.unsaved());
+}
