@@ -103,6 +103,20 @@ pub fn with_eval(comment: &str, eval: CommentEval) -> String {
     }
 }
 
+/// The sign of a move-quality NAG: 1 `!`, 2 `?`, 3 `!!`, 4 `??`, 5 `!?`,
+/// 6 `?!` (others have none).
+pub fn mark_symbol(nag: u8) -> Option<&'static str> {
+    match nag {
+        1 => Some("!"),
+        2 => Some("?"),
+        3 => Some("!!"),
+        4 => Some("??"),
+        5 => Some("!?"),
+        6 => Some("?!"),
+        _ => None,
+    }
+}
+
 /// A clock reading as `h:mm:ss` (or `m:ss` under an hour).
 pub fn format_clock(d: Duration) -> String {
     let s = d.as_secs();
