@@ -1502,3 +1502,51 @@ fn review_reports_the_mark_it_writes_and_keeps_a_persons_mark() {
         stdout(&all)
     );
 }
+
+/// Moves after an unreadable one are never dropped from a file kibitz
+/// writes: `review --out` keeps them, as text in a comment where the game
+/// stops (with the variations and comments among them), and the file reads
+/// back with every word of the original movetext.
+#[test]
+fn review_out_keeps_the_moves_after_an_illegal_one() {
+    let home = common::TempHome::new("review-unread");
+    let pgn = home.join("two.pgn");
+    std::fs::write(
+        &pgn,
+        "[White \"A\"]\n[Black \"B\"]\n\n1. e4 e5 *\n\n\
+         [White \"C\"]\n[Black \"D\"]\n\n1. d4 d5 2. Ke3 Nf6 (2... c6 {solid}) 3. c4 $1 (3. Nc3 (3. Bf4)) e6 *\n",
+    )
+    .unwrap();
+    let kept = "{ kibitz could not read these moves, kept as text: 2. Ke3 Nf6 ( 2... c6 [solid] ) 3. c4 $1 ( 3. Nc3 ( 3. Bf4 ) ) 3... e6 }";
+    for all in [true, false] {
+        let out = home.join(format!("out-{all}.pgn"));
+        let mut args = vec![
+            "review",
+            "--pgn",
+            pgn.to_str().unwrap(),
+            "--movetime",
+            "5",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        if all {
+            args.extend(["--all", "--threads", "1"]);
+        } else {
+            args.extend(["--game", "2"]);
+        }
+        let output = kibitz(&args);
+        assert!(output.status.success(), "{args:?}: {}", stderr(&output));
+        let text = std::fs::read_to_string(&out).unwrap();
+        let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(words.contains(kept), "{args:?}: {text}");
+        let mut games = Vec::new();
+        kibitz::game::tree::read_games(text.as_bytes(), &mut |t| {
+            games.push(t);
+            true
+        })
+        .unwrap();
+        let game = games.last().unwrap();
+        assert!(game.error.is_none(), "{text}");
+        assert_eq!(game.mainline().len(), 2);
+    }
+}

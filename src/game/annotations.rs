@@ -117,6 +117,18 @@ pub fn mark_symbol(nag: u8) -> Option<&'static str> {
     }
 }
 
+/// Set the `[%eval]` of a move's comments: in its first comment, or in a
+/// new first one where it has none or the first holds movetext the reader
+/// could not read (kept apart, as it was).
+pub fn set_eval(comments: &mut Vec<String>, eval: CommentEval) {
+    match comments.first_mut() {
+        Some(first) if !first.starts_with(super::import::UNREAD_PREFIX) => {
+            *first = with_eval(first, eval);
+        }
+        _ => comments.insert(0, with_eval("", eval)),
+    }
+}
+
 /// A clock reading as `h:mm:ss` (or `m:ss` under an hour).
 pub fn format_clock(d: Duration) -> String {
     let s = d.as_secs();

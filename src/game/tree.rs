@@ -178,7 +178,9 @@ pub struct GameTree {
     pub nodes: Vec<Node>,
     /// `1-0`, `0-1`, `1/2-1/2` or `*`.
     pub result: String,
-    /// The first unreadable move, if any (the game keeps what came before).
+    /// The first unreadable move, if any (the game keeps what came before;
+    /// the movetext from there on is kept, as text, in a comment where the
+    /// line stops, so that writing the game loses none of it).
     pub error: Option<MoveError>,
     /// What the reader changed or skipped without losing a move: castling
     /// rights dropped from a FEN tag, words that are not moves, variations

@@ -503,10 +503,7 @@ pub fn annotate(tree: &mut GameTree, reviews: &[MoveReview], evals: &[Option<Pos
         if !review.mates {
             let eval = comment_eval(review.after);
             let node = &mut tree.nodes[review.node];
-            match node.comments.first_mut() {
-                Some(first) => *first = annotations::with_eval(first, eval),
-                None => node.comments.push(annotations::with_eval("", eval)),
-            }
+            annotations::set_eval(&mut node.comments, eval);
         }
         let Some(class) = review.class else {
             continue;
