@@ -1550,3 +1550,38 @@ fn review_out_keeps_the_moves_after_an_illegal_one() {
         assert_eq!(game.mainline().len(), 2);
     }
 }
+
+/// Ctrl-C before `review --all` finished any game: exit 130, and the
+/// `--out` file is left as it was (not replaced by an empty one).
+#[test]
+fn review_all_stopped_before_any_game_leaves_the_out_file_alone() {
+    let (mut command, home) = common::kibitz_command();
+    let pgn = common::testdata("pgn/kasparov-deep-blue-1997.pgn");
+    let annotated = home.join("reviewed.pgn");
+    std::fs::write(&annotated, "keep me").unwrap();
+    let child = command
+        .args(["review", "--pgn", pgn.to_str().unwrap(), "--all"])
+        .args(["--threads", "1", "--movetime", "2000", "--out"])
+        .arg(&annotated)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    let sent = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let output = child.wait_with_output().unwrap();
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(130), "{err}");
+    assert!(
+        err.contains(&format!(
+            "stopped: 0 of 6 games reviewed; {} is not written",
+            annotated.display()
+        )),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&annotated).unwrap(), "keep me");
+}

@@ -126,7 +126,10 @@ pub fn run_all(
             args.movetime
         )?;
     }
-    if let Some(path) = &args.out {
+    // Stopped before any game was finished: nothing to write, and an
+    // existing file is not replaced by an empty one.
+    let out_path = args.out.as_ref().filter(|_| !(stopped && reviewed == 0));
+    if let Some(path) = out_path {
         // Written whole or not at all (a temporary file renamed over the
         // target), the finished games only when stopped.
         crate::fsutil::write_user_file(path, annotated).map_err(CliError::BadInput)?;
@@ -135,13 +138,14 @@ pub fn run_all(
         }
     }
     if stopped {
-        let kept = match &args.out {
-            Some(path) => format!(
+        let kept = match (&args.out, out_path) {
+            (_, Some(path)) => format!(
                 "; the report and {} hold those {}",
                 path.display(),
                 crate::core::counted(reviewed as u64, "game", "games")
             ),
-            None => "; the report covers those".to_string(),
+            (Some(path), None) => format!("; {} is not written", path.display()),
+            (None, None) => "; the report covers those".to_string(),
         };
         return Err(CliError::Stopped(format!(
             "stopped: {reviewed} of {total} games reviewed{kept}"

@@ -1294,6 +1294,15 @@ fn a_stopped_review_of_a_file_asks_first_and_resumes_where_it_stopped() {
     h.key(KeyCode::Esc);
     assert_eq!(h.app.cx.overlay, Overlay::Confirm(Confirm::StopReviewAll));
     assert!(h.screen().contains("Stop the review?"), "{}", h.screen());
+    // Whole at 80x24 too.
+    h.resize((80, 24));
+    let words = h.screen().split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        words.contains("Games reviewed are kept; Ctrl-R resumes it."),
+        "{}",
+        h.screen()
+    );
+    h.resize((W, H));
     h.char('n');
     assert_eq!(h.app.cx.overlay, Overlay::ReviewAll);
     assert!(!h.app.take_requests().contains(&Request::Cancel(id)));
