@@ -968,6 +968,10 @@ fn to_stdout(
             Ok(ExitCode::SUCCESS)
         }
         Err(CliError::Io(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
+        Err(e @ CliError::Stopped(_)) => {
+            eprintln!("{e}");
+            Ok(ExitCode::from(e.exit_code() as u8))
+        }
         Err(e) => {
             eprintln!("error: {e}");
             Ok(ExitCode::from(e.exit_code() as u8))

@@ -1223,13 +1223,16 @@ fn review_all_reports_each_game_and_player() {
     assert_eq!(both.status.code(), Some(2));
 }
 
-/// Ctrl-C during `review --all` keeps the games finished: their report,
-/// the players' totals so far and a summary that says it stopped.
+/// Ctrl-C during `review --all --out F` keeps the games finished: their
+/// report, the players' totals so far, a summary that says it stopped, and
+/// F holding those games whole; stderr says so, and the exit is 130 (as a
+/// shell gives a command ended by Ctrl-C), so a script sees the stop.
 #[test]
 fn review_all_stopped_by_ctrl_c_reports_what_it_finished() {
     use std::io::{BufRead, BufReader};
-    let (mut command, _home) = common::kibitz_command();
+    let (mut command, home) = common::kibitz_command();
     let pgn = common::testdata("pgn/kasparov-deep-blue-1997.pgn");
+    let annotated = home.join("reviewed.pgn");
     let mut child = command
         .args([
             "review",
@@ -1239,7 +1242,8 @@ fn review_all_stopped_by_ctrl_c_reports_what_it_finished() {
             "--threads",
             "1",
         ])
-        .args(["--movetime", "10", "--json"])
+        .args(["--movetime", "10", "--json", "--out"])
+        .arg(&annotated)
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
@@ -1262,8 +1266,7 @@ fn review_all_stopped_by_ctrl_c_reports_what_it_finished() {
         rest.push('\n');
     }
     let output = child.wait_with_output().unwrap();
-    assert!(output.status.success(), "{rest}");
-    assert!(rest.contains("stopped: "), "{rest}");
+    assert_eq!(output.status.code(), Some(130), "{rest}");
     let lines: Vec<serde_json::Value> = stdout(&output)
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
@@ -1274,6 +1277,28 @@ fn review_all_stopped_by_ctrl_c_reports_what_it_finished() {
     assert_eq!(summary["stopped"], true);
     assert_eq!(summary["reviewed"], games);
     assert!(lines.iter().any(|v| v["type"] == "player"));
+    assert!(
+        rest.contains(&format!(
+            "stopped: {games} of 6 games reviewed; the report and {} hold those",
+            annotated.display()
+        )),
+        "{rest}"
+    );
+    assert!(!rest.contains("error"), "{rest}");
+    // The file holds the finished games, each whole.
+    let text = std::fs::read_to_string(&annotated).unwrap();
+    let mut read = Vec::new();
+    kibitz::game::tree::read_games(text.as_bytes(), &mut |t| {
+        read.push(t);
+        true
+    })
+    .unwrap();
+    assert_eq!(read.len(), games, "{text}");
+    for tree in &read {
+        assert!(tree.error.is_none());
+        assert!(tree.mainline().len() > 30);
+        assert!(text.contains("[%eval"));
+    }
 }
 
 #[test]
@@ -1296,4 +1321,267 @@ fn commands_taking_a_fen_read_a_chess960_one() {
     assert!(out.lines().any(|l| l == "nodes 31"), "{out}");
     let king_moves: Vec<&str> = out.lines().filter(|l| l.starts_with("g1")).collect();
     assert_eq!(king_moves, ["g1f1: 1"], "{out}");
+}
+
+/// `review --all`'s text names an unreadable move as `kibitz pgn` does.
+#[test]
+fn review_all_text_names_an_illegal_move() {
+    let home = common::TempHome::new("review-illegal");
+    let pgn = home.join("two.pgn");
+    std::fs::write(
+        &pgn,
+        "[White \"A\"]\n[Black \"B\"]\n\n1. e4 e5 *\n\n[White \"C\"]\n[Black \"D\"]\n\n1. d4 d5 2. Ke3 Nf6 3. c4 *\n",
+    )
+    .unwrap();
+    let path = pgn.to_str().unwrap();
+    let said = "error: game 2, ply 3: 'Ke3' is not a legal move there; the game stops before it";
+    let listed = kibitz(&["pgn", path]);
+    assert!(stdout(&listed).contains(said), "{}", stdout(&listed));
+    let out = kibitz(&[
+        "review",
+        "--pgn",
+        path,
+        "--all",
+        "--movetime",
+        "5",
+        "--threads",
+        "1",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let game2 = text.find("game 2:").unwrap();
+    assert!(text[game2..].contains(said), "{text}");
+    assert!(!text[..game2].contains("error:"), "{text}");
+}
+
+/// A file with no PGN game in it (a binary, a text that is not PGN) is
+/// refused by `review` as by `kibitz pgn`: exit 2, "holds no PGN game".
+#[test]
+fn review_refuses_a_file_that_holds_no_game() {
+    let home = common::TempHome::new("review-junk");
+    let binary = home.join("binary.pgn");
+    let bytes: Vec<u8> = (0..4096u32).map(|i| (i * 7919 % 251) as u8).collect();
+    std::fs::write(&binary, bytes).unwrap();
+    let text = home.join("text.pgn");
+    std::fs::write(&text, "This is a shopping list, not a game.\nmilk eggs\n").unwrap();
+    for file in [&binary, &text] {
+        let path = file.to_str().unwrap();
+        let listed = kibitz(&["pgn", path]);
+        assert_eq!(listed.status.code(), Some(2), "{path}");
+        assert!(stderr(&listed).contains("holds no PGN game"), "{path}");
+        for all in [false, true] {
+            let mut args = vec!["review", "--pgn", path, "--movetime", "5"];
+            if all {
+                args.push("--all");
+            }
+            let out = kibitz(&args);
+            assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stdout(&out));
+            let err = stderr(&out);
+            assert!(err.contains("holds no PGN game"), "{args:?}: {err}");
+            assert!(stdout(&out).is_empty(), "{args:?}: {}", stdout(&out));
+        }
+    }
+}
+
+/// Players whose tag names no one (`?`, `NN`, `-`, empty) are each their
+/// own player in the review's report, never one merged player.
+#[test]
+fn review_all_never_merges_unknown_players() {
+    let home = common::TempHome::new("review-unknown");
+    let pgn = home.join("unknown.pgn");
+    std::fs::write(
+        &pgn,
+        "[White \"?\"]\n[Black \"NN\"]\n\n1. e4 e5 *\n\n\
+         [White \"\"]\n[Black \"-\"]\n\n1. d4 d5 *\n\n\
+         [White \"Ann\"]\n[Black \"?\"]\n\n1. c4 c5 *\n\n\
+         [White \"Ann\"]\n[Black \"NN\"]\n\n1. Nf3 Nf6 *\n",
+    )
+    .unwrap();
+    let out = kibitz(&[
+        "review",
+        "--pgn",
+        pgn.to_str().unwrap(),
+        "--all",
+        "--movetime",
+        "5",
+        "--threads",
+        "1",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let players: Vec<serde_json::Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|v| v["type"] == "player")
+        .collect();
+    let mut names: Vec<&str> = players
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    names.sort_unstable();
+    assert_eq!(
+        names,
+        [
+            "- (game 2, Black)",
+            "? (game 1, White)",
+            "? (game 3, Black)",
+            "Ann",
+            "NN (game 1, Black)",
+            "NN (game 4, Black)",
+            "no name (game 2, White)",
+        ]
+    );
+    for p in &players {
+        let games = if p["name"] == "Ann" { 2 } else { 1 };
+        assert_eq!(p["games"], games, "{p}");
+    }
+}
+
+/// Where the file already had a person's mark on a move the review judges,
+/// the annotated game keeps it, and the report gives that mark and says it
+/// kept it: the report's mark is always the written one.
+#[test]
+fn review_reports_the_mark_it_writes_and_keeps_a_persons_mark() {
+    let home = common::TempHome::new("review-marks");
+    let pgn = home.join("marked.pgn");
+    std::fs::write(
+        &pgn,
+        "[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 $2 4. Qxf7# 1-0\n",
+    )
+    .unwrap();
+    let annotated = home.join("annotated.pgn");
+    let out = kibitz(&[
+        "review",
+        "--pgn",
+        pgn.to_str().unwrap(),
+        "--movetime",
+        "100",
+        "--out",
+        annotated.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let nf6 = text.lines().find(|l| l.contains("3... Nf6")).unwrap();
+    assert!(nf6.contains("Nf6?  "), "{text}");
+    assert!(!nf6.contains("Nf6??"), "{text}");
+    assert!(nf6.contains("blunder"), "{text}");
+    assert!(nf6.contains("the file's own mark ? kept"), "{text}");
+    let written = std::fs::read_to_string(&annotated).unwrap();
+    assert!(written.contains("Nf6 $2"), "{written}");
+    assert!(!written.contains("$4"), "{written}");
+    // JSON says the same.
+    let json = kibitz(&[
+        "review",
+        "--pgn",
+        pgn.to_str().unwrap(),
+        "--movetime",
+        "100",
+        "--json",
+    ]);
+    let value: serde_json::Value = serde_json::from_str(stdout(&json).trim()).unwrap();
+    let nf6 = &value["moves"][5];
+    assert_eq!(nf6["class"], "blunder");
+    assert_eq!(nf6["mark"], "?");
+    assert_eq!(nf6["kept_file_mark"], "?");
+    assert_eq!(value["moves"][4]["mark"], serde_json::Value::Null);
+    // A whole file's review says so per game.
+    let all = kibitz(&[
+        "review",
+        "--pgn",
+        pgn.to_str().unwrap(),
+        "--all",
+        "--movetime",
+        "100",
+        "--threads",
+        "1",
+    ]);
+    assert!(all.status.success(), "{}", stderr(&all));
+    assert!(
+        stdout(&all).contains("  3... Nf6?: the file's own mark kept (the review: blunder)"),
+        "{}",
+        stdout(&all)
+    );
+}
+
+/// Moves after an unreadable one are never dropped from a file kibitz
+/// writes: `review --out` keeps them, as text in a comment where the game
+/// stops (with the variations and comments among them), and the file reads
+/// back with every word of the original movetext.
+#[test]
+fn review_out_keeps_the_moves_after_an_illegal_one() {
+    let home = common::TempHome::new("review-unread");
+    let pgn = home.join("two.pgn");
+    std::fs::write(
+        &pgn,
+        "[White \"A\"]\n[Black \"B\"]\n\n1. e4 e5 *\n\n\
+         [White \"C\"]\n[Black \"D\"]\n\n1. d4 d5 2. Ke3 Nf6 (2... c6 {solid}) 3. c4 $1 (3. Nc3 (3. Bf4)) e6 *\n",
+    )
+    .unwrap();
+    let kept = "{ kibitz could not read these moves, kept as text: 2. Ke3 Nf6 ( 2... c6 [solid] ) 3. c4 $1 ( 3. Nc3 ( 3. Bf4 ) ) 3... e6 }";
+    for all in [true, false] {
+        let out = home.join(format!("out-{all}.pgn"));
+        let mut args = vec![
+            "review",
+            "--pgn",
+            pgn.to_str().unwrap(),
+            "--movetime",
+            "5",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        if all {
+            args.extend(["--all", "--threads", "1"]);
+        } else {
+            args.extend(["--game", "2"]);
+        }
+        let output = kibitz(&args);
+        assert!(output.status.success(), "{args:?}: {}", stderr(&output));
+        let text = std::fs::read_to_string(&out).unwrap();
+        let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(words.contains(kept), "{args:?}: {text}");
+        let mut games = Vec::new();
+        kibitz::game::tree::read_games(text.as_bytes(), &mut |t| {
+            games.push(t);
+            true
+        })
+        .unwrap();
+        let game = games.last().unwrap();
+        assert!(game.error.is_none(), "{text}");
+        assert_eq!(game.mainline().len(), 2);
+    }
+}
+
+/// Ctrl-C before `review --all` finished any game: exit 130, and the
+/// `--out` file is left as it was (not replaced by an empty one).
+#[test]
+fn review_all_stopped_before_any_game_leaves_the_out_file_alone() {
+    let (mut command, home) = common::kibitz_command();
+    let pgn = common::testdata("pgn/kasparov-deep-blue-1997.pgn");
+    let annotated = home.join("reviewed.pgn");
+    std::fs::write(&annotated, "keep me").unwrap();
+    let child = command
+        .args(["review", "--pgn", pgn.to_str().unwrap(), "--all"])
+        .args(["--threads", "1", "--movetime", "2000", "--out"])
+        .arg(&annotated)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    let sent = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let output = child.wait_with_output().unwrap();
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(130), "{err}");
+    assert!(
+        err.contains(&format!(
+            "stopped: 0 of 6 games reviewed; {} is not written",
+            annotated.display()
+        )),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&annotated).unwrap(), "keep me");
 }

@@ -56,10 +56,15 @@ pub enum CliError {
     Book(#[from] crate::book::BookError),
     #[error("{0}")]
     BookBuild(#[from] crate::book::build::BuildError),
+    /// Stopped by Ctrl-C, what was finished kept: said as it is (no
+    /// "error:"), exit 130 as a shell gives a process ended by SIGINT.
+    #[error("{0}")]
+    Stopped(String),
 }
 
 impl CliError {
-    /// The process exit code: 2 for bad input, 1 for anything else.
+    /// The process exit code: 2 for bad input, 130 for a stop by Ctrl-C,
+    /// 1 for anything else.
     pub fn exit_code(&self) -> i32 {
         match self {
             CliError::Fen(_)
@@ -68,6 +73,7 @@ impl CliError {
             | CliError::Book(_)
             | CliError::BookBuild(_) => 2,
             CliError::Thread(_) | CliError::Io(_) => 1,
+            CliError::Stopped(_) => 130,
         }
     }
 }

@@ -9,6 +9,7 @@ use shakmaty::Color;
 
 use super::{CliError, printable};
 use crate::engine::{Limits, Score};
+use crate::game::annotations::mark_symbol;
 use crate::game::tree::GameTree;
 use crate::review::{self, Class, MoveReview, PositionEval};
 use crate::text::score_text_white;
@@ -80,6 +81,16 @@ pub fn run(args: &ReviewArgs, out: &mut dyn Write) -> Result<(), CliError> {
     }
     let mut tree =
         crate::text::games::load_game(&args.pgn, args.game).map_err(|e| CliError::BadInput(e.0))?;
+    if tree.headers.0.is_empty() && tree.nodes.len() == 1 {
+        // No tag and no move: a file that is not PGN (refused as `kibitz
+        // pgn` refuses it), or a stretch of text between games.
+        crate::review::batch::count_games(&args.pgn).map_err(CliError::BadInput)?;
+        return Err(CliError::BadInput(format!(
+            "game {} of {} has no tag pair and no move: nothing to review",
+            args.game,
+            args.pgn.display()
+        )));
+    }
     if let Some(error) = &tree.error {
         eprintln!(
             "warning: {}; reviewing the moves before it",
@@ -114,6 +125,8 @@ pub fn run(args: &ReviewArgs, out: &mut dyn Write) -> Result<(), CliError> {
                     "class": r.class.map(Class::name),
                     "best": r.better_line.first(),
                     "best_line": r.better_line,
+                    "mark": r.mark().and_then(mark_symbol),
+                    "kept_file_mark": r.kept_mark().and_then(mark_symbol),
                 })
             })
             .collect();
@@ -182,10 +195,13 @@ fn write_text(
         } else {
             score_text_white(r.after, Color::White)
         };
+        // The mark is the one the annotated game carries: the file's own
+        // where it had one.
+        let mark = r.mark().and_then(mark_symbol).unwrap_or("");
         let mut line = format!(
             "{:>4}{dots:<3} {:<8} {:>7}",
             number,
-            format!("{}{}", r.san, r.class.map_or("", Class::symbol)),
+            format!("{}{mark}", r.san),
             after
         );
         if let Some(class) = r.class {
@@ -200,6 +216,11 @@ fn write_text(
                     .collect::<Vec<_>>()
                     .join(" ")
             ));
+            if let Some(kept) = r.kept_mark().and_then(mark_symbol) {
+                line.push_str(&format!("; the file's own mark {kept} kept"));
+            }
+        } else if r.file_mark.is_some() {
+            line.push_str("  the file's own mark");
         }
         writeln!(out, "{}", line.trim_end())?;
     }

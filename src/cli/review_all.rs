@@ -66,6 +66,7 @@ pub fn run_all(
             .clamp(1, 64),
         hash_mb: args.hash_mb,
         movetime: Duration::from_millis(args.movetime),
+        skip: 0,
     };
     let threads = options.threads;
     let stop = args
@@ -102,16 +103,6 @@ pub fn run_all(
         eprintln!("warning: {}", printable(&e));
     }
     let stopped = stop.load(Ordering::Relaxed);
-    if stopped {
-        eprintln!(
-            "stopped: {reviewed} of {total} games reviewed; the report{} covers those",
-            if args.out.is_some() {
-                " and the annotated file"
-            } else {
-                ""
-            }
-        );
-    }
     report_players(args, &players, out)?;
     if args.json {
         writeln!(
@@ -135,11 +126,30 @@ pub fn run_all(
             args.movetime
         )?;
     }
-    if let Some(path) = &args.out {
+    // Stopped before any game was finished: nothing to write, and an
+    // existing file is not replaced by an empty one.
+    let out_path = args.out.as_ref().filter(|_| !(stopped && reviewed == 0));
+    if let Some(path) = out_path {
+        // Written whole or not at all (a temporary file renamed over the
+        // target), the finished games only when stopped.
         crate::fsutil::write_user_file(path, annotated).map_err(CliError::BadInput)?;
         if !args.json {
             writeln!(out, "annotated games written to {}", path.display())?;
         }
+    }
+    if stopped {
+        let kept = match (&args.out, out_path) {
+            (_, Some(path)) => format!(
+                "; the report and {} hold those {}",
+                path.display(),
+                crate::core::counted(reviewed as u64, "game", "games")
+            ),
+            (Some(path), None) => format!("; {} is not written", path.display()),
+            (None, None) => "; the report covers those".to_string(),
+        };
+        return Err(CliError::Stopped(format!(
+            "stopped: {reviewed} of {total} games reviewed{kept}"
+        )));
     }
     Ok(())
 }
@@ -166,6 +176,12 @@ fn report_game(
                     "black": summary_json(&game.sides[1]),
                 },
                 "error": game.error,
+                "kept_marks": game.kept_marks.iter().map(|k| json!({
+                    "ply": k.ply,
+                    "san": k.san,
+                    "mark": k.mark,
+                    "class": k.class.name(),
+                })).collect::<Vec<_>>(),
             })
         )?;
     } else {
@@ -181,6 +197,19 @@ fn report_game(
             printable(&game.black),
             summary_text(&game.sides[1]),
         )?;
+        // As `kibitz pgn` says it: the moves from there on are not reviewed.
+        if let Some(error) = &game.error {
+            writeln!(out, "  error: {}", printable(error))?;
+        }
+        for kept in &game.kept_marks {
+            writeln!(
+                out,
+                "  {}{}: the file's own mark kept (the review: {})",
+                kept.san,
+                kept.mark,
+                kept.class.name()
+            )?;
+        }
     }
     Ok(())
 }

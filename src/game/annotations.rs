@@ -103,6 +103,32 @@ pub fn with_eval(comment: &str, eval: CommentEval) -> String {
     }
 }
 
+/// The sign of a move-quality NAG: 1 `!`, 2 `?`, 3 `!!`, 4 `??`, 5 `!?`,
+/// 6 `?!` (others have none).
+pub fn mark_symbol(nag: u8) -> Option<&'static str> {
+    match nag {
+        1 => Some("!"),
+        2 => Some("?"),
+        3 => Some("!!"),
+        4 => Some("??"),
+        5 => Some("!?"),
+        6 => Some("?!"),
+        _ => None,
+    }
+}
+
+/// Set the `[%eval]` of a move's comments: in its first comment, or in a
+/// new first one where it has none or the first holds movetext the reader
+/// could not read (kept apart, as it was).
+pub fn set_eval(comments: &mut Vec<String>, eval: CommentEval) {
+    match comments.first_mut() {
+        Some(first) if !first.starts_with(super::import::UNREAD_PREFIX) => {
+            *first = with_eval(first, eval);
+        }
+        _ => comments.insert(0, with_eval("", eval)),
+    }
+}
+
 /// A clock reading as `h:mm:ss` (or `m:ss` under an hour).
 pub fn format_clock(d: Duration) -> String {
     let s = d.as_secs();

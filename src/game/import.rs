@@ -61,7 +61,26 @@ struct Builder {
     skipped_notes: usize,
     /// Comments at the start of a variation, for its first move.
     starting_comments: Vec<String>,
+    /// The index of the token being read.
+    index: usize,
+    /// Where the main line stopped at an unreadable move: its token, the
+    /// node before it and its ply. The rest of the movetext is kept there
+    /// as a comment.
+    unread: Option<Unread>,
+    /// The same for the variation being skipped after an unreadable move.
+    unread_variation: Option<Unread>,
 }
+
+/// Movetext the reader could not follow, from the token where it stopped.
+#[derive(Debug, Clone, Copy)]
+struct Unread {
+    token: usize,
+    node: usize,
+    ply: usize,
+}
+
+/// What a comment holding movetext that could not be read starts with.
+pub const UNREAD_PREFIX: &str = "kibitz could not read these moves, kept as text:";
 
 impl Builder {
     /// Text of the game that is skipped: a note, and the tree records that
@@ -93,12 +112,34 @@ impl Builder {
             None => self.tree.error = Some(error),
             Some(_) => self.note(error.to_string()),
         }
+        let unread = Unread {
+            token: self.index,
+            node: self.line.at,
+            ply,
+        };
         if !self.in_variation() {
             self.stopped = true;
+            self.unread.get_or_insert(unread);
         } else {
-            // Only the rest of this variation is lost; the line it hangs
-            // from goes on after its `)`.
+            // Only the rest of this variation is not read; the line it
+            // hangs from goes on after its `)`.
             self.skip = Some((0, true));
+            self.unread_variation = Some(unread);
+        }
+    }
+
+    /// Keep the tokens from `unread.token` up to `end` as a comment on the
+    /// node where reading stopped, written back as movetext (move numbers
+    /// included), so that writing the game back loses none of it.
+    fn keep_unread(&mut self, raw: &RawGame, unread: Unread, end: usize) {
+        let tokens = raw.tokens.get(unread.token..end).unwrap_or_default();
+        // A `}` would end the comment: it is written `)`, as the tree
+        // writes any comment (so that the game reads back the same).
+        let text = movetext_of(raw, tokens, &self.tree.start, unread.ply).replace('}', ")");
+        if !text.is_empty() {
+            self.tree.nodes[unread.node]
+                .comments
+                .push(format!("{UNREAD_PREFIX} {text}"));
         }
     }
 
@@ -215,6 +256,9 @@ impl Builder {
                 Token::Close if depth == 0 => {
                     self.skip = None;
                     if entered {
+                        if let Some(unread) = self.unread_variation.take() {
+                            self.keep_unread(raw, unread, self.index);
+                        }
                         self.close();
                     }
                 }
@@ -317,6 +361,67 @@ pub fn start_from_fen(text: &str, chess960: bool) -> Result<(Chess, Option<Strin
     }
 }
 
+/// Movetext tokens written back as PGN movetext, numbered: the first is
+/// ply `ply` of the game from `start`. A comment among them is written in
+/// square brackets (the text goes inside another comment, and PGN has no
+/// way to nest braces); `[%` becomes `[ %`, so that no `[%eval]` of a move
+/// that was not read is taken for the game's.
+fn movetext_of(raw: &RawGame, tokens: &[Token], start: &Chess, ply: usize) -> String {
+    use shakmaty::Position;
+    let offset = usize::from(start.turn().is_black());
+    let first_move = start.fullmoves().get() as usize;
+    let mut words: Vec<String> = Vec::new();
+    let mut ply = ply.max(1);
+    let mut plies = Vec::new();
+    let mut need_number = true;
+    let number = |ply: usize, need: bool, words: &mut Vec<String>| {
+        let index = ply - 1 + offset;
+        let n = first_move + index / 2;
+        if index.is_multiple_of(2) {
+            words.push(format!("{n}."));
+        } else if need {
+            words.push(format!("{n}..."));
+        }
+    };
+    for token in tokens {
+        match token {
+            Token::Move { text, .. } | Token::Unknown(text) => {
+                number(ply, need_number, &mut words);
+                words.push(raw.slice(text).to_string());
+                ply += 1;
+                need_number = false;
+            }
+            Token::Nag(nag) => words.push(format!("${nag}")),
+            Token::Comment(text) => {
+                let text = raw.slice(text).trim();
+                match text.strip_prefix(UNREAD_PREFIX) {
+                    // Kept before (a start that still cannot be read): as
+                    // it is, so that writing and reading again keep it the
+                    // same.
+                    Some(kept) => words.push(kept.trim().to_string()),
+                    None => words.push(format!("[{}]", text.replace("[%", "[ %"))),
+                }
+                need_number = true;
+            }
+            Token::Open => {
+                plies.push(ply);
+                ply = ply.saturating_sub(1).max(1);
+                words.push("(".into());
+                need_number = true;
+            }
+            Token::Close => {
+                if let Some(back) = plies.pop() {
+                    ply = back;
+                }
+                words.push(")".into());
+                need_number = true;
+            }
+            Token::Result(_) => {}
+        }
+    }
+    words.join(" ")
+}
+
 /// Whether a game's `Variant` tag says Chess960.
 pub fn is_chess960_game(raw: &RawGame) -> bool {
     raw.tag("Variant")
@@ -386,17 +491,40 @@ pub fn build(mut raw: RawGame, game: usize) -> GameTree {
         stopped,
         skipped_notes: 0,
         starting_comments: Vec::new(),
+        index: 0,
+        unread: None,
+        unread_variation: None,
     };
     for dropped in &raw.dropped {
         builder.drop_text(dropped.clone());
     }
-    for token in &raw.tokens {
+    if stopped {
+        // No move can be read (the start is unknown): all are kept as text.
+        builder.unread = Some(Unread {
+            token: 0,
+            node: 0,
+            ply: 1,
+        });
+    }
+    for (index, token) in raw.tokens.iter().enumerate() {
+        builder.index = index;
         builder.token(&raw, token);
     }
     builder.keep_starting_comments();
+    if let Some(unread) = builder.unread_variation.take() {
+        // A variation left open at the end of the game.
+        builder.keep_unread(&raw, unread, raw.tokens.len());
+    }
+    if let Some(unread) = builder.unread.take() {
+        builder.keep_unread(&raw, unread, raw.tokens.len());
+    }
     if let Some(reason) = &raw.truncated {
         let ply = builder.line.ply;
         builder.fail(ply, reason, Problem::TooLarge);
+        // The text after the cut was never read: the tree is not the whole
+        // game, and writing it back over its file would lose that text.
+        builder.tree.dropped.get_or_insert_with(|| reason.clone());
+        builder.unread = None;
     }
     if builder.skipped_notes > 0 {
         let more = builder.skipped_notes;

@@ -1,6 +1,9 @@
 //! Writing one game back into the PGN file it came from: every other game
 //! is written as it was read, so the file may only be rewritten when the
-//! reader kept all of it.
+//! reader kept all of it. Moves after an unreadable one are kept (as text,
+//! in a comment where the game stops: see `import`), so such a game is
+//! written back with nothing lost; text the reader skipped is not kept, and
+//! a file with any is not rewritten.
 
 use super::tree::{GameTree, read_games};
 
@@ -16,8 +19,8 @@ pub struct Rewritten {
 
 /// The PGN file `bytes` with game `number` (1-based) replaced by `game`, or
 /// appended when the file has fewer games. Refused, with the reason, when a
-/// game of the file was not read whole (an unreadable move, skipped text):
-/// writing it back would lose what the reader did not keep.
+/// game of the file has text the reader skipped: writing it back would lose
+/// it.
 pub fn replace_game(bytes: &[u8], number: usize, game: &GameTree) -> Result<Rewritten, String> {
     if std::str::from_utf8(bytes).is_err() {
         return Err(
@@ -32,11 +35,6 @@ pub fn replace_game(bytes: &[u8], number: usize, game: &GameTree) -> Result<Rewr
         count += 1;
         if count == number {
             text.push_str(&game.to_pgn());
-        } else if let Some(error) = &tree.error {
-            problem = Some(format!(
-                "{error}; writing the file back would lose the rest of that game"
-            ));
-            return false;
         } else if let Some(dropped) = &tree.dropped {
             problem = Some(format!(
                 "game {count}: {dropped}; writing the file back would lose it"

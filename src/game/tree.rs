@@ -178,7 +178,9 @@ pub struct GameTree {
     pub nodes: Vec<Node>,
     /// `1-0`, `0-1`, `1/2-1/2` or `*`.
     pub result: String,
-    /// The first unreadable move, if any (the game keeps what came before).
+    /// The first unreadable move, if any (the game keeps what came before;
+    /// the movetext from there on is kept, as text, in a comment where the
+    /// line stops, so that writing the game loses none of it).
     pub error: Option<MoveError>,
     /// What the reader changed or skipped without losing a move: castling
     /// rights dropped from a FEN tag, words that are not moves, variations
@@ -307,6 +309,100 @@ impl GameTree {
         });
         self.nodes[node].children.push(index);
         index
+    }
+
+    /// Keep `moves` (a line from the position at `node`, as an engine gives
+    /// it) in the tree without rewriting any line already there: the moves
+    /// the tree already has are followed, and the rest becomes a new
+    /// variation where the line leaves them. Where that is the end of a line
+    /// (the end of the game, say), the line is never added as its
+    /// continuation: the variation branches off at the line's last move,
+    /// repeating it (`19. c4 1-0` becomes `19. c4 ( 19. c4 ... ) 1-0`), so the game's
+    /// moves and result stay as they were. Only a tree with no moves at all
+    /// takes the line as its moves, as there is no game to rewrite. The
+    /// moves are kept up to the first that is not legal.
+    pub fn keep_line(&mut self, node: usize, moves: &[Move]) -> KeptLine {
+        let (mut at, mut position, mut rest) = self.follow(node, self.position(node), moves);
+        // At the end of a line, a variation kept before repeats its last
+        // move: follow it rather than add the line twice.
+        if let (Some(&next), Some(parent)) = (rest.first(), self.nodes[at].parent)
+            && self.nodes[at].children.is_empty()
+            && let Some(&again) = self.nodes[parent].children.iter().find(|&&c| {
+                c != at
+                    && self.nodes[c].m == self.nodes[at].m
+                    && self.nodes[c]
+                        .children
+                        .iter()
+                        .any(|&g| self.nodes[g].m == Some(next))
+            })
+        {
+            (at, position, rest) = self.follow(again, position, rest);
+        }
+        let legal = rest
+            .iter()
+            .scan(position.clone(), |pos, &m| {
+                pos.is_legal(m).then(|| pos.play_unchecked(m))
+            })
+            .count();
+        let rest = &rest[..legal];
+        let Some((&first, tail)) = rest.split_first() else {
+            return KeptLine {
+                first_new: None,
+                added: 0,
+                repeated: false,
+            };
+        };
+        let before = self.nodes.len();
+        let mut repeated = false;
+        let mut branch = at;
+        if self.nodes[at].children.is_empty()
+            && let Some(parent) = self.nodes[at].parent
+        {
+            // The end of a line: branch off before its last move and play
+            // that move again, so that the kept moves are a variation.
+            let mut before_last = self.position(parent);
+            branch = match self.nodes[at].m {
+                Some(last) => self.push_played(parent, &mut before_last, last),
+                None => self.push_null_at(parent),
+            };
+            repeated = true;
+        }
+        let first_new = self.push_played(branch, &mut position, first);
+        let mut end = first_new;
+        for &m in tail {
+            end = self.push_played(end, &mut position, m);
+        }
+        KeptLine {
+            first_new: Some(first_new),
+            added: self.nodes.len() - before,
+            repeated,
+        }
+    }
+
+    /// Follow `moves` from `node` (where the position is `position`) as far
+    /// as the tree has them: the node reached, its position, and the moves
+    /// left.
+    fn follow<'m>(
+        &self,
+        node: usize,
+        mut position: Chess,
+        moves: &'m [Move],
+    ) -> (usize, Chess, &'m [Move]) {
+        let mut at = node;
+        let mut rest = moves;
+        while let Some((&m, tail)) = rest.split_first() {
+            let Some(&child) = self.nodes[at]
+                .children
+                .iter()
+                .find(|&&c| self.nodes[c].m == Some(m))
+            else {
+                break;
+            };
+            position.play_unchecked(m);
+            at = child;
+            rest = tail;
+        }
+        (at, position, rest)
     }
 
     /// Add a null move after `node`, if the side to move may pass (it is not
@@ -563,6 +659,19 @@ impl GameTree {
     }
 }
 
+/// Where [`GameTree::keep_line`] put a line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KeptLine {
+    /// The node of the first move of the line the tree did not have
+    /// (`None`: the tree had the whole line).
+    pub first_new: Option<usize>,
+    /// Nodes added, a repeated move included.
+    pub added: usize,
+    /// The line's last move was played again to start the variation (the
+    /// line went on from the end of a line).
+    pub repeated: bool,
+}
+
 /// The move number and side to move before a move, for writing movetext.
 #[derive(Debug, Clone, Copy)]
 struct MoveNumber {
@@ -670,5 +779,62 @@ mod tests {
         }
         assert!(checked > 150, "{checked}");
         assert_eq!(san_text(San::Null, None), "--");
+    }
+
+    fn uci_line(position: &Chess, uci: &[&str]) -> Vec<Move> {
+        let mut position = position.clone();
+        let mut out = Vec::new();
+        for text in uci {
+            let m = crate::game::notation::parse_uci(&position, text).unwrap();
+            position.play_unchecked(m);
+            out.push(m);
+        }
+        out
+    }
+
+    fn tree_of(uci: &[&str]) -> GameTree {
+        let mut tree = GameTree::new(Chess::default());
+        let moves = uci_line(&Chess::default(), uci);
+        let mut at = 0;
+        for m in moves {
+            at = tree.add_move(at, m);
+        }
+        tree.result = "1-0".into();
+        tree
+    }
+
+    #[test]
+    fn a_kept_line_never_extends_the_line_it_follows() {
+        let mut tree = tree_of(&["e2e4", "e7e5", "g1f3"]);
+        let main = tree.mainline();
+        // From the first move, a line that follows the game to its end and
+        // goes on: the game keeps its three moves.
+        let line = uci_line(&tree.position(main[0]), &["e7e5", "g1f3", "b8c6", "f1b5"]);
+        let kept = tree.keep_line(main[0], &line);
+        assert_eq!(tree.mainline(), main, "{}", tree.to_pgn());
+        assert!(kept.repeated);
+        assert_eq!(kept.added, 3);
+        assert_eq!(
+            tree.to_pgn().lines().last().unwrap(),
+            "1. e4 e5 2. Nf3 ( 2. Nf3 Nc6 3. Bb5 ) 1-0"
+        );
+        // Kept again: it is there.
+        assert_eq!(tree.keep_line(main[0], &line).first_new, None);
+        // A line that leaves the game before its end is a plain variation.
+        let line = uci_line(&Chess::default(), &["e2e4", "c7c5", "g1f3"]);
+        let kept = tree.keep_line(0, &line);
+        assert!(!kept.repeated);
+        assert_eq!(kept.added, 2);
+        assert_eq!(tree.mainline(), main);
+        assert!(tree.to_pgn().contains("1. e4 e5 ( 1... c5 2. Nf3 ) 2. Nf3"));
+        // A line with an illegal move is kept up to it.
+        let mut bad = uci_line(&Chess::default(), &["d2d4"]);
+        bad.push(line[0]);
+        assert_eq!(tree.keep_line(0, &bad).added, 1);
+        // An empty game takes the line as its moves.
+        let mut empty = GameTree::new(Chess::default());
+        let kept = empty.keep_line(0, &line);
+        assert_eq!(kept.added, 3);
+        assert_eq!(empty.mainline().len(), 3);
     }
 }

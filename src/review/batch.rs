@@ -61,6 +61,21 @@ pub struct ReviewedGame {
     pub pgn: String,
     /// Why the game was read only in part, if it was.
     pub error: Option<String>,
+    /// Moves on which the annotated game keeps the file's own mark where
+    /// the review judged otherwise.
+    pub kept_marks: Vec<KeptMark>,
+}
+
+/// A person's mark the annotated game keeps over the review's.
+#[derive(Debug, Clone, PartialEq)]
+pub struct KeptMark {
+    pub ply: usize,
+    /// The move as numbered SAN (`12... Nf6`).
+    pub san: String,
+    /// The file's mark (`?`, `!?`, ...).
+    pub mark: &'static str,
+    /// The review's judgement.
+    pub class: Class,
 }
 
 /// A player over the file.
@@ -79,12 +94,17 @@ pub struct Players {
 }
 
 impl Players {
-    /// Count a reviewed game for both its players.
+    /// Count a reviewed game for both its players. A name that names no
+    /// one (`?`, `NN`, `-`, none) is never merged with another game's: each
+    /// such side is a player of its own, named after its game.
     pub fn add(&mut self, game: &ReviewedGame) {
-        let names = [&game.white, &game.black];
+        let names = [
+            player_name(&game.white, game.number, Color::White),
+            player_name(&game.black, game.number, Color::Black),
+        ];
         for ((name, side), study) in names.into_iter().zip(&game.sides).zip(&game.study) {
             let player = self.by_name.entry(name.clone()).or_insert_with(|| Player {
-                name: name.clone(),
+                name,
                 ..Player::default()
             });
             player.games += 1;
@@ -114,6 +134,30 @@ impl Players {
     }
 }
 
+/// Whether a player's tag names no one: empty, `?`, `-`, `NN` or `N.N.`
+/// (the PGN standard's and the databases' "unknown").
+pub fn is_unknown_name(name: &str) -> bool {
+    let name = name.trim();
+    name.is_empty()
+        || ["?", "-", "nn", "n.n.", "n. n."]
+            .iter()
+            .any(|unknown| name.eq_ignore_ascii_case(unknown))
+}
+
+/// The name a player goes by in a file's report: the tag, or, where it
+/// names no one, the tag with the game and side (`? (game 3, White)`), so
+/// that unknown players are never taken for one.
+pub fn player_name(tag: &str, game: usize, color: Color) -> String {
+    if !is_unknown_name(tag) {
+        return tag.to_string();
+    }
+    let side = if color.is_white() { "White" } else { "Black" };
+    match tag.trim() {
+        "" => format!("no name (game {game}, {side})"),
+        unknown => format!("{unknown} (game {game}, {side})"),
+    }
+}
+
 /// How a file is reviewed.
 #[derive(Debug, Clone)]
 pub struct BatchOptions {
@@ -123,6 +167,10 @@ pub struct BatchOptions {
     pub hash_mb: usize,
     /// The search time per position.
     pub movetime: Duration,
+    /// Games at the start of the file reviewed before (a stopped review
+    /// taken up again): read past, not reviewed again; the numbers go on
+    /// from there.
+    pub skip: usize,
 }
 
 /// Threads for a review when none are asked for: every core but one, so
@@ -131,18 +179,43 @@ pub fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get().saturating_sub(1).max(1))
 }
 
-/// Count the games of the file at `path` (a quick pass that reads only the
-/// headers), for the progress and the time left.
+/// Count the games of the file at `path` (a quick pass), for the progress
+/// and the time left. A file in which nothing reads as a game (no tag pair
+/// and no move: a binary or a text that is not PGN) is refused, as
+/// `kibitz pgn` refuses it.
 pub fn count_games(path: &Path) -> Result<usize, String> {
     let file = crate::fsutil::open_regular(path).map_err(|e| e.to_string())?;
-    crate::game::summary::summaries(std::io::BufReader::new(file), 1000, &mut |_| true)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))
+    let mut games = 0;
+    let is_game = |tree: GameTree, _| !tree.headers.0.is_empty() || tree.nodes.len() > 1;
+    let total = crate::game::parallel::map_games(
+        std::io::BufReader::new(file),
+        crate::game::parallel::default_workers(),
+        &is_game,
+        &mut |game| {
+            games += usize::from(game);
+            true
+        },
+    )
+    .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    if games == 0 {
+        return Err(no_game(path));
+    }
+    Ok(total)
 }
 
-/// Review every game of the file at `path`, handing each to `on_game` in
-/// the file's order as soon as it and those before it are done. `on_game`
-/// returns false to stop. Setting `stop` stops too; the game being reviewed
-/// then is dropped, the ones handed out stay. `Ok` carries a warning when
+/// Why a file with no game is refused: `kibitz pgn`'s words.
+pub fn no_game(path: &Path) -> String {
+    format!(
+        "{} holds no PGN game (no tag pair and no move)",
+        path.display()
+    )
+}
+
+/// Review every game of the file at `path` (after the first
+/// `options.skip`), handing each to `on_game` in the file's order as soon
+/// as it and those before it are done. `on_game` returns false to stop.
+/// Setting `stop` stops too; the game being reviewed then is dropped (and
+/// any after it), the ones handed out stay. `Ok` carries a warning when
 /// the file could not be read to its end.
 pub fn review_file(
     path: &Path,
@@ -153,6 +226,7 @@ pub fn review_file(
 ) -> Result<Option<String>, String> {
     let file = crate::fsutil::open_regular(path).map_err(|e| e.to_string())?;
     let threads = options.threads.clamp(1, 64);
+    let skip = options.skip;
     let hash_mb = (options.hash_mb / threads).max(MIN_HASH_MB);
     let limits = Limits {
         movetime: Some(options.movetime),
@@ -166,7 +240,8 @@ pub fn review_file(
             let mut number = 0;
             read_games(std::io::BufReader::new(file), &mut |tree| {
                 number += 1;
-                !reader_stop.load(Ordering::Relaxed) && jobs_tx.send((number, tree)).is_ok()
+                !reader_stop.load(Ordering::Relaxed)
+                    && (number <= skip || jobs_tx.send((number, tree)).is_ok())
             })
             .map_err(|e| format!("cannot read {}: {e}", path.display()))
         });
@@ -190,17 +265,25 @@ pub fn review_file(
         drop(done_tx);
         drop(jobs_rx);
         // Results come in any order; they are handed out in the file's.
+        // The games handed out are always the first ones not skipped, with
+        // no gap: after a game cut short by a stop none is handed out, so
+        // that a review taken up again starts right after the last one.
         let mut waiting: BTreeMap<usize, Option<ReviewedGame>> = BTreeMap::new();
-        let mut next = 1;
+        let mut next = skip + 1;
+        let mut cut = false;
         for (number, result) in done_rx.iter() {
             waiting.insert(number, result);
             while let Some(result) = waiting.remove(&next) {
                 next += 1;
-                if let Some(game) = result
-                    && !on_game(game)
-                {
-                    // The threads see the stop and end.
-                    stop.store(true, Ordering::Relaxed);
+                match result {
+                    Some(game) if !cut => {
+                        if !on_game(game) {
+                            // The threads see the stop and end.
+                            stop.store(true, Ordering::Relaxed);
+                        }
+                    }
+                    Some(_) => {}
+                    None => cut = true,
                 }
             }
         }
@@ -248,6 +331,19 @@ fn review_game(
         SideSummary::of(&reviews, Color::Black),
     ];
     let error = tree.error.as_ref().map(ToString::to_string);
+    let kept_marks = reviews
+        .iter()
+        .filter_map(|r| {
+            let mark = crate::game::annotations::mark_symbol(r.kept_mark()?)?;
+            let dots = if r.mover.is_white() { "." } else { "..." };
+            Some(KeptMark {
+                ply: r.ply,
+                san: format!("{}{dots} {}", r.move_number, r.san),
+                mark,
+                class: r.class?,
+            })
+        })
+        .collect();
     super::annotate(&mut tree, &reviews, &evals);
     Some(ReviewedGame {
         number,
@@ -259,5 +355,6 @@ fn review_game(
         study,
         pgn: tree.to_pgn(),
         error,
+        kept_marks,
     })
 }

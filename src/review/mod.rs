@@ -159,6 +159,30 @@ pub struct MoveReview {
     pub better: Option<Move>,
     /// The engine's line from before the move, in SAN.
     pub better_line: Vec<String>,
+    /// The move-quality mark (NAG 1-6: `!`, `?`, `!!`, `??`, `!?`, `?!`)
+    /// the game already had on this move: a person's, which an annotated
+    /// game keeps instead of the review's.
+    pub file_mark: Option<u8>,
+}
+
+impl MoveReview {
+    /// The mark the annotated game carries on this move: the file's own,
+    /// or else the review's class.
+    pub fn mark(&self) -> Option<u8> {
+        self.file_mark.or(self.class.map(Class::nag))
+    }
+
+    /// The file's own mark, where the review judged the move otherwise and
+    /// kept it (the report says so).
+    pub fn kept_mark(&self) -> Option<u8> {
+        self.file_mark
+            .filter(|&nag| self.class.is_some_and(|class| class.nag() != nag))
+    }
+}
+
+/// The first move-quality mark (NAG 1-6) among `nags`.
+pub fn quality_mark(nags: &[u8]) -> Option<u8> {
+    nags.iter().copied().find(|n| (1..=6).contains(n))
 }
 
 /// The mover's winning chance (0-100) for a score from its own side.
@@ -454,6 +478,7 @@ pub fn judge(tree: &GameTree, evals: &[Option<PositionEval>]) -> Vec<MoveReview>
             class,
             better: best.filter(|&b| b != m),
             better_line: san_line(position, &before.pv),
+            file_mark: quality_mark(&tree.nodes[node].nags),
         });
     }
     out
@@ -478,20 +503,14 @@ pub fn annotate(tree: &mut GameTree, reviews: &[MoveReview], evals: &[Option<Pos
         if !review.mates {
             let eval = comment_eval(review.after);
             let node = &mut tree.nodes[review.node];
-            match node.comments.first_mut() {
-                Some(first) => *first = annotations::with_eval(first, eval),
-                None => node.comments.push(annotations::with_eval("", eval)),
-            }
+            annotations::set_eval(&mut node.comments, eval);
         }
         let Some(class) = review.class else {
             continue;
         };
-        // NAGs 1-6 are the move-quality marks; keep a human's own.
-        if !tree.nodes[review.node]
-            .nags
-            .iter()
-            .any(|n| (1..=6).contains(n))
-        {
+        // NAGs 1-6 are the move-quality marks; keep a human's own (the
+        // review's `kept_mark` tells the report).
+        if quality_mark(&tree.nodes[review.node].nags).is_none() {
             tree.nodes[review.node].nags.push(class.nag());
         }
         let Some(parent) = tree.nodes[review.node].parent else {

@@ -39,12 +39,14 @@ pub enum Request {
         /// Search threads per position (Lazy SMP).
         threads: usize,
     },
-    /// Review every game of a file, `threads` games at a time.
+    /// Review every game of a file, `threads` games at a time, after the
+    /// first `skip` (reviewed before: a stopped review taken up again).
     ReviewAll {
         id: u64,
         path: PathBuf,
         movetime: Duration,
         threads: usize,
+        skip: usize,
     },
     /// Record a search for teach mode (an older recording is stopped).
     Record {
@@ -213,6 +215,7 @@ pub fn background_request(
             path,
             movetime,
             threads,
+            skip,
         } => {
             let stop = replace_stop(&mut stops.review_all, id);
             let tx = tx.clone();
@@ -226,6 +229,7 @@ pub fn background_request(
                             threads,
                             hash_mb: REVIEW_HASH_MB * threads,
                             movetime,
+                            skip,
                         };
                         crate::review::batch::review_file(
                             &path,

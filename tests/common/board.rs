@@ -543,7 +543,11 @@ impl Board {
                         });
                     }
                     Request::ReviewAll {
-                        id, path, threads, ..
+                        id,
+                        path,
+                        threads,
+                        skip,
+                        ..
                     } => {
                         // As the background thread does, but at a shorter
                         // time a position than the one asked for (the
@@ -557,6 +561,7 @@ impl Board {
                             threads,
                             hash_mb: 16,
                             movetime: Duration::from_millis(REVIEW_ALL_MOVETIME_MS),
+                            skip,
                         };
                         let mut games = Vec::new();
                         let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));

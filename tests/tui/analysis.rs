@@ -11,6 +11,7 @@ use kibitz::game::tree::read_games;
 use kibitz::review::PositionEval;
 use kibitz::tui::app::{Confirm, ListEvent, Overlay, Request};
 use kibitz::tui::msg::Msg;
+use kibitz::tui::overlays::review_all::ReviewAllEvent;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use shakmaty::{Chess, Color, Position};
 
@@ -326,11 +327,23 @@ fn an_illegal_move_is_reported_when_the_game_opens() {
         "{}",
         h.message()
     );
-    // Saving back would lose the rest of the game: refused, with the way out.
+    // Saving back keeps the moves kibitz could not read, as text in a
+    // comment where the game stops: nothing of the file is lost.
+    // Editing the comment of the move where the game stops keeps them too.
+    h.key(KeyCode::End);
     h.typed("comment checked");
     h.key(KeyCode::Char('s'));
-    assert!(h.message().contains(":save PATH"), "{}", h.message());
-    assert!(std::fs::read_to_string(&path).unwrap().contains("Ke3"));
+    assert!(!h.app.unsaved(), "{}", h.message());
+    let text = std::fs::read_to_string(&path).unwrap();
+    let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        words.contains(
+            "1. e4 e5 { checked } { kibitz could not read these moves, kept as text: 2. Ke3 Nc6 } *"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("[White \"B\"]"), "{text}");
+    assert!(text.contains("1. d4 *"), "{text}");
 }
 
 #[test]
@@ -1133,4 +1146,230 @@ fn review_all_from_the_game_list_reports_players_games_and_lessons() {
     assert_eq!(teach.title, "3... Nf6??");
     let note = teach.note.clone().unwrap_or_default();
     assert!(note.contains("Nf6") && note.contains("blunder"), "{note}");
+}
+
+/// A legal line of `plies` moves from `position`, in UCI (the first legal
+/// move each time): any line an engine might give.
+fn some_line(position: &Chess, plies: usize) -> Vec<String> {
+    let mut position = position.clone();
+    let mut line = Vec::new();
+    for _ in 0..plies {
+        let Some(m) = position.legal_moves().first().copied() else {
+            break;
+        };
+        line.push(m.to_uci(shakmaty::CastlingMode::Standard).to_string());
+        position.play_unchecked(m);
+    }
+    line
+}
+
+#[test]
+fn k_at_the_end_of_a_game_keeps_a_variation_and_never_extends_the_game() {
+    let dir = common::TempHome::new("keep-end");
+    let path = dir.join("kasparov.pgn");
+    std::fs::copy(common::testdata("pgn/kasparov-deep-blue-1997.pgn"), &path).unwrap();
+    let mut h = Board::new((W, H));
+    h.open(&path, Some(6));
+    assert_eq!(h.tree().mainline().len(), 37);
+    h.key(KeyCode::End);
+    assert_eq!(h.ply(), 37);
+    let id = h.last_search();
+    let line = some_line(h.app.cx.board.game.position(), 25);
+    assert_eq!(line.len(), 25);
+    let uci: Vec<&str> = line.iter().map(String::as_str).collect();
+    h.info(id, 1, -450, &uci);
+    // The other two lines of the three the board asks for.
+    let position = h.app.cx.board.game.position().clone();
+    for (i, m) in position.legal_moves().iter().skip(1).take(2).enumerate() {
+        let uci = m.to_uci(shakmaty::CastlingMode::Standard).to_string();
+        h.info(id, i + 2, -500, &[uci.as_str()]);
+    }
+    h.char('K');
+    assert!(
+        h.message().contains("Kept engine line 1 as a variation"),
+        "{}",
+        h.message()
+    );
+    // The board stays at the end of the game.
+    assert_eq!(h.ply(), 37);
+    h.key(KeyCode::Char('s'));
+    assert!(!h.app.unsaved(), "{}", h.message());
+    let mut games = Vec::new();
+    read_games(std::fs::File::open(&path).unwrap(), &mut |t| {
+        games.push(t);
+        true
+    })
+    .unwrap();
+    assert_eq!(games.len(), 6);
+    let game = &games[5];
+    assert_eq!(game.mainline().len(), 37, "{}", game.to_pgn());
+    assert_eq!(game.result, "1-0");
+    // The line is a variation beside the game's last move, which it plays
+    // again: 19. c4 ( 19. c4 ... ), 26 moves in all.
+    let last = *game.mainline().last().unwrap();
+    let parent = game.nodes[last].parent.unwrap();
+    assert_eq!(game.nodes[parent].children.len(), 2);
+    let variation = game.nodes[parent].children[1];
+    assert_eq!(game.nodes[variation].m, game.nodes[last].m);
+    let mut plies = 0;
+    let mut at = variation;
+    while let Some(&next) = game.nodes[at].children.first() {
+        plies += 1;
+        at = next;
+    }
+    assert_eq!(plies, 25);
+    // K again adds nothing: the line is there.
+    h.char('K');
+    assert!(h.message().contains("nothing added"), "{}", h.message());
+    assert!(!h.app.unsaved());
+}
+
+/// A reviewed game of `review-three.pgn` as the background review hands it
+/// over (figures made up; Bob's 3...Nf6?? to study in game 1).
+fn reviewed_game(number: usize) -> kibitz::review::batch::ReviewedGame {
+    use kibitz::review::batch::{ReviewedGame, Study};
+    let players = [("Ann", "Bob"), ("Bob", "Ann"), ("Cleo", "Bob")];
+    let (white, black) = players[number - 1];
+    let study = if number == 1 {
+        vec![Study {
+            game: 1,
+            ply: 6,
+            move_number: 3,
+            fen: "r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 3 3".into(),
+            played: "Nf6".into(),
+            best: Some("g6".into()),
+            class: kibitz::review::Class::Blunder,
+            margin_cp: 300,
+        }]
+    } else {
+        Vec::new()
+    };
+    ReviewedGame {
+        number,
+        white: white.into(),
+        black: black.into(),
+        result: "*".into(),
+        plies: 4,
+        sides: Default::default(),
+        study: [Vec::new(), study],
+        pgn: String::new(),
+        error: None,
+        kept_marks: Vec::new(),
+    }
+}
+
+/// The review of a whole file (Ctrl-R) asks before Esc stops it; a stopped
+/// review, taken up again with Ctrl-R, goes on after the games it finished
+/// (they stay); Esc from a lesson opened from the report comes back to it.
+#[test]
+fn a_stopped_review_of_a_file_asks_first_and_resumes_where_it_stopped() {
+    let mut h = Board::new((W, H));
+    let path = common::testdata("pgn/review-three.pgn");
+    h.open(&path, None);
+    h.ctrl('r');
+    // The test plays the background review: game 1, then the user's Esc.
+    let review_request = |h: &mut Board| {
+        let requests = h.app.take_requests();
+        requests
+            .iter()
+            .find_map(|r| match r {
+                Request::ReviewAll { id, skip, .. } => Some((*id, *skip)),
+                _ => None,
+            })
+            .unwrap_or_else(|| panic!("{requests:?}"))
+    };
+    let (id, skip) = review_request(&mut h);
+    assert_eq!(skip, 0);
+    let event = |h: &mut Board, id: u64, event: ReviewAllEvent| {
+        h.update(Msg::ReviewAll { id, event });
+    };
+    event(&mut h, id, ReviewAllEvent::Total(3));
+    event(&mut h, id, ReviewAllEvent::Game(Box::new(reviewed_game(1))));
+    assert!(
+        h.screen().contains("reviewing… 1 of 3 games"),
+        "{}",
+        h.screen()
+    );
+    // Esc asks; n goes back to the report, the review still running.
+    h.key(KeyCode::Esc);
+    assert_eq!(h.app.cx.overlay, Overlay::Confirm(Confirm::StopReviewAll));
+    assert!(h.screen().contains("Stop the review?"), "{}", h.screen());
+    // Whole at 80x24 too.
+    h.resize((80, 24));
+    let words = h.screen().split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        words.contains("Games reviewed are kept; Ctrl-R resumes it."),
+        "{}",
+        h.screen()
+    );
+    h.resize((W, H));
+    h.char('n');
+    assert_eq!(h.app.cx.overlay, Overlay::ReviewAll);
+    assert!(!h.app.take_requests().contains(&Request::Cancel(id)));
+    // y stops it.
+    h.key(KeyCode::Esc);
+    h.char('y');
+    assert_eq!(h.app.cx.overlay, Overlay::None);
+    assert!(h.app.take_requests().contains(&Request::Cancel(id)));
+    event(&mut h, id, ReviewAllEvent::Done(Ok(None)));
+    assert!(
+        h.message().contains("Review stopped at 1 of 3 games"),
+        "{}",
+        h.message()
+    );
+    // Ctrl-R in the game list again: on from game 2, game 1 kept.
+    h.open(&path, None);
+    h.ctrl('r');
+    let (again, skip) = review_request(&mut h);
+    assert!(again > id);
+    assert_eq!(skip, 1);
+    assert_eq!(h.app.cx.overlay, Overlay::ReviewAll);
+    assert!(
+        h.screen().contains("reviewing… 1 of 3 games"),
+        "{}",
+        h.screen()
+    );
+    // A late word from the stopped review is not counted.
+    event(&mut h, id, ReviewAllEvent::Game(Box::new(reviewed_game(2))));
+    event(&mut h, again, ReviewAllEvent::Total(3));
+    event(
+        &mut h,
+        again,
+        ReviewAllEvent::Game(Box::new(reviewed_game(2))),
+    );
+    event(
+        &mut h,
+        again,
+        ReviewAllEvent::Game(Box::new(reviewed_game(3))),
+    );
+    event(&mut h, again, ReviewAllEvent::Done(Ok(None)));
+    let screen = h.screen();
+    assert!(screen.contains("3 of 3 games reviewed"), "{screen}");
+    assert!(!screen.contains("stopped"), "{screen}");
+    let review = h.app.cx.review_all.as_ref().unwrap();
+    let numbers: Vec<usize> = review.games.iter().map(|g| g.number).collect();
+    assert_eq!(numbers, [1, 2, 3]);
+    // Bob's positions; Enter opens the lesson, Esc comes back here.
+    h.key(KeyCode::Down);
+    h.key(KeyCode::Enter);
+    assert!(
+        h.screen().contains("Bob: positions to study"),
+        "{}",
+        h.screen()
+    );
+    h.key(KeyCode::Enter);
+    h.serve();
+    assert!(h.teaching(), "{}", h.screen());
+    h.key(KeyCode::Esc);
+    assert!(!h.teaching());
+    assert_eq!(h.app.cx.overlay, Overlay::ReviewAll);
+    assert!(
+        h.screen().contains("Bob: positions to study"),
+        "{}",
+        h.screen()
+    );
+    // Esc on a finished review closes it without a question.
+    h.key(KeyCode::Esc);
+    h.key(KeyCode::Esc);
+    assert_eq!(h.app.cx.overlay, Overlay::None);
 }

@@ -92,6 +92,7 @@ impl App {
             Confirm::Quit | Confirm::QuitUnsaved => {}
             Confirm::Discard if yes => self.run_pending(now),
             Confirm::Discard => self.cx.pending = None,
+            Confirm::StopReviewAll => self.stop_review_all(yes),
             // The mode's own questions: resign, a draw, delete a move...
             _ => {
                 let cx = &mut self.cx;
@@ -128,31 +129,45 @@ impl App {
         }
     }
 
-    /// The game list's Ctrl-R: review every game of its file.
+    /// The game list's Ctrl-R: review every game of its file. The same
+    /// file's review, under way or complete, is shown again; a stopped one
+    /// goes on from the game after the last one it finished.
     fn review_all(&mut self, path: PathBuf, now: Instant) {
         let cx = &mut self.cx;
         cx.overlay = Overlay::ReviewAll;
-        // The same file's review, under way or complete, is shown again; a
-        // stopped one starts over.
-        if cx
-            .review_all
-            .as_ref()
-            .is_some_and(|r| r.path == path && !r.stopped())
-        {
-            return;
-        }
-        if let Some(old) = cx.review_all.take() {
-            cx.engine.cancel(old.id);
-        }
         let movetime = Duration::from_millis(REVIEW_MOVETIME_MS);
         let threads = batch::default_threads();
-        let id = cx.engine.start(|id| Request::ReviewAll {
-            id,
-            path: path.clone(),
-            movetime,
-            threads,
-        });
-        cx.review_all = Some(ReviewAll::new(path, id, movetime, threads, now));
+        match cx.review_all.as_mut() {
+            Some(review) if review.path == path && !review.stopped() => {}
+            Some(review) if review.path == path => {
+                let skip = review.games.len();
+                let id = cx.engine.start(|id| Request::ReviewAll {
+                    id,
+                    path: path.clone(),
+                    movetime: review.movetime,
+                    threads: review.threads,
+                    skip,
+                });
+                review.resume(id, now);
+                cx.say(
+                    format!("Review taken up again after game {skip}."),
+                    Tone::Info,
+                );
+            }
+            _ => {
+                if let Some(old) = cx.review_all.take() {
+                    cx.engine.cancel(old.id);
+                }
+                let id = cx.engine.start(|id| Request::ReviewAll {
+                    id,
+                    path: path.clone(),
+                    movetime,
+                    threads,
+                    skip: 0,
+                });
+                cx.review_all = Some(ReviewAll::new(path, id, movetime, threads, now));
+            }
+        }
     }
 
     pub(super) fn review_all_key(&mut self, key: KeyEvent) {
@@ -164,16 +179,9 @@ impl App {
         };
         match review.key(key, page) {
             ReviewAllKey::Keep => cx.overlay = Overlay::ReviewAll,
+            // Closing a review under way stops it: asked first.
             ReviewAllKey::Close if !review.done => {
-                cx.engine.cancel(review.id);
-                let reviewed = review.games.len();
-                let total = review
-                    .total
-                    .map_or_else(String::new, |t| format!(" of {t}"));
-                cx.say(
-                    format!("Review stopped after {reviewed}{total} games."),
-                    Tone::Info,
-                );
+                cx.overlay = Overlay::Confirm(Confirm::StopReviewAll);
             }
             ReviewAllKey::Close => {}
             ReviewAllKey::OpenGame(path, number) if unsaved => {
@@ -184,13 +192,44 @@ impl App {
                 cx.request(Request::LoadGame { path, number });
             }
             ReviewAllKey::Study(study) => match study_lesson(&study) {
-                Ok(lesson) => cx.switch(Switch::Lesson(Box::new(lesson))),
+                Ok(mut lesson) => {
+                    // Esc from the lesson comes back to this report.
+                    lesson.back_to_report = true;
+                    cx.switch(Switch::Lesson(Box::new(lesson)));
+                }
                 Err(e) => {
                     cx.overlay = Overlay::ReviewAll;
                     cx.say(e, Tone::Error);
                 }
             },
         }
+    }
+
+    /// The answer to "stop the review?": yes stops it (Ctrl-R in the game
+    /// list takes it up again), no goes back to its report.
+    fn stop_review_all(&mut self, yes: bool) {
+        let cx = &mut self.cx;
+        let Some(review) = &cx.review_all else {
+            return;
+        };
+        if !yes {
+            cx.overlay = Overlay::ReviewAll;
+            return;
+        }
+        if review.done {
+            return;
+        }
+        cx.engine.cancel(review.id);
+        let reviewed = review.games.len();
+        let total = review
+            .total
+            .map_or_else(String::new, |t| format!(" of {t}"));
+        cx.say(
+            format!(
+                "Review stopped at {reviewed}{total} games; Ctrl-R in the game list resumes it."
+            ),
+            Tone::Info,
+        );
     }
 
     pub(super) fn open_key(&mut self, mut dialog: OpenDialog, key: KeyEvent) {

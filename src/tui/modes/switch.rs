@@ -50,6 +50,7 @@ pub fn carry_out(
                 teaching.title = lesson.title;
                 teaching.note = Some(lesson.description);
                 teaching.goto_on_record = Some(lesson.goto);
+                teaching.back_to_report = lesson.back_to_report;
             }
         }
     }
@@ -255,7 +256,12 @@ fn back(mode: &mut Mode, lesson: &mut Lesson, cx: &mut Shared, now: Instant) {
     };
     super::BoardMode::leave(&mut *teach, cx, now);
     *mode = std::mem::replace(&mut *teach.back, placeholder());
+    let to_report = teach.back_to_report && cx.review_all.is_some();
     *lesson = Some(teach);
     cx.message = None;
     mode.get_mut().enter(cx, now);
+    if to_report {
+        // A lesson from the whole-file review: back to its report.
+        cx.overlay = Overlay::ReviewAll;
+    }
 }

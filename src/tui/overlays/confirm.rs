@@ -25,6 +25,8 @@ pub enum Confirm {
     Discard,
     /// Delete the move under the cursor and what follows it.
     Delete,
+    /// Stop the review of a whole file that is under way.
+    StopReviewAll,
 }
 
 impl Confirm {
@@ -40,6 +42,9 @@ impl Confirm {
             Confirm::QuitUnsaved => "The analysis has unsaved changes (s saves). Quit anyway?",
             Confirm::Discard => "The analysis has unsaved changes. Drop them?",
             Confirm::Delete => "Delete this move and everything after it?",
+            Confirm::StopReviewAll => {
+                "Stop the review? Games reviewed are kept; Ctrl-R resumes it."
+            }
         }
     }
 

@@ -110,6 +110,9 @@ pub struct ReviewAll {
     pub started: Instant,
     /// When the last game came in: the time left is estimated from then.
     pub last_game: Option<Instant>,
+    /// Games reviewed before this run started (a stopped review taken up
+    /// again): the pace counts only this run's.
+    pub resumed_after: usize,
     pub table: Table,
     pub sort: SortBy,
     /// The players' order reversed.
@@ -134,6 +137,7 @@ impl ReviewAll {
             error: None,
             started: now,
             last_game: None,
+            resumed_after: 0,
             table: Table::Players,
             sort: SortBy::Name,
             reversed: false,
@@ -165,6 +169,18 @@ impl ReviewAll {
                 }
             }
         }
+    }
+
+    /// Take a stopped review up again as background review `id`, which
+    /// goes on after the games reviewed so far; they and the tables' state
+    /// stay.
+    pub fn resume(&mut self, id: u64, now: Instant) {
+        self.id = id;
+        self.done = false;
+        self.error = None;
+        self.started = now;
+        self.last_game = None;
+        self.resumed_after = self.games.len();
     }
 
     /// Ended before every game of the file was reviewed.
@@ -281,10 +297,11 @@ impl ReviewAll {
         }
         // The pace so far (time a game, up to the last one in) for the games
         // still to come, less the time since: it counts down between games.
+        let this_run = reviewed.saturating_sub(self.resumed_after);
         let left = match (self.total, self.last_game) {
-            (Some(total), Some(last)) if reviewed > 0 => {
+            (Some(total), Some(last)) if this_run > 0 => {
                 let pace = last.saturating_duration_since(self.started);
-                let to_come = pace.mul_f64(total.saturating_sub(reviewed) as f64 / reviewed as f64);
+                let to_come = pace.mul_f64(total.saturating_sub(reviewed) as f64 / this_run as f64);
                 let left = to_come.saturating_sub(now.saturating_duration_since(last));
                 format!(", about {} left", minutes_seconds(left))
             }
@@ -480,6 +497,7 @@ mod tests {
             study: [Vec::new(), Vec::new()],
             pgn: String::new(),
             error: None,
+            kept_marks: Vec::new(),
         }
     }
 

@@ -21,6 +21,8 @@ pub struct Lesson {
     pub description: String,
     /// The moves (SAN) from the lesson's position to the node it opens at.
     pub goto: String,
+    /// Opened from the whole-file review's report: Esc comes back to it.
+    pub back_to_report: bool,
 }
 
 /// A reviewed mistake: where, what was played, what the review prefers.
@@ -86,6 +88,7 @@ impl Lesson {
                 class.name()
             ),
             goto: played_san,
+            back_to_report: false,
         }
     }
 }

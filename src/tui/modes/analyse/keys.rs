@@ -183,7 +183,15 @@ impl Analysis {
                 }
             }
             KeyCode::Char('c') => {
-                let existing = node.comments.join(" ");
+                // The moves a file's game could not read are kept apart:
+                // editing the comment never drops them.
+                let existing = node
+                    .comments
+                    .iter()
+                    .filter(|c| !c.starts_with(crate::game::import::UNREAD_PREFIX))
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join(" ");
                 cx.input = Some(format!("comment {existing}"));
             }
             KeyCode::Char('b') => {
@@ -226,11 +234,13 @@ impl Analysis {
             "comment" => {
                 let analysis = &mut *self;
                 let node = &mut analysis.tree.nodes[analysis.cursor];
-                node.comments = if rest.is_empty() {
-                    Vec::new()
-                } else {
-                    vec![rest.to_string()]
-                };
+                // Movetext the reader could not read stays (`c` leaves it
+                // out of the text to edit).
+                node.comments
+                    .retain(|c| c.starts_with(crate::game::import::UNREAD_PREFIX));
+                if !rest.is_empty() {
+                    node.comments.insert(0, rest.to_string());
+                }
                 analysis.modified = true;
                 cx.say(
                     if rest.is_empty() {

@@ -434,46 +434,47 @@ impl Analysis {
         self.cursor = node;
     }
 
-    /// Keep engine line `index` in the game: its moves as a variation from
-    /// the position on the board (or the continuation, where the tree has
-    /// none), the first move carrying the line's score as `[%eval]`, so
-    /// the analysis is saved with the game. The board stays where it is.
+    /// Keep engine line `index` in the game as a variation from the
+    /// position on the board, the first new move carrying the line's score
+    /// as `[%eval]`, so the analysis is saved with the game. The game's own
+    /// moves are never rewritten: at the end of a line the variation
+    /// branches off at its last move (`GameTree::keep_line`). The board
+    /// stays where it is.
     pub fn keep_line(&mut self, cx: &mut Shared, index: usize) {
         let Some(line) = self.lines.shown.get(index).cloned() else {
             cx.say(format!("No engine line {} to keep.", index + 1), Tone::Info);
             return;
         };
-        let mut position = cx.board.game.position().clone();
-        let mut at = self.cursor;
-        let before = self.tree.nodes.len();
-        for (i, &m) in line.pv.iter().enumerate() {
-            if !position.is_legal(m) {
-                break;
-            }
-            at = self.tree.add_move_at(at, &position, m);
-            position.play_unchecked(m);
-            if i == 0 {
-                let eval = crate::review::comment_eval(line.score);
-                let node = &mut self.tree.nodes[at];
-                match node.comments.first_mut() {
-                    Some(first) => *first = crate::game::annotations::with_eval(first, eval),
-                    None => node
-                        .comments
-                        .push(crate::game::annotations::with_eval("", eval)),
-                }
-            }
-        }
-        let added = self.tree.nodes.len() - before;
+        let had_moves = !self.tree.nodes[0].children.is_empty();
+        let kept = self.tree.keep_line(self.cursor, &line.pv);
+        let Some(first) = kept.first_new else {
+            cx.say(
+                format!(
+                    "Engine line {} is in the game already: nothing added.",
+                    index + 1
+                ),
+                Tone::Info,
+            );
+            return;
+        };
+        let eval = crate::review::comment_eval(line.score);
+        self.tree.nodes[first]
+            .comments
+            .push(crate::game::annotations::with_eval("", eval));
         self.modified = true;
         let san = line.san.first().cloned().unwrap_or_default();
-        cx.say(
+        let moves = crate::core::counted(kept.added as u64, "new move", "new moves");
+        let text = if kept.repeated {
             format!(
-                "Kept engine line {} ({san}…, {} new moves) in the game.",
-                index + 1,
-                added
-            ),
-            Tone::Info,
-        );
+                "Kept engine line {} as a variation on the line's last move ({moves}).",
+                index + 1
+            )
+        } else if had_moves {
+            format!("Kept engine line {} ({san}…) as a variation ({moves}).", index + 1)
+        } else {
+            format!("Kept engine line {} ({san}…) as the game's moves ({moves}).", index + 1)
+        };
+        cx.say(text, Tone::Info);
     }
 
     pub fn promote(&mut self, cx: &mut Shared, now: Instant) {

@@ -70,16 +70,12 @@ impl Analysis {
     }
 
     /// Write the file at `path` again with game `number` replaced by the
-    /// tree on the board. Refuses when a game of the file has an unreadable
-    /// move or text the reader skipped, since writing it back would lose it.
+    /// tree on the board. Refuses when a game of the file has text the
+    /// reader skipped, since writing it back would lose it. (Moves after an
+    /// unreadable one are kept as a comment where the game stops.)
     /// Returns the number of games written and the game's number in them.
     pub fn save_into(&self, path: &Path, number: usize) -> Result<(usize, usize), String> {
         let analysis = self;
-        if let Some(error) = &analysis.tree.error {
-            return Err(format!(
-                "{error}; writing it back would drop the moves after it (save it alone with :save PATH)"
-            ));
-        }
         if let Some(dropped) = &analysis.tree.dropped {
             return Err(format!(
                 "{dropped}; writing it back would lose that text (save it alone with :save PATH)"

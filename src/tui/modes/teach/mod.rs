@@ -97,6 +97,9 @@ pub struct Teach {
     /// What the lesson is about, shown above every step's caption (a
     /// reviewed mistake: the move played and the better one).
     pub note: Option<String>,
+    /// A lesson opened from the whole-file review's report: Esc goes back
+    /// to the report as well as to the board.
+    pub back_to_report: bool,
 }
 
 impl PartialEq for Teach {
@@ -127,6 +130,7 @@ impl Teach {
             predict: predict::Predict::default(),
             goto_on_record: None,
             note: None,
+            back_to_report: false,
         };
         teach.rerecord(cx, Instant::now());
         teach
