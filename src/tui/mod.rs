@@ -298,8 +298,14 @@ pub fn run(options: Options) -> anyhow::Result<Option<i32>> {
     loop {
         if app.take_dirty() {
             let before = Instant::now();
-            terminal.draw(|frame| ui::draw(frame, &app, before))?;
+            let drawn = terminal.draw(|frame| ui::draw(frame, &app, before))?.area;
             let after = Instant::now();
+            // The terminal was resized again before its event arrived: the
+            // frame (drawn at the real size) says so first. The board takes
+            // the size now, so that the mouse and the panels follow it.
+            if (drawn.width, drawn.height) != app.cx.size {
+                app.update(Msg::Resize(drawn.width, drawn.height), after);
+            }
             if log.first_frame.is_none() {
                 log.first_frame = Some(after.duration_since(options.started));
             }
