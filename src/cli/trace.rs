@@ -245,6 +245,14 @@ impl Narrator {
                     format!("quiescence node, {window}")
                 } else if depth <= 0 {
                     format!("horizon leaf, {window}")
+                } else if self
+                    .step
+                    .current()
+                    .is_some_and(|f| f.via == crate::teach::Via::Singular)
+                {
+                    format!(
+                        "singular test: the same position without the table's move, depth {depth}, {window}"
+                    )
                 } else {
                     format!("node depth {depth}, {window}")
                 }
