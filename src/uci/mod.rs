@@ -107,6 +107,13 @@ fn say(out: &mut impl Write, text: &str) -> std::io::Result<()> {
     out.flush()
 }
 
+/// `info string` with a message that may repeat what the GUI sent: its
+/// control characters escaped (a NUL, an ESC or a line break would reach
+/// the GUI's log or split the line) and a huge token cut.
+fn info_string(text: &str) -> String {
+    format!("info string {}", crate::text::echo::echo(text, false))
+}
+
 impl Session {
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
         let spin = |value: Option<&str>, min: usize, max: usize| -> Result<usize, String> {
@@ -281,7 +288,7 @@ impl Session {
                         Some(&pace),
                         &|_| {},
                     ) {
-                        println!("info string {message}");
+                        println!("{}", info_string(&message));
                     }
                 }
                 let (epoch, builtin, syzygy) = {
@@ -296,7 +303,7 @@ impl Session {
                                 *loaded.borrow_mut() = Some(t);
                             })
                         {
-                            println!("info string {message}");
+                            println!("{}", info_string(&message));
                         }
                     }
                     None => {
@@ -480,7 +487,7 @@ pub fn run(input: impl BufRead) -> std::io::Result<()> {
     let stdout = std::io::stdout();
     match crate::book::default_book() {
         Ok(book) => session.book = Some(Arc::new(book)),
-        Err(why) => say(&mut stdout.lock(), &format!("info string {why}"))?,
+        Err(why) => say(&mut stdout.lock(), &info_string(&why.to_string()))?,
     }
     session.send_book();
     session.load_tablebases();
@@ -504,7 +511,7 @@ pub fn run(input: impl BufRead) -> std::io::Result<()> {
         let command = match line.parse::<UciCommand>() {
             Ok(command) => command,
             Err(UciParseError(why)) => {
-                say(&mut stdout.lock(), &format!("info string {why}"))?;
+                say(&mut stdout.lock(), &info_string(&why))?;
                 continue;
             }
         };
@@ -620,13 +627,13 @@ pub fn run(input: impl BufRead) -> std::io::Result<()> {
             }
             UciCommand::SetOption { name, value } => {
                 if let Err(why) = session.set_option(&name, value.as_deref()) {
-                    say(&mut stdout.lock(), &format!("info string {why}"))?;
+                    say(&mut stdout.lock(), &info_string(&why))?;
                 }
             }
             UciCommand::NewGame => session.engine.send(Command::NewGame),
             UciCommand::Position { fen, moves } => {
                 if let Err(why) = session.set_position(fen.as_deref(), &moves) {
-                    say(&mut stdout.lock(), &format!("info string {why}"))?;
+                    say(&mut stdout.lock(), &info_string(&why))?;
                 }
             }
             UciCommand::Go {
@@ -651,7 +658,7 @@ pub fn run(input: impl BufRead) -> std::io::Result<()> {
                 if !notes.is_empty() {
                     say(
                         &mut stdout.lock(),
-                        &format!("info string go: {}", notes.join("; ")),
+                        &info_string(&format!("go: {}", notes.join("; "))),
                     )?;
                 }
                 session.go(limits, ponder, received);
