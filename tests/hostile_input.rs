@@ -60,3 +60,58 @@ fn a_huge_token_is_repeated_cut_with_its_length() {
         );
     }
 }
+
+#[test]
+fn a_trace_larger_than_memory_is_refused_before_the_search() {
+    let home = TempHome::new("trace-memory");
+    let output = home
+        .command()
+        .env("KIBITZ_MEMORY_MB", "1000")
+        .args([
+            "trace",
+            "--depth",
+            "1",
+            "--summary",
+            "--max-events",
+            "18446744073709551615",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let said = stderr(&output);
+    assert!(
+        said.starts_with("error: --max-events 18446744073709551615 does not fit")
+            && said.contains("of the 1000 MiB available"),
+        "{said}"
+    );
+    assert!(output.stdout.is_empty(), "no search ran");
+    // The default and a limit that fits run as before.
+    for limit in [None, Some("1000000")] {
+        let mut command = home.command();
+        command
+            .env("KIBITZ_MEMORY_MB", "1000")
+            .args(["trace", "--depth", "2", "--summary"]);
+        if let Some(limit) = limit {
+            command.args(["--max-events", limit]);
+        }
+        let output = command.output().unwrap();
+        assert!(output.status.success(), "{limit:?}: {}", stderr(&output));
+    }
+}
+
+#[test]
+fn a_hash_larger_than_memory_is_capped_and_said() {
+    let home = TempHome::new("hash-memory");
+    let output = home
+        .command()
+        .env("KIBITZ_MEMORY_MB", "600")
+        .args(["analyze", "--depth", "2", "--hash", "65536"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(
+        stderr(&output),
+        "note: --hash: a 65536 MiB hash table does not fit in this machine's memory: \
+         using 300 MiB (half of the 600 MiB available)\n"
+    );
+}

@@ -115,7 +115,9 @@ fn info_string(text: &str) -> String {
 }
 
 impl Session {
-    fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
+    /// Set an option; `Ok(Some(note))` when it was set otherwise than
+    /// asked (a hash table larger than the machine's memory), and why.
+    fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<Option<String>, String> {
         let spin = |value: Option<&str>, min: usize, max: usize| -> Result<usize, String> {
             let text = value.ok_or_else(|| format!("option '{name}' needs a value"))?;
             let n: usize = text
@@ -132,8 +134,10 @@ impl Session {
         };
         match name.to_ascii_lowercase().as_str() {
             "hash" => {
-                let mb = spin(value, 1, MAX_HASH_MB)?;
+                let asked = spin(value, 1, MAX_HASH_MB)?;
+                let (mb, cap) = crate::engine::tt::hash_size(asked);
                 self.engine.send(Command::SetHashSize(mb));
+                return Ok(cap.map(|cap| format!("Hash: {cap}")));
             }
             "multipv" => self.multipv = spin(value, 1, MAX_MULTIPV)?,
             "movetablemoves" => {
@@ -256,7 +260,7 @@ impl Session {
             }
             _ => return Err(format!("unknown option '{name}'")),
         }
-        Ok(())
+        Ok(None)
     }
 
     /// Open the built-in tables found in the cache (each is read when first
@@ -626,8 +630,9 @@ pub fn run(input: impl BufRead) -> std::io::Result<()> {
                 }
             }
             UciCommand::SetOption { name, value } => {
-                if let Err(why) = session.set_option(&name, value.as_deref()) {
-                    say(&mut stdout.lock(), &info_string(&why))?;
+                match session.set_option(&name, value.as_deref()) {
+                    Ok(None) => {}
+                    Ok(Some(note)) | Err(note) => say(&mut stdout.lock(), &info_string(&note))?,
                 }
             }
             UciCommand::NewGame => session.engine.send(Command::NewGame),
