@@ -60,3 +60,24 @@ fn teach_mode_draws_into_the_frame_it_is_given() {
     let position = parse_fen("8/8/8/4k3/8/4K3/4P3/8 w - - 0 1").unwrap();
     storm(Board::teach(position, 2, (179, 71)), "teach");
 }
+
+/// Teach mode at its last step (the comparison and the summary on show),
+/// every size heard against every frame.
+#[test]
+fn teach_mode_at_its_last_step_draws_into_every_frame() {
+    let sizes = [(179, 71), (80, 24), (120, 40), (60, 18)];
+    let position = parse_fen("4k3/8/8/1q6/4N3/8/7P/4K3 w - - 0 1").unwrap();
+    let mut board = Board::teach(position, 2, (120, 40));
+    board.key(KeyCode::End);
+    for heard in sizes {
+        for frame in sizes {
+            board.resize(heard);
+            board.size = frame;
+            assert_eq!(
+                board.screen().lines().count(),
+                usize::from(frame.1),
+                "heard {heard:?}, frame {frame:?}"
+            );
+        }
+    }
+}
