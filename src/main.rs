@@ -790,7 +790,7 @@ fn teach(cli: &Cli, started: std::time::Instant, args: &TeachCommand) -> anyhow:
     let (position, history) = match cli::setup(fen, moves) {
         Ok(found) => found,
         Err(e) => {
-            eprintln!("error: {e}");
+            error(&e);
             return Ok(ExitCode::from(e.exit_code() as u8));
         }
     };
@@ -835,7 +835,7 @@ fn tui(
         Some(text) => match kibitz::game::fen::parse_fen(text) {
             Ok(position) => Some(position),
             Err(e) => {
-                eprintln!("error: {e}");
+                error(&e);
                 return Ok(ExitCode::from(2));
             }
         },
@@ -853,7 +853,7 @@ fn tui(
                 .map_err(|e| CliError::BadInput(e.to_string())),
         };
         if let Err(e) = checked {
-            eprintln!("error: {e}");
+            error(&e);
             return Ok(ExitCode::from(2));
         }
     }
@@ -861,7 +861,7 @@ fn tui(
         && let Err(e) = kibitz::book::load(book)
     {
         // Refuse a bad book before the terminal is taken over.
-        eprintln!("error: {e}");
+        error(&e);
         return Ok(ExitCode::from(2));
     }
     if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
@@ -940,7 +940,7 @@ fn plain(
     dirs: Option<kibitz::config::Dirs>,
 ) -> anyhow::Result<ExitCode> {
     for message in messages {
-        eprintln!("note: {message}");
+        eprintln!("note: {}", kibitz::text::echo::echo(message, false));
     }
     let options = cli::plain::options(
         cli.fen.as_deref(),
@@ -950,6 +950,34 @@ fn plain(
         dirs.map(|d| d.data),
     );
     to_stdout(|out| cli::plain::run(options?, &mut std::io::stdin().lock(), out))
+}
+
+/// An error on stderr as one line, the input it repeats made safe to
+/// print (control characters escaped, a huge token cut: see
+/// [`kibitz::text::echo`]).
+fn error(e: &dyn std::fmt::Display) {
+    eprintln!("error: {}", kibitz::text::echo::echo(&e.to_string(), false));
+}
+
+/// The command line read, or its error shown (a huge argument cut, as in
+/// [`error`]) with clap's exit code; `--help` and `--version` as clap
+/// shows them.
+fn parse_command_line() -> Result<Cli, ExitCode> {
+    use clap::error::ErrorKind;
+    match Cli::try_parse() {
+        Ok(cli) => Ok(cli),
+        Err(e) => {
+            let text = e.to_string();
+            let safe = kibitz::text::echo::echo(&text, true);
+            if safe == text
+                || matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion)
+            {
+                e.exit();
+            }
+            eprint!("{safe}");
+            Err(ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2)))
+        }
+    }
 }
 
 /// Run `work` with line-buffered stdout (so output streams as it comes);
@@ -973,7 +1001,7 @@ fn to_stdout(
             Ok(ExitCode::from(e.exit_code() as u8))
         }
         Err(e) => {
-            eprintln!("error: {e}");
+            error(&e);
             Ok(ExitCode::from(e.exit_code() as u8))
         }
     }
@@ -981,7 +1009,10 @@ fn to_stdout(
 
 fn main() -> anyhow::Result<ExitCode> {
     let started = std::time::Instant::now();
-    let mut cli = Cli::parse();
+    let mut cli = match parse_command_line() {
+        Ok(cli) => cli,
+        Err(code) => return Ok(code),
+    };
     let Some(command) = cli.command.take() else {
         let (settings, messages, dirs) = load_settings(&cli);
         // The config's `plain` asks for the line mode where no file or

@@ -6,11 +6,18 @@
 //! play produces it runs to tens of millions of nodes per position.
 #![allow(clippy::unwrap_used)]
 
+use kibitz::cli::{TraceArgs, trace};
 use kibitz::engine::search::{self, SearchResult};
 use kibitz::engine::trace::{Recorder, TraceEvent};
 use kibitz::engine::{Limits, SearchOptions};
+use kibitz::game::fen::parse_fen;
+use kibitz::game::tree::fen_of;
+use kibitz::teach::Via;
+use kibitz::teach::tree::{self, SearchTree};
 use proptest::prelude::*;
 use shakmaty::{Chess, Position};
+
+mod common;
 
 /// One traced search to `depth` with a fresh table.
 fn run_trace(
@@ -253,4 +260,180 @@ proptest! {
         prop_assert_eq!(main, totals.main);
         prop_assert_eq!(cutoffs, totals.beta_cutoffs);
     }
+}
+
+/// The positions random playouts start from: the start, the Bratko-Kopec
+/// test positions and the perft positions of the test data.
+fn starts() -> Vec<Chess> {
+    let mut starts = vec![Chess::default()];
+    for file in ["epd/bratko-kopec.epd", "epd/cpw-perft-results.epd"] {
+        for line in common::read_testdata(file).lines() {
+            let fields: Vec<&str> = line.split_whitespace().take(4).collect();
+            if fields.len() == 4
+                && let Ok(position) = parse_fen(&fields.join(" "))
+            {
+                starts.push(position);
+            }
+        }
+    }
+    starts
+}
+
+/// A position reached from one of [`starts`] by the moves `choices` pick.
+fn random_position_from(start: usize, choices: &[u16]) -> Chess {
+    let starts = starts();
+    let mut position = starts[start % starts.len()].clone();
+    for &choice in choices {
+        let moves = position.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        position.play_unchecked(moves[usize::from(choice) % moves.len()]);
+    }
+    position
+}
+
+/// `kibitz trace` on `position` with the switches in the bits of `flags`.
+fn trace_args(position: &Chess, depth: u32, flags: u8) -> TraceArgs {
+    let on = |bit: u8| flags & (1 << bit) != 0;
+    TraceArgs {
+        fen: Some(fen_of(position)),
+        moves: Vec::new(),
+        depth,
+        no_pruning: on(0),
+        no_ordering: on(1),
+        no_tt: on(2),
+        no_quiescence: on(3) || on(0),
+        selective: on(4),
+        pvs: on(5),
+        iterative: on(6),
+        max_events: 200_000,
+        summary_only: false,
+        json: false,
+        uci: false,
+        tree: false,
+    }
+}
+
+/// Every node of the tree is where its parent's move, pass or singular
+/// test leads: the move is legal in the parent's position, a singular test
+/// searches the parent's own position, and every row can be written.
+fn check_tree(tree: &SearchTree) -> Result<(), TestCaseError> {
+    for (id, node) in tree.nodes.iter().enumerate() {
+        let Some(parent) = node.parent else {
+            continue;
+        };
+        let before = tree.position(parent);
+        match node.via {
+            Via::Move(m) => prop_assert!(
+                before.is_legal(m),
+                "node {}: {:?} in {}",
+                id,
+                m,
+                fen_of(&before)
+            ),
+            Via::Singular => {
+                prop_assert_eq!(fen_of(&tree.position(id as u32)), fen_of(&before));
+                prop_assert_eq!(node.ply, tree.node(parent).ply);
+            }
+            Via::Pass => prop_assert_ne!(tree.position(id as u32).turn(), before.turn()),
+            Via::Root => prop_assert!(false, "node {}: a root below a root", id),
+        }
+    }
+    let outline = tree.outline_text(tree::Values::Negamax);
+    prop_assert!(outline.lines().count() >= tree.len());
+    Ok(())
+}
+
+/// The tree `kibitz trace --tree` would show, with the CLI's own
+/// outline, JSON and narration written as well; `None` when the search is
+/// too large to follow (refused, as the CLI refuses it).
+fn trace_everything(
+    position: &Chess,
+    depth: u32,
+    flags: u8,
+) -> Result<Option<SearchTree>, TestCaseError> {
+    let mut args = trace_args(position, depth, flags);
+    for (tree, json) in [(true, false), (false, true), (false, false)] {
+        args.tree = tree;
+        args.json = json;
+        let mut out = Vec::new();
+        if trace(&args, &mut out).is_err() {
+            return Ok(None);
+        }
+        prop_assert!(!out.is_empty());
+    }
+    let options = args.options();
+    let mut recorder = Recorder::new(2_000_000);
+    search::search_fresh(
+        position,
+        &[],
+        &Limits::depth(depth),
+        options,
+        16,
+        &mut recorder,
+    );
+    prop_assume!(recorder.dropped() == 0);
+    Ok(Some(tree::build(position, &options, recorder.events())))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// Every set of switches, at depths a lesson uses: the tree, the
+    /// outline, the JSON and the narration are made without a panic, and
+    /// every node is a position its parent reaches.
+    #[test]
+    fn every_switch_set_traces_random_positions(
+        start in any::<usize>(),
+        choices in proptest::collection::vec(any::<u16>(), 0..50),
+        depth in 1u32..=3,
+        flags in any::<u8>(),
+    ) {
+        let position = random_position_from(start, &choices);
+        prop_assume!(!position.legal_moves().is_empty());
+        if let Some(tree) = trace_everything(&position, depth, flags)? {
+            check_tree(&tree)?;
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 6, ..ProptestConfig::default() })]
+
+    /// The selective search from depth 6 on tests singular extensions: a
+    /// node that searches its own position again without one move.
+    #[test]
+    fn deep_selective_traces_of_random_positions(
+        start in any::<usize>(),
+        choices in proptest::collection::vec(any::<u16>(), 0..30),
+        pvs in any::<bool>(),
+    ) {
+        let position = random_position_from(start, &choices);
+        prop_assume!(!position.legal_moves().is_empty());
+        let flags = (1 << 4) | (1 << 6) | if pvs { 1 << 5 } else { 0 };
+        if let Some(tree) = trace_everything(&position, 6, flags)? {
+            check_tree(&tree)?;
+        }
+    }
+}
+
+/// One of the positions where `trace --tree --selective --iterative`
+/// panicked at depth 6: a singular-extension test was taken for a move's
+/// subtree, and the next move was played from the wrong position.
+#[test]
+fn a_singular_test_is_the_same_position_again() {
+    let position =
+        parse_fen("r1bk1bnr/ppq1pp2/n2p4/2Q3P1/P1P1P2p/3P2BN/1P4PP/RN2KB1R w KQ - 1 14").unwrap();
+    let mut args = trace_args(&position, 6, (1 << 4) | (1 << 6));
+    args.tree = true;
+    let mut out = Vec::new();
+    trace(&args, &mut out).unwrap();
+    let outline = String::from_utf8(out).unwrap();
+    assert!(outline.contains("singular test"), "{outline}");
+    let tree = trace_everything(&position, 6, (1 << 4) | (1 << 6))
+        .unwrap()
+        .unwrap();
+    check_tree(&tree).unwrap();
+    assert!(tree.nodes.iter().any(|n| n.via == Via::Singular));
 }

@@ -597,3 +597,117 @@ fn map_typed_shows_its_legend_and_the_real_engine_fills_it() {
     let status = s.wait_exit(&mut *child);
     assert!(status.success(), "{status:?}");
 }
+
+/// A resize storm: 40 changes of the terminal's size between 179 x 71 and
+/// 80 x 24, each signalled by SIGWINCH (the kernel sends it when the
+/// pseudo-terminal's size changes), faster than the board redraws. The
+/// program must live through it; after it the terminal is back at 120 x 40
+/// and the board is drawn there.
+fn resize_storm(s: &mut Session, pty: &Pty, child: &mut dyn portable_pty::Child, what: &str) {
+    for i in 0..40 {
+        let (cols, rows) = if i % 2 == 0 { (179, 71) } else { (80, 24) };
+        pty.master
+            .resize(PtySize {
+                rows,
+                cols,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .unwrap();
+        s.pump(Duration::from_millis(5 + 5 * (i % 3)));
+        if let Some(status) = child.try_wait().unwrap() {
+            s.drain();
+            panic!(
+                "{what}: kibitz ended at resize {i} with {status:?}; the screen:\n{}",
+                s.screen()
+            );
+        }
+    }
+    pty.master
+        .resize(PtySize {
+            rows: ROWS,
+            cols: COLS,
+            pixel_width: 0,
+            pixel_height: 0,
+        })
+        .unwrap();
+    s.parser.set_size(
+        std::num::NonZero::new(ROWS).unwrap(),
+        std::num::NonZero::new(COLS).unwrap(),
+    );
+    s.pump(Duration::from_millis(200));
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "{what}: kibitz ended after the storm"
+    );
+}
+
+/// Quit (answering the question) and expect a clean exit.
+///
+/// A key that reaches crossterm 0.29 in the same wake-up as a SIGWINCH
+/// stays unread until the next byte arrives: its event source returns the
+/// resize and the terminal's edge-triggered readiness is spent. So if the
+/// question does not come, an unbound key (F12) follows the `q`, as a
+/// person would press another key.
+fn quit(s: &mut Session, child: &mut dyn portable_pty::Child, what: &str) {
+    s.send("q");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let mut nudge = Instant::now() + Duration::from_secs(3);
+    while !s.screen().contains("Quit") {
+        if let Some(status) = child.try_wait().unwrap() {
+            panic!(
+                "{what}: kibitz ended before the quit question with {status:?}:\n{}",
+                s.screen()
+            );
+        }
+        assert!(
+            Instant::now() < deadline,
+            "{what}: no quit question, alive:\n{}",
+            s.screen()
+        );
+        if Instant::now() > nudge {
+            s.send("\x1b[24~");
+            nudge = Instant::now() + Duration::from_secs(3);
+        }
+        s.pump(Duration::from_millis(50));
+    }
+    s.send("y");
+    let status = s.wait_exit(child);
+    assert!(status.success(), "{what}: {status:?}");
+}
+
+#[test]
+fn resize_storms_while_the_engine_thinks_end_without_a_panic() {
+    // A game, the engine thinking about its reply.
+    let home = common::TempHome::new("pty-storm-play");
+    let (mut s, mut child, master) = start(&home, &[]);
+    let pty = Pty { master };
+    s.wait_for("the new-game dialog", |screen| screen.contains("New game"));
+    s.send("\r");
+    s.wait_for("the game to start", |screen| {
+        screen.contains("White to move")
+    });
+    s.send(":");
+    s.send("e4");
+    s.send("\r");
+    resize_storm(&mut s, &pty, &mut *child, "play");
+    quit(&mut s, &mut *child, "play");
+
+    // The analysis board: the engine analyses all the time.
+    let home = common::TempHome::new("pty-storm-analyse");
+    let (mut s, mut child, master) = start(&home, &["--analyse"]);
+    let pty = Pty { master };
+    s.wait_for("an engine line", |screen| screen.contains("Engine · depth"));
+    resize_storm(&mut s, &pty, &mut *child, "analysis");
+    quit(&mut s, &mut *child, "analysis");
+
+    // Teach mode, at its last step.
+    let home = common::TempHome::new("pty-storm-teach");
+    let fork = "4k3/8/8/1q6/4N3/8/7P/4K3 w - - 0 1";
+    let (mut s, mut child, master) = start(&home, &["teach", "--fen", fork, "--depth", "2"]);
+    let pty = Pty { master };
+    s.wait_for("the record", |screen| screen.contains("step 0 of"));
+    s.send("\x1b[F");
+    resize_storm(&mut s, &pty, &mut *child, "teach");
+    quit(&mut s, &mut *child, "teach");
+}

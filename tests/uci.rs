@@ -696,3 +696,61 @@ fn eval_file_loads_a_network_and_a_bad_one_leaves_the_evaluation_alone() {
         "the shipped network counts the queen"
     );
 }
+
+#[test]
+fn a_hash_larger_than_the_machine_is_capped_and_said() {
+    // A machine with 600 MiB to spare: a 64 GiB table would be killed
+    // when its pages are written; it gets half of what there is.
+    let mut uci = Uci::start_with(&[("KIBITZ_MEMORY_MB", "600")]);
+    uci.send("setoption name Hash value 65536");
+    let lines = uci.until(|l| l.starts_with("info string"), LONG);
+    assert_eq!(
+        lines.last().unwrap(),
+        "info string Hash: a 65536 MiB hash table does not fit in this machine's memory: \
+         using 300 MiB (half of the 600 MiB available)"
+    );
+    // The engine made its table and answers.
+    uci.ready();
+    uci.send("position startpos");
+    uci.send("go depth 3");
+    let (best, _) = uci.best_move(LONG);
+    assert_eq!(best.len(), 4, "{best}");
+    // A size that fits is taken as asked, without a word.
+    uci.send("setoption name Hash value 200");
+    uci.send("isready");
+    let lines = uci.until(|l| l == "readyok", LONG);
+    assert_eq!(lines, ["readyok"]);
+    uci.send("quit");
+    assert!(uci.child.wait().unwrap().success());
+}
+
+#[test]
+fn option_values_are_echoed_without_control_characters_and_cut_when_huge() {
+    let mut uci = Uci::start();
+    uci.send("setoption name Hash value 1\u{0}2\u{1b}[2J");
+    let lines = uci.until(|l| l.starts_with("info string"), LONG);
+    let said = lines.last().unwrap();
+    assert!(said.contains("not a number"), "{said}");
+    assert!(
+        !said.chars().any(|c| c.is_control()),
+        "control characters passed on: {said:?}"
+    );
+    assert!(
+        said.contains("\\u{0}") && said.contains("\\u{1b}"),
+        "{said}"
+    );
+
+    // A 100 KB move: named, cut, with its length.
+    let huge = "x".repeat(100_000);
+    uci.send(&format!("position startpos moves e2e4 {huge}"));
+    let lines = uci.until(|l| l.starts_with("info string"), LONG);
+    let said = lines.last().unwrap();
+    assert!(said.len() < 300, "{} bytes: {}…", said.len(), &said[..200]);
+    assert!(
+        said.contains("move 2") && said.contains("100,000 characters"),
+        "{said}"
+    );
+    uci.ready();
+    uci.send("quit");
+    assert!(uci.child.wait().unwrap().success());
+}

@@ -243,6 +243,9 @@ pub fn analyze(args: &AnalyzeArgs, out: &mut dyn Write) -> Result<(), CliError> 
         movetime: args.movetime.map(Duration::from_millis),
         ..Limits::default()
     };
+    if let (_, Some(cap)) = crate::engine::tt::hash_size(args.hash_mb) {
+        eprintln!("note: --hash: {cap}");
+    }
     let engine = Engine::new(args.hash_mb).map_err(CliError::Thread)?;
     // Wait until the engine has made its hash table: the search's time
     // (and so its nodes per second) counts from the request, and setting

@@ -120,6 +120,9 @@ pub fn run(
     input: &mut dyn BufRead,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
+    if let (_, Some(cap)) = crate::engine::tt::hash_size(options.hash_mb) {
+        eprintln!("note: hash_mb: {cap}");
+    }
     let engine = Engine::new(options.hash_mb).map_err(CliError::Thread)?;
     engine.send(Command::SetBook {
         book: options.book.clone(),

@@ -245,6 +245,14 @@ impl Narrator {
                     format!("quiescence node, {window}")
                 } else if depth <= 0 {
                     format!("horizon leaf, {window}")
+                } else if self
+                    .step
+                    .current()
+                    .is_some_and(|f| f.via == crate::teach::Via::Singular)
+                {
+                    format!(
+                        "singular test: the same position without the table's move, depth {depth}, {window}"
+                    )
                 } else {
                     format!("node depth {depth}, {window}")
                 }
@@ -456,6 +464,18 @@ pub fn trace(args: &TraceArgs, out: &mut dyn Write) -> Result<(), CliError> {
         };
         return Err(CliError::BadInput(format!(
             "the game is over in this position ({side} is {state}): there is no move to search"
+        )));
+    }
+    // Every event kept is in memory: a limit the machine cannot hold is
+    // refused before the search, not met by the system killing it.
+    if let Some((most, available_mb)) = crate::engine::trace::max_events_in_memory()
+        && args.max_events as u64 > most
+    {
+        return Err(CliError::BadInput(format!(
+            "--max-events {} does not fit in this machine's memory: at most {most} events \
+             ({} bytes each) fit in half of the {available_mb} MiB available",
+            args.max_events,
+            crate::engine::trace::EVENT_BYTES,
         )));
     }
     let options = args.options();

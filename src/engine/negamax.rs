@@ -318,8 +318,8 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         node.hash_move = hit.and_then(|hit| hit.best_move.unpack(position, node.in_check));
         // A singular-extension test searches this same position without one
         // move: the table's entry (for the whole position) neither answers
-        // it nor may be overwritten by it.
-        let value = cutoff.filter(|_| node.excluded.is_none())?;
+        // it (`probe_table` gives no cutoff) nor may be overwritten by it.
+        let value = cutoff?;
         // The stored move starts this node's line of the PV.
         self.pv[node.ply as usize].extend(node.hash_move);
         Some(self.leave(node.ply, value))

@@ -547,7 +547,10 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                 TtBound::Upper => hit.value <= alpha,
             };
             let answers_here = beta - alpha == 1 || !self.options.pvs;
-            (answers_here && hit.depth >= depth && settles).then_some(hit.value)
+            // A singular-extension test searches this position without one
+            // move: the entry, for the whole position, does not answer it.
+            let excluded = self.excluded.get(ply as usize).is_some_and(Option::is_some);
+            (answers_here && !excluded && hit.depth >= depth && settles).then_some(hit.value)
         });
         if hit.is_some() {
             self.stats.totals.tt_hits += 1;

@@ -180,12 +180,105 @@ pub struct TranspositionTable {
     generation: AtomicU8,
 }
 
+/// The memory this machine can give a new allocation without swapping or
+/// being killed, in bytes: `KIBITZ_MEMORY_MB` MiB where that is set (a
+/// container whose limit `/proc/meminfo` does not show, or a test), else
+/// Linux's estimate `MemAvailable` from `/proc/meminfo` (`MemTotal` on
+/// kernels without it). `None` where neither is known.
+pub fn available_memory() -> Option<u64> {
+    if let Some(mb) = std::env::var("KIBITZ_MEMORY_MB")
+        .ok()
+        .and_then(|text| text.trim().parse::<u64>().ok())
+    {
+        return Some(mb.saturating_mul(1024 * 1024));
+    }
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    meminfo_field(&text, "MemAvailable:").or_else(|| meminfo_field(&text, "MemTotal:"))
+}
+
+/// A `/proc/meminfo` line's figure (in kB there), in bytes.
+fn meminfo_field(text: &str, name: &str) -> Option<u64> {
+    let line = text.lines().find(|line| line.starts_with(name))?;
+    let kb: u64 = line[name.len()..].split_whitespace().next()?.parse().ok()?;
+    kb.checked_mul(1024)
+}
+
+/// A table never takes more than this share of the available memory: the
+/// board, the search threads and the rest of the machine need the rest.
+const HASH_SHARE_OF_AVAILABLE: u64 = 2;
+/// Tables up to this size are made without asking the system.
+const HASH_UNCHECKED_MB: usize = 256;
+/// The cap where the available memory cannot be read (not Linux).
+const HASH_FIXED_CAP_MB: usize = 4096;
+
+/// Where a table of the size asked for would not fit in memory: the size
+/// it gets instead, and what it is capped by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HashCap {
+    pub asked_mb: usize,
+    pub cap_mb: usize,
+    /// The memory available when asked, MiB (`None`: unknown, so the
+    /// fixed cap applies).
+    pub available_mb: Option<u64>,
+}
+
+impl std::fmt::Display for HashCap {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.available_mb {
+            Some(available) => write!(
+                f,
+                "a {} MiB hash table does not fit in this machine's memory: using {} MiB \
+                 (half of the {available} MiB available)",
+                self.asked_mb, self.cap_mb
+            ),
+            None => write!(
+                f,
+                "a {} MiB hash table is more than kibitz allocates without knowing the \
+                 machine's memory: using {} MiB",
+                self.asked_mb, self.cap_mb
+            ),
+        }
+    }
+}
+
+/// The size a table of `megabytes` MiB gets on this machine, and the cap
+/// when that is less than asked. A huge size is refused up front: under
+/// Linux's overcommit the allocation itself succeeds and the process is
+/// killed later, when the table's pages are written.
+pub fn hash_size(megabytes: usize) -> (usize, Option<HashCap>) {
+    let megabytes = megabytes.max(1);
+    if megabytes <= HASH_UNCHECKED_MB {
+        return (megabytes, None);
+    }
+    let available_mb = available_memory().map(|bytes| bytes / (1024 * 1024));
+    let cap_mb = match available_mb {
+        Some(available) => {
+            usize::try_from(available / HASH_SHARE_OF_AVAILABLE).unwrap_or(usize::MAX)
+        }
+        None => HASH_FIXED_CAP_MB,
+    }
+    .max(HASH_UNCHECKED_MB);
+    if megabytes <= cap_mb {
+        return (megabytes, None);
+    }
+    (
+        cap_mb,
+        Some(HashCap {
+            asked_mb: megabytes,
+            cap_mb,
+            available_mb,
+        }),
+    )
+}
+
 impl TranspositionTable {
-    /// A table of about `megabytes` MiB (at least one entry). Probes read
-    /// it at random, so its pages matter: under the program's allocator
+    /// A table of about `megabytes` MiB (at least one entry), at most
+    /// what this machine can hold ([`hash_size`]). Probes read it at
+    /// random, so its pages matter: under the program's allocator
     /// (mimalloc, see `main.rs`) it gets 2 MiB pages where the system
     /// allows, and a probe rarely misses the TLB.
     pub fn new(megabytes: usize) -> TranspositionTable {
+        let (megabytes, _) = hash_size(megabytes);
         let count = (megabytes.max(1) * 1024 * 1024 / std::mem::size_of::<Entry>()).max(1);
         let mut entries = Vec::with_capacity(count);
         entries.resize_with(count, Entry::default);
@@ -198,7 +291,7 @@ impl TranspositionTable {
     /// A table of `megabytes` MiB, or the largest power-of-two fraction of
     /// it the system will allocate (a huge Hash setting must not abort).
     pub fn with_fallback(megabytes: usize) -> TranspositionTable {
-        let mut megabytes = megabytes.max(1);
+        let mut megabytes = hash_size(megabytes).0;
         loop {
             let count = (megabytes * 1024 * 1024 / std::mem::size_of::<Entry>()).max(1);
             let mut entries = Vec::new();
@@ -383,6 +476,39 @@ fn value_from_tt(value: i32, ply: u32) -> i32 {
         value + ply
     } else {
         value
+    }
+}
+
+#[cfg(test)]
+mod memory_tests {
+    use super::*;
+
+    #[test]
+    fn meminfo_figures_are_read_in_bytes() {
+        let text = "MemTotal:       24683420 kB\nMemFree:        15547392 kB\nMemAvailable:   21176600 kB\n";
+        assert_eq!(
+            meminfo_field(text, "MemAvailable:"),
+            Some(21_176_600 * 1024)
+        );
+        assert_eq!(meminfo_field(text, "MemTotal:"), Some(24_683_420 * 1024));
+        assert_eq!(meminfo_field(text, "SwapTotal:"), None);
+    }
+
+    #[test]
+    fn small_tables_are_never_capped_and_huge_ones_are() {
+        assert_eq!(hash_size(64), (64, None));
+        assert_eq!(hash_size(0), (1, None));
+        let (mb, cap) = hash_size(usize::MAX / (1024 * 1024));
+        let cap = cap.unwrap();
+        assert_eq!(mb, cap.cap_mb);
+        assert!(cap.cap_mb >= HASH_UNCHECKED_MB && cap.cap_mb < cap.asked_mb);
+        if let Some(available) = cap.available_mb {
+            assert_eq!(cap.cap_mb as u64, (available / 2).max(256));
+            assert!(
+                cap.to_string()
+                    .contains(&format!("{available} MiB available"))
+            );
+        }
     }
 }
 

@@ -11,7 +11,7 @@
 //! sense only in Chess960 (a king off the e-file, a rook off the corner) is
 //! read as a Chess960 position.
 
-use shakmaty::fen::Fen;
+use shakmaty::fen::{Fen, ParseFenError};
 use shakmaty::{CastlingMode, Chess, PositionErrorKinds};
 use thiserror::Error;
 
@@ -31,6 +31,10 @@ pub enum FenError {
         "FEN field 3: '{0}' is not castling rights (expected '-', letters from KQkq, or rook files A-H a-h for Chess960)"
     )]
     Castling(String),
+    #[error(
+        "FEN field 3: '{0}' gives one side more than two rooks to castle with (a king castles with at most one rook on each side)"
+    )]
+    CastlingRooks(String),
     #[error(
         "FEN field 4: '{0}' is not an en passant square (expected '-' or a square on rank 3 or 6)"
     )]
@@ -177,10 +181,21 @@ fn parse_fen_in(text: &str, mode: Option<CastlingMode>) -> Result<Chess, FenErro
     if normalised.len() == 6 && normalised[5] == "0" {
         normalised[5] = "1";
     }
-    let fen: Fen = normalised
-        .join(" ")
-        .parse()
-        .map_err(|e| FenError::Board(format!("{e}")))?;
+    // What shakmaty refuses beyond the checks above, named by its field.
+    let fen: Fen = normalised.join(" ").parse().map_err(|e| match e {
+        ParseFenError::InvalidTurn => FenError::Side(fields[1].to_string()),
+        ParseFenError::InvalidCastling => FenError::CastlingRooks(castling.to_string()),
+        ParseFenError::InvalidEpSquare => FenError::EnPassant(ep.to_string()),
+        ParseFenError::InvalidHalfmoveClock => FenError::Counter {
+            field: 5,
+            text: fields.get(4).copied().unwrap_or_default().to_string(),
+        },
+        ParseFenError::InvalidFullmoves => FenError::Counter {
+            field: 6,
+            text: fields.get(5).copied().unwrap_or_default().to_string(),
+        },
+        _ => FenError::Board(format!("{e}")),
+    })?;
     let mode = mode.unwrap_or_else(|| castling_mode_of(&fen));
     fen.into_position(mode)
         .map_err(|e| FenError::Position(describe(e.kinds())))
@@ -255,5 +270,18 @@ mod tests {
             parse_fen_960("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").unwrap();
         assert!(is_chess960(&forced));
         assert!(parse_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkx - 0 1").is_err());
+    }
+
+    #[test]
+    fn castling_rights_for_too_many_rooks_are_field_3() {
+        for castling in ["HAhaB", "ABCDEFGH", "abc"] {
+            let e = parse_fen(&format!(
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w {castling} - 0 1"
+            ))
+            .unwrap_err()
+            .to_string();
+            assert!(e.starts_with("FEN field 3: "), "{castling}: {e}");
+            assert!(e.contains(&format!("'{castling}'")), "{castling}: {e}");
+        }
     }
 }

@@ -53,6 +53,7 @@ pub fn lesson_markdown(
         let reached = match (node.via, i.checked_sub(1)) {
             (Via::Move(m), Some(parent)) => san(&step.frames[parent].position, m),
             (Via::Pass, _) => "(pass)".to_string(),
+            (Via::Singular, _) => "(singular test)".to_string(),
             _ => "root".to_string(),
         };
         let depth = if node.quiescence {

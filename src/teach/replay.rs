@@ -33,6 +33,11 @@ pub enum Via {
     Move(Move),
     /// Null-move pruning: the parent passed.
     Pass,
+    /// The singular-extension test: the parent's own position searched
+    /// again, at a lower depth, without the move the table suggests (is
+    /// that move the only good one?). The same position, the same ply and
+    /// the same side to move; its value is no move's.
+    Singular,
 }
 
 /// What has happened to one move of a node.
@@ -361,14 +366,23 @@ pub type NodeOrders = HashMap<usize, Vec<Move>>;
 /// Walk the record once and note each node's order of moves.
 fn node_orders(events: &[TraceEvent]) -> NodeOrders {
     let mut orders = NodeOrders::new();
-    // The nodes on the path: (ply, index of the node's `EnterNode`).
+    // The nodes on the path: (ply, index of the node's `EnterNode`). A
+    // singular-extension test is a node at its parent's own ply: it is
+    // entered above the parent and leaves with its `Return`, so that the
+    // parent's moves after it are the parent's again.
     let mut path: Vec<(u32, usize)> = Vec::new();
     for (i, event) in events.iter().enumerate() {
         match *event {
             TraceEvent::Iteration { .. } => path.clear(),
             TraceEvent::EnterNode { ply, .. } => {
-                path.retain(|&(p, _)| p < ply);
+                if ply == 0 {
+                    path.clear();
+                }
+                path.retain(|&(p, _)| p <= ply);
                 path.push((ply, i));
+            }
+            TraceEvent::Return { ply, .. } if path.last().is_some_and(|&(p, _)| p == ply) => {
+                path.pop();
             }
             TraceEvent::MoveTried { ply, mv, .. } | TraceEvent::MovePruned { ply, mv, .. } => {
                 if let Some(&(_, at)) = path.iter().rev().find(|&&(p, _)| p == ply) {
@@ -427,9 +441,10 @@ impl Step {
         self.frames
             .iter()
             .skip(1)
+            .filter(|frame| frame.via != Via::Singular)
             .map(|frame| match frame.via {
                 Via::Move(m) => Some(m),
-                Via::Root | Via::Pass => None,
+                Via::Root | Via::Pass | Via::Singular => None,
             })
             .collect()
     }
@@ -483,7 +498,14 @@ impl Step {
                     }
                     self.frames.push(frame);
                 } else if let Some(parent) = self.frames.last() {
-                    let via = parent.next_via;
+                    // A node entered at its parent's own ply is no child
+                    // reached by a move: the singular-extension test
+                    // searches the parent's position again.
+                    let via = if ply == parent.ply {
+                        Via::Singular
+                    } else {
+                        parent.next_via
+                    };
                     let mut position = parent.position.clone();
                     match via {
                         Via::Move(m) => position.play_unchecked(m),
@@ -492,7 +514,7 @@ impl Step {
                                 position = passed;
                             }
                         }
-                        Via::Root => {}
+                        Via::Root | Via::Singular => {}
                     }
                     let mut frame = Frame::new(
                         ply,
@@ -663,7 +685,9 @@ impl Step {
                     line.bound = bound;
                 }
             }
-            Via::Root => {}
+            // The test's value is the position's without one move: the
+            // parent's search goes on, and its moves keep their own values.
+            Via::Root | Via::Singular => {}
         }
     }
 }

@@ -194,6 +194,18 @@ impl SearchTree {
         path
     }
 
+    /// How many nodes are above `id`: its ply, one more for each singular
+    /// test on the way (see [`RowText::ply`]).
+    pub fn level(&self, id: NodeId) -> u32 {
+        let node = self.node(id);
+        let tests = self
+            .path(id)
+            .iter()
+            .filter(|&&n| self.node(n).via == Via::Singular)
+            .count();
+        node.ply + tests as u32
+    }
+
     /// The position at node `id`.
     pub fn position(&self, id: NodeId) -> Chess {
         let mut position = self.root.clone();
@@ -205,7 +217,7 @@ impl SearchTree {
                         position = passed;
                     }
                 }
-                Via::Root => {}
+                Via::Root | Via::Singular => {}
             }
         }
         position
@@ -267,7 +279,8 @@ impl SearchTree {
                 let later = children[i + 1..]
                     .iter()
                     .any(|&c| self.node(c).via == node.via && self.node(c).seen(applied));
-                if node.via == Via::Pass || later {
+                // A pass or a singular test is no move of the line.
+                if matches!(node.via, Via::Pass | Via::Singular) || later {
                     continue;
                 }
                 if let Some((value, _)) = node.value_at(applied)
@@ -340,7 +353,7 @@ impl SearchTree {
                 let PrunedMove { mv, rule, .. } = self.pruned(parent)[index];
                 let position = self.position(parent);
                 RowText {
-                    ply: self.node(parent).ply + 1,
+                    ply: self.level(parent) + 1,
                     kind: ' ',
                     label: san_line(&position, &[mv]).join(""),
                     value: String::new(),
@@ -363,6 +376,7 @@ impl SearchTree {
         let label = match (node.via, node.parent) {
             (Via::Move(m), Some(parent)) => san_line(&self.position(parent), &[m]).join(""),
             (Via::Pass, _) => "pass".to_string(),
+            (Via::Singular, _) => "singular test: without the table's move".to_string(),
             _ => match node.iteration {
                 Some(depth) => format!("root, depth {depth}"),
                 None => "root".to_string(),
@@ -445,7 +459,7 @@ impl SearchTree {
             marks.push("searching".to_string());
         }
         RowText {
-            ply: node.ply,
+            ply: self.level(id),
             kind,
             label,
             value,
@@ -456,11 +470,12 @@ impl SearchTree {
 
     /// The side to move at node `id`.
     fn turn_at(&self, id: NodeId) -> Color {
-        // Every move and every pass hands the turn over.
+        // Every move and every pass hands the turn over (a singular
+        // test searches its parent's position, with the same side to move).
         let plies = self
             .path(id)
             .iter()
-            .filter(|&&n| self.node(n).via != Via::Root)
+            .filter(|&&n| !matches!(self.node(n).via, Via::Root | Via::Singular))
             .count();
         if plies % 2 == 0 {
             self.root.turn()
@@ -491,6 +506,9 @@ impl SearchTree {
 /// The parts of one outline line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RowText {
+    /// How deep the row is in the tree: its ply, one more under each
+    /// singular test above it (a test searches its parent's own position,
+    /// and its row goes under the parent's).
     pub ply: u32,
     /// `P`, `C` or `A` once the node returned (see [`NodeKind`]).
     pub kind: char,
@@ -536,7 +554,6 @@ pub struct TreeBuilder {
     /// The nodes of the step's frames, root first.
     path: Vec<NodeId>,
     iteration: Option<i32>,
-    next_via: Via,
     research: Option<ReSearchReason>,
 }
 
@@ -551,7 +568,6 @@ impl TreeBuilder {
             },
             path: Vec::new(),
             iteration: None,
-            next_via: Via::Root,
             research: None,
         }
     }
@@ -577,18 +593,8 @@ impl TreeBuilder {
         }
         match *event {
             TraceEvent::Iteration { depth } => self.iteration = Some(depth),
-            TraceEvent::MoveTried { mv, .. } => {
-                self.next_via = Via::Move(mv);
-                self.research = None;
-            }
-            TraceEvent::ReSearch { mv, reason, .. } => {
-                self.next_via = Via::Move(mv);
-                self.research = Some(reason);
-            }
-            TraceEvent::NullMove { .. } => {
-                self.next_via = Via::Pass;
-                self.research = None;
-            }
+            TraceEvent::MoveTried { .. } | TraceEvent::NullMove { .. } => self.research = None,
+            TraceEvent::ReSearch { reason, .. } => self.research = Some(reason),
             TraceEvent::TtProbe { cutoff: true, .. } => {
                 if let Some(node) = self.top() {
                     node.table = Some(at);
@@ -637,14 +643,15 @@ impl TreeBuilder {
             } if step.frames.len() == self.path.len() + 1 => {
                 let id = self.tree.nodes.len() as NodeId;
                 let parent = self.path.last().copied();
+                // How the step reached the node it just entered.
+                let via = match (parent, step.current()) {
+                    (Some(_), Some(frame)) => frame.via,
+                    _ => Via::Root,
+                };
                 self.tree.nodes.push(TreeNode {
                     parent,
                     ply,
-                    via: if parent.is_some() {
-                        self.next_via
-                    } else {
-                        Via::Root
-                    },
+                    via,
                     enter: at,
                     end: None,
                     depth,
@@ -656,7 +663,7 @@ impl TreeBuilder {
                     table: None,
                     shortcut: None,
                     cutoff: None,
-                    research: if parent.is_some() {
+                    research: if parent.is_some() && via != Via::Singular {
                         self.research.take()
                     } else {
                         None

@@ -1,8 +1,10 @@
 //! Words and figures that the command line and the terminal board both
 //! write or read: scores and their order (here), tablebase verdicts
-//! (`tablebase`), and a game of a PGN file (`games`). One place, so that
+//! (`tablebase`), a game of a PGN file (`games`), and input written back
+//! in a message (`echo`). One place, so that
 //! both front ends say the same thing and neither leans on the other.
 
+pub mod echo;
 pub mod games;
 pub mod tablebase;
 

@@ -190,6 +190,9 @@ pub fn run(options: Options) -> anyhow::Result<Option<i32>> {
         _ => (None, None),
     };
     let engine = Engine::new(options.settings.hash_mb)?;
+    // A table larger than the machine's memory is made smaller (see
+    // `tt::hash_size`); the status line says so.
+    let hash_cap = crate::engine::tt::hash_size(options.settings.hash_mb).1;
     engine.send(crate::engine::Command::SetThreads(
         options.settings.search_threads(),
     ));
@@ -230,6 +233,7 @@ pub fn run(options: Options) -> anyhow::Result<Option<i32>> {
     app.cx.true_colour = theme::true_colour_from(std::env::var("COLORTERM").ok().as_deref());
     let mut messages = options.messages.clone();
     messages.extend(resume.1);
+    messages.extend(hash_cap.map(|cap| format!("hash_mb: {cap}")));
     match crate::book::load(&options.settings.book) {
         Ok(book) => app.set_book(
             Some(std::sync::Arc::new(book)),
@@ -298,8 +302,14 @@ pub fn run(options: Options) -> anyhow::Result<Option<i32>> {
     loop {
         if app.take_dirty() {
             let before = Instant::now();
-            terminal.draw(|frame| ui::draw(frame, &app, before))?;
+            let drawn = terminal.draw(|frame| ui::draw(frame, &app, before))?.area;
             let after = Instant::now();
+            // The terminal was resized again before its event arrived: the
+            // frame (drawn at the real size) says so first. The board takes
+            // the size now, so that the mouse and the panels follow it.
+            if (drawn.width, drawn.height) != app.cx.size {
+                app.update(Msg::Resize(drawn.width, drawn.height), after);
+            }
             if log.first_frame.is_none() {
                 log.first_frame = Some(after.duration_since(options.started));
             }

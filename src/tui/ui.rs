@@ -31,7 +31,9 @@ pub fn draw(frame: &mut Frame, app: &App, now: Instant) {
     let area = frame.area();
     let cx = &app.cx;
     let theme = Theme::for_terminal(cx.services.settings.theme, cx.true_colour);
-    let Some(screen) = app.screen() else {
+    // The frame is the terminal's real size, which a resize storm may have
+    // changed since the last resize event the board heard of.
+    let Some(screen) = app.screen_in(area) else {
         draw_too_small(frame, area);
         return;
     };
@@ -45,7 +47,7 @@ pub fn draw(frame: &mut Frame, app: &App, now: Instant) {
     for (panel, rect) in layout::stack(screen.panel, &mode.panels(cx)) {
         draw_panel(frame, app, panel, rect, &theme, now);
     }
-    for (panel, rect) in layout::stack(screen.below, &mode.below(cx.size)) {
+    for (panel, rect) in layout::stack(screen.below, &mode.below((area.width, area.height))) {
         draw_panel(frame, app, panel, rect, &theme, now);
     }
     draw_status(frame, app, screen.status, &theme);

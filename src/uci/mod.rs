@@ -107,8 +107,17 @@ fn say(out: &mut impl Write, text: &str) -> std::io::Result<()> {
     out.flush()
 }
 
+/// `info string` with a message that may repeat what the GUI sent: its
+/// control characters escaped (a NUL, an ESC or a line break would reach
+/// the GUI's log or split the line) and a huge token cut.
+fn info_string(text: &str) -> String {
+    format!("info string {}", crate::text::echo::echo(text, false))
+}
+
 impl Session {
-    fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
+    /// Set an option; `Ok(Some(note))` when it was set otherwise than
+    /// asked (a hash table larger than the machine's memory), and why.
+    fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<Option<String>, String> {
         let spin = |value: Option<&str>, min: usize, max: usize| -> Result<usize, String> {
             let text = value.ok_or_else(|| format!("option '{name}' needs a value"))?;
             let n: usize = text
@@ -125,8 +134,10 @@ impl Session {
         };
         match name.to_ascii_lowercase().as_str() {
             "hash" => {
-                let mb = spin(value, 1, MAX_HASH_MB)?;
+                let asked = spin(value, 1, MAX_HASH_MB)?;
+                let (mb, cap) = crate::engine::tt::hash_size(asked);
                 self.engine.send(Command::SetHashSize(mb));
+                return Ok(cap.map(|cap| format!("Hash: {cap}")));
             }
             "multipv" => self.multipv = spin(value, 1, MAX_MULTIPV)?,
             "movetablemoves" => {
@@ -249,7 +260,7 @@ impl Session {
             }
             _ => return Err(format!("unknown option '{name}'")),
         }
-        Ok(())
+        Ok(None)
     }
 
     /// Open the built-in tables found in the cache (each is read when first
@@ -281,7 +292,7 @@ impl Session {
                         Some(&pace),
                         &|_| {},
                     ) {
-                        println!("info string {message}");
+                        println!("{}", info_string(&message));
                     }
                 }
                 let (epoch, builtin, syzygy) = {
@@ -296,7 +307,7 @@ impl Session {
                                 *loaded.borrow_mut() = Some(t);
                             })
                         {
-                            println!("info string {message}");
+                            println!("{}", info_string(&message));
                         }
                     }
                     None => {
@@ -480,7 +491,7 @@ pub fn run(input: impl BufRead) -> std::io::Result<()> {
     let stdout = std::io::stdout();
     match crate::book::default_book() {
         Ok(book) => session.book = Some(Arc::new(book)),
-        Err(why) => say(&mut stdout.lock(), &format!("info string {why}"))?,
+        Err(why) => say(&mut stdout.lock(), &info_string(&why.to_string()))?,
     }
     session.send_book();
     session.load_tablebases();
@@ -504,7 +515,7 @@ pub fn run(input: impl BufRead) -> std::io::Result<()> {
         let command = match line.parse::<UciCommand>() {
             Ok(command) => command,
             Err(UciParseError(why)) => {
-                say(&mut stdout.lock(), &format!("info string {why}"))?;
+                say(&mut stdout.lock(), &info_string(&why))?;
                 continue;
             }
         };
@@ -619,14 +630,15 @@ pub fn run(input: impl BufRead) -> std::io::Result<()> {
                 }
             }
             UciCommand::SetOption { name, value } => {
-                if let Err(why) = session.set_option(&name, value.as_deref()) {
-                    say(&mut stdout.lock(), &format!("info string {why}"))?;
+                match session.set_option(&name, value.as_deref()) {
+                    Ok(None) => {}
+                    Ok(Some(note)) | Err(note) => say(&mut stdout.lock(), &info_string(&note))?,
                 }
             }
             UciCommand::NewGame => session.engine.send(Command::NewGame),
             UciCommand::Position { fen, moves } => {
                 if let Err(why) = session.set_position(fen.as_deref(), &moves) {
-                    say(&mut stdout.lock(), &format!("info string {why}"))?;
+                    say(&mut stdout.lock(), &info_string(&why))?;
                 }
             }
             UciCommand::Go {
@@ -651,7 +663,7 @@ pub fn run(input: impl BufRead) -> std::io::Result<()> {
                 if !notes.is_empty() {
                     say(
                         &mut stdout.lock(),
-                        &format!("info string go: {}", notes.join("; ")),
+                        &info_string(&format!("go: {}", notes.join("; "))),
                     )?;
                 }
                 session.go(limits, ponder, received);

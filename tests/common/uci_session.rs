@@ -19,9 +19,15 @@ pub struct Uci {
 impl Uci {
     /// A session with a home of its own (never the user's cache or config).
     pub fn start() -> Uci {
+        Uci::start_with(&[])
+    }
+
+    /// A session with these environment variables besides its home.
+    pub fn start_with(env: &[(&str, &str)]) -> Uci {
         let home = super::TempHome::new("uci");
         let mut child = home
             .command()
+            .envs(env.iter().copied())
             .arg("uci")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

@@ -10,6 +10,7 @@ mod accessibility_tui;
 mod analysis;
 mod chess960_tui;
 mod movetables_tui;
+mod resize;
 mod screens;
 mod stats_panel;
 mod teach_tree;

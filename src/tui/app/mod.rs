@@ -93,11 +93,18 @@ impl App {
         self.mode.get().human_to_move(&self.cx)
     }
 
-    /// The screen's layout for the terminal's size and the mode.
+    /// The screen's layout for the terminal's size (as the last resize
+    /// said) and the mode.
     pub fn screen(&self) -> Option<Screen> {
         let (width, height) = self.cx.size;
-        let area = Rect::new(0, 0, width, height);
-        layout::screen_sized(area, self.mode.get().max_square(height))
+        self.screen_in(Rect::new(0, 0, width, height))
+    }
+
+    /// The screen's layout in `area` for the mode. Drawing lays out in the
+    /// frame it is given: a terminal resized again since its last resize
+    /// event has a frame of another size than the one the board heard of.
+    pub fn screen_in(&self, area: Rect) -> Option<Screen> {
+        layout::screen_sized(area, self.mode.get().max_square(area.height))
     }
 
     /// Whether the event loop should send ticks: running clocks, auto-play.

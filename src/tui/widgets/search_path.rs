@@ -39,6 +39,7 @@ impl SearchPath<'_> {
                     format!("{number}{dots} {}", san(before, m))
                 }
                 (Via::Pass, _) => "(pass)".to_string(),
+                (Via::Singular, _) => "(singular test)".to_string(),
                 _ => "root".to_string(),
             };
             let kind = if node.quiescence {
