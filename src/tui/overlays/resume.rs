@@ -21,15 +21,25 @@ pub fn answer(key: KeyEvent) -> Option<bool> {
     }
 }
 
-pub fn draw(frame: &mut Frame, saved: &SavedGame, area: Rect, theme: &Theme) {
+/// The offer of `saved`, the first of `offered` unfinished games (0 or 1:
+/// the only one).
+pub fn draw(frame: &mut Frame, saved: &SavedGame, offered: usize, area: Rect, theme: &Theme) {
     let who = match saved.players.as_str() {
         "two" => "two players".to_string(),
         side => format!("you played {side} against level {}", saved.level),
     };
     let moves = saved.moves.len().div_ceil(2);
     let plural = if moves == 1 { "" } else { "s" };
+    let question = match offered {
+        0 | 1 => " Resume the game from your last session?".to_string(),
+        n => format!(" Resume this unfinished game ({} after it)?", n - 1),
+    };
+    let keys = match offered {
+        0 | 1 => " y resume · n new game",
+        _ => " y resume · n the next one",
+    };
     let lines = [
-        " Resume the game from your last session?".to_string(),
+        question,
         format!(" {who},"),
         format!(" {}, {moves} move{plural} played", saved.time_control),
     ];
@@ -40,7 +50,7 @@ pub fn draw(frame: &mut Frame, saved: &SavedGame, area: Rect, theme: &Theme) {
     let mut text: Vec<Line> = lines.into_iter().map(Line::from).collect();
     text.push(Line::default());
     text.push(Line::styled(
-        " y resume · n new game",
+        keys,
         Style::default().add_modifier(Modifier::BOLD),
     ));
     let inner = popup(frame, area, width, 8, "Unfinished game", theme);
