@@ -87,7 +87,10 @@ impl App {
                     let from = unfinished.path.display().to_string();
                     match unfinished.keep_as_pgn(&dirs.data) {
                         Ok(kept) => self.cx.say(
-                            format!("The unfinished game is kept as {}", kept.display()),
+                            format!(
+                                "Not resumed: kept as games/{}",
+                                kept.file_name().unwrap_or_default().to_string_lossy()
+                            ),
                             Tone::Info,
                         ),
                         Err(e) => self.cx.say(

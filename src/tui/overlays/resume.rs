@@ -31,12 +31,15 @@ pub fn draw(frame: &mut Frame, saved: &SavedGame, offered: usize, area: Rect, th
     let moves = saved.moves.len().div_ceil(2);
     let plural = if moves == 1 { "" } else { "s" };
     let question = match offered {
-        0 | 1 => " Resume the game from your last session?".to_string(),
+        0 => " Resume the game from your last session?".to_string(),
+        1 => " Resume this unfinished game?".to_string(),
         n => format!(" Resume this unfinished game ({} after it)?", n - 1),
     };
+    // `n` keeps an offered file's game as a PGN in games/ (none in tests).
     let keys = match offered {
-        0 | 1 => " y resume · n new game",
-        _ => " y resume · n the next one",
+        0 => " y resume · n new game",
+        1 => " y resume · n new game, this one kept in games/",
+        _ => " y resume · n keep it in games/, show the next",
     };
     let lines = [
         question,
@@ -45,7 +48,12 @@ pub fn draw(frame: &mut Frame, saved: &SavedGame, offered: usize, area: Rect, th
     ];
     // As wide as the longest line and its borders, where the screen allows;
     // a line still too long wraps.
-    let widest = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+    let widest = lines
+        .iter()
+        .map(|l| l.chars().count())
+        .chain([keys.chars().count()])
+        .max()
+        .unwrap_or(0);
     let width = (widest as u16 + 3).max(40);
     let mut text: Vec<Line> = lines.into_iter().map(Line::from).collect();
     text.push(Line::default());

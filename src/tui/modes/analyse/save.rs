@@ -128,8 +128,12 @@ impl Analysis {
 
 /// Why a file is not written into: it changed since it was read.
 fn changed_since(path: &Path, number: usize) -> String {
+    // The file's name, not its path, so that the way on fits the line.
+    let name = path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
     format!(
-        "another program changed {} since kibitz read it; :save! writes this game over game {number} of it as it is now, :save PATH saves it alone",
-        path.display()
+        "another program changed {name} since kibitz read it; :save! writes over game {number} anyway, :save PATH saves elsewhere"
     )
 }
