@@ -234,7 +234,7 @@ fn play_by_keys_and_typed_san_then_quit_with_the_terminal_restored() {
     let (mut s, mut child, _master) = start(&home, &[]);
     let next = child.process_id().unwrap();
     s.wait_for("the offer to resume", |screen| {
-        screen.contains("Resume the game from your last session?")
+        screen.contains("Resume this unfinished game?")
     });
     s.send("y");
     s.wait_for("the game resumed", |screen| screen.contains("Game resumed"));
