@@ -134,6 +134,6 @@ fn changed_since(path: &Path, number: usize) -> String {
         |n| n.to_string_lossy().into_owned(),
     );
     format!(
-        "another program changed {name} since kibitz read it; :save! writes over game {number} anyway, :save PATH saves elsewhere"
+        "another program changed {name}; :save! writes over game {number} anyway, :save PATH saves elsewhere"
     )
 }
