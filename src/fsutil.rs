@@ -3,10 +3,16 @@
 //! Reads are bounded: only a regular file is opened (after following
 //! symlinks), never a directory, a FIFO or a device such as `/dev/zero`
 //! that would block or never end, and whole-file reads stop at a size cap.
-//! Writes go to a temporary file beside the target and are renamed over it,
-//! so a crash mid-write never leaves half a file; the target is the file a
-//! symlink points to, keeps its permissions, and is never a FIFO or device
-//! replaced by a plain file.
+//! Writes go to a temporary file beside the target, are flushed to the disk
+//! and renamed over it, so a crash, an interrupt or a full disk mid-write
+//! never leaves half a file; the target is the file a symlink points to,
+//! keeps its permissions, and is never a FIFO or device replaced by a plain
+//! file. Every file kibitz writes goes through here: [`write_atomic`]
+//! (kibitz's own files), [`write_user_file`] (a file the user named, checked
+//! first by [`check_output`] / [`check_user_target`] before long work: not an
+//! input, and writable), [`write_new`] (never replaces). A [`Fingerprint`]
+//! tells whether another program changed a file since kibitz read or wrote
+//! it; [`try_lock_file`] says whether a board still runs.
 
 use std::fs::File;
 use std::io::Read;
