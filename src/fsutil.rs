@@ -3,10 +3,16 @@
 //! Reads are bounded: only a regular file is opened (after following
 //! symlinks), never a directory, a FIFO or a device such as `/dev/zero`
 //! that would block or never end, and whole-file reads stop at a size cap.
-//! Writes go to a temporary file beside the target and are renamed over it,
-//! so a crash mid-write never leaves half a file; the target is the file a
-//! symlink points to, keeps its permissions, and is never a FIFO or device
-//! replaced by a plain file.
+//! Writes go to a temporary file beside the target, are flushed to the disk
+//! and renamed over it, so a crash, an interrupt or a full disk mid-write
+//! never leaves half a file; the target is the file a symlink points to,
+//! keeps its permissions, and is never a FIFO or device replaced by a plain
+//! file. Every file kibitz writes goes through here: [`write_atomic`]
+//! (kibitz's own files), [`write_user_file`] (a file the user named, checked
+//! first by [`check_output`] / [`check_user_target`] before long work: not an
+//! input, and writable), [`write_new`] (never replaces). A [`Fingerprint`]
+//! tells whether another program changed a file since kibitz read or wrote
+//! it; [`try_lock_file`] says whether a board still runs.
 
 use std::fs::File;
 use std::io::Read;
@@ -195,39 +201,147 @@ pub fn write_user_file(path: &Path, contents: impl AsRef<[u8]>) -> Result<(), St
     }
 }
 
-/// Whether [`write_user_file`] may write `path`: its folder exists and it
-/// is not a directory, a socket or a block device. For checking before long
-/// work whose result goes there.
+/// Whether [`write_user_file`] may write `path`, checked before long work
+/// whose result goes there: its folder exists, it is not a directory, a
+/// socket or a block device, a file can be made beside it (so a read-only
+/// folder, `/proc` or a dangling symlink into a missing folder fail now, not
+/// after the work), and a character device takes a write (`/dev/full` does
+/// not; `/dev/null` and a terminal do). A FIFO is not opened: that would
+/// wait for a reader.
 pub fn check_user_target(path: &Path) -> Result<(), String> {
-    let parent = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
+    let fail = |why: String| format!("cannot write {}: {why}", path.display());
+    let parent = folder_of(path);
     if !parent.is_dir() {
         let why = if parent.exists() {
             "it is not a folder"
         } else {
             "no such folder"
         };
-        return Err(format!(
-            "cannot write {}: {}: {why}",
-            path.display(),
-            parent.display()
-        ));
+        return Err(fail(format!("{}: {why}", parent.display())));
     }
     if path.is_dir() {
+        return Err(fail("it is a directory".into()));
+    }
+    match target_of(path) {
+        Ok(Target::Other(kind)) => Err(fail(format!("it is {kind}, not a regular file"))),
+        Ok(Target::Regular(real, _) | Target::Missing(real)) => probe_beside(&real).map_err(fail),
+        Ok(Target::Stream(_)) if is_fifo(path) => Ok(()),
+        Ok(Target::Stream(_)) => {
+            use std::io::Write;
+            // An empty write: a device that refuses every write (`/dev/full`)
+            // says so now.
+            let mut device = std::fs::OpenOptions::new()
+                .write(true)
+                .open(path)
+                .map_err(|e| fail(e.to_string()))?;
+            // Nothing to count: only whether the device refuses.
+            #[allow(clippy::unused_io_amount)]
+            match device.write(&[]) {
+                Ok(_) => Ok(()),
+                Err(e) => Err(fail(e.to_string())),
+            }
+        }
+        Err(e) => Err(fail(e.to_string())),
+    }
+}
+
+/// [`check_user_target`] for a command that reads `inputs` and writes
+/// `path`: the output may not be one of the inputs (the same file through
+/// another name, a symlink or a hard link), which the write would replace
+/// while it is read, or after a stop with only part of it.
+pub fn check_output(path: &Path, inputs: &[&Path]) -> Result<(), String> {
+    if let Some(input) = inputs.iter().find(|input| same_file(path, input)) {
+        let also = if path == *input {
+            String::new()
+        } else {
+            format!(" {}", input.display())
+        };
         return Err(format!(
-            "cannot write {}: it is a directory",
+            "cannot write {}: it is the input file{also}, which writing would replace; name another file",
             path.display()
         ));
     }
-    match target_of(path) {
-        Ok(Target::Other(kind)) => Err(format!(
-            "cannot write {}: it is {kind}, not a regular file",
+    check_user_target(path)
+}
+
+/// [`check_user_target`] for a file named on the board (`:save PATH`,
+/// `:export PATH`): a FIFO is refused too, since the board would wait for
+/// a reader.
+pub fn check_board_target(path: &Path) -> Result<(), String> {
+    if is_fifo(path) {
+        return Err(format!(
+            "cannot write {}: it is a FIFO (named pipe), which the board would wait on",
             path.display()
-        )),
-        Ok(_) => Ok(()),
-        Err(e) => Err(format!("cannot write {}: {e}", path.display())),
+        ));
+    }
+    check_user_target(path)
+}
+
+/// Whether a write to `path` would replace a file that is there (a regular
+/// file, symlinks followed), rather than make a new one or write into a
+/// device.
+pub fn replaces_a_file(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| m.is_file())
+}
+
+/// Whether `a` and `b` are the same file: the same device and inode, after
+/// following symlinks (so also two hard links). False when either is
+/// missing.
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    match (std::fs::metadata(a), std::fs::metadata(b)) {
+        #[cfg(unix)]
+        (Ok(a), Ok(b)) => {
+            use std::os::unix::fs::MetadataExt;
+            a.dev() == b.dev() && a.ino() == b.ino()
+        }
+        #[cfg(not(unix))]
+        (Ok(_), Ok(_)) => match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+            (Ok(a), Ok(b)) => a == b,
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// The folder `path` is in ("." for a bare name).
+fn folder_of(path: &Path) -> &Path {
+    path.parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."))
+}
+
+fn is_fifo(path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        std::fs::metadata(path).is_ok_and(|m| m.file_type().is_fifo())
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        false
+    }
+}
+
+/// Make and remove a file beside `real`, as [`write_beside`] will: the
+/// reason when that cannot be done.
+fn probe_beside(real: &Path) -> Result<(), String> {
+    let folder = folder_of(real);
+    if !folder.is_dir() {
+        return Err(format!("{}: no such folder", folder.display()));
+    }
+    let probe = temp_beside(real);
+    match std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&probe)
+    {
+        Ok(file) => {
+            drop(file);
+            let _ = std::fs::remove_file(&probe);
+            Ok(())
+        }
+        Err(e) => Err(format!("cannot make a file in {}: {e}", folder.display())),
     }
 }
 
@@ -260,7 +374,13 @@ fn target_of(path: &Path) -> std::io::Result<Target> {
                 Some(kind) => Ok(Target::Other(kind)),
             }
         }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+        // Missing, or below a file that is no folder.
+        Err(e)
+            if matches!(
+                e.kind(),
+                std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+            ) =>
+        {
             // A dangling symlink names the file to create, as a shell's
             // `>` would.
             let mut at = path.to_path_buf();
@@ -297,22 +417,38 @@ fn is_stream(file_type: std::fs::FileType) -> bool {
     }
 }
 
+/// A name of its own beside `path` for one write, so two writers of one
+/// file never share a temporary file.
+fn temp_beside(path: &Path) -> PathBuf {
+    static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let mut temp = path.as_os_str().to_owned();
+    temp.push(format!(".{}.{n}.tmp", std::process::id()));
+    PathBuf::from(temp)
+}
+
+/// The one way kibitz replaces or makes a regular file: the whole content
+/// goes to a new temporary file beside it, is flushed to the disk, and only
+/// then is renamed over the target (atomic), so an interrupt, a full disk or
+/// a crash leaves the old file whole, never a partial or empty one.
 fn write_beside(
     path: &Path,
     contents: &[u8],
     permissions: Option<std::fs::Permissions>,
 ) -> std::io::Result<()> {
-    // A name of its own per write, so two writers of one file never share
-    // a temporary file; the rename is atomic and the last one wins.
-    static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let n = WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let mut temp = path.as_os_str().to_owned();
-    temp.push(format!(".{}.{n}.tmp", std::process::id()));
-    let temp = PathBuf::from(temp);
-    let written = std::fs::write(&temp, contents).and_then(|()| match permissions {
-        Some(permissions) => std::fs::set_permissions(&temp, permissions),
-        None => Ok(()),
-    });
+    use std::io::Write;
+    let temp = temp_beside(path);
+    let written = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&temp)
+        .and_then(|mut file| {
+            file.write_all(contents)?;
+            if let Some(permissions) = permissions {
+                file.set_permissions(permissions)?;
+            }
+            file.sync_all()
+        });
     if let Err(e) = written {
         let _ = std::fs::remove_file(&temp);
         return Err(e);
@@ -320,6 +456,126 @@ fn write_beside(
     std::fs::rename(&temp, path).inspect_err(|_| {
         let _ = std::fs::remove_file(&temp);
     })
+}
+
+/// Write `contents` to a new file at `path`, never replacing one that is
+/// there: written whole beside it first, then linked in under its name
+/// only if that name is still free (two saves in one second never meet).
+/// Missing folders are made (kibitz's own folders). `Ok(false)`: the name
+/// was taken.
+pub fn write_new(path: &Path, contents: impl AsRef<[u8]>) -> std::io::Result<bool> {
+    if let Some(parent) = path.parent()
+        && !parent.as_os_str().is_empty()
+    {
+        std::fs::create_dir_all(parent)?;
+    }
+    if std::fs::symlink_metadata(path).is_ok() {
+        return Ok(false);
+    }
+    let temp = temp_beside(path);
+    write_beside(&temp, contents.as_ref(), None)?;
+    // A hard link fails when the name is taken, where a rename would
+    // replace it.
+    let linked = match std::fs::hard_link(&temp, path) {
+        Ok(()) => Ok(true),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(false),
+        // A file system without hard links: a rename, the name checked
+        // just before.
+        Err(_) if std::fs::symlink_metadata(path).is_err() => {
+            return std::fs::rename(&temp, path)
+                .map(|()| true)
+                .inspect_err(|_| {
+                    let _ = std::fs::remove_file(&temp);
+                });
+        }
+        Err(_) => Ok(false),
+    };
+    let _ = std::fs::remove_file(&temp);
+    linked
+}
+
+/// What a file was when kibitz last read or wrote it, to tell whether
+/// another program has changed it since: its size, its modification time
+/// and, when kibitz wrote it, a hash of its content.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fingerprint {
+    len: u64,
+    modified: Option<std::time::SystemTime>,
+    hash: Option<u64>,
+}
+
+impl Fingerprint {
+    /// The file as it is now (size and time; `None` when it is not there).
+    pub fn of_file(path: &Path) -> Option<Fingerprint> {
+        let metadata = std::fs::metadata(path).ok()?;
+        Some(Fingerprint {
+            len: metadata.len(),
+            modified: metadata.modified().ok(),
+            hash: None,
+        })
+    }
+
+    /// The file just written with `contents`.
+    pub fn of_written(path: &Path, contents: &[u8]) -> Option<Fingerprint> {
+        Some(Fingerprint {
+            hash: Some(hash_of(contents)),
+            ..Fingerprint::of_file(path)?
+        })
+    }
+
+    /// Whether `path`, whose content is now `contents`, is not the file
+    /// this was taken of. The content decides where its hash is known (a
+    /// file touched but not changed is the same); else size and time do.
+    pub fn changed(&self, path: &Path, contents: &[u8]) -> bool {
+        if contents.len() as u64 != self.len {
+            return true;
+        }
+        match self.hash {
+            Some(hash) => hash_of(contents) != hash,
+            None => Fingerprint::of_file(path).is_none_or(|now| now.modified != self.modified),
+        }
+    }
+}
+
+fn hash_of(contents: &[u8]) -> u64 {
+    use std::hash::Hasher;
+    // The same keys for the whole process: fingerprints are never kept
+    // longer than that.
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    hasher.write(contents);
+    hasher.finish()
+}
+
+/// An exclusive lock on the file at `path` (made empty if missing, never
+/// written): `Ok(Some(file))` while this process holds it (until the file
+/// is dropped or the process ends, however it ends), `Ok(None)` when
+/// another holder has it, or when the file at `path` was removed or
+/// replaced while it was being locked.
+pub fn try_lock_file(path: &Path) -> std::io::Result<Option<File>> {
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)?;
+    match file.try_lock() {
+        Ok(()) => {}
+        Err(std::fs::TryLockError::WouldBlock) => return Ok(None),
+        Err(std::fs::TryLockError::Error(e)) => return Err(e),
+    }
+    // Still the file of that name: another process may have removed a
+    // stale one between the open and the lock.
+    #[cfg(unix)]
+    let same = {
+        use std::os::unix::fs::MetadataExt;
+        match (file.metadata(), std::fs::metadata(path)) {
+            (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+            _ => false,
+        }
+    };
+    #[cfg(not(unix))]
+    let same = path.exists();
+    Ok(same.then_some(file))
 }
 
 /// Check that files can be written in `dir` (created if missing): by

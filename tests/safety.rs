@@ -156,3 +156,150 @@ fn tb_generate_into_a_folder_it_cannot_write_fails() {
     );
     assert!(!stdout.contains("tables ready"), "{stdout}");
 }
+
+/// The input file's bytes, to show it unchanged.
+fn bytes(path: &Path) -> Vec<u8> {
+    std::fs::read(path).unwrap()
+}
+
+#[test]
+fn an_output_that_is_an_input_is_refused_and_the_input_kept() {
+    let home = Home::new("same");
+    let games = home.path("games.pgn");
+    std::fs::copy(pgn(), &games).unwrap();
+    let before = bytes(&games);
+    let link = home.path("link.pgn");
+    std::os::unix::fs::symlink(&games, &link).unwrap();
+    let hard = home.path("hard.pgn");
+    std::fs::hard_link(&games, &hard).unwrap();
+    for out in [&games, &link, &hard] {
+        for all in [&["--all"][..], &[]] {
+            let mut args = vec!["review", "--pgn", text(&games), "--movetime", "1"];
+            args.extend(all);
+            args.extend(["--out", text(out)]);
+            let why = home.refused(&args, "it is the input file");
+            assert!(
+                why.contains(&format!("cannot write {}", text(out))),
+                "{why}"
+            );
+        }
+        home.refused(
+            &["book", "build", "--pgn", text(&games), "--out", text(out)],
+            "it is the input file",
+        );
+        home.refused(
+            &["tune", "net", "--data", text(&games), "--out", text(out)],
+            "it is the input file",
+        );
+        home.refused(
+            &[
+                "tune",
+                "selfplay",
+                "--games",
+                "1",
+                "--eval",
+                text(&games),
+                "--out",
+                text(out),
+            ],
+            "it is the input file",
+        );
+    }
+    // A second data file, the one written: also refused.
+    let other = home.path("other.txt");
+    std::fs::write(&other, "x").unwrap();
+    home.refused(
+        &[
+            "tune",
+            "net",
+            "--data",
+            text(&other),
+            "--data",
+            text(&hard),
+            "--out",
+            text(&link),
+        ],
+        "it is the input file",
+    );
+    assert_eq!(bytes(&games), before, "the input is as it was");
+}
+
+#[test]
+fn an_output_that_cannot_be_written_is_refused_before_the_work() {
+    let home = Home::new("unwritable");
+    let pgn = pgn();
+    // A folder below a plain file can never be made, even by root.
+    let plain = home.path("plain");
+    std::fs::write(&plain, "x").unwrap();
+    let dangling = home.path("dangling.pgn");
+    std::os::unix::fs::symlink(plain.join("sub/out.pgn"), &dangling).unwrap();
+    for (out, why) in [
+        ("/dev/full", "No space left on device"),
+        ("/proc/version", "cannot make a file in /proc"),
+        (text(&dangling), "no such folder"),
+    ] {
+        // A review of six games at two seconds a position would run for
+        // minutes: refused at once instead, with nothing reviewed.
+        let args = [
+            "review",
+            "--pgn",
+            text(&pgn),
+            "--all",
+            "--movetime",
+            "2000",
+            "--out",
+            out,
+        ];
+        let said = home.refused(&args, why);
+        assert!(said.contains(&format!("cannot write {out}")), "{said}");
+        home.refused(
+            &[
+                "review",
+                "--pgn",
+                text(&pgn),
+                "--movetime",
+                "2000",
+                "--out",
+                out,
+            ],
+            why,
+        );
+        home.refused(&["book", "build", "--pgn", text(&pgn), "--out", out], why);
+    }
+    // /dev/null takes what is written.
+    let (code, _, stderr) = home.run(&["book", "build", "--pgn", text(&pgn), "--out", "/dev/null"]);
+    assert_eq!(code, 0, "{stderr}");
+}
+
+#[test]
+fn an_interrupted_write_leaves_the_old_file_whole() {
+    let home = Home::new("interrupted");
+    let pgn = pgn();
+    let book = home.path("book.bin");
+    let old = vec![7u8; 2000];
+    std::fs::write(&book, &old).unwrap();
+    // A file-size limit of 1 KiB: the write of the new book (more than
+    // that) is stopped part-way by SIGXFSZ, as a crash or a full disk would.
+    let status = Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -f 1; exec \"$0\" book build --pgn \"$1\" --out \"$2\"")
+        .arg(env!("CARGO_BIN_EXE_kibitz"))
+        .arg(&pgn)
+        .arg(&book)
+        .envs(home.0.env())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    assert!(!status.success(), "the write was stopped");
+    assert_eq!(bytes(&book), old, "the old book is whole");
+    let left: Vec<_> = std::fs::read_dir(home.0.path())
+        .unwrap()
+        .filter_map(Result::ok)
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|name| name.starts_with("book.bin."))
+        .collect();
+    // The temporary file of a killed process stays (nothing can remove it),
+    // but it is never the book.
+    assert!(left.iter().all(|n| n.ends_with(".tmp")), "{left:?}");
+}

@@ -152,6 +152,7 @@ fn start(
 fn play_by_keys_and_typed_san_then_quit_with_the_terminal_restored() {
     let home = common::TempHome::new("pty-play");
     let (mut s, mut child, master) = start(&home, &[]);
+    let pid = child.process_id().unwrap();
     let pty = Pty { master };
     s.wait_for("the new-game dialog", |screen| screen.contains("New game"));
     assert!(s.parser.screen().alternate_screen());
@@ -222,11 +223,33 @@ fn play_by_keys_and_typed_san_then_quit_with_the_terminal_restored() {
             .contains(LocalFlags::ICANON | LocalFlags::ECHO)
     );
 
-    // The game was autosaved after every move and is offered next time.
-    let autosave = std::fs::read_to_string(home.join("data/kibitz/autosave.json")).unwrap();
+    // The game was autosaved after every move, in this board's own file,
+    // and is offered next time.
+    let autosave =
+        std::fs::read_to_string(home.join(format!("data/kibitz/autosave-{pid}.json"))).unwrap();
     assert!(
         autosave.contains("\"e2e4\"") && autosave.contains("\"g1f3\""),
         "{autosave}"
+    );
+    let (mut s, mut child, _master) = start(&home, &[]);
+    let next = child.process_id().unwrap();
+    s.wait_for("the offer to resume", |screen| {
+        screen.contains("Resume this unfinished game?")
+    });
+    s.send("y");
+    s.wait_for("the game resumed", |screen| screen.contains("Game resumed"));
+    s.send("q");
+    s.wait_for("the quit question", |screen| screen.contains("Quit?"));
+    s.send("y");
+    assert!(s.wait_exit(&mut *child).success());
+    // Its file became the new board's autosave: one file, the same game.
+    let adopted =
+        std::fs::read_to_string(home.join(format!("data/kibitz/autosave-{next}.json"))).unwrap();
+    assert!(adopted.contains("\"g1f3\""), "{adopted}");
+    assert!(
+        !home
+            .join(format!("data/kibitz/autosave-{pid}.json"))
+            .exists()
     );
 }
 
@@ -284,10 +307,10 @@ fn term_hup_and_quit_signals_autosave_and_restore_the_terminal() {
         });
         // The moves' autosave goes: what is there after the signal was
         // written on the way out.
-        let autosave = home.join("data/kibitz/autosave.json");
+        let pid = child.process_id().unwrap();
+        let autosave = home.join(format!("data/kibitz/autosave-{pid}.json"));
         std::fs::remove_file(&autosave).unwrap();
         assert!(s.parser.screen().alternate_screen());
-        let pid = child.process_id().unwrap();
         let sent = std::process::Command::new("kill")
             .args([format!("-{signal}"), pid.to_string()])
             .status()

@@ -93,7 +93,8 @@ pub fn build(args: &BuildArgs, out: &mut impl Write) -> Result<(), CliError> {
     if args.max_ply == 0 {
         return Err(CliError::BadInput("--max-ply must be at least 1".into()));
     }
-    crate::fsutil::check_user_target(&args.out).map_err(CliError::BadInput)?;
+    let inputs: Vec<&std::path::Path> = args.pgn.iter().map(PathBuf::as_path).collect();
+    crate::fsutil::check_output(&args.out, &inputs).map_err(CliError::BadInput)?;
     let started = Instant::now();
     let mut builder = Builder::new(BuildOptions {
         max_ply: args.max_ply,

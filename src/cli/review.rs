@@ -64,7 +64,7 @@ pub fn run(args: &ReviewArgs, out: &mut dyn Write) -> Result<(), CliError> {
         )));
     }
     if let Some(path) = &args.out {
-        crate::fsutil::check_user_target(path).map_err(CliError::BadInput)?;
+        crate::fsutil::check_output(path, &[&args.pgn]).map_err(CliError::BadInput)?;
     }
     let tables = match &args.syzygy {
         Some(dir) => {

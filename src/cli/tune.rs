@@ -11,7 +11,7 @@ use serde_json::json;
 use super::CliError;
 use crate::core::Rng;
 use crate::engine::eval::EvalParams;
-use crate::fsutil::{check_user_target, read_text_capped, write_user_file};
+use crate::fsutil::{check_output, read_text_capped, write_user_file};
 use crate::tune::selfplay::{SelfPlayOptions, play_game, result_label};
 use crate::tune::{Pass, parse_data, tune};
 
@@ -68,9 +68,16 @@ pub fn selfplay(args: &SelfPlayArgs<'_>, out: &mut dyn Write) -> Result<(), CliE
     }
     in_range("--nodes", args.nodes, 100..=10_000_000)?;
     in_range("--threads", args.threads, 1..=256)?;
+    // A network file read for the games is not the file they are written to.
+    let eval_file = match args.eval.trim() {
+        "" | "<empty>" | crate::engine::nnue::HANDWRITTEN | crate::engine::nnue::BUILTIN_NAME => {
+            Vec::new()
+        }
+        name => vec![Path::new(name)],
+    };
+    check_output(args.out, &eval_file).map_err(CliError::BadInput)?;
     let network = crate::engine::nnue::choose(args.eval)
         .map_err(|e| CliError::BadInput(format!("--eval: {e}")))?;
-    check_user_target(args.out).map_err(CliError::BadInput)?;
     let started = Instant::now();
     let show_progress = std::io::stderr().is_terminal() && !args.json;
     let collected = Mutex::new(Collected {
@@ -341,7 +348,8 @@ pub fn net(args: &NetArgs<'_>, out: &mut dyn Write) -> Result<(), CliError> {
     if args.data.is_empty() {
         return Err(CliError::BadInput("--data: give at least one file".into()));
     }
-    check_user_target(args.out).map_err(CliError::BadInput)?;
+    let inputs: Vec<&Path> = args.data.iter().map(std::path::PathBuf::as_path).collect();
+    check_output(args.out, &inputs).map_err(CliError::BadInput)?;
     let started = Instant::now();
     let mut samples = Vec::new();
     for path in args.data {

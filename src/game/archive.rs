@@ -23,16 +23,29 @@ pub fn games_dir(data_dir: &Path) -> PathBuf {
     data_dir.join("games")
 }
 
-/// Write `pgn` to `games/PREFIX-YYYYMMDD-HHMMSS.pgn` in the data folder
-/// (created if missing); the path written.
+/// Write `pgn` to a new file `games/PREFIX-YYYYMMDD-HHMMSS.pgn` in the
+/// data folder (created if missing), `...-HHMMSS-2.pgn` and on when a game
+/// was saved there the same second: a saved game is never replaced. The
+/// path written.
 pub fn save_in_games(data_dir: &Path, prefix: &str, pgn: &str) -> Result<PathBuf, SaveError> {
     let (date, time) = date_and_time();
-    let name = format!("{prefix}-{}-{time}.pgn", date.replace('.', ""));
-    let path = games_dir(data_dir).join(name);
-    match crate::fsutil::write_atomic(&path, pgn) {
-        Ok(()) => Ok(path),
-        Err(source) => Err(SaveError { path, source }),
+    let stem = format!("{prefix}-{}-{time}", date.replace('.', ""));
+    let dir = games_dir(data_dir);
+    for n in 1..=1000 {
+        let path = match n {
+            1 => dir.join(format!("{stem}.pgn")),
+            n => dir.join(format!("{stem}-{n}.pgn")),
+        };
+        match crate::fsutil::write_new(&path, pgn) {
+            Ok(true) => return Ok(path),
+            Ok(false) => {}
+            Err(source) => return Err(SaveError { path, source }),
+        }
     }
+    Err(SaveError {
+        path: dir.join(format!("{stem}.pgn")),
+        source: std::io::Error::other("a thousand games were saved this second"),
+    })
 }
 
 /// The name a player has in a game against the engine: "You", or
@@ -102,5 +115,24 @@ mod tests {
         assert_eq!(civil_from_days(0), (1970, 1, 1));
         assert_eq!(civil_from_days(11_016), (2000, 2, 29));
         assert_eq!(civil_from_days(20_778), (2026, 11, 21));
+    }
+
+    #[test]
+    fn games_saved_the_same_second_are_all_kept() {
+        let dir = std::env::temp_dir().join(format!("kibitz-archive-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let games = ["1. e4 *\n", "1. d4 *\n", "1. c4 *\n"];
+        let paths: Vec<PathBuf> = games
+            .iter()
+            .map(|pgn| save_in_games(&dir, "test", pgn).unwrap())
+            .collect();
+        // Each its own file, each with its own game (three saves run well
+        // inside two seconds, so at least two shared a second's name).
+        for (path, pgn) in paths.iter().zip(games) {
+            assert_eq!(std::fs::read_to_string(path).unwrap(), pgn, "{path:?}");
+        }
+        let files = std::fs::read_dir(games_dir(&dir)).unwrap().count();
+        assert_eq!(files, 3, "no temporary file left, none replaced");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -105,7 +105,7 @@ struct FrameLog {
 }
 
 impl FrameLog {
-    fn write(&self, path: &PathBuf) -> std::io::Result<()> {
+    fn write(&self, path: &std::path::Path) -> std::io::Result<()> {
         let mut text = String::new();
         if let Some(first) = self.first_frame {
             text.push_str(&format!("first_frame_us {}\n", first.as_micros()));
@@ -119,7 +119,7 @@ impl FrameLog {
         for latency in &self.analysis {
             text.push_str(&format!("analysis_first_line_us {latency}\n"));
         }
-        std::fs::write(path, text)
+        crate::fsutil::write_user_file(path, text).map_err(std::io::Error::other)
     }
 }
 
@@ -180,14 +180,29 @@ fn spawn_signals() -> std::io::Result<(Receiver<i32>, signal_hook::iterator::Han
 /// Run the interface until the user quits. Returns the signal that ended
 /// it, if one did (the caller exits with 128 + its number).
 pub fn run(options: Options) -> anyhow::Result<Option<i32>> {
-    let resume = match &options.dirs {
-        Some(dirs) if options.fen.is_none() && options.pgn.is_none() && !options.analyse => {
-            match save::read_autosave(&dirs.data) {
-                Ok(saved) => (saved, None),
-                Err(e) => (None, Some(format!("autosave ignored: {e}"))),
+    // This board's own autosave, claimed before the others are looked at
+    // (so no board starting at the same time offers it), and the
+    // unfinished games of boards that no longer run.
+    let mut problems = Vec::new();
+    let slot = options
+        .dirs
+        .as_ref()
+        .and_then(|dirs| match save::AutosaveSlot::claim(&dirs.data) {
+            Ok(slot) => Some(slot),
+            Err(e) => {
+                problems.push(format!(
+                    "no autosave of this board's own ({e}): autosave.json is written"
+                ));
+                None
             }
+        });
+    let unfinished = match &options.dirs {
+        Some(dirs) if options.fen.is_none() && options.pgn.is_none() && !options.analyse => {
+            let (unfinished, why) = save::read_unfinished(&dirs.data);
+            problems.extend(why);
+            unfinished
         }
-        _ => (None, None),
+        _ => Vec::new(),
     };
     let engine = Engine::new(options.settings.hash_mb)?;
     // A table larger than the machine's memory is made smaller (see
@@ -223,16 +238,18 @@ pub fn run(options: Options) -> anyhow::Result<Option<i32>> {
         options.settings.clone(),
         options.dirs.clone(),
         options.fen.clone(),
-        resume.0,
+        unfinished.first().map(|u| u.saved.clone()),
         (size.width, size.height),
     );
+    app.cx.services.autosave = slot;
+    app.cx.services.unfinished = unfinished.into();
     // NO_COLOR (set and not empty, as no-color.org says): the map draws
     // its bands as digits, without colour. Read once, here; tests set the
     // field instead.
     app.cx.no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
     app.cx.true_colour = theme::true_colour_from(std::env::var("COLORTERM").ok().as_deref());
     let mut messages = options.messages.clone();
-    messages.extend(resume.1);
+    messages.extend(problems);
     messages.extend(hash_cap.map(|cap| format!("hash_mb: {cap}")));
     match crate::book::load(&options.settings.book) {
         Ok(book) => app.set_book(

@@ -1,7 +1,11 @@
-//! The autosave: after every move the game in progress is written to
-//! `autosave.json` in the data directory (temp file + rename), and the next
-//! start offers to resume it. Saved PGNs go to `games/` beside it
-//! ([`crate::game::archive`]).
+//! The autosave: after every move the game in progress is written to the
+//! board's own `autosave-ID.json` in the data directory (temp file +
+//! rename), and the next start offers to resume it. Each running board
+//! holds a lock on its `autosave-ID.lock`, so two boards never write one
+//! file, and a board that starts offers every unfinished game of the
+//! boards no longer running (the lock is free once a process ends, however
+//! it ends). The single `autosave.json` of earlier versions is still read.
+//! Saved PGNs go to `games/` beside it ([`crate::game::archive`]).
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -147,13 +151,222 @@ impl SavedGame {
     }
 }
 
+/// The single autosave of earlier versions (shared by every board): read
+/// and offered; written only where a board has no slot of its own.
 pub fn autosave_path(data_dir: &Path) -> PathBuf {
     data_dir.join("autosave.json")
 }
 
-pub fn write_autosave(data_dir: &Path, saved: &SavedGame) -> std::io::Result<()> {
+/// Write `saved` to the autosave file at `path`.
+pub fn write_autosave_to(path: &Path, saved: &SavedGame) -> std::io::Result<()> {
     let text = serde_json::to_string_pretty(saved).map_err(std::io::Error::other)?;
-    write_atomic(&autosave_path(data_dir), &text)
+    write_atomic(path, &text)
+}
+
+/// Write `saved` to `autosave.json` in `data_dir` (as earlier versions
+/// did: for tests and for reading back).
+pub fn write_autosave(data_dir: &Path, saved: &SavedGame) -> std::io::Result<()> {
+    write_autosave_to(&autosave_path(data_dir), saved)
+}
+
+/// A running board's own autosave file, `autosave-ID.json`, and the lock
+/// on `autosave-ID.lock` that says the board runs (held until it is
+/// dropped or the process ends).
+#[derive(Debug)]
+pub struct AutosaveSlot {
+    path: PathBuf,
+    lock_path: PathBuf,
+    _lock: std::fs::File,
+}
+
+impl AutosaveSlot {
+    /// A slot of this process's own in `data_dir` (made if missing): a
+    /// name no autosave has, locked.
+    pub fn claim(data_dir: &Path) -> std::io::Result<AutosaveSlot> {
+        std::fs::create_dir_all(data_dir)?;
+        let pid = std::process::id();
+        for n in 0..1000 {
+            let id = match n {
+                0 => pid.to_string(),
+                n => format!("{pid}-{n}"),
+            };
+            let path = data_dir.join(format!("autosave-{id}.json"));
+            let lock_path = lock_of(&path);
+            // A game of a board that ran before with this process number.
+            if std::fs::symlink_metadata(&path).is_ok() {
+                continue;
+            }
+            let Some(lock) = crate::fsutil::try_lock_file(&lock_path)? else {
+                continue;
+            };
+            if std::fs::symlink_metadata(&path).is_ok() {
+                continue;
+            }
+            return Ok(AutosaveSlot {
+                path,
+                lock_path,
+                _lock: lock,
+            });
+        }
+        Err(std::io::Error::other("no free autosave name"))
+    }
+
+    /// The autosave file (there once the first move is saved).
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    pub fn write(&self, saved: &SavedGame) -> std::io::Result<()> {
+        write_autosave_to(&self.path, saved)
+    }
+
+    /// Take up an unfinished game's file as this board's autosave: renamed
+    /// to this slot's name (the game is never out of a file), and its old
+    /// lock file removed.
+    pub fn adopt(&self, unfinished: Unfinished) -> std::io::Result<()> {
+        std::fs::rename(&unfinished.path, &self.path)?;
+        unfinished.forget_lock();
+        Ok(())
+    }
+}
+
+impl Drop for AutosaveSlot {
+    fn drop(&mut self) {
+        // A board that ends with nothing saved leaves no lock file behind.
+        if std::fs::symlink_metadata(&self.path).is_err() {
+            let _ = std::fs::remove_file(&self.lock_path);
+        }
+    }
+}
+
+/// The lock file of the autosave at `path`.
+fn lock_of(path: &Path) -> PathBuf {
+    path.with_extension("lock")
+}
+
+/// An unfinished game left by a board that no longer runs, offered at the
+/// start.
+#[derive(Debug)]
+pub struct Unfinished {
+    pub saved: SavedGame,
+    /// Its autosave file.
+    pub path: PathBuf,
+    /// The lock of its slot, held while it is offered (so another board
+    /// starting now does not offer it too).
+    held: Option<(PathBuf, std::fs::File)>,
+}
+
+impl Unfinished {
+    /// Remove its lock file (its autosave file is gone or renamed).
+    fn forget_lock(self) {
+        if let Some((lock_path, _lock)) = self.held {
+            let _ = std::fs::remove_file(lock_path);
+        }
+    }
+
+    /// Keep the game as a PGN in the data folder's `games/` and remove its
+    /// autosave: the path of the PGN.
+    pub fn keep_as_pgn(self, data_dir: &Path) -> Result<PathBuf, String> {
+        let (game, players, time_control) = self.saved.restore()?;
+        let (date, _) = date_and_time();
+        let headers = crate::game::archive::game_headers(
+            &players.name(Color::White),
+            &players.name(Color::Black),
+            &date,
+            None,
+            &time_control.pgn(),
+        );
+        let text = crate::game::pgn::write_pgn_clocked(&game, &headers, "*", &[]);
+        let kept = crate::game::archive::save_in_games(data_dir, "unfinished", &text)
+            .map_err(|e| e.to_string())?;
+        std::fs::remove_file(&self.path).map_err(|e| format!("{}: {e}", self.path.display()))?;
+        self.forget_lock();
+        Ok(kept)
+    }
+}
+
+/// Every unfinished game of the boards that no longer run, newest first,
+/// and what went wrong on the way (an unusable file is kept aside, see
+/// [`read_autosave`]). Boards still running are left alone; a finished or
+/// empty autosave of one that ended is removed (nothing to offer).
+pub fn read_unfinished(data_dir: &Path) -> (Vec<Unfinished>, Vec<String>) {
+    let mut found = Vec::new();
+    let mut problems = Vec::new();
+    let Ok(entries) = std::fs::read_dir(data_dir) else {
+        return (Vec::new(), problems);
+    };
+    let mut names: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name().and_then(|n| n.to_str()).is_some_and(|n| {
+                n.starts_with("autosave-") && (n.ends_with(".json") || n.ends_with(".lock"))
+            })
+        })
+        .collect();
+    names.sort();
+    for path in names {
+        let is_json = path.extension().is_some_and(|e| e == "json");
+        let lock_path = lock_of(&path);
+        if !is_json && std::fs::symlink_metadata(path.with_extension("json")).is_ok() {
+            continue; // its autosave's turn
+        }
+        let lock = match crate::fsutil::try_lock_file(&lock_path) {
+            Ok(Some(lock)) => lock,
+            // A board that runs, or a lock that cannot be had: left alone.
+            Ok(None) | Err(_) => continue,
+        };
+        if !is_json {
+            // A lock file alone, of a board that ended before a move.
+            let _ = std::fs::remove_file(&lock_path);
+            continue;
+        }
+        match read_one(&path) {
+            Ok(Some(saved)) => found.push((
+                modified(&path),
+                Unfinished {
+                    saved,
+                    path,
+                    held: Some((lock_path, lock)),
+                },
+            )),
+            Ok(None) => {
+                if std::fs::remove_file(&path).is_ok() {
+                    let _ = std::fs::remove_file(&lock_path);
+                }
+            }
+            Err(why) => {
+                problems.push(format!("autosave ignored: {why}"));
+                let _ = std::fs::remove_file(&lock_path);
+            }
+        }
+    }
+    // The file of earlier versions, locked as the others while it is
+    // offered (`autosave.lock`).
+    let legacy = autosave_path(data_dir);
+    let legacy_lock = lock_of(&legacy);
+    if std::fs::symlink_metadata(&legacy).is_ok()
+        && let Ok(Some(lock)) = crate::fsutil::try_lock_file(&legacy_lock)
+    {
+        match read_autosave(data_dir) {
+            Ok(Some(saved)) => found.push((
+                modified(&legacy),
+                Unfinished {
+                    saved,
+                    path: legacy,
+                    held: Some((legacy_lock, lock)),
+                },
+            )),
+            Ok(None) => {}
+            Err(why) => problems.push(format!("autosave ignored: {why}")),
+        }
+    }
+    found.sort_by_key(|(modified, _)| std::cmp::Reverse(*modified));
+    (found.into_iter().map(|(_, u)| u).collect(), problems)
+}
+
+fn modified(path: &Path) -> Option<std::time::SystemTime> {
+    std::fs::metadata(path).and_then(|m| m.modified()).ok()
 }
 
 /// The unfinished game from the last session, if there is one worth offering.
@@ -161,7 +374,12 @@ pub fn write_autosave(data_dir: &Path, saved: &SavedGame) -> std::io::Result<()>
 /// `autosave.corrupt-YYYYMMDD-HHMMSS.json` beside it, so the next autosave
 /// does not overwrite it; the error says why and where it went.
 pub fn read_autosave(data_dir: &Path) -> Result<Option<SavedGame>, String> {
-    let path = autosave_path(data_dir);
+    read_one(&autosave_path(data_dir))
+}
+
+/// [`read_autosave`] of the autosave file at `path`.
+fn read_one(path: &Path) -> Result<Option<SavedGame>, String> {
+    let path = path.to_path_buf();
     let checked = match crate::fsutil::read_text_capped(
         &path,
         crate::fsutil::MAX_AUTOSAVE_BYTES,
@@ -296,6 +514,91 @@ mod tests {
                 format!("{{ not json {round}")
             );
         }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    fn game_of(moves: &[&str]) -> SavedGame {
+        let mut game = Game::default();
+        for text in moves {
+            let m = parse_move(game.position(), text).unwrap();
+            game.play(m);
+        }
+        SavedGame::new(
+            &game,
+            Players::TwoHumans,
+            TimeControl::Untimed,
+            (Duration::ZERO, Duration::ZERO),
+            false,
+        )
+    }
+
+    #[test]
+    fn two_boards_keep_two_autosaves_and_each_is_offered_once_they_end() {
+        let dir = std::env::temp_dir().join(format!("kibitz-slots-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        // The single file of earlier versions, left by an upgrade.
+        write_autosave(&dir, &game_of(&["c4"])).unwrap();
+        let one = AutosaveSlot::claim(&dir).unwrap();
+        let two = AutosaveSlot::claim(&dir).unwrap();
+        assert_ne!(one.path(), two.path());
+        one.write(&game_of(&["e4"])).unwrap();
+        two.write(&game_of(&["d4"])).unwrap();
+        // While both run, neither is offered to a third; the old file is.
+        let (offered, problems) = read_unfinished(&dir);
+        assert!(problems.is_empty(), "{problems:?}");
+        let moves: Vec<_> = offered.iter().map(|u| u.saved.moves.clone()).collect();
+        assert_eq!(moves, [vec!["c2c4".to_string()]]);
+        drop(offered);
+        // Both end (a crash or a kill frees the lock as well).
+        let (one_path, two_path) = (one.path().to_path_buf(), two.path().to_path_buf());
+        drop(one);
+        drop(two);
+        let (offered, _) = read_unfinished(&dir);
+        let mut moves: Vec<_> = offered.iter().map(|u| u.saved.moves[0].clone()).collect();
+        moves.sort();
+        assert_eq!(moves, ["c2c4", "d2d4", "e2e4"]);
+        // While one board offers them, another starting does not.
+        assert!(read_unfinished(&dir).0.is_empty());
+        // One is resumed: its file becomes the new board's autosave.
+        let three = AutosaveSlot::claim(&dir).unwrap();
+        let mut offered = offered.into_iter();
+        let first = offered.next().unwrap();
+        let first_moves = first.saved.moves.clone();
+        three.adopt(first).unwrap();
+        let adopted = check_autosave(&std::fs::read_to_string(three.path()).unwrap()).unwrap();
+        assert_eq!(adopted.moves, first_moves);
+        // One is declined: kept as a PGN, not offered again.
+        let second = offered.next().unwrap();
+        let second_path = second.path.clone();
+        let kept = second.keep_as_pgn(&dir).unwrap();
+        assert!(std::fs::read_to_string(&kept).unwrap().contains("1. "));
+        assert!(!second_path.exists());
+        drop(offered);
+        drop(three);
+        // The third, untouched, is offered again with the adopted one.
+        let (again, _) = read_unfinished(&dir);
+        assert_eq!(again.len(), 2, "{again:?}");
+        assert!(!one_path.exists() || !two_path.exists());
+        drop(again);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_finished_autosave_of_an_ended_board_is_removed_not_offered() {
+        let dir = std::env::temp_dir().join(format!("kibitz-slot-done-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let slot = AutosaveSlot::claim(&dir).unwrap();
+        let mut done = game_of(&["e4"]);
+        done.finished = true;
+        slot.write(&done).unwrap();
+        let path = slot.path().to_path_buf();
+        drop(slot);
+        // A board that ended before any move leaves nothing.
+        drop(AutosaveSlot::claim(&dir).unwrap());
+        assert!(read_unfinished(&dir).0.is_empty());
+        assert!(!path.exists());
+        let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+        assert!(left.is_empty(), "{left:?}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

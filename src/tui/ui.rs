@@ -229,7 +229,9 @@ fn draw_overlay(frame: &mut Frame, app: &App, area: Rect, theme: &Theme, now: In
         }
         Overlay::Describe(view) => view.draw(frame, area, theme),
         Overlay::NewGame(form) => form.draw(frame, cx.started, area, theme),
-        Overlay::Resume(saved) => overlays::resume::draw(frame, saved, area, theme),
+        Overlay::Resume(saved) => {
+            overlays::resume::draw(frame, saved, cx.services.unfinished.len(), area, theme)
+        }
         Overlay::Promotion { choice, .. } => overlays::promotion::draw(
             frame,
             *choice,

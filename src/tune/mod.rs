@@ -57,6 +57,8 @@ pub fn parse_data(text: &str) -> Result<Vec<Sample>, DataError> {
     let mut samples = Vec::new();
     let mut game = 0;
     let mut marked = false;
+    // A byte-order mark (some editors write one) is not data.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     for (index, line) in text.lines().enumerate() {
         let line = line.trim();
         if line.starts_with("# game") {

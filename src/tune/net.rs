@@ -121,7 +121,12 @@ pub fn read_data(path: &Path, samples: &mut Vec<NetSample>) -> Result<(), NetDat
             break;
         }
         number += 1;
-        let line = line_text.trim();
+        // A byte-order mark (some editors write one) is not data.
+        let text = match number {
+            1 => line_text.strip_prefix('\u{feff}').unwrap_or(&line_text),
+            _ => &line_text,
+        };
+        let line = text.trim();
         if line.starts_with("# game") {
             game += 1;
             continue;
@@ -695,6 +700,24 @@ mod tests {
             let piece = Piece { color, role };
             assert_eq!(usize::from(flip(i)), input(Color::Black, piece, square));
         }
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_not_data() {
+        let text = "# kibitz tune selfplay: FEN;result;score\n# game 1\n4k3/8/8/8/8/8/8/3QK3 w - - 0 1;1-0;900\n";
+        let plain = data(text);
+        let marked = data(&format!("\u{feff}{text}"));
+        assert_eq!(marked.len(), 1);
+        assert_eq!(marked.len(), plain.len());
+        // A mark before a first line that is data.
+        let first = data("\u{feff}4k3/8/8/8/8/8/8/3QK3 w - - 0 1;1-0;900\n");
+        assert_eq!(first.len(), 1);
+        assert_eq!(
+            crate::tune::parse_data(&format!("\u{feff}{text}"))
+                .unwrap()
+                .len(),
+            1
+        );
     }
 
     #[test]

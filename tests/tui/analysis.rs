@@ -401,6 +401,69 @@ fn saving_writes_the_whole_file_back_with_the_edited_game() {
 }
 
 #[test]
+fn a_file_another_program_changed_is_not_written_over() {
+    let dir = common::TempHome::new("outside-edit");
+    let path = dir.join("mine.pgn");
+    let mut h = Board::analysis((W, H));
+    h.typed("e4");
+    h.typed(&format!("save {}", path.display()));
+    assert!(h.message().contains("Saved"), "{}", h.message());
+    // Another program adds a comment: the next save keeps it and says why.
+    let edited = std::fs::read_to_string(&path)
+        .unwrap()
+        .replace("1. e4", "1. e4 { added elsewhere }");
+    std::fs::write(&path, &edited).unwrap();
+    h.typed("e5");
+    h.typed("save");
+    assert!(
+        h.message().contains("another program changed"),
+        "{}",
+        h.message()
+    );
+    assert!(h.message().contains(":save!"), "{}", h.message());
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), edited);
+    assert!(h.app.unsaved());
+    // A game put in front of it: game 1 is that one now, not replaced.
+    let prepended = format!("[Event \"First\"]\n\n1. d4 *\n\n{edited}");
+    std::fs::write(&path, &prepended).unwrap();
+    h.key(KeyCode::Char('s'));
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), prepended);
+    // `:save!` writes anyway, as it said.
+    h.typed("save!");
+    assert!(!h.app.unsaved(), "{}", h.message());
+    assert!(std::fs::read_to_string(&path).unwrap().contains("e5"));
+    // A file touched but not changed is the same file.
+    let file = std::fs::File::options().write(true).open(&path).unwrap();
+    file.set_modified(std::time::SystemTime::UNIX_EPOCH)
+        .unwrap();
+    drop(file);
+    h.typed("Nf3");
+    h.typed("save");
+    assert!(!h.app.unsaved(), "{}", h.message());
+    assert!(std::fs::read_to_string(&path).unwrap().contains("Nf3"));
+}
+
+#[test]
+fn a_game_opened_from_a_file_changed_since_is_not_saved_over_it() {
+    let dir = common::TempHome::new("outside-open");
+    let path = dir.join("games.pgn");
+    std::fs::write(&path, "[Event \"A\"]\n\n1. e4 e5 *\n").unwrap();
+    let mut h = Board::new((W, H));
+    h.open(&path, Some(1));
+    h.key(KeyCode::End);
+    h.typed("Nf3");
+    let prepended = "[Event \"New\"]\n\n1. c4 *\n\n[Event \"A\"]\n\n1. e4 e5 *\n";
+    std::fs::write(&path, prepended).unwrap();
+    h.key(KeyCode::Char('s'));
+    assert!(
+        h.message().contains("another program changed"),
+        "{}",
+        h.message()
+    );
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), prepended);
+}
+
+#[test]
 fn pasting_a_fen_or_a_pgn_loads_it() {
     let mut h = Board::new((W, H));
     let fen = "8/8/8/4k3/8/8/4P3/4K3 w - - 0 1";

@@ -21,7 +21,7 @@ use ratatui::crossterm::event::{KeyCode, MouseEventKind};
 use shakmaty::{Chess, Color, Position};
 
 use crate::common;
-use crate::common::board::Board;
+use crate::common::board::{Board, MessageText};
 use crate::snapshot_names as insta;
 
 /// The two sizes every screen is drawn at.
@@ -193,6 +193,87 @@ fn resume_dialog() {
         assert!(screen.contains("An unfinished game"), "{screen}");
         assert!(!screen.contains("u takeback"), "{screen}");
     }
+}
+
+#[test]
+fn every_unfinished_game_of_an_ended_board_is_offered_in_turn() {
+    use kibitz::tui::save::{AutosaveSlot, read_unfinished};
+    let home = common::TempHome::new("offers");
+    let dirs = kibitz::config::Dirs {
+        config: home.join("config"),
+        data: home.join("data"),
+        cache: home.join("cache"),
+    };
+    let game = |moves: &[&str]| SavedGame {
+        version: 1,
+        start_fen: None,
+        chess960: false,
+        moves: moves.iter().map(|m| m.to_string()).collect(),
+        players: "two".to_string(),
+        level: 0,
+        time_control: "untimed".to_string(),
+        white_ms: 0,
+        black_ms: 0,
+        finished: false,
+    };
+    // Two boards ended with a game each (a crash frees the lock as well).
+    for moves in [&["e2e4"][..], &["d2d4", "d7d5"]] {
+        let slot = AutosaveSlot::claim(&dirs.data).unwrap();
+        slot.write(&game(moves)).unwrap();
+    }
+    let (offered, problems) = read_unfinished(&dirs.data);
+    assert!(problems.is_empty(), "{problems:?}");
+    assert_eq!(offered.len(), 2);
+    let first = offered[0].saved.clone();
+    let mut h = Board::options((80, 24))
+        .dirs(dirs.clone())
+        .resume(first)
+        .seed(1)
+        .build();
+    h.app.cx.services.autosave = Some(AutosaveSlot::claim(&dirs.data).unwrap());
+    h.app.cx.services.unfinished = offered.into();
+    let screen = h.screen();
+    assert!(screen.contains("(1 after it)"), "{screen}");
+    assert!(
+        screen.contains("n keep it in games/, show the next"),
+        "{screen}"
+    );
+    // n: kept as a PGN in games/, and the next one is offered.
+    h.char('n');
+    let kept = h.message();
+    assert!(
+        kept.starts_with("Not resumed: kept as games/unfinished-"),
+        "{kept}"
+    );
+    let games: Vec<_> = std::fs::read_dir(dirs.data.join("games"))
+        .unwrap()
+        .collect();
+    assert_eq!(games.len(), 1);
+    let screen = h.screen();
+    assert!(screen.contains("Resume this unfinished game?"), "{screen}");
+    assert!(
+        screen.contains("n new game, this one kept in games/"),
+        "{screen}"
+    );
+    // y: resumed, its file now this board's autosave; nothing else left.
+    h.char('y');
+    assert!(h.message().contains("Game resumed"), "{}", h.message());
+    let own = h
+        .app
+        .cx
+        .services
+        .autosave
+        .as_ref()
+        .unwrap()
+        .path()
+        .to_path_buf();
+    assert!(own.exists());
+    let autosaves: Vec<_> = std::fs::read_dir(&dirs.data)
+        .unwrap()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".json"))
+        .collect();
+    assert_eq!(autosaves.len(), 1, "{autosaves:?}");
 }
 
 fn analysis_with_lines(size: (u16, u16)) -> Board {

@@ -190,6 +190,41 @@ fn export_writes_the_lesson_as_markdown() {
 }
 
 #[test]
+fn export_agrees_with_out_on_folders_and_devices() {
+    let home = TempHome::new("export-where");
+    let mut board = pawn_ending((120, 40));
+    // A missing folder is refused and named, as `--out` does; none is made.
+    let missing = home.join("no/such");
+    board.typed(&format!("export {}", missing.join("lesson.md").display()));
+    let why = said(&board);
+    assert!(
+        why.contains(&format!("{}: no such folder", missing.display())),
+        "{why}"
+    );
+    assert!(!home.join("no").exists(), "no folder was made");
+    // A device is written into, not replaced: no `:export!` is asked for.
+    board.typed("export /dev/null");
+    assert!(
+        said(&board).contains("Lesson written to /dev/null"),
+        "{}",
+        said(&board)
+    );
+    board.typed("export! /dev/null");
+    assert!(
+        said(&board).contains("Lesson written to /dev/null"),
+        "{}",
+        said(&board)
+    );
+    // One that takes no write says so at once.
+    board.typed("export /dev/full");
+    assert!(
+        said(&board).contains("cannot write /dev/full"),
+        "{}",
+        said(&board)
+    );
+}
+
+#[test]
 fn predict_mode_asks_before_the_step_and_keeps_score() {
     let mut board = Board::curated("stalemate trap", (120, 40));
     board.char('P');

@@ -46,13 +46,64 @@ impl App {
         };
         match resume::answer(key) {
             Some(true) => match switch::resume(&mut self.mode, &mut self.cx, &saved, now) {
-                Ok(()) => self.cx.say("Game resumed.", Tone::Info),
+                Ok(()) => {
+                    let services = &mut self.cx.services;
+                    let mut said = "Game resumed.".to_string();
+                    // Its file becomes this board's autosave (renamed, so
+                    // the game is in a file all along).
+                    if let Some(unfinished) = services.unfinished.pop_front()
+                        && let Some(slot) = &services.autosave
+                    {
+                        let from = unfinished.path.display().to_string();
+                        if let Err(e) = slot.adopt(unfinished) {
+                            said = format!("Game resumed; {from} stays as it was ({e}).");
+                        }
+                    }
+                    // The others are offered at the next start.
+                    let more = services.unfinished.len();
+                    if more > 0 {
+                        said.push_str(&format!(
+                            " {} offered at the next start.",
+                            crate::core::counted(
+                                more as u64,
+                                "more unfinished game is",
+                                "more unfinished games are"
+                            )
+                        ));
+                    }
+                    services.unfinished.clear();
+                    self.cx.say(said, Tone::Info);
+                }
                 Err(e) => {
                     self.cx.say(format!("Cannot resume: {e}"), Tone::Error);
                     new_game(self);
                 }
             },
-            Some(false) => new_game(self),
+            Some(false) => {
+                // Not resumed: kept as a PGN in games/, not offered again.
+                if let Some(unfinished) = self.cx.services.unfinished.pop_front()
+                    && let Some(dirs) = &self.cx.services.dirs
+                {
+                    let from = unfinished.path.display().to_string();
+                    match unfinished.keep_as_pgn(&dirs.data) {
+                        Ok(kept) => self.cx.say(
+                            format!(
+                                "Not resumed: kept as games/{}",
+                                kept.file_name().unwrap_or_default().to_string_lossy()
+                            ),
+                            Tone::Info,
+                        ),
+                        Err(e) => self.cx.say(
+                            format!("The unfinished game stays in {from}: {e}"),
+                            Tone::Error,
+                        ),
+                    }
+                }
+                match self.cx.services.unfinished.front() {
+                    Some(next) => self.cx.overlay = Overlay::Resume(Box::new(next.saved.clone())),
+                    None => new_game(self),
+                }
+            }
             None => self.cx.overlay = Overlay::Resume(Box::new(saved)),
         }
     }

@@ -28,7 +28,10 @@ impl App {
                 let notes = tree.notes_summary();
                 self.cx.services.remember(&path);
                 let name = path.display().to_string();
-                self.analyse(tree, Some(GameSource { path, number }), now);
+                // The file as it is now, just read: a save into it later
+                // checks that no other program has changed it since.
+                let seen = crate::fsutil::Fingerprint::of_file(&path);
+                self.analyse(tree, Some(GameSource { path, number, seen }), now);
                 match (error, notes) {
                     (Some(e), _) => self.cx.say(e, Tone::Error),
                     (None, Some(note)) => {

@@ -21,26 +21,44 @@ pub fn answer(key: KeyEvent) -> Option<bool> {
     }
 }
 
-pub fn draw(frame: &mut Frame, saved: &SavedGame, area: Rect, theme: &Theme) {
+/// The offer of `saved`, the first of `offered` unfinished games (0 or 1:
+/// the only one).
+pub fn draw(frame: &mut Frame, saved: &SavedGame, offered: usize, area: Rect, theme: &Theme) {
     let who = match saved.players.as_str() {
         "two" => "two players".to_string(),
         side => format!("you played {side} against level {}", saved.level),
     };
     let moves = saved.moves.len().div_ceil(2);
     let plural = if moves == 1 { "" } else { "s" };
+    let question = match offered {
+        0 => " Resume the game from your last session?".to_string(),
+        1 => " Resume this unfinished game?".to_string(),
+        n => format!(" Resume this unfinished game ({} after it)?", n - 1),
+    };
+    // `n` keeps an offered file's game as a PGN in games/ (none in tests).
+    let keys = match offered {
+        0 => " y resume · n new game",
+        1 => " y resume · n new game, this one kept in games/",
+        _ => " y resume · n keep it in games/, show the next",
+    };
     let lines = [
-        " Resume the game from your last session?".to_string(),
+        question,
         format!(" {who},"),
         format!(" {}, {moves} move{plural} played", saved.time_control),
     ];
     // As wide as the longest line and its borders, where the screen allows;
     // a line still too long wraps.
-    let widest = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+    let widest = lines
+        .iter()
+        .map(|l| l.chars().count())
+        .chain([keys.chars().count()])
+        .max()
+        .unwrap_or(0);
     let width = (widest as u16 + 3).max(40);
     let mut text: Vec<Line> = lines.into_iter().map(Line::from).collect();
     text.push(Line::default());
     text.push(Line::styled(
-        " y resume · n new game",
+        keys,
         Style::default().add_modifier(Modifier::BOLD),
     ));
     let inner = popup(frame, area, width, 8, "Unfinished game", theme);

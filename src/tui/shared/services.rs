@@ -38,6 +38,12 @@ pub struct Services {
     tb_view_for: Option<(u64, usize)>,
     pub recent: Vec<PathBuf>,
     pub rng: Rng,
+    /// This board's own autosave (`None`: no data folder, or none could be
+    /// had; then `autosave.json` is written as before).
+    pub autosave: Option<crate::tui::save::AutosaveSlot>,
+    /// Unfinished games of boards that no longer run, offered one after
+    /// another at the start; the first is the one the resume dialog shows.
+    pub unfinished: std::collections::VecDeque<crate::tui::save::Unfinished>,
 }
 
 impl Services {
@@ -53,6 +59,8 @@ impl Services {
             tb_view_for: None,
             recent: Vec::new(),
             rng: Rng::from_time(),
+            autosave: None,
+            unfinished: std::collections::VecDeque::new(),
         };
         services.load_recent();
         services
@@ -124,9 +132,11 @@ impl Services {
         }
     }
 
-    /// Put `path` first in the recent files (and in their file).
+    /// Put `path` first in the recent files (and in their file, read again
+    /// first so that another board's files are kept).
     pub fn remember(&mut self, path: &Path) {
         let path = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+        self.load_recent();
         self.recent.retain(|p| p != &path);
         self.recent.insert(0, path);
         self.recent.truncate(RECENT_MAX);
@@ -138,6 +148,20 @@ impl Services {
                 .collect();
             // A lost recent-files list is not worth an error message.
             let _ = crate::fsutil::write_atomic(&file, text);
+        }
+    }
+}
+
+impl Services {
+    /// Write the game's autosave: to this board's own file, or where it has
+    /// none to `autosave.json`. `Ok(false)`: no data folder.
+    pub fn write_autosave(&self, saved: &crate::tui::save::SavedGame) -> std::io::Result<bool> {
+        match (&self.autosave, &self.dirs) {
+            (Some(slot), _) => slot.write(saved).map(|()| true),
+            (None, Some(dirs)) => {
+                crate::tui::save::write_autosave(&dirs.data, saved).map(|()| true)
+            }
+            (None, None) => Ok(false),
         }
     }
 }

@@ -49,6 +49,9 @@ pub struct GameSource {
     pub path: PathBuf,
     /// 1-based number of the game in the file.
     pub number: usize,
+    /// The file as kibitz last read or wrote it: a save into a file that
+    /// another program has changed since is refused (`:save!` forces).
+    pub seen: Option<crate::fsutil::Fingerprint>,
 }
 
 /// The threat in a position: what the side not to move would play if it

@@ -1,26 +1,37 @@
 //! Saving the analysis board's game: back into the file it came from (the
 //! other games as they were read), alone to a path, or into the data folder.
+//! A file that another program has changed since kibitz read or wrote it
+//! is not written over unless `:save!` says so.
 
 use std::path::{Path, PathBuf};
 
+use crate::fsutil::Fingerprint;
 use crate::tui::shared::{Shared, Tone};
 
 use super::{Analysis, GameSource};
 
+/// A save done: the file, its number of games, the game's number in it,
+/// and the file as written.
+type Saved = (PathBuf, usize, usize, Option<Fingerprint>);
+
 impl Analysis {
     /// Save the game. `path`: this game alone to that file (refusing to
     /// overwrite another file unless `force`); none: back into the file it
-    /// came from (the whole file, the other games as they were read), or a
-    /// new file in the data folder.
+    /// came from (the whole file, the other games as they were read;
+    /// refused when another program changed the file since, unless
+    /// `force`), or a new file in the data folder.
     pub fn save_analysis(&mut self, cx: &mut Shared, path: Option<PathBuf>, force: bool) {
-        let analysis = &*self;
-        let source = analysis.source.clone();
-        let result = match (path, &source) {
-            (Some(path), Some(src)) if same_file(&path, &src.path) => self
-                .save_into(&src.path, src.number)
-                .map(|(n, at)| (src.path.clone(), n, at)),
+        let source = self.source.clone();
+        let result: Result<Saved, String> = match (path, &source) {
+            (Some(path), Some(src)) if crate::fsutil::same_file(&path, &src.path) => {
+                self.save_into(src, force)
+            }
             (Some(path), _) => {
-                if path.exists() && !force {
+                if let Err(why) = crate::fsutil::check_board_target(&path) {
+                    cx.say(format!("Not saved: {why}"), Tone::Error);
+                    return;
+                }
+                if crate::fsutil::replaces_a_file(&path) && !force {
                     cx.say(
                         format!(
                             "{} exists: :save! {} overwrites it",
@@ -31,31 +42,37 @@ impl Analysis {
                     );
                     return;
                 }
-                crate::fsutil::write_atomic(&path, analysis.tree.to_pgn())
-                    .map(|()| (path, 1, 1))
-                    .map_err(|e| e.to_string())
+                let text = self.tree.to_pgn();
+                crate::fsutil::write_user_file(&path, &text).map(|()| {
+                    let seen = Fingerprint::of_written(&path, text.as_bytes());
+                    (path, 1, 1, seen)
+                })
             }
-            (None, Some(src)) => self
-                .save_into(&src.path, src.number)
-                .map(|(n, at)| (src.path.clone(), n, at)),
+            (None, Some(src)) => self.save_into(src, force),
             (None, None) => {
                 let Some(dirs) = &cx.services.dirs else {
                     cx.say("No data folder: save with :save PATH", Tone::Error);
                     return;
                 };
-                crate::game::archive::save_in_games(&dirs.data, "analysis", &analysis.tree.to_pgn())
-                    .map(|path| (path, 1, 1))
+                let text = self.tree.to_pgn();
+                crate::game::archive::save_in_games(&dirs.data, "analysis", &text)
+                    .map(|path| {
+                        let seen = Fingerprint::of_written(&path, text.as_bytes());
+                        (path, 1, 1, seen)
+                    })
                     .map_err(|e| e.source.to_string())
             }
         };
         match result {
-            Ok((path, games, number)) => {
-                {
-                    let analysis = &mut *self;
-                    analysis.modified = false;
-                    analysis.source = Some(GameSource {
+            Ok((path, games, number, seen)) => {
+                self.modified = false;
+                // A device written into (`/dev/null`) is no file to save
+                // into again.
+                if crate::fsutil::replaces_a_file(&path) {
+                    self.source = Some(GameSource {
                         path: path.clone(),
                         number,
+                        seen,
                     });
                 }
                 let of = if games > 1 {
@@ -69,36 +86,50 @@ impl Analysis {
         }
     }
 
-    /// Write the file at `path` again with game `number` replaced by the
-    /// tree on the board. Refuses when a game of the file has text the
-    /// reader skipped, since writing it back would lose it. (Moves after an
-    /// unreadable one are kept as a comment where the game stops.)
-    /// Returns the number of games written and the game's number in them.
-    pub fn save_into(&self, path: &Path, number: usize) -> Result<(usize, usize), String> {
-        let analysis = self;
-        if let Some(dropped) = &analysis.tree.dropped {
+    /// Write the file of `source` again with its game replaced by the tree
+    /// on the board. Refuses when a game of the file has text the reader
+    /// skipped, since writing it back would lose it (moves after an
+    /// unreadable one are kept as a comment where the game stops), and when
+    /// another program has changed the file since kibitz read or wrote it
+    /// (unless `force`), since the change would be lost or the wrong game
+    /// replaced.
+    pub fn save_into(&self, source: &GameSource, force: bool) -> Result<Saved, String> {
+        let (path, number) = (&source.path, source.number);
+        if let Some(dropped) = &self.tree.dropped {
             return Err(format!(
                 "{dropped}; writing it back would lose that text (save it alone with :save PATH)"
             ));
         }
         let bytes = crate::fsutil::read_capped(path, crate::fsutil::MAX_PGN_BYTES, "a PGN file")
             .map_err(|e| format!("{}: {}", path.display(), e.why))?;
-        let rewritten = crate::game::rewrite::replace_game(&bytes, number, &analysis.tree)
-            .map_err(|why| {
+        if !force
+            && let Some(seen) = &source.seen
+            && seen.changed(path, &bytes)
+        {
+            return Err(changed_since(path, number));
+        }
+        let rewritten =
+            crate::game::rewrite::replace_game(&bytes, number, &self.tree).map_err(|why| {
                 format!(
                     "{}: {why} (save this game alone with :save PATH)",
                     path.display()
                 )
             })?;
-        crate::fsutil::write_atomic(path, rewritten.text)
+        crate::fsutil::write_atomic(path, &rewritten.text)
             .map_err(|e| format!("{}: {e}", path.display()))?;
-        Ok((rewritten.games, rewritten.number))
+        let seen = Fingerprint::of_written(path, rewritten.text.as_bytes());
+        Ok((path.clone(), rewritten.games, rewritten.number, seen))
     }
 }
 
-fn same_file(a: &Path, b: &Path) -> bool {
-    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => a == b,
-    }
+/// Why a file is not written into: it changed since it was read.
+fn changed_since(path: &Path, number: usize) -> String {
+    // The file's name, not its path, so that the way on fits the line.
+    let name = path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    format!(
+        "another program changed {name}; :save! writes over game {number} anyway, :save PATH saves elsewhere"
+    )
 }

@@ -18,7 +18,7 @@ use crate::tui::engine_line::{EngineLine, Played, Thinking};
 use crate::tui::engine_link::Search;
 use crate::tui::overlays::new_game::NewGameForm;
 use crate::tui::overlays::{Confirm, Overlay};
-use crate::tui::save::{Players, SavedGame, write_autosave};
+use crate::tui::save::{Players, SavedGame};
 use crate::tui::shared::{Shared, Tone};
 use crate::tui::tasks::Request;
 
@@ -519,9 +519,9 @@ impl Play {
     }
 
     pub fn autosave(&mut self, cx: &mut Shared, now: Instant) {
-        let Some(dirs) = &cx.services.dirs else {
+        if cx.services.dirs.is_none() && cx.services.autosave.is_none() {
             return;
-        };
+        }
         let times = match &self.clock {
             Some(clock) => (
                 clock.remaining(Color::White, now),
@@ -536,7 +536,7 @@ impl Play {
             times,
             self.end.is_some(),
         );
-        if let Err(e) = write_autosave(&dirs.data, &saved) {
+        if let Err(e) = cx.services.write_autosave(&saved) {
             cx.say(format!("Autosave failed: {e}"), Tone::Error);
         }
     }

@@ -232,7 +232,8 @@ impl Teach {
             return;
         };
         let text = crate::teach::export::lesson_markdown(replay, step, &self.title, &self.comparison);
-        let path = if path.is_empty() {
+        let is_default = path.is_empty();
+        let path = if is_default {
             let Some(dirs) = &cx.services.dirs else {
                 cx.say("No data folder: :export PATH names the file.", Tone::Error);
                 return;
@@ -243,16 +244,31 @@ impl Teach {
         } else {
             std::path::PathBuf::from(crate::tui::overlays::open_file::expand_home(path))
         };
-        if path.exists() && !force {
+        // A path of the person's own is written as `--out` writes one: its
+        // folder must be there, a device is written into (nothing to
+        // replace, so no `!` is asked for), a file there is kept unless
+        // `!` says to replace it. The data folder's `lessons/` is made.
+        let named = !is_default;
+        if named && let Err(why) = crate::fsutil::check_board_target(&path) {
+            cx.say(why, Tone::Error);
+            return;
+        }
+        if crate::fsutil::replaces_a_file(&path) && !force {
             cx.say(
                 format!("{} exists: :export! {} replaces it.", path.display(), path.display()),
                 Tone::Error,
             );
             return;
         }
-        match crate::fsutil::write_atomic(&path, text) {
+        let written = if named {
+            crate::fsutil::write_user_file(&path, text)
+        } else {
+            crate::fsutil::write_atomic(&path, text)
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))
+        };
+        match written {
             Ok(()) => cx.say(format!("Lesson written to {}", path.display()), Tone::Info),
-            Err(e) => cx.say(format!("Cannot write {}: {e}", path.display()), Tone::Error),
+            Err(why) => cx.say(why, Tone::Error),
         }
     }
 }
