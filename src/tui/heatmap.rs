@@ -193,7 +193,15 @@ impl MapState {
                 self.cycle(weights);
                 Some(Ok(self.describe()))
             }
-            'M' => Some(self.command(self.view.next().name())),
+            'M' => {
+                // The history shows |score| for both touches and
+                // importance: M goes on to a view that differs.
+                let mut next = self.view.next();
+                if self.source == MapSource::History && next == MapView::Importance {
+                    next = next.next();
+                }
+                Some(self.command(next.name()))
+            }
             '#' => Some(self.command("numbers")),
             _ => None,
         }
@@ -852,11 +860,11 @@ mod tests {
         };
         let wp = MapTable::One(TableId::new(Color::White, Role::Pawn));
         for table in [wp, MapTable::All] {
+            assert_eq!(heat(Scope::Search, table).link, None, "{table:?}");
             assert_eq!(
                 heat(Scope::Game, table).link.as_deref(),
                 Some("wp e2→bp e7 ×1")
             );
-            assert_eq!(heat(Scope::Search, table).link, None, "{table:?}");
         }
         assert!(heat(Scope::Search, wp).learned);
     }
@@ -884,6 +892,14 @@ mod tests {
         assert_eq!(state.shown_view(), MapView::Importance);
         let words = state.describe();
         assert!(words.contains("all tables · |score|."), "{words}");
+        // M goes on to a view that looks different.
+        state.key('M', None).unwrap().unwrap();
+        assert_eq!(state.shown_view(), MapView::Net);
+        state.key('M', None).unwrap().unwrap();
+        state.key('M', None).unwrap().unwrap();
+        assert_eq!(state.shown_view(), MapView::Importance);
+        state.key('M', None).unwrap().unwrap();
+        assert_eq!(state.shown_view(), MapView::Net);
     }
 
     /// `:map` words for the scope, the sources and the views.
