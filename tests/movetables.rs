@@ -290,3 +290,81 @@ fn the_replay_rebuilds_the_tables_the_search_built_step_by_step() {
         assert!(step.tables.is_empty());
     }
 }
+
+/// The maps' search scope has links of its own: after a second search
+/// they are that search's alone (fewer than the game's, none stronger).
+#[test]
+fn the_search_scope_keeps_its_own_links() {
+    let mut tt = TranspositionTable::new(16);
+    let mut heuristics = Box::<Heuristics>::default();
+    let options = SearchOptions::default();
+    let start = Chess::default();
+    search_in(&start, 9, options, &mut tt, &mut heuristics, &mut NoTrace);
+    let first = heuristics.maps();
+    assert!(!first.links.is_empty(), "a depth-9 search makes links");
+    assert_eq!(first.links_in(Scope::Search), first.links_in(Scope::Game));
+    let position = parse_fen(MIDDLEGAME).unwrap();
+    search_in(
+        &position,
+        5,
+        options,
+        &mut tt,
+        &mut heuristics,
+        &mut NoTrace,
+    );
+    let maps = heuristics.maps();
+    let weight = |links: &[TableLink]| -> i64 { links.iter().map(|l| i64::from(l.weight)).sum() };
+    assert!(weight(&maps.search_links) < weight(&maps.links));
+    for link in &maps.search_links {
+        let game = maps.links.iter().find(|l| {
+            (l.after, l.after_from, l.answer, l.answer_from)
+                == (link.after, link.after_from, link.answer, link.answer_from)
+        });
+        assert!(game.is_some_and(|g| g.weight >= link.weight), "{link:?}");
+    }
+}
+
+/// `kibitz movetables --json`: per table the touches and Greer's
+/// importance (the absolute weight) beside the weights, and the gains and
+/// losses summed, which the text output says too.
+#[test]
+fn movetables_json_gives_touches_greers_importance_gains_and_losses() {
+    use kibitz::engine::movetables::Decrement;
+    for decrement in [Decrement::Tried, Decrement::All] {
+        let mut out = Vec::new();
+        kibitz::cli::movetables(None, &[], 6, decrement, true, &mut out).unwrap();
+        let json: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        let (mut gains, mut losses) = (0i64, 0i64);
+        for table in json["tables"].as_array().unwrap() {
+            let numbers = |key: &str| -> Vec<i64> {
+                table[key]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|v| v.as_i64().unwrap())
+                    .collect()
+            };
+            let (weights, touches, importance) = (
+                numbers("weights"),
+                numbers("touches"),
+                numbers("importance"),
+            );
+            for i in 0..64 {
+                assert_eq!(importance[i], weights[i].abs());
+                gains += (touches[i] + weights[i]) / 2;
+                losses += (touches[i] - weights[i]) / 2;
+            }
+        }
+        assert!(gains > 0 && losses > 0);
+        assert_eq!(json["gains"].as_i64(), Some(gains));
+        assert_eq!(json["losses"].as_i64(), Some(losses));
+        assert_eq!(json["decrement"].as_str(), Some(decrement.name()));
+        let mut text = Vec::new();
+        kibitz::cli::movetables(None, &[], 6, decrement, false, &mut text).unwrap();
+        let text = String::from_utf8(text).unwrap();
+        assert!(
+            text.contains(&format!("Gains {gains}, losses {losses} (")),
+            "{text}"
+        );
+    }
+}

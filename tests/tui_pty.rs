@@ -603,14 +603,14 @@ fn map_typed_shows_its_legend_and_the_real_engine_fills_it() {
     s.send("map wn");
     s.send("\r");
     s.wait_for("the legend", |screen| {
-        screen.contains("Map: white knight · importance")
+        screen.contains("Map: white knight · touches")
     });
     // The engine's iterations teach the tables: the map fills as it reports.
     s.send(":");
     s.send("map all");
     s.send("\r");
     s.wait_for("the learned tables", |screen| {
-        screen.contains("Map: all tables · importance") && !screen.contains("nothing learned")
+        screen.contains("Map: all tables · touches") && !screen.contains("nothing learned")
     });
     s.send("q");
     s.wait_for("the quit question", |screen| {

@@ -59,6 +59,7 @@ pub fn movetables(
     );
     let maps = heuristics.maps();
     let weights = &maps;
+    let (gains, losses) = weights.gains_and_losses();
     if json {
         // One object per table, the same shape for Greer's tables and for
         // the history heuristic's.
@@ -75,6 +76,14 @@ pub fn movetables(
             .map(|&id| {
                 let mut table = table_json(id, weights.table(id));
                 table["touches"] = json!(weights.touches(id).to_vec());
+                // Greer's importance: the absolute weight.
+                table["importance"] = json!(
+                    weights
+                        .table(id)
+                        .iter()
+                        .map(|w| w.unsigned_abs())
+                        .collect::<Vec<_>>()
+                );
                 table
             })
             .collect();
@@ -105,6 +114,8 @@ pub fn movetables(
                 "nodes": result.nodes,
                 "squares": "a1..h8",
                 "decrement": decrement.name(),
+                "gains": gains,
+                "losses": losses,
                 "tables": tables,
                 "links": links,
                 "history": history,
@@ -117,11 +128,33 @@ pub fn movetables(
         "Move tables after a search to depth {depth} ({} nodes); + squares of refuting moves, - squares of moves that failed; '.' never considered",
         result.nodes
     )?;
+    writeln!(
+        out,
+        "Gains {gains}, losses {losses} ({}); at a cutoff {}",
+        ratio_words(losses, gains),
+        match decrement {
+            Decrement::Tried => "the moves tried before it lose weight (--decrement tried)",
+            Decrement::All => "every other legal move loses weight (--decrement all, Greer's rule)",
+        }
+    )?;
     for id in TableId::ALL {
         writeln!(out)?;
         write!(out, "{}", grid(weights, id))?;
     }
     Ok(())
+}
+
+/// Losses beside gains in words: "18% of the gains", "29 times the gains".
+fn ratio_words(losses: u64, gains: u64) -> String {
+    if gains == 0 {
+        return "no gains".into();
+    }
+    let ratio = losses as f64 / gains as f64;
+    if ratio < 1.0 {
+        format!("{:.0}% of the gains", ratio * 100.0)
+    } else {
+        format!("{ratio:.0} times the gains")
+    }
 }
 
 /// One table as text: a title, then rank 8 to rank 1.
@@ -367,5 +400,13 @@ mod tests {
         let rank = |n: usize| text.lines().nth(9 - n).unwrap_or_default().to_string();
         assert_eq!(rank(1), "1   .  .  .  .  .  .  0  .", "{text}");
         assert_eq!(rank(3), "3   .  .  .  .  .  0  .  .", "{text}");
+        assert_eq!(weights.gains_and_losses(), (2, 2));
+    }
+
+    #[test]
+    fn losses_are_said_beside_the_gains() {
+        assert_eq!(ratio_words(4118, 22_774), "18% of the gains");
+        assert_eq!(ratio_words(664_986, 22_774), "29 times the gains");
+        assert_eq!(ratio_words(0, 0), "no gains");
     }
 }

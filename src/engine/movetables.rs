@@ -20,12 +20,13 @@
 //!   the whole game: each search adds to what the earlier ones learned. A new
 //!   game clears them.
 //!
-//! Two views come out of the weights. *Best*: the positive weights, the
+//! Greer draws two views of the weights. *Best*: the positive weights, the
 //! squares of moves that kept working. *Importance*: the absolute weight,
 //! how much the search had to think about a square for that piece, whether
 //! the moves there worked or not. A square's weight can come back to 0 when
-//! its gains and losses cancel, so the tables also remember which squares
-//! were ever considered.
+//! its gains and losses cancel, so kibitz also counts each square's
+//! *touches* (gains plus losses): how often it was considered at all, its
+//! own view beside Greer's two.
 
 use serde::Serialize;
 use shakmaty::{Chess, Color, Move, Position, Role, Square};
@@ -224,6 +225,21 @@ impl Counts {
         self.touches.iter().flatten().all(|&t| t == 0)
     }
 
+    /// Every table's gains and losses summed over the squares: a square's
+    /// gains are (touches + weight) / 2, its losses (touches - weight) / 2.
+    pub fn gains_and_losses(&self) -> (u64, u64) {
+        let mut gains = 0u64;
+        let mut losses = 0u64;
+        for (weights, touches) in self.weights.iter().zip(&self.touches) {
+            for (&w, &t) in weights.iter().zip(touches) {
+                let (w, t) = (i64::from(w), i64::from(t));
+                gains += ((t + w) / 2).unsigned_abs();
+                losses += ((t - w) / 2).unsigned_abs();
+            }
+        }
+        (gains, losses)
+    }
+
     fn add(&mut self, id: TableId, m: Move, delta: i32) {
         if let Some((from, to)) = squares_of(m) {
             let index = id.index();
@@ -275,7 +291,7 @@ impl Counts {
 pub enum Decrement {
     /// The moves searched before the one that cut off: kibitz's first
     /// rule. About 85% of cutoffs come from the first move, so little is
-    /// ever decremented and the importance map looks like the best one.
+    /// ever decremented and Greer's importance map looks like the best one.
     #[default]
     Tried,
     /// Every other legal move at the node, searched or not: the paper's
@@ -348,6 +364,19 @@ impl TableLink {
             }
         )
     }
+
+    /// The same in the maps' table codes, for a line with little room:
+    /// "bp e7→wn g1 ×37".
+    pub fn short(&self) -> String {
+        format!(
+            "{} {}→{} {} ×{}",
+            self.after.code(),
+            self.after_from,
+            self.answer.code(),
+            self.answer_from,
+            self.weight
+        )
+    }
 }
 
 /// The engine's move memory at one moment, for the maps and `kibitz
@@ -358,8 +387,10 @@ impl TableLink {
 pub struct TableWeights {
     game: Counts,
     search: Counts,
-    /// The links with any weight, strongest first.
+    /// The links with any weight since the game began, strongest first.
     pub links: Vec<TableLink>,
+    /// The links this search made, strongest first.
+    pub search_links: Vec<TableLink>,
     /// The history heuristic, by table (colour and moving piece) and
     /// destination square: what a quiet move of that piece to that square
     /// earned in cutoffs (bonuses, penalties, gravity; halved each search).
@@ -379,6 +410,7 @@ impl Default for TableWeights {
             game: Counts::default(),
             search: Counts::default(),
             links: Vec::new(),
+            search_links: Vec::new(),
             history: [[0; 64]; TABLES],
             counters: vec![None; TABLES * 64],
             history_at_end: false,
@@ -404,6 +436,14 @@ impl TableWeights {
         }
     }
 
+    /// The links of `scope`, strongest first.
+    pub fn links_in(&self, scope: Scope) -> &[TableLink] {
+        match scope {
+            Scope::Game => &self.links,
+            Scope::Search => &self.search_links,
+        }
+    }
+
     /// The weight update of one cutoff (see [`TableUpdate`]), in both
     /// scopes.
     pub fn apply(&mut self, update: &TableUpdate) {
@@ -415,30 +455,18 @@ impl TableWeights {
             if let (Some((from, _)), Some((next_from, _))) =
                 (squares_of(pair[0]), squares_of(pair[1]))
             {
-                let after = TableId::new(color, pair[0].role());
-                let answer = TableId::new(!color, pair[1].role());
-                let same = |l: &&mut TableLink| {
-                    l.after == after
-                        && l.after_from == from
-                        && l.answer == answer
-                        && l.answer_from == next_from
+                let link = TableLink {
+                    after: TableId::new(color, pair[0].role()),
+                    after_from: from,
+                    answer: TableId::new(!color, pair[1].role()),
+                    answer_from: next_from,
+                    weight: 1,
                 };
-                match self.links.iter_mut().find(same) {
-                    Some(link) => link.weight += 1,
-                    None => self.links.push(TableLink {
-                        after,
-                        after_from: from,
-                        answer,
-                        answer_from: next_from,
-                        weight: 1,
-                    }),
-                }
+                strengthen_link(&mut self.links, link);
+                strengthen_link(&mut self.search_links, link);
             }
             color = !color;
         }
-        // Strongest first; a stable sort keeps the first made first among
-        // equals.
-        self.links.sort_by_key(|l| std::cmp::Reverse(l.weight));
     }
 
     fn apply_moves(&mut self, color: Color, line: &[Move], others: &[Move]) {
@@ -456,25 +484,51 @@ impl TableWeights {
         self.counters.get(slot(refuted, to)).copied().flatten()
     }
 
-    /// The strongest links where `id`'s piece moved first or answered,
-    /// strongest first.
+    /// The strongest links since the game began where `id`'s piece moved
+    /// first or answered, strongest first.
     pub fn links_of(&self, id: TableId) -> impl Iterator<Item = &TableLink> {
-        self.links
+        self.links_of_in(Scope::Game, id)
+    }
+
+    /// The strongest links of `scope` where `id`'s piece moved first or
+    /// answered, strongest first.
+    pub fn links_of_in(&self, scope: Scope, id: TableId) -> impl Iterator<Item = &TableLink> {
+        self.links_in(scope)
             .iter()
             .filter(move |l| l.after == id || l.answer == id)
     }
 }
 
+/// One more time for `link` in `links` (strongest first); a stable sort
+/// keeps the first made first among equals.
+fn strengthen_link(links: &mut Vec<TableLink>, link: TableLink) {
+    let same = |l: &&mut TableLink| {
+        l.after == link.after
+            && l.after_from == link.after_from
+            && l.answer == link.answer
+            && l.answer_from == link.answer_from
+    };
+    match links.iter_mut().find(same) {
+        Some(found) => found.weight += 1,
+        None => links.push(link),
+    }
+    links.sort_by_key(|l| std::cmp::Reverse(l.weight));
+}
+
 /// Which picture of a table to draw.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum MapView {
-    /// How often the square was considered: the touches (gains plus
-    /// losses). Blank really means never considered.
+    /// kibitz's own view: how often the square was considered, the
+    /// touches (gains plus losses). Blank really means never considered.
     #[default]
+    Touches,
+    /// Greer's importance: the absolute accumulated weight, |gains -
+    /// losses|. Blank: 0, never considered or back to 0.
     Importance,
     /// The net weight, signed: gains minus losses.
     Net,
-    /// Only the positive net weights: squares of moves that kept working.
+    /// Greer's best: only the positive net weights, squares of moves that
+    /// kept working.
     Best,
 }
 
@@ -482,7 +536,8 @@ impl MapView {
     /// A square as this view shows it, from its net weight and touches.
     pub fn value(self, weight: i32, touches: u32) -> i64 {
         match self {
-            MapView::Importance => i64::from(touches),
+            MapView::Touches => i64::from(touches),
+            MapView::Importance => i64::from(weight).abs(),
             MapView::Net => i64::from(weight),
             MapView::Best => i64::from(weight.max(0)),
         }
@@ -490,18 +545,31 @@ impl MapView {
 
     pub fn name(self) -> &'static str {
         match self {
+            MapView::Touches => "touches",
             MapView::Importance => "importance",
             MapView::Net => "net",
             MapView::Best => "best",
         }
     }
 
+    /// The name as the map's title shows it: Greer's two views say whose
+    /// they are.
+    pub fn title(self) -> &'static str {
+        match self {
+            MapView::Touches => "touches",
+            MapView::Importance => "importance (Greer's)",
+            MapView::Net => "net",
+            MapView::Best => "best (Greer's)",
+        }
+    }
+
     /// The next view, for the `M` key.
     pub fn next(self) -> MapView {
         match self {
+            MapView::Touches => MapView::Importance,
             MapView::Importance => MapView::Net,
             MapView::Net => MapView::Best,
-            MapView::Best => MapView::Importance,
+            MapView::Best => MapView::Touches,
         }
     }
 }
@@ -546,14 +614,19 @@ pub struct MoveTables {
     /// For each (table, from-square): the pieces, by table and from-square,
     /// that answered a move from there in a refuting sequence, strongest
     /// first.
-    links: Box<[[Link; LINKS]; TABLES * 64]>,
+    links: Box<LinkTable>,
+    /// The same, for this search alone (for the maps' search scope).
+    search_links: Box<LinkTable>,
 }
+
+type LinkTable = [[Link; LINKS]; TABLES * 64];
 
 impl Default for MoveTables {
     fn default() -> MoveTables {
         MoveTables {
             weights: TableWeights::default(),
             links: Box::new([[NO_LINK; LINKS]; TABLES * 64]),
+            search_links: Box::new([[NO_LINK; LINKS]; TABLES * 64]),
         }
     }
 }
@@ -575,31 +648,16 @@ impl MoveTables {
     /// A new search: the search scope starts empty (the game's goes on).
     pub fn new_search(&mut self) {
         self.weights.search = Counts::default();
+        self.search_links.fill([NO_LINK; LINKS]);
     }
 
     /// The tables as the maps show them: both scopes and every link with
     /// weight, strongest first. (History and counter-moves are the
     /// heuristics', which add them: see `Heuristics::maps`.)
     pub fn snapshot(&self) -> TableWeights {
-        let mut links: Vec<TableLink> = Vec::new();
-        for after in TableId::ALL {
-            for square in Square::ALL {
-                for (answer, answer_from, weight) in self.links_at(after, square) {
-                    if weight > 0 {
-                        links.push(TableLink {
-                            after,
-                            after_from: square,
-                            answer,
-                            answer_from,
-                            weight,
-                        });
-                    }
-                }
-            }
-        }
-        links.sort_by_key(|l| std::cmp::Reverse(l.weight));
         TableWeights {
-            links,
+            links: listed(&self.links),
+            search_links: listed(&self.search_links),
             ..self.weights.clone()
         }
     }
@@ -617,31 +675,10 @@ impl MoveTables {
             {
                 let source = slot(TableId::new(color, pair[0].role()), from);
                 let target = slot(TableId::new(!color, pair[1].role()), next_from) as u16;
-                self.strengthen(source, target);
+                strengthen(&mut self.links[source], target);
+                strengthen(&mut self.search_links[source], target);
             }
             color = !color;
-        }
-    }
-
-    fn strengthen(&mut self, source: usize, target: u16) {
-        let links = &mut self.links[source];
-        let index = match links.iter().position(|l| l.target == target) {
-            Some(i) => i,
-            None => {
-                // Replace the weakest link (an empty one is weakest).
-                let weakest = (0..LINKS)
-                    .min_by_key(|&i| (links[i].target != u16::MAX, links[i].weight))
-                    .unwrap_or(LINKS - 1);
-                links[weakest] = Link { target, weight: 0 };
-                weakest
-            }
-        };
-        links[index].weight = links[index].weight.saturating_add(1);
-        // Keep the strongest first, so a reader can stop at the first match.
-        let mut i = index;
-        while i > 0 && links[i].weight > links[i - 1].weight {
-            links.swap(i, i - 1);
-            i -= 1;
         }
     }
 
@@ -672,15 +709,7 @@ impl MoveTables {
         id: TableId,
         square: Square,
     ) -> impl Iterator<Item = (TableId, Square, i32)> + '_ {
-        self.links[slot(id, square)]
-            .iter()
-            .filter(|l| l.target != u16::MAX)
-            .filter_map(|l| {
-                let index = usize::from(l.target) / 64;
-                let table = TableId::ALL.iter().find(|t| t.index() == index)?;
-                let square = Square::new(u32::from(l.target % 64));
-                Some((*table, square, l.weight))
-            })
+        links_at(&self.links, id, square)
     }
 
     /// A move's table score: the weights of its two squares in its piece's
@@ -728,6 +757,68 @@ impl MoveTables {
         keyed.sort_by_key(|a| std::cmp::Reverse(a.0));
         keyed.into_iter().take(count).map(|(_, m)| m).collect()
     }
+}
+
+/// One more time for the link to `target` among `links` (a source's four),
+/// replacing the weakest when it is new.
+fn strengthen(links: &mut [Link; LINKS], target: u16) {
+    let index = match links.iter().position(|l| l.target == target) {
+        Some(i) => i,
+        None => {
+            // Replace the weakest link (an empty one is weakest).
+            let weakest = (0..LINKS)
+                .min_by_key(|&i| (links[i].target != u16::MAX, links[i].weight))
+                .unwrap_or(LINKS - 1);
+            links[weakest] = Link { target, weight: 0 };
+            weakest
+        }
+    };
+    links[index].weight = links[index].weight.saturating_add(1);
+    // Keep the strongest first, so a reader can stop at the first match.
+    let mut i = index;
+    while i > 0 && links[i].weight > links[i - 1].weight {
+        links.swap(i, i - 1);
+        i -= 1;
+    }
+}
+
+/// The links from one (table, square) of `links`, strongest first.
+fn links_at(
+    links: &LinkTable,
+    id: TableId,
+    square: Square,
+) -> impl Iterator<Item = (TableId, Square, i32)> + '_ {
+    links[slot(id, square)]
+        .iter()
+        .filter(|l| l.target != u16::MAX)
+        .filter_map(|l| {
+            let index = usize::from(l.target) / 64;
+            let table = TableId::ALL.iter().find(|t| t.index() == index)?;
+            let square = Square::new(u32::from(l.target % 64));
+            Some((*table, square, l.weight))
+        })
+}
+
+/// Every link of `links` with weight, strongest first.
+fn listed(links: &LinkTable) -> Vec<TableLink> {
+    let mut out: Vec<TableLink> = Vec::new();
+    for after in TableId::ALL {
+        for square in Square::ALL {
+            for (answer, answer_from, weight) in links_at(links, after, square) {
+                if weight > 0 {
+                    out.push(TableLink {
+                        after,
+                        after_from: square,
+                        answer,
+                        answer_from,
+                        weight,
+                    });
+                }
+            }
+        }
+    }
+    out.sort_by_key(|l| std::cmp::Reverse(l.weight));
+    out
 }
 
 #[cfg(test)]
@@ -881,12 +972,16 @@ mod tests {
     #[test]
     fn views_show_touches_the_signed_weight_or_its_gain() {
         // A square gained 3 and lost 978 times: net -975, touched 981.
-        assert_eq!(MapView::Importance.value(-975, 981), 981);
+        assert_eq!(MapView::Touches.value(-975, 981), 981);
+        // Greer's importance: the absolute weight.
+        assert_eq!(MapView::Importance.value(-975, 981), 975);
         assert_eq!(MapView::Net.value(-975, 981), -975);
         assert_eq!(MapView::Best.value(-975, 981), 0);
         assert_eq!(MapView::Best.value(12, 12), 12);
+        assert_eq!(MapView::Touches.next(), MapView::Importance);
         assert_eq!(MapView::Importance.next(), MapView::Net);
-        assert_eq!(MapView::Best.next(), MapView::Importance);
+        assert_eq!(MapView::Best.next(), MapView::Touches);
+        assert_eq!(MapView::Importance.title(), "importance (Greer's)");
     }
 
     /// A cancelled square keeps its touches; the search scope starts empty

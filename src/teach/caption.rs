@@ -392,10 +392,14 @@ pub fn caption(replay: &Replay, step: &Step) -> String {
             )
         }
         TraceEvent::MoveTables { ref update, .. } => {
-            let others = match update.others.len() {
-                0 => "No other move was tried here, so no square loses weight.".to_string(),
-                1 => "The 1 move tried before it loses weight on its squares: it did not refute the position.".to_string(),
-                n => format!("The {n} moves tried before it lose weight on their squares: they did not refute the position."),
+            let others = match (setup.options.table_decrement, update.others.len()) {
+                (crate::engine::movetables::Decrement::Tried, 0) => "No other move was tried here, so no square loses weight.".to_string(),
+                (crate::engine::movetables::Decrement::Tried, 1) => "The 1 move tried before it loses weight on its squares: it did not refute the position.".to_string(),
+                (crate::engine::movetables::Decrement::Tried, n) => format!("The {n} moves tried before it lose weight on their squares: they did not refute the position."),
+                // Greer's rule (move_table_decrement = "all").
+                (crate::engine::movetables::Decrement::All, 0) => "It was the only legal move, so no square loses weight.".to_string(),
+                (crate::engine::movetables::Decrement::All, 1) => "The 1 other legal move loses weight on its squares, tried or not (Greer's rule, move_table_decrement = \"all\").".to_string(),
+                (crate::engine::movetables::Decrement::All, n) => format!("The {n} other legal moves lose weight on their squares, tried or not (Greer's rule, move_table_decrement = \"all\")."),
             };
             format!(
                 "The move tables learn from this cutoff: the refuting line {} gains weight on its 'from' and 'to' squares, in each piece's own move table. {others} The move tables are kept for the whole game.",

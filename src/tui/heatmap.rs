@@ -90,15 +90,75 @@ impl HeatMap {
         match self.view {
             MapView::Net if band < 3 => format!("+{}", 3 - band),
             MapView::Net => format!("-{}", band - 2),
-            MapView::Importance | MapView::Best => format!("{}", band + 1),
+            MapView::Touches | MapView::Importance | MapView::Best => format!("{}", band + 1),
         }
+    }
+}
+
+/// What a view of the history heuristic shows: its score, as a size, signed
+/// or where positive.
+pub fn history_label(view: MapView) -> &'static str {
+    match view {
+        MapView::Touches | MapView::Importance => "|score|",
+        MapView::Net => "score",
+        MapView::Best => "positive score",
     }
 }
 
 /// What `:map WORD` changed, for the status line; or why it did not.
 pub type MapAnswer = Result<String, String>;
 
-const MAP_USAGE: &str = ":map wn (colour w/b + piece k q r b n p), all, importance, net, best, numbers, scope search|game, history, counter, tables, links, off";
+/// Every word of `:map`, with what it does: `:map` alone lists them (a
+/// line each, so they read at any width).
+pub const MAP_WORDS: [(&str, &str); 13] = [
+    (
+        ":map wn",
+        "one table: colour w or b, then piece k q r b n p (:map bq, :map white knight)",
+    ),
+    (":map all", "all twelve tables combined"),
+    (":map off", "the map off (m turns it on)"),
+    (
+        ":map touches",
+        "kibitz's view: how often each square was considered, gains + losses",
+    ),
+    (
+        ":map importance",
+        "Greer's importance: the absolute weight, |gains - losses|",
+    ),
+    (
+        ":map net",
+        "gains - losses, signed: warm colours gained, blue lost",
+    ),
+    (
+        ":map best",
+        "Greer's best: the positive weights, squares of moves that kept working",
+    ),
+    (
+        ":map numbers [on|off]",
+        "each square's value written in it (# too)",
+    ),
+    (
+        ":map scope search|game",
+        "what this search learnt alone, or everything since the game began",
+    ),
+    (
+        ":map history",
+        "the history heuristic's twelve tables, in the same views",
+    ),
+    (
+        ":map counter",
+        "the counter-move to the last move: the reply that last refuted it",
+    ),
+    (":map tables", "back to Greer's move tables"),
+    (
+        ":map links",
+        "the strongest links of the table shown (of all, when none is), in words",
+    ),
+];
+
+/// What a word `:map` does not know is answered with: short enough for
+/// the status line of 80 columns.
+const MAP_USAGE: &str = ":map alone lists every word";
 
 impl MapState {
     /// `m`: off, then the table with the most weight in `weights` (the
@@ -125,15 +185,23 @@ impl MapState {
     }
 
     /// The map's keys, the same in every mode: `m` the next table (see
-    /// [`MapState::cycle`]), `M` the next view (importance, net, best), `#`
-    /// the numbers. `None`: not a map key.
+    /// [`MapState::cycle`]), `M` the next view (touches, importance, net,
+    /// best), `#` the numbers. `None`: not a map key.
     pub fn key(&mut self, key: char, weights: Option<&TableWeights>) -> Option<MapAnswer> {
         match key {
             'm' => {
                 self.cycle(weights);
                 Some(Ok(self.describe()))
             }
-            'M' => Some(self.command(self.view.next().name())),
+            'M' => {
+                // The history shows |score| for both touches and
+                // importance: M goes on to a view that differs.
+                let mut next = self.view.next();
+                if self.source == MapSource::History && next == MapView::Importance {
+                    next = next.next();
+                }
+                Some(self.command(next.name()))
+            }
             '#' => Some(self.command("numbers")),
             _ => None,
         }
@@ -153,13 +221,25 @@ impl MapState {
                     _ => "Move-table map",
                 },
                 table.name(),
-                self.view.name(),
+                match source {
+                    MapSource::Tables => self.shown_view().title(),
+                    _ => history_label(self.shown_view()),
+                },
                 match (source, self.scope) {
                     (MapSource::Tables, Scope::Search) => " · this search",
                     _ => "",
                 },
                 if self.numbers { " · numbers" } else { "" }
             ),
+        }
+    }
+
+    /// The view drawn: the history heuristic has no touches (it keeps a
+    /// score, not a count), so there its importance, |score|, stands in.
+    pub fn shown_view(&self) -> MapView {
+        match (self.source, self.view) {
+            (MapSource::History, MapView::Touches) => MapView::Importance,
+            (_, view) => view,
         }
     }
 
@@ -179,11 +259,12 @@ impl MapState {
             }
         };
         match (word, arg) {
-            ("", _) => return Err(format!("{} Try {MAP_USAGE}.", self.describe())),
+            ("", _) => return Err(format!("{} {MAP_USAGE}.", self.describe())),
             ("off", "") => self.shown = None,
             ("all" | "combined", "") => self.shown = Some(MapTable::All),
             ("best", "") => self.view = MapView::Best,
             ("importance", "") => self.view = MapView::Importance,
+            ("touches", "") => self.view = MapView::Touches,
             ("net", "") => self.view = MapView::Net,
             ("numbers", "") => self.numbers = !self.numbers,
             ("numbers", "on") => self.numbers = true,
@@ -221,9 +302,15 @@ impl MapState {
         }
         let mut text = self.describe();
         if self.shown.is_none()
-            && matches!(word, "best" | "importance" | "net" | "numbers" | "scope")
+            && matches!(
+                word,
+                "best" | "importance" | "touches" | "net" | "numbers" | "scope"
+            )
         {
             text.push_str(" (:map all or m shows it)");
+        }
+        if self.source == MapSource::Counter && word == "numbers" {
+            text.push_str(" (the counter map has no numbers: :map tables returns)");
         }
         Ok(text)
     }
@@ -241,12 +328,13 @@ impl MapState {
         let weights = weights.unwrap_or(&empty);
         let mut heat = HeatMap {
             table,
-            view: self.view,
+            view: self.shown_view(),
             scope: self.scope,
             source: self.source,
             numbers: [0; 64],
             bands: [None; 64],
-            show_numbers: self.numbers,
+            // The counter map marks two squares; it has no numbers.
+            show_numbers: self.numbers && self.source != MapSource::Counter,
             learned: false,
             link: None,
             counter: None,
@@ -264,11 +352,14 @@ impl MapState {
         let counts = weights.scope(self.scope);
         let (values, considered) = match heat.table {
             MapTable::One(id) => {
-                heat.link = weights.links_of(id).next().map(|l| l.words());
+                heat.link = weights
+                    .links_of_in(self.scope, id)
+                    .next()
+                    .map(|l| l.short());
                 (counts.view(id, self.view), counts.considered_squares(id))
             }
             MapTable::All => {
-                heat.link = weights.links.first().map(|l| l.words());
+                heat.link = weights.links_in(self.scope).first().map(|l| l.short());
                 (counts.combined(self.view), counts.considered_by_any())
             }
         };
@@ -277,7 +368,9 @@ impl MapState {
         heat.bands = match self.view {
             // Every square considered, even one whose gains and losses
             // cancelled.
-            MapView::Importance => bands(&values, considered),
+            MapView::Touches => bands(&values, considered),
+            // Greer's: the absolute weight, blank where it is 0.
+            MapView::Importance => bands(&values, positive(&values)),
             MapView::Net => diverging_bands(&values),
             MapView::Best => bands(&values, positive(&values)),
         };
@@ -291,8 +384,8 @@ impl MapState {
         };
         for id in ids {
             for (total, &h) in values.iter_mut().zip(weights.history_table(id)) {
-                *total += match self.view {
-                    MapView::Importance => i64::from(h).abs(),
+                *total += match self.shown_view() {
+                    MapView::Touches | MapView::Importance => i64::from(h).abs(),
                     MapView::Net => i64::from(h),
                     MapView::Best => i64::from(h.max(0)),
                 };
@@ -303,8 +396,8 @@ impl MapState {
             .filter(|&i| values[i] != 0)
             .fold(0u64, |m, i| m | 1 << i);
         heat.learned = nonzero != 0;
-        heat.bands = match self.view {
-            MapView::Importance => bands(&values, nonzero),
+        heat.bands = match self.shown_view() {
+            MapView::Touches | MapView::Importance => bands(&values, nonzero),
             MapView::Net => diverging_bands(&values),
             MapView::Best => bands(&values, positive(&values)),
         };
@@ -605,8 +698,17 @@ mod tests {
             state
                 .command("wn")
                 .unwrap()
-                .contains("white knight · importance")
+                .contains("white knight · touches")
         );
+        assert!(
+            state
+                .command("importance")
+                .unwrap()
+                .contains("white knight · importance (Greer's)")
+        );
+        assert_eq!(state.view, MapView::Importance);
+        assert!(state.command("touches").unwrap().contains("touches"));
+        assert_eq!(state.view, MapView::Touches);
         assert!(state.command("best").unwrap().contains("best"));
         assert_eq!(state.view, MapView::Best);
         assert!(state.command("all").unwrap().contains("all tables"));
@@ -621,6 +723,10 @@ mod tests {
         );
         let error = state.command("zz").unwrap_err();
         assert!(error.contains("':map zz' is not a table"), "{error}");
+        // It fits the status line of 80 columns, and says where the words
+        // are.
+        assert!(error.chars().count() <= 78, "{error}");
+        assert!(error.contains(":map alone lists"), "{error}");
         assert!(state.command("off").unwrap().contains("off"));
         assert_eq!(state.shown, None);
     }
@@ -660,6 +766,140 @@ mod tests {
         .unwrap();
         assert_eq!(heat.band_label(0), "+3");
         assert_eq!(heat.band_label(5), "-3");
+    }
+
+    /// Greer's importance is the absolute weight, blank at 0; kibitz's
+    /// touches count every change, so a square back at 0 still shows.
+    #[test]
+    fn greers_importance_is_the_absolute_weight_and_touches_are_kibitzs() {
+        let knight = |from, to| Move::Normal {
+            role: Role::Knight,
+            from,
+            capture: None,
+            to,
+            promotion: None,
+        };
+        let mut weights = TableWeights::default();
+        let nf3 = vec![knight(Square::G1, Square::F3)];
+        let na3 = vec![knight(Square::B1, Square::A3)];
+        // g1-f3 refutes once and fails once: back at 0, touched twice;
+        // b1-a3 fails three times: -3, touched three times.
+        for (line, others) in [
+            (nf3.clone(), vec![]),
+            (vec![], nf3),
+            (vec![], na3.clone()),
+            (vec![], na3.clone()),
+            (vec![], na3),
+        ] {
+            weights.apply(&TableUpdate {
+                color: Color::White,
+                line,
+                others,
+            });
+        }
+        let wn = TableId::new(Color::White, Role::Knight);
+        let heat = |view: MapView| {
+            MapState {
+                shown: Some(MapTable::One(wn)),
+                view,
+                ..MapState::default()
+            }
+            .heat(Some(&weights), None)
+            .unwrap()
+        };
+        let g1 = Square::G1.to_usize();
+        let a3 = Square::A3.to_usize();
+        let touches = heat(MapView::Touches);
+        assert_eq!((touches.numbers[g1], touches.numbers[a3]), (2, 3));
+        assert!(touches.bands[g1].is_some() && touches.bands[a3].is_some());
+        let importance = heat(MapView::Importance);
+        assert_eq!((importance.numbers[g1], importance.numbers[a3]), (0, 3));
+        assert_eq!(importance.bands[g1], None, "|0| is blank in Greer's view");
+        // b1 and a3 lost three times each: 3 and 3, one band.
+        assert!(importance.bands[a3].is_some());
+        assert_eq!(
+            importance.bands[a3],
+            importance.bands[Square::B1.to_usize()]
+        );
+    }
+
+    /// The links the map names come from the scope it shows: a search that
+    /// made none has none, whatever the game's.
+    #[test]
+    fn the_link_follows_the_scope() {
+        use crate::engine::movetables::MoveTables;
+        let start = shakmaty::Chess::default();
+        let line: Vec<Move> = {
+            let mut position = start.clone();
+            ["e2e4", "e7e5"]
+                .iter()
+                .map(|uci| {
+                    let m = uci
+                        .parse::<shakmaty::uci::UciMove>()
+                        .unwrap()
+                        .to_move(&position)
+                        .unwrap();
+                    shakmaty::Position::play_unchecked(&mut position, m);
+                    m
+                })
+                .collect()
+        };
+        let mut tables = MoveTables::default();
+        tables.record(Color::White, &line, &[]);
+        tables.new_search();
+        tables.record(Color::White, &line[..1], &[]);
+        let weights = tables.snapshot();
+        let heat = |scope: Scope, table: MapTable| {
+            MapState {
+                shown: Some(table),
+                scope,
+                ..MapState::default()
+            }
+            .heat(Some(&weights), None)
+            .unwrap()
+        };
+        let wp = MapTable::One(TableId::new(Color::White, Role::Pawn));
+        for table in [wp, MapTable::All] {
+            assert_eq!(heat(Scope::Search, table).link, None, "{table:?}");
+            assert_eq!(
+                heat(Scope::Game, table).link.as_deref(),
+                Some("wp e2→bp e7 ×1")
+            );
+        }
+        assert!(heat(Scope::Search, wp).learned);
+    }
+
+    /// The counter map marks two squares and has no numbers to write: `#`
+    /// there writes nothing (it wrote a 0 on each).
+    #[test]
+    fn the_counter_map_writes_no_numbers() {
+        let mut state = MapState::default();
+        state.command("counter").unwrap();
+        let answer = state.command("numbers").unwrap();
+        assert!(answer.contains("no numbers"), "{answer}");
+        let heat = state.heat(None, None).unwrap();
+        assert!(!heat.show_numbers);
+        state.command("tables").unwrap();
+        assert!(state.heat(None, None).unwrap().show_numbers);
+    }
+
+    /// The history heuristic has no touches: its "touches" is |score|,
+    /// named importance.
+    #[test]
+    fn history_shows_its_score_in_place_of_touches() {
+        let mut state = MapState::default();
+        state.command("history").unwrap();
+        assert_eq!(state.shown_view(), MapView::Importance);
+        let words = state.describe();
+        assert!(words.contains("all tables · |score|."), "{words}");
+        // M goes on to a view that looks different.
+        state.key('M', None).unwrap().unwrap();
+        assert_eq!(state.shown_view(), MapView::Net);
+        state.key('M', None).unwrap().unwrap();
+        state.key('M', None).unwrap().unwrap();
+        assert_eq!(state.shown_view(), MapView::Importance);
+        state.key('M', None).unwrap().unwrap();
+        assert_eq!(state.shown_view(), MapView::Net);
     }
 
     /// `:map` words for the scope, the sources and the views.

@@ -94,7 +94,7 @@ fn the_map_in_colour_256() {
     board.typed("map wn");
     let legend = board.legend();
     assert!(
-        legend.contains("Map: white knight · importance · most"),
+        legend.contains("Map: white knight · touches · most"),
         "{legend}"
     );
     board.typed("map net");
@@ -122,12 +122,14 @@ fn the_map_in_16_colours_and_digits_with_the_mono_theme() {
     board.typed("map wn");
     let bands = board.bands();
     assert!(bands.contains('R') && bands.contains('B'), "{bands}");
-    // The band's digit too: "1" (most) on g1's top-left cell.
+    // The band's digit too: "1" (most) in g1's left cell beside the
+    // knight.
     let screen = board.app.screen().unwrap();
     let g1 = screen.board.square_rect(Square::G1, false);
     let buffer = board.buffer();
-    assert_eq!(buffer[(g1.x, g1.y)].symbol(), "1");
-    assert_eq!(buffer[(g1.x, g1.y)].bg, Colour::Red);
+    let cy = g1.y + g1.height / 2;
+    assert_eq!(buffer[(g1.x, cy)].symbol(), "1");
+    assert_eq!(buffer[(g1.x, cy)].bg, Colour::Red);
     insta::assert_snapshot!("map_wn_mono_80x24", format!("{bands}\n{}", board.screen()));
 }
 
@@ -169,14 +171,14 @@ fn map_commands_each_do_what_they_say() {
     board.typed("map wn");
     assert_eq!(
         board.message(),
-        ("Move-table map: white knight · importance.".into(), false)
+        ("Move-table map: white knight · touches.".into(), false)
     );
-    assert!(board.legend().contains("white knight · importance"));
+    assert!(board.legend().contains("white knight · touches"));
     let one = board.bands();
 
     board.typed("map all");
     assert!(
-        board.legend().contains("Map: all tables · importance"),
+        board.legend().contains("Map: all tables · touches"),
         "{}",
         board.legend()
     );
@@ -195,7 +197,14 @@ fn map_commands_each_do_what_they_say() {
     let a3 = |bands: &str| bands.lines().nth(5).unwrap()[0..1].to_string();
     assert_eq!(a3(&board.bands()), ".");
     board.typed("map importance");
-    assert!(board.legend().contains("white knight · importance"));
+    assert!(
+        board
+            .legend()
+            .contains("white knight · importance (Greer's)")
+    );
+    assert_ne!(a3(&board.bands()), ".");
+    board.typed("map touches");
+    assert!(board.legend().contains("white knight · touches"));
     assert_ne!(a3(&board.bands()), ".");
 
     board.typed("map numbers");
@@ -208,7 +217,7 @@ fn map_commands_each_do_what_they_say() {
             .map(|x| buffer[(x, a3_rect.y)].symbol().to_string())
             .collect()
     };
-    // Importance: how often a3 was considered (it lost once: 1 touch).
+    // Touches: how often a3 was considered (it lost once: 1 touch).
     let touches = knight_weights(1).touches(WN)[Square::A3.to_usize()];
     assert_eq!(touches, 1);
     let row = a3_row(&board);
@@ -238,7 +247,7 @@ fn map_commands_each_do_what_they_say() {
         text.contains("':map zz' is not a table or a view"),
         "{text}"
     );
-    assert!(text.contains(":map wn"), "{text}");
+    assert!(text.contains(":map alone lists every word"), "{text}");
 }
 
 #[test]
@@ -247,7 +256,7 @@ fn keys_m_capital_m_and_hash_in_a_game_and_on_the_analysis_board() {
         assert!(board.legend().contains("m map"), "{}", board.legend());
         board.key(KeyCode::Char('m'));
         assert!(
-            board.legend().contains("white king · importance"),
+            board.legend().contains("white king · touches"),
             "{}",
             board.legend()
         );
@@ -257,11 +266,17 @@ fn keys_m_capital_m_and_hash_in_a_game_and_on_the_analysis_board() {
         }
         assert!(board.legend().contains("white knight"));
         board.key(KeyCode::Char('M'));
+        assert!(
+            board
+                .legend()
+                .contains("white knight · importance (Greer's)")
+        );
+        board.key(KeyCode::Char('M'));
         assert!(board.legend().contains("white knight · net"));
         board.key(KeyCode::Char('M'));
         assert!(board.legend().contains("white knight · best"));
         board.key(KeyCode::Char('M'));
-        assert!(board.legend().contains("white knight · importance"));
+        assert!(board.legend().contains("white knight · touches"));
         board.key(KeyCode::Char('#'));
         assert!(board.legend().contains("numbers"));
         for _ in 0..8 {
@@ -651,7 +666,7 @@ fn m_starts_at_the_table_with_the_most_weight() {
     board.key(KeyCode::Char('m'));
     assert_eq!(
         board.message(),
-        ("Move-table map: white knight · importance.".into(), false)
+        ("Move-table map: white knight · touches.".into(), false)
     );
     assert!(board.coloured() > 0, "{}", board.bands());
     // Round the twelve from there, then all of them, then off.
@@ -860,16 +875,28 @@ fn history_scope_net_links_and_counter_in_every_mode_and_palette() {
                     // is one search, so its two are the same.
                     assert_ne!(search_heat.numbers, heat(&board).numbers, "{what}");
                 }
-                // The links, in words.
+                // The links, in words, a line each in the plain-lines view.
                 board.typed("map links");
                 let (text, error) = board.message();
                 assert!(!error, "{what}: {text}");
                 // (This lesson's refutations are single moves: no links.)
                 let expected = match mode {
-                    "teach" => "No links yet for all tables.",
-                    _ => "Strongest links (all tables): after the ",
+                    "teach" => "No links yet for all tables since the game began.".to_string(),
+                    _ => match memory.links.len() {
+                        1 => "1 link for all tables since the game began.".to_string(),
+                        n => format!("{n} links for all tables since the game began."),
+                    },
                 };
-                assert!(text.starts_with(expected), "{what}: {text}");
+                assert_eq!(text, expected, "{what}");
+                let lines = overlay_lines(&board);
+                assert!(
+                    lines.iter().any(|l| l.starts_with("A link joins")),
+                    "{what}: {lines:?}"
+                );
+                if mode != "teach" {
+                    assert!(lines[1].starts_with("- after the "), "{what}: {lines:?}");
+                }
+                board.key(KeyCode::Esc);
                 // The counter-move to the last move on the board.
                 board.typed("map counter");
                 let legend = board.legend();
@@ -885,4 +912,272 @@ fn history_scope_net_links_and_counter_in_every_mode_and_palette() {
             }
         }
     }
+}
+
+/// The lines of the plain-lines view on show (`:map`, `:map links`, `D`).
+fn overlay_lines(board: &Board) -> Vec<String> {
+    match &board.app.cx.overlay {
+        kibitz::tui::overlays::Overlay::Describe(view) => view.lines.clone(),
+        _ => panic!("no plain-lines view on show:\n{}", board.screen()),
+    }
+}
+
+/// The legend keeps the map's keys and its strongest link at 80 and 120
+/// columns (the link, in words, pushed the keys off both): the link in
+/// the tables' codes, the parts left off the least needed first.
+#[test]
+fn the_legend_keeps_its_keys_and_the_link_at_80_and_120_columns() {
+    for size in [(80, 24), (120, 40)] {
+        for no_color in [false, true] {
+            let mut board = game(ThemeName::Classic, size);
+            board.set_no_color(no_color);
+            let id = board.last_search();
+            board.move_tables(id, knight_weights(1));
+            board.typed("map wn");
+            let legend = board.legend();
+            let what = format!("{}x{} no_color {no_color}", size.0, size.1);
+            assert!(
+                legend.contains("m next, M view, # numbers"),
+                "{what}: {legend}"
+            );
+            assert!(
+                legend.trim_end().chars().count() <= usize::from(size.0),
+                "{what}"
+            );
+            if size.0 >= 120 {
+                assert!(legend.contains("link wn g1→bp e7 ×12"), "{what}: {legend}");
+            }
+            // Something had to go: it says so.
+            assert!(legend.contains('…'), "{what}: {legend}");
+        }
+    }
+}
+
+/// `:map` alone lists every word, a line each, readable at 80 columns; a
+/// word it does not know is answered in a line that fits; `:map links`
+/// gives the links in words, whole, at any width.
+#[test]
+fn map_alone_lists_every_word_and_the_links_read_whole_at_80_columns() {
+    let mut board = game(ThemeName::Classic, (80, 24));
+    let id = board.last_search();
+    board.move_tables(id, knight_weights(1));
+    board.typed("map");
+    let lines = overlay_lines(&board);
+    for word in [
+        ":map wn",
+        ":map all",
+        ":map off",
+        ":map touches",
+        ":map importance: Greer's importance",
+        ":map net",
+        ":map best: Greer's best",
+        ":map numbers",
+        ":map scope search|game",
+        ":map history",
+        ":map counter",
+        ":map tables",
+        ":map links",
+    ] {
+        assert!(
+            lines.iter().any(|l| l.starts_with(word)),
+            "{word}: {lines:?}"
+        );
+    }
+    let screen = board.screen();
+    assert!(screen.contains("The map's words"), "{screen}");
+    assert!(!screen.contains('…'), "{screen}");
+    board.key(KeyCode::Esc);
+    board.typed("map zz");
+    let (text, error) = board.message();
+    assert!(error);
+    let status = board
+        .screen()
+        .lines()
+        .nth(22)
+        .unwrap_or_default()
+        .to_string();
+    assert!(status.contains(&text), "{status}");
+    board.typed("map wn");
+    board.typed("map links");
+    let lines = overlay_lines(&board);
+    assert!(
+        lines.contains(
+            &"- after the white knight leaves g1, the black pawn from e7 answered 12 times."
+                .to_string()
+        ),
+        "{lines:?}"
+    );
+    let screen = board.screen();
+    assert!(
+        screen.contains("Move-table links: white knight"),
+        "{screen}"
+    );
+    assert!(screen.contains("answered 12 times."), "{screen}");
+    assert!(!screen.contains('…'), "{screen}");
+    board.key(KeyCode::Esc);
+    // This search alone made no link: the scope applies.
+    board.typed("map scope search");
+    let mut search_only = knight_weights(1);
+    search_only.search_links.clear();
+    board.move_tables(id, search_only);
+    board.typed("map links");
+    assert_eq!(
+        board.message().0,
+        "No links yet for white knight in this search."
+    );
+    board.key(KeyCode::Esc);
+    assert!(!board.legend().contains("link "), "{}", board.legend());
+}
+
+/// Under NO_COLOR at 80 x 24 (squares two rows tall) a band's mark sits
+/// beside its own piece, on the row of the rank's label, not in the row
+/// under the rank above; the last move's brackets leave it whole.
+#[test]
+fn no_color_band_marks_sit_beside_their_piece_and_brackets_leave_them() {
+    let mut board = game(ThemeName::Classic, (80, 24));
+    board.set_no_color(true);
+    let id = board.last_search();
+    let pawn = Move::Normal {
+        role: Role::Pawn,
+        from: Square::E2,
+        capture: None,
+        to: Square::E4,
+        promotion: None,
+    };
+    let mut tables = knight_weights(1);
+    tables.apply(&TableUpdate {
+        color: Color::White,
+        line: vec![pawn],
+        others: vec![],
+    });
+    board.move_tables(id, tables);
+    // The cursor away from the squares read.
+    board.set_cursor(Square::A8);
+    board.typed("map wp");
+    let screen = board.app.screen().unwrap();
+    let buffer = board.buffer();
+    let row = |rect: ratatui::layout::Rect, y: u16| -> String {
+        (rect.x..rect.right())
+            .map(|x| buffer[(x, y)].symbol().to_string())
+            .collect()
+    };
+    let e4 = screen.board.square_rect(Square::E4, false);
+    assert_eq!(e4.height, 2);
+    let cy = e4.y + e4.height / 2;
+    // The rank's label is on the piece's row.
+    assert_eq!(buffer[(0, cy)].symbol(), "4");
+    // e2 and e4 were considered once each: one band, the second of six.
+    assert_eq!(row(e4, cy), "2(♙) ", "e4's piece row");
+    assert_eq!(
+        row(e4, e4.y).trim(),
+        "",
+        "nothing in the row above the piece"
+    );
+    // The net view's signed marks: a sign and a digit, both whole beside
+    // the brackets.
+    board.typed("map net");
+    let buffer = board.buffer();
+    let row = |rect: ratatui::layout::Rect, y: u16| -> String {
+        (rect.x..rect.right())
+            .map(|x| buffer[(x, y)].symbol().to_string())
+            .collect()
+    };
+    // Beside the last move's brackets in a square five wide there is no
+    // room for both: the mark goes to the row above the piece, whole.
+    assert_eq!(row(e4, cy), " (♙) ", "e4's piece row");
+    assert_eq!(row(e4, e4.y), "+3   ", "e4's row above the piece");
+    // The same where the cursor's brackets take the corners.
+    board.set_cursor(Square::E4);
+    let buffer = board.buffer();
+    let row = |rect: ratatui::layout::Rect, y: u16| -> String {
+        (rect.x..rect.right())
+            .map(|x| buffer[(x, y)].symbol().to_string())
+            .collect()
+    };
+    assert_eq!(row(e4, cy), "[(♙)]", "e4's piece row under the cursor");
+    assert_eq!(row(e4, e4.y), "+3   ", "e4's row above the piece");
+
+    insta::assert_snapshot!("map_wp_net_no_color_80x24", board.screen());
+}
+
+/// The history heuristic keeps a score: a square at 0 was never scored, or
+/// its bonuses and penalties cancelled.
+#[test]
+fn the_history_legend_says_a_score_back_at_0_is_blank_too() {
+    let mut board = game(ThemeName::Classic, (120, 40));
+    let id = board.last_search();
+    board.move_tables(id, engine_memory());
+    board.typed("map history");
+    let legend = board.legend();
+    assert!(
+        legend.contains("blank 0: never scored or back to 0"),
+        "{legend}"
+    );
+    assert!(!legend.contains("never considered"), "{legend}");
+    board.typed("map net");
+    assert!(
+        board
+            .legend()
+            .contains("blank 0: never scored or back to 0")
+    );
+}
+
+/// `?` names every view of the map.
+#[test]
+fn the_help_names_every_view() {
+    for mut board in [
+        game(ThemeName::Classic, (80, 24)),
+        analysis((80, 24)),
+        teach_board((80, 24)),
+    ] {
+        board.key(KeyCode::Char('?'));
+        let screen = board.screen();
+        assert!(screen.contains("touches/importance/net/best"), "{screen}");
+    }
+}
+
+/// Teach mode's tables learn by the rule the settings name: under
+/// `move_table_decrement = "all"` every other legal move at a cutoff loses
+/// weight, and the caption says so.
+#[test]
+fn teach_mode_learns_by_the_decrement_the_settings_name() {
+    use kibitz::engine::movetables::Decrement;
+    let lesson = teach::positions().into_iter().next().unwrap();
+    let losses = |decrement: Decrement| {
+        let settings = Settings {
+            move_table_decrement: decrement,
+            ..Settings::default()
+        };
+        let mut board = Board::options((120, 40))
+            .settings(settings)
+            .plain_text()
+            .build();
+        board.analyse(lesson.position.clone());
+        board.start_teach(lesson.position.clone(), lesson.depth);
+        board.serve_records();
+        assert!(board.ready());
+        let teach = board.app.mode.teach().unwrap();
+        assert_eq!(teach.setup.options.table_decrement, decrement);
+        let (replay, _) = teach.ready().unwrap();
+        // Each update's losers: every other legal move under "all".
+        let mut step = replay.step(0);
+        let mut checked = 0;
+        for (i, event) in replay.events().iter().enumerate() {
+            if let TraceEvent::MoveTables { update, .. } = event {
+                replay.seek(&mut step, i);
+                let position = &step.current().unwrap().position;
+                if decrement == Decrement::All {
+                    assert_eq!(update.others.len() + 1, position.legal_moves().len());
+                    let caption = teach::caption::caption(replay, &replay.step(i + 1));
+                    assert!(caption.contains("other legal move"), "{caption}");
+                }
+                checked += 1;
+            }
+        }
+        assert!(checked > 0);
+        replay.step(replay.len()).tables.gains_and_losses().1
+    };
+    let tried = losses(Decrement::Tried);
+    let all = losses(Decrement::All);
+    assert!(all > tried, "all {all}, tried {tried}");
 }

@@ -8,6 +8,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent};
 use crate::game::notation::parse_move;
 use crate::game::tree::GameTree;
 use crate::tui::modes::switch;
+use crate::tui::overlays::describe::DescribeView;
 use crate::tui::overlays::{Confirm, NewGameForm, Overlay};
 use crate::tui::shared::{Pending, Tone};
 use crate::tui::tasks::Request;
@@ -54,6 +55,9 @@ impl App {
         }
         if typed == "map links" {
             return self.map_links();
+        }
+        if typed == "map" || typed == "map help" {
+            return self.map_words();
         }
         if typed == "map" || typed.starts_with("map ") {
             let answer = self.cx.map.command(&typed[3..]);
@@ -155,27 +159,69 @@ impl App {
 
 impl App {
     /// `:map links`: the strongest links of the table shown (of all of
-    /// them, when none is), in words, on the status line.
+    /// them, when none is) in the map's scope, in words, a line each in
+    /// the plain-lines view (so they read at any width), with why links
+    /// are few.
     fn map_links(&mut self) {
         let table = match self.cx.map.shown {
             Some(crate::tui::heatmap::MapTable::One(id)) => Some(id),
             _ => None,
         };
+        let scope = self.cx.map.scope;
         let Some(tables) = self.map_tables() else {
             self.cx
                 .say("No move tables yet: a search fills them.", Tone::Info);
             return;
         };
-        let links: Vec<String> = match table {
-            Some(id) => tables.links_of(id).take(3).map(|l| l.words()).collect(),
-            None => tables.links.iter().take(3).map(|l| l.words()).collect(),
+        const SHOWN: usize = 12;
+        let all: Vec<&crate::engine::movetables::TableLink> = match table {
+            Some(id) => tables.links_of_in(scope, id).collect(),
+            None => tables.links_in(scope).iter().collect(),
         };
         let whose = table.map_or_else(|| "all tables".to_string(), |id| id.name());
-        let text = if links.is_empty() {
-            format!("No links yet for {whose}.")
-        } else {
-            format!("Strongest links ({whose}): {}.", links.join("; "))
+        let when = match scope {
+            crate::engine::movetables::Scope::Game => "since the game began",
+            crate::engine::movetables::Scope::Search => "in this search",
         };
-        self.cx.say(text, Tone::Info);
+        let mut lines = vec![match all.len() {
+            0 => format!("No links yet for {whose} {when}."),
+            n if n > SHOWN => format!("{n} links for {whose} {when}; the {SHOWN} strongest:"),
+            1 => format!("1 link for {whose} {when}:"),
+            n => format!("{n} links for {whose} {when}, strongest first:"),
+        }];
+        lines.extend(all.iter().take(SHOWN).map(|l| format!("- {}.", l.words())));
+        lines.push(String::new());
+        lines.extend(LINKS_WHY.iter().map(|l| l.to_string()));
+        let count = all.len();
+        self.cx.overlay = Overlay::Describe(DescribeView::titled(
+            format!("Move-table links: {whose}"),
+            lines,
+        ));
+        self.cx.say(
+            match count {
+                0 => format!("No links yet for {whose} {when}."),
+                1 => format!("1 link for {whose} {when}."),
+                n => format!("{n} links for {whose} {when}."),
+            },
+            Tone::Info,
+        );
+    }
+
+    /// `:map` alone (or `:map help`): every word of `:map`, a line each.
+    fn map_words(&mut self) {
+        let mut lines = vec![self.cx.map.describe(), String::new()];
+        lines.extend(
+            crate::tui::heatmap::MAP_WORDS
+                .iter()
+                .map(|(word, what)| format!("{word}: {what}")),
+        );
+        lines.push("Keys: m the next table, M the next view, # the numbers.".into());
+        self.cx.overlay = Overlay::Describe(DescribeView::titled("The map's words", lines));
     }
 }
+
+/// Why a map shows few links, however long the search (shown under them).
+const LINKS_WHY: [&str; 2] = [
+    "A link joins a move of a refuting line to the reply after it (Greer's Fig. 2). Most refuting lines are one move long: below the move that cut off, the other side found nothing better than it already had, so the search keeps no line after it and makes no link.",
+    "A line goes on, and links are made, only where the position after the cutoff move was answered by the transposition table, which adds its stored move. So links are few: teach mode's search, one depth with few table answers, makes almost none.",
+];

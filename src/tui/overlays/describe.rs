@@ -15,6 +15,8 @@ use crate::tui::widgets::fitted::fitted;
 /// The lines on show and how far they are scrolled (in rows).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DescribeView {
+    /// The first row: what the lines are.
+    pub title: String,
     pub lines: Vec<String>,
     pub scroll: usize,
 }
@@ -33,7 +35,17 @@ pub enum Answer {
 
 impl DescribeView {
     pub fn new(lines: Vec<String>) -> DescribeView {
-        DescribeView { lines, scroll: 0 }
+        DescribeView::titled("The position in words", lines)
+    }
+
+    /// Other plain lines the same way (the move-table map's words and
+    /// links), under `title`.
+    pub fn titled(title: impl Into<String>, lines: Vec<String>) -> DescribeView {
+        DescribeView {
+            title: title.into(),
+            lines,
+            scroll: 0,
+        }
     }
 
     /// The rows of the text on a screen of `width` columns.
@@ -69,7 +81,7 @@ impl DescribeView {
         let room = usize::from(area.height.saturating_sub(FRAME_ROWS));
         let more = rows.len() > self.scroll + room;
         let pad = " ".repeat(MARGIN);
-        let mut lines = vec![Line::styled(format!("{pad}The position in words"), bold)];
+        let mut lines = vec![Line::styled(format!("{pad}{}", self.title), bold)];
         lines.extend(
             rows.iter()
                 .skip(self.scroll)

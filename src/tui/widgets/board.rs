@@ -132,8 +132,32 @@ impl Board<'_> {
                 let style = Style::default().fg(theme.target).bg(bg);
                 buffer.set_string(cx, cy, "•", tint(style));
             }
+            // The cells the band's mark takes on the piece's row, which the
+            // highlight marks leave to it.
+            let mut band_cells: Vec<u16> = Vec::new();
             if let (Some(heat), Some(band)) = (self.heat, band) {
-                self.mark(buffer, rect, heat, square, band, on_heat.then_some(bg));
+                // Beside its own piece, where it reads with its rank. Where
+                // the piece's row has no room for it whole (the cursor's
+                // brackets take the corners; a signed mark beside a
+                // highlighted piece's marks in a narrow square), in the
+                // row above the piece when that row is free; else split
+                // to the corners.
+                let marked = marks && self.marks_of(square, check_square).is_some();
+                let wide = heat.band_label(band).chars().count() > 1;
+                let crowded = self.cursor == Some(square) || (wide && marked && rect.width < 6);
+                let top_free = rect.height > 1 && !(heat.show_numbers && numbers_fit(rect.height));
+                let row = if crowded && top_free { rect.y } else { cy };
+                let cells = self.mark(
+                    buffer,
+                    rect,
+                    heat,
+                    square,
+                    (band, on_heat.then_some(bg)),
+                    (row, crowded && !top_free),
+                );
+                if row == cy {
+                    band_cells = cells;
+                }
             }
             if marks && let Some((left, right)) = self.marks_of(square, check_square) {
                 let text = on_heat
@@ -146,14 +170,17 @@ impl Board<'_> {
                         .bg(bg)
                         .add_modifier(Modifier::BOLD),
                 );
-                let one_row = rect.height == 1;
-                // In a square of one row the band's digit keeps the left
-                // cell.
-                let digit = band.is_some() && self.palette.digits();
-                if !(one_row && digit) {
-                    buffer.set_string(cx - 1, cy, left.to_string(), style);
+                // The band's mark keeps its cells; where it would take both
+                // sides, the right one still shows the highlight.
+                let (lx, rx) = (cx - 1, cx + 1);
+                let left_free = !band_cells.contains(&lx);
+                let right_free = !band_cells.contains(&rx);
+                if left_free {
+                    buffer.set_string(lx, cy, left.to_string(), style);
                 }
-                buffer.set_string(cx + 1, cy, right.to_string(), style);
+                if right_free || !left_free {
+                    buffer.set_string(rx, cy, right.to_string(), style);
+                }
             }
             if self.cursor == Some(square) {
                 let style = Style::default()
@@ -196,54 +223,55 @@ impl Board<'_> {
         }
     }
 
-    /// The band's digit (where the palette wants it) and the square's
-    /// number (numbers mode, where it fits) on a square of the map. The
-    /// number has the top row to itself, its last cell left blank so it
-    /// never runs into the next square's; the digit then moves down beside
-    /// the piece.
+    /// The band's digit (where the palette wants it) on row `y` and the
+    /// square's number (numbers mode, where it fits) on a square of the
+    /// map; the columns the digit took. The number has the top row to
+    /// itself, its last cell left blank so it never runs into the next
+    /// square's.
     fn mark(
         &self,
         buffer: &mut ratatui::buffer::Buffer,
         rect: Rect,
         heat: &HeatMap,
         square: Square,
-        band: u8,
-        heat_bg: Option<ratatui::style::Color>,
-    ) {
+        (band, heat_bg): (u8, Option<ratatui::style::Color>),
+        (y, crowded): (u16, bool),
+    ) -> Vec<u16> {
         let mut style = Style::default().add_modifier(Modifier::BOLD);
         if let (Some(bg), Some(text)) = (heat_bg, self.palette.text(band)) {
             style = style.fg(text).bg(bg);
         }
         let numbers = heat.show_numbers && numbers_fit(rect.height);
+        let mut cells = Vec::new();
         if self.palette.digits() {
-            let y = if numbers {
-                rect.y + rect.height / 2
-            } else {
-                rect.y
-            };
-            // The band's mark in the corner: a digit, or in the net view a
-            // sign and a digit; where the square is too narrow for both
-            // beside each other without touching the piece in its centre,
-            // the digit goes to the other corner.
+            // The band's mark in the left corner: a digit, or in the net
+            // view a sign and a digit; where the square is too narrow for
+            // both beside each other clear of the piece in its centre (and
+            // of the marks beside it on a crowded row), the digit goes to
+            // the other corner.
             let label = heat.band_label(band);
             let mut chars = label.chars();
+            let narrow = rect.width < 5 || (crowded && rect.width < 6);
             match (chars.next(), chars.next()) {
-                (Some(sign), Some(digit)) if rect.width < 5 => {
+                (Some(sign), Some(digit)) if narrow => {
                     buffer.set_string(rect.x, y, sign.to_string(), style);
                     let right = rect.x + rect.width.saturating_sub(1);
                     buffer.set_string(right, y, digit.to_string(), style);
+                    cells = vec![rect.x, right];
                 }
                 _ => {
+                    cells = (rect.x..rect.x + label.chars().count() as u16).collect();
                     buffer.set_string(rect.x, y, label, style);
                 }
             }
         }
         if !numbers {
-            return;
+            return cells;
         }
         let width = rect.width.saturating_sub(1);
         let text = compact(heat.numbers[square.to_usize()], usize::from(width));
         let pad = width.saturating_sub(text.chars().count() as u16);
         buffer.set_string(rect.x + pad, rect.y, text, style);
+        cells
     }
 }

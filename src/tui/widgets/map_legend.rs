@@ -1,6 +1,7 @@
 //! The move-table map's legend: one line naming the table and the view,
 //! the bands from most to least, what a blank square means, and the keys.
-//! Parts that do not fit the width are left off from the end, with "…".
+//! Parts that do not fit the width are left off, the least needed first,
+//! with "…" at the end.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -9,7 +10,7 @@ use ratatui::text::{Line, Span};
 
 use super::fitted::fitted;
 use crate::engine::movetables::{MapView, Scope};
-use crate::tui::heatmap::{BANDS, HeatMap, MapSource, MapTable};
+use crate::tui::heatmap::{BANDS, HeatMap, MapSource, MapTable, history_label};
 use crate::tui::theme::{MapPalette, Theme};
 
 pub struct MapLegend<'a> {
@@ -21,28 +22,28 @@ pub struct MapLegend<'a> {
 }
 
 impl MapLegend<'_> {
-    /// The legend's parts, most important first; each is kept whole or
-    /// left off.
-    fn parts(&self) -> Vec<Vec<Span<'static>>> {
+    /// The legend's parts in the order they are drawn, each with its rank
+    /// (0 the most needed): the parts that fit are kept by rank, whole, so
+    /// the keys stay where the link has no room.
+    fn parts(&self) -> Vec<(u8, Vec<Span<'static>>)> {
         let heat = self.heat;
         let dim = Style::default().fg(self.theme.dim);
         let sep = || Span::styled(" · ", dim);
         // What the view counts, exactly (after the scale, which the map
         // cannot be read without).
         let counts = match (heat.source, heat.view) {
-            (MapSource::Tables, MapView::Importance) => "times considered",
+            (MapSource::Tables, MapView::Touches) => "times considered",
+            (MapSource::Tables, MapView::Importance) => "|gains - losses|",
             (MapSource::Tables, MapView::Net) => "gains - losses",
             (MapSource::Tables, MapView::Best) => "net gains",
-            (MapSource::History, MapView::Importance) => "|score|",
-            (MapSource::History, MapView::Net) => "score by destination",
-            (MapSource::History, MapView::Best) => "positive score",
-            (MapSource::Counter, _) => "",
+            // The history's title names its score: no more to say.
+            (MapSource::History | MapSource::Counter, _) => "",
         };
         let title = match heat.source {
             MapSource::Tables => format!(
                 " Map: {} · {}{}",
                 heat.table.name(),
-                heat.view.name(),
+                heat.view.title(),
                 match heat.scope {
                     Scope::Game => "",
                     Scope::Search => " · this search",
@@ -56,29 +57,32 @@ impl MapLegend<'_> {
                     ""
                 },
                 heat.table.name(),
-                heat.view.name()
+                history_label(heat.view)
             ),
             MapSource::Counter => " Counter-move".to_string(),
         };
-        let mut parts = vec![vec![Span::styled(
-            title,
-            Style::default().add_modifier(Modifier::BOLD),
-        )]];
+        let mut parts = vec![(
+            0,
+            vec![Span::styled(
+                title,
+                Style::default().add_modifier(Modifier::BOLD),
+            )],
+        )];
         if let Some(counter) = &heat.counter {
-            parts.push(vec![sep(), Span::raw(counter.clone())]);
-            parts.push(vec![sep(), Span::styled(":map tables returns", dim)]);
+            parts.push((1, vec![sep(), Span::raw(counter.clone())]));
+            parts.push((2, vec![sep(), Span::styled(":map tables returns", dim)]));
             return parts;
         }
         if !heat.learned {
-            parts.push(vec![sep(), Span::raw("nothing learned")]);
+            parts.push((1, vec![sep(), Span::raw("nothing learned")]));
         }
         if heat.show_numbers && !self.numbers_fit {
             // Said early: on a small screen it is why # shows nothing.
-            parts.push(vec![sep(), Span::raw("no room for numbers")]);
+            parts.push((1, vec![sep(), Span::raw("no room for numbers")]));
         }
         let (most, least) = match heat.view {
             MapView::Net => ("gained", "lost"),
-            MapView::Importance | MapView::Best => ("most", "least"),
+            MapView::Touches | MapView::Importance | MapView::Best => ("most", "least"),
         };
         let mut scale = vec![sep()];
         match self.palette {
@@ -112,47 +116,84 @@ impl MapLegend<'_> {
                 scale.push(Span::raw(format!(" {least}")));
             }
         }
-        parts.push(scale);
+        parts.push((1, scale));
         if heat.show_numbers && self.numbers_fit {
             let what = match heat.table {
                 MapTable::One(_) => "numbers",
                 MapTable::All => "numbers: sums",
             };
-            parts.push(vec![sep(), Span::raw(what)]);
+            parts.push((6, vec![sep(), Span::raw(what)]));
         }
         if !counts.is_empty() {
-            parts.push(vec![sep(), Span::raw(format!("counts: {counts}"))]);
+            parts.push((4, vec![sep(), Span::raw(counts)]));
         }
-        let blank = match heat.view {
-            MapView::Importance => "blank never considered",
-            MapView::Net => "blank 0 or never",
+        let blank = match (heat.source, heat.view) {
+            (MapSource::Tables, MapView::Touches) => "blank never considered",
+            (MapSource::Tables, MapView::Importance) => "blank 0: never considered or back to 0",
+            (MapSource::Tables, MapView::Net) => "blank 0 or never considered",
             // A square that lost as much as it gained is blank here too.
-            MapView::Best => "blank no net gain",
+            (_, MapView::Best) => "blank no net gain",
+            // A score is kept by destination, not counted: one that came
+            // back to 0 looks like none.
+            (_, MapView::Touches | MapView::Importance | MapView::Net) => {
+                "blank 0: never scored or back to 0"
+            }
         };
-        parts.push(vec![sep(), Span::raw(blank)]);
+        parts.push((5, vec![sep(), Span::raw(blank)]));
         if let Some(link) = &heat.link {
-            parts.push(vec![sep(), Span::raw(link.clone())]);
+            parts.push((3, vec![sep(), Span::raw(format!("link {link}"))]));
         }
-        parts.push(vec![sep(), Span::styled("m next, M view, # numbers", dim)]);
+        parts.push((
+            2,
+            vec![sep(), Span::styled("m next, M view, # numbers", dim)],
+        ));
         parts
     }
 
     pub fn draw(&self, frame: &mut Frame, area: Rect) {
-        let width = usize::from(area.width);
-        let mut spans = Vec::new();
-        let mut used = 0;
-        for part in self.parts() {
-            let len: usize = part.iter().map(|s| s.content.chars().count()).sum();
-            if used + len > width {
-                // (The ellipsis is clipped where even it does not fit.)
-                if used < width {
-                    spans.push(Span::styled(" …", Style::default().fg(self.theme.dim)));
-                }
-                break;
-            }
-            used += len;
-            spans.extend(part);
-        }
+        let spans = self.line(usize::from(area.width));
         frame.render_widget(fitted(Line::from(spans), area.width), area);
+    }
+
+    /// The legend in `width` columns: the parts kept by rank while they
+    /// fit whole, drawn in their order; " …" says where some were left
+    /// off (where even it fits).
+    fn line(&self, width: usize) -> Vec<Span<'static>> {
+        const MORE: &str = " …";
+        let parts = self.parts();
+        let len = |part: &Vec<Span<'static>>| -> usize {
+            part.iter().map(|s| s.content.chars().count()).sum()
+        };
+        let total: usize = parts.iter().map(|(_, p)| len(p)).sum();
+        // Room for the "…" only when something must go.
+        let room = if total <= width {
+            width
+        } else {
+            width.saturating_sub(MORE.chars().count())
+        };
+        let mut order: Vec<usize> = (0..parts.len()).collect();
+        order.sort_by_key(|&i| parts[i].0);
+        let mut kept = vec![false; parts.len()];
+        let mut used = 0;
+        for i in order {
+            let n = len(&parts[i].1);
+            if used + n <= room {
+                used += n;
+                kept[i] = true;
+            }
+        }
+        let mut spans = Vec::new();
+        let mut left_off = false;
+        for ((_, part), keep) in parts.into_iter().zip(kept) {
+            if keep {
+                spans.extend(part);
+            } else {
+                left_off = true;
+            }
+        }
+        if left_off && used + MORE.chars().count() <= width {
+            spans.push(Span::styled(MORE, Style::default().fg(self.theme.dim)));
+        }
+        spans
     }
 }

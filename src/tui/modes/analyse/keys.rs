@@ -68,8 +68,8 @@ pub const HELP: &[(&str, &str)] = &[
         "branching factor: N(d)/N(d-1), and root = (all nodes)^(1/d)",
     ),
     (
-        "m M #, :map wn",
-        "move-table map: table, importance/best, numbers; :map off",
+        "m M #, :map",
+        "table; touches/importance/net/best; numbers; :map lists",
     ),
     (
         "g, o",

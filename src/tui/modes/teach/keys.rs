@@ -35,8 +35,8 @@ pub const HELP: &[(&str, &str)] = &[
     ("P", "predict mode: guess the first move tried, or a cutoff"),
     ("S", "show or hide the statistics"),
     (
-        "m M #, :map wn",
-        "move-table map: table, importance/best, numbers; :map off",
+        "m M #, :map",
+        "table; touches/importance/net/best; numbers; :map lists",
     ),
     ("f", "flip the board"),
     ("Esc", "back to the game or analysis"),

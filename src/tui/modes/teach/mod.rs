@@ -160,6 +160,8 @@ impl Teach {
         if matches!(self.record, Record::Making { .. }) {
             cx.engine.cancel(self.record_id);
         }
+        // The tables learn by the rule the settings name, as in a game.
+        self.setup.options.table_decrement = cx.services.settings.move_table_decrement;
         let setup = Box::new(self.setup.clone());
         self.record_id = cx.engine.start(|id| Request::Record { id, setup });
         self.record = Record::Making { since: now };
