@@ -36,37 +36,90 @@ fn documentation() -> String {
     text
 }
 
-/// Every number the documentation writes between `before` and `after`
-/// (digits with thousands separators, a sign or a decimal point), in order.
-/// Panics when there is none: a check whose words are gone must be updated
-/// with the text, not pass silently.
-fn quoted(doc: &str, before: &str, after: &str) -> Vec<String> {
-    let mut found = Vec::new();
-    let mut rest = doc;
-    while let Some(at) = rest.find(before) {
-        rest = &rest[at + before.len()..];
-        let end = rest
-            .find(|c: char| !(c.is_ascii_digit() || matches!(c, ',' | '.' | '-' | '+')))
-            .unwrap_or(rest.len());
-        // A sentence's own full stop or comma after the number is not part of it.
-        let number = rest[..end].trim_end_matches(['.', ',']);
-        if !number.is_empty() && rest[number.len()..].starts_with(after) {
-            found.push(number.replace(',', ""));
+/// A piece of a figure's pattern: words, or a number to read.
+enum Part {
+    Words(String),
+    Number,
+}
+
+/// `pattern` with each `{}` a number (digits with thousands separators and
+/// a decimal point, perhaps a sign in front); a space in it matches any run of white space,
+/// so that a sentence wrapped at another word still matches.
+fn parts(pattern: &str) -> Vec<Part> {
+    let mut parts = Vec::new();
+    for (i, words) in pattern.split("{}").enumerate() {
+        if i > 0 {
+            parts.push(Part::Number);
+        }
+        if !words.is_empty() {
+            parts.push(Part::Words(words.to_string()));
         }
     }
+    parts
+}
+
+/// The numbers of `parts` if the text at its start matches them.
+fn match_here(text: &str, parts: &[Part]) -> Option<Vec<String>> {
+    let mut rest = text;
+    let mut numbers = Vec::new();
+    for part in parts {
+        match part {
+            Part::Words(words) => {
+                for c in words.chars() {
+                    if c.is_whitespace() {
+                        let trimmed = rest.trim_start();
+                        if trimmed.len() == rest.len() {
+                            return None;
+                        }
+                        rest = trimmed;
+                    } else {
+                        rest = rest.strip_prefix(c)?;
+                    }
+                }
+            }
+            Part::Number => {
+                // A sign only in front: `0.995-0.999` is two numbers.
+                let sign = usize::from(rest.starts_with(['-', '+']));
+                let end = sign
+                    + rest[sign..]
+                        .find(|c: char| !(c.is_ascii_digit() || matches!(c, ',' | '.')))
+                        .unwrap_or(rest.len() - sign);
+                // A sentence's own full stop or comma after the number is
+                // not part of it.
+                let number = rest[..end].trim_end_matches(['.', ',']);
+                if !number.chars().any(|c| c.is_ascii_digit()) {
+                    return None;
+                }
+                numbers.push(number.replace(',', ""));
+                rest = &rest[number.len()..];
+            }
+        }
+    }
+    Some(numbers)
+}
+
+/// Every place the documentation writes `pattern`, with its numbers, in
+/// order. Panics when there is none: a check whose words are gone must be
+/// updated with the text, not pass silently.
+fn quoted(doc: &str, pattern: &str) -> Vec<Vec<String>> {
+    let parts = parts(pattern);
+    let found: Vec<Vec<String>> = doc
+        .char_indices()
+        .filter_map(|(i, _)| match_here(&doc[i..], &parts))
+        .collect();
     assert!(
         !found.is_empty(),
-        "README.md/docs no longer quote a figure as `{before}N{after}`: update this test with the text"
+        "README.md/docs no longer say `{pattern}`: update this test with the text"
     );
     found
 }
 
-/// Check that every place quoting the figure says `value`.
-fn check(doc: &str, before: &str, after: &str, value: &str, command: &str) {
-    for figure in quoted(doc, before, after) {
+/// Check that every place writing `pattern` gives these figures.
+fn check(doc: &str, pattern: &str, figures: &[String], command: &str) {
+    for said in quoted(doc, pattern) {
         assert_eq!(
-            figure, value,
-            "README.md/docs say `{before}{figure}{after}`, but `{command}` gives {value}"
+            said, figures,
+            "README.md/docs say `{pattern}` with {said:?}, but `{command}` gives {figures:?}"
         );
     }
 }
@@ -82,50 +135,57 @@ fn bench_nodes(args: &[&str]) -> String {
     words.next().unwrap().to_string()
 }
 
+/// Figures as the documentation writes them (no separators: `check`
+/// reads the text's without them).
+fn figures<const N: usize>(values: [impl ToString; N]) -> Vec<String> {
+    values.iter().map(ToString::to_string).collect()
+}
+
+/// The output of `kibitz ARGS`, which must succeed.
+fn stdout_of(args: &[&str]) -> String {
+    let out = run_kibitz(args);
+    assert!(
+        out.status.success(),
+        "kibitz {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
 #[test]
 fn bench_node_signatures_are_the_binarys() {
     let doc = documentation();
     check(
         &doc,
-        "bench signature ",
-        " nodes at depth 9",
-        &bench_nodes(&["bench"]),
-        "kibitz bench",
-    );
-    check(
-        &doc,
-        "(",
-        " with `--eval builtin`",
-        &bench_nodes(&["bench", "--eval", "builtin"]),
-        "kibitz bench --eval builtin",
+        "bench signature {} nodes at depth 9 ({} with `--eval builtin`",
+        &[
+            bench_nodes(&["bench"]),
+            bench_nodes(&["bench", "--eval", "builtin"]),
+        ],
+        "kibitz bench; kibitz bench --eval builtin",
     );
 }
 
 #[test]
 fn the_smallest_lessons_tree_has_the_nodes_it_is_said_to_have() {
     let doc = documentation();
-    let args = [
+    let stdout = stdout_of(&[
         "trace",
         "--summary",
         "--fen",
         "7k/7P/7K/8/8/8/8/8 w - - 0 1",
         "--depth",
         "3",
-    ];
-    let out = run_kibitz(&args);
-    assert!(out.status.success());
-    let stdout = String::from_utf8(out.stdout).unwrap();
+    ]);
     let nodes = stdout
         .lines()
         .find_map(|l| l.strip_prefix("nodes "))
         .and_then(|l| l.split_whitespace().next())
-        .unwrap()
-        .to_string();
+        .unwrap();
     check(
         &doc,
-        "one or two replies each, ",
-        " nodes at depth 3",
-        &nodes,
+        "one or two replies each, {} nodes at depth 3",
+        &figures([nodes]),
         "kibitz trace --summary --fen '7k/7P/7K/8/8/8/8/8 w - - 0 1' --depth 3",
     );
 }
@@ -135,21 +195,255 @@ fn the_teach_step_limit_is_the_codes() {
     let doc = documentation();
     check(
         &doc,
-        "too large to follow (over ",
-        " steps)",
-        &kibitz::teach::MAX_EVENTS.to_string(),
+        "too large to follow (over {} steps)",
+        &figures([kibitz::teach::MAX_EVENTS]),
         "kibitz::teach::MAX_EVENTS",
+    );
+}
+
+/// `kibitz movetables --depth 10 --decrement RULE --json`.
+fn move_tables(rule: &str) -> serde_json::Value {
+    let stdout = stdout_of(&["movetables", "--depth", "10", "--decrement", rule, "--json"]);
+    serde_json::from_str(&stdout).unwrap()
+}
+
+/// One view of a table of `move_tables`, by its code ("wq") and field.
+fn view(tables: &serde_json::Value, code: &str, field: &str) -> [i64; 64] {
+    let table = tables["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["code"] == code)
+        .unwrap();
+    let values: Vec<i64> = table[field]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_i64().unwrap())
+        .collect();
+    values.try_into().unwrap()
+}
+
+/// A whole percentage, rounded as the text rounds it.
+fn percent(part: i64, whole: i64) -> i64 {
+    (100.0 * part as f64 / whole as f64).round() as i64
+}
+
+#[test]
+fn the_move_tables_gains_and_losses_are_the_binarys() {
+    let doc = documentation();
+    let tried = move_tables("tried");
+    let all = move_tables("all");
+    let (gains, losses) = (
+        tried["gains"].as_i64().unwrap(),
+        tried["losses"].as_i64().unwrap(),
+    );
+    check(
+        &doc,
+        "losses are {}% of their gains ({} against {};",
+        &figures([percent(losses, gains), losses, gains]),
+        "kibitz movetables --depth 10 --decrement tried --json",
+    );
+    let (all_gains, all_losses) = (
+        all["gains"].as_i64().unwrap(),
+        all["losses"].as_i64().unwrap(),
+    );
+    assert_eq!(all_gains, gains, "the rule changes the losses only");
+    check(
+        &doc,
+        "they are {} times the gains ({} against the same {}:",
+        &figures([
+            (all_losses as f64 / all_gains as f64).round() as i64,
+            all_losses,
+            all_gains,
+        ]),
+        "kibitz movetables --depth 10 --decrement all --json",
+    );
+    // Under `all` the queens' tables are negative almost everywhere.
+    let negative = |code: &str| {
+        let touches = view(&all, code, "touches");
+        let weights = view(&all, code, "weights");
+        let considered = touches.iter().filter(|&&t| t > 0).count();
+        let below = (0..64)
+            .filter(|&i| touches[i] > 0 && weights[i] < 0)
+            .count();
+        [below, considered]
+    };
+    let [white, white_considered] = negative("wq");
+    let [black, black_considered] = negative("bq");
+    check(
+        &doc,
+        "({} of White's {} squares considered, {} of Black's {};",
+        &figures([white, white_considered, black, black_considered]),
+        "kibitz movetables --depth 10 --decrement all --json",
+    );
+}
+
+/// On how many of the squares the search considered two map views put a
+/// square in another band (or one leaves it blank), as the map ranks them.
+#[cfg(feature = "tui")]
+fn band_differences(tables: &serde_json::Value, code: &str, a: &str, b: &str) -> [usize; 2] {
+    use kibitz::tui::heatmap::bands;
+    let touches = view(tables, code, "touches");
+    let considered = (0..64)
+        .filter(|&i| touches[i] > 0)
+        .fold(0u64, |m, i| m | 1 << i);
+    let banded = |field: &str| {
+        let values = view(tables, code, field_name(field));
+        let on = match field {
+            // Every square considered, even one whose gains and losses cancelled.
+            "touches" => considered,
+            _ => (0..64)
+                .filter(|&i| values[i] > 0)
+                .fold(0u64, |m, i| m | 1 << i),
+        };
+        bands(&values, on)
+    };
+    let (first, second) = (banded(a), banded(b));
+    let differ = (0..64)
+        .filter(|&i| considered & (1 << i) != 0 && first[i] != second[i])
+        .count();
+    [differ, considered.count_ones() as usize]
+}
+
+/// The map views by the fields of `movetables --json`: touches,
+/// importance (Greer's, the absolute weight) and best (the weights, positive).
+#[cfg(feature = "tui")]
+fn field_name(view: &str) -> &str {
+    match view {
+        "best" => "weights",
+        other => other,
+    }
+}
+
+#[cfg(feature = "tui")]
+#[test]
+fn the_queen_maps_differ_where_the_text_says() {
+    let doc = documentation();
+    let tried = move_tables("tried");
+    let all = move_tables("all");
+    let command =
+        "kibitz movetables --depth 10 --decrement tried|all --json, ranked as the map ranks";
+    let [w, w_of] = band_differences(&tried, "wq", "touches", "best");
+    let [b, b_of] = band_differences(&tried, "bq", "touches", "best");
+    check(
+        &doc,
+        "touches and best maps differ on {}% and {}% of the squares considered, band for band ({} of {} for White, {} of {} for Black)",
+        &figures([
+            percent(w as i64, w_of as i64),
+            percent(b as i64, b_of as i64),
+            w as i64,
+            w_of as i64,
+            b as i64,
+            b_of as i64,
+        ]),
+        command,
+    );
+    let [w, w_of] = band_differences(&tried, "wq", "importance", "best");
+    let [b, b_of] = band_differences(&tried, "bq", "importance", "best");
+    check(
+        &doc,
+        "importance and best on {}% and {}% ({} of {}, {} of {});",
+        &figures([
+            percent(w as i64, w_of as i64),
+            percent(b as i64, b_of as i64),
+            w as i64,
+            w_of as i64,
+            b as i64,
+            b_of as i64,
+        ]),
+        command,
+    );
+    let [w, w_of] = band_differences(&all, "wq", "importance", "touches");
+    let [b, b_of] = band_differences(&all, "bq", "importance", "touches");
+    check(
+        &doc,
+        "nearly agree ({} of {} and {} of {})",
+        &figures([w, w_of, b, b_of]),
+        command,
+    );
+}
+
+#[test]
+fn the_move_table_bench_is_the_binarys() {
+    let doc = documentation();
+    let stdout = stdout_of(&["bench", "--movetables", "0,1,2,4", "--depth", "6", "--json"]);
+    let rows: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .filter(|r: &serde_json::Value| r["type"] == "row")
+        .collect();
+    let row = |history: bool, table_moves: u64| {
+        rows.iter()
+            .find(|r| r["history"] == history && r["table_moves"] == table_moves)
+            .unwrap()
+    };
+    let said = quoted(&doc, "| {} | {} ({}) | {} | {} ({}) | {} |");
+    assert_eq!(
+        said.len(),
+        4,
+        "the table has a row for 0, 1, 2 and 4 table moves"
+    );
+    for table_moves in [0, 1, 2, 4] {
+        let (on, off) = (row(true, table_moves), row(false, table_moves));
+        let expected = figures([
+            table_moves.to_string(),
+            on["nodes"].to_string(),
+            on["mean_nodes"].to_string(),
+            format!("{:.3}", on["ratio"].as_f64().unwrap()),
+            off["nodes"].to_string(),
+            off["mean_nodes"].to_string(),
+            format!("{:.3}", off["ratio"].as_f64().unwrap()),
+        ]);
+        assert!(
+            said.contains(&expected),
+            "README's table of `kibitz bench --movetables 0,1,2,4 --depth 6` has no row {expected:?}: {said:?}"
+        );
+    }
+    // The sentence under the table.
+    let ratio = |history, table_moves| row(history, table_moves)["ratio"].as_f64().unwrap();
+    let with_history = [1, 2, 4].map(|n| ratio(true, n));
+    let low = with_history.iter().copied().fold(f64::INFINITY, f64::min);
+    let high = with_history
+        .iter()
+        .copied()
+        .fold(f64::NEG_INFINITY, f64::max);
+    check(
+        &doc,
+        "({}-{} with history)",
+        &figures([format!("{low:.3}"), format!("{high:.3}")]),
+        "kibitz bench --movetables 0,1,2,4 --depth 6",
+    );
+    let without = [1, 2, 4].map(|n| ratio(false, n));
+    let least = without.iter().copied().fold(f64::INFINITY, f64::min);
+    assert_eq!(
+        least,
+        ratio(false, 4),
+        "the text names 4 moves as the fewest"
+    );
+    check(
+        &doc,
+        "up to {}% fewer ({} at 4 moves)",
+        &figures([
+            format!("{:.0}", 100.0 * (1.0 - least)),
+            format!("{least:.3}"),
+        ]),
+        "kibitz bench --movetables 0,1,2,4 --depth 6",
     );
 }
 
 #[test]
 fn a_figure_that_is_not_there_is_reported() {
-    let caught =
-        std::panic::catch_unwind(|| quoted("nodes 12 at depth 3", "nodes ", " at depth 4"));
+    let caught = std::panic::catch_unwind(|| quoted("nodes 12 at depth 3", "nodes {} at depth 4"));
     assert!(caught.is_err());
     assert_eq!(
-        quoted("a 1,234 b, and a 56. b", "a ", " b"),
-        ["1234"],
-        "a number is read with its separators and must be followed by `after`"
+        quoted("a 1,234 b, and a 56.\n b {x}", "a {} b"),
+        [["1234"]],
+        "a number is read with its separators and must be followed by the pattern's words"
+    );
+    assert_eq!(
+        quoted("losses 4, gains\n  12.", "losses {}, gains {}"),
+        [["4", "12"]],
+        "white space in the pattern matches a line break"
     );
 }
