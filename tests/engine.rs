@@ -478,3 +478,35 @@ fn weaker_levels_stay_on_one_thread() {
     };
     assert_eq!(nodes_with(1), nodes_with(4));
 }
+
+/// Positions where both sides can trade evenly all over the board: the
+/// quiescence search once tried every order of every trade (the 32-rook
+/// position took 16 M nodes for one ply and never finished two). Each must
+/// finish a three-ply search well inside a node budget; the budget is
+/// also the search's limit, so a search that explodes ends short of depth 3
+/// instead of running on.
+#[test]
+fn many_equal_captures_finish_a_small_depth_within_a_node_budget() {
+    const BUDGET: u64 = 1_500_000;
+    for fen in [
+        "rnbqkbnr/rrrrrrrr/8/8/8/8/RRRRRRRR/RNBQKBNR w KQkq - 0 1",
+        "r1bqkb1r/rrrrrrrr/8/8/8/8/RRRRRRRR/R1BQKB1R b KQkq - 0 1",
+        "k7/rrrrrrrr/8/8/8/8/RRRRRRRR/K7 w - - 0 1",
+        "rnbqkbnr/8/qqqqqqqq/QQQQQQQQ/8/8/8/RNBQKBNR w KQkq - 0 1",
+        "rnbqkbnr/8/bnbnbnbn/NBNBNBNB/8/8/8/RNBQKBNR w KQkq - 0 1",
+    ] {
+        let position = parse_fen_or_panic(fen);
+        let limits = Limits {
+            depth: Some(3),
+            nodes: Some(BUDGET),
+            ..Limits::default()
+        };
+        let result = common::search(&position, &limits, SearchOptions::default());
+        assert_eq!(
+            result.depth, 3,
+            "{fen}: depth 3 not finished within {BUDGET} nodes"
+        );
+        assert!(result.nodes < BUDGET, "{fen}: {} nodes", result.nodes);
+        assert!(result.best_move.is_some(), "{fen}");
+    }
+}
