@@ -478,3 +478,81 @@ fn weaker_levels_stay_on_one_thread() {
     };
     assert_eq!(nodes_with(1), nodes_with(4));
 }
+
+/// Positions where both sides can trade evenly all over the board: the
+/// quiescence search once tried every order of every trade (the 32-rook
+/// position took 16 M nodes for one ply and never finished two). Each must
+/// finish a three-ply search well inside a node budget; the budget is
+/// also the search's limit, so a search that explodes ends short of depth 3
+/// instead of running on.
+#[test]
+fn many_equal_captures_finish_a_small_depth_within_a_node_budget() {
+    const BUDGET: u64 = 1_500_000;
+    for fen in [
+        "rnbqkbnr/rrrrrrrr/8/8/8/8/RRRRRRRR/RNBQKBNR w KQkq - 0 1",
+        "r1bqkb1r/rrrrrrrr/8/8/8/8/RRRRRRRR/R1BQKB1R b KQkq - 0 1",
+        "k7/rrrrrrrr/8/8/8/8/RRRRRRRR/K7 w - - 0 1",
+        "rnbqkbnr/8/qqqqqqqq/QQQQQQQQ/8/8/8/RNBQKBNR w KQkq - 0 1",
+        "rnbqkbnr/8/bnbnbnbn/NBNBNBNB/8/8/8/RNBQKBNR w KQkq - 0 1",
+    ] {
+        let position = parse_fen_or_panic(fen);
+        let limits = Limits {
+            depth: Some(3),
+            nodes: Some(BUDGET),
+            ..Limits::default()
+        };
+        let result = common::search(&position, &limits, SearchOptions::default());
+        assert_eq!(
+            result.depth, 3,
+            "{fen}: depth 3 not finished within {BUDGET} nodes"
+        );
+        assert!(result.nodes < BUDGET, "{fen}: {} nodes", result.nodes);
+        assert!(result.best_move.is_some(), "{fen}");
+    }
+}
+
+/// Black's only legal move, 1... Nxf7, loses the queen to 2. Ne6 (Stockfish:
+/// +4.31 for White). A two-ply look sees only the piece won.
+const ONE_LEGAL_MOVE: &str = "r1bqkb1r/pppnpB1p/3p2pn/6N1/4P3/8/PPPP1PPP/RNBQK2R b KQkq - 0 5";
+
+/// Where the score is what the search is for (`kibitz analyze --movetime`,
+/// a review's evaluations, UCI `go movetime`), a lone legal move is
+/// searched like any other: it once stopped at depth 2 with -1.86.
+#[test]
+fn a_lone_legal_move_is_scored_by_a_real_search_when_analysing() {
+    let position = parse_fen_or_panic(ONE_LEGAL_MOVE);
+    assert_eq!(position.legal_moves().len(), 1);
+    let limits = Limits {
+        movetime: Some(Duration::from_millis(500)),
+        ..Limits::default()
+    };
+    let result = common::search(&position, &limits, SearchOptions::default());
+    assert!(result.depth > 2, "depth {}", result.depth);
+    // Black's view: White is more than two pawns up.
+    let kibitz::engine::Score::Centipawns(cp) = result.score else {
+        panic!("{:?}", result.score)
+    };
+    assert!(cp < -200, "Black's score {cp}");
+}
+
+/// In a game (a clock, or the play mode's untimed move) the lone move is
+/// still played after a quick look: the time is better kept.
+#[test]
+fn a_lone_legal_move_in_a_game_is_played_at_once() {
+    let position = parse_fen_or_panic(ONE_LEGAL_MOVE);
+    let clock = Limits {
+        white_time: Some(Duration::from_secs(60)),
+        black_time: Some(Duration::from_secs(60)),
+        ..Limits::default()
+    };
+    let untimed = Limits {
+        movetime: Some(Duration::from_secs(3)),
+        game_move: true,
+        ..Limits::default()
+    };
+    for limits in [clock, untimed] {
+        let result = common::search(&position, &limits, SearchOptions::default());
+        assert_eq!(result.depth, 2, "{limits:?}");
+        assert!(result.best_move.is_some());
+    }
+}

@@ -128,3 +128,30 @@ fn a_timed_search_does_not_settle_for_a_longer_mate() {
         assert!(move_mates_within(&position, best, 3), "{fen}: {best:?}");
     }
 }
+
+/// Mates in 2 whose key move is quiet and leaves the defender, far ahead in
+/// material, in zugzwang: every move it has allows mate. Passing would
+/// hold, so the defender's null move cut the key move off at every depth
+/// (both scored 0.00 even at depth 40) until null moves were verified.
+#[test]
+fn finds_mates_in_two_behind_a_zugzwang() {
+    for (fen, key) in [
+        ("7Q/8/P7/5N2/8/4ppp1/3prqp1/3Kbbk1 w - - 0 1", "f5h4"),
+        ("8/8/8/1B1R3p/5p1P/2p2p2/1prb1P2/1Rnk1K2 w - - 0 1", "b5d3"),
+    ] {
+        let position = parse_fen(fen).unwrap();
+        assert!(forces_mate(&position, 2), "{fen}");
+        let found = (1..=20).find_map(|depth| {
+            let result = common::search(&position, &Limits::depth(depth), SearchOptions::default());
+            (result.score == Score::Mate(2)).then_some(result)
+        });
+        let result = found.unwrap_or_else(|| panic!("mate in 2 not found by depth 20: {fen}"));
+        let best = result.best_move.unwrap();
+        assert_eq!(
+            best.to_uci(shakmaty::CastlingMode::Standard).to_string(),
+            key,
+            "{fen}"
+        );
+        assert!(move_mates_within(&position, best, 2), "{fen}: {best:?}");
+    }
+}

@@ -333,6 +333,7 @@ impl Session<'_> {
         }
         let limits = Limits {
             movetime: Some(MOVETIME),
+            game_move: true,
             ..Limits::default()
         };
         let (best_move, score) = self.search(limits, self.options.level, true)?;

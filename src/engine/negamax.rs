@@ -210,7 +210,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         if !self.options.quiescence {
             return self.horizon_leaf(position, ply, alpha, beta);
         }
-        self.quiescence(position, key, alpha, beta, ply, in_check)
+        self.quiescence(position, key, alpha, beta, ply, in_check, 0, None)
     }
 
     /// A horizon position of a search without quiescence: its static

@@ -131,6 +131,11 @@ pub struct Limits {
     pub infinite: bool,
     /// Search for a mate in this many moves; stop as soon as one is found.
     pub mate: Option<u32>,
+    /// The search chooses the move to play now in a game (the play mode's
+    /// engine move, without a clock): a lone legal move is played after a
+    /// quick look instead of searched for its score, as under a game clock
+    /// (see [`Limits::plays_a_game`]).
+    pub game_move: bool,
 }
 
 impl Limits {
@@ -140,6 +145,20 @@ impl Limits {
     /// nothing) may be answered from the book or the endgame tables.
     pub fn wants_search(&self) -> bool {
         self.infinite || self.depth.is_some() || self.nodes.is_some() || self.mate.is_some()
+    }
+
+    /// Is this a move to play in a game, where time matters more than the
+    /// score? Yes under a game clock (UCI's `wtime`/`btime`) or when the
+    /// caller says so (`game_move`); no for analysis: `go infinite`, a
+    /// depth or mate limit, or a bare move time (`kibitz analyze`, review,
+    /// the analysis board, UCI `go movetime`), where the score is shown or
+    /// written and must be searched as any other. (A node limit may come
+    /// from a weaker level's own limits, in a game too: it does not say.)
+    pub fn plays_a_game(&self) -> bool {
+        !self.infinite
+            && self.depth.is_none()
+            && self.mate.is_none()
+            && (self.game_move || self.white_time.is_some() || self.black_time.is_some())
     }
 
     pub fn depth(depth: u32) -> Limits {

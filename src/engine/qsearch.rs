@@ -15,7 +15,7 @@
 //! is checkmate; the textbook search also scores a stalemate as a draw.
 
 use arrayvec::ArrayVec;
-use shakmaty::{Chess, Move, Position, Role};
+use shakmaty::{Chess, Move, Position, Role, Square};
 
 use super::ordering::noisy_moves;
 use super::search::{Searcher, play_with_key};
@@ -28,7 +28,40 @@ use super::values::{DRAW, INFINITY, MATE, MAX_PLY};
 /// it wins this much more than its exchange value is skipped.
 const DELTA_MARGIN: i32 = 200;
 
+/// The engine's quiescence search is bounded in how far it plays out
+/// captures that do not win material. Without a bound, a position full of
+/// pieces that can trade evenly (say eight rooks facing eight rooks) makes
+/// the search try every order of every trade: each even capture leaves the
+/// material where it was, so neither stand-pat nor delta pruning ends the
+/// line, and the tree grows like the number of captures to the power of
+/// the number of plies (the 32-rook position took 16 M nodes for a
+/// one-ply search and never finished two plies). The engine searched it
+/// quickly while quiescence used the transposition table, which merged the
+/// many orders of the same trades; it left the table for speed (778dd95).
+///
+/// So, as strong engines do: from this many plies into quiescence on, an
+/// even capture (exchange value 0) is searched only when it takes back on
+/// the square of the last capture, which finishes a trade under way;
+/// starting yet another trade elsewhere is left to the stand-pat, which
+/// judges it as well as a search would (it changes no material). Captures
+/// that win material are still searched: each one takes material for
+/// good, so they end soon on their own.
+const QS_EVEN_TRADE_PLIES: u32 = 4;
+
+/// From this many plies into quiescence on, only recaptures on the square
+/// of the last move are searched (as Stockfish long did beyond its fifth
+/// quiescence ply): a hard bound on the line's length that still finishes
+/// the exchange under way, which can only last as long as there are
+/// pieces attacking that one square. Positions where both sides keep
+/// winning material elsewhere this deep are wild enough that the
+/// stand-pat after the exchange is as good a guess as any.
+const QS_RECAPTURE_PLIES: u32 = 8;
+
 impl<T: Tracer> Searcher<'_, '_, T> {
+    /// `qply`: plies since the quiescence search began (0 at the horizon);
+    /// `last_to`: the square the last quiescence move went to (none at the
+    /// horizon), for the bounds above.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn quiescence(
         &mut self,
         position: &Chess,
@@ -37,6 +70,8 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         beta: i32,
         ply: u32,
         in_check: bool,
+        qply: u32,
+        last_to: Option<Square>,
     ) -> i32 {
         debug_assert_eq!(in_check, position.is_check());
         if !self.enter(ply, 0, alpha, beta, true) {
@@ -107,6 +142,19 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                 }
             }
             quiescence_moves(position, false, self.options.move_ordering, &mut moves);
+            if self.options.selective && ab && qply >= QS_EVEN_TRADE_PLIES {
+                // The bounds above (the selective search's, as the
+                // textbook search keeps the table instead). The moves left
+                // out are not quiescence moves here, as quiet moves are
+                // not anywhere in quiescence: the trace does not list them.
+                let recaptures_only = qply >= QS_RECAPTURE_PLIES;
+                moves.retain(|m| {
+                    Some(m.to()) == last_to
+                        || (!recaptures_only
+                            && (see_bounds(*m).0.is_some_and(|lower| lower > 0)
+                                || see(position, *m) > 0))
+                });
+            }
         }
 
         let reason = if in_check {
@@ -172,9 +220,27 @@ impl<T: Tracer> Searcher<'_, '_, T> {
             self.moved(ply + 1, position.turn(), Some(m));
             let checked = child.is_check();
             let value = if ab {
-                -self.quiescence(&child, key, -beta, -alpha, ply + 1, checked)
+                -self.quiescence(
+                    &child,
+                    key,
+                    -beta,
+                    -alpha,
+                    ply + 1,
+                    checked,
+                    qply + 1,
+                    Some(m.to()),
+                )
             } else {
-                -self.quiescence(&child, key, -INFINITY, INFINITY, ply + 1, checked)
+                -self.quiescence(
+                    &child,
+                    key,
+                    -INFINITY,
+                    INFINITY,
+                    ply + 1,
+                    checked,
+                    qply + 1,
+                    Some(m.to()),
+                )
             };
             if self.stopped {
                 return 0;

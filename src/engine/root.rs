@@ -92,8 +92,13 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         // before (for the clock: see `time_scale`).
         let mut stable_iterations = 0u32;
 
-        // One legal move under a clock: play it after a quick look for a score.
-        let forced = root_moves.len() == 1 && self.budget.hard.is_some() && limits.depth.is_none();
+        // One legal move in a game: play it after a quick look for a score.
+        // Only in a game: wherever the score is what the search is for
+        // (analysis, a review's evaluations, UCI `go movetime`), a two-ply
+        // look misjudges the position (a move that loses the queen three
+        // plies later scored as winning a piece), so the lone move is
+        // searched like any other.
+        let forced = root_moves.len() == 1 && self.budget.hard.is_some() && limits.plays_a_game();
 
         if !root_moves.is_empty() {
             for depth in first_depth..=max_depth {

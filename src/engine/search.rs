@@ -203,6 +203,10 @@ pub(super) struct Searcher<'a, 'c, T: Tracer> {
     /// `excluded[ply]`: the move a singular-extension test leaves out of
     /// the node at `ply` (see `negamax`).
     pub(super) excluded: Vec<Option<Move>>,
+    /// While a null move's cutoff is being verified (see `selective.rs`):
+    /// the side whose null moves are off, and the ply from which on they
+    /// are allowed again.
+    pub(super) null_verification: Option<(shakmaty::Color, u32)>,
     /// Which thread this is: the one that reports and answers, or a helper.
     pub(super) role: Role<'a>,
     /// The evaluation network's sums along the current line, when the
@@ -308,6 +312,7 @@ impl<'a, 'c, T: Tracer> Searcher<'a, 'c, T> {
             iteration_best: None,
             reductions,
             excluded: vec![None; MAX_PLY + 2],
+            null_verification: None,
             role,
         }
     }
@@ -785,9 +790,14 @@ pub(super) fn passed_key(position: &Chess, key: u64, passed: &Chess) -> u64 {
 /// Whether the side to move has a piece besides king and pawns (null move is
 /// unsound in pawn endings, where zugzwang is common).
 pub(super) fn has_pieces(position: &Chess) -> bool {
+    pieces(position) > 0
+}
+
+/// How many pieces (not pawns, not the king) the side to move has.
+pub(super) fn pieces(position: &Chess) -> usize {
     let board = position.board();
     let ours = board.by_color(position.turn());
-    (ours & !board.pawns() & !board.kings()).any()
+    (ours & !board.pawns() & !board.kings()).count()
 }
 
 /// Whether move `m` checks the enemy king, found without making it: the

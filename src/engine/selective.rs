@@ -20,7 +20,7 @@
 
 use shakmaty::{Chess, Move, Position};
 
-use super::search::{Searcher, gives_check, has_pieces, passed_key};
+use super::search::{Searcher, gives_check, has_pieces, passed_key, pieces};
 use super::see::see;
 use super::trace::{OrderReason, Pruning, Shortcut, TraceEvent, Tracer, TtBound};
 use super::tt::TtHit;
@@ -30,6 +30,11 @@ use super::values::{INFINITY, MATE_BOUND, TB_BOUND};
 /// Null move: reduce by this much plus one ply per four of depth.
 const NULL_MOVE_REDUCTION: i32 = 3;
 const NULL_MOVE_MIN_DEPTH: i32 = 3;
+/// A null move's cutoff is verified (see [`Searcher::prune_node`]) from
+/// this depth on, or at any depth when the side to move has at most
+/// `NULL_VERIFY_PIECES` pieces besides its king and pawns.
+const NULL_VERIFY_DEPTH: i32 = 10;
+const NULL_VERIFY_PIECES: usize = 1;
 /// Reverse futility: at depth <= this, a static evaluation this far above
 /// beta per ply of depth is trusted to hold.
 const REVERSE_FUTILITY_DEPTH: i32 = 6;
@@ -124,7 +129,13 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         // search is too shallow to see the mate, so the cutoff would hide
         // a shorter mate (or claim an escape that is not there). Not
         // without pieces either: in pawn endings zugzwang is the rule.
+        // While a cutoff is being verified, the verifying side may not pass
+        // in the plies just below (see below).
+        let verifying = self
+            .null_verification
+            .is_some_and(|(side, until)| side == position.turn() && ply < until);
         if !(null_allowed
+            && !verifying
             && depth >= NULL_MOVE_MIN_DEPTH
             && beta.abs() < MATE_BOUND
             && static_eval >= beta
@@ -170,6 +181,51 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         }
         // Do not trust a mate found by passing.
         let value = if value >= MATE_BOUND { beta } else { value };
+        // Verification. The null move's bet is that some real move is at
+        // least as good as passing; in zugzwang every real move is worse,
+        // and the bet is lost: the side that must move loses, yet passing
+        // says it stands well. Two mates in 2 whose key move leaves the
+        // defender, a queen and rooks up, with only moves that allow mate
+        // (1.Nh4 in 7Q/8/P7/5N2/8/4ppp1/3prqp1/3Kbbk1 w, 1.Bd3 in
+        // 8/8/8/1B1R3p/5p1P/2p2p2/1prb1P2/1Rnk1K2 w) scored 0.00 even at
+        // depth 40: at every depth, the defender's null move cut the key
+        // move off. So where zugzwang can hide, the cutoff is checked by
+        // searching this node's real moves to the same reduced depth, with
+        // this side's null moves off for the plies below (where the same
+        // bet would be made again), and taken only if they too reach beta.
+        // Where: deep nodes, which are few (so the check costs little) and
+        // where a wrong cutoff hides the most (a whole deep subtree); and
+        // at any depth when the side has at most one piece besides king
+        // and pawns, the endings where zugzwang is common (pawn endings
+        // have no null move at all). This is how Stockfish verifies its
+        // null moves at high depth.
+        if self.null_verification.is_none()
+            && (depth >= NULL_VERIFY_DEPTH || pieces(position) <= NULL_VERIFY_PIECES)
+        {
+            let verify_depth = depth - reduction;
+            self.null_verification =
+                Some((position.turn(), ply + (3 * verify_depth / 4).max(1) as u32));
+            let verified = self.negamax(
+                position,
+                key,
+                verify_depth,
+                beta - 1,
+                beta,
+                ply,
+                false,
+                cut_node,
+                false,
+            );
+            self.null_verification = None;
+            if self.stopped {
+                return Some(0);
+            }
+            // The verification overwrote this ply's line.
+            self.pv[ply as usize].clear();
+            if verified < beta {
+                return None;
+            }
+        }
         Some(self.shortcut(ply, Shortcut::NullMove, value))
     }
 

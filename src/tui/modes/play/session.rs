@@ -236,6 +236,7 @@ impl Play {
             },
             None => Limits {
                 movetime: Some(UNTIMED_MOVETIME),
+                game_move: true,
                 ..Limits::default()
             },
         };
