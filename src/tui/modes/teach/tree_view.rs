@@ -2,7 +2,8 @@
 //! up to the current step, as a foldable outline, with the best line as it
 //! forms above it. Nodes the search has not reached yet are not shown; the
 //! current node is highlighted and followed. By default the current path
-//! is open and everything else folded; Enter, Space or `z` fold and unfold
+//! is open and everything else folded (the current node is marked `▶`, the
+//! cursor `▸`); Enter, Space or `z` fold and unfold
 //! the node under the cursor, `Z` folds all but the current path again, ↑↓
 //! move the cursor, `J` takes the step to the node under the cursor, `w`
 //! shows every value from White's view (minimax) instead of the mover's.
@@ -171,7 +172,15 @@ impl TreeView {
             let text = tree.row_text(row, applied, self.values, &pv).line();
             let is_current = matches!(row, Row::Node(id) if Some(id) == current);
             let is_cursor = self.cursor.is_some() && at == focus;
-            let marker = if is_cursor { "▸" } else { " " };
+            // The current node is marked by shape as well as by its
+            // highlight, which a terminal without colour may not show.
+            let marker = if is_current {
+                "▶"
+            } else if is_cursor {
+                "▸"
+            } else {
+                " "
+            };
             let style = if is_current {
                 theme.highlight()
             } else if matches!(row, Row::Pruned { .. }) {
