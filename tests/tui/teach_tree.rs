@@ -425,4 +425,14 @@ fn a_failed_low_node_says_its_bound_from_both_sides() {
         words.contains("as the tree and the parent's list show it"),
         "{words}"
     );
+    // The tree says whose view its values are.
+    board.char('v');
+    let screen = board.screen();
+    assert!(
+        screen.contains("values for the side that moved"),
+        "{screen}"
+    );
+    board.char('w');
+    let screen = board.screen();
+    assert!(screen.contains("values from White's view"), "{screen}");
 }

@@ -146,13 +146,26 @@ impl TreeView {
         let tree = &replay.tree;
         let (rows, path) = self.rows(tree, applied);
         let current = path.last().copied();
-        let title = match current {
+        // Whose view the values are, where it fits: a node's own panel and
+        // caption speak for its side to move, the tree for the side that
+        // moved into it (so a bound's sign turns between them).
+        let view = match self.values {
+            Values::Negamax => " · values for the side that moved",
+            Values::Minimax => " · values from White's view",
+        };
+        let count = match current {
             Some(id) => format!(
-                " Search tree · node {} of {} ",
+                " · node {} of {}",
                 count_text(u64::from(id) + 1),
                 count_text(tree.len() as u64)
             ),
-            None => " Search tree ".to_string(),
+            None => String::new(),
+        };
+        let long = format!(" Search tree{count}{view} ");
+        let title = if long.chars().count() + 2 <= usize::from(area.width) {
+            long
+        } else {
+            format!(" Search tree{count} ")
         };
         let inner = section(frame, title, area, theme);
         if inner.height == 0 {
