@@ -1263,3 +1263,197 @@ fn a_new_best_root_move_says_what_it_beats() {
         "{second}"
     );
 }
+
+/// The outline's letters and marks say what is true of every node, under
+/// every set of switches: `P` only where the value fell strictly inside the
+/// window the node was entered with (the one the outline shows), never
+/// beside "cut by" (under the selective search a move can reach a beta
+/// that mate-distance pruning narrowed); a node whose position is
+/// checkmate or stalemate says so whatever ended it; a node that failed
+/// low with more than any of its moves scored shows the futility bound.
+#[test]
+fn the_tree_letters_and_marks_are_true_under_every_switch() {
+    use kibitz::teach::tree::{Row, Values};
+    let mut options = Vec::new();
+    for (pvs, selective, deepening) in [
+        (false, false, false),
+        (true, true, true),
+        (false, true, false),
+        (true, false, true),
+    ] {
+        options.push(SearchOptions {
+            pvs,
+            selective,
+            iterative_deepening: deepening,
+            ..SearchOptions::textbook()
+        });
+    }
+    let mut positions: Vec<Chess> = positions().into_iter().map(|p| p.position).collect();
+    let mut seed = 0x9e37_79b9_u32;
+    for _ in 0..12 {
+        let choices: Vec<u16> = (0..24)
+            .map(|_| {
+                seed ^= seed << 13;
+                seed ^= seed >> 17;
+                seed ^= seed << 5;
+                (seed % 997) as u16
+            })
+            .collect();
+        positions.push(random_position(&choices));
+    }
+    // Endings where the selective search meets mates and stalemates.
+    for fen in [
+        "7k/5Q2/6K1/8/8/8/8/8 w - - 0 1",
+        "k7/8/1K6/8/8/8/8/2R5 w - - 0 1",
+        "8/8/8/8/8/5k2/5p2/5K2 b - - 0 1",
+        "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",
+    ] {
+        positions.push(parse_fen(fen).unwrap());
+    }
+    let (mut pv_nodes, mut game_over, mut futility) = (0, 0, 0);
+    for position in positions.iter().filter(|p| !p.legal_moves().is_empty()) {
+        for &o in &options {
+            let replay = replay_of(position, 3, o);
+            let tree = &replay.tree;
+            let pv = tree.best_line(usize::MAX);
+            for (i, node) in tree.nodes.iter().enumerate() {
+                let id = i as u32;
+                let Some((value, bound)) = node.value else {
+                    continue;
+                };
+                let row = tree.row_text(Row::Node(id), usize::MAX, Values::Negamax, &pv);
+                let line = row.line();
+                let (alpha, beta) = (node.alpha, node.beta);
+                if row.kind == 'P' {
+                    pv_nodes += 1;
+                    assert!(
+                        alpha < value && value < beta && bound == teach::replay::Bound::Exact,
+                        "P outside its window [{alpha}, {beta}]: {line}"
+                    );
+                    assert!(!row.marks.contains("cut by"), "P beside a cutoff: {line}");
+                }
+                let at = tree.position(id);
+                if at.legal_moves().is_empty() {
+                    game_over += 1;
+                    let what = if at.is_check() {
+                        "checkmate"
+                    } else {
+                        "stalemate"
+                    };
+                    assert!(row.marks.contains(what), "{what} unmarked: {line}");
+                }
+                // Failed low above every move it searched: the futility bound.
+                let best_child = node
+                    .children
+                    .iter()
+                    .filter(|&&c| matches!(tree.node(c).via, Via::Move(_)))
+                    .filter_map(|&c| tree.node(c).value.map(|(v, _)| -v))
+                    .max();
+                // (A quiescence node's floor is its stand-pat value.)
+                if row.kind == 'A'
+                    && !node.quiescence
+                    && !node.children.is_empty()
+                    && best_child.is_some_and(|best| best < value)
+                {
+                    futility += 1;
+                    assert!(
+                        row.marks.contains("futility"),
+                        "an all node above its moves, unexplained: {line}"
+                    );
+                }
+            }
+        }
+    }
+    assert!(pv_nodes > 100, "{pv_nodes} P nodes");
+    assert!(game_over > 0, "no mate or stalemate met");
+    assert!(futility > 0, "no futility bound met");
+}
+
+#[test]
+fn the_root_caption_says_what_is_known_with_and_without_deepening() {
+    let p = curated("fork");
+    let root_captions = |options: SearchOptions| -> Vec<String> {
+        let replay = replay_of(&p.position, 3, options);
+        (1..=replay.len())
+            .filter(|&at| {
+                matches!(
+                    replay.event_at(at),
+                    Some(TraceEvent::EnterNode { ply: 0, .. })
+                )
+            })
+            .map(|at| caption(&replay, &replay.step(at)))
+            .collect()
+    };
+    // One search: nothing earlier is known, and aspiration windows are
+    // not the reason for anything.
+    let one = root_captions(SearchOptions::textbook());
+    assert_eq!(one.len(), 1);
+    assert!(one[0].contains("Nothing is known yet"), "{}", one[0]);
+    assert!(!one[0].contains("aspiration"), "{}", one[0]);
+    assert!(!one[0].contains("previous iteration"), "{}", one[0]);
+    // Deepening without aspiration windows: the later iterations say so.
+    let deepening = root_captions(SearchOptions {
+        iterative_deepening: true,
+        ..SearchOptions::textbook()
+    });
+    assert_eq!(deepening.len(), 3);
+    assert!(
+        deepening[0].contains("Nothing is known yet"),
+        "{}",
+        deepening[0]
+    );
+    for later in &deepening[1..] {
+        assert!(
+            later.contains("without aspiration windows (they are off)"),
+            "{later}"
+        );
+    }
+}
+
+#[test]
+fn a_cutoff_at_exactly_beta_is_as_good_not_better() {
+    let (mut equal, mut above) = (0, 0);
+    for (p, replay) in curated_replays() {
+        for at in 1..=replay.len() {
+            let Some(&TraceEvent::BetaCutoff { value, .. }) = replay.event_at(at) else {
+                continue;
+            };
+            let step = replay.step(at);
+            let beta = step.current().unwrap().beta;
+            let words = caption(&replay, &step);
+            if value == beta {
+                equal += 1;
+                assert!(!words.contains("better"), "{}: {words}", p.name);
+                assert!(words.contains("exactly beta"), "{}: {words}", p.name);
+            } else {
+                above += 1;
+                assert!(words.contains("above beta"), "{}: {words}", p.name);
+            }
+        }
+    }
+    assert!(equal > 0 && above > 0, "{equal} at beta, {above} above");
+}
+
+#[test]
+fn a_mate_is_never_worth_a_side() {
+    let mut mates = 0;
+    for (p, replay) in curated_replays() {
+        for at in 1..=replay.len() {
+            let words = caption(&replay, &replay.step(at));
+            for side in ["White", "Black"] {
+                assert!(
+                    !words.contains(&format!("worth {side}")),
+                    "{}: {words}",
+                    p.name
+                );
+                assert!(
+                    !words.contains(&format!("returns {side}")),
+                    "{}: {words}",
+                    p.name
+                );
+            }
+            mates += usize::from(words.contains("a mate ("));
+        }
+    }
+    assert!(mates > 0);
+}

@@ -149,6 +149,12 @@ fn in_the_pawn_ending_the_king_moves_and_the_queen_is_out_of_sight() {
     // A king move (Kd3 and Kf3 score the same; the order decides); the
     // pawn stays at home.
     assert!(best.starts_with('K'), "{best}");
+    // The description names the move the lesson plays.
+    assert!(
+        p.description.contains(&format!("its king ({best};")),
+        "the lesson plays {best}: {}",
+        p.description
+    );
     // A pawn up, no queen in sight.
     assert!(
         matches!(score, Score::Centipawns(cp) if (50..300).contains(&cp)),

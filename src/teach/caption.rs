@@ -7,15 +7,20 @@
 
 use shakmaty::{Chess, Color, Move, Position};
 
-use super::replay::{Bound, Frame, Replay, Step, Via};
+use super::replay::{Bound, Frame, MoveStatus, Replay, Step, Via};
 use super::values::{
-    bound_text, no_lower_bound, no_upper_bound, side_value_text, unbounded, value_text, window_text,
+    bound_text, no_lower_bound, no_upper_bound, side_value_text, unbounded, value_text,
+    window_text, worth_text,
 };
 use crate::engine::protocol::SearchOptions;
 use crate::engine::search::{INFINITY, MATE_BOUND};
 use crate::engine::trace::{
     OrderReason, Pruning, ReSearchReason, Shortcut, TraceEvent, TtBound, TtEntry, WindowKind,
 };
+
+/// The first depth whose root gets an aspiration window (`root.rs`,
+/// `aspiration`: `depth >= 4`).
+const ASPIRATION_DEPTH: i32 = 4;
 
 /// "White" or "Black".
 fn side(color: Color) -> &'static str {
@@ -192,7 +197,7 @@ pub fn caption(replay: &Replay, step: &Step) -> String {
             beta,
             quiescence,
             ..
-        } => enter_caption(step, top, depth, alpha, beta, quiescence),
+        } => enter_caption(&setup.options, step, top, depth, alpha, beta, quiescence),
         TraceEvent::TtProbe {
             hit, cutoff, entry, ..
         } => match (hit, cutoff) {
@@ -349,7 +354,7 @@ pub fn caption(replay: &Replay, step: &Step) -> String {
         TraceEvent::AlphaRaised { mv, value, .. } => {
             let san = san(&top.position, mv);
             if ply == 0 {
-                let worth = side_value_text(value, 0, top.position.turn());
+                let worth = worth_text(value, 0, top.position.turn());
                 match previous_root_best(replay, step.applied) {
                     // Why the best move changed: a later move came back
                     // better than the one that held the place.
@@ -379,10 +384,18 @@ pub fn caption(replay: &Replay, step: &Step) -> String {
         TraceEvent::BetaCutoff { mv, value, .. } => {
             // The replay's count of the moves skipped (see `Frame::cutoff`).
             let skipped = top.cutoff.map_or(0, |(_, _, skipped)| skipped);
+            // At exactly beta the opponent's other choice is as good, not
+            // better: allowing this position gains it nothing.
+            let elsewhere = if value > top.beta {
+                format!("{opponent} is already sure of a better result elsewhere and will never allow this position")
+            } else {
+                format!("{opponent} is already sure of as good a result elsewhere and gains nothing by allowing this position")
+            };
             format!(
-                "Cutoff: {} scores {}, at least beta = {}. {opponent} is already sure of a better result elsewhere and will never allow this position, {}",
+                "Cutoff: {} scores {}, {} beta = {}. {elsewhere}, {}",
                 san(&top.position, mv),
                 value_text(value, ply),
+                if value > top.beta { "above" } else { "exactly" },
                 value_text(top.beta, ply),
                 match skipped {
                     0 => "but it was the last move here, so nothing is skipped.".to_string(),
@@ -411,6 +424,7 @@ pub fn caption(replay: &Replay, step: &Step) -> String {
 }
 
 fn enter_caption(
+    options: &SearchOptions,
     step: &Step,
     top: &Frame,
     depth: i32,
@@ -418,7 +432,7 @@ fn enter_caption(
     beta: i32,
     quiescence: bool,
 ) -> String {
-    let mut text = enter_words(step, top, depth, alpha, beta, quiescence);
+    let mut text = enter_words(options, step, top, depth, alpha, beta, quiescence);
     if top.ply > 0 {
         text.push_str(&mate_bound_words(step, top, alpha, beta));
     }
@@ -459,6 +473,7 @@ fn mate_bound_words(step: &Step, top: &Frame, alpha: i32, beta: i32) -> String {
 }
 
 fn enter_words(
+    options: &SearchOptions,
     step: &Step,
     top: &Frame,
     depth: i32,
@@ -477,11 +492,22 @@ fn enter_words(
         _ => String::new(),
     };
     if ply == 0 {
-        return if unbounded(alpha, beta, 0) && step.iteration.is_some_and(|i| i > 1) {
-            // A later iteration knows the previous one's value, but without
-            // aspiration windows the root does not bet on it.
+        // Without iterative deepening the one search still starts with an
+        // `Iteration` event: only a later iteration of deepening knows an
+        // earlier value.
+        let later_iteration = options.iterative_deepening && step.iteration.is_some_and(|i| i > 1);
+        return if unbounded(alpha, beta, 0) && later_iteration {
+            // A later iteration knows the previous one's value; say why the
+            // root does not bet on it (see `root.rs`, `aspiration`).
+            let why = if !options.aspiration {
+                "without aspiration windows (they are off) the root's window stays infinite"
+            } else if depth < ASPIRATION_DEPTH {
+                "aspiration windows start at depth 4, so the root's window stays infinite"
+            } else {
+                "the root searches the whole range here (an aspiration window is not set around a mate, and is given up after failing several times)"
+            };
             format!(
-                "The root: {mover} to move, {} to search, window {}. The previous iteration's value is known, but without aspiration windows the root's window stays infinite; its best move is tried first.",
+                "The root: {mover} to move, {} to search, window {}. The previous iteration's value is known, but {why}; its best move is tried first.",
                 plies(depth),
                 window_text(alpha, beta, 0, top.position.turn())
             )
@@ -555,6 +581,32 @@ fn shortcut_caption(top: &Frame, reason: Shortcut, value: i32) -> String {
     }
 }
 
+/// Why a node that failed low returns more than any move it searched:
+/// the moves futility pruning skipped could score up to the static
+/// evaluation plus a margin, and a fail-low bound must cover them too.
+fn futility_words(top: &Frame, value: i32) -> Option<String> {
+    let futility = top.moves[..top.reached]
+        .iter()
+        .any(|line| line.status == MoveStatus::Pruned(Pruning::Futility));
+    let searched = top.moves[..top.reached]
+        .iter()
+        .filter_map(|line| match line.status {
+            MoveStatus::Searched(v) => Some(v),
+            _ => None,
+        })
+        .max();
+    (futility && searched.is_none_or(|best| best < value)).then(|| {
+        format!(
+            " Here that is {}, more than any move searched{}: it covers the moves futility pruning skipped, which could score up to the static evaluation plus a margin.",
+            value_text(value, top.ply),
+            match searched {
+                Some(best) => format!(" (best {})", value_text(best, top.ply)),
+                None => String::new(),
+            }
+        )
+    })
+}
+
 fn return_caption(replay: &Replay, step: &Step, top: &Frame, value: i32) -> String {
     let ply = top.ply;
     let mover = side(top.position.turn());
@@ -568,7 +620,7 @@ fn return_caption(replay: &Replay, step: &Step, top: &Frame, value: i32) -> Stri
         let last = step.applied == replay.len();
         return format!(
             "The root returns {}{}{}",
-            side_value_text(value, 0, top.position.turn()),
+            worth_text(value, 0, top.position.turn()),
             if best.is_empty() || !last {
                 ".".to_string()
             } else {
@@ -592,11 +644,32 @@ fn return_caption(replay: &Replay, step: &Step, top: &Frame, value: i32) -> Stri
     // `Frame::value_bound`): a checkmate, a draw or a static evaluation is
     // the value itself, whatever the window.
     let answered = top.table.is_some_and(|probe| probe.cutoff);
-    match top.value_bound(value, replay.recording.setup.options.alpha_beta) {
+    let bound = top.value_bound(value, replay.recording.setup.options.alpha_beta);
+    // A bound turns round with the sign: say both sides' view, so that the
+    // "≥" the tree and the parent's list show for the mover is seen to be
+    // this "at most" (and the other way round).
+    let both = |at: &str, turned: &str| {
+        format!(
+            " {at} {} for {mover} is {turned} {} for {opponent}, as the tree and the parent's list show it.",
+            value_text(value, ply),
+            value_text(-value, ply - 1)
+        )
+    };
+    match bound {
         Bound::AtMost if answered => text.push_str(" The transposition table's entry is an upper bound, so this is only an upper bound too."),
         Bound::AtLeast if answered => text.push_str(" The transposition table's entry is a lower bound, so this is only a lower bound too."),
-        Bound::AtMost => text.push_str(" No move reached alpha (it failed low), so this is only an upper bound: the search is fail-soft and returns the best it found, not alpha itself."),
+        Bound::AtMost => {
+            text.push_str(" No move reached alpha (it failed low), so this is only an upper bound: the search is fail-soft and returns the best it found, not alpha itself.");
+            if let Some(futility) = futility_words(top, value) {
+                text.push_str(&futility);
+            }
+        }
         Bound::AtLeast => text.push_str(" It reached beta (it failed high), so this is only a lower bound."),
+        Bound::Exact => {}
+    }
+    match bound {
+        Bound::AtMost => text.push_str(&both("At most", "at least")),
+        Bound::AtLeast => text.push_str(&both("At least", "at most")),
         Bound::Exact => {}
     }
     // The first value handed up explains the sign flip.

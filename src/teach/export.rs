@@ -13,7 +13,7 @@ use super::caption::{caption, san};
 use super::compare::{Outcome, methods};
 use super::replay::{Replay, Step, Via};
 use super::tree::{Row, Values};
-use super::values::{count_text, node_window_text, value_text};
+use super::values::{count_of, count_text, node_window_text, value_text};
 use crate::game::describe::diagram;
 
 /// How deep below the current node the exported tree goes.
@@ -115,9 +115,9 @@ pub fn lesson_markdown(
     );
     let _ = writeln!(
         md,
-        "- Transposition table: {} probes, {} hits, {} answered the node",
-        count_text(c.tt_probes),
-        count_text(c.tt_hits),
+        "- Transposition table: {}, {}, {} answered the node",
+        count_of(c.tt_probes, "probe", "probes"),
+        count_of(c.tt_hits, "hit", "hits"),
         count_text(c.tt_cutoffs)
     );
 

@@ -275,9 +275,11 @@ impl Frame {
                 Some(TtBound::Exact) | None => Bound::Exact,
             };
         }
+        // Moves a pruning rule skipped count too: a node whose moves were
+        // all skipped by futility returns the bound that covers them.
         let searched = self.moves[..self.reached]
             .iter()
-            .any(|line| matches!(line.status, MoveStatus::Searched(_)));
+            .any(|line| matches!(line.status, MoveStatus::Searched(_) | MoveStatus::Pruned(_)));
         if value >= self.entry_beta && (self.cutoff.is_some() || self.stand_pat.is_some()) {
             Bound::AtLeast
         } else if value <= self.entry_alpha && searched {
@@ -346,6 +348,10 @@ pub struct Step {
     pub root_best: Option<(Move, i32)>,
     /// The deepest ply entered so far (quiescence goes past the depth).
     pub deepest: u32,
+    /// Each iteration begun so far (one without iterative deepening): its
+    /// depth, the counters when it began and the deepest ply it entered,
+    /// for the statistics' row per iteration.
+    pub iterations: Vec<(i32, Counters, u32)>,
     /// The move tables' weights, as the cutoffs so far taught them.
     pub tables: TableWeights,
     root: Chess,
@@ -420,6 +426,7 @@ impl Step {
             counters: Counters::default(),
             root_best: None,
             deepest: 0,
+            iterations: Vec::new(),
             tables: TableWeights::default(),
             root: root.clone(),
             alpha_beta,
@@ -467,6 +474,7 @@ impl Step {
         match *event {
             TraceEvent::Iteration { depth } => {
                 self.iteration = Some(depth);
+                self.iterations.push((depth, self.counters, 0));
                 self.frames.clear();
             }
             TraceEvent::EnterNode {
@@ -482,6 +490,9 @@ impl Step {
                     self.counters.main += 1;
                 }
                 self.deepest = self.deepest.max(ply);
+                if let Some((_, _, deepest)) = self.iterations.last_mut() {
+                    *deepest = (*deepest).max(ply);
+                }
                 if ply == 0 {
                     self.frames.clear();
                     let mut frame = Frame::new(

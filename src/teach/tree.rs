@@ -83,9 +83,12 @@ impl TreeNode {
 }
 
 /// What kind of node a finished node turned out to be (Knuth and Moore's
-/// names): a PV node has a value inside its window, a cut node failed
-/// high (some move reached beta), an all node failed low (every move was
-/// searched and none reached alpha).
+/// names, as the textbook defines them by the value found): a PV node's
+/// value fell strictly inside the window it was entered with, a cut node
+/// failed high (a move reached beta, even a beta that mate-distance pruning
+/// narrowed, or its value is at or above beta), an all node failed low
+/// (its value is at or below alpha). A leaf is judged the same way, by its
+/// value against its window.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NodeKind {
     Pv,
@@ -94,11 +97,18 @@ pub enum NodeKind {
 }
 
 impl NodeKind {
-    pub fn of(bound: Bound) -> NodeKind {
+    /// The kind of a node entered with `window` (`[alpha, beta]`, from its
+    /// side to move) that returned `value`, which is `bound`; `cut`: a move
+    /// reached beta there.
+    pub fn of(value: i32, bound: Bound, window: (i32, i32), cut: bool) -> NodeKind {
+        let (alpha, beta) = window;
         match bound {
-            Bound::Exact => NodeKind::Pv,
             Bound::AtLeast => NodeKind::Cut,
+            _ if cut => NodeKind::Cut,
             Bound::AtMost => NodeKind::All,
+            Bound::Exact if value >= beta => NodeKind::Cut,
+            Bound::Exact if value <= alpha => NodeKind::All,
+            Bound::Exact => NodeKind::Pv,
         }
     }
 
@@ -389,7 +399,12 @@ impl SearchTree {
             _ => label,
         };
         let finished = node.value_at(applied);
-        let kind = finished.map_or(' ', |(_, bound)| NodeKind::of(bound).letter());
+        let kind = finished.map_or(' ', |(value, bound)| {
+            let cut = node
+                .cutoff
+                .is_some_and(|(at, _, _)| (at as usize) < applied);
+            NodeKind::of(value, bound, (node.alpha, node.beta), cut).letter()
+        });
         let value = match finished {
             None => "…".to_string(),
             Some((value, bound)) => {
@@ -442,6 +457,14 @@ impl SearchTree {
         {
             marks.push(reason.label().to_string());
         }
+        if let Some(mark) = self.game_over_mark(id, applied) {
+            marks.push(mark);
+        }
+        if let Some((value, Bound::AtMost)) = finished
+            && let Some(mark) = self.futility_mark(id, value, applied)
+        {
+            marks.push(mark);
+        }
         if node.quiescence {
             marks.push("quiescence".to_string());
         }
@@ -466,6 +489,68 @@ impl SearchTree {
             window,
             marks: marks.join(", "),
         }
+    }
+
+    /// A node whose position is checkmate or stalemate but that the search
+    /// ended by another rule first (the selective search's null move or
+    /// reverse futility, quiescence standing pat, the table, the horizon):
+    /// what the position really is, once the node returned.
+    fn game_over_mark(&self, id: NodeId, applied: usize) -> Option<String> {
+        let node = self.node(id);
+        node.value_at(applied)?;
+        if node
+            .shortcut
+            .is_some_and(|(_, r)| matches!(r, Shortcut::Checkmate | Shortcut::Stalemate))
+        {
+            return None;
+        }
+        let position = self.position(id);
+        if !position.legal_moves().is_empty() {
+            return None;
+        }
+        let what = if position.is_check() {
+            "checkmate"
+        } else {
+            "stalemate"
+        };
+        let by = match node.shortcut {
+            Some((_, reason)) => reason.label(),
+            None if node.table.is_some() => "the table's answer",
+            None if node.quiescence => "standing pat",
+            None => "the static evaluation",
+        };
+        Some(format!("in fact {what}, not tested: {by} came first"))
+    }
+
+    /// A node that failed low with a value above every move it searched:
+    /// the value is the futility bound that covers the moves futility
+    /// pruning skipped (the static evaluation plus a margin, the most they
+    /// could score), which the outline says, since its children do not
+    /// show it.
+    fn futility_mark(&self, id: NodeId, value: i32, applied: usize) -> Option<String> {
+        let node = self.node(id);
+        if !self.pruned(id).iter().any(|p| p.rule == Pruning::Futility) {
+            return None;
+        }
+        let best_child = node
+            .children
+            .iter()
+            .filter(|&&c| matches!(self.node(c).via, Via::Move(_)))
+            .filter_map(|&c| self.node(c).value_at(applied))
+            .map(|(v, _)| -v)
+            .max();
+        if best_child.is_some_and(|best| best >= value) {
+            return None;
+        }
+        let side = if self.turn_at(id).is_white() {
+            "White"
+        } else {
+            "Black"
+        };
+        Some(format!(
+            "futility: its skipped moves could reach {} for {side}",
+            value_text(value, node.ply)
+        ))
     }
 
     /// The side to move at node `id`.

@@ -79,6 +79,18 @@ pub fn side_value_text(value: i32, ply: u32, turn: Color) -> String {
     }
 }
 
+/// What a value is worth, to follow "worth" or "returns": `+0.50 for
+/// White`, or for a mate, which names its side already, `a mate (White
+/// mates in 1)` (never "worth White mates in 1").
+pub fn worth_text(value: i32, ply: u32, turn: Color) -> String {
+    let text = side_value_text(value, ply, turn);
+    if text.starts_with("White") || text.starts_with("Black") {
+        format!("a mate ({text})")
+    } else {
+        text
+    }
+}
+
 /// A node's window as it stands: `[alpha, beta]`, or once alpha has
 /// reached beta (a cutoff) what that means, since `[+0.60, +0.20]` reads as
 /// nonsense.
@@ -155,6 +167,15 @@ pub fn pawns(centipawns: i32) -> String {
     } else {
         format!("{:+.2}", f64::from(centipawns) / 100.0)
     }
+}
+
+/// A count with its noun, singular for one: `1 probe`, `12,345 probes`.
+pub fn count_of(n: u64, singular: &str, plural: &str) -> String {
+    format!(
+        "{} {}",
+        count_text(n),
+        if n == 1 { singular } else { plural }
+    )
 }
 
 /// A count with thousands separated: `12,345`.

@@ -375,3 +375,99 @@ fn t_on_a_reviewed_blunder_opens_its_lesson_at_the_move_played() {
     board.key(KeyCode::Esc);
     assert!(board.app.mode.analysis().is_some());
 }
+
+#[test]
+fn the_current_node_is_marked_by_shape_without_colour() {
+    for no_color in [true, false] {
+        let mut board = pawn_ending((120, 40));
+        board.set_no_color(no_color);
+        board.char('v');
+        let cutoff = first_step(&board, |e| matches!(e, TraceEvent::BetaCutoff { .. }));
+        board.typed(&format!("step {cutoff}"));
+        let screen = board.screen();
+        // The node that cut off is the current one: its row, and only
+        // its row, carries the mark.
+        let marked: Vec<&str> = screen.lines().filter(|l| l.contains('▶')).collect();
+        assert_eq!(marked.len(), 1, "{screen}");
+        assert!(marked[0].contains("cut by"), "{screen}");
+        // Another step, another current node: the mark follows.
+        board.key(KeyCode::Right);
+        board.key(KeyCode::Right);
+        let screen = board.screen();
+        assert_eq!(
+            screen.lines().filter(|l| l.contains('▶')).count(),
+            1,
+            "{screen}"
+        );
+    }
+}
+
+#[test]
+fn a_reviewed_inaccuracy_takes_an() {
+    use kibitz::review::Class;
+    use kibitz::tui::shared::lesson::{Lesson, Mistake};
+    let position = shakmaty::Chess::default();
+    let played = kibitz::game::notation::parse_move(&position, "a3").unwrap();
+    let best = kibitz::game::notation::parse_move(&position, "e4").unwrap();
+    for (class, article) in [
+        (Class::Inaccuracy, "was an inaccuracy"),
+        (Class::Mistake, "was a mistake"),
+    ] {
+        let lesson = Lesson::of_mistake(Mistake {
+            position: &position,
+            history: Vec::new(),
+            played,
+            best,
+            class,
+            move_number: 1,
+            mover: shakmaty::Color::White,
+            margin_cp: 1,
+        });
+        assert!(
+            lesson.description.contains(article),
+            "{}",
+            lesson.description
+        );
+    }
+}
+
+#[test]
+fn a_failed_low_node_says_its_bound_from_both_sides() {
+    let mut board = Board::curated("fork", (120, 40));
+    // The return of the first node that failed low after searching moves.
+    let at = {
+        let (replay, _) = board.teach_state().ready().unwrap();
+        (1..=replay.len())
+            .find(|&at| {
+                let step = replay.step(at);
+                matches!(replay.event_at(at), Some(TraceEvent::Return { ply, value }) if *ply > 0
+                    && step.current().is_some_and(|f| f.value_bound(*value, true)
+                        == kibitz::teach::replay::Bound::AtMost))
+            })
+            .unwrap()
+    };
+    board.typed(&format!("step {at}"));
+    let screen = board.screen();
+    // The node's own view and its parent's, each named: "≤" for the side
+    // to move here is the "≥" the mover sees.
+    assert!(screen.contains("returns ≤ "), "{screen}");
+    assert!(screen.contains("(its parent sees ≥ "), "{screen}");
+    let (replay, step) = board.teach_state().ready().unwrap();
+    let words = kibitz::teach::caption::caption(replay, step);
+    assert!(words.contains("At most "), "{words}");
+    assert!(words.contains(" is at least "), "{words}");
+    assert!(
+        words.contains("as the tree and the parent's list show it"),
+        "{words}"
+    );
+    // The tree says whose view its values are.
+    board.char('v');
+    let screen = board.screen();
+    assert!(
+        screen.contains("values for the side that moved"),
+        "{screen}"
+    );
+    board.char('w');
+    let screen = board.screen();
+    assert!(screen.contains("values from White's view"), "{screen}");
+}

@@ -822,3 +822,187 @@ fn the_statistics_name_their_branching_factor_columns() {
     let screen = board.screen();
     assert!(screen.contains("branching factor N/N-1  root"), "{screen}");
 }
+
+#[test]
+fn alpha_beta_off_and_on_again_keeps_pvs_and_the_selective_search() {
+    let mut board = Board::curated("fork", (120, 40));
+    board.char('5');
+    board.serve();
+    board.char('7');
+    board.serve();
+    let o = board.teach_state().setup.options;
+    assert!(o.alpha_beta && o.pvs && o.selective, "{o:?}");
+    // Off: plain minimax runs, the two switches wait for alpha-beta.
+    board.char('1');
+    board.serve();
+    let screen = board.screen();
+    assert!(
+        screen.contains("plain minimax: 2-7 do not apply"),
+        "{screen}"
+    );
+    // On again: the learner's settings are back.
+    board.char('1');
+    board.serve();
+    let o = board.teach_state().setup.options;
+    assert!(o.alpha_beta && o.pvs && o.selective, "{o:?}");
+    let screen = board.screen();
+    assert!(screen.contains("principal-variation search"), "{screen}");
+    assert!(screen.contains("selective"), "{screen}");
+}
+
+/// The rows of the caption panel on `screen`: from "What happened" to the
+/// next panel's title or the end.
+fn caption_rows(screen: &str) -> Vec<String> {
+    let lines: Vec<Vec<char>> = screen.lines().map(|l| l.chars().collect()).collect();
+    let start = lines
+        .iter()
+        .position(|l| l.iter().collect::<String>().contains("What happened"))
+        .unwrap_or_else(|| panic!("no caption:\n{screen}"));
+    // The panel's columns: from its title to the end of its rule (the
+    // board may be on its left, the tree on its right).
+    let title: String = lines[start].iter().collect();
+    let column = title[..title.find(" What happened").unwrap()]
+        .chars()
+        .count();
+    let end = lines[start].iter().rposition(|&c| c == '─').unwrap() + 1;
+    lines[start + 1..]
+        .iter()
+        .map(|l| l.iter().take(end).skip(column).collect::<String>())
+        .take_while(|l| !l.contains("──"))
+        .map(|l| l.trim_end_matches(['"', ' ']).to_string())
+        .collect()
+}
+
+#[test]
+fn a_long_caption_is_cut_after_a_word_with_the_key_that_shows_the_rest() {
+    {
+        let size = (80, 24);
+        let mut board = Board::curated("fork", size);
+        board.key(KeyCode::End);
+        let whole = {
+            let (replay, step) = board.teach_state().ready().unwrap();
+            teach::caption::caption(replay, step)
+        };
+        let last_words = "Home watches it again.";
+        assert!(whole.ends_with(last_words), "{whole}");
+        let screen = board.screen();
+        let rows = caption_rows(&screen);
+        let shown = rows.join(" ");
+        assert!(!shown.contains(last_words), "{size:?}: fits?\n{screen}");
+        // The cut is said, after a whole word, with the key.
+        let cut = rows
+            .iter()
+            .find(|r| r.contains("… (e: more)"))
+            .unwrap_or_else(|| panic!("{size:?}: cut silently:\n{screen}"));
+        let before = cut.split("… (e: more)").next().unwrap().trim_end();
+        let word = before.rsplit(' ').next().unwrap();
+        assert!(
+            whole.split_whitespace().any(|w| w == word),
+            "{size:?}: '{word}' is part of a word:\n{screen}"
+        );
+        // e shows the rest, page by page, then the start again.
+        let mut pages = 1;
+        loop {
+            board.char('e');
+            let screen = board.screen();
+            let shown = caption_rows(&screen).join(" ");
+            if shown.contains(last_words) {
+                break;
+            }
+            pages += 1;
+            assert!(pages < 10, "{size:?}: the end never shows:\n{screen}");
+        }
+        board.char('e');
+        let again = caption_rows(&board.screen()).join(" ");
+        assert!(again.contains("The root returns"), "{size:?}: {again}");
+        // Another step starts at its first page.
+        board.key(KeyCode::Left);
+        board.key(KeyCode::Right);
+        assert!(board.screen().contains("… (e: more)"), "{size:?}");
+    }
+}
+
+#[test]
+fn with_iterative_deepening_the_statistics_have_a_row_per_iteration() {
+    let mut board = Board::curated("fork", (120, 40));
+    board.char('6');
+    board.serve();
+    board.key(KeyCode::End);
+    let teach = board.teach_state();
+    let stats = teach.stats().unwrap();
+    let depths: Vec<u32> = stats.iterations.iter().map(|i| i.depth).collect();
+    assert_eq!(depths, [1, 2, 3]);
+    // Each row is what its iteration cost; together, the whole search.
+    let nodes: u64 = stats.iterations.iter().map(|i| i.counters.nodes()).sum();
+    assert_eq!(nodes, stats.totals.nodes());
+    let (replay, _) = teach.ready().unwrap();
+    assert_eq!(stats.totals.nodes(), replay.recording.stats.totals.nodes());
+    assert!(stats.iterations.iter().all(|i| i.counters.nodes() > 0));
+    let screen = board.screen();
+    for row in ["  1 ", "  2 ", "  3 "] {
+        assert!(
+            screen.lines().any(|l| l.contains(row) && l.contains('█')),
+            "no row for depth{row}:\n{screen}"
+        );
+    }
+    // The help says what the columns are.
+    board.char('?');
+    let help = board.screen();
+    assert!(help.contains("root = (all nodes)^(1/d)"), "{help}");
+}
+
+#[test]
+fn one_step_a_second_is_singular() {
+    let mut board = Board::curated("fork", (120, 40));
+    for _ in 0..5 {
+        board.char('-');
+    }
+    let said = board.status().unwrap().0;
+    assert_eq!(said, "Auto-play: 1 step a second.");
+    board.char('+');
+    assert_eq!(board.status().unwrap().0, "Auto-play: 2 steps a second.");
+}
+
+#[test]
+fn every_caption_is_shown_whole_or_says_it_is_cut() {
+    for size in [(80, 24), (120, 40)] {
+        let mut board = Board::curated("fork", size);
+        // The tree view leaves the caption a narrow panel; the selective
+        // search's captions are long.
+        board.char('v');
+        for key in ['5', '6', '7'] {
+            board.char(key);
+            board.serve();
+        }
+        let (mut whole, mut cut) = (0, 0);
+        for at in 0..=board.steps() {
+            board.typed(&format!("step {at}"));
+            let caption = {
+                let (replay, step) = board.teach_state().ready().unwrap();
+                teach::caption::caption(replay, step)
+            };
+            let screen = board.screen();
+            let rows = caption_rows(&screen);
+            let shown = rows.join(" ");
+            let words: Vec<&str> = caption.split_whitespace().collect();
+            if shown
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .ends_with(&words)
+            {
+                whole += 1;
+                continue;
+            }
+            cut += 1;
+            let last = rows.iter().rev().find(|r| !r.trim().is_empty()).unwrap();
+            assert!(
+                last.ends_with("… (e: more)"),
+                "{size:?} step {at}: cut silently:\n{screen}"
+            );
+        }
+        assert!(whole > 0, "{size:?}");
+        if size == (80, 24) {
+            assert!(cut > 0, "{size:?}: no caption too long for the panel");
+        }
+    }
+}

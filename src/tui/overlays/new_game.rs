@@ -131,8 +131,14 @@ impl NewGameForm {
             1 => match crate::engine::level::Level::new(self.level) {
                 // The measured rating (README, "Strength levels"), rounded:
                 // twenty games a side leave about +/-180. Level 1 lost every
-                // game to the ladder's weakest engine: only a bound is known.
-                Some(level) if self.level == 1 => format!("{} / 10 · below 790", level.get()),
+                // game to the ladder's weakest engine: only a bound is known
+                // (below 790), and the figure the code stands in for it (600,
+                // as README's table gives it) keeps it below level 2's.
+                Some(level) if self.level == 1 => format!(
+                    "{} / 10 · about {} (below 790)",
+                    level.get(),
+                    (crate::engine::level::measured_rating(level) + 25) / 50 * 50
+                ),
                 Some(level) => format!(
                     "{} / 10 · about {}",
                     level.get(),
@@ -398,5 +404,30 @@ impl NewGameForm {
             Style::default().fg(theme.dim),
         ));
         frame.render_widget(fitted(lines, inner.width), inner);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_levels_ratings_rise_with_the_level() {
+        let mut form = NewGameForm::new(&Settings::default(), None);
+        let mut last = 0;
+        for level in 1..=10 {
+            form.level = level;
+            let text = form.value(1);
+            let rating: u32 = text
+                .split("about ")
+                .nth(1)
+                .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
+                .and_then(|n| n.parse().ok())
+                .unwrap_or_else(|| panic!("level {level}: no rating in {text:?}"));
+            assert!(rating > last, "level {level}: {text:?} after {last}");
+            last = rating;
+        }
+        form.level = 1;
+        assert!(form.value(1).contains("below 790"), "{}", form.value(1));
     }
 }

@@ -84,11 +84,21 @@ impl Lesson {
                 class.symbol()
             ),
             description: format!(
-                "In the game {played_san} was a {}: the review prefers {best_san}. {sees}; the lesson opens where it tries {played_san} (Home: the start).",
-                class.name()
+                "In the game {played_san} was {}: the review prefers {best_san}. {sees}; the lesson opens where it tries {played_san} (Home: the start).",
+                with_article(class.name())
             ),
             goto: played_san,
             back_to_report: false,
         }
     }
+}
+
+/// "a mistake", "an inaccuracy": the article a word takes (by its first
+/// letter, which is right for the review's classes).
+fn with_article(word: &str) -> String {
+    let vowel = word
+        .chars()
+        .next()
+        .is_some_and(|c| "aeiouAEIOU".contains(c));
+    format!("{} {word}", if vowel { "an" } else { "a" })
 }

@@ -42,7 +42,8 @@ impl NodeMoves<'_> {
             node_window_text(node.alpha, node.beta, node.ply, node.position.turn())
         );
         let inner = section(frame, title, area, theme);
-        let lines = outline(node, theme);
+        let alpha_beta = self.step.is_some_and(Step::alpha_beta);
+        let lines = outline(node, alpha_beta, theme);
         // Keep in view the move being searched, or once the node is done
         // its last lines (the cutoff, the value returned).
         let done = node.returned.is_some() || node.cutoff.is_some();
@@ -82,7 +83,7 @@ impl NodeMoves<'_> {
 }
 
 /// The node's lines; `true` marks the move being searched.
-fn outline(node: &Node, theme: &Theme) -> Vec<(bool, Line<'static>)> {
+fn outline(node: &Node, alpha_beta: bool, theme: &Theme) -> Vec<(bool, Line<'static>)> {
     let dim = Style::default().fg(theme.dim);
     let accent = Style::default().fg(theme.accent);
     let bold = Style::default().add_modifier(Modifier::BOLD);
@@ -270,10 +271,18 @@ fn outline(node: &Node, theme: &Theme) -> Vec<(bool, Line<'static>)> {
             // The root has no parent: its value is the search's result.
             format!("the search's value: {}", side_value_text(value, 0, turn))
         } else {
+            // A bound turns round with the sign: each side is named, so
+            // "≤" here and "≥" beside the move in the parent's list (and in
+            // the tree) read as the one fact they are.
+            let bound = node.value_bound(value, alpha_beta);
             format!(
-                "returns {} (its parent sees {})",
+                "returns {}{} for {} (its parent sees {}{} for {})",
+                bound.sign(),
                 value_text(value, ply),
-                value_text(-value, ply - 1)
+                side_name(turn),
+                bound.flipped().sign(),
+                value_text(-value, ply - 1),
+                side_name(!turn)
             )
         };
         lines.push(note(text, bold));

@@ -106,16 +106,30 @@ impl StatsPanel<'_> {
         lines.push(Line::from(vec![
             Span::styled("TT hits ", bold),
             Span::raw(format!(
-                "{}/{} probes ({}), {} cutoffs",
+                "{}/{} {} ({}), {} {}",
                 human_count(totals.tt_hits),
                 human_count(totals.tt_probes),
+                if totals.tt_probes == 1 {
+                    "probe"
+                } else {
+                    "probes"
+                },
                 percent(totals.tt_hit_rate()),
-                human_count(totals.tt_cutoffs)
+                human_count(totals.tt_cutoffs),
+                if totals.tt_cutoffs == 1 {
+                    "cutoff"
+                } else {
+                    "cutoffs"
+                }
             )),
         ]));
         // A replayed search (teach mode) has no time: its leaves instead.
         let last = if stats.elapsed_ms == 0 {
-            format!("{} leaves", human_count(totals.leaves))
+            format!(
+                "{} {}",
+                human_count(totals.leaves),
+                if totals.leaves == 1 { "leaf" } else { "leaves" }
+            )
         } else {
             format!("{} n/s", human_count(stats.nodes_per_second()))
         };

@@ -18,6 +18,7 @@ pub const HELP: &[(&str, &str)] = &[
     ("t T", "next / previous transposition table hit"),
     ("Home g, End G", "the start, the end of the search"),
     ("Space, + -", "auto-play on/off; faster, slower"),
+    ("e", "the rest of a long caption (page by page)"),
     (
         "1-7",
         "switch a technique on or off (the header lists them)",
@@ -33,7 +34,11 @@ pub const HELP: &[(&str, &str)] = &[
         "first step reaching a line (:goto e4 e5); lesson as Markdown",
     ),
     ("P", "predict mode: guess the first move tried, or a cutoff"),
-    ("S", "show or hide the statistics"),
+    ("S", "show or hide the statistics: a row per iteration"),
+    (
+        "",
+        "branching factor: N(d)/N(d-1), and root = (all nodes)^(1/d)",
+    ),
     (
         "m M #, :map",
         "table; touches/importance/net/best; numbers; :map lists",
@@ -94,6 +99,10 @@ impl Teach {
             KeyCode::Esc => return Asked::Leave,
             KeyCode::Char('q') => return Asked::Quit,
             KeyCode::Char('p') => return Asked::Positions,
+            KeyCode::Char('e') => {
+                self.next_caption_page();
+                return Asked::Taken;
+            }
             KeyCode::Char(c @ '1'..='7') => {
                 let index = c as usize - '1' as usize;
                 self.toggle(cx, index, now);
@@ -110,7 +119,10 @@ impl Teach {
             KeyCode::Char('+' | '=') => {
                 self.speed = (self.speed + 1).min(SPEEDS.len() - 1);
                 cx.say(
-                    format!("Auto-play: {} steps a second.", SPEEDS[self.speed]),
+                    format!(
+                        "Auto-play: {} a second.",
+                        crate::core::counted(SPEEDS[self.speed], "step", "steps")
+                    ),
                     Tone::Info,
                 );
                 return Asked::Taken;
@@ -118,7 +130,10 @@ impl Teach {
             KeyCode::Char('-') => {
                 self.speed = self.speed.saturating_sub(1);
                 cx.say(
-                    format!("Auto-play: {} steps a second.", SPEEDS[self.speed]),
+                    format!(
+                        "Auto-play: {} a second.",
+                        crate::core::counted(SPEEDS[self.speed], "step", "steps")
+                    ),
                     Tone::Info,
                 );
                 return Asked::Taken;
@@ -231,15 +246,14 @@ impl Teach {
         *flag = !*flag;
         let on = *flag;
         // Principal-variation search and the selective search are kinds of
-        // alpha-beta: without it they mean nothing.
+        // alpha-beta: without it they mean nothing. Switching alpha-beta off
+        // keeps them as the learner set them (plain minimax ignores them:
+        // see `teach::effective_options`), so switching it on again brings
+        // them back.
         let mut note = String::new();
         if on && matches!(index, 4 | 6) && !o.alpha_beta {
             o.alpha_beta = true;
             note = " (alpha-beta too)".into();
-        }
-        if !on && index == 0 {
-            o.pvs = false;
-            o.selective = false;
         }
         cx.say(
             format!(

@@ -100,6 +100,9 @@ pub struct Teach {
     /// A lesson opened from the whole-file review's report: Esc goes back
     /// to the report as well as to the board.
     pub back_to_report: bool,
+    /// The page of a long caption shown (`e`), with the step it is for:
+    /// another step starts at the first page.
+    pub caption_page: (usize, usize),
 }
 
 impl PartialEq for Teach {
@@ -131,6 +134,7 @@ impl Teach {
             goto_on_record: None,
             note: None,
             back_to_report: false,
+            caption_page: (0, 0),
         };
         teach.rerecord(cx, Instant::now());
         teach
@@ -215,8 +219,9 @@ impl Teach {
         {
             *text = match &self.record {
                 Record::Ready { replay, .. } => format!(
-                    "{what}: recorded, {} steps.",
-                    crate::teach::values::count_text(replay.len() as u64)
+                    "{what}: recorded, {} {}.",
+                    crate::teach::values::count_text(replay.len() as u64),
+                    if replay.len() == 1 { "step" } else { "steps" }
                 ),
                 _ => format!("{what}: no record (see below)."),
             };
@@ -256,6 +261,19 @@ impl Teach {
         if let Record::Ready { replay, step } = &mut self.record {
             replay.seek(step, applied);
         }
+    }
+
+    /// The page of the caption to show at this step (`e` turns them).
+    pub fn caption_page(&self) -> usize {
+        match self.caption_page {
+            (applied, page) if applied == self.applied() => page,
+            _ => 0,
+        }
+    }
+
+    /// `e`: the caption's next page (after the last, the first again).
+    pub fn next_caption_page(&mut self) {
+        self.caption_page = (self.applied(), self.caption_page() + 1);
     }
 
     /// Whether the auto-play wants the clock's ticks.
@@ -340,14 +358,32 @@ impl Teach {
     pub fn stats(&self) -> Option<SearchStats> {
         let (_, step) = self.ready()?;
         let counters = step.counters;
-        let depth = step.iteration.map_or(self.setup.depth, |d| d.max(1) as u32);
-        Some(SearchStats {
-            iterations: vec![IterationStats {
-                depth,
+        // A row per iteration begun so far (one without iterative
+        // deepening), each with what it alone cost.
+        let mut iterations: Vec<IterationStats> = step
+            .iterations
+            .iter()
+            .enumerate()
+            .map(|(i, &(depth, start, deepest))| {
+                let end = step.iterations.get(i + 1).map_or(counters, |next| next.1);
+                IterationStats {
+                    depth: depth.max(1) as u32,
+                    counters: end.since(&start),
+                    selective_depth: deepest,
+                    elapsed_ms: 0,
+                }
+            })
+            .collect();
+        if iterations.is_empty() {
+            iterations.push(IterationStats {
+                depth: step.iteration.map_or(self.setup.depth, |d| d.max(1) as u32),
                 counters,
                 selective_depth: step.deepest,
                 elapsed_ms: 0,
-            }],
+            });
+        }
+        Some(SearchStats {
+            iterations,
             totals: counters,
             selective_depth: step.deepest,
             elapsed_ms: 0,

@@ -2,7 +2,8 @@
 //! up to the current step, as a foldable outline, with the best line as it
 //! forms above it. Nodes the search has not reached yet are not shown; the
 //! current node is highlighted and followed. By default the current path
-//! is open and everything else folded; Enter, Space or `z` fold and unfold
+//! is open and everything else folded (the current node is marked `▶`, the
+//! cursor `▸`); Enter, Space or `z` fold and unfold
 //! the node under the cursor, `Z` folds all but the current path again, ↑↓
 //! move the cursor, `J` takes the step to the node under the cursor, `w`
 //! shows every value from White's view (minimax) instead of the mover's.
@@ -145,13 +146,26 @@ impl TreeView {
         let tree = &replay.tree;
         let (rows, path) = self.rows(tree, applied);
         let current = path.last().copied();
-        let title = match current {
+        // Whose view the values are, where it fits: a node's own panel and
+        // caption speak for its side to move, the tree for the side that
+        // moved into it (so a bound's sign turns between them).
+        let view = match self.values {
+            Values::Negamax => " · values for the side that moved",
+            Values::Minimax => " · values from White's view",
+        };
+        let count = match current {
             Some(id) => format!(
-                " Search tree · node {} of {} ",
+                " · node {} of {}",
                 count_text(u64::from(id) + 1),
                 count_text(tree.len() as u64)
             ),
-            None => " Search tree ".to_string(),
+            None => String::new(),
+        };
+        let long = format!(" Search tree{count}{view} ");
+        let title = if long.chars().count() + 2 <= usize::from(area.width) {
+            long
+        } else {
+            format!(" Search tree{count} ")
         };
         let inner = section(frame, title, area, theme);
         if inner.height == 0 {
@@ -171,7 +185,15 @@ impl TreeView {
             let text = tree.row_text(row, applied, self.values, &pv).line();
             let is_current = matches!(row, Row::Node(id) if Some(id) == current);
             let is_cursor = self.cursor.is_some() && at == focus;
-            let marker = if is_cursor { "▸" } else { " " };
+            // The current node is marked by shape as well as by its
+            // highlight, which a terminal without colour may not show.
+            let marker = if is_current {
+                "▶"
+            } else if is_cursor {
+                "▸"
+            } else {
+                " "
+            };
             let style = if is_current {
                 theme.highlight()
             } else if matches!(row, Row::Pruned { .. }) {
