@@ -207,3 +207,55 @@ fn the_tree_outline_is_the_recorded_tree() {
     let both = kibitz(&["--fen", fen, "--depth", "2", "--tree", "--json"]);
     assert_eq!(both.status.code(), Some(2));
 }
+
+#[test]
+fn a_null_moves_verification_is_named_as_such_not_as_a_singular_test() {
+    // White has one piece besides its king: a null move that holds is
+    // verified by a search of White's real moves at the same ply. The tree
+    // must name that search for what it is, right after the pass it checks.
+    let out = kibitz(&[
+        "--tree",
+        "--selective",
+        "--pvs",
+        "--iterative",
+        "--fen",
+        "8/5k2/8/3K4/8/8/4R3/8 w - - 0 1",
+        "--depth",
+        "6",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    let indent = |line: &str| {
+        let body = line.trim_start().split_once(' ').map_or("", |(_, b)| b);
+        body.len() - body.trim_start().len()
+    };
+    let mut verified = 0;
+    for (i, line) in lines.iter().enumerate() {
+        if line.contains("null move verified") {
+            verified += 1;
+            let pass = lines[..i]
+                .iter()
+                .rev()
+                .find(|l| indent(l) <= indent(line))
+                .unwrap();
+            assert_eq!(indent(pass), indent(line), "{pass}\n{line}");
+            assert!(
+                pass.contains(" pass "),
+                "a verification follows the pass it checks:\n{pass}\n{line}"
+            );
+        }
+        if line.contains("singular test") {
+            let before = lines[..i]
+                .iter()
+                .rev()
+                .find(|l| indent(l) <= indent(line))
+                .unwrap();
+            assert!(
+                !(before.contains(" pass ") && before.contains("A pass")),
+                "a search right after a pass that held is its verification:\n{before}\n{line}"
+            );
+        }
+    }
+    assert!(verified > 0, "no verification in:\n{text}");
+}

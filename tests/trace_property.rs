@@ -315,9 +315,10 @@ fn trace_args(position: &Chess, depth: u32, flags: u8) -> TraceArgs {
     }
 }
 
-/// Every node of the tree is where its parent's move, pass or singular
-/// test leads: the move is legal in the parent's position, a singular test
-/// searches the parent's own position, and every row can be written.
+/// Every node of the tree is where its parent's move, pass or test leads:
+/// the move is legal in the parent's position, a singular test or a null
+/// move's verification searches the parent's own position, and every row
+/// can be written.
 fn check_tree(tree: &SearchTree) -> Result<(), TestCaseError> {
     for (id, node) in tree.nodes.iter().enumerate() {
         let Some(parent) = node.parent else {
@@ -332,7 +333,7 @@ fn check_tree(tree: &SearchTree) -> Result<(), TestCaseError> {
                 m,
                 fen_of(&before)
             ),
-            Via::Singular => {
+            Via::Singular | Via::Verification => {
                 prop_assert_eq!(fen_of(&tree.position(id as u32)), fen_of(&before));
                 prop_assert_eq!(node.ply, tree.node(parent).ply);
             }

@@ -245,14 +245,18 @@ impl Narrator {
                     format!("quiescence node, {window}")
                 } else if depth <= 0 {
                     format!("horizon leaf, {window}")
-                } else if self
+                } else if let Some(test) = self
                     .step
                     .current()
-                    .is_some_and(|f| f.via == crate::teach::Via::Singular)
+                    .map(|f| f.via)
+                    .filter(|via| via.is_test())
                 {
-                    format!(
-                        "singular test: the same position without the table's move, depth {depth}, {window}"
-                    )
+                    let what = if test == crate::teach::Via::Verification {
+                        "null move verified: the same position's real moves, no null move below"
+                    } else {
+                        "singular test: the same position without the table's move"
+                    };
+                    format!("{what}, depth {depth}, {window}")
                 } else {
                     format!("node depth {depth}, {window}")
                 }

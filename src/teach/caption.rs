@@ -542,6 +542,20 @@ fn enter_words(
             "{reached}the horizon: no plies left and quiescence is off, so this position will be scored by the static evaluation."
         );
     }
+    if top.via == Via::Singular {
+        return format!(
+            "The singular test: this same position searched again, {} deep, without the table's move, window {}. If no other move reaches it, the table's move is the only good one and is searched a ply deeper; if others reach beta too, the node is cut off (multi-cut).",
+            plies(depth),
+            window_text(alpha, beta, ply, top.position.turn())
+        );
+    }
+    if top.via == Via::Verification {
+        return format!(
+            "The null move held, but it is checked: where zugzwang can hide (at most one piece besides king and pawns, or a deep node), passing may be better for {mover} than any real move, and then the null move lies. So {mover}'s real moves are searched {} deep, with no null move for {mover} below, window {}: the cutoff stands only if they reach beta too.",
+            plies(depth),
+            window_text(alpha, beta, ply, top.position.turn())
+        );
+    }
     let window = if beta.saturating_sub(alpha) == 1 {
         format!(
             "a null window around {}: the search only asks whether {mover} can reach beta",

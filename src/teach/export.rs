@@ -54,6 +54,7 @@ pub fn lesson_markdown(
             (Via::Move(m), Some(parent)) => san(&step.frames[parent].position, m),
             (Via::Pass, _) => "(pass)".to_string(),
             (Via::Singular, _) => "(singular test)".to_string(),
+            (Via::Verification, _) => "(null move verified)".to_string(),
             _ => "root".to_string(),
         };
         let depth = if node.quiescence {

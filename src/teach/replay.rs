@@ -38,6 +38,20 @@ pub enum Via {
     /// that move the only good one?). The same position, the same ply and
     /// the same side to move; its value is no move's.
     Singular,
+    /// The null move's verification: the null move held, and where
+    /// zugzwang can hide the parent's own moves are searched again at the
+    /// null move's reduced depth (that side's null moves off below); the
+    /// cutoff stands only if they too reach beta. The same position, ply
+    /// and side to move; its value is no move's.
+    Verification,
+}
+
+impl Via {
+    /// A search of the parent's own position again (a test, not a child
+    /// reached by a move or a pass).
+    pub fn is_test(self) -> bool {
+        matches!(self, Via::Singular | Via::Verification)
+    }
 }
 
 /// What has happened to one move of a node.
@@ -170,6 +184,8 @@ pub struct Frame {
     pub shortcut: Option<(Shortcut, i32)>,
     /// The null move was tried, and (once back) its value from this side.
     pub null_move: Option<Option<i32>>,
+    /// The null move's cutoff has been verified (see [`Via::Verification`]).
+    pub null_verified: bool,
     /// The move that reached beta, its value, and how many moves it spared
     /// (counted here: the moves not reached when it cut off).
     pub cutoff: Option<(Move, i32, u32)>,
@@ -234,6 +250,7 @@ impl Frame {
             leaf_eval: None,
             shortcut: None,
             null_move: None,
+            null_verified: false,
             cutoff: None,
             returned: None,
             next_via: Via::Root,
@@ -448,10 +465,10 @@ impl Step {
         self.frames
             .iter()
             .skip(1)
-            .filter(|frame| frame.via != Via::Singular)
+            .filter(|frame| !frame.via.is_test())
             .map(|frame| match frame.via {
                 Via::Move(m) => Some(m),
-                Via::Root | Via::Pass | Via::Singular => None,
+                Via::Root | Via::Pass | Via::Singular | Via::Verification => None,
             })
             .collect()
     }
@@ -510,10 +527,20 @@ impl Step {
                     self.frames.push(frame);
                 } else if let Some(parent) = self.frames.last() {
                     // A node entered at its parent's own ply is no child
-                    // reached by a move: the singular-extension test
-                    // searches the parent's position again.
+                    // reached by a move: a test searches the parent's
+                    // position again. Right after a null move that held,
+                    // the first is the null move's verification; any other
+                    // is the singular-extension test.
                     let via = if ply == parent.ply {
-                        Via::Singular
+                        let null_held = parent
+                            .null_move
+                            .flatten()
+                            .is_some_and(|value| value >= parent.beta);
+                        if null_held && !parent.null_verified {
+                            Via::Verification
+                        } else {
+                            Via::Singular
+                        }
                     } else {
                         parent.next_via
                     };
@@ -525,7 +552,7 @@ impl Step {
                                 position = passed;
                             }
                         }
-                        Via::Root | Via::Singular => {}
+                        Via::Root | Via::Singular | Via::Verification => {}
                     }
                     let mut frame = Frame::new(
                         ply,
@@ -699,6 +726,7 @@ impl Step {
             // The test's value is the position's without one move: the
             // parent's search goes on, and its moves keep their own values.
             Via::Root | Via::Singular => {}
+            Via::Verification => parent.null_verified = true,
         }
     }
 }

@@ -211,7 +211,7 @@ impl SearchTree {
         let tests = self
             .path(id)
             .iter()
-            .filter(|&&n| self.node(n).via == Via::Singular)
+            .filter(|&&n| self.node(n).via.is_test())
             .count();
         node.ply + tests as u32
     }
@@ -227,7 +227,7 @@ impl SearchTree {
                         position = passed;
                     }
                 }
-                Via::Root | Via::Singular => {}
+                Via::Root | Via::Singular | Via::Verification => {}
             }
         }
         position
@@ -289,8 +289,8 @@ impl SearchTree {
                 let later = children[i + 1..]
                     .iter()
                     .any(|&c| self.node(c).via == node.via && self.node(c).seen(applied));
-                // A pass or a singular test is no move of the line.
-                if matches!(node.via, Via::Pass | Via::Singular) || later {
+                // A pass or a test is no move of the line.
+                if node.via == Via::Pass || node.via.is_test() || later {
                     continue;
                 }
                 if let Some((value, _)) = node.value_at(applied)
@@ -387,6 +387,9 @@ impl SearchTree {
             (Via::Move(m), Some(parent)) => san_line(&self.position(parent), &[m]).join(""),
             (Via::Pass, _) => "pass".to_string(),
             (Via::Singular, _) => "singular test: without the table's move".to_string(),
+            (Via::Verification, _) => {
+                "null move verified: the real moves, no null move below".to_string()
+            }
             _ => match node.iteration {
                 Some(depth) => format!("root, depth {depth}"),
                 None => "root".to_string(),
@@ -560,7 +563,7 @@ impl SearchTree {
         let plies = self
             .path(id)
             .iter()
-            .filter(|&&n| !matches!(self.node(n).via, Via::Root | Via::Singular))
+            .filter(|&&n| self.node(n).via != Via::Root && !self.node(n).via.is_test())
             .count();
         if plies % 2 == 0 {
             self.root.turn()
@@ -748,7 +751,7 @@ impl TreeBuilder {
                     table: None,
                     shortcut: None,
                     cutoff: None,
-                    research: if parent.is_some() && via != Via::Singular {
+                    research: if parent.is_some() && !via.is_test() {
                         self.research.take()
                     } else {
                         None

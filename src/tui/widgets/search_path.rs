@@ -40,6 +40,7 @@ impl SearchPath<'_> {
                 }
                 (Via::Pass, _) => "(pass)".to_string(),
                 (Via::Singular, _) => "(singular test)".to_string(),
+                (Via::Verification, _) => "(null move verified)".to_string(),
                 _ => "root".to_string(),
             };
             let kind = if node.quiescence {
