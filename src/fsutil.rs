@@ -224,7 +224,12 @@ pub fn check_user_target(path: &Path) -> Result<(), String> {
     }
     match target_of(path) {
         Ok(Target::Other(kind)) => Err(fail(format!("it is {kind}, not a regular file"))),
-        Ok(Target::Regular(real, _) | Target::Missing(real)) => probe_beside(&real).map_err(fail),
+        Ok(Target::Regular(real, _)) => {
+            let metadata = std::fs::metadata(&real).map_err(|e| fail(e.to_string()))?;
+            may_replace(&metadata).map_err(|e| fail(e.to_string()))?;
+            probe_beside(&real).map_err(fail)
+        }
+        Ok(Target::Missing(real)) => probe_beside(&real).map_err(fail),
         Ok(Target::Stream(_)) if is_fifo(path) => Ok(()),
         Ok(Target::Stream(_)) => {
             use std::io::Write;
@@ -437,6 +442,13 @@ fn write_beside(
     permissions: Option<std::fs::Permissions>,
 ) -> std::io::Result<()> {
     use std::io::Write;
+    let old = match std::fs::metadata(path) {
+        Ok(metadata) => {
+            may_replace(&metadata)?;
+            Some(metadata)
+        }
+        Err(_) => None,
+    };
     let temp = temp_beside(path);
     let written = std::fs::OpenOptions::new()
         .write(true)
@@ -447,6 +459,17 @@ fn write_beside(
             if let Some(permissions) = permissions {
                 file.set_permissions(permissions)?;
             }
+            #[cfg(unix)]
+            if let Some(old) = &old {
+                // The file stays its owner's (a write by root would
+                // otherwise hand it to root). Only root may give a file
+                // away, and anyone else writes their own files: a refusal
+                // leaves the new file theirs, as a shell's redirect would.
+                use std::os::unix::fs::MetadataExt;
+                let _ = std::os::unix::fs::fchown(&file, Some(old.uid()), Some(old.gid()));
+            }
+            #[cfg(not(unix))]
+            let _ = &old;
             file.sync_all()
         });
     if let Err(e) = written {
@@ -456,6 +479,30 @@ fn write_beside(
     std::fs::rename(&temp, path).inspect_err(|_| {
         let _ = std::fs::remove_file(&temp);
     })
+}
+
+/// Whether a file may be replaced by a new one under its name: not when
+/// its owner made it read-only (a rename would get round that, since only
+/// the folder's permissions count), nor when it has other names (hard
+/// links), which would keep the old content while this name got the new.
+fn may_replace(metadata: &std::fs::Metadata) -> std::io::Result<()> {
+    if metadata.permissions().readonly() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::PermissionDenied,
+            "it is read-only",
+        ));
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if metadata.nlink() > 1 {
+            return Err(std::io::Error::other(format!(
+                "it has {} other names (hard links), which would keep the old content",
+                metadata.nlink() - 1
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// Write `contents` to a new file at `path`, never replacing one that is
@@ -688,6 +735,31 @@ mod tests {
                 .unwrap()
                 .file_type()
                 .is_fifo()
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_read_only_or_hard_linked_file_is_not_replaced() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = temp_dir("readonly");
+        let file = dir.join("kept.pgn");
+        std::fs::write(&file, "old").unwrap();
+        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o444)).unwrap();
+        let why = write_user_file(&file, "new").unwrap_err();
+        assert!(why.contains("read-only"), "{why}");
+        assert!(write_atomic(&file, "new").is_err());
+        assert!(check_user_target(&file).unwrap_err().contains("read-only"));
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), "old");
+        let linked = dir.join("linked.pgn");
+        std::fs::write(&linked, "old").unwrap();
+        std::fs::hard_link(&linked, dir.join("other-name.pgn")).unwrap();
+        let why = write_user_file(&linked, "new").unwrap_err();
+        assert!(why.contains("hard links"), "{why}");
+        assert_eq!(
+            std::fs::read_to_string(dir.join("other-name.pgn")).unwrap(),
+            "old"
         );
         std::fs::remove_dir_all(&dir).unwrap();
     }

@@ -461,6 +461,15 @@ fn a_game_opened_from_a_file_changed_since_is_not_saved_over_it() {
         h.message()
     );
     assert_eq!(std::fs::read_to_string(&path).unwrap(), prepended);
+    // Forced, the game is written where it now stands (found by its tags),
+    // never over the game another program put in its place.
+    h.typed("save!");
+    let written = std::fs::read_to_string(&path).unwrap();
+    let first = written.find("1. c4").unwrap();
+    let second = written.find("Nf3").unwrap();
+    assert!(first < second, "{written}");
+    assert_eq!(written.matches("[Event").count(), 2, "{written}");
+    assert!(written.contains("[Event \"New\"]"), "{written}");
 }
 
 #[test]

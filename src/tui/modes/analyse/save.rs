@@ -102,12 +102,21 @@ impl Analysis {
         }
         let bytes = crate::fsutil::read_capped(path, crate::fsutil::MAX_PGN_BYTES, "a PGN file")
             .map_err(|e| format!("{}: {}", path.display(), e.why))?;
-        if !force
-            && let Some(seen) = &source.seen
-            && seen.changed(path, &bytes)
-        {
+        let changed = source
+            .seen
+            .as_ref()
+            .is_some_and(|seen| seen.changed(path, &bytes));
+        if changed && !force {
             return Err(changed_since(path, number));
         }
+        // Another program may have put games before this one or taken it
+        // away: its number in the file is found again, never assumed.
+        let number = if changed {
+            crate::game::rewrite::find_game(&bytes, number, &self.tree)
+                .map_err(|why| format!("{}: {why} (:save PATH elsewhere)", path.display()))?
+        } else {
+            number
+        };
         let rewritten =
             crate::game::rewrite::replace_game(&bytes, number, &self.tree).map_err(|why| {
                 format!(
@@ -130,6 +139,6 @@ fn changed_since(path: &Path, number: usize) -> String {
         |n| n.to_string_lossy().into_owned(),
     );
     format!(
-        "another program changed {name}; :save! writes over game {number} anyway, :save PATH saves elsewhere"
+        "another program changed {name}: :save! writes game {number} anyway, :save PATH elsewhere"
     )
 }
