@@ -552,7 +552,13 @@ fn a_lone_legal_move_in_a_game_is_played_at_once() {
     };
     for limits in [clock, untimed] {
         let result = common::search(&position, &limits, SearchOptions::default());
-        assert_eq!(result.depth, 2, "{limits:?}");
+        // A fixed, short depth (not the whole budget), and a score that is
+        // true enough to show: White is winning (Black to move).
+        assert_eq!(result.depth, 10, "{limits:?}");
         assert!(result.best_move.is_some());
+        let kibitz::engine::Score::Centipawns(cp) = result.score else {
+            panic!("{:?}", result.score)
+        };
+        assert!(cp < -200, "Black's score {cp}");
     }
 }

@@ -33,6 +33,14 @@ const MATE_STABLE_ITERATIONS: u32 = 4;
 const MATE_SEARCH_MARGIN: u32 = 4;
 
 /// One root move and what the last iteration learned about it.
+
+/// How deep a lone legal move is searched in a game before it is played:
+/// deep enough for a score a GUI may show (a two-ply look scored a move
+/// that loses the queen three plies later as winning a piece: -1.86 where
+/// the truth is about +4), and a few milliseconds, so the clock hardly
+/// moves (the hard limit still bounds it).
+const FORCED_MOVE_DEPTH: u32 = 10;
+
 #[derive(Debug, Clone)]
 pub(super) struct RootMove {
     mv: Move,
@@ -92,11 +100,11 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         // before (for the clock: see `time_scale`).
         let mut stable_iterations = 0u32;
 
-        // One legal move in a game: play it after a quick look for a score.
-        // Only in a game: wherever the score is what the search is for
-        // (analysis, a review's evaluations, UCI `go movetime`), a two-ply
-        // look misjudges the position (a move that loses the queen three
-        // plies later scored as winning a piece), so the lone move is
+        // One legal move in a game: play it after a short search for its
+        // score ([`FORCED_MOVE_DEPTH`] plies, a few milliseconds), since a
+        // GUI and the engine panel show that score. Only in a game:
+        // wherever the score is what the search is for (analysis, a
+        // review's evaluations, UCI `go movetime`), the lone move is
         // searched like any other.
         let forced = root_moves.len() == 1 && self.budget.hard.is_some() && limits.plays_a_game();
 
@@ -189,7 +197,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                 completed_depth = depth;
                 self.last_lines = completed.clone();
 
-                if forced && depth >= 2 {
+                if forced && depth >= FORCED_MOVE_DEPTH {
                     break;
                 }
                 if let Some(mate) = limits.mate
