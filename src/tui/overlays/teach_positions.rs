@@ -85,14 +85,11 @@ impl TeachPicker {
                 Style::default()
             };
             lines.push(Line::from(Span::styled(format!(" {name} "), style)));
-            let mut text: String = description
-                .chars()
-                .take(usize::from(inner.width) - 4)
-                .collect();
-            if text.chars().count() < description.chars().count() {
-                text.pop();
-                text.push('…');
-            }
+            // Cut after a whole word (`fit`), never inside one.
+            let text = crate::tui::widgets::fit(
+                description,
+                usize::from(inner.width).saturating_sub(4),
+            );
             lines.push(Line::styled(
                 format!("    {text}"),
                 Style::default().fg(theme.dim),
