@@ -161,12 +161,19 @@ impl TreeView {
             ),
             None => String::new(),
         };
-        let long = format!(" Search tree{count}{view} ");
-        let title = if long.chars().count() + 2 <= usize::from(area.width) {
-            long
-        } else {
-            format!(" Search tree{count} ")
+        // In a narrow panel the view is said in fewer words, not dropped.
+        let short_view = match self.values {
+            Values::Negamax => " · mover's values",
+            Values::Minimax => " · White's view",
         };
+        let title = [
+            format!(" Search tree{count}{view} "),
+            format!(" Search tree{count}{short_view} "),
+            format!(" Tree{count}{short_view} "),
+        ]
+        .into_iter()
+        .find(|t| t.chars().count() + 2 <= usize::from(area.width))
+        .unwrap_or_else(|| format!(" Search tree{count} "));
         let inner = section(frame, title, area, theme);
         if inner.height == 0 {
             return;
