@@ -86,10 +86,8 @@ impl TeachPicker {
             };
             lines.push(Line::from(Span::styled(format!(" {name} "), style)));
             // Cut after a whole word (`fit`), never inside one.
-            let text = crate::tui::widgets::fit(
-                description,
-                usize::from(inner.width).saturating_sub(4),
-            );
+            let text =
+                crate::tui::widgets::fit(description, usize::from(inner.width).saturating_sub(4));
             lines.push(Line::styled(
                 format!("    {text}"),
                 Style::default().fg(theme.dim),
