@@ -32,8 +32,6 @@ const MATE_STABLE_ITERATIONS: u32 = 4;
 /// depth 3; of 14 mates in 3, 13 by depth 9 (the last not by depth 16).
 const MATE_SEARCH_MARGIN: u32 = 4;
 
-/// One root move and what the last iteration learned about it.
-
 /// How deep a lone legal move is searched in a game before it is played:
 /// deep enough for a score a GUI may show (a two-ply look scored a move
 /// that loses the queen three plies later as winning a piece: -1.86 where
@@ -41,6 +39,7 @@ const MATE_SEARCH_MARGIN: u32 = 4;
 /// moves (the hard limit still bounds it).
 const FORCED_MOVE_DEPTH: u32 = 10;
 
+/// One root move and what the last iteration learned about it.
 #[derive(Debug, Clone)]
 pub(super) struct RootMove {
     mv: Move,
