@@ -235,7 +235,7 @@ fn an_output_that_cannot_be_written_is_refused_before_the_work() {
     std::os::unix::fs::symlink(plain.join("sub/out.pgn"), &dangling).unwrap();
     for (out, why) in [
         ("/dev/full", "No space left on device"),
-        ("/proc/version", "cannot make a file in /proc"),
+        ("/proc/version", "it is read-only"),
         (text(&dangling), "no such folder"),
     ] {
         // A review of six games at two seconds a position would run for
