@@ -324,42 +324,35 @@ fn the_queen_maps_differ_where_the_text_says() {
     let all = move_tables("all");
     let command =
         "kibitz movetables --depth 10 --decrement tried|all --json, ranked as the map ranks";
-    let [w, w_of] = band_differences(&tried, "wq", "touches", "best");
-    let [b, b_of] = band_differences(&tried, "bq", "touches", "best");
+    // Both queens' differences as the text gives them: percentages, then counts.
+    let queens = |tables: &serde_json::Value, first: &str, second: &str| {
+        let [w, w_of] = band_differences(tables, "wq", first, second);
+        let [b, b_of] = band_differences(tables, "bq", first, second);
+        let percentages = [
+            percent(w as i64, w_of as i64),
+            percent(b as i64, b_of as i64),
+        ];
+        (percentages, [w, w_of, b, b_of].map(|n| n as i64))
+    };
+    let (percentages, counts) = queens(&tried, "touches", "best");
     check(
         &doc,
         "touches and best maps differ on {}% and {}% of the squares considered, band for band ({} of {} for White, {} of {} for Black)",
-        &figures([
-            percent(w as i64, w_of as i64),
-            percent(b as i64, b_of as i64),
-            w as i64,
-            w_of as i64,
-            b as i64,
-            b_of as i64,
-        ]),
+        &[figures(percentages), figures(counts)].concat(),
         command,
     );
-    let [w, w_of] = band_differences(&tried, "wq", "importance", "best");
-    let [b, b_of] = band_differences(&tried, "bq", "importance", "best");
+    let (percentages, counts) = queens(&tried, "importance", "best");
     check(
         &doc,
         "importance and best on {}% and {}% ({} of {}, {} of {});",
-        &figures([
-            percent(w as i64, w_of as i64),
-            percent(b as i64, b_of as i64),
-            w as i64,
-            w_of as i64,
-            b as i64,
-            b_of as i64,
-        ]),
+        &[figures(percentages), figures(counts)].concat(),
         command,
     );
-    let [w, w_of] = band_differences(&all, "wq", "importance", "touches");
-    let [b, b_of] = band_differences(&all, "bq", "importance", "touches");
+    let (_, counts) = queens(&all, "importance", "touches");
     check(
         &doc,
         "nearly agree ({} of {} and {} of {})",
-        &figures([w, w_of, b, b_of]),
+        &figures(counts),
         command,
     );
 }

@@ -180,15 +180,7 @@ pub fn count_of(n: u64, singular: &str, plural: &str) -> String {
 
 /// A count with thousands separated: `12,345`.
 pub fn count_text(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
+    crate::text::thousands(n)
 }
 
 #[cfg(test)]

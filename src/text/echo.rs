@@ -57,21 +57,8 @@ fn push_word(out: &mut String, word: &str) {
     let kept: String = middle.chars().take(KEPT).collect();
     out.push_str(&format!(
         "{open}{kept}…{close} ({} characters)",
-        thousands(middle.chars().count())
+        super::thousands(middle.chars().count() as u64)
     ));
-}
-
-/// 100000 as "100,000".
-fn thousands(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 #[cfg(test)]
@@ -109,7 +96,7 @@ mod tests {
         // Exactly the limit stays whole.
         let edge = "y".repeat(MAX_ECHOED_WORD);
         assert_eq!(echo(&edge, false), edge);
-        assert_eq!(thousands(1_234_567), "1,234,567");
-        assert_eq!(thousands(999), "999");
+        assert_eq!(super::super::thousands(1_234_567), "1,234,567");
+        assert_eq!(super::super::thousands(999), "999");
     }
 }

@@ -13,6 +13,19 @@ use std::cmp::Ordering;
 use crate::engine::Score;
 use crate::engine::search::TB_BOUND;
 
+/// A count with thousands separated: `12,345`.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// A score as people read it: `+1.25` (pawns), `+M7` (mate in 7 moves),
 /// `-M3` (mated in 3), `+TB` / `-TB` (won or lost by the endgame tables,
 /// with no distance to mate known). The sign is the caller's: give it a
