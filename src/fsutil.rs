@@ -164,7 +164,7 @@ pub fn write_atomic(path: &Path, contents: impl AsRef<[u8]>) -> std::io::Result<
         std::fs::create_dir_all(parent)?;
     }
     match target_of(path)? {
-        Target::Regular(real, permissions) => write_beside(&real, contents.as_ref(), permissions),
+        Target::Regular(real, old) => write_beside(&real, contents.as_ref(), Some(&old)),
         Target::Missing(real) => write_beside(&real, contents.as_ref(), None),
         Target::Stream(kind) | Target::Other(kind) => Err(std::io::Error::other(format!(
             "it is {kind}, not a regular file"
@@ -180,8 +180,8 @@ pub fn write_user_file(path: &Path, contents: impl AsRef<[u8]>) -> Result<(), St
     check_user_target(path)?;
     let fail = |e: std::io::Error| format!("cannot write {}: {e}", path.display());
     match target_of(path).map_err(fail)? {
-        Target::Regular(real, permissions) => {
-            write_beside(&real, contents.as_ref(), permissions).map_err(fail)
+        Target::Regular(real, old) => {
+            write_beside(&real, contents.as_ref(), Some(&old)).map_err(fail)
         }
         Target::Missing(real) => write_beside(&real, contents.as_ref(), None).map_err(fail),
         Target::Stream(_) => {
@@ -224,9 +224,8 @@ pub fn check_user_target(path: &Path) -> Result<(), String> {
     }
     match target_of(path) {
         Ok(Target::Other(kind)) => Err(fail(format!("it is {kind}, not a regular file"))),
-        Ok(Target::Regular(real, _)) => {
-            let metadata = std::fs::metadata(&real).map_err(|e| fail(e.to_string()))?;
-            may_replace(&metadata).map_err(|e| fail(e.to_string()))?;
+        Ok(Target::Regular(real, old)) => {
+            may_replace(&old).map_err(|e| fail(e.to_string()))?;
             probe_beside(&real).map_err(fail)
         }
         Ok(Target::Missing(real)) => probe_beside(&real).map_err(fail),
@@ -352,8 +351,9 @@ fn probe_beside(real: &Path) -> Result<(), String> {
 
 /// What a write to a path would land on.
 enum Target {
-    /// A regular file: its real path (symlinks followed) and permissions.
-    Regular(PathBuf, Option<std::fs::Permissions>),
+    /// A regular file: its real path (symlinks followed) and what it is
+    /// (permissions, owner, links) as the write will find it.
+    Regular(PathBuf, std::fs::Metadata),
     /// Nothing yet: the path to create (a dangling symlink's target).
     Missing(PathBuf),
     /// A FIFO or a character device: written through, never replaced.
@@ -371,10 +371,7 @@ fn target_of(path: &Path) -> std::io::Result<Target> {
         Ok(metadata) => {
             let file_type = metadata.file_type();
             match kind_of(file_type) {
-                None => Ok(Target::Regular(
-                    std::fs::canonicalize(path)?,
-                    Some(metadata.permissions()),
-                )),
+                None => Ok(Target::Regular(std::fs::canonicalize(path)?, metadata)),
                 Some(kind) if is_stream(file_type) => Ok(Target::Stream(kind)),
                 Some(kind) => Ok(Target::Other(kind)),
             }
@@ -435,20 +432,17 @@ fn temp_beside(path: &Path) -> PathBuf {
 /// The one way kibitz replaces or makes a regular file: the whole content
 /// goes to a new temporary file beside it, is flushed to the disk, and only
 /// then is renamed over the target (atomic), so an interrupt, a full disk or
-/// a crash leaves the old file whole, never a partial or empty one.
+/// a crash leaves the old file whole, never a partial or empty one. `old`:
+/// the file replaced, whose permissions and owner the new one keeps.
 fn write_beside(
     path: &Path,
     contents: &[u8],
-    permissions: Option<std::fs::Permissions>,
+    old: Option<&std::fs::Metadata>,
 ) -> std::io::Result<()> {
     use std::io::Write;
-    let old = match std::fs::metadata(path) {
-        Ok(metadata) => {
-            may_replace(&metadata)?;
-            Some(metadata)
-        }
-        Err(_) => None,
-    };
+    if let Some(old) = old {
+        may_replace(old)?;
+    }
     let temp = temp_beside(path);
     let written = std::fs::OpenOptions::new()
         .write(true)
@@ -456,11 +450,11 @@ fn write_beside(
         .open(&temp)
         .and_then(|mut file| {
             file.write_all(contents)?;
-            if let Some(permissions) = permissions {
-                file.set_permissions(permissions)?;
+            if let Some(old) = old {
+                file.set_permissions(old.permissions())?;
             }
             #[cfg(unix)]
-            if let Some(old) = &old {
+            if let Some(old) = old {
                 // The file stays its owner's (a write by root would
                 // otherwise hand it to root). Only root may give a file
                 // away, and anyone else writes their own files: a refusal
@@ -468,8 +462,6 @@ fn write_beside(
                 use std::os::unix::fs::MetadataExt;
                 let _ = std::os::unix::fs::fchown(&file, Some(old.uid()), Some(old.gid()));
             }
-            #[cfg(not(unix))]
-            let _ = &old;
             file.sync_all()
         });
     if let Err(e) = written {
