@@ -171,8 +171,8 @@ pub(super) fn lone_blockers(board: &Board, king: Square, slider: Color, owner: C
 /// (the picker has handed them out already) and works out the piece on
 /// every target square, only for the filter to throw both away. Why keep
 /// shakmaty's order: moves with equal ordering keys keep the order the
-/// generator gave (see `sort_key` in `ordering.rs`), so another order would change which
-/// of them the search tries first.
+/// generator gave (see `sort_key` in `ordering.rs`), so another order
+/// would change which of them the search tries first.
 pub(super) fn quiet_moves(position: &Chess, mut emit: impl FnMut(Move)) {
     debug_assert!(
         !position.is_check(),

@@ -3,10 +3,10 @@
 //! A [`Step`] is what the search knew after some prefix of the log: the
 //! stack of nodes from the root to the current one, each with its window,
 //! its moves (tried, pending, cut off) and what the table said. Applying
-//! one event to a step gives the next step. The record's [`Replay`](super::replay::Replay)
-//! (`replay.rs`) keeps snapshots of steps so that any step is quick to
-//! reach, and the tree (`tree.rs`) is built from the steps as they go by;
-//! both use this file, which uses neither.
+//! one event to a step gives the next step. The record's
+//! [`Replay`](super::replay::Replay) (`replay.rs`) keeps snapshots of steps
+//! so that any step is quick to reach, and the tree (`tree.rs`) is built
+//! from the steps as they go by; both use this file, which uses neither.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -162,7 +162,7 @@ pub struct Frame {
     pub beta: i32,
     pub quiescence: bool,
     /// The node's moves: first those reached, in the order the search took
-    /// them, then the pending ones: in a [`Replay`](super::replay::Replay), those the search will
+    /// them, then the pending ones: in a `Replay`, those the search will
     /// reach in the order it will take them, then those it never reaches
     /// (cut off) in generation order. Quiescence nodes
     /// list only captures and promotions (all moves when in check); a
@@ -370,7 +370,7 @@ pub struct Step {
     alpha_beta: bool,
     /// Whether the search narrows windows to mate distances.
     mate_distance: bool,
-    /// In a [`Replay`](super::replay::Replay), the order in which each node reaches its moves.
+    /// In a `Replay`, the order in which each node reaches its moves.
     pub(super) orders: Option<Arc<NodeOrders>>,
 }
 
@@ -418,7 +418,7 @@ pub(super) fn node_orders(events: &[TraceEvent]) -> NodeOrders {
 
 impl Step {
     /// The step before the first event of a search from `root`, for
-    /// replaying a log event by event without a [`Replay`](super::replay::Replay) (as `kibitz
+    /// replaying a log event by event without a `Replay` (as `kibitz
     /// trace` does, to know each event's position). `alpha_beta`: whether
     /// the search raised alpha (off for minimax).
     pub fn new(root: &Chess, options: &SearchOptions) -> Step {
