@@ -23,6 +23,8 @@
 //! All terms are computed from White's point of view; [`evaluate`] returns
 //! the score for the side to move, which is what negamax needs.
 
+use std::ops::Range;
+
 use serde::Serialize;
 use shakmaty::attacks;
 use shakmaty::{Bitboard, Board, Chess, Color, File, Position, Rank, Role, Square};
@@ -82,174 +84,162 @@ impl Term {
 /// Typical safe-square count per role (pawn, knight, bishop, rook, queen, king).
 const MOBILITY_BASE: [i32; 6] = [0, 4, 6, 6, 12, 0];
 
-/// The weights of the terms beyond material and piece-square tables: what
-/// `kibitz tune fit` adjusts (Texel's method: the weights that best predict
-/// game results from positions). The search reads [`EvalParams::DEFAULT`];
-/// the tuner tries others without rebuilding.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct EvalParams {
+/// One weight of the evaluation, whatever its shape: a number, a
+/// (middlegame, endgame) pair, or an array of either by role or rank. The
+/// shape says how the weight prints as Rust and what its tuning slots are
+/// called, so the table of weights below names each weight only once.
+trait Weight {
+    /// The weight as a Rust expression.
+    fn rust(&self) -> String;
+    /// The numbers a tuner may change, named as the source spells them
+    /// (`bishop_pair.0`, `mobility[1].1`); of an array, only the entries
+    /// `tuned` lists.
+    fn slots<'a>(&'a mut self, name: &str, tuned: Range<usize>, out: &mut Slots<'a>);
+}
+
+/// Tuning slots: each number a tuner may change, with its name.
+type Slots<'a> = Vec<(String, &'a mut i32)>;
+
+impl Weight for i32 {
+    fn rust(&self) -> String {
+        self.to_string()
+    }
+
+    fn slots<'a>(&'a mut self, name: &str, _: Range<usize>, out: &mut Slots<'a>) {
+        out.push((name.to_string(), self));
+    }
+}
+
+impl Weight for (i32, i32) {
+    fn rust(&self) -> String {
+        format!("({}, {})", self.0, self.1)
+    }
+
+    fn slots<'a>(&'a mut self, name: &str, _: Range<usize>, out: &mut Slots<'a>) {
+        out.push((format!("{name}.0"), &mut self.0));
+        out.push((format!("{name}.1"), &mut self.1));
+    }
+}
+
+impl<W: Weight, const N: usize> Weight for [W; N] {
+    fn rust(&self) -> String {
+        let items: Vec<String> = self.iter().map(Weight::rust).collect();
+        format!("[{}]", items.join(", "))
+    }
+
+    fn slots<'a>(&'a mut self, name: &str, tuned: Range<usize>, out: &mut Slots<'a>) {
+        for (i, item) in self.iter_mut().enumerate() {
+            if tuned.contains(&i) {
+                item.slots(&format!("{name}[{i}]"), 0..0, out);
+            }
+        }
+    }
+}
+
+/// Which entries of a weight a tuner may change: those named, else all.
+macro_rules! tuned {
+    () => {
+        0..usize::MAX
+    };
+    ($range:expr) => {
+        $range
+    };
+}
+
+/// Declares [`EvalParams`] from a table with one line per weight: its
+/// name, its type, the value the engine plays with, and (for an array)
+/// which entries a tuner may change. The struct, its `DEFAULT`, its
+/// tuning slots and its Rust print all come from that one line; adding a
+/// weight is adding a line (and the code in `collect` that uses it).
+///
+/// The order of the lines is the order of the tuning slots, which the
+/// tuner walks in turn: changing it changes what a tuning run finds.
+macro_rules! eval_params {
+    ($(
+        $(#[$doc:meta])*
+        $name:ident: $ty:ty = $default:expr $(, tune $tuned:expr)?;
+    )*) => {
+        /// The weights of the terms beyond material and piece-square
+        /// tables: what `kibitz tune fit` adjusts (Texel's method: the
+        /// weights that best predict game results from positions). The
+        /// search reads [`EvalParams::DEFAULT`]; the tuner tries others
+        /// without rebuilding.
+        #[derive(Debug, Clone, PartialEq, Eq)]
+        pub struct EvalParams {
+            $($(#[$doc])* pub $name: $ty,)*
+        }
+
+        impl EvalParams {
+            /// The weights the engine plays with.
+            pub const DEFAULT: EvalParams = EvalParams { $($name: $default,)* };
+
+            /// Every weight a tuner may change, with its name as the source
+            /// spells it (`mobility[1].0` = the knight's middlegame mobility
+            /// weight). Entries that can never count (a pawn's mobility, a
+            /// passed pawn on the first or last rank) are left out.
+            pub fn slots(&mut self) -> Vec<(String, &mut i32)> {
+                let mut slots = Vec::new();
+                let EvalParams { $($name,)* } = self;
+                $(Weight::slots($name, stringify!($name), tuned!($($tuned)?), &mut slots);)*
+                slots
+            }
+
+            /// The weights as a Rust expression, for a tuner's report: the
+            /// values to copy into the table in `eval.rs`.
+            pub fn to_rust(&self) -> String {
+                let mut text = String::from("EvalParams {\n");
+                $(text.push_str(&format!("    {}: {},\n", stringify!($name), self.$name.rust()));)*
+                text.push('}');
+                text
+            }
+        }
+    };
+}
+eval_params! {
     /// Per square a piece attacks beyond a typical count (so an average
     /// piece scores about zero), per role. Squares held by own pieces or
     /// attacked by enemy pawns do not count: a knight "attacking" them is
     /// not going anywhere.
-    pub mobility: [(i32, i32); 6],
+    mobility: [(i32, i32); 6] = [(0, 0), (4, 4), (4, 5), (2, 4), (1, 2), (0, 0)], tune 1..5;
     /// Attack weight of each role on the squares around the enemy king, in
     /// quarters.
-    pub king_attack: [i32; 6],
+    king_attack: [i32; 6] = [0, 8, 8, 12, 20, 0], tune 1..5;
     /// The king-danger bonus (middlegame only) is the attack weight times
     /// the number of attackers times this, over 8: squared in the number of
     /// attackers, since one attacker is a nuisance and three a mating net.
-    pub king_attack_scale: i32,
+    king_attack_scale: i32 = 3;
     /// Missing pawn in front of a castled king, per file (middlegame only).
-    pub pawn_shield_missing: i32,
-    /// Per pawn of a doubled group; the group pays half of this per pawn.
-    pub doubled_pawn: (i32, i32),
-    pub isolated_pawn: (i32, i32),
-    /// Passed pawn bonus by rank from its own side (index 0 = rank 1).
-    /// PeSTO's pawn table already pays for advanced pawns, so this is the
-    /// extra for having no enemy pawn able to stop it.
-    pub passed_pawn: [(i32, i32); 8],
-    pub bishop_pair: (i32, i32),
-    pub rook_open_file: (i32, i32),
-    pub rook_semi_open_file: (i32, i32),
-    /// Per piece (not a pawn or the king) attacked by an enemy pawn: it
-    /// must move away, losing time, or be lost.
-    pub threat_by_pawn: (i32, i32),
-    /// Per rook or queen attacked by an enemy knight or bishop: a fork or
-    /// an exchange is in the air.
-    pub threat_by_minor: (i32, i32),
+    pawn_shield_missing: i32 = 12;
     /// Endgame, per passed pawn and per rank beyond the third: the
     /// enemy king's distance to the square in front of the pawn (it must
     /// catch it) ...
-    pub passed_enemy_king: i32,
+    passed_enemy_king: i32 = 5;
     /// ... and our king's (it escorts it), which counts against.
-    pub passed_own_king: i32,
-    /// A passed pawn whose next square is occupied cannot run.
-    pub passed_blocked: (i32, i32),
+    passed_own_king: i32 = 5;
     /// Endgame, per passed pawn with nothing on its road to the last rank
     /// and no enemy guard on its next square, times the square of its
     /// rank beyond the third: it simply walks on, and a defender must give
     /// up something to stop it.
-    pub passed_free: i32,
-}
-
-impl EvalParams {
-    /// The weights the engine plays with.
-    pub const DEFAULT: EvalParams = EvalParams {
-        mobility: [(0, 0), (4, 4), (4, 5), (2, 4), (1, 2), (0, 0)],
-        king_attack: [0, 8, 8, 12, 20, 0],
-        king_attack_scale: 3,
-        pawn_shield_missing: 12,
-        doubled_pawn: (-8, -20),
-        isolated_pawn: (-10, -12),
-        passed_pawn: [
-            (0, 0),
-            (2, 8),
-            (4, 12),
-            (8, 20),
-            (16, 36),
-            (28, 60),
-            (40, 90),
-            (0, 0),
-        ],
-        bishop_pair: (28, 50),
-        rook_open_file: (24, 8),
-        rook_semi_open_file: (10, 6),
-        threat_by_pawn: (31, 46),
-        threat_by_minor: (40, 9),
-        passed_enemy_king: 5,
-        passed_own_king: 5,
-        passed_blocked: (-8, 2),
-        passed_free: 4,
-    };
-
-    /// Every weight a tuner may change, with its name as the source spells
-    /// it (`mobility[1].0` = the knight's middlegame mobility weight).
-    /// Entries that can never count (a pawn's mobility, a passed pawn on
-    /// the first or last rank) are left out.
-    pub fn slots(&mut self) -> Vec<(String, &mut i32)> {
-        let mut slots = Vec::new();
-        let EvalParams {
-            mobility,
-            king_attack,
-            king_attack_scale,
-            pawn_shield_missing,
-            doubled_pawn,
-            isolated_pawn,
-            passed_pawn,
-            bishop_pair,
-            rook_open_file,
-            rook_semi_open_file,
-            threat_by_pawn,
-            threat_by_minor,
-            passed_enemy_king,
-            passed_own_king,
-            passed_blocked,
-            passed_free,
-        } = self;
-        for (i, (mg, eg)) in mobility.iter_mut().enumerate().take(5).skip(1) {
-            slots.push((format!("mobility[{i}].0"), mg));
-            slots.push((format!("mobility[{i}].1"), eg));
-        }
-        for (i, weight) in king_attack.iter_mut().enumerate().take(5).skip(1) {
-            slots.push((format!("king_attack[{i}]"), weight));
-        }
-        slots.push(("king_attack_scale".to_string(), king_attack_scale));
-        slots.push(("pawn_shield_missing".to_string(), pawn_shield_missing));
-        slots.push(("passed_enemy_king".to_string(), passed_enemy_king));
-        slots.push(("passed_own_king".to_string(), passed_own_king));
-        slots.push(("passed_free".to_string(), passed_free));
-        for (name, (mg, eg)) in [
-            ("doubled_pawn", doubled_pawn),
-            ("isolated_pawn", isolated_pawn),
-            ("bishop_pair", bishop_pair),
-            ("rook_open_file", rook_open_file),
-            ("rook_semi_open_file", rook_semi_open_file),
-            ("threat_by_pawn", threat_by_pawn),
-            ("threat_by_minor", threat_by_minor),
-            ("passed_blocked", passed_blocked),
-        ] {
-            slots.push((format!("{name}.0"), mg));
-            slots.push((format!("{name}.1"), eg));
-        }
-        for (i, (mg, eg)) in passed_pawn.iter_mut().enumerate().take(7).skip(1) {
-            slots.push((format!("passed_pawn[{i}].0"), mg));
-            slots.push((format!("passed_pawn[{i}].1"), eg));
-        }
-        slots
-    }
-
-    /// The weights as a Rust expression, to paste over
-    /// [`EvalParams::DEFAULT`] after tuning.
-    pub fn to_rust(&self) -> String {
-        let pairs = |v: &[(i32, i32)]| {
-            v.iter()
-                .map(|(a, b)| format!("({a}, {b})"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
-        let ints = |v: &[i32]| v.iter().map(i32::to_string).collect::<Vec<_>>().join(", ");
-        let pair = |(a, b): (i32, i32)| format!("({a}, {b})");
-        format!(
-            "EvalParams {{\n    mobility: [{}],\n    king_attack: [{}],\n    king_attack_scale: {},\n    pawn_shield_missing: {},\n    doubled_pawn: {},\n    isolated_pawn: {},\n    passed_pawn: [{}],\n    bishop_pair: {},\n    rook_open_file: {},\n    rook_semi_open_file: {},\n    threat_by_pawn: {},\n    threat_by_minor: {},\n    passed_enemy_king: {},\n    passed_own_king: {},\n    passed_blocked: {},\n    passed_free: {},\n}}",
-            pairs(&self.mobility),
-            ints(&self.king_attack),
-            self.king_attack_scale,
-            self.pawn_shield_missing,
-            pair(self.doubled_pawn),
-            pair(self.isolated_pawn),
-            pairs(&self.passed_pawn),
-            pair(self.bishop_pair),
-            pair(self.rook_open_file),
-            pair(self.rook_semi_open_file),
-            pair(self.threat_by_pawn),
-            pair(self.threat_by_minor),
-            self.passed_enemy_king,
-            self.passed_own_king,
-            pair(self.passed_blocked),
-            self.passed_free,
-        )
-    }
+    passed_free: i32 = 4;
+    /// Per pawn of a doubled group; the group pays half of this per pawn.
+    doubled_pawn: (i32, i32) = (-8, -20);
+    isolated_pawn: (i32, i32) = (-10, -12);
+    bishop_pair: (i32, i32) = (28, 50);
+    rook_open_file: (i32, i32) = (24, 8);
+    rook_semi_open_file: (i32, i32) = (10, 6);
+    /// Per piece (not a pawn or the king) attacked by an enemy pawn: it
+    /// must move away, losing time, or be lost.
+    threat_by_pawn: (i32, i32) = (31, 46);
+    /// Per rook or queen attacked by an enemy knight or bishop: a fork or
+    /// an exchange is in the air.
+    threat_by_minor: (i32, i32) = (40, 9);
+    /// A passed pawn whose next square is occupied cannot run.
+    passed_blocked: (i32, i32) = (-8, 2);
+    /// Passed pawn bonus by rank from its own side (index 0 = rank 1).
+    /// PeSTO's pawn table already pays for advanced pawns, so this is the
+    /// extra for having no enemy pawn able to stop it.
+    passed_pawn: [(i32, i32); 8] =
+        [(0, 0), (2, 8), (4, 12), (8, 20), (16, 36), (28, 60), (40, 90), (0, 0)], tune 1..7;
 }
 
 /// One term's contribution, from White's point of view.
@@ -624,6 +614,65 @@ mod tests {
             .unwrap()
             .into_position(CastlingMode::Standard)
             .unwrap()
+    }
+
+    /// The table of weights gives the tuner the slots it walked before
+    /// the table existed, in the same order, with the same values: a tuning
+    /// run finds what it found. The Rust print lists every weight once.
+    #[test]
+    fn the_table_gives_the_tuner_the_same_slots_in_the_same_order() {
+        let mut expected: Vec<(String, i32)> = Vec::new();
+        let mut push = |name: String, value: i32| expected.push((name, value));
+        for (i, (mg, eg)) in [(1, (4, 4)), (2, (4, 5)), (3, (2, 4)), (4, (1, 2))] {
+            push(format!("mobility[{i}].0"), mg);
+            push(format!("mobility[{i}].1"), eg);
+        }
+        for (i, weight) in [(1, 8), (2, 8), (3, 12), (4, 20)] {
+            push(format!("king_attack[{i}]"), weight);
+        }
+        for (name, weight) in [
+            ("king_attack_scale", 3),
+            ("pawn_shield_missing", 12),
+            ("passed_enemy_king", 5),
+            ("passed_own_king", 5),
+            ("passed_free", 4),
+        ] {
+            push(name.to_string(), weight);
+        }
+        for (name, (mg, eg)) in [
+            ("doubled_pawn", (-8, -20)),
+            ("isolated_pawn", (-10, -12)),
+            ("bishop_pair", (28, 50)),
+            ("rook_open_file", (24, 8)),
+            ("rook_semi_open_file", (10, 6)),
+            ("threat_by_pawn", (31, 46)),
+            ("threat_by_minor", (40, 9)),
+            ("passed_blocked", (-8, 2)),
+        ] {
+            push(format!("{name}.0"), mg);
+            push(format!("{name}.1"), eg);
+        }
+        for (i, (mg, eg)) in [(2, 8), (4, 12), (8, 20), (16, 36), (28, 60), (40, 90)]
+            .into_iter()
+            .enumerate()
+        {
+            push(format!("passed_pawn[{}].0", i + 1), mg);
+            push(format!("passed_pawn[{}].1", i + 1), eg);
+        }
+        let mut params = EvalParams::DEFAULT;
+        let got: Vec<(String, i32)> = params
+            .slots()
+            .into_iter()
+            .map(|(name, value)| (name, *value))
+            .collect();
+        assert_eq!(got, expected);
+        assert_eq!(params.mobility[0], (0, 0));
+        assert_eq!(params.passed_pawn[7], (0, 0));
+
+        let rust = EvalParams::DEFAULT.to_rust();
+        assert!(rust.starts_with("EvalParams {\n    mobility: [(0, 0), (4, 4), (4, 5), (2, 4), (1, 2), (0, 0)],\n    king_attack: [0, 8, 8, 12, 20, 0],\n    king_attack_scale: 3,\n"), "{rust}");
+        assert!(rust.ends_with("    passed_pawn: [(0, 0), (2, 8), (4, 12), (8, 20), (16, 36), (28, 60), (40, 90), (0, 0)],\n}"), "{rust}");
+        assert_eq!(rust.lines().count(), 18, "{rust}");
     }
 
     #[test]

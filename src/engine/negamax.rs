@@ -31,7 +31,7 @@ use shakmaty::{Chess, Move, Position};
 use super::eval::evaluate;
 use super::movetables::{Decrement, TableUpdate};
 use super::ordering::{MovePicker, TableChoice};
-use super::search::Searcher;
+use super::searcher::Searcher;
 use super::selective::{MoveFacts, Singular};
 use super::trace::{OrderReason, Shortcut, TraceEvent, Tracer};
 use super::tt::TtHit;

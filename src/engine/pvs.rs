@@ -12,7 +12,7 @@
 
 use shakmaty::{Chess, Move, Position};
 
-use super::search::{Searcher, play_with_key};
+use super::searcher::{Searcher, play_with_key};
 use super::trace::{OrderReason, ReSearchReason, TraceEvent, Tracer, WindowKind};
 use super::values::INFINITY;
 

@@ -17,8 +17,8 @@
 use arrayvec::ArrayVec;
 use shakmaty::{Chess, Move, Position, Role, Square};
 
-use super::ordering::noisy_moves;
-use super::search::{Searcher, play_with_key};
+use super::movegen::noisy_moves;
+use super::searcher::{Searcher, play_with_key};
 use super::see::{mvv_lva, see, see_bounds};
 use super::trace::{OrderReason, Pruning, Shortcut, TraceEvent, Tracer, WindowKind};
 use super::tt::PackedMove;

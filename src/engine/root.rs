@@ -14,7 +14,7 @@ use shakmaty::{Chess, Move, Position};
 use super::ordering::MovePicker;
 use super::ordering::TableChoice;
 use super::protocol::{Bound, Limits, Score, SearchInfo};
-use super::search::{Line, MAX_DEPTH, Progress, SearchResult, Searcher, value_to_score};
+use super::searcher::{Line, MAX_DEPTH, Progress, SearchResult, Searcher, value_to_score};
 use super::stats::IterationStats;
 use super::time::{NEW_ITERATION_SHARE, time_scale};
 use super::trace::{OrderReason, TraceEvent, Tracer};

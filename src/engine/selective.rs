@@ -20,7 +20,8 @@
 
 use shakmaty::{Chess, Move, Position};
 
-use super::search::{Searcher, gives_check, has_pieces, passed_key, pieces};
+use super::movegen::{gives_check, has_pieces, passed_key, pieces};
+use super::searcher::Searcher;
 use super::see::see;
 use super::trace::{OrderReason, Pruning, Shortcut, TraceEvent, Tracer, TtBound};
 use super::tt::TtHit;

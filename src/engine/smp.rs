@@ -39,7 +39,7 @@ use shakmaty::Chess;
 
 use super::heuristics::Heuristics;
 use super::protocol::{Limits, SearchOptions};
-use super::search::{Progress, Role, SearchContext, SearchResult, Searcher};
+use super::searcher::{Progress, Role, SearchContext, SearchResult, Searcher};
 use super::trace::{NoTrace, Tracer};
 
 /// Most search threads a front end may ask for (UCI `Threads`).

@@ -9,6 +9,9 @@ use serde::Serialize;
 use shakmaty::Move;
 
 use super::movetables::TableUpdate;
+/// The table's kind of bound, which the record names in its events (it
+/// lives with the table, which does not know the record).
+pub use super::tt::TtBound;
 
 /// Why the move picker tried a move where it did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -58,17 +61,6 @@ impl OrderReason {
             OrderReason::Evasion => "check evasion",
         }
     }
-}
-
-/// The kind of bound a transposition table entry holds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum TtBound {
-    Exact,
-    /// The position is worth at least the stored value (it failed high).
-    Lower,
-    /// The position is worth at most the stored value (it failed low).
-    Upper,
 }
 
 /// A transposition table entry as a probe found it.

@@ -11,11 +11,20 @@ use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 use shakmaty::{Chess, Move, Position, Role, Square};
 
-use super::trace::TtBound;
-
 /// Scores at or beyond this magnitude are mates or tablebase wins; see
 /// `values.rs`.
 use super::values::TB_BOUND;
+
+/// The kind of bound a transposition table entry holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TtBound {
+    Exact,
+    /// The position is worth at least the stored value (it failed high).
+    Lower,
+    /// The position is worth at most the stored value (it failed low).
+    Upper,
+}
 
 /// One slot: 16 bytes, so four share a cache line.
 ///
@@ -166,7 +175,7 @@ impl PackedMove {
         let legal = if in_check {
             position.is_legal(m)
         } else {
-            super::ordering::is_legal_quickly(position, m)
+            super::movegen::is_legal_quickly(position, m)
         };
         legal.then_some(m)
     }

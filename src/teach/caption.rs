@@ -7,7 +7,8 @@
 
 use shakmaty::{Chess, Color, Move, Position};
 
-use super::replay::{Bound, Frame, MoveStatus, Replay, Step, Via};
+use super::replay::Replay;
+use super::step::{Bound, Frame, MoveStatus, Step, Via};
 use super::values::{
     bound_text, no_lower_bound, no_upper_bound, side_value_text, unbounded, value_text,
     window_text, worth_text,

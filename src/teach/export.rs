@@ -11,7 +11,8 @@ use shakmaty::{Color, Position};
 
 use super::caption::{caption, san};
 use super::compare::{Outcome, methods};
-use super::replay::{Replay, Step, Via};
+use super::replay::Replay;
+use super::step::{Step, Via};
 use super::tree::{Row, Values};
 use super::values::{count_of, count_text, node_window_text, value_text};
 use crate::game::describe::diagram;

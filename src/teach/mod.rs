@@ -20,7 +20,9 @@ pub mod compare;
 pub mod export;
 pub mod positions;
 pub mod replay;
+pub mod step;
 pub mod tree;
+pub mod tree_text;
 pub mod values;
 
 use std::sync::Arc;
@@ -34,7 +36,8 @@ use crate::engine::stats::SearchStats;
 use crate::engine::trace::{Recorder, TraceEvent};
 
 pub use positions::{TeachingPosition, positions};
-pub use replay::{Frame, MoveLine, MoveStatus, Replay, Step, Via};
+pub use replay::Replay;
+pub use step::{Frame, MoveLine, MoveStatus, Step, Via};
 
 /// Depths teach mode offers: deeper trees are too large to follow.
 pub const MIN_DEPTH: u32 = 1;

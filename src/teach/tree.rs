@@ -13,11 +13,9 @@
 
 use shakmaty::{Chess, Color, Move, Position};
 
-use super::replay::{Bound, Step, Via};
-use super::values::{count_text, value_text, window_text};
+use super::step::{Bound, Step, Via};
 use crate::engine::SearchOptions;
 use crate::engine::trace::{Pruning, ReSearchReason, Shortcut, TraceEvent};
-use crate::game::notation::san_line;
 
 /// A node's index in [`SearchTree::nodes`]: nodes are numbered in the order
 /// the search entered them.
@@ -152,7 +150,7 @@ pub struct SearchTree {
     pruned: Vec<PrunedMove>,
     /// Each iteration's root (one without iterative deepening).
     pub roots: Vec<NodeId>,
-    root: Chess,
+    pub(super) root: Chess,
 }
 
 impl SearchTree {
@@ -205,7 +203,7 @@ impl SearchTree {
     }
 
     /// How many nodes are above `id`: its ply, one more for each singular
-    /// test on the way (see [`RowText::ply`]).
+    /// test on the way (see [`RowText::ply`](super::tree_text::RowText::ply)).
     pub fn level(&self, id: NodeId) -> u32 {
         let node = self.node(id);
         let tests = self
@@ -335,229 +333,8 @@ impl SearchTree {
             .copied()
     }
 
-    /// A line of nodes in SAN, from the position before the first.
-    pub fn line_text(&self, line: &[NodeId]) -> String {
-        let Some(&first) = line.first() else {
-            return String::new();
-        };
-        let start = match self.node(first).parent {
-            Some(parent) => self.position(parent),
-            None => self.root.clone(),
-        };
-        let moves: Vec<Move> = line
-            .iter()
-            .filter_map(|&id| match self.node(id).via {
-                Via::Move(m) => Some(m),
-                _ => None,
-            })
-            .collect();
-        san_line(&start, &moves).join(" ")
-    }
-
-    /// The text of one row at step `applied`: the kind letter (once known),
-    /// the move, the value as `values` shows it, the window the move was
-    /// searched with, and what happened. `pv`: the nodes of the best line.
-    pub fn row_text(&self, row: Row, applied: usize, values: Values, pv: &[NodeId]) -> RowText {
-        match row {
-            Row::Pruned { parent, index } => {
-                let PrunedMove { mv, rule, .. } = self.pruned(parent)[index];
-                let position = self.position(parent);
-                RowText {
-                    ply: self.level(parent) + 1,
-                    kind: ' ',
-                    label: san_line(&position, &[mv]).join(""),
-                    value: String::new(),
-                    window: String::new(),
-                    marks: format!("pruned: {}", rule.label()),
-                }
-            }
-            Row::Node(id) => self.node_text(id, applied, values, pv),
-        }
-    }
-
-    fn node_text(&self, id: NodeId, applied: usize, values: Values, pv: &[NodeId]) -> RowText {
-        let node = self.node(id);
-        // The side that chose the move into this node, and the ply its
-        // values are read at: the parent's (the root speaks for itself).
-        let (mover, view_ply, sign) = match node.parent {
-            Some(_) => (!self.turn_at(id), node.ply - 1, -1),
-            None => (self.turn_at(id), 0, 1),
-        };
-        let label = match (node.via, node.parent) {
-            (Via::Move(m), Some(parent)) => san_line(&self.position(parent), &[m]).join(""),
-            (Via::Pass, _) => "pass".to_string(),
-            (Via::Singular, _) => "singular test: without the table's move".to_string(),
-            (Via::Verification, _) => {
-                "null move verified: the real moves, no null move below".to_string()
-            }
-            _ => match node.iteration {
-                Some(depth) => format!("root, depth {depth}"),
-                None => "root".to_string(),
-            },
-        };
-        let label = match (values, node.parent) {
-            (Values::Minimax, Some(_)) => {
-                format!("{} {label}", if mover.is_white() { "MAX" } else { "MIN" })
-            }
-            _ => label,
-        };
-        let finished = node.value_at(applied);
-        let kind = finished.map_or(' ', |(value, bound)| {
-            let cut = node
-                .cutoff
-                .is_some_and(|(at, _, _)| (at as usize) < applied);
-            NodeKind::of(value, bound, (node.alpha, node.beta), cut).letter()
-        });
-        let value = match finished {
-            None => "…".to_string(),
-            Some((value, bound)) => {
-                // From the mover's view the sign turns and so does the bound.
-                let (shown, bound) = match sign {
-                    1 => (value, bound),
-                    _ => (-value, bound.flipped()),
-                };
-                match values {
-                    Values::Negamax => format!("{}{}", bound.sign(), value_text(shown, view_ply)),
-                    Values::Minimax => {
-                        let white = if mover.is_white() { shown } else { -shown };
-                        let bound = if mover.is_white() {
-                            bound
-                        } else {
-                            bound.flipped()
-                        };
-                        format!("{}{}", bound.sign(), value_text(white, view_ply))
-                    }
-                }
-            }
-        };
-        let (low, high) = match sign {
-            1 => (node.alpha, node.beta),
-            _ => (-node.beta, -node.alpha),
-        };
-        let window = match values {
-            Values::Negamax => window_text(low, high, view_ply, mover),
-            Values::Minimax if mover.is_white() => window_text(low, high, view_ply, mover),
-            Values::Minimax => window_text(-high, -low, view_ply, Color::White),
-        };
-        let mut marks = Vec::new();
-        if pv.contains(&id) {
-            marks.push("PV".to_string());
-        }
-        if let Some((at, mv, skipped)) = node.cutoff
-            && (at as usize) < applied
-        {
-            let san = san_line(&self.position(id), &[mv]).join("");
-            marks.push(match skipped {
-                0 => format!("cut by {san}"),
-                n => format!("cut by {san}, {} skipped", count_text(u64::from(n))),
-            });
-        }
-        if node.table.is_some_and(|at| (at as usize) < applied) {
-            marks.push("table answered".to_string());
-        }
-        if let Some((at, reason)) = node.shortcut
-            && (at as usize) < applied
-        {
-            marks.push(reason.label().to_string());
-        }
-        if let Some(mark) = self.game_over_mark(id, applied) {
-            marks.push(mark);
-        }
-        if let Some((value, Bound::AtMost)) = finished
-            && let Some(mark) = self.futility_mark(id, value, applied)
-        {
-            marks.push(mark);
-        }
-        if node.quiescence {
-            marks.push("quiescence".to_string());
-        }
-        match node.research {
-            Some(ReSearchReason::FailedHigh) => marks.push("re-search, full window".to_string()),
-            Some(ReSearchReason::Reduced) => marks.push("re-search, full depth".to_string()),
-            None => {}
-        }
-        let decided = node
-            .cutoff
-            .is_some_and(|(at, _, _)| (at as usize) < applied)
-            || node.shortcut.is_some_and(|(at, _)| (at as usize) < applied)
-            || node.table.is_some_and(|at| (at as usize) < applied);
-        if finished.is_none() && !decided {
-            marks.push("searching".to_string());
-        }
-        RowText {
-            ply: self.level(id),
-            kind,
-            label,
-            value,
-            window,
-            marks: marks.join(", "),
-        }
-    }
-
-    /// A node whose position is checkmate or stalemate but that the search
-    /// ended by another rule first (the selective search's null move or
-    /// reverse futility, quiescence standing pat, the table, the horizon):
-    /// what the position really is, once the node returned.
-    fn game_over_mark(&self, id: NodeId, applied: usize) -> Option<String> {
-        let node = self.node(id);
-        node.value_at(applied)?;
-        if node
-            .shortcut
-            .is_some_and(|(_, r)| matches!(r, Shortcut::Checkmate | Shortcut::Stalemate))
-        {
-            return None;
-        }
-        let position = self.position(id);
-        if !position.legal_moves().is_empty() {
-            return None;
-        }
-        let what = if position.is_check() {
-            "checkmate"
-        } else {
-            "stalemate"
-        };
-        let by = match node.shortcut {
-            Some((_, reason)) => reason.label(),
-            None if node.table.is_some() => "the table's answer",
-            None if node.quiescence => "standing pat",
-            None => "the static evaluation",
-        };
-        Some(format!("in fact {what}, not tested: {by} came first"))
-    }
-
-    /// A node that failed low with a value above every move it searched:
-    /// the value is the futility bound that covers the moves futility
-    /// pruning skipped (the static evaluation plus a margin, the most they
-    /// could score), which the outline says, since its children do not
-    /// show it.
-    fn futility_mark(&self, id: NodeId, value: i32, applied: usize) -> Option<String> {
-        let node = self.node(id);
-        if !self.pruned(id).iter().any(|p| p.rule == Pruning::Futility) {
-            return None;
-        }
-        let best_child = node
-            .children
-            .iter()
-            .filter(|&&c| matches!(self.node(c).via, Via::Move(_)))
-            .filter_map(|&c| self.node(c).value_at(applied))
-            .map(|(v, _)| -v)
-            .max();
-        if best_child.is_some_and(|best| best >= value) {
-            return None;
-        }
-        let side = if self.turn_at(id).is_white() {
-            "White"
-        } else {
-            "Black"
-        };
-        Some(format!(
-            "futility: its skipped moves could reach {} for {side}",
-            value_text(value, node.ply)
-        ))
-    }
-
     /// The side to move at node `id`.
-    fn turn_at(&self, id: NodeId) -> Color {
+    pub(super) fn turn_at(&self, id: NodeId) -> Color {
         // Every move and every pass hands the turn over (a singular
         // test searches its parent's position, with the same side to move).
         let plies = self
@@ -570,54 +347,6 @@ impl SearchTree {
         } else {
             !self.root.turn()
         }
-    }
-
-    /// The whole tree as text, one line a node with the step that enters
-    /// it: what `kibitz trace --tree` prints.
-    pub fn outline_text(&self, values: Values) -> String {
-        let applied = usize::MAX;
-        let rows = self.rows(applied, &|_| true);
-        let pv = self.best_line(applied);
-        let mut text = String::new();
-        for row in rows {
-            let step = match row {
-                Row::Node(id) => self.node(id).enter + 1,
-                Row::Pruned { parent, index } => self.pruned(parent)[index].at + 1,
-            };
-            let line = self.row_text(row, applied, values, &pv).line();
-            text.push_str(&format!("{step:>7}  {line}\n"));
-        }
-        text
-    }
-}
-
-/// The parts of one outline line.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RowText {
-    /// How deep the row is in the tree: its ply, one more under each
-    /// singular test above it (a test searches its parent's own position,
-    /// and its row goes under the parent's).
-    pub ply: u32,
-    /// `P`, `C` or `A` once the node returned (see [`NodeKind`]).
-    pub kind: char,
-    pub label: String,
-    pub value: String,
-    pub window: String,
-    pub marks: String,
-}
-
-impl RowText {
-    /// The line as the outline writes it: two columns of indent a ply.
-    pub fn line(&self) -> String {
-        let indent = "  ".repeat(self.ply as usize);
-        let mut line = format!("{indent}{} {}", self.kind, self.label);
-        for part in [&self.value, &self.window, &self.marks] {
-            if !part.is_empty() {
-                line.push_str("  ");
-                line.push_str(part);
-            }
-        }
-        line
     }
 }
 
