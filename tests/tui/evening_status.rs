@@ -118,3 +118,110 @@ fn the_status_line_says_which_table_is_made_and_how_to_stop_it() {
         assert!(h.row_with(":tables off stops").is_empty());
     }
 }
+
+/// Whether each header label of `header` starts (left-aligned columns) or
+/// ends (right-aligned ones) where a cell of `row` does. `labels`: the
+/// header's words, with `true` for the right-aligned ones.
+fn lined_up(header: &str, row: &str, labels: &[(&str, bool)]) -> Result<(), String> {
+    let header: Vec<char> = header.chars().collect();
+    let row: Vec<char> = row.chars().collect();
+    let blank = |at: usize| row.get(at).is_none_or(|c| *c == ' ');
+    let mut from = 0;
+    for &(label, right) in labels {
+        let word: Vec<char> = label.chars().collect();
+        let start = (from..header.len())
+            .find(|&i| header[i..].starts_with(&word))
+            .ok_or_else(|| format!("no {label:?} in the header"))?;
+        from = start + word.len();
+        let ok = if right {
+            let end = start + word.len();
+            !blank(end - 1) && blank(end)
+        } else {
+            !blank(start) && blank(start - 1)
+        };
+        if !ok {
+            return Err(format!(
+                "{label:?} is not over its column:\n{}\n{}",
+                header.iter().collect::<String>(),
+                row.iter().collect::<String>()
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn the_game_list_header_is_over_its_columns() {
+    for size in [(80, 24), (120, 40)] {
+        let mut h = Board::new(size);
+        h.open(
+            &crate::common::testdata("pgn/kasparov-deep-blue-1997.pgn"),
+            None,
+        );
+        let screen = h.screen();
+        let header = h.row_with(" White ");
+        let mut labels = vec![
+            ("#", true),
+            ("White", false),
+            ("Black", false),
+            ("Res", false),
+            ("ply", true),
+        ];
+        if size.0 >= 120 {
+            labels.push(("Date", false));
+        }
+        labels.push(("Opening", false));
+        let rows: Vec<&str> = screen
+            .lines()
+            .filter(|l| l.contains("Deep Blue") && !l.contains(" White "))
+            .collect();
+        assert_eq!(rows.len(), 6, "{screen}");
+        for row in rows {
+            if let Err(e) = lined_up(&header, row, &labels) {
+                panic!("{size:?}: {e}\n{screen}");
+            }
+        }
+    }
+}
+
+#[test]
+fn the_review_positions_table_is_under_its_header() {
+    use ratatui::crossterm::event::KeyCode;
+    for size in [(80, 24), (120, 40)] {
+        let mut h = Board::new(size);
+        h.open(&crate::common::testdata("pgn/review-three.pgn"), None);
+        h.ctrl('r');
+        h.serve();
+        // Bob's positions: 3...Nf6?? among them.
+        h.key(KeyCode::Down);
+        h.key(KeyCode::Enter);
+        let screen = h.screen();
+        assert!(screen.contains("Bob: positions to study"), "{screen}");
+        let header = h.row_with(" played ");
+        let row = h.row_with("Nf6??");
+        assert!(!row.is_empty(), "{screen}");
+        let labels = [
+            ("game", true),
+            ("move", false),
+            ("played", false),
+            ("better", false),
+        ];
+        if let Err(e) = lined_up(&header, &row, &labels) {
+            panic!("{size:?}: {e}\n{screen}");
+        }
+    }
+}
+
+/// Review-all tells how long it will take from the start, from the game
+/// list's lengths, before the first game is done.
+#[test]
+fn review_all_gives_an_estimate_from_the_start() {
+    let mut h = Board::new((120, 40));
+    h.open(&crate::common::testdata("pgn/review-three.pgn"), None);
+    h.ctrl('r');
+    let screen = h.screen();
+    assert!(
+        screen.contains("reviewing… 0 of 3 games, about "),
+        "{screen}"
+    );
+}
