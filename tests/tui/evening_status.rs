@@ -225,3 +225,18 @@ fn review_all_gives_an_estimate_from_the_start() {
         "{screen}"
     );
 }
+
+/// Tab where every panel fits says so plainly, and when it would switch.
+#[test]
+fn tab_in_a_tall_terminal_says_all_panels_fit() {
+    use ratatui::crossterm::event::KeyCode;
+    let mut h = Board::blitz((120, 40), None);
+    h.start();
+    h.key(KeyCode::Tab);
+    let (said, _) = h.status().expect("a message");
+    assert_eq!(
+        said,
+        "All panels fit; in a terminal under 30 rows, Tab switches between them."
+    );
+    assert!(h.screen().contains(&said), "{}", h.screen());
+}
