@@ -12,7 +12,9 @@ fn benches(c: &mut Criterion) {
     let mut builtin = Builtin::new();
     for name in ["KRvK", "KBvK", "KNvK", "KBNvK"] {
         builtin
-            .generate(&name.parse().expect("signature"), &mut |_| {})
+            .generate(&name.parse().expect("signature"), &mut |_| {
+                std::ops::ControlFlow::Continue(())
+            })
             .expect("generates");
     }
     let tables = Tablebases::new(builtin);

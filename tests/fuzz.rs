@@ -339,7 +339,10 @@ fn tablebase_file() {
     let made = std::env::temp_dir().join(format!("kibitz-fuzz-tb-{}", std::process::id()));
     std::fs::create_dir_all(&made).unwrap();
     let mut builtin = Builtin::new();
-    let table = builtin.generate(&material, &mut |_| {}).unwrap().clone();
+    let table = builtin
+        .generate(&material, &mut |_| std::ops::ControlFlow::Continue(()))
+        .unwrap()
+        .clone();
     let whole = std::fs::read(store::write(&made, &table).unwrap()).unwrap();
     let mut seeds = corpus("tablebase");
     seeds.push(whole);

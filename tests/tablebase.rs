@@ -106,7 +106,7 @@ fn generate_missing(dir: &Path, threads: usize) {
                     // The smaller tables are read from `dir` as needed.
                     let mut builtin = Builtin::open(dir, &mut Vec::new());
                     let result = builtin
-                        .generate(&material, &mut |_| {})
+                        .generate(&material, &mut |_| std::ops::ControlFlow::Continue(()))
                         .and_then(|table| store::write(dir, table).map_err(|e| e.to_string()));
                     let mut plan = plan.lock().unwrap();
                     match result {
@@ -447,4 +447,80 @@ fn the_search_scores_a_capture_into_the_tables_by_them() {
         }
         other => panic!("expected a tablebase win value, got {other:?}"),
     }
+}
+
+/// Background table making tells how far it is, and stops when asked: at
+/// once, keeping the tables it finished (whole, readable files) and leaving
+/// no part of the ones it was making.
+#[test]
+fn background_generation_reports_progress_and_stops_when_asked() {
+    use kibitz::tablebase::{Pace, load_in_background};
+    use std::sync::atomic::AtomicBool;
+    let home = common::TempHome::new("tables-stop");
+    let dir = home.join("cache/kibitz/tablebases");
+    let stop = Arc::new(AtomicBool::new(false));
+    let pace = Pace {
+        low_priority: false,
+        busy: None,
+        stop: Some(Arc::clone(&stop)),
+    };
+    let told: Mutex<Vec<(String, f64)>> = Mutex::new(Vec::new());
+    let stopped_at: Mutex<Option<std::time::Instant>> = Mutex::new(None);
+    let last_ready: Mutex<Option<Arc<Tablebases>>> = Mutex::new(None);
+    let messages = load_in_background(
+        dir.clone(),
+        None,
+        Some(&pace),
+        &|tables| *last_ready.lock().unwrap() = Some(tables),
+        &|table, fraction| {
+            let mut told = told.lock().unwrap();
+            told.push((table.to_string(), fraction));
+            // Stop once a 4-piece table is being made (the 3-piece ones
+            // take a fraction of a second).
+            if table.count() == 4 && stopped_at.lock().unwrap().is_none() {
+                *stopped_at.lock().unwrap() = Some(std::time::Instant::now());
+                stop.store(true, Ordering::Relaxed);
+            }
+        },
+    );
+    let returned = std::time::Instant::now();
+    let told = told.into_inner().unwrap();
+    let stopped_at = stopped_at
+        .into_inner()
+        .unwrap()
+        .unwrap_or_else(|| panic!("no 4-piece table was reported: {told:?}"));
+    let waited = returned.duration_since(stopped_at);
+    assert!(waited < Duration::from_secs(1), "stopping took {waited:?}");
+    assert!(messages.is_empty(), "a stop is no problem: {messages:?}");
+    assert!(
+        told.iter().all(|(_, f)| (0.0..=1.0).contains(f)),
+        "{told:?}"
+    );
+    assert!(
+        told.windows(2).all(|w| w[0].1 <= w[1].1),
+        "progress goes forward: {told:?}"
+    );
+    assert!(told.iter().all(|(t, _)| t.parse::<Material>().is_ok()));
+    // Only whole tables are on disk: every file is a table that reads back
+    // with its checksum, and the tables being made left nothing.
+    let mut on_disk = Vec::new();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        let material: Material = name
+            .strip_suffix(".ktb")
+            .unwrap_or_else(|| panic!("a file that is no table: {name}"))
+            .parse()
+            .unwrap();
+        store::read(&dir, &material).unwrap_or_else(|e| panic!("{name}: {e}"));
+        on_disk.push(material);
+    }
+    assert!(
+        on_disk.len() < Material::all().len(),
+        "stopped before the end"
+    );
+    let tables = last_ready
+        .into_inner()
+        .unwrap()
+        .expect("tables handed over");
+    assert_eq!(tables.builtin.len(), on_disk.len());
 }

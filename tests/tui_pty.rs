@@ -734,3 +734,60 @@ fn resize_storms_while_the_engine_thinks_end_without_a_panic() {
     resize_storm(&mut s, &pty, &mut *child, "teach");
     quit(&mut s, &mut *child, "teach");
 }
+
+/// The threads of `pid` named `name` (Linux: /proc; elsewhere none).
+fn threads_named(pid: u32, name: &str) -> usize {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return 0;
+    };
+    tasks
+        .filter_map(Result::ok)
+        .filter(|t| {
+            std::fs::read_to_string(t.path().join("comm")).is_ok_and(|comm| comm.trim() == name)
+        })
+        .count()
+}
+
+/// A game that comes near the endgame tables makes the missing ones in the
+/// background: the status line says so, and `:tables off` stops it at once
+/// (the generating thread is gone within a second).
+#[test]
+fn background_table_making_shows_and_tables_off_stops_it() {
+    let home = common::TempHome::new("pty-tables");
+    let (mut s, mut child, _master) = start(&home, &["--fen", "8/8/8/4k3/8/8/8/KQ6 w - - 0 1"]);
+    let pid = child.process_id().unwrap();
+    s.wait_for("the new-game dialog", |screen| screen.contains("New game"));
+    s.send("\r");
+    s.wait_for("table making in the status line", |screen| {
+        screen.contains(":tables off stops")
+    });
+    if cfg!(target_os = "linux") {
+        // The thread's name as /proc shows it (15 bytes); its generating
+        // threads inherit it.
+        assert!(threads_named(pid, "kibitz-tablebas") >= 1, "generating");
+    }
+    s.send(":");
+    s.send("tables off");
+    s.send("\r");
+    let asked = Instant::now();
+    s.wait_for("the stop said", |screen| {
+        screen.contains("Endgame table making stopped for this session")
+    });
+    if cfg!(target_os = "linux") {
+        while threads_named(pid, "kibitz-tablebas") > 0 {
+            assert!(
+                asked.elapsed() < Duration::from_secs(1),
+                "still generating a second after :tables off"
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+    assert!(!s.screen().contains(":tables off stops"), "{}", s.screen());
+    // Nothing half-made was left in the cache.
+    let dir = home.join("cache/kibitz/tablebases");
+    for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        assert!(name.ends_with(".ktb"), "a file that is no table: {name}");
+    }
+    quit(&mut s, &mut *child, "tables");
+}

@@ -2,6 +2,7 @@
 //! position can reach, and generating the missing ones in the background at
 //! a pace that leaves the engine its processor.
 
+use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -63,6 +64,9 @@ pub struct Pace {
     /// Set while the engine searches: then the first generating thread goes
     /// on and the others wait, so the engine keeps a processor to itself.
     pub busy: Option<Arc<AtomicBool>>,
+    /// Set to stop generating: the threads leave the tables they are making
+    /// (nothing of them is written) within a fraction of a second.
+    pub stop: Option<Arc<AtomicBool>>,
 }
 
 impl Pace {
@@ -71,18 +75,31 @@ impl Pace {
         Pace {
             low_priority: true,
             busy: Some(busy),
+            stop: None,
         }
     }
 
-    /// Called by generator `worker` as it goes: waits while it should.
-    pub(super) fn wait_turn(&self, worker: usize) {
-        if worker == 0 {
-            return;
-        }
-        if let Some(busy) = &self.busy {
-            while busy.load(Ordering::Relaxed) {
+    /// Whether generating was asked to stop.
+    pub fn stopped(&self) -> bool {
+        self.stop
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Relaxed))
+    }
+
+    /// Called by generator `worker` as it goes: waits while it should, and
+    /// says whether to go on.
+    pub(super) fn wait_turn(&self, worker: usize) -> ControlFlow<()> {
+        if worker > 0
+            && let Some(busy) = &self.busy
+        {
+            while busy.load(Ordering::Relaxed) && !self.stopped() {
                 std::thread::sleep(std::time::Duration::from_millis(20));
             }
+        }
+        if self.stopped() {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
         }
     }
 }
@@ -114,16 +131,23 @@ pub fn thread_nice() -> Option<i32> {
     None
 }
 
+/// How often [`load_in_background`] tells of its progress at most.
+const PROGRESS_EVERY: std::time::Duration = std::time::Duration::from_millis(250);
+
 /// Open the built-in tables in `dir` (each is read when first needed) and,
 /// with `generate_missing`, generate the others there, in dependency order,
 /// at the pace given. `ready` gets the set each time it grew (first the
-/// tables found, then after generating). Meant for a background thread: the
-/// caller never waits for it.
+/// tables found, then after generating). `progress` hears while generating,
+/// at most four times a second, of the table being made and the fraction of
+/// the whole work done. A generation stopped by the pace is no problem to
+/// report: the tables finished are kept, the ones being made are left.
+/// Meant for a background thread: the caller never waits for it.
 pub fn load_in_background(
     dir: PathBuf,
     syzygy: Option<PathBuf>,
     generate_missing: Option<&Pace>,
     ready: &dyn Fn(Arc<Tablebases>),
+    progress: &dyn Fn(&Material, f64),
 ) -> Vec<String> {
     if generate_missing.is_some_and(|pace| pace.low_priority) {
         lower_thread_priority();
@@ -173,8 +197,17 @@ pub fn load_in_background(
                 messages.push(format!("{e}; the table stays in memory only"));
             }
         };
-        let generated = builtin.generate_all_paced(&missing, threads, pace, &mut report);
-        if let Err(e) = generated {
+        let mut told: Option<std::time::Instant> = None;
+        let mut step = |table: &Material, fraction: f64| {
+            if told.is_none_or(|t| t.elapsed() >= PROGRESS_EVERY) {
+                told = Some(std::time::Instant::now());
+                progress(table, fraction);
+            }
+        };
+        let generated = builtin.generate_all_paced(&missing, threads, pace, &mut report, &mut step);
+        if let Err(e) = generated
+            && !pace.stopped()
+        {
             messages.push(e);
         }
         // The new tables are on disk: let them be read again when needed

@@ -13,6 +13,7 @@ pub use background::{
 };
 
 use std::collections::HashMap;
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
 use std::sync::{Arc, OnceLock};
@@ -249,7 +250,7 @@ impl Builtin {
     pub fn generate(
         &mut self,
         material: &Material,
-        progress: &mut dyn FnMut(u8),
+        progress: &mut dyn FnMut(f32) -> ControlFlow<()>,
     ) -> Result<&Table, String> {
         let table = self.solve(material, progress)?;
         self.insert(table);
@@ -258,7 +259,11 @@ impl Builtin {
     }
 
     /// Solve `material` from the tables here, without storing it.
-    fn solve(&self, material: &Material, progress: &mut dyn FnMut(u8)) -> Result<Table, String> {
+    fn solve(
+        &self,
+        material: &Material,
+        progress: &mut dyn FnMut(f32) -> ControlFlow<()>,
+    ) -> Result<Table, String> {
         let missing = std::cell::Cell::new(None);
         let outside = |placement: &Placement, stm: Color| match self.value(placement, stm, false) {
             Some(v) => v,
@@ -591,7 +596,9 @@ mod tests {
         let mut builtin = Builtin::new();
         for name in ["KQvK", "KRvK"] {
             let material: Material = name.parse().expect("signature");
-            let table = builtin.generate(&material, &mut |_| {}).expect("generates");
+            let table = builtin
+                .generate(&material, &mut |_| ControlFlow::Continue(()))
+                .expect("generates");
             store::write(dir, table).expect("writes");
         }
         builtin
@@ -709,7 +716,9 @@ mod tests {
             .collect();
         let mut alone = Builtin::new();
         for m in &materials {
-            alone.generate(m, &mut |_| {}).expect("generates");
+            alone
+                .generate(m, &mut |_| ControlFlow::Continue(()))
+                .expect("generates");
         }
         let mut queued = Builtin::new();
         let mut order = Vec::new();
@@ -754,6 +763,7 @@ mod tests {
         let pace = Pace {
             low_priority: false,
             busy: Some(Arc::clone(&busy)),
+            stop: None,
         };
         // When the "search" ends, as seen by the thread that ends it. No
         // durations are compared: a loaded machine may be slow at anything.
@@ -774,9 +784,15 @@ mod tests {
         let mut builtin = Builtin::new();
         let mut finished = Vec::new();
         builtin
-            .generate_all_paced(&materials, 2, &pace, &mut |t, _seconds| {
-                finished.push((t.layout.material.to_string(), std::time::Instant::now()));
-            })
+            .generate_all_paced(
+                &materials,
+                2,
+                &pace,
+                &mut |t, _seconds| {
+                    finished.push((t.layout.material.to_string(), std::time::Instant::now()));
+                },
+                &mut |_, _| {},
+            )
             .expect("generates");
         release.join().expect("thread");
         let released_at = released_at.lock().expect("lock").expect("released");

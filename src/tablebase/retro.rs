@@ -33,6 +33,8 @@
 //! Processing plies in increasing order makes every win the shortest and
 //! every loss the longest, which is what distance to mate means.
 
+use std::ops::ControlFlow;
+
 use arrayvec::ArrayVec;
 use shakmaty::{Bitboard, Color, Piece, Role, Square, attacks};
 
@@ -623,15 +625,21 @@ impl Layout {
     }
 }
 
+/// What [`generate`] answers when its `progress` asked it to stop.
+pub const STOPPED: &str = "table making stopped";
+
 /// Solve one table. `outside` gives the value of a position after a capture
-/// or promotion (from the smaller tables). `progress` is told the ply being
-/// solved (0 during the first pass), every 65,536 positions: it may pause
-/// the work.
+/// or promotion (from the smaller tables). `progress` is told, every 65,536
+/// positions, how far the work is (0 to 1: the first pass over every
+/// position counts for one half, the positions settled since for the
+/// other). It may pause the work, or stop it: then the answer is
+/// `Err(STOPPED)`.
 pub fn generate(
     material: &Material,
     outside: &dyn Fn(&Placement, Color) -> Value,
-    progress: &mut dyn FnMut(u8),
+    progress: &mut dyn FnMut(f32) -> ControlFlow<()>,
 ) -> Result<Table, String> {
+    let stopped = || Err(STOPPED.to_string());
     let layout = Layout::new(material);
     let size = layout.size;
     let mut value = vec![INVALID; size];
@@ -648,13 +656,17 @@ pub fn generate(
 
     let mut succ = Vec::with_capacity(64);
     let mut inside = Vec::with_capacity(64);
+    // Valid positions, and those whose value is known (for `progress`).
+    let mut valid = 0usize;
+    let mut settled = 0usize;
     for index in 0..size {
-        if index % 65_536 == 0 {
-            progress(0);
+        if index % 65_536 == 0 && progress(index as f32 / size as f32 / 2.0).is_break() {
+            return stopped();
         }
         if !layout.is_valid(index) {
             continue;
         }
+        valid += 1;
         value[index] = UNKNOWN;
         let pos = layout.decode(index);
         successors(&layout, &pos, outside, &mut succ);
@@ -681,6 +693,7 @@ pub fn generate(
                 buckets[0].push(index as u32);
             } else {
                 value[index] = DRAW;
+                settled += 1;
             }
         } else if exit_win[index] > 0 {
             buckets[usize::from(exit_win[index])].push(index as u32);
@@ -696,13 +709,16 @@ pub fn generate(
             break;
         }
         for (done, index) in bucket.into_iter().enumerate() {
-            if done % 65_536 == 0 {
-                progress(ply);
+            if done % 65_536 == 0
+                && progress(0.5 + settled as f32 / valid.max(1) as f32 / 2.0).is_break()
+            {
+                return stopped();
             }
             let index = index as usize;
             if value[index] != UNKNOWN {
                 continue;
             }
+            settled += 1;
             let solved = if ply % 2 == 1 {
                 Value::Win(ply)
             } else {
@@ -777,7 +793,7 @@ mod tests {
     #[test]
     fn krk_longest_mate_is_sixteen_moves() {
         let material: Material = "KRvK".parse().unwrap();
-        let table = generate(&material, &kvk, &mut |_| {}).unwrap();
+        let table = generate(&material, &kvk, &mut |_| ControlFlow::Continue(())).unwrap();
         let (longest, counts) = table.summary();
         assert_eq!(longest, 31, "KRvK: mate in 16 moves = 31 plies");
         assert!(counts[0] > 0 && counts[2] > 0);

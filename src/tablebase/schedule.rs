@@ -19,7 +19,7 @@ impl Builtin {
         threads: usize,
         done: &mut dyn FnMut(&Table, f64),
     ) -> Result<(), String> {
-        self.generate_all_paced(materials, threads, &Pace::default(), done)
+        self.generate_all_paced(materials, threads, &Pace::default(), done, &mut |_, _| {})
     }
 
     /// As [`Builtin::generate_all`], sharing the machine as `pace` says.
@@ -30,12 +30,19 @@ impl Builtin {
     /// heading the longest chain of work still to come goes first (the
     /// critical path), so the big pawn tables at the end of the chain do
     /// not start late and run alone.
+    ///
+    /// `progress` hears, on the caller's thread, of every step of the work:
+    /// the table being made (the one started first, of those running) and
+    /// the fraction of the whole work done (0 to 1, by the tables' sizes).
+    /// If `pace` asks to stop, the answer is `Err(retro::STOPPED)`; the
+    /// tables finished until then are here and were handed to `done`.
     pub fn generate_all_paced(
         &mut self,
         materials: &[Material],
         threads: usize,
         pace: &Pace,
         done: &mut dyn FnMut(&Table, f64),
+        progress: &mut dyn FnMut(&Material, f64),
     ) -> Result<(), String> {
         let todo: Vec<Material> = materials
             .iter()
@@ -46,6 +53,12 @@ impl Builtin {
             return Ok(());
         }
         let priority = critical_path(&todo);
+        let size = |m: &Material| retro::Layout::new(m).size as f64;
+        let total: f64 = todo.iter().map(size).sum::<f64>().max(1.0);
+        let mut finished = 0.0;
+        // The tables being made, in the order they started, and how far
+        // each is.
+        let mut running: Vec<(Material, f64)> = Vec::new();
         let queue = Mutex::new(Queue {
             tables: self.clone(),
             todo,
@@ -53,8 +66,7 @@ impl Builtin {
             failed: false,
         });
         let changed = Condvar::new();
-        let (sender, receiver) =
-            crossbeam_channel::unbounded::<Result<(Material, Arc<Slot>, f64), String>>();
+        let (sender, receiver) = crossbeam_channel::unbounded::<Event>();
         let workers = threads.max(1);
         let mut first_error = None;
         std::thread::scope(|scope| {
@@ -70,7 +82,7 @@ impl Builtin {
                             Next::Make(material, tables) => (material, tables),
                             Next::Stop => return,
                             Next::Missing(names) => {
-                                let _ = sender.send(Err(format!(
+                                let _ = sender.send(Event::Failed(format!(
                                     "cannot generate {names}: smaller tables missing"
                                 )));
                                 return;
@@ -78,7 +90,10 @@ impl Builtin {
                         };
                         let started = std::time::Instant::now();
                         let solved = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                            tables.solve(&material, &mut |_| pace.wait_turn(worker))
+                            tables.solve(&material, &mut |fraction| {
+                                let _ = sender.send(Event::Progress(material.clone(), fraction));
+                                pace.wait_turn(worker)
+                            })
                         }))
                         .unwrap_or_else(|_| Err("a generator thread panicked".into()));
                         let mut q = queue.lock().unwrap_or_else(|e| e.into_inner());
@@ -86,11 +101,11 @@ impl Builtin {
                         let message = match solved {
                             Ok(table) => {
                                 let slot = q.tables.insert_slot(table);
-                                Ok((material, slot, started.elapsed().as_secs_f64()))
+                                Event::Done(material, slot, started.elapsed().as_secs_f64())
                             }
                             Err(e) => {
                                 q.failed = true;
-                                Err(e)
+                                Event::Failed(e)
                             }
                         };
                         drop(q);
@@ -105,15 +120,30 @@ impl Builtin {
             // Reported here, on the caller's thread, as each table finishes.
             for message in receiver {
                 match message {
-                    Ok((material, slot, seconds)) => {
+                    Event::Progress(material, fraction) => {
+                        match running.iter_mut().find(|(m, _)| *m == material) {
+                            Some(entry) => entry.1 = f64::from(fraction),
+                            None => running.push((material, f64::from(fraction))),
+                        }
+                    }
+                    Event::Done(material, slot, seconds) => {
+                        running.retain(|(m, _)| *m != material);
+                        finished += size(&material);
                         if let Some(table) = slot.get(&material) {
                             done(table, seconds);
                         }
-                        self.tables.insert(material, slot);
+                        self.tables.insert(material.clone(), slot);
+                        if running.is_empty() {
+                            progress(&material, finished / total);
+                        }
                     }
-                    Err(e) => {
+                    Event::Failed(e) => {
                         first_error.get_or_insert(e);
                     }
+                }
+                if let Some((first, _)) = running.first() {
+                    let partly: f64 = running.iter().map(|(m, f)| size(m) * f).sum();
+                    progress(first, ((finished + partly) / total).min(1.0));
                 }
             }
         });
@@ -122,6 +152,15 @@ impl Builtin {
             None => Ok(()),
         }
     }
+}
+
+/// What a generating thread tells the caller's thread.
+enum Event {
+    /// How far the work on a table is (0 to 1).
+    Progress(Material, f32),
+    /// A table is made: its slot, and the seconds it took.
+    Done(Material, Arc<Slot>, f64),
+    Failed(String),
 }
 
 /// The tables still to make, shared by the generating threads.

@@ -177,7 +177,7 @@ mod tests {
         let material: Material = "KRvK".parse().expect("signature");
         let mut builtin = Builtin::new();
         let table = builtin
-            .generate(&material, &mut |_| {})
+            .generate(&material, &mut |_| std::ops::ControlFlow::Continue(()))
             .expect("generates")
             .clone();
         let path = write(&dir, &table).expect("writes");

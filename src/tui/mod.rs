@@ -280,28 +280,53 @@ pub fn run(options: Options) -> anyhow::Result<Option<i32>> {
     let (tables_tx, tables_rx) = unbounded::<Msg>();
     let tables_dir = options.dirs.as_ref().map(|d| d.cache.join("tablebases"));
     let syzygy = options.settings.syzygy.clone();
-    let pace = crate::tablebase::Pace::background(engine.searching());
-    let spawn_tables = |generate: bool| {
+    let busy = engine.searching();
+    // `stop`: the flag that stops generating (with none, only the tables on
+    // disk are opened).
+    let spawn_tables = |stop: Option<Arc<std::sync::atomic::AtomicBool>>| {
         let Some(dir) = tables_dir.clone() else {
             return;
         };
         let tx = tables_tx.clone();
         let syzygy = syzygy.clone();
-        let pace = generate.then(|| pace.clone());
+        let pace = stop.map(|stop| crate::tablebase::Pace {
+            stop: Some(stop),
+            ..crate::tablebase::Pace::background(Arc::clone(&busy))
+        });
         let _ = std::thread::Builder::new()
             .name("kibitz-tablebases".into())
             .spawn(move || {
-                let messages =
-                    crate::tablebase::load_in_background(dir, syzygy, pace.as_ref(), &|tables| {
+                let stopped = || pace.as_ref().is_some_and(crate::tablebase::Pace::stopped);
+                let last = std::cell::RefCell::new(String::new());
+                let messages = crate::tablebase::load_in_background(
+                    dir,
+                    syzygy,
+                    pace.as_ref(),
+                    &|tables| {
                         let _ = tx.send(Msg::Tablebases(tables));
+                    },
+                    &|table, fraction| {
+                        *last.borrow_mut() = table.to_string();
+                        if !stopped() {
+                            let _ = tx.send(Msg::TableProgress {
+                                table: table.to_string(),
+                                fraction,
+                            });
+                        }
+                    },
+                );
+                if pace.is_some() && !stopped() {
+                    let _ = tx.send(Msg::TableProgress {
+                        table: last.take(),
+                        fraction: 1.0,
                     });
+                }
                 if !messages.is_empty() {
                     let _ = tx.send(Msg::Notice(messages.join("; ")));
                 }
             });
     };
-    spawn_tables(false);
-    let mut generation_started = false;
+    spawn_tables(None);
     let mut warmed: usize = 0;
     let ticker = tick(TICK);
     let no_ticks: Receiver<Instant> = never();
@@ -397,9 +422,8 @@ pub fn run(options: Options) -> anyhow::Result<Option<i32>> {
             let tables = app.cx.services.tablebases.clone();
             tasks::background_request(request, &background, &mut stops, tables);
         }
-        if app.cx.services.wants_tables && !generation_started {
-            generation_started = true;
-            spawn_tables(true);
+        if let Some(stop) = app.cx.services.start_tables() {
+            spawn_tables(Some(stop));
         }
         // Near the tables, read the ones the game can reach before the
         // search needs them (again for each new set of tables).

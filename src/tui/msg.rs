@@ -21,6 +21,14 @@ pub enum Msg {
     Tick,
     /// Endgame tables finished loading (or generating) in the background.
     Tablebases(std::sync::Arc<crate::tablebase::Tablebases>),
+    /// Background table making made progress: the table being made and the
+    /// fraction of all the work done (at most a few times a second). At the
+    /// end, the fraction is 1 and the table the last one made (empty if
+    /// none was missing).
+    TableProgress {
+        table: String,
+        fraction: f64,
+    },
     /// Something a background task wants the user to know.
     Notice(String),
     /// Text pasted into the terminal.

@@ -286,15 +286,22 @@ fn draw_top(frame: &mut Frame, app: &App, area: Rect, theme: &Theme) {
 }
 
 fn draw_status(frame: &mut Frame, app: &App, area: Rect, theme: &Theme) {
-    // The opening's name on the right, the latest message on the left.
+    // The opening's name on the right, the latest message on the left; with
+    // no message, how far background table making is. With one, the
+    // making takes the right (near the tables the opening is long past).
     let opening = app.cx.board.opening();
+    let making = &app.cx.services.making;
+    let long = making.status();
+    let short = making.short_status();
+    let message = app.cx.message.as_ref().map(|(text, _)| text.as_str());
+    let right = match (message, &short) {
+        (Some(_), Some((percent, stop))) => Some((percent.as_str(), *stop)),
+        _ => opening.as_ref().map(|o| (o.eco.as_str(), o.name.as_str())),
+    };
     let (message, opening) = status_parts(
         area.width.into(),
-        app.cx
-            .message
-            .as_ref()
-            .map_or("", |(text, _)| text.as_str()),
-        opening.as_ref().map(|o| (o.eco.as_str(), o.name.as_str())),
+        message.or(long.as_deref()).unwrap_or(""),
+        right,
     );
     let opening_width = opening.chars().count() as u16;
     if opening_width > 0 {
@@ -312,8 +319,7 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect, theme: &Theme) {
                 .fg(theme.check)
                 .add_modifier(Modifier::BOLD),
         ),
-        Some((_, Tone::Info)) => Line::from(message),
-        None => Line::default(),
+        Some((_, Tone::Info)) | None => Line::from(message),
     };
     frame.render_widget(fitted(line, area.width), area);
 }

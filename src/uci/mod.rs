@@ -291,6 +291,7 @@ impl Session {
                         None,
                         Some(&pace),
                         &|_| {},
+                        &|_, _| {},
                     ) {
                         println!("{}", info_string(&message));
                     }
@@ -302,11 +303,13 @@ impl Session {
                 let loaded = std::cell::RefCell::new(None);
                 match dir.filter(|_| builtin) {
                     Some(dir) => {
-                        for message in
-                            crate::tablebase::load_in_background(dir, syzygy, None, &|t| {
-                                *loaded.borrow_mut() = Some(t);
-                            })
-                        {
+                        for message in crate::tablebase::load_in_background(
+                            dir,
+                            syzygy,
+                            None,
+                            &|t| *loaded.borrow_mut() = Some(t),
+                            &|_, _| {},
+                        ) {
                             println!("{}", info_string(&message));
                         }
                     }

@@ -361,7 +361,15 @@ fn book_and_tablebase_panels() {
             assert!(!screen.contains("Tab Book"), "{screen}");
             assert!(screen.contains("e5     █"), "{screen}");
             h.key(KeyCode::Tab);
-            assert!(h.app.cx.message.as_ref().unwrap().0.contains("Every panel"));
+            assert!(
+                h.app
+                    .cx
+                    .message
+                    .as_ref()
+                    .unwrap()
+                    .0
+                    .contains("All panels fit")
+            );
         }
     }
 }

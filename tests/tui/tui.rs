@@ -511,7 +511,9 @@ fn tablebase_panel_shows_the_verdict_and_the_moves() {
     use kibitz::tablebase::{Builtin, Tablebases};
     let mut builtin = Builtin::new();
     builtin
-        .generate(&"KQvK".parse().unwrap(), &mut |_| {})
+        .generate(&"KQvK".parse().unwrap(), &mut |_| {
+            std::ops::ControlFlow::Continue(())
+        })
         .unwrap();
     let tables = std::sync::Arc::new(Tablebases::new(builtin));
     let mut h = harness(Some("8/8/8/4k3/8/8/8/KQ6 w - - 0 1"));

@@ -94,10 +94,26 @@ impl App {
                 cx.overlay = Overlay::NewGame(NewGameForm::new(&cx.services.settings, None));
             }
             "help" => cx.overlay = Overlay::Help(0),
-            "tables" => {
+            "tables" | "tables on" => {
+                cx.services.making.turn_on();
                 cx.services.wants_tables = true;
                 cx.say(
-                    "Generating the missing endgame tables in the background.",
+                    "Generating the missing endgame tables in the background (:tables off stops).",
+                    Tone::Info,
+                );
+            }
+            "tables off" => {
+                let was_running = cx.services.making.turn_off();
+                cx.services.wants_tables = false;
+                let what = if was_running {
+                    "Endgame table making stopped"
+                } else {
+                    "Endgame table making is off"
+                };
+                cx.say(
+                    format!(
+                        "{what} for this session (:tables on goes on); tablebase_generation = \"off\" in config.toml keeps it off."
+                    ),
                     Tone::Info,
                 );
             }

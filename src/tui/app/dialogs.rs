@@ -216,7 +216,18 @@ impl App {
                     threads,
                     skip: 0,
                 });
-                cx.review_all = Some(ReviewAll::new(path, id, movetime, threads, now));
+                // The game list read the whole file: the review's length is
+                // known before its first game is done.
+                let plies = cx
+                    .game_list
+                    .as_ref()
+                    .filter(|list| list.path == path && list.done && list.error.is_none())
+                    .map(|list| list.games.iter().map(|g| g.plies).collect());
+                let review = ReviewAll::new(path, id, movetime, threads, now);
+                cx.review_all = Some(match plies {
+                    Some(plies) => review.with_plies(plies),
+                    None => review,
+                });
             }
         }
     }

@@ -231,6 +231,15 @@ impl App {
                 self.cx.say(text, Tone::Error);
                 true
             }
+            Msg::TableProgress { table, fraction } => {
+                if self.cx.services.making.progress(table, fraction) {
+                    self.cx.say(
+                        "Endgame tables ready: the engine and the tables panel use them.",
+                        Tone::Info,
+                    );
+                }
+                true
+            }
             Msg::Tablebases(tables) => {
                 self.cx.services.tablebases = Some(Arc::clone(&tables));
                 self.cx.engine.send(Command::SetTablebases(Some(tables)));

@@ -43,11 +43,14 @@ impl App {
                 let cx = &mut self.cx;
                 if !panels::compact(cx.size) {
                     cx.say(
-                        "Every panel is shown: Tab switches them in a lower terminal.",
+                        format!(
+                            "All panels fit; in a terminal under {} rows, Tab switches between them.",
+                            panels::COMPACT_HEIGHT
+                        ),
                         Tone::Info,
                     );
                 } else if available.len() < 2 {
-                    cx.say("No other panel to show here.", Tone::Info);
+                    cx.say("Tab: no other side panel to show here.", Tone::Info);
                 } else if let Some(next) = cx.side.next(&available) {
                     cx.say(format!("Side panel: {}.", tab_name(next)), Tone::Info);
                 }

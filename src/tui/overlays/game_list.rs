@@ -174,7 +174,8 @@ impl GameList {
             ));
         }
         let w = inner.width as usize;
-        let columns = Columns::for_width(w);
+        let largest = list.games.iter().map(|g| g.number).max().unwrap_or(0);
+        let columns = Columns::for_width(w, largest);
         lines.push(Line::styled(
             columns.header(),
             dim.add_modifier(Modifier::BOLD),
@@ -205,6 +206,8 @@ impl GameList {
 /// event after it where there is room. A narrow list (80 columns) writes
 /// draws as ½-½ and shortens names rather than cutting the opening.
 struct Columns {
+    /// The game numbers' width: the largest number's digits, at least 4.
+    number: usize,
     name: usize,
     result: usize,
     wide: bool,
@@ -214,9 +217,10 @@ struct Columns {
 const WIDE_LIST: usize = 100;
 
 impl Columns {
-    fn for_width(width: usize) -> Columns {
+    fn for_width(width: usize, largest_number: usize) -> Columns {
         let wide = width >= WIDE_LIST;
         Columns {
+            number: largest_number.to_string().len().max(4),
             name: if wide {
                 (width.saturating_sub(60) / 3).clamp(12, 22)
             } else {
@@ -227,23 +231,33 @@ impl Columns {
         }
     }
 
-    fn header(&self) -> String {
-        let mut text = format!(
-            "  {:>4} {:<nw$} {:<nw$} {:<rw$} {:>4} ",
-            "#",
-            "White",
-            "Black",
-            "Result",
-            "ply",
-            nw = self.name,
-            rw = self.result,
-        );
+    /// The columns before the opening: number, White, Black, result,
+    /// plies, and the date in a wide list.
+    fn columns(&self) -> Vec<Column> {
+        let mut columns = vec![
+            Column::right(self.number),
+            Column::left(self.name),
+            Column::left(self.name),
+            Column::left(self.result),
+            Column::right(4),
+        ];
         if self.wide {
-            text.push_str(&format!("{:<10} Opening · event", "Date"));
-        } else {
-            text.push_str("Opening");
+            columns.push(Column::left(10));
         }
-        text
+        columns
+    }
+
+    /// The header, over the pointer and mark columns and the rows' cells.
+    fn header(&self) -> String {
+        // "Result" where it fits, else its short form.
+        let result = if self.result >= 6 { "Result" } else { "Res" };
+        let (date, about) = if self.wide {
+            ("Date", "Opening · event")
+        } else {
+            ("", "Opening")
+        };
+        let texts = ["#", "White", "Black", result, "ply", date];
+        format!("  {}{about}", cells(&self.columns(), &texts))
     }
 
     /// A game's row, after the pointer column.
@@ -254,32 +268,63 @@ impl Columns {
         } else {
             "½-½".to_string()
         };
-        let mut text = format!(
-            "{mark}{:>4} {:<nw$} {:<nw$} {:<rw$} {:>4} ",
-            g.number,
+        let date: String = g.date.chars().take(10).collect();
+        let texts = [
+            g.number.to_string(),
             short_name(&g.white, self.name),
             short_name(&g.black, self.name),
-            fit(&result, self.result),
-            g.plies,
-            nw = self.name,
-            rw = self.result,
-        );
-        if self.wide {
-            let date: String = g.date.chars().take(10).collect();
-            text.push_str(&format!("{date:<10} "));
-            let about = match (g.opening.is_empty(), g.event.is_empty()) {
-                (false, false) => format!("{} · {}", g.opening, g.event),
-                (false, true) => g.opening.clone(),
-                _ => g.event.clone(),
-            };
-            text.push_str(&about);
-        } else if g.opening.is_empty() {
-            text.push_str(&g.event);
-        } else {
-            text.push_str(&g.opening);
-        }
-        text
+            result,
+            g.plies.to_string(),
+            date,
+        ];
+        let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+        let about = match (g.opening.is_empty(), g.event.is_empty()) {
+            (false, false) if self.wide => format!("{} · {}", g.opening, g.event),
+            (false, _) => g.opening.clone(),
+            _ => g.event.clone(),
+        };
+        format!("{mark}{}{about}", cells(&self.columns(), &texts))
     }
+}
+
+/// A column of a table: its width, and whether its texts keep to the right.
+#[derive(Debug, Clone, Copy)]
+pub struct Column {
+    pub width: usize,
+    pub right: bool,
+}
+
+impl Column {
+    pub fn left(width: usize) -> Column {
+        Column {
+            width,
+            right: false,
+        }
+    }
+
+    pub fn right(width: usize) -> Column {
+        Column { width, right: true }
+    }
+}
+
+/// A line of a table: each text in its column (cut with "…" if longer),
+/// each column followed by a space. Headers and rows made with the same
+/// columns line up.
+pub fn cells(columns: &[Column], texts: &[&str]) -> String {
+    let mut line = String::new();
+    for (column, text) in columns.iter().zip(texts) {
+        let text = fit(text, column.width);
+        let pad = " ".repeat(column.width.saturating_sub(text.chars().count()));
+        if column.right {
+            line.push_str(&pad);
+            line.push_str(&text);
+        } else {
+            line.push_str(&text);
+            line.push_str(&pad);
+        }
+        line.push(' ');
+    }
+    line
 }
 
 /// A player's name in `width` columns: as it is if it fits, else without

@@ -20,7 +20,7 @@ use crate::tui::theme::Theme;
 use crate::tui::widgets::fit;
 use crate::tui::widgets::fitted::fitted;
 
-use super::game_list::short_name;
+use super::game_list::{Column, cells, short_name};
 use super::popup;
 
 /// What the background review reports.
@@ -79,6 +79,7 @@ pub struct GameRow {
     pub white: String,
     pub black: String,
     pub result: String,
+    pub plies: usize,
     pub sides: [SideSummary; 2],
 }
 
@@ -121,6 +122,9 @@ pub struct ReviewAll {
     pub selected: usize,
     /// The player whose positions are listed (`Table::Study`).
     pub player: Option<String>,
+    /// Each game's plies, in the file's order, as the game list read them
+    /// (for the time left before any game is done).
+    pub plies: Vec<usize>,
 }
 
 impl ReviewAll {
@@ -143,7 +147,32 @@ impl ReviewAll {
             reversed: false,
             selected: 0,
             player: None,
+            plies: Vec::new(),
         }
+    }
+
+    /// The plies of every game of the file (the game list's, read to its
+    /// end): the review can tell its length from the start.
+    pub fn with_plies(mut self, plies: Vec<usize>) -> Self {
+        self.total = self.total.or(Some(plies.len()));
+        self.plies = plies;
+        self
+    }
+
+    /// The positions the review evaluates in the games after the first
+    /// `reviewed` (each game's plies and its start), if the game list told
+    /// every game's length.
+    fn positions_after(&self, reviewed: usize) -> Option<usize> {
+        let total = self.total?;
+        if self.plies.len() < total {
+            return None;
+        }
+        Some(
+            self.plies[reviewed.min(total)..total]
+                .iter()
+                .map(|p| p + 1)
+                .sum(),
+        )
     }
 
     /// The background review reported.
@@ -158,6 +187,7 @@ impl ReviewAll {
                     white: game.white,
                     black: game.black,
                     result: game.result,
+                    plies: game.plies,
                     sides: game.sides,
                 });
             }
@@ -295,18 +325,38 @@ impl ReviewAll {
             let stopped = if self.stopped() { ", stopped" } else { "" };
             return format!("{reviewed}{of} games reviewed{stopped}");
         }
-        // The pace so far (time a game, up to the last one in) for the games
-        // still to come, less the time since: it counts down between games.
+        // Before any game is in: each position's time, on as many threads,
+        // counting down. Then the pace so far (time a position, or a game
+        // where the lengths are unknown, up to the last game in) for the
+        // rest, less the time since.
         let this_run = reviewed.saturating_sub(self.resumed_after);
-        let left = match (self.total, self.last_game) {
+        let to_come = match (self.total, self.last_game) {
             (Some(total), Some(last)) if this_run > 0 => {
                 let pace = last.saturating_duration_since(self.started);
-                let to_come = pace.mul_f64(total.saturating_sub(reviewed) as f64 / this_run as f64);
-                let left = to_come.saturating_sub(now.saturating_duration_since(last));
-                format!(", about {} left", minutes_seconds(left))
+                let done_here: usize = self.games[self.resumed_after..]
+                    .iter()
+                    .map(|g| g.plies + 1)
+                    .sum();
+                let share = match self.positions_after(reviewed) {
+                    Some(positions) if done_here > 0 => positions as f64 / done_here as f64,
+                    _ => total.saturating_sub(reviewed) as f64 / this_run as f64,
+                };
+                Some(
+                    pace.mul_f64(share)
+                        .saturating_sub(now.saturating_duration_since(last)),
+                )
             }
-            _ => String::new(),
+            (Some(_), None) => self.positions_after(reviewed).map(|positions| {
+                let all = self
+                    .movetime
+                    .mul_f64(positions as f64 / self.threads.max(1) as f64);
+                all.saturating_sub(now.saturating_duration_since(self.started))
+            }),
+            _ => None,
         };
+        let left = to_come.map_or_else(String::new, |left| {
+            format!(", about {} left", minutes_seconds(left))
+        });
         format!("reviewing… {reviewed}{of} games{left}")
     }
 
@@ -421,22 +471,29 @@ impl ReviewAll {
                     })
                     .collect(),
             ),
-            Table::Study => (
-                "  game  move            played      better".to_string(),
-                self.study()
-                    .iter()
-                    .map(|s| {
-                        let dots = if s.ply % 2 == 1 { "." } else { "..." };
-                        format!(
-                            "{:>5}  {:<15} {:<11} {}",
-                            s.game,
-                            format!("{}{dots} ({})", s.move_number, s.class.name()),
-                            format!("{}{}", s.played, s.class.symbol()),
-                            s.best.as_deref().unwrap_or("-"),
-                        )
-                    })
-                    .collect(),
-            ),
+            Table::Study => {
+                let columns = [Column::right(5), Column::left(16), Column::left(11)];
+                (
+                    format!("  {}better", cells(&columns, &["game", "move", "played"])),
+                    self.study()
+                        .iter()
+                        .map(|s| {
+                            let dots = if s.ply % 2 == 1 { "." } else { "..." };
+                            let texts = [
+                                s.game.to_string(),
+                                format!("{}{dots} ({})", s.move_number, s.class.name()),
+                                format!("{}{}", s.played, s.class.symbol()),
+                            ];
+                            let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+                            format!(
+                                "{}{}",
+                                cells(&columns, &texts),
+                                s.best.as_deref().unwrap_or("-")
+                            )
+                        })
+                        .collect(),
+                )
+            }
         };
         lines.push(Line::styled(
             fit(&header, w),
@@ -528,5 +585,36 @@ mod tests {
         assert!(review.stopped());
         assert_eq!(review.state(at(31)), "2 of 4 games reviewed, stopped");
         assert_eq!(review.players.by_name().len(), 2);
+    }
+
+    /// With the games' lengths known (the game list's), the time left is
+    /// there from the start: every position's time on as many threads;
+    /// then the pace a position so far for the positions to come.
+    #[test]
+    fn the_time_left_is_estimated_from_the_start_and_refined() {
+        let t0 = Instant::now();
+        let at = |s: u64| t0 + Duration::from_secs(s);
+        // 81 + 81 + 91 + 101 + 111 + 41 = 506 positions.
+        let plies = vec![80, 80, 90, 100, 110, 40];
+        let review = ReviewAll::new("f.pgn".into(), 1, Duration::from_millis(300), 2, t0);
+        let mut review = review.with_plies(plies);
+        // 506 × 0.3 s / 2 threads = 75.9 s.
+        assert_eq!(
+            review.state(t0),
+            "reviewing… 0 of 6 games, about 1m15s left"
+        );
+        assert_eq!(
+            review.state(at(10)),
+            "reviewing… 0 of 6 games, about 1m05s left"
+        );
+        review.event(ReviewAllEvent::Total(6), at(11));
+        let mut first = game(1);
+        first.plies = 80;
+        review.event(ReviewAllEvent::Game(Box::new(first)), at(27));
+        // 27 s for 81 positions: 425 to come take 141.7 s.
+        assert_eq!(
+            review.state(at(27)),
+            "reviewing… 1 of 6 games, about 2m21s left"
+        );
     }
 }

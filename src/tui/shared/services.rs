@@ -4,6 +4,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use shakmaty::{Chess, Move};
 
@@ -28,6 +29,9 @@ pub struct Services {
     /// background) or the user typed `:tables`: the loop then starts
     /// generating the missing tables (once).
     pub wants_tables: bool,
+    /// Background table making: whether it runs, how far it is, and the
+    /// flag that stops it.
+    pub making: TableMaking,
     /// The game came within five pieces (the loop then reads the tables it
     /// can reach, before the search needs them).
     pub near_tables: bool,
@@ -46,7 +50,109 @@ pub struct Services {
     pub unfinished: std::collections::VecDeque<crate::tui::save::Unfinished>,
 }
 
+/// Where background table making is.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub enum Making {
+    /// Not started.
+    #[default]
+    Idle,
+    /// Running: the table being made and the fraction of all the work done.
+    Running { table: String, fraction: f64 },
+    /// Every missing table was made.
+    Done,
+    /// Turned off for this session (`:tables off`).
+    Off,
+}
+
+/// Background table making, as the board sees it.
+#[derive(Debug, Default)]
+pub struct TableMaking {
+    pub state: Making,
+    /// Shared with the generating threads: set, they stop.
+    stop: Arc<AtomicBool>,
+}
+
+impl TableMaking {
+    /// What the status line says while tables are made.
+    pub fn status(&self) -> Option<String> {
+        match &self.state {
+            Making::Running { table, fraction } => {
+                let at = if table.is_empty() {
+                    String::new()
+                } else {
+                    format!(", now {table}")
+                };
+                Some(format!(
+                    "Making endgame tables: {:.0}%{at} · :tables off stops",
+                    fraction * 100.0
+                ))
+            }
+            _ => None,
+        }
+    }
+
+    /// The status line's right side while a message holds its left: the
+    /// percentage, and the way to stop it (left out where there is no room).
+    pub fn short_status(&self) -> Option<(String, &'static str)> {
+        match &self.state {
+            Making::Running { fraction, .. } => Some((
+                format!("tables {:.0}%", fraction * 100.0),
+                "· :tables off stops",
+            )),
+            _ => None,
+        }
+    }
+
+    /// The generator's news: how far it is (`fraction` 1 when it ended,
+    /// with the last table made, or none). Ignored unless it runs. True
+    /// when it ended after making tables.
+    pub fn progress(&mut self, table: String, fraction: f64) -> bool {
+        if !matches!(self.state, Making::Running { .. }) {
+            return false;
+        }
+        if fraction >= 1.0 {
+            self.state = Making::Done;
+            return !table.is_empty();
+        }
+        self.state = Making::Running { table, fraction };
+        false
+    }
+
+    /// `:tables off`: stop the running generation, and start none again in
+    /// this session. True if one was running.
+    pub fn turn_off(&mut self) -> bool {
+        let was_running = matches!(self.state, Making::Running { .. });
+        self.stop.store(true, Ordering::Relaxed);
+        self.state = Making::Off;
+        was_running
+    }
+
+    /// `:tables on` after `:tables off`: allowed again (with a new flag, so
+    /// that the stopped threads stay stopped).
+    pub fn turn_on(&mut self) {
+        if self.state == Making::Off {
+            self.state = Making::Idle;
+            self.stop = Arc::new(AtomicBool::new(false));
+        }
+    }
+}
+
 impl Services {
+    /// The loop's question: start generating now? Yes (with the flag that
+    /// stops it) when tables are wanted and none are being made or turned
+    /// off; then they count as being made, and the wish is granted.
+    pub fn start_tables(&mut self) -> Option<Arc<AtomicBool>> {
+        if !self.wants_tables || !matches!(self.making.state, Making::Idle | Making::Done) {
+            return None;
+        }
+        self.wants_tables = false;
+        self.making.state = Making::Running {
+            table: String::new(),
+            fraction: 0.0,
+        };
+        Some(Arc::clone(&self.making.stop))
+    }
+
     pub fn new(settings: Settings, dirs: Option<Dirs>) -> Services {
         let mut services = Services {
             settings,
@@ -54,6 +160,7 @@ impl Services {
             book: None,
             tablebases: None,
             wants_tables: false,
+            making: TableMaking::default(),
             near_tables: false,
             tb_view: None,
             tb_view_for: None,
