@@ -1455,7 +1455,7 @@ fn review_reports_the_mark_it_writes_and_keeps_a_persons_mark() {
         "--pgn",
         pgn.to_str().unwrap(),
         "--movetime",
-        "100",
+        "400",
         "--out",
         annotated.to_str().unwrap(),
     ]);
@@ -1475,7 +1475,7 @@ fn review_reports_the_mark_it_writes_and_keeps_a_persons_mark() {
         "--pgn",
         pgn.to_str().unwrap(),
         "--movetime",
-        "100",
+        "400",
         "--json",
     ]);
     let value: serde_json::Value = serde_json::from_str(stdout(&json).trim()).unwrap();
@@ -1491,7 +1491,7 @@ fn review_reports_the_mark_it_writes_and_keeps_a_persons_mark() {
         pgn.to_str().unwrap(),
         "--all",
         "--movetime",
-        "100",
+        "400",
         "--threads",
         "1",
     ]);
