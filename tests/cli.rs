@@ -570,7 +570,7 @@ fn review_finds_the_blunder_and_writes_an_annotated_game() {
     assert!(text.contains("Nf6 $4"), "{text}");
     assert!(text.contains("[%eval "), "{text}");
     let mut trees = Vec::new();
-    kibitz::game::tree::read_games(text.as_bytes(), &mut |t| {
+    kibitz::game::import::read_games(text.as_bytes(), &mut |t| {
         trees.push(t);
         true
     })
@@ -1288,7 +1288,7 @@ fn review_all_stopped_by_ctrl_c_reports_what_it_finished() {
     // The file holds the finished games, each whole.
     let text = std::fs::read_to_string(&annotated).unwrap();
     let mut read = Vec::new();
-    kibitz::game::tree::read_games(text.as_bytes(), &mut |t| {
+    kibitz::game::import::read_games(text.as_bytes(), &mut |t| {
         read.push(t);
         true
     })
@@ -1540,7 +1540,7 @@ fn review_out_keeps_the_moves_after_an_illegal_one() {
         let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
         assert!(words.contains(kept), "{args:?}: {text}");
         let mut games = Vec::new();
-        kibitz::game::tree::read_games(text.as_bytes(), &mut |t| {
+        kibitz::game::import::read_games(text.as_bytes(), &mut |t| {
             games.push(t);
             true
         })

@@ -17,7 +17,7 @@ use crate::engine::search;
 use crate::engine::trace::NoTrace;
 use crate::engine::tt::TranspositionTable;
 use crate::engine::{Limits, SearchOptions, position_key};
-use crate::game::tree::read_games;
+use crate::game::import::read_games;
 
 /// The games `kibitz bench --movetables` walks by default: the six games of
 /// Kasparov against Deep Blue, New York 1997.

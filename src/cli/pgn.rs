@@ -7,9 +7,10 @@ use std::path::Path;
 use serde::Serialize;
 
 use super::{CliError, printable};
+use crate::game::fen::fen_of;
 use crate::game::openings::Openings;
 use crate::game::parallel::{default_workers, map_games};
-use crate::game::tree::{GameTree, fen_of};
+use crate::game::tree::GameTree;
 
 /// What `kibitz pgn` holds back while it has not yet seen a game: the
 /// summaries of text that reads as no game are printed only once a game
