@@ -17,6 +17,21 @@ use crate::game::tree::GameTree;
 /// follows, and past this many bytes the file is taken for one without games.
 const MAX_HELD_BEFORE_GAME: usize = 1 << 20;
 
+/// `kibitz pgn`: the file and the output.
+#[derive(clap::Args, Debug)]
+pub struct PgnArgs {
+    /// The PGN file.
+    pub file: std::path::PathBuf,
+    #[command(flatten)]
+    pub output: super::flags::JsonFlag,
+}
+
+impl PgnArgs {
+    pub fn run(&self, mut out: &mut dyn Write) -> Result<(), CliError> {
+        summary(&self.file, self.output.json, &mut out)
+    }
+}
+
 /// Print a summary of every game in `path`. Errors inside games are
 /// reported, not fatal; an unreadable file is, and so is a file in which no
 /// game (no tag and no move) is found.
