@@ -6,7 +6,7 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use kibitz::cli::bench_positions;
+use kibitz::cli::bench::bench_positions;
 use kibitz::engine::eval::evaluate;
 use kibitz::engine::search;
 use kibitz::engine::see::see;

@@ -570,7 +570,7 @@ fn review_finds_the_blunder_and_writes_an_annotated_game() {
     assert!(text.contains("Nf6 $4"), "{text}");
     assert!(text.contains("[%eval "), "{text}");
     let mut trees = Vec::new();
-    kibitz::game::tree::read_games(text.as_bytes(), &mut |t| {
+    kibitz::game::import::read_games(text.as_bytes(), &mut |t| {
         trees.push(t);
         true
     })
@@ -1288,7 +1288,7 @@ fn review_all_stopped_by_ctrl_c_reports_what_it_finished() {
     // The file holds the finished games, each whole.
     let text = std::fs::read_to_string(&annotated).unwrap();
     let mut read = Vec::new();
-    kibitz::game::tree::read_games(text.as_bytes(), &mut |t| {
+    kibitz::game::import::read_games(text.as_bytes(), &mut |t| {
         read.push(t);
         true
     })
@@ -1540,7 +1540,7 @@ fn review_out_keeps_the_moves_after_an_illegal_one() {
         let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
         assert!(words.contains(kept), "{args:?}: {text}");
         let mut games = Vec::new();
-        kibitz::game::tree::read_games(text.as_bytes(), &mut |t| {
+        kibitz::game::import::read_games(text.as_bytes(), &mut |t| {
             games.push(t);
             true
         })
@@ -1584,4 +1584,117 @@ fn review_all_stopped_before_any_game_leaves_the_out_file_alone() {
         "{err}"
     );
     assert_eq!(std::fs::read_to_string(&annotated).unwrap(), "keep me");
+}
+
+/// Every subcommand, as `kibitz --help` lists them.
+const SUBCOMMANDS: [&str; 15] = [
+    "uci",
+    "analyze",
+    "bench",
+    "movetables",
+    "perft",
+    "trace",
+    "teach",
+    "book",
+    "pgn",
+    "tb",
+    "tune",
+    "describe",
+    "review",
+    "completions",
+    "man",
+];
+
+#[test]
+fn version_names_the_version_and_the_commit() {
+    let out = kibitz(&["--version"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let expected_start = format!("kibitz {} (commit ", env!("CARGO_PKG_VERSION"));
+    assert!(text.starts_with(&expected_start), "{text}");
+    assert!(text.ends_with(")\n"), "{text}");
+    let commit = &text[expected_start.len()..text.len() - 2];
+    // The build asks git, or says it could not.
+    let from_git = std::process::Command::new("git")
+        .args(["rev-parse", "--short", "HEAD"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8(o.stdout).unwrap().trim().to_string());
+    match (std::env::var("KIBITZ_COMMIT"), from_git) {
+        (Ok(given), _) if !given.trim().is_empty() => assert_eq!(commit, given.trim()),
+        (_, Some(head)) => assert_eq!(commit, head),
+        (_, None) => assert_eq!(commit, "unknown"),
+    }
+    assert_eq!(kibitz(&["-V"]).stdout, out.stdout);
+}
+
+#[test]
+fn completions_name_every_subcommand_for_each_shell() {
+    let out = kibitz(&["completions", "bash"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let bash = stdout(&out);
+    assert!(bash.contains("complete -F _kibitz"), "{bash}");
+    for name in SUBCOMMANDS {
+        assert!(bash.contains(&format!("kibitz,{name})")), "{name}");
+    }
+    // A subcommand's flags are there too.
+    assert!(bash.contains("--movetime"));
+    for shell in ["zsh", "fish", "elvish", "powershell"] {
+        let out = kibitz(&["completions", shell]);
+        assert!(out.status.success(), "{shell}: {}", stderr(&out));
+        let script = stdout(&out);
+        assert!(
+            script.contains("describe") && script.contains("multipv"),
+            "{shell}"
+        );
+    }
+}
+
+#[test]
+fn completions_refuse_a_shell_they_do_not_know() {
+    let out = kibitz(&["completions", "tcsh"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    assert!(
+        stderr(&out).contains("invalid value 'tcsh'"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(stderr(&out).contains("bash"), "{}", stderr(&out));
+    let out = kibitz(&["completions"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn man_prints_a_roff_page_with_every_subcommand() {
+    let out = kibitz(&["man"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let page = stdout(&out);
+    assert!(page.starts_with(".ie"), "{}", &page[..page.len().min(200)]);
+    assert!(page.contains(".TH kibitz 1"), "{page}");
+    assert!(page.contains(env!("CARGO_PKG_VERSION")), "{page}");
+    for name in SUBCOMMANDS {
+        assert!(page.contains(&format!("kibitz\\-{name}")), "{name}: {page}");
+    }
+}
+
+#[test]
+fn man_prints_a_subcommands_page_or_refuses_a_name_it_does_not_know() {
+    let out = kibitz(&["man", "tb", "probe"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let page = stdout(&out);
+    assert!(page.contains(".TH kibitz-tb-probe 1"), "{page}");
+    assert!(page.contains(env!("CARGO_PKG_VERSION")), "{page}");
+    assert!(page.contains("\\-\\-syzygy"), "{page}");
+    // An alias finds its subcommand.
+    assert!(stdout(&kibitz(&["man", "analyse"])).contains(".TH kibitz-analyze 1"));
+    let out = kibitz(&["man", "tb", "nosuch"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    assert_eq!(
+        stderr(&out),
+        "error: kibitz tb has no subcommand 'nosuch' (see kibitz tb --help)\n"
+    );
 }

@@ -353,7 +353,7 @@ fn book_probe_defaults_to_the_built_in_book() {
 
 fn read_all(bytes: &[u8]) -> Vec<kibitz::game::tree::GameTree> {
     let mut games = Vec::new();
-    kibitz::game::tree::read_games(bytes, &mut |g| {
+    kibitz::game::import::read_games(bytes, &mut |g| {
         games.push(g);
         true
     })

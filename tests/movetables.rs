@@ -332,7 +332,7 @@ fn movetables_json_gives_touches_greers_importance_gains_and_losses() {
     use kibitz::engine::movetables::Decrement;
     for decrement in [Decrement::Tried, Decrement::All] {
         let mut out = Vec::new();
-        kibitz::cli::movetables(None, &[], 6, decrement, true, &mut out).unwrap();
+        kibitz::cli::movetables::movetables(None, &[], 6, decrement, true, &mut out).unwrap();
         let json: serde_json::Value = serde_json::from_slice(&out).unwrap();
         let (mut gains, mut losses) = (0i64, 0i64);
         for table in json["tables"].as_array().unwrap() {
@@ -360,7 +360,7 @@ fn movetables_json_gives_touches_greers_importance_gains_and_losses() {
         assert_eq!(json["losses"].as_i64(), Some(losses));
         assert_eq!(json["decrement"].as_str(), Some(decrement.name()));
         let mut text = Vec::new();
-        kibitz::cli::movetables(None, &[], 6, decrement, false, &mut text).unwrap();
+        kibitz::cli::movetables::movetables(None, &[], 6, decrement, false, &mut text).unwrap();
         let text = String::from_utf8(text).unwrap();
         assert!(
             text.contains(&format!("Gains {gains}, losses {losses} (")),

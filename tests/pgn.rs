@@ -3,7 +3,8 @@
 
 mod common;
 
-use kibitz::game::tree::{GameTree, read_games};
+use kibitz::game::import::read_games;
+use kibitz::game::tree::GameTree;
 use proptest::prelude::*;
 use shakmaty::{Chess, Position};
 
@@ -334,7 +335,7 @@ fn old_and_hand_typed_spellings_read_every_move() {
             game.headers.get("Event")
         );
         let last = game.mainline().last().copied().unwrap_or(0);
-        assert_eq!(kibitz::game::tree::fen_of(&game.position(last)), fen);
+        assert_eq!(kibitz::game::fen::fen_of(&game.position(last)), fen);
     }
     // The odds game's impossible castling right is dropped, and said.
     assert_eq!(games[3].notes.len(), 1);
@@ -415,12 +416,12 @@ fn the_game_list_reads_every_test_file_in_batches() {
         }
         // Game N read alone is the same as game N read in order.
         let last = games.len();
-        let alone = kibitz::game::tree::read_game_at(&text[..], last)
+        let alone = kibitz::game::import::read_game_at(&text[..], last)
             .unwrap()
             .unwrap();
         assert_eq!(shape(&alone, 0), shape(&games[last - 1], 0), "{name}");
         assert!(
-            kibitz::game::tree::read_game_at(&text[..], last + 1)
+            kibitz::game::import::read_game_at(&text[..], last + 1)
                 .unwrap()
                 .is_none()
         );
@@ -576,7 +577,7 @@ fn a_chess960_game_keeps_its_castling_and_round_trips() {
     assert_eq!(sans[15], "O-O-O");
     let last = *game.mainline().last().unwrap();
     assert_eq!(
-        kibitz::game::tree::fen_of(&game.position(last)),
+        kibitz::game::fen::fen_of(&game.position(last)),
         "2kr3r/ppp1qppp/2np1n2/2b1p3/2B1P3/2PP1N1P/PP2QPP1/R1B2RK1 b - - 0 10"
     );
     // Written and read again: the same game, still Chess960.
@@ -602,7 +603,7 @@ fn chess960_tags_spellings_and_shredder_fen_are_read_and_written_as_x_fen() {
     let last = *game.mainline().last().unwrap();
     // Black keeps both rights: its rooks stand outermost, so X-FEN `kq`.
     assert_eq!(
-        kibitz::game::tree::fen_of(&game.position(last)),
+        kibitz::game::fen::fen_of(&game.position(last)),
         "bb3rkr/pppqpppp/2n2n2/3p4/3P4/2N2N2/PPPQPPPP/BBKR3R b kq - 3 5"
     );
     // A tree from that start writes its FEN in X-FEN and names the variant.

@@ -6,12 +6,13 @@
 //! play produces it runs to tens of millions of nodes per position.
 #![allow(clippy::unwrap_used)]
 
-use kibitz::cli::{TraceArgs, trace};
+use kibitz::cli::flags::{JsonFlag, PositionArgs};
+use kibitz::cli::trace::{TraceArgs, trace};
 use kibitz::engine::search::{self, SearchResult};
 use kibitz::engine::trace::{Recorder, TraceEvent};
 use kibitz::engine::{Limits, SearchOptions};
+use kibitz::game::fen::fen_of;
 use kibitz::game::fen::parse_fen;
-use kibitz::game::tree::fen_of;
 use kibitz::teach::Via;
 use kibitz::teach::tree::{self, SearchTree};
 use proptest::prelude::*;
@@ -297,8 +298,7 @@ fn random_position_from(start: usize, choices: &[u16]) -> Chess {
 fn trace_args(position: &Chess, depth: u32, flags: u8) -> TraceArgs {
     let on = |bit: u8| flags & (1 << bit) != 0;
     TraceArgs {
-        fen: Some(fen_of(position)),
-        moves: Vec::new(),
+        position: PositionArgs::new(Some(fen_of(position)), Vec::new()),
         depth,
         no_pruning: on(0),
         no_ordering: on(1),
@@ -309,7 +309,7 @@ fn trace_args(position: &Chess, depth: u32, flags: u8) -> TraceArgs {
         iterative: on(6),
         max_events: 200_000,
         summary_only: false,
-        json: false,
+        output: JsonFlag { json: false },
         uci: false,
         tree: false,
     }
@@ -357,7 +357,7 @@ fn trace_everything(
     let mut args = trace_args(position, depth, flags);
     for (tree, json) in [(true, false), (false, true), (false, false)] {
         args.tree = tree;
-        args.json = json;
+        args.output.json = json;
         let mut out = Vec::new();
         if trace(&args, &mut out).is_err() {
             return Ok(None);

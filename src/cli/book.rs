@@ -4,13 +4,51 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use clap::{Args, Subcommand};
 use serde_json::json;
 use shakmaty::Color;
 
+use super::flags::{JsonFlag, PositionArgs, parse_color};
 use super::{CliError, setup};
 use crate::book::Book;
 use crate::book::build::{BuildOptions, Builder};
 use crate::game::notation::{san_line, uci};
+
+/// `kibitz book`: look a position up, or build a book.
+#[derive(Subcommand, Debug)]
+pub enum BookCommand {
+    /// Print a position's key and its book moves with weights, best first.
+    Probe(ProbeArgs),
+    /// Build a Polyglot book from PGN games (win 2, draw 1, loss 0 per move).
+    Build(BuildArgs),
+}
+
+impl BookCommand {
+    pub fn run(&self, mut out: &mut dyn Write) -> Result<(), CliError> {
+        match self {
+            BookCommand::Probe(args) => probe(
+                &args.book,
+                args.position.fen(),
+                &args.position.moves,
+                args.output.json,
+                &mut out,
+            ),
+            BookCommand::Build(args) => build(args, out),
+        }
+    }
+}
+
+/// `kibitz book probe`: the book, the position, the output.
+#[derive(Args, Debug)]
+pub struct ProbeArgs {
+    /// The Polyglot book file, or `builtin` for the book built in.
+    #[arg(long, default_value = "builtin")]
+    pub book: PathBuf,
+    #[command(flatten)]
+    pub position: PositionArgs,
+    #[command(flatten)]
+    pub output: JsonFlag,
+}
 
 /// Print what `book` holds for the position: the key, then the moves, best
 /// first, with weight and share.
@@ -76,20 +114,33 @@ pub fn probe(
     Ok(())
 }
 
+/// `kibitz book build`: the games, the book to write, what to count.
+#[derive(Args, Debug)]
+#[command(mut_arg("json", |a| a.help("One JSON object: counts, skipped games, the file written")))]
 pub struct BuildArgs {
+    /// PGN files to read.
+    #[arg(long, num_args = 1.., required = true)]
     pub pgn: Vec<PathBuf>,
+    /// The book file to write.
+    #[arg(long)]
     pub out: PathBuf,
+    /// Count moves up to this many plies into each game.
+    #[arg(long, default_value_t = 20)]
     pub max_ply: u32,
+    /// Keep moves played in at least this many games.
+    #[arg(long, default_value_t = 1)]
     pub min_games: u32,
+    /// Only the moves of one side: white or black.
+    #[arg(long, value_parser = parse_color)]
     pub only_color: Option<Color>,
-    /// One JSON object instead of text.
-    pub json: bool,
+    #[command(flatten)]
+    pub output: JsonFlag,
 }
 
 /// Build a book from PGN files and write it. Reports games read, games
 /// skipped (with the first few reasons), the book's size and the speed;
 /// progress goes to stderr when it is a terminal.
-pub fn build(args: &BuildArgs, out: &mut impl Write) -> Result<(), CliError> {
+pub fn build(args: &BuildArgs, out: &mut dyn Write) -> Result<(), CliError> {
     if args.max_ply == 0 {
         return Err(CliError::BadInput("--max-ply must be at least 1".into()));
     }
@@ -123,7 +174,7 @@ pub fn build(args: &BuildArgs, out: &mut impl Write) -> Result<(), CliError> {
     }
     crate::fsutil::write_user_file(&args.out, book.to_bytes()).map_err(CliError::BadInput)?;
     let seconds = started.elapsed().as_secs_f64();
-    if args.json {
+    if args.output.json {
         let skipped: Vec<_> = builder
             .skipped
             .iter()

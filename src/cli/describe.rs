@@ -2,11 +2,38 @@
 
 use std::io::Write;
 
+use clap::Args;
 use serde_json::{Map, Value, json};
 use shakmaty::Color;
 
 use super::CliError;
+use super::flags::{JsonFlag, PositionArgs};
 use crate::game::describe::{Army, Description, role_name};
+
+/// `kibitz describe`: the position (the last move is described) and the
+/// output.
+#[derive(Args, Debug)]
+#[command(
+    mut_arg("moves", |a| a.help("Moves (SAN or UCI) played from the position first; the last one is described")),
+    mut_arg("json", |a| a.help("One JSON object: side to move, pieces, last move, status, castling, lines")),
+)]
+pub struct DescribeArgs {
+    #[command(flatten)]
+    pub position: PositionArgs,
+    #[command(flatten)]
+    pub output: JsonFlag,
+}
+
+impl DescribeArgs {
+    pub fn run(&self, out: &mut dyn Write) -> Result<(), CliError> {
+        run(
+            self.position.fen(),
+            &self.position.moves,
+            self.output.json,
+            out,
+        )
+    }
+}
 
 /// Describe `fen` (default: the start position) after `moves` (SAN or UCI).
 pub fn run(

@@ -6,9 +6,11 @@ use std::io::Write;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use clap::Args;
 use serde_json::json;
 use shakmaty::{Chess, Position, Square};
 
+use super::flags::{JsonFlag, PositionArgs};
 use super::{CliError, setup};
 use crate::engine::heuristics::Heuristics;
 use crate::engine::movetables::{Decrement, TableId, TableWeights};
@@ -17,7 +19,7 @@ use crate::engine::search;
 use crate::engine::trace::NoTrace;
 use crate::engine::tt::TranspositionTable;
 use crate::engine::{Limits, SearchOptions, position_key};
-use crate::game::tree::read_games;
+use crate::game::import::read_games;
 
 /// The games `kibitz bench --movetables` walks by default: the six games of
 /// Kasparov against Deep Blue, New York 1997.
@@ -25,6 +27,42 @@ const BENCH_GAMES: &str = include_str!("../../assets/games/kasparov-deep-blue-19
 const BENCH_GAMES_NAME: &str = "Kasparov - Deep Blue, New York 1997 (6 games)";
 const HASH_MB: usize = 16;
 pub const MAX_MOVETABLES_DEPTH: u32 = 20;
+
+/// `kibitz movetables`: the position, the depth, the output and the rule
+/// for which moves lose weight at a cutoff.
+#[derive(Args, Debug)]
+#[command(mut_arg("json", |a| a.help("JSON: 12 tables, each with colour, piece, 64 weights and 64 touches a1..h8; the links; the history heuristic's 12 tables")))]
+pub struct MovetablesArgs {
+    #[command(flatten)]
+    pub position: PositionArgs,
+    /// Search depth (plies), 1 to 20.
+    #[arg(long)]
+    pub depth: u32,
+    #[command(flatten)]
+    pub output: JsonFlag,
+    /// Which moves lose weight at a cutoff: `tried` (the moves searched
+    /// before the cutoff) or `all` (every other legal move, Greer's rule).
+    #[arg(long, default_value = "tried", value_parser = parse_decrement)]
+    pub decrement: Decrement,
+}
+
+impl MovetablesArgs {
+    pub fn run(&self, out: &mut dyn Write) -> Result<(), CliError> {
+        movetables(
+            self.position.fen(),
+            &self.position.moves,
+            self.depth,
+            self.decrement,
+            self.output.json,
+            out,
+        )
+    }
+}
+
+/// `--decrement tried|all`.
+fn parse_decrement(text: &str) -> Result<Decrement, String> {
+    Decrement::parse(text).ok_or_else(|| format!("'{text}' is not a decrement rule: tried or all"))
+}
 
 /// Search once and print the twelve tables: as grids (rank 8 at the top,
 /// as a board is drawn), or as JSON with 64 weights a1..h8 per table.

@@ -7,14 +7,30 @@ use std::path::Path;
 use serde::Serialize;
 
 use super::{CliError, printable};
+use crate::game::fen::fen_of;
 use crate::game::openings::Openings;
 use crate::game::parallel::{default_workers, map_games};
-use crate::game::tree::{GameTree, fen_of};
+use crate::game::tree::GameTree;
 
 /// What `kibitz pgn` holds back while it has not yet seen a game: the
 /// summaries of text that reads as no game are printed only once a game
 /// follows, and past this many bytes the file is taken for one without games.
 const MAX_HELD_BEFORE_GAME: usize = 1 << 20;
+
+/// `kibitz pgn`: the file and the output.
+#[derive(clap::Args, Debug)]
+pub struct PgnArgs {
+    /// The PGN file.
+    pub file: std::path::PathBuf,
+    #[command(flatten)]
+    pub output: super::flags::JsonFlag,
+}
+
+impl PgnArgs {
+    pub fn run(&self, mut out: &mut dyn Write) -> Result<(), CliError> {
+        summary(&self.file, self.output.json, &mut out)
+    }
+}
 
 /// Print a summary of every game in `path`. Errors inside games are
 /// reported, not fatal; an unreadable file is, and so is a file in which no

@@ -2,34 +2,54 @@
 
 use std::io::Write;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
+use clap::Args;
 use serde_json::json;
 use shakmaty::Color;
 
+use super::flags::JsonFlag;
 use super::{CliError, printable};
 use crate::engine::{Limits, Score};
 use crate::game::annotations::mark_symbol;
 use crate::game::tree::GameTree;
 use crate::review::{self, Class, MoveReview, PositionEval};
+use crate::tablebase::Tablebases;
 use crate::text::score_text_white;
 
+/// `kibitz review`: the file, which game (or `--all`), the time per
+/// position, where the annotated game goes, the tables.
+#[derive(Args, Debug)]
 pub struct ReviewArgs {
+    /// The PGN file.
+    #[arg(long)]
     pub pgn: PathBuf,
+    /// Which game of the file (1 = the first).
+    #[arg(long, default_value_t = 1)]
     pub game: usize,
+    /// Thinking time per position, milliseconds.
+    #[arg(long, default_value_t = 300)]
     pub movetime: u64,
-    pub json: bool,
+    /// Write the game with the review in it ([%eval], ?! ? ??, better lines) here
+    /// (with --all: every game reviewed).
+    #[arg(long)]
     pub out: Option<PathBuf>,
-    pub hash_mb: usize,
-    /// Every game of the file (`--all`).
+    #[command(flatten)]
+    pub output: JsonFlag,
+    /// Review every game of the file, with a report per game and per player.
+    #[arg(long, conflicts_with = "game")]
     pub all: bool,
-    /// Games reviewed at once with `--all` (default: all cores but one).
+    /// With --all: games reviewed at once (default: all cores but one).
+    #[arg(long, requires = "all")]
     pub threads: Option<usize>,
-    /// Syzygy tables that judge the positions they cover.
+    /// Syzygy tables: the positions they cover are judged by them.
+    #[arg(long)]
     pub syzygy: Option<PathBuf>,
-    /// Set (by Ctrl-C) to stop, keeping the games finished.
-    pub stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
+
+/// Transposition table of each search, MiB.
+pub(crate) const HASH_MB: usize = crate::engine::DEFAULT_HASH_MB;
 
 fn score_json(score: Score) -> serde_json::Value {
     match score {
@@ -56,7 +76,9 @@ fn tally(reviews: &[MoveReview], color: Color) -> [usize; 3] {
     counts
 }
 
-pub fn run(args: &ReviewArgs, out: &mut dyn Write) -> Result<(), CliError> {
+/// What both reviews check before the first search: the time per
+/// position, the output file, the Syzygy folder (read into the tables).
+pub(crate) fn prepare(args: &ReviewArgs) -> Result<Option<Arc<Tablebases>>, CliError> {
     if !(1..=60_000).contains(&args.movetime) {
         return Err(CliError::BadInput(format!(
             "movetime {} ms is out of range 1..=60000",
@@ -66,19 +88,21 @@ pub fn run(args: &ReviewArgs, out: &mut dyn Write) -> Result<(), CliError> {
     if let Some(path) = &args.out {
         crate::fsutil::check_output(path, &[&args.pgn]).map_err(CliError::BadInput)?;
     }
-    let tables = match &args.syzygy {
+    match &args.syzygy {
         Some(dir) => {
-            let mut tables = crate::tablebase::Tablebases::new(crate::tablebase::Builtin::new());
+            let mut tables = Tablebases::new(crate::tablebase::Builtin::new());
             tables
                 .add_syzygy(dir)
                 .map_err(|e| CliError::BadInput(format!("--syzygy {}: {e}", dir.display())))?;
-            Some(std::sync::Arc::new(tables))
+            Ok(Some(Arc::new(tables)))
         }
-        None => None,
-    };
-    if args.all {
-        return super::review_all::run_all(args, tables, out);
+        None => Ok(None),
     }
+}
+
+/// Review one game (`--game N`); `--all` is [`super::review_all::run`].
+pub fn run(args: &ReviewArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    let tables = prepare(args)?;
     let mut tree =
         crate::text::games::load_game(&args.pgn, args.game).map_err(|e| CliError::BadInput(e.0))?;
     if tree.headers.0.is_empty() && tree.nodes.len() == 1 {
@@ -105,13 +129,13 @@ pub fn run(args: &ReviewArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let (evals, reviews) = review::review(
         &tree,
         &limits,
-        (args.hash_mb, 1),
+        (HASH_MB, 1),
         tables.as_deref(),
         &never,
         &mut |_, _| {},
     );
     let header = |name: &str| tree.headers.get(name).unwrap_or("?").to_string();
-    if args.json {
+    if args.output.json {
         let moves: Vec<_> = reviews
             .iter()
             .map(|r| {
@@ -155,7 +179,7 @@ pub fn run(args: &ReviewArgs, out: &mut dyn Write) -> Result<(), CliError> {
     if let Some(path) = &args.out {
         review::annotate(&mut tree, &reviews, &evals);
         crate::fsutil::write_user_file(path, tree.to_pgn()).map_err(CliError::BadInput)?;
-        if !args.json {
+        if !args.output.json {
             writeln!(out, "annotated game written to {}", path.display())?;
         }
     }

@@ -16,7 +16,6 @@ use super::review::ReviewArgs;
 use super::{CliError, printable};
 use crate::review::SideSummary;
 use crate::review::batch::{self, BatchOptions, Players, ReviewedGame};
-use crate::tablebase::Tablebases;
 
 fn summary_json(s: &SideSummary) -> serde_json::Value {
     json!({
@@ -47,11 +46,14 @@ fn duration_text(d: Duration) -> String {
     }
 }
 
-pub fn run_all(
+/// Review every game of `args.pgn` (`--all`). `stop`, set by Ctrl-C, ends
+/// the review keeping the games finished.
+pub fn run(
     args: &ReviewArgs,
-    tables: Option<Arc<Tablebases>>,
+    stop: Option<Arc<AtomicBool>>,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
+    let tables = super::review::prepare(args)?;
     let total = batch::count_games(&args.pgn).map_err(CliError::BadInput)?;
     if total == 0 {
         return Err(CliError::BadInput(format!(
@@ -64,15 +66,12 @@ pub fn run_all(
             .threads
             .unwrap_or_else(batch::default_threads)
             .clamp(1, 64),
-        hash_mb: args.hash_mb,
+        hash_mb: super::review::HASH_MB,
         movetime: Duration::from_millis(args.movetime),
         skip: 0,
     };
     let threads = options.threads;
-    let stop = args
-        .stop
-        .clone()
-        .unwrap_or_else(|| Arc::new(AtomicBool::new(false)));
+    let stop = stop.unwrap_or_else(|| Arc::new(AtomicBool::new(false)));
     let started = Instant::now();
     let mut players = Players::default();
     let mut annotated = String::new();
@@ -104,7 +103,7 @@ pub fn run_all(
     }
     let stopped = stop.load(Ordering::Relaxed);
     report_players(args, &players, out)?;
-    if args.json {
+    if args.output.json {
         writeln!(
             out,
             "{}",
@@ -133,7 +132,7 @@ pub fn run_all(
         // Written whole or not at all (a temporary file renamed over the
         // target), the finished games only when stopped.
         crate::fsutil::write_user_file(path, annotated).map_err(CliError::BadInput)?;
-        if !args.json {
+        if !args.output.json {
             writeln!(out, "annotated games written to {}", path.display())?;
         }
     }
@@ -160,7 +159,7 @@ fn report_game(
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
     let number = game.number;
-    if args.json {
+    if args.output.json {
         writeln!(
             out,
             "{}",
@@ -222,12 +221,12 @@ fn report_players(
     players: &Players,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
-    if !args.json {
+    if !args.output.json {
         writeln!(out, "players (by the names in the PGN):")?;
     }
     for player in players.by_name() {
         let name = &player.name;
-        if args.json {
+        if args.output.json {
             let study: Vec<_> = player
                 .study
                 .iter()

@@ -4,13 +4,122 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use clap::{Args, Subcommand};
 use serde_json::json;
 
 use super::CliError;
+use super::flags::JsonFlag;
 use crate::tablebase::material::Material;
 use crate::tablebase::retro::Layout;
 use crate::tablebase::{Builtin, store};
 use crate::text::tablebase::describe;
+
+/// `kibitz tb`: generate kibitz's own tables, probe a position, compare
+/// with Syzygy.
+#[derive(Subcommand, Debug)]
+pub enum TbCommand {
+    /// Generate distance-to-mate tables (3 and 4 pieces) into the cache folder.
+    Generate(GenerateArgs),
+    /// What the tables say about a position: win/draw/loss, distance, best move.
+    Probe(ProbeArgs),
+    /// Compare the built-in tables with Syzygy tables by win/draw/loss.
+    Verify(VerifyArgs),
+}
+
+impl TbCommand {
+    pub fn run(&self, mut out: &mut dyn Write) -> Result<(), CliError> {
+        match self {
+            TbCommand::Generate(a) => generate(
+                &a.signatures,
+                a.all,
+                a.dir.clone(),
+                a.force,
+                a.output.json,
+                &mut out,
+            ),
+            TbCommand::Probe(a) => probe(
+                &a.fen,
+                a.syzygy.as_deref(),
+                a.dir.clone(),
+                a.moves,
+                a.output.json,
+                &mut out,
+            ),
+            TbCommand::Verify(a) => {
+                let disagreements = verify(
+                    &a.signatures,
+                    &a.syzygy,
+                    a.sample,
+                    a.dir.clone(),
+                    a.output.json,
+                    &mut out,
+                )?;
+                if disagreements > 0 {
+                    return Err(CliError::BadInput(format!(
+                        "{disagreements} positions disagree with Syzygy"
+                    )));
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// `kibitz tb generate`: which tables, where, whether again.
+#[derive(Args, Debug)]
+pub struct GenerateArgs {
+    /// Signatures like KQvK or KRPvKR (their dependencies come along).
+    pub signatures: Vec<String>,
+    /// All 35 tables (the default without signatures).
+    #[arg(long)]
+    pub all: bool,
+    /// Folder for the tables (default: the cache folder's tablebases/).
+    #[arg(long)]
+    pub dir: Option<PathBuf>,
+    /// Generate again even if a valid file is there.
+    #[arg(long)]
+    pub force: bool,
+    #[command(flatten)]
+    pub output: JsonFlag,
+}
+
+/// `kibitz tb probe`: the position, the tables, the output.
+#[derive(Args, Debug)]
+pub struct ProbeArgs {
+    /// The position (FEN).
+    #[arg(long)]
+    pub fen: String,
+    /// A Syzygy folder, for positions the built-in tables do not cover.
+    #[arg(long)]
+    pub syzygy: Option<PathBuf>,
+    /// Also list every legal move and what it leads to.
+    #[arg(long)]
+    pub moves: bool,
+    /// Folder of the built-in tables.
+    #[arg(long)]
+    pub dir: Option<PathBuf>,
+    #[command(flatten)]
+    pub output: JsonFlag,
+}
+
+/// `kibitz tb verify`: which tables, the Syzygy folder, how many positions.
+#[derive(Args, Debug)]
+#[command(mut_arg("json", |a| a.help("One JSON object per table, then the total")))]
+pub struct VerifyArgs {
+    /// Signatures to check (default: all).
+    pub signatures: Vec<String>,
+    /// The Syzygy folder.
+    #[arg(long)]
+    pub syzygy: PathBuf,
+    /// Check this many random positions per table instead of all.
+    #[arg(long)]
+    pub sample: Option<usize>,
+    /// Folder of the built-in tables.
+    #[arg(long)]
+    pub dir: Option<PathBuf>,
+    #[command(flatten)]
+    pub output: JsonFlag,
+}
 
 /// The default folder for kibitz's tables: `<cache dir>/tablebases`.
 pub fn default_dir() -> Option<PathBuf> {

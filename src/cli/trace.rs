@@ -6,10 +6,12 @@
 
 use std::io::Write;
 
+use clap::Args;
 use serde_json::json;
 use shakmaty::{Chess, Color, Move, Position};
 
-use super::{CliError, score_json, setup, stats_json};
+use super::flags::{JsonFlag, PositionArgs};
+use super::{CliError, score_json, stats_json};
 use crate::engine::search::{self, value_to_score};
 use crate::engine::stats::SearchStats;
 use crate::engine::trace::{
@@ -21,25 +23,51 @@ use crate::teach::caption::san;
 use crate::teach::replay::Step;
 use crate::teach::values::{value_text, white_view_text, window_text};
 
+/// `kibitz trace`: the position, depth and techniques of the search, and
+/// how to print it.
+#[derive(Args, Clone, Debug)]
+#[command(mut_arg("json", |a| a.help("One JSON object per event and a summary object, with the engine's raw values")))]
 pub struct TraceArgs {
-    pub fen: Option<String>,
-    pub moves: Vec<String>,
+    #[command(flatten)]
+    pub position: PositionArgs,
+    /// Search depth (plies), 1 to 10.
+    #[arg(long)]
     pub depth: u32,
+    /// Plain minimax: no alpha-beta cutoffs.
+    #[arg(long)]
     pub no_pruning: bool,
+    /// Search moves in generation order.
+    #[arg(long)]
     pub no_ordering: bool,
+    /// No transposition table.
+    #[arg(long)]
     pub no_tt: bool,
+    /// Evaluate at the horizon without quiescence search.
+    #[arg(long)]
     pub no_quiescence: bool,
+    /// Also use null-move pruning, late-move reductions, futility pruning and the check extension.
+    #[arg(long)]
     pub selective: bool,
-    /// Principal-variation search instead of full-window alpha-beta.
+    /// Principal-variation search: later moves get a null-window test, re-searched on failing high.
+    #[arg(long)]
     pub pvs: bool,
-    /// Iterative deepening 1..depth instead of one search at the depth.
+    /// Iterative deepening: search depth 1, 2, ... up to --depth (default: one search at --depth).
+    #[arg(long)]
     pub iterative: bool,
+    /// Keep at most this many events (the rest are counted).
+    #[arg(long, default_value_t = 200_000)]
     pub max_events: usize,
+    /// Print only the summary.
+    #[arg(long = "summary", visible_alias = "summary-only")]
     pub summary_only: bool,
-    pub json: bool,
-    /// Moves in coordinates (`e2e4`) instead of SAN.
+    /// Moves in coordinates (e2e4) instead of SAN.
+    #[arg(long)]
     pub uci: bool,
-    /// The explored tree as teach mode's outline instead of the events.
+    #[command(flatten)]
+    pub output: JsonFlag,
+    /// The explored tree as an outline (one line a node, with the step that
+    /// enters it, as teach mode's tree view shows it) instead of the events.
+    #[arg(long, conflicts_with = "json")]
     pub tree: bool,
 }
 
@@ -454,7 +482,7 @@ pub fn trace(args: &TraceArgs, out: &mut dyn Write) -> Result<(), CliError> {
             args.depth
         )));
     }
-    let (position, history) = setup(args.fen.as_deref(), &args.moves)?;
+    let (position, history) = args.position.setup()?;
     if position.legal_moves().is_empty() {
         let side = if position.turn().is_white() {
             "White"
@@ -498,7 +526,7 @@ pub fn trace(args: &TraceArgs, out: &mut dyn Write) -> Result<(), CliError> {
             .to_string(),
         ));
     }
-    if args.tree && !args.json && !args.summary_only {
+    if args.tree && !args.output.json && !args.summary_only {
         if recorder.dropped() > 0 {
             return Err(CliError::BadInput(format!(
                 "the tree needs every event: this search has {} (raise --max-events)",
@@ -519,7 +547,7 @@ pub fn trace(args: &TraceArgs, out: &mut dyn Write) -> Result<(), CliError> {
         let mut narrator = Narrator::new(&position, options, args.uci);
         for event in recorder.events() {
             narrator.apply(event);
-            if args.json {
+            if args.output.json {
                 writeln!(out, "{}", narrator.json(event)?)?;
             } else {
                 let (ply, text) = narrator.describe(event);
@@ -530,7 +558,7 @@ pub fn trace(args: &TraceArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let description = search_description(&options, args.depth);
     let pv_san = san_line(&position, &summary.pv);
     let pv_uci: Vec<String> = summary.pv.iter().map(|&m| uci(m)).collect();
-    if args.json {
+    if args.output.json {
         writeln!(
             out,
             "{}",

@@ -2,18 +2,47 @@
 //! fitted to the results of kibitz's own games (Texel's method).
 
 use std::io::{IsTerminal, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Instant;
 
+use clap::{Args, Subcommand};
 use serde_json::json;
 
 use super::CliError;
+use super::flags::JsonFlag;
 use crate::core::Rng;
 use crate::engine::eval::EvalParams;
 use crate::fsutil::{check_output, read_text_capped, write_user_file};
 use crate::tune::selfplay::{SelfPlayOptions, play_game, result_label};
 use crate::tune::{Pass, parse_data, tune};
+
+/// `kibitz tune`: self-play data, Texel's fit, the network.
+#[derive(Subcommand, Debug)]
+pub enum TuneCommand {
+    /// Play kibitz against itself and write its quiet positions, each with
+    /// its game's result (`FEN;result` lines), for `tune fit`.
+    Selfplay(SelfPlayArgs),
+    /// Fit the evaluation's weights to a data file and print them.
+    Fit(FitArgs),
+    /// Train the evaluation network on `tune selfplay` data (FEN;result;score lines) and write it.
+    Net(NetArgs),
+}
+
+impl TuneCommand {
+    pub fn run(&self, out: &mut dyn Write) -> Result<(), CliError> {
+        match self {
+            TuneCommand::Selfplay(args) => selfplay(args, out),
+            TuneCommand::Fit(args) => fit(args, out),
+            TuneCommand::Net(args) => net(args, out),
+        }
+    }
+}
+
+/// The number of cores, for the thread counts that default to it.
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
+}
 
 /// The largest data file read (about 15 million positions).
 const MAX_DATA_BYTES: u64 = 1024 * 1024 * 1024;
@@ -38,15 +67,30 @@ fn in_range<T: PartialOrd + std::fmt::Display>(
     }
 }
 
-pub struct SelfPlayArgs<'a> {
+/// `kibitz tune selfplay`: how many games, how deep, where to write.
+#[derive(Args, Debug)]
+pub struct SelfPlayArgs {
+    /// Games to play.
+    #[arg(long, default_value_t = 1000)]
     pub games: u64,
+    /// Nodes searched per move.
+    #[arg(long, default_value_t = 5000)]
     pub nodes: u64,
-    pub threads: usize,
+    /// Games played at once (default: one per core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Seed of the random openings: the same seed, the same games.
+    #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// `handwritten`, `builtin` or a network file (see `nnue::choose`).
-    pub eval: &'a str,
-    pub out: &'a Path,
-    pub json: bool,
+    /// The evaluation both sides play with: handwritten, builtin (the
+    /// shipped network) or a network file.
+    #[arg(long, default_value = "handwritten")]
+    pub eval: String,
+    /// The data file to write.
+    #[arg(long)]
+    pub out: PathBuf,
+    #[command(flatten)]
+    pub output: JsonFlag,
 }
 
 struct Collected {
@@ -62,12 +106,13 @@ struct Collected {
 
 /// Play `games` games of kibitz against itself and write their quiet
 /// positions, each with its game's result, to `out`.
-pub fn selfplay(args: &SelfPlayArgs<'_>, out: &mut dyn Write) -> Result<(), CliError> {
+pub fn selfplay(args: &SelfPlayArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    let threads = args.threads.unwrap_or_else(cores);
     if args.games == 0 {
         return Err(CliError::BadInput("--games must be at least 1".into()));
     }
     in_range("--nodes", args.nodes, 100..=10_000_000)?;
-    in_range("--threads", args.threads, 1..=256)?;
+    in_range("--threads", threads, 1..=256)?;
     // A network file read for the games is not the file they are written to.
     let eval_file = match args.eval.trim() {
         "" | "<empty>" | crate::engine::nnue::HANDWRITTEN | crate::engine::nnue::BUILTIN_NAME => {
@@ -75,11 +120,11 @@ pub fn selfplay(args: &SelfPlayArgs<'_>, out: &mut dyn Write) -> Result<(), CliE
         }
         name => vec![Path::new(name)],
     };
-    check_output(args.out, &eval_file).map_err(CliError::BadInput)?;
-    let network = crate::engine::nnue::choose(args.eval)
+    check_output(&args.out, &eval_file).map_err(CliError::BadInput)?;
+    let network = crate::engine::nnue::choose(&args.eval)
         .map_err(|e| CliError::BadInput(format!("--eval: {e}")))?;
     let started = Instant::now();
-    let show_progress = std::io::stderr().is_terminal() && !args.json;
+    let show_progress = std::io::stderr().is_terminal() && !args.output.json;
     let collected = Mutex::new(Collected {
         header: format!(
             "# kibitz tune selfplay --games {} --nodes {} --seed {} --eval {}: FEN;result;score (centipawns, White's view)\n",
@@ -102,14 +147,14 @@ pub fn selfplay(args: &SelfPlayArgs<'_>, out: &mut dyn Write) -> Result<(), CliE
     let save = |c: &Collected| {
         let mut text = c.header.clone();
         text.extend(c.lines.values().map(String::as_str));
-        if let Err(e) = write_user_file(args.out, text)
+        if let Err(e) = write_user_file(&args.out, text)
             && let Ok(mut slot) = save_error.lock()
         {
             slot.get_or_insert(e);
         }
     };
     std::thread::scope(|scope| {
-        for _ in 0..args.threads {
+        for _ in 0..threads {
             scope.spawn(|| {
                 loop {
                     let index = next_game.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -173,7 +218,7 @@ pub fn selfplay(args: &SelfPlayArgs<'_>, out: &mut dyn Write) -> Result<(), CliE
         return Err(CliError::BadInput(e));
     }
     let seconds = started.elapsed().as_secs_f64();
-    if args.json {
+    if args.output.json {
         writeln!(
             out,
             "{}",
@@ -206,26 +251,36 @@ pub fn selfplay(args: &SelfPlayArgs<'_>, out: &mut dyn Write) -> Result<(), CliE
     Ok(())
 }
 
-pub struct FitArgs<'a> {
-    pub data: &'a Path,
-    /// Tune only the weights whose names start with one of these (all
-    /// when empty).
-    pub weights: &'a [String],
+/// `kibitz tune fit`: the data, which weights, how long.
+#[derive(Args, Debug)]
+pub struct FitArgs {
+    /// `FEN;result` lines, as `tune selfplay` writes them.
+    #[arg(long)]
+    pub data: PathBuf,
+    /// At most this many passes over the weights.
+    #[arg(long, default_value_t = 100)]
     pub passes: u32,
-    pub threads: usize,
-    pub json: bool,
+    /// Tune only these weights (names or prefixes, e.g. threat_by_pawn,passed_pawn).
+    #[arg(long, value_delimiter = ',', num_args = 1..)]
+    pub weights: Vec<String>,
+    /// Threads evaluating (default: one per core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    #[command(flatten)]
+    pub output: JsonFlag,
 }
 
 /// Fit the evaluation's weights to the data and print them.
-pub fn fit(args: &FitArgs<'_>, out: &mut dyn Write) -> Result<(), CliError> {
-    in_range("--threads", args.threads, 1..=256)?;
-    let text = read_text_capped(args.data, MAX_DATA_BYTES, "tuning data")
+pub fn fit(args: &FitArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    let threads = args.threads.unwrap_or_else(cores);
+    in_range("--threads", threads, 1..=256)?;
+    let text = read_text_capped(&args.data, MAX_DATA_BYTES, "tuning data")
         .map_err(|e| CliError::BadInput(e.to_string()))?;
     let samples = parse_data(&text)
         .map_err(|e| CliError::BadInput(format!("{}: {e}", args.data.display())))?;
     drop(text);
     let started = Instant::now();
-    let json_output = args.json;
+    let json_output = args.output.json;
     let mut report = |pass: &Pass| {
         let line = if json_output {
             json!({
@@ -251,7 +306,7 @@ pub fn fit(args: &FitArgs<'_>, out: &mut dyn Write) -> Result<(), CliError> {
         .into_iter()
         .map(|(name, _)| name)
         .collect();
-    for prefix in args.weights {
+    for prefix in &args.weights {
         if !names.iter().any(|n| n.starts_with(prefix.as_str())) {
             return Err(CliError::BadInput(format!(
                 "--weights {prefix}: no such weight (they are {})",
@@ -267,7 +322,7 @@ pub fn fit(args: &FitArgs<'_>, out: &mut dyn Write) -> Result<(), CliError> {
         &EvalParams::DEFAULT,
         &chosen,
         args.passes,
-        args.threads,
+        threads,
         &mut report,
     );
     let end = tuned.passes.last();
@@ -283,7 +338,7 @@ pub fn fit(args: &FitArgs<'_>, out: &mut dyn Write) -> Result<(), CliError> {
             changes.push((name, *before, *after));
         }
     }
-    if args.json {
+    if args.output.json {
         writeln!(
             out,
             "{}",
@@ -324,17 +379,64 @@ pub fn fit(args: &FitArgs<'_>, out: &mut dyn Write) -> Result<(), CliError> {
     Ok(())
 }
 
-pub struct NetArgs<'a> {
-    pub data: &'a [std::path::PathBuf],
-    pub out: &'a Path,
-    pub options: crate::tune::net::TrainOptions,
-    pub json: bool,
+/// `kibitz tune net`: the data, the network file, how to train.
+#[derive(Args, Debug)]
+pub struct NetArgs {
+    /// Data files, as `tune selfplay` writes them (one or more).
+    #[arg(long, num_args = 1.., required = true)]
+    pub data: Vec<PathBuf>,
+    /// The network file to write.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Passes over the data.
+    #[arg(long, default_value_t = 30)]
+    pub epochs: u32,
+    /// Weight of the search's score in the target, 0-1 (the rest: the game's result).
+    #[arg(long, default_value_t = 0.75)]
+    pub lambda: f32,
+    /// Adam's step size (a tenth of it for the last third of the epochs).
+    #[arg(long, default_value_t = 0.001)]
+    pub learning_rate: f32,
+    /// Positions per step.
+    #[arg(long, default_value_t = 4096)]
+    pub batch: usize,
+    /// Threads (default: one per core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Seed of the starting weights and the order of the positions.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Also learn from left-right mirror images of half the positions.
+    #[arg(long)]
+    pub mirror: bool,
+    /// One output for every position instead of one per material stage
+    /// (eight, chosen by the number of pieces).
+    #[arg(long)]
+    pub one_output: bool,
+    #[command(flatten)]
+    pub output: JsonFlag,
+}
+
+impl NetArgs {
+    /// The training the flags ask for.
+    fn options(&self) -> crate::tune::net::TrainOptions {
+        crate::tune::net::TrainOptions {
+            epochs: self.epochs,
+            batch: self.batch,
+            learning_rate: self.learning_rate,
+            lambda: self.lambda,
+            threads: self.threads.unwrap_or_else(cores),
+            seed: self.seed,
+            mirror: self.mirror,
+            one_output: self.one_output,
+        }
+    }
 }
 
 /// Train the evaluation network on self-play data and write it to `out`.
-pub fn net(args: &NetArgs<'_>, out: &mut dyn Write) -> Result<(), CliError> {
+pub fn net(args: &NetArgs, out: &mut dyn Write) -> Result<(), CliError> {
     use crate::tune::net::{Epoch, read_data, train};
-    let options = &args.options;
+    let options = &args.options();
     in_range("--threads", options.threads, 1..=256)?;
     in_range("--epochs", options.epochs, 1..=10_000)?;
     in_range("--lambda", options.lambda, 0.0..=1.0)?;
@@ -349,14 +451,14 @@ pub fn net(args: &NetArgs<'_>, out: &mut dyn Write) -> Result<(), CliError> {
         return Err(CliError::BadInput("--data: give at least one file".into()));
     }
     let inputs: Vec<&Path> = args.data.iter().map(std::path::PathBuf::as_path).collect();
-    check_output(args.out, &inputs).map_err(CliError::BadInput)?;
+    check_output(&args.out, &inputs).map_err(CliError::BadInput)?;
     let started = Instant::now();
     let mut samples = Vec::new();
-    for path in args.data {
+    for path in &args.data {
         read_data(path, &mut samples).map_err(|e| CliError::BadInput(e.to_string()))?;
     }
     let read_seconds = started.elapsed().as_secs_f64();
-    let json_output = args.json;
+    let json_output = args.output.json;
     let mut report = |epoch: &Epoch| {
         let line = if json_output {
             json!({
@@ -383,9 +485,9 @@ pub fn net(args: &NetArgs<'_>, out: &mut dyn Write) -> Result<(), CliError> {
     let trained =
         train(samples, options, &mut report).map_err(|e| CliError::BadInput(e.to_string()))?;
     let network = trained.net.quantize();
-    write_user_file(args.out, network.to_bytes()).map_err(CliError::BadInput)?;
+    write_user_file(&args.out, network.to_bytes()).map_err(CliError::BadInput)?;
     let seconds = started.elapsed().as_secs_f64();
-    if args.json {
+    if args.output.json {
         writeln!(
             out,
             "{}",

@@ -12,7 +12,7 @@
 //! read as a Chess960 position.
 
 use shakmaty::fen::{Fen, ParseFenError};
-use shakmaty::{CastlingMode, Chess, PositionErrorKinds};
+use shakmaty::{CastlingMode, Chess, EnPassantMode, PositionErrorKinds};
 use thiserror::Error;
 
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -201,6 +201,11 @@ fn parse_fen_in(text: &str, mode: Option<CastlingMode>) -> Result<Chess, FenErro
         .map_err(|e| FenError::Position(describe(e.kinds())))
 }
 
+/// The FEN of a position.
+pub fn fen_of(position: &Chess) -> String {
+    Fen::from_position(position, EnPassantMode::Legal).to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -254,17 +259,14 @@ mod tests {
             );
             // X-FEN out: the outermost rooks are K and Q.
             assert_eq!(
-                crate::game::tree::fen_of(&position),
+                fen_of(&position),
                 "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1"
             );
         }
         // A rook between the king and the corner rook needs its file letter.
         let inner = parse_fen("4k3/8/8/8/8/8/8/1R2K1RR w G - 0 1").unwrap();
         assert!(is_chess960(&inner));
-        assert_eq!(
-            crate::game::tree::fen_of(&inner),
-            "4k3/8/8/8/8/8/8/1R2K1RR w G - 0 1"
-        );
+        assert_eq!(fen_of(&inner), "4k3/8/8/8/8/8/8/1R2K1RR w G - 0 1");
         // The standard start forced to Chess960 rules.
         let forced =
             parse_fen_960("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").unwrap();

@@ -1,4 +1,5 @@
-//! Building a [`GameTree`] from a game's movetext tokens.
+//! Reading PGN games: [`read_games`] and [`read_game_at`] stream them, and
+//! [`build`] makes a [`GameTree`] from a game's movetext tokens.
 //!
 //! The tree keeps the game exactly as written: every move becomes a node of
 //! its own, so a variation that starts with the game's own move
@@ -8,13 +9,15 @@
 //! variations nest or however many null moves there are: the position is
 //! carried along, never replayed from the start.
 
+use std::io::{BufReader, Read};
+
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, EnPassantMode};
 
 use super::chess960;
 use super::movetext::{MoveProblem, MoveText};
 use super::pgn::Headers;
-use super::pgn_lexer::{RawGame, Token};
+use super::pgn_lexer::{GameReader, RawGame, Token};
 use super::tree::{GameTree, MoveError, Problem, pass};
 
 /// Variations nested deeper than this are skipped (with a note): no real
@@ -531,4 +534,33 @@ pub fn build(mut raw: RawGame, game: usize) -> GameTree {
         builder.tree.notes.push(format!("and {more} more notes"));
     }
     builder.tree
+}
+
+/// Read every game of a PGN stream, one at a time, handing each to `each`
+/// (return `false` to stop). A byte-order mark at the start is skipped.
+pub fn read_games(
+    source: impl Read,
+    each: &mut dyn FnMut(GameTree) -> bool,
+) -> std::io::Result<usize> {
+    let mut reader = GameReader::new(BufReader::new(source));
+    let mut count = 0;
+    while let Some(raw) = reader.next_game()? {
+        count += 1;
+        if !each(build(raw, count)) {
+            break;
+        }
+    }
+    Ok(count)
+}
+
+/// Game `number` (1-based) of a PGN stream, skipping the games before it
+/// without reading their moves; `None` when the stream has fewer games.
+pub fn read_game_at(source: impl Read, number: usize) -> std::io::Result<Option<GameTree>> {
+    let mut reader = GameReader::new(BufReader::new(source));
+    for _ in 1..number {
+        if !reader.skip_game()? {
+            return Ok(None);
+        }
+    }
+    Ok(reader.next_game()?.map(|raw| build(raw, number)))
 }

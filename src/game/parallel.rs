@@ -3,7 +3,7 @@
 //! Splitting a file into games (the lexer) is about a quarter of the work
 //! of reading it; the rest goes to playing the moves, building each tree and
 //! summarising it. So the calling thread splits the stream into games, as
-//! [`read_games`](super::tree::read_games) does, and hands them in batches to
+//! [`read_games`](super::import::read_games) does, and hands them in batches to
 //! worker threads, which build and summarise them; the results come back to
 //! the calling thread in file order. When batches pile up because the
 //! workers are behind, the calling thread builds one itself, so one thread
@@ -66,7 +66,7 @@ fn run<T>(
 /// stop). With no workers it all happens on the calling thread, one game
 /// at a time. Returns the number of games handed to `each`, and an error of
 /// the stream after handing on the games read before it, as
-/// [`read_games`](super::tree::read_games) does.
+/// [`read_games`](super::import::read_games) does.
 pub fn map_games<T: Send>(
     source: impl Read,
     workers: usize,

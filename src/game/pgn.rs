@@ -58,7 +58,7 @@ pub fn set_start_headers(headers: &mut Headers, start: &Chess) {
     }
     if (chess960 || start != &Chess::default()) && headers.get("FEN").is_none() {
         headers.set("SetUp", "1");
-        headers.set("FEN", super::tree::fen_of(start));
+        headers.set("FEN", super::fen::fen_of(start));
     }
 }
 

@@ -5,7 +5,8 @@
 //! written back with nothing lost; text the reader skipped is not kept, and
 //! a file with any is not rewritten.
 
-use super::tree::{GameTree, read_games};
+use super::import::read_games;
+use super::tree::GameTree;
 
 /// A file's text with one game replaced.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -4,16 +4,11 @@
 //! Nodes live in one vector; node 0 is the start position. Each node's first
 //! child continues the line it belongs to, the others are variations.
 
-use std::io::{BufReader, Read};
-
 use compact_str::CompactString;
 use smallvec::SmallVec;
 
-use shakmaty::fen::Fen;
 use shakmaty::san::{San, Suffix};
 use shakmaty::{CastlingSide, Chess, EnPassantMode, FromSetup, Move, Position, Role};
-
-use super::pgn_lexer::GameReader;
 
 use super::pgn::Headers;
 
@@ -712,129 +707,6 @@ fn comment_text(comment: &str) -> String {
     comment.trim().replace('}', ")")
 }
 
-/// Read every game of a PGN stream, one at a time, handing each to `each`
-/// (return `false` to stop). A byte-order mark at the start is skipped.
-pub fn read_games(
-    source: impl Read,
-    each: &mut dyn FnMut(GameTree) -> bool,
-) -> std::io::Result<usize> {
-    let mut reader = GameReader::new(BufReader::new(source));
-    let mut count = 0;
-    while let Some(raw) = reader.next_game()? {
-        count += 1;
-        if !each(super::import::build(raw, count)) {
-            break;
-        }
-    }
-    Ok(count)
-}
-
-/// Game `number` (1-based) of a PGN stream, skipping the games before it
-/// without reading their moves; `None` when the stream has fewer games.
-pub fn read_game_at(source: impl Read, number: usize) -> std::io::Result<Option<GameTree>> {
-    let mut reader = GameReader::new(BufReader::new(source));
-    for _ in 1..number {
-        if !reader.skip_game()? {
-            return Ok(None);
-        }
-    }
-    Ok(reader
-        .next_game()?
-        .map(|raw| super::import::build(raw, number)))
-}
-
-/// The FEN of a position.
-pub fn fen_of(position: &Chess) -> String {
-    Fen::from_position(position, EnPassantMode::Legal).to_string()
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use shakmaty::san::SanPlus;
-
-    /// `san_text` writes what shakmaty writes, for every legal move of
-    /// positions with castling both ways, promotions with and without
-    /// capture, ambiguous knights and rooks, en passant, check and mate.
-    #[test]
-    fn san_text_is_shakmatys_san() {
-        let fens = [
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-            "r1n1k2r/1P4P1/8/8/8/8/1p4p1/R1N1K2R w KQkq - 0 1",
-            "r1n1k2r/1P4P1/8/8/8/8/1p4p1/R1N1K2R b KQkq - 0 1",
-            "N6N/8/8/3k4/8/8/8/4K2N w - - 0 1",
-            "R6R/8/8/2k5/8/8/8/4K2R w K - 0 1",
-            "4k3/8/8/2pP4/8/8/8/4K3 w - c6 0 1",
-            "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",
-        ];
-        let mut checked = 0;
-        for fen in fens {
-            let position = crate::game::fen::parse_fen(fen).unwrap();
-            for m in position.legal_moves() {
-                let plus = SanPlus::from_move(position.clone(), m);
-                assert_eq!(san_text(plus.san, plus.suffix), plus.to_string(), "{fen}");
-                checked += 1;
-            }
-        }
-        assert!(checked > 150, "{checked}");
-        assert_eq!(san_text(San::Null, None), "--");
-    }
-
-    fn uci_line(position: &Chess, uci: &[&str]) -> Vec<Move> {
-        let mut position = position.clone();
-        let mut out = Vec::new();
-        for text in uci {
-            let m = crate::game::notation::parse_uci(&position, text).unwrap();
-            position.play_unchecked(m);
-            out.push(m);
-        }
-        out
-    }
-
-    fn tree_of(uci: &[&str]) -> GameTree {
-        let mut tree = GameTree::new(Chess::default());
-        let moves = uci_line(&Chess::default(), uci);
-        let mut at = 0;
-        for m in moves {
-            at = tree.add_move(at, m);
-        }
-        tree.result = "1-0".into();
-        tree
-    }
-
-    #[test]
-    fn a_kept_line_never_extends_the_line_it_follows() {
-        let mut tree = tree_of(&["e2e4", "e7e5", "g1f3"]);
-        let main = tree.mainline();
-        // From the first move, a line that follows the game to its end and
-        // goes on: the game keeps its three moves.
-        let line = uci_line(&tree.position(main[0]), &["e7e5", "g1f3", "b8c6", "f1b5"]);
-        let kept = tree.keep_line(main[0], &line);
-        assert_eq!(tree.mainline(), main, "{}", tree.to_pgn());
-        assert!(kept.repeated);
-        assert_eq!(kept.added, 3);
-        assert_eq!(
-            tree.to_pgn().lines().last().unwrap(),
-            "1. e4 e5 2. Nf3 ( 2. Nf3 Nc6 3. Bb5 ) 1-0"
-        );
-        // Kept again: it is there.
-        assert_eq!(tree.keep_line(main[0], &line).first_new, None);
-        // A line that leaves the game before its end is a plain variation.
-        let line = uci_line(&Chess::default(), &["e2e4", "c7c5", "g1f3"]);
-        let kept = tree.keep_line(0, &line);
-        assert!(!kept.repeated);
-        assert_eq!(kept.added, 2);
-        assert_eq!(tree.mainline(), main);
-        assert!(tree.to_pgn().contains("1. e4 e5 ( 1... c5 2. Nf3 ) 2. Nf3"));
-        // A line with an illegal move is kept up to it.
-        let mut bad = uci_line(&Chess::default(), &["d2d4"]);
-        bad.push(line[0]);
-        assert_eq!(tree.keep_line(0, &bad).added, 1);
-        // An empty game takes the line as its moves.
-        let mut empty = GameTree::new(Chess::default());
-        let kept = empty.keep_line(0, &line);
-        assert_eq!(kept.added, 3);
-        assert_eq!(empty.mainline().len(), 3);
-    }
-}
+#[path = "tree_tests.rs"]
+mod tests;

@@ -20,7 +20,8 @@ use shakmaty::{Color, EnPassantMode};
 
 use super::{Class, SideSummary};
 use crate::engine::Limits;
-use crate::game::tree::{GameTree, read_games};
+use crate::game::import::read_games;
+use crate::game::tree::GameTree;
 use crate::tablebase::Tablebases;
 
 /// The smallest hash table a review thread gets, in MiB.

@@ -3,7 +3,8 @@
 
 use std::path::Path;
 
-use crate::game::tree::{GameTree, read_game_at};
+use crate::game::import::read_game_at;
+use crate::game::tree::GameTree;
 
 /// Why a game could not be read; the text says which file and why.
 #[derive(Debug, thiserror::Error)]

@@ -6,8 +6,8 @@
 use std::time::Duration;
 
 use kibitz::engine::{Bound, Command, Report, Score, SearchInfo};
+use kibitz::game::import::read_games;
 use kibitz::game::notation::parse_uci;
-use kibitz::game::tree::read_games;
 use kibitz::review::PositionEval;
 use kibitz::tui::app::{Confirm, ListEvent, Overlay, Request};
 use kibitz::tui::msg::Msg;

@@ -4,7 +4,8 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use crate::game::fen::parse_fen;
-use crate::game::tree::{GameTree, read_games};
+use crate::game::import::read_games;
+use crate::game::tree::GameTree;
 use crate::tui::modes::analyse::GameSource;
 use crate::tui::overlays::{Confirm, NewGameForm, Overlay};
 use crate::tui::shared::{Pending, Tone};

@@ -1,0 +1,129 @@
+//! The command line's grammar: the board's options and the subcommands,
+//! each with the arguments type of its own file, and the headless ones run
+//! from here. `main` reads it and turns the outcome into an exit code.
+
+use std::io::Write;
+
+use clap::{CommandFactory, Parser, Subcommand};
+
+use super::CliError;
+use super::analyze::AnalyzeArgs;
+use super::bench::BenchArgs;
+use super::board::BoardArgs;
+use super::book::BookCommand;
+use super::completions::{CompletionsArgs, ManArgs};
+use super::describe::DescribeArgs;
+use super::movetables::MovetablesArgs;
+use super::perft::PerftArgs;
+use super::pgn::PgnArgs;
+use super::review::ReviewArgs;
+use super::tb::TbCommand;
+use super::teach::TeachArgs;
+use super::trace::TraceArgs;
+use super::tune::TuneCommand;
+
+/// `kibitz --version`: the version and the commit it was built from
+/// (`unknown` where the build had no git to ask).
+pub const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (commit ",
+    env!("KIBITZ_COMMIT"),
+    ")"
+);
+
+/// kibitz: chess in the terminal, with an engine that shows its thinking.
+#[derive(Parser, Debug)]
+#[command(name = "kibitz", version = VERSION, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Commands>,
+    #[command(flatten)]
+    pub board: BoardArgs,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Commands {
+    /// Speak UCI on stdin/stdout, for chess GUIs and match tools.
+    Uci,
+    /// Analyse a position and stream the engine's lines.
+    #[command(visible_alias = "analyse")]
+    Analyze(AnalyzeArgs),
+    /// Search a fixed set of positions; the last line is `nodes N nps M`.
+    Bench(BenchArgs),
+    /// Print the twelve move tables (one per colour and piece) after a search.
+    Movetables(MovetablesArgs),
+    /// Count the leaf nodes of the move tree (move generator test).
+    Perft(PerftArgs),
+    /// Print every step of a search: windows, moves tried, re-searches, cutoffs, table use. Always one thread: the same trace every run.
+    Trace(TraceArgs),
+    /// Step through the engine's search on the board, node by node.
+    Teach(TeachArgs),
+    /// Polyglot opening books: look a position up, or build a book from games.
+    #[command(subcommand)]
+    Book(BookCommand),
+    /// Summarise the games of a PGN file: headers, opening, plies, result, errors.
+    Pgn(PgnArgs),
+    /// Endgame tablebases: generate kibitz's own, check them, probe a position.
+    #[command(subcommand)]
+    Tb(TbCommand),
+    /// Tune the evaluation's weights to game results (Texel's method).
+    #[command(subcommand)]
+    Tune(TuneCommand),
+    /// Describe a position in words: turn, pieces, last move, check, castling.
+    Describe(DescribeArgs),
+    /// Review a game: evaluate every position, mark inaccuracies, mistakes, blunders.
+    Review(ReviewArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    Completions(CompletionsArgs),
+    /// Print the manual page (roff, for `man -l -`), or a subcommand's.
+    Man(ManArgs),
+}
+
+impl Commands {
+    /// Run a command that writes to `out`: every one but `uci` and `teach`,
+    /// which `main` starts itself (`uci` prints from two threads, `teach`
+    /// opens the board).
+    pub fn run(&self, out: &mut dyn Write) -> Result<(), CliError> {
+        match self {
+            Commands::Uci | Commands::Teach(_) => Err(CliError::BadInput(
+                "uci and teach do not write to a stream".into(),
+            )),
+            Commands::Analyze(args) => super::analyze::analyze(args, out),
+            Commands::Bench(args) => args.run(out),
+            Commands::Movetables(args) => args.run(out),
+            Commands::Perft(args) => args.run(out),
+            Commands::Trace(args) => super::trace::trace(args, out),
+            Commands::Book(command) => command.run(out),
+            Commands::Pgn(args) => args.run(out),
+            Commands::Tb(command) => command.run(out),
+            Commands::Tune(command) => command.run(out),
+            Commands::Describe(args) => args.run(out),
+            Commands::Review(args) if args.all => {
+                super::review_all::run(args, stop_on_interrupt(), out)
+            }
+            Commands::Review(args) => super::review::run(args, out),
+            Commands::Completions(args) => args.run(Cli::command(), out),
+            Commands::Man(args) => args.run(Cli::command(), out),
+        }
+    }
+}
+
+/// A flag the first Ctrl-C sets (instead of ending the process), for the
+/// commands that keep what they finished when stopped; a second Ctrl-C
+/// ends the process at once.
+#[cfg(feature = "tui")]
+fn stop_on_interrupt() -> Option<std::sync::Arc<std::sync::atomic::AtomicBool>> {
+    use signal_hook::consts::SIGINT;
+    let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    signal_hook::flag::register_conditional_shutdown(SIGINT, 130, std::sync::Arc::clone(&flag))
+        .ok()?;
+    signal_hook::flag::register(SIGINT, std::sync::Arc::clone(&flag)).ok()?;
+    Some(flag)
+}
+
+/// Without the `tui` feature there is no signal handling: Ctrl-C ends the
+/// process as usual.
+#[cfg(not(feature = "tui"))]
+fn stop_on_interrupt() -> Option<std::sync::Arc<std::sync::atomic::AtomicBool>> {
+    None
+}
