@@ -372,7 +372,7 @@ pub fn fit(args: &FitArgs, out: &mut dyn Write) -> Result<(), CliError> {
         }
         writeln!(
             out,
-            "the weights (paste over EvalParams::DEFAULT in src/engine/eval.rs):"
+            "the weights (copy each changed value into its line of the eval_params! table in src/engine/eval.rs):"
         )?;
         writeln!(out, "{}", tuned.params.to_rust())?;
     }

@@ -708,5 +708,4 @@ fn comment_text(comment: &str) -> String {
 }
 
 #[cfg(test)]
-#[path = "tree_tests.rs"]
 mod tests;
