@@ -9,6 +9,8 @@
 //! through such names (a strongly connected component of more than one
 //! file): none of them can be read, changed or tested without the others.
 
+#![allow(clippy::unwrap_used)]
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
@@ -54,9 +56,9 @@ fn module_of(path: &Path) -> Module {
 /// The code without comments, strings and the test module (everything from
 /// `#[cfg(test)] mod`, where kibitz keeps its unit tests, on).
 fn code(text: &str) -> String {
-    let test_module = text.match_indices("#[cfg(test)]").find(|(at, attr)| {
-        text[at + attr.len()..].trim_start().starts_with("mod ")
-    });
+    let test_module = text
+        .match_indices("#[cfg(test)]")
+        .find(|(at, attr)| text[at + attr.len()..].trim_start().starts_with("mod "));
     let text = match test_module {
         Some((at, _)) => &text[..at],
         None => text,
@@ -240,7 +242,11 @@ fn circles(graph: &BTreeMap<Module, BTreeSet<Module>>) -> Vec<Vec<String>> {
             let mut component = Vec::new();
             while let Some(w) = s.stack.pop() {
                 s.on_stack.remove(w);
-                component.push(if w.is_empty() { "lib".into() } else { w.join("::") });
+                component.push(if w.is_empty() {
+                    "lib".into()
+                } else {
+                    w.join("::")
+                });
                 if w == v {
                     break;
                 }
@@ -302,7 +308,10 @@ fn the_check_finds_a_circle_it_is_shown() {
         graph.insert(module, edges);
     }
     graph.insert(vec![], BTreeSet::new());
-    assert_eq!(circles(&graph), vec![vec!["a".to_string(), "b".to_string()]]);
+    assert_eq!(
+        circles(&graph),
+        vec![vec!["a".to_string(), "b".to_string()]]
+    );
     graph.get_mut(&vec!["b".to_string()]).unwrap().clear();
     assert!(circles(&graph).is_empty());
 }
@@ -340,5 +349,8 @@ fn no_file_too_long_to_read() {
 #[test]
 fn main_is_only_the_way_in() {
     let lines = lines_of(&src().join("main.rs"));
-    assert!(lines < 150, "src/main.rs has {lines} lines: the commands belong in src/cli/");
+    assert!(
+        lines < 150,
+        "src/main.rs has {lines} lines: the commands belong in src/cli/"
+    );
 }

@@ -3,6 +3,8 @@
 //! configuration page, every command in the command-line page, every link
 //! leads somewhere, and the README stays a way in.
 
+#![allow(clippy::unwrap_used)]
+
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -101,9 +103,10 @@ fn every_setting_is_in_the_configuration_page() {
     let missing: Vec<_> = settings
         .iter()
         .filter(|key| {
-            !page
-                .lines()
-                .any(|l| l.trim_start_matches(['#', ' ']).starts_with(&format!("{key} =")))
+            !page.lines().any(|l| {
+                l.trim_start_matches(['#', ' '])
+                    .starts_with(&format!("{key} ="))
+            })
         })
         .collect();
     assert!(
@@ -220,16 +223,24 @@ fn every_link_leads_to_a_file_and_a_heading() {
 fn the_readme_is_a_way_in_that_links_every_page() {
     let readme = read("README.md");
     let lines = readme.lines().count();
-    assert!(lines <= 350, "README.md has {lines} lines; the rest belongs in docs/");
+    assert!(
+        lines <= 350,
+        "README.md has {lines} lines; the rest belongs in docs/"
+    );
     let head: String = readme.lines().take(30).collect::<Vec<_>>().join("\n");
     for command in ["cargo run --release", "cargo test --release"] {
-        assert!(head.contains(command), "README's first 30 lines lack `{command}`");
+        assert!(
+            head.contains(command),
+            "README's first 30 lines lack `{command}`"
+        );
     }
     let linked = links(&readme);
     for page in pages() {
         let name = format!("docs/{}", page.file_name().unwrap().to_string_lossy());
         assert!(
-            linked.iter().any(|l| l.split('#').next() == Some(name.as_str())),
+            linked
+                .iter()
+                .any(|l| l.split('#').next() == Some(name.as_str())),
             "README.md does not link {name}"
         );
     }
