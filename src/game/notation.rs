@@ -2,7 +2,7 @@
 
 use shakmaty::san::{San, SanPlus};
 use shakmaty::uci::UciMove;
-use shakmaty::{Chess, Move, Position};
+use shakmaty::{CastlingMode, Chess, Move, Position, Square};
 use thiserror::Error;
 
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -150,6 +150,15 @@ pub fn san_line(position: &Chess, line: &[Move]) -> Vec<String> {
         out.push(SanPlus::from_move_and_play_unchecked(&mut position, m).to_string());
     }
     out
+}
+
+/// The destination square a person thinks of for `m` (castling: the king's
+/// square, not the rook's).
+pub fn destination(m: Move) -> Square {
+    match m.to_uci(CastlingMode::Standard) {
+        UciMove::Normal { to, .. } => to,
+        _ => m.to(),
+    }
 }
 
 /// UCI text of a move: castling as `e1g1`, a Chess960 castling that

@@ -15,8 +15,7 @@ pub use lesson::Lesson;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Move, Position, Square};
+use shakmaty::{Move, Position};
 
 use crate::book::{Book, BookMove, BookOptions};
 use crate::config::{Dirs, Settings};
@@ -35,6 +34,7 @@ use super::msg::ListEvent;
 use super::overlays::game_list::GameList;
 use super::overlays::{Confirm, OpenDialog, Overlay};
 use super::tasks::Request;
+pub use crate::game::notation::destination;
 
 pub use board::BoardView;
 pub use services::Services;
@@ -368,14 +368,5 @@ impl Shared {
             Some(n) => self.requests.push(Request::LoadGame { path, number: n }),
             None => self.overlay = Overlay::GameList,
         }
-    }
-}
-
-/// The destination square a person thinks of for `m` (castling: the king's
-/// square, not the rook's).
-pub fn destination(m: Move) -> Square {
-    match m.to_uci(CastlingMode::Standard) {
-        UciMove::Normal { to, .. } => to,
-        _ => m.to(),
     }
 }

@@ -11,7 +11,9 @@ pub mod comparison;
 pub mod header;
 pub mod keys;
 mod mode;
+pub mod node_moves;
 pub mod predict;
+pub mod search_path;
 pub mod tree_view;
 
 use std::sync::Arc;

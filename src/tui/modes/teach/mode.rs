@@ -20,8 +20,8 @@ use crate::tui::overlays::teach_positions::{Picked, TeachPicker};
 use crate::tui::overlays::{Confirm, Overlay};
 use crate::tui::shared::{Shared, Switch, Tone};
 use crate::tui::theme::Theme;
-use crate::tui::widgets::node_moves::NodeMoves;
-use crate::tui::widgets::search_path::SearchPath;
+use super::node_moves::NodeMoves;
+use super::search_path::SearchPath;
 use crate::tui::widgets::stats::StatsPanel;
 
 use super::caption::Caption;

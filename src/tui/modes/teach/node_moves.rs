@@ -17,8 +17,8 @@ use crate::teach::values::{node_window_text, side_value_text, value_text, white_
 use crate::teach::{Frame as Node, MoveStatus, Step};
 use crate::tui::theme::Theme;
 
-use super::fitted::fitted;
-use super::{section, side_name};
+use crate::tui::widgets::fitted::fitted;
+use crate::tui::widgets::{section, side_name};
 
 /// Pending moves listed by name before the rest are counted.
 const PENDING_SHOWN: usize = 3;

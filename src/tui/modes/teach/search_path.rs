@@ -13,8 +13,8 @@ use crate::teach::values::node_window_text;
 use crate::teach::{Step, Via};
 use crate::tui::theme::Theme;
 
-use super::fitted::fitted;
-use super::{section, side_name};
+use crate::tui::widgets::fitted::fitted;
+use crate::tui::widgets::{section, side_name};
 
 pub struct SearchPath<'a> {
     pub step: Option<&'a Step>,
