@@ -1,0 +1,76 @@
+use super::*;
+
+fn game(number: usize) -> ReviewedGame {
+    ReviewedGame {
+        number,
+        white: "Ann".into(),
+        black: "Bob".into(),
+        result: "*".into(),
+        plies: 0,
+        sides: [SideSummary::default(); 2],
+        study: [Vec::new(), Vec::new()],
+        pgn: String::new(),
+        error: None,
+        kept_marks: Vec::new(),
+    }
+}
+
+/// The time left is the pace so far for the games to come, counting
+/// down between games; a review that ends early says it stopped.
+#[test]
+fn the_time_left_counts_down_and_a_stop_is_named() {
+    let t0 = Instant::now();
+    let at = |s: u64| t0 + Duration::from_secs(s);
+    let mut review = ReviewAll::new("f.pgn".into(), 1, Duration::from_millis(300), 1, t0);
+    review.event(ReviewAllEvent::Total(4), t0);
+    assert_eq!(review.state(at(5)), "reviewing… 0 of 4 games");
+    review.event(ReviewAllEvent::Game(Box::new(game(1))), at(10));
+    assert_eq!(
+        review.state(at(10)),
+        "reviewing… 1 of 4 games, about 30s left"
+    );
+    assert_eq!(
+        review.state(at(25)),
+        "reviewing… 1 of 4 games, about 15s left"
+    );
+    review.event(ReviewAllEvent::Game(Box::new(game(2))), at(30));
+    assert_eq!(
+        review.state(at(30)),
+        "reviewing… 2 of 4 games, about 30s left"
+    );
+    review.event(ReviewAllEvent::Done(Ok(None)), at(31));
+    assert!(review.stopped());
+    assert_eq!(review.state(at(31)), "2 of 4 games reviewed, stopped");
+    assert_eq!(review.players.by_name().len(), 2);
+}
+
+/// With the games' lengths known (the game list's), the time left is
+/// there from the start: every position's time on as many threads;
+/// then the pace a position so far for the positions to come.
+#[test]
+fn the_time_left_is_estimated_from_the_start_and_refined() {
+    let t0 = Instant::now();
+    let at = |s: u64| t0 + Duration::from_secs(s);
+    // 81 + 81 + 91 + 101 + 111 + 41 = 506 positions.
+    let plies = vec![80, 80, 90, 100, 110, 40];
+    let review = ReviewAll::new("f.pgn".into(), 1, Duration::from_millis(300), 2, t0);
+    let mut review = review.with_plies(plies);
+    // 506 × 0.3 s / 2 threads = 75.9 s.
+    assert_eq!(
+        review.state(t0),
+        "reviewing… 0 of 6 games, about 1m15s left"
+    );
+    assert_eq!(
+        review.state(at(10)),
+        "reviewing… 0 of 6 games, about 1m05s left"
+    );
+    review.event(ReviewAllEvent::Total(6), at(11));
+    let mut first = game(1);
+    first.plies = 80;
+    review.event(ReviewAllEvent::Game(Box::new(first)), at(27));
+    // 27 s for 81 positions: 425 to come take 141.7 s.
+    assert_eq!(
+        review.state(at(27)),
+        "reviewing… 1 of 6 games, about 2m21s left"
+    );
+}
