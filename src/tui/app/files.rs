@@ -6,7 +6,7 @@ use std::time::Instant;
 use crate::game::fen::parse_fen;
 use crate::game::tree::{GameTree, read_games};
 use crate::tui::modes::analyse::GameSource;
-use crate::tui::overlays::{Confirm, NewGameForm, Overlay};
+use crate::tui::overlays::{Confirm, Overlay};
 use crate::tui::shared::{Pending, Tone};
 use crate::tui::tasks::Request;
 
@@ -133,8 +133,7 @@ impl App {
                 self.cx.request(Request::LoadGame { path, number });
             }
             Some(Pending::NewGame) => {
-                self.cx.overlay =
-                    Overlay::NewGame(NewGameForm::new(&self.cx.services.settings, None));
+                self.cx.overlay = Overlay::NewGame(self.cx.services.new_game_form(None));
             }
             None => {}
         }
