@@ -184,6 +184,25 @@ fn the_players_turn_shows_no_line_score_or_book_until_v_or_the_end() {
     );
     board.char('v');
     assert_eq!(spoils(&board.screen()), Vec::<&str>::new());
+    // Shown on request, they stay shown for this game only.
+    board.char('v');
+    assert_eq!(spoils(&board.screen()), ["pv c5 Nf3", "-0.35", "%"]);
+    let mut next = after_e4_c5(Board::options((120, 40)).blitz());
+    next.char('v');
+    next.char('n');
+    next.char('y');
+    next.start();
+    next.typed("e4");
+    let id = next.last_search();
+    next.info(id, 1, 35, &["c7c5", "g1f3", "d7d6"]);
+    next.engine_plays_scored(id, "c7c5", 35);
+    assert_eq!(
+        spoils(&next.screen()),
+        Vec::<&str>::new(),
+        "{}",
+        next.screen()
+    );
+    board.char('v');
     // The game over, everything shows (the book; the engine panel gives
     // the result).
     board.char('r');

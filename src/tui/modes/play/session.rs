@@ -136,6 +136,9 @@ impl Play {
             clock.start(cx.board.game.position().turn(), now);
         }
         cx.fresh_board();
+        // Spoilers shown on request were for the last game: this one
+        // starts as the config says.
+        cx.spoilers_shown = cx.services.settings.spoilers_shown;
         self.end = None;
         self.hint = None;
         self.thinking = None;
