@@ -168,6 +168,10 @@ pub struct Settings {
     pub level: Level,
     pub time_control: TimeControl,
     pub engine_panel: bool,
+    /// In a game against the engine, show its line and score, the book and
+    /// the tablebase during the game (`spoilers = "show"`); by default they
+    /// wait for the game's end (`v` shows them on request).
+    pub spoilers_shown: bool,
     /// Ring the terminal's bell when your clock falls under ten seconds.
     pub bell: bool,
     pub hash_mb: usize,
@@ -203,6 +207,7 @@ impl Default for Settings {
             level: Level::new(5).unwrap_or_default(),
             time_control: TimeControl::fischer(300, 3),
             engine_panel: true,
+            spoilers_shown: false,
             bell: false,
             hash_mb: crate::engine::DEFAULT_HASH_MB,
             threads: None,
@@ -224,7 +229,8 @@ theme = "classic"        # classic, green, blue, mono
 pieces = "unicode"       # unicode, ascii
 level = 5                # engine level 1-10
 time_control = "5+3"     # minutes+increment seconds, or "untimed"
-engine_panel = true      # show the engine's thinking during its turn
+engine_panel = true      # show the engine panel (its search for its move; e hides it)
+spoilers = "hide"        # in a game: engine line and score, book, tablebase after the game (v shows), or "show"
 bell = false             # ring the terminal's bell when your clock falls under 10 s
 hash_mb = 64             # engine hash table, MiB (more than half the free memory is capped, and said)
 # threads = 3            # search threads, 1-256 (default: all cores but one)
@@ -295,6 +301,18 @@ impl Settings {
                     .as_bool()
                     .map(|v| settings.engine_panel = v)
                     .ok_or_else(|| format!("expected true or false, found {value}")),
+                "spoilers" => match as_str() {
+                    Ok("hide") => {
+                        settings.spoilers_shown = false;
+                        Ok(())
+                    }
+                    Ok("show") => {
+                        settings.spoilers_shown = true;
+                        Ok(())
+                    }
+                    Ok(other) => Err(format!("'{other}': expected \"hide\" or \"show\"")),
+                    Err(e) => Err(e),
+                },
                 "bell" => value
                     .as_bool()
                     .map(|v| settings.bell = v)
@@ -443,6 +461,20 @@ mod tests {
         assert_eq!(settings.time_control, TimeControl::Untimed);
         assert!(!settings.engine_panel);
         assert_eq!(settings.hash_mb, 16);
+    }
+
+    #[test]
+    fn spoilers_are_hidden_by_default_and_take_hide_or_show() {
+        assert!(!Settings::default().spoilers_shown);
+        let (settings, problems) = Settings::parse("spoilers = \"show\"\n");
+        assert!(problems.is_empty(), "{problems:?}");
+        assert!(settings.spoilers_shown);
+        let (settings, problems) = Settings::parse("spoilers = \"hide\"\n");
+        assert!(problems.is_empty(), "{problems:?}");
+        assert!(!settings.spoilers_shown);
+        let (settings, problems) = Settings::parse("spoilers = \"never\"\n");
+        assert!(!settings.spoilers_shown);
+        assert!(problems[0].contains("\"hide\" or \"show\""), "{problems:?}");
     }
 
     #[test]

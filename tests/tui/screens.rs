@@ -381,6 +381,8 @@ fn tablebase_game(size: (u16, u16)) -> Board {
     let mut h = Board::blitz(size, Some(TABLEBASE_FEN));
     h.update(Msg::Tablebases(Arc::new(tables)));
     h.start();
+    // The tablebase waits for the game's end unless asked for.
+    h.key(KeyCode::Char('v'));
     h
 }
 
@@ -606,6 +608,8 @@ fn hiding_the_engine_panel_hides_the_book_too() {
         let mut h = Board::blitz(size, None);
         h.set_book(Arc::new(default_book().unwrap()));
         h.start();
+        // The book waits for the game's end unless asked for.
+        h.key(KeyCode::Char('v'));
         let screen = h.screen();
         assert!(screen.contains("Book"), "{screen}");
         // Spoiler-free: no panel lists moves for the player.

@@ -67,6 +67,8 @@ fn start_screen_shows_the_new_game_dialog() {
 fn mid_game_with_the_engine_thinking() {
     let mut h = harness(None);
     h.start();
+    // The engine's line and score wait for the game's end unless asked for.
+    h.char('v');
     h.searches();
     h.typed("e4");
     let id = h.searches()[0];
@@ -322,6 +324,7 @@ fn resign_and_draw_offers() {
     h.engine_plays(id, "e7e5");
     // The engine thinks it is better (+0.20 for it): it declines.
     h.key(KeyCode::Char('d'));
+    h.key(KeyCode::Char('y'));
     assert!(h.app.mode.get().game_end().is_none());
     assert!(h.app.cx.message.clone().unwrap().0.contains("declines"));
     h.key(KeyCode::Char('r'));
@@ -477,6 +480,8 @@ fn book_panel_and_book_moves_are_shown() {
     let book = std::sync::Arc::new(default_book().unwrap());
     h.set_book(book);
     h.start();
+    // The book waits for the game's end unless asked for.
+    h.char('v');
     let screen = h.screen();
     assert!(screen.contains("Book"), "{screen}");
     let book_line = screen
@@ -519,6 +524,8 @@ fn tablebase_panel_shows_the_verdict_and_the_moves() {
     let mut h = harness(Some("8/8/8/4k3/8/8/8/KQ6 w - - 0 1"));
     h.update(Msg::Tablebases(tables));
     h.start();
+    // The tablebase waits for the game's end unless asked for.
+    h.char('v');
     assert!(
         h.app.cx.services.wants_tables,
         "three pieces: time to make the tables"
@@ -578,6 +585,8 @@ fn the_engine_panel_says_when_a_level_plays_another_move_than_its_best_line() {
     for size in [(80, 24), (120, 40)] {
         let mut h = harness_at(None, size);
         h.start();
+        // The engine's line and score wait for the game's end unless asked for.
+        h.char('v');
         h.searches();
         h.typed("e4");
         let id = h.searches()[0];
@@ -606,6 +615,8 @@ fn the_engine_panel_says_when_a_level_plays_another_move_than_its_best_line() {
 fn a_search_cut_short_shows_the_line_of_its_move_as_a_bound() {
     let mut h = harness(None);
     h.start();
+    // The engine's line and score wait for the game's end unless asked for.
+    h.char('v');
     h.searches();
     h.typed("e4");
     let id = h.searches()[0];
@@ -632,6 +643,8 @@ fn a_search_cut_short_shows_the_line_of_its_move_as_a_bound() {
 fn the_engine_panel_shows_the_line_it_followed_and_then_the_game_result() {
     let mut h = harness(None);
     h.start();
+    // The engine's line and score wait for the game's end unless asked for.
+    h.char('v');
     h.searches();
     h.typed("f3");
     let id = h.searches()[0];
@@ -854,7 +867,7 @@ fn arrows_look_back_through_the_game_and_any_move_key_returns() {
     assert_eq!(&shown(&h), game.position_at(3).unwrap());
     assert!(
         h.screen()
-            .contains("looking back: after 2. Nf3 (3 of 4 moves)")
+            .contains("looking back: after 2. Nf3 (ply 3 of 4)")
     );
     assert!(!h.app.mode.get().board(&h.app.cx).interactive);
     insta::assert_snapshot!("looking_back_during_a_game", h.screen());
@@ -875,10 +888,7 @@ fn arrows_look_back_through_the_game_and_any_move_key_returns() {
     assert!(reversed(nf3) && !reversed(nc6));
     h.key(KeyCode::Home);
     assert_eq!(&shown(&h), game.start());
-    assert!(
-        h.screen()
-            .contains("looking back: the start (0 of 4 moves)")
-    );
+    assert!(h.screen().contains("looking back: the start (ply 0 of 4)"));
     // Past the live position → stops there, and the mark goes.
     for _ in 0..6 {
         h.key(KeyCode::Right);
@@ -904,7 +914,7 @@ fn arrows_look_back_through_the_game_and_any_move_key_returns() {
     h.engine_plays(id, "g8f6");
     assert_eq!(h.app.cx.board.game.len(), 6);
     assert_eq!(&shown(&h), h.app.cx.board.game.position_at(3).unwrap());
-    assert!(h.screen().contains("(3 of 6 moves)"));
+    assert!(h.screen().contains("(ply 3 of 6)"));
     h.key(KeyCode::End);
     assert_eq!(&shown(&h), h.app.cx.board.game.position());
     assert!(h.app.human_to_move());

@@ -9,7 +9,7 @@ use crate::game::notation::parse_move;
 use crate::game::tree::GameTree;
 use crate::tui::modes::switch;
 use crate::tui::overlays::describe::DescribeView;
-use crate::tui::overlays::{Confirm, NewGameForm, Overlay};
+use crate::tui::overlays::{Confirm, Overlay};
 use crate::tui::shared::{Pending, Tone};
 use crate::tui::tasks::Request;
 
@@ -91,7 +91,7 @@ impl App {
                 cx.overlay = Overlay::Confirm(Confirm::Discard);
             }
             "new" => {
-                cx.overlay = Overlay::NewGame(NewGameForm::new(&cx.services.settings, None));
+                cx.overlay = Overlay::NewGame(cx.services.new_game_form(None));
             }
             "help" => cx.overlay = Overlay::Help(0),
             "tables" | "tables on" => {

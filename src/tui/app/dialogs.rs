@@ -42,7 +42,7 @@ impl App {
 
     pub(super) fn resume_key(&mut self, saved: SavedGame, key: KeyEvent, now: Instant) {
         let new_game = |app: &mut App| {
-            app.cx.overlay = Overlay::NewGame(NewGameForm::new(&app.cx.services.settings, None));
+            app.cx.overlay = Overlay::NewGame(app.cx.services.new_game_form(None));
         };
         match resume::answer(key) {
             Some(true) => match switch::resume(&mut self.mode, &mut self.cx, &saved, now) {
@@ -167,7 +167,7 @@ impl App {
         match list.key(key, page) {
             ListKey::Keep => cx.overlay = Overlay::GameList,
             ListKey::Close if !cx.started => {
-                cx.overlay = Overlay::NewGame(NewGameForm::new(&cx.services.settings, None));
+                cx.overlay = Overlay::NewGame(cx.services.new_game_form(None));
             }
             ListKey::Close => {}
             ListKey::Open(path, number) if unsaved => {

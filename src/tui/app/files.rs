@@ -7,7 +7,7 @@ use crate::game::fen::parse_fen;
 use crate::game::import::read_games;
 use crate::game::tree::GameTree;
 use crate::tui::modes::analyse::GameSource;
-use crate::tui::overlays::{Confirm, NewGameForm, Overlay};
+use crate::tui::overlays::{Confirm, Overlay};
 use crate::tui::shared::{Pending, Tone};
 use crate::tui::tasks::Request;
 
@@ -134,8 +134,7 @@ impl App {
                 self.cx.request(Request::LoadGame { path, number });
             }
             Some(Pending::NewGame) => {
-                self.cx.overlay =
-                    Overlay::NewGame(NewGameForm::new(&self.cx.services.settings, None));
+                self.cx.overlay = Overlay::NewGame(self.cx.services.new_game_form(None));
             }
             None => {}
         }

@@ -22,12 +22,14 @@ use std::time::Instant;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use ratatui::crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
 use ratatui::layout::Rect;
-use shakmaty::{Chess, Move, Position, Square};
+use shakmaty::{Chess, Color, Move, Position, Square};
 
 use crate::book::{Book, BookOptions};
 use crate::config::{Dirs, Settings};
+use crate::engine::level::Level;
 use crate::engine::movetables::TableWeights;
 use crate::engine::{Command, Report};
+use crate::game::Game;
 use crate::game::tree::GameTree;
 
 use super::layout::{self, Screen};
@@ -35,7 +37,7 @@ use super::modes::Mode;
 use super::modes::play::Play;
 use super::modes::switch::{self, Lesson};
 use super::msg::Msg;
-use super::save::SavedGame;
+use super::save::{Players, SavedGame};
 use super::shared::{Shared, destination};
 
 pub use super::msg::ListEvent;
@@ -64,17 +66,54 @@ impl App {
         resume: Option<SavedGame>,
         size: (u16, u16),
     ) -> App {
-        let form = NewGameForm::new(&settings, fen_start);
-        let overlay = match resume {
+        let mode = Play::new(settings.level).into();
+        let mut cx = Shared::new(settings, dirs, Overlay::None, size);
+        // The dialog starts with the last game's choices, read with the
+        // data folder.
+        let form = cx.services.new_game_form(fen_start);
+        cx.overlay = match resume {
             Some(saved) if form.fen_start.is_none() => Overlay::Resume(Box::new(saved)),
             _ => Overlay::NewGame(form),
         };
-        let mode = Play::new(settings.level).into();
-        App {
-            cx: Shared::new(settings, dirs, overlay, size),
+        let mut app = App {
+            cx,
             mode,
             lesson: None,
             dirty: true,
+        };
+        app.backdrop();
+        app
+    }
+
+    /// Before anything is on the board, the board behind the new-game
+    /// dialog shows the position the game will start from, and the board
+    /// behind the resume dialog the game it offers.
+    fn backdrop(&mut self) {
+        if self.cx.started {
+            return;
+        }
+        let shown = match &self.cx.overlay {
+            Overlay::NewGame(form) => {
+                let players = match form.side {
+                    1 => Players::VsEngine {
+                        human: Color::Black,
+                        level: Level::new(form.level).unwrap_or_default(),
+                    },
+                    3 => Players::TwoHumans,
+                    _ => Players::VsEngine {
+                        human: Color::White,
+                        level: Level::new(form.level).unwrap_or_default(),
+                    },
+                };
+                Some((Game::new(form.shown_start()), players, form.time_control()))
+            }
+            Overlay::Resume(saved) => saved.restore().ok(),
+            _ => None,
+        };
+        if let Some((game, players, time_control)) = shown
+            && let Some(play) = self.mode.game_mut()
+        {
+            play.backdrop(&mut self.cx, game, players, time_control);
         }
     }
 
@@ -275,8 +314,13 @@ impl App {
         if let Some(asked) = self.cx.switch.take() {
             switch::carry_out(&mut self.mode, &mut self.lesson, &mut self.cx, asked, now);
         }
+        self.backdrop();
         let services = &mut self.cx.services;
-        if !services.near_tables && self.cx.board.game.position().board().occupied().count() <= 5 {
+        // (Not for a position only drawn behind a dialog.)
+        if self.cx.started
+            && !services.near_tables
+            && self.cx.board.game.position().board().occupied().count() <= 5
+        {
             services.near_tables = true;
             self.cx.near_tables_reached();
         }

@@ -19,6 +19,8 @@ pub enum Confirm {
     Abandon,
     /// Two players on one board: the other one accepts the draw?
     DrawOffer,
+    /// Against the engine: offer it a draw (if it accepts, the game ends)?
+    OfferDraw,
     /// Quit the analysis board with unsaved changes.
     QuitUnsaved,
     /// Open something else and drop the unsaved changes.
@@ -39,6 +41,7 @@ impl Confirm {
             Confirm::Resign => "Resign this game?",
             Confirm::Abandon => "Abandon this game and start a new one?",
             Confirm::DrawOffer => "A draw is offered. Accept it?",
+            Confirm::OfferDraw => "Offer kibitz a draw? If it accepts, the game ends drawn.",
             Confirm::QuitUnsaved => "The analysis has unsaved changes (s saves). Quit anyway?",
             Confirm::Discard => "The analysis has unsaved changes. Drop them?",
             Confirm::Delete => "Delete this move and everything after it?",

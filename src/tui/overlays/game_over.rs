@@ -18,17 +18,23 @@ pub fn draw(frame: &mut Frame, end: GameEnd, plies: usize, area: Rect, theme: &T
             format!(" {}  {}", end.result(), end.describe()),
             Style::default().add_modifier(Modifier::BOLD),
         ),
+        // Moves as a reader counts them, and plies as looking back does.
         Line::from(format!(
-            " after {}",
-            crate::core::counted(plies.div_ceil(2) as u64, "move", "moves")
+            " after {} ({})",
+            crate::core::counted(plies.div_ceil(2) as u64, "move", "moves"),
+            crate::core::counted(plies as u64, "ply", "plies")
         )),
         Line::default(),
         Line::styled(
             match end {
                 // A game decided on time has no takeback.
-                GameEnd::Time { .. } => " n new game · s save · a analyse · Esc",
-                _ => " n new game · s save · u takeback · a analyse · Esc",
+                GameEnd::Time { .. } => " n new game · s save · a analyse",
+                _ => " n new game · s save · u takeback · a analyse",
             },
+            Style::default().fg(theme.dim),
+        ),
+        Line::styled(
+            " Esc closes this; the key line keeps these keys",
             Style::default().fg(theme.dim),
         ),
     ];

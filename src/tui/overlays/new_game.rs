@@ -58,6 +58,72 @@ pub struct NewGameForm {
     pub start: StartChoice,
 }
 
+/// The choices of the last new game, remembered for the next dialog (and
+/// the next start, in `new-game.toml` in the data folder).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Choices {
+    /// White, Black, Random or Two players (the other modes are not games).
+    pub side: usize,
+    pub level: u8,
+    /// As `NewGameForm::time`.
+    pub time: usize,
+    pub custom_seconds: u32,
+    pub custom_increment: u32,
+    pub start: StartChoice,
+}
+
+impl Choices {
+    /// The file's name in the data folder.
+    pub const FILE: &'static str = "new-game.toml";
+
+    /// The choices as the file keeps them.
+    pub fn to_text(&self) -> String {
+        let start = match self.start {
+            StartChoice::Standard => "standard".to_string(),
+            StartChoice::Given => "given".to_string(),
+            StartChoice::Chess960Random => "chess960".to_string(),
+            StartChoice::Chess960(n) => format!("chess960 {n}"),
+        };
+        format!(
+            "# kibitz remembers the last new game's choices here (it rewrites this file).\n\
+             side = {}\nlevel = {}\ntime = {}\ncustom_seconds = {}\ncustom_increment = {}\nstart = \"{start}\"\n",
+            self.side, self.level, self.time, self.custom_seconds, self.custom_increment
+        )
+    }
+
+    /// The choices in `text`, each checked as the dialog would allow it;
+    /// `None` for a file that is not one of ours (the defaults then).
+    pub fn parse(text: &str) -> Option<Choices> {
+        let table: toml::Table = text.parse().ok()?;
+        let number = |key: &str, max: i64| {
+            table
+                .get(key)?
+                .as_integer()
+                .filter(|n| (0..=max).contains(n))
+        };
+        let start = match table.get("start")?.as_str()? {
+            "standard" => StartChoice::Standard,
+            "given" => StartChoice::Given,
+            "chess960" => StartChoice::Chess960Random,
+            other => StartChoice::Chess960(
+                other
+                    .strip_prefix("chess960 ")?
+                    .parse()
+                    .ok()
+                    .filter(|n| *n < chess960::POSITIONS)?,
+            ),
+        };
+        Some(Choices {
+            side: number("side", 3)? as usize,
+            level: number("level", 10).filter(|n| *n >= 1)? as u8,
+            time: number("time", TimeControl::presets().len() as i64)? as usize,
+            custom_seconds: number("custom_seconds", 3 * 3600).filter(|n| *n >= 15)? as u32,
+            custom_increment: number("custom_increment", 60)? as u32,
+            start,
+        })
+    }
+}
+
 impl NewGameForm {
     pub const FIELDS: [&'static str; 6] = [
         "Play as",
@@ -98,6 +164,44 @@ impl NewGameForm {
             },
             fen_start,
         }
+    }
+
+    /// The dialog with the last game's choices (`None`: the settings'
+    /// defaults). A position given with `--fen` is where it starts; a
+    /// remembered "given position" without one is the standard start.
+    pub fn remembered(
+        settings: &Settings,
+        fen_start: Option<Chess>,
+        last: Option<&Choices>,
+    ) -> NewGameForm {
+        let mut form = NewGameForm::new(settings, fen_start);
+        if let Some(last) = last {
+            form.side = last.side;
+            form.level = last.level;
+            form.time = last.time;
+            form.custom_seconds = last.custom_seconds;
+            form.custom_increment = last.custom_increment;
+            if form.fen_start.is_none() {
+                form.start = match last.start {
+                    StartChoice::Given => StartChoice::Standard,
+                    other => other,
+                };
+            }
+        }
+        form
+    }
+
+    /// The choices to remember of a game started from this dialog (`None`
+    /// for the analysis board and teach mode).
+    pub fn choices(&self) -> Option<Choices> {
+        (self.side < ANALYSIS_CHOICE).then_some(Choices {
+            side: self.side,
+            level: self.level,
+            time: self.time,
+            custom_seconds: self.custom_seconds,
+            custom_increment: self.custom_increment,
+            start: self.start,
+        })
     }
 
     pub fn is_custom(&self) -> bool {
@@ -181,6 +285,16 @@ impl NewGameForm {
             StartChoice::Chess960(n) => n,
         };
         chess960::start_position(number).unwrap_or_else(|_| chess960::standard_start())
+    }
+
+    /// The start position to draw behind the dialog: the one the game
+    /// will start from (a random Chess960 one is not picked yet: the
+    /// standard start stands for it).
+    pub fn shown_start(&self) -> Chess {
+        match self.start {
+            StartChoice::Chess960Random => Chess::default(),
+            _ => self.start_position(&mut Rng::new(1)),
+        }
     }
 
     /// The start choices in the order ←→ steps through them.
@@ -429,5 +543,42 @@ mod tests {
         }
         form.level = 1;
         assert!(form.value(1).contains("below 790"), "{}", form.value(1));
+    }
+
+    #[test]
+    fn the_choices_are_read_back_and_a_bad_file_is_none() {
+        let choices = Choices {
+            side: 1,
+            level: 8,
+            time: TimeControl::presets().len(),
+            custom_seconds: 900,
+            custom_increment: 10,
+            start: StartChoice::Chess960(518),
+        };
+        assert_eq!(Choices::parse(&choices.to_text()), Some(choices));
+        let random = Choices {
+            start: StartChoice::Chess960Random,
+            ..choices
+        };
+        assert_eq!(Choices::parse(&random.to_text()), Some(random));
+        for bad in [
+            "",
+            "not toml at all [",
+            "side = 9\nlevel = 8\ntime = 0\ncustom_seconds = 300\ncustom_increment = 3\nstart = \"standard\"",
+            "side = 0\nlevel = 0\ntime = 0\ncustom_seconds = 300\ncustom_increment = 3\nstart = \"standard\"",
+            "side = 0\nlevel = 5\ntime = 0\ncustom_seconds = 300\ncustom_increment = 3\nstart = \"chess960 960\"",
+        ] {
+            assert_eq!(Choices::parse(bad), None, "{bad:?}");
+        }
+        // A remembered given position without one is the standard start.
+        let given = Choices {
+            start: StartChoice::Given,
+            ..choices
+        };
+        let form = NewGameForm::remembered(&Settings::default(), None, Some(&given));
+        assert_eq!(
+            (form.side, form.level, form.start),
+            (1, 8, StartChoice::Standard)
+        );
     }
 }

@@ -37,9 +37,9 @@ pub fn draw(frame: &mut Frame, saved: &SavedGame, offered: usize, area: Rect, th
     };
     // `n` keeps an offered file's game as a PGN in games/ (none in tests).
     let keys = match offered {
-        0 => " y resume · n new game",
-        1 => " y resume · n new game, this one kept in games/",
-        _ => " y resume · n keep it in games/, show the next",
+        0 => " Enter or y resumes · n new game",
+        1 => " Enter or y resumes · n new game, this one kept in games/",
+        _ => " Enter or y resumes · n keep it in games/, show the next",
     };
     let lines = [
         question,

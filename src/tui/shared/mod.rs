@@ -76,6 +76,9 @@ pub struct Shared {
     pub input: Option<String>,
     pub message: Option<(String, Tone)>,
     pub engine_panel: bool,
+    /// In a game against the engine, its line and score, the book and the
+    /// tablebase show before the game's end (`v`; `spoilers` in the config).
+    pub spoilers_shown: bool,
     /// Whether the search-statistics panel is shown: `None` leaves it to
     /// the mode (the analysis board shows it, a game does not), `S` decides.
     pub stats_panel: Option<bool>,
@@ -124,6 +127,7 @@ impl Shared {
     ) -> Shared {
         Shared {
             engine_panel: settings.engine_panel,
+            spoilers_shown: settings.spoilers_shown,
             board: BoardView::default(),
             services: Services::new(settings, dirs),
             engine: EngineLink::default(),
@@ -232,6 +236,8 @@ impl Shared {
     pub fn new_engine_game(&mut self) {
         self.engine.send(Command::NewGame);
         self.engine_tables = None;
+        // The last game's search statistics are not this one's.
+        self.stats = None;
     }
 
     /// A new game or analysis is on the board: nothing of the last one's

@@ -13,6 +13,7 @@ use crate::config::{Dirs, Settings};
 use crate::engine::SearchOptions;
 use crate::engine::level::Rng;
 use crate::tablebase::{Tablebases, TbProbe};
+use crate::tui::overlays::new_game::{Choices, NewGameForm};
 
 /// How many recent files are remembered.
 const RECENT_MAX: usize = 10;
@@ -48,6 +49,9 @@ pub struct Services {
     /// Unfinished games of boards that no longer run, offered one after
     /// another at the start; the first is the one the resume dialog shows.
     pub unfinished: std::collections::VecDeque<crate::tui::save::Unfinished>,
+    /// The last new game's choices, which the next new-game dialog starts
+    /// with (read from the data folder at the start).
+    pub new_game: Option<Choices>,
 }
 
 /// Where background table making is.
@@ -168,8 +172,10 @@ impl Services {
             rng: Rng::from_time(),
             autosave: None,
             unfinished: std::collections::VecDeque::new(),
+            new_game: None,
         };
         services.load_recent();
+        services.new_game = services.load_new_game();
         services
     }
 
@@ -220,6 +226,37 @@ impl Services {
 
     fn recent_file(&self) -> Option<PathBuf> {
         self.dirs.as_ref().map(|d| d.data.join("recent.txt"))
+    }
+
+    fn new_game_file(&self) -> Option<PathBuf> {
+        self.dirs.as_ref().map(|d| d.data.join(Choices::FILE))
+    }
+
+    /// The choices kept in the data folder; none (the defaults) when the
+    /// file is missing, unreadable or not one of ours.
+    fn load_new_game(&self) -> Option<Choices> {
+        let path = self.new_game_file()?;
+        let text = crate::fsutil::read_text_capped(
+            &path,
+            crate::fsutil::MAX_STATE_BYTES,
+            "the last new game's choices",
+        )
+        .ok()?;
+        Choices::parse(&text)
+    }
+
+    /// The new-game dialog, starting with the last game's choices.
+    pub fn new_game_form(&self, fen_start: Option<Chess>) -> NewGameForm {
+        NewGameForm::remembered(&self.settings, fen_start, self.new_game.as_ref())
+    }
+
+    /// Remember a new game's choices for the next dialog and the next start.
+    pub fn remember_new_game(&mut self, choices: Choices) {
+        self.new_game = Some(choices);
+        if let Some(file) = self.new_game_file() {
+            // Losing them costs only the defaults: not worth an error.
+            let _ = crate::fsutil::write_atomic(&file, choices.to_text());
+        }
     }
 
     fn load_recent(&mut self) {

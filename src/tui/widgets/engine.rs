@@ -14,9 +14,53 @@ use crate::tui::theme::Theme;
 
 use super::{fit, human_count, score_text, section};
 
+/// Whether the engine's line and score, the book and the tablebase, which
+/// tell the player's best move, are kept for after the game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Spoilers {
+    /// Nothing to keep: the game is over, or not one against the engine.
+    Free,
+    /// Kept back during the game (`v` shows them).
+    Hidden,
+    /// Shown on request during the game (`v` hides them again).
+    Shown,
+}
+
+/// The row that says what is kept back.
+const HIDDEN: &str = "hidden: score, line, book, tablebase";
+
+/// The key that shows and hides the spoilers in a game.
+pub const SPOILER_KEY: char = 'v';
+
+impl Spoilers {
+    /// The panel's title, the longest of its forms that fits `width`.
+    fn title(self, width: usize) -> String {
+        let forms: &[&str] = match self {
+            Spoilers::Free => &[" Engine "],
+            Spoilers::Hidden => &[
+                " Engine · spoilers hidden: engine line, book, tablebase · v shows ",
+                " Engine · spoilers hidden · v shows ",
+                " Engine · v shows spoilers ",
+            ],
+            Spoilers::Shown => &[
+                " Engine · spoilers shown: engine line, book, tablebase · v hides ",
+                " Engine · spoilers shown · v hides ",
+                " Engine · v hides spoilers ",
+            ],
+        };
+        forms
+            .iter()
+            .find(|form| form.chars().count() <= width)
+            .or(forms.last())
+            .map_or_else(String::new, |form| (*form).to_string())
+    }
+}
+
 pub struct EnginePanel<'a> {
     /// The user hid the panel (e).
     pub hidden: bool,
+    /// Whether the line and score are kept for after the game.
+    pub spoilers: Spoilers,
     pub thinking: Option<&'a Thinking>,
     /// The engine's last move (SAN) and where it came from.
     pub source: Option<&'a (String, MoveSource)>,
@@ -32,7 +76,10 @@ impl EnginePanel<'_> {
         let theme = self.theme;
         let dim = Style::default().fg(theme.dim);
         let bold = Style::default().add_modifier(Modifier::BOLD);
-        let inner = section(frame, " Engine ", area, theme);
+        let title = self
+            .spoilers
+            .title(usize::from(area.width.saturating_sub(2)));
+        let inner = section(frame, title, area, theme);
         let lines = if self.hidden {
             vec![Line::styled("hidden (e shows it)", dim)]
         } else if let Some(end) = self.end {
@@ -57,6 +104,23 @@ impl EnginePanel<'_> {
                     )),
                 ],
                 (None, _) => vec![Line::styled("waiting for its turn", dim)],
+                // Spoiler-free: how hard it thought, not what it found.
+                (Some(t), _) if self.spoilers == Spoilers::Hidden => {
+                    let state = if t.live { "thinking" } else { "last move" };
+                    let l = &t.line;
+                    vec![
+                        Line::from(vec![
+                            Span::styled(format!("{state}  "), dim),
+                            Span::raw(format!("depth {}/{}", l.depth, l.seldepth)),
+                        ]),
+                        Line::from(format!(
+                            "{} nodes  {} n/s  {:.1} s",
+                            human_count(l.nodes),
+                            human_count(l.nps),
+                            l.elapsed.as_secs_f64()
+                        )),
+                    ]
+                }
                 (Some(t), _) if t.other_choice().is_some() => {
                     // Below full strength the level picked another of the
                     // near-best moves: say what it played and what the
@@ -113,6 +177,11 @@ impl EnginePanel<'_> {
                 }
             }
         };
+        let mut lines = lines;
+        // What is kept back, where the figures leave a row for it.
+        if self.spoilers == Spoilers::Hidden && !self.hidden && lines.len() < 3 {
+            lines.push(Line::styled(HIDDEN, dim));
+        }
         frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), inner);
     }
 }

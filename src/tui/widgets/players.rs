@@ -21,7 +21,11 @@ pub struct Players<'a> {
     pub players: Who,
     /// Where the game started: what is missing since then was taken.
     pub start: &'a Chess,
+    /// The game's position: its side to move is marked.
     pub position: &'a Chess,
+    /// The position on the board (while looking back, the one looked at):
+    /// the material and the pieces taken are counted on it.
+    pub shown: &'a Chess,
     /// White's and Black's clock as shown.
     pub clocks: (String, String),
     /// The game runs: the side to move is marked.
@@ -84,7 +88,7 @@ impl Players<'_> {
                 .map(|p| glyph_by_shape(p, style))
                 .collect()
         };
-        let lead = match material(self.position) {
+        let lead = match material(self.shown) {
             0 => "even".to_string(),
             n if n > 0 => format!("White +{n}"),
             n => format!("Black +{}", -n),
@@ -96,11 +100,11 @@ impl Players<'_> {
         ]));
         lines.push(Line::from(vec![
             Span::styled("  Taken by White ", dim),
-            Span::raw(list(captured(self.start, self.position, Color::Black))),
+            Span::raw(list(captured(self.start, self.shown, Color::Black))),
         ]));
         lines.push(Line::from(vec![
             Span::styled("  Taken by Black ", dim),
-            Span::raw(list(captured(self.start, self.position, Color::White))),
+            Span::raw(list(captured(self.start, self.shown, Color::White))),
         ]));
         let rect = Rect::new(area.x, area.y, area.width, HEIGHT.min(area.height));
         frame.render_widget(fitted(lines, rect.width), rect);

@@ -417,7 +417,7 @@ impl Analysis {
             return;
         }
         self.play_on = Some(self.cursor);
-        let form = crate::tui::overlays::NewGameForm::new(&cx.services.settings, Some(position));
+        let form = cx.services.new_game_form(Some(position));
         cx.overlay = crate::tui::overlays::Overlay::NewGame(form);
     }
 

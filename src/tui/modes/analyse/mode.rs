@@ -232,8 +232,14 @@ impl BoardMode for Analysis {
         }
         spans.push(Span::raw(text));
         if self.modified {
+            // "modified" is for a file changed since; a game never saved
+            // to one is just that.
+            let state = match self.source {
+                Some(_) => " · modified",
+                None => " · not saved",
+            };
             spans.push(Span::styled(
-                " · modified",
+                state,
                 Style::default().fg(theme.accent),
             ));
         }

@@ -77,9 +77,9 @@ impl Play {
         let plies = self.viewed(game)?;
         let live = game.len();
         Some(match plies {
-            0 => format!("looking back: the start (0 of {live} moves)"),
+            0 => format!("looking back: the start (ply 0 of {live})"),
             _ => format!(
-                "looking back: after {} ({plies} of {live} moves)",
+                "looking back: after {} (ply {plies} of {live})",
                 numbered_san(game, plies - 1)
             ),
         })

@@ -19,18 +19,17 @@ use shakmaty::{Color, Move, Position};
 use crate::config::TimeControl;
 use crate::engine::level::Level;
 use crate::engine::{MoveSource, Report, Score};
-use crate::game::GameEnd;
+use crate::game::{Game, GameEnd};
 use crate::tui::clock::Clock;
 use crate::tui::engine_line::Thinking;
 use crate::tui::layout::Screen;
 use crate::tui::layout::panels::{self, Panel, Slot};
 use crate::tui::msg::Msg;
-use crate::tui::overlays::new_game::NewGameForm;
 use crate::tui::overlays::{self, Confirm, Overlay};
 use crate::tui::save::{Players, date_and_time};
 use crate::tui::shared::{Pending, Shared, Switch, Tone};
 use crate::tui::theme::Theme;
-use crate::tui::widgets::engine::EnginePanel;
+use crate::tui::widgets::engine::{EnginePanel, SPOILER_KEY, Spoilers};
 use crate::tui::widgets::move_list::MoveList;
 use crate::tui::widgets::{players, side_name};
 
@@ -64,7 +63,10 @@ pub const HELP: &[(&str, &str)] = &[
     ("n", "new game"),
     ("s", "save the game as PGN"),
     ("f", "flip the board"),
-    ("e", "show or hide the engine panel"),
+    (
+        "e, v",
+        "show or hide the engine panel (e), its spoilers (v)",
+    ),
     (
         "S, :stats",
         "search statistics: nodes per depth, cutoffs, TT hits",
@@ -89,7 +91,10 @@ pub const HELP: &[(&str, &str)] = &[
         "T, :teach",
         "step through the engine's search of this position",
     ),
-    (":analyse", "take the finished game to the analysis board"),
+    (
+        ":analyse",
+        "the game to the analysis board: once over, or before a move",
+    ),
 ];
 
 /// The key line under the board, longest first: the first that fits the
@@ -113,27 +118,81 @@ pub fn game_over_key_line(end: GameEnd) -> &'static str {
     }
 }
 
-/// Whether the panels that suggest moves (book, tablebase) may show: `e`
-/// hides the engine's thinking for spoiler-free play, and a book or table
-/// move list would give the same moves away.
-fn spoilers_shown(cx: &Shared) -> bool {
-    cx.engine_panel
-}
+impl Play {
+    /// Whether the engine's line and score, the book and the tablebase are
+    /// kept back: during a game against the engine, unless the player
+    /// asked for them (`v`, or `spoilers = "show"` in the config). Before
+    /// any game (behind the first dialog) there is nothing to spoil.
+    pub fn spoilers(&self, cx: &Shared) -> Spoilers {
+        if !cx.started {
+            return Spoilers::Free;
+        }
+        match (self.players, self.end) {
+            (Players::VsEngine { .. }, None) if cx.spoilers_shown => Spoilers::Shown,
+            (Players::VsEngine { .. }, None) => Spoilers::Hidden,
+            _ => Spoilers::Free,
+        }
+    }
 
-/// The optional panels of a game that have something to show, in the
-/// order Tab visits them.
-pub fn extras(cx: &Shared) -> Vec<Panel> {
-    let mut panels = Vec::new();
-    if spoilers_shown(cx) && cx.tablebase_view().is_some() {
-        panels.push(Panel::Tablebase);
+    /// Whether the panels that suggest moves (book, tablebase) may show:
+    /// not while the spoilers are kept back, nor when `e` hid the engine's
+    /// thinking (a book or table move list would give the same moves away).
+    fn spoilers_shown(&self, cx: &Shared) -> bool {
+        cx.engine_panel && self.spoilers(cx) != Spoilers::Hidden
     }
-    if spoilers_shown(cx) && !cx.book_moves().is_empty() {
-        panels.push(Panel::Book);
+
+    /// The optional panels of a game that have something to show, in the
+    /// order Tab visits them.
+    pub fn extras(&self, cx: &Shared) -> Vec<Panel> {
+        let mut panels = Vec::new();
+        if self.spoilers_shown(cx) && cx.tablebase_view().is_some() {
+            panels.push(Panel::Tablebase);
+        }
+        if self.spoilers_shown(cx) && !cx.book_moves().is_empty() {
+            panels.push(Panel::Book);
+        }
+        if cx.stats_shown(false) && cx.stats.is_some() {
+            panels.push(Panel::Stats);
+        }
+        panels
     }
-    if cx.stats_shown(false) && cx.stats.is_some() {
-        panels.push(Panel::Stats);
+
+    /// Before anything is on the board: draw what the dialog over it is
+    /// about, `game` between `players` (the new game's start, or the
+    /// unfinished game offered).
+    pub fn backdrop(&mut self, cx: &mut Shared, game: Game, players: Players, time_control: TimeControl) {
+        if cx.started {
+            return;
+        }
+        cx.board.game = game;
+        cx.board.flipped = matches!(
+            players,
+            Players::VsEngine {
+                human: Color::Black,
+                ..
+            }
+        );
+        self.players = players;
+        self.time_control = time_control;
     }
-    panels
+
+    /// `v`: show the spoilers during the game, or hide them again.
+    fn toggle_spoilers(&mut self, cx: &mut Shared) {
+        if self.spoilers(cx) == Spoilers::Free {
+            cx.say(
+                "Nothing to hide: spoilers are kept back only during a game against the engine.",
+                Tone::Info,
+            );
+            return;
+        }
+        cx.spoilers_shown = !cx.spoilers_shown;
+        let text = if cx.spoilers_shown {
+            "Spoilers shown: engine line and score, book, tablebase · v hides them."
+        } else {
+            "Spoilers hidden until the game ends · v shows them."
+        };
+        cx.say(text, Tone::Info);
+    }
 }
 
 /// Under this much time left a clock is drawn as a warning (and, with
@@ -225,7 +284,7 @@ impl Play {
         }
         match self.end {
             Some(end) => game_over_key_line(end),
-            None => pick_key_line(&KEY_LINES, true, extras(cx).len(), cx.size),
+            None => pick_key_line(&KEY_LINES, true, self.extras(cx).len(), cx.size),
         }
     }
 }
@@ -237,11 +296,11 @@ impl Play {
     fn slots(&self, cx: &Shared) -> Vec<Slot> {
         let show_engine = matches!(self.players, Players::VsEngine { .. });
         // The tablebase panel's list: the verdict, then every move.
-        let tablebase_rows = match spoilers_shown(cx) {
+        let tablebase_rows = match self.spoilers_shown(cx) {
             true => cx.tablebase_view().map_or(0, |(_, moves)| moves.len() + 1),
             false => 0,
         };
-        let book_moves = match spoilers_shown(cx) {
+        let book_moves = match self.spoilers_shown(cx) {
             true => cx.book_moves().len(),
             false => 0,
         };
@@ -256,7 +315,7 @@ impl Play {
             // One optional panel at a time; the move list keeps 4 rows.
             slots.extend(panels::tabbed(
                 &cx.side,
-                &extras(cx),
+                &self.extras(cx),
                 4,
                 |panel, keep| match panel {
                     Panel::Stats => {
@@ -305,7 +364,8 @@ impl BoardMode for Play {
             KeyCode::Char('a') if self.end.is_some() => cx.switch(Switch::AnalyseGame),
             KeyCode::Char('u') => self.takeback(cx, now),
             KeyCode::Char('i') => self.ask_hint(cx, now),
-            KeyCode::Char('d') => self.offer_draw(cx, now),
+            KeyCode::Char('d') => self.offer_draw(cx),
+            KeyCode::Char(SPOILER_KEY) => self.toggle_spoilers(cx),
             KeyCode::Char('r') if self.end.is_none() && cx.started => {
                 cx.overlay = Overlay::Confirm(Confirm::Resign);
             }
@@ -318,7 +378,7 @@ impl BoardMode for Play {
                     cx.pending = Some(Pending::NewGame);
                     Overlay::Confirm(Confirm::Discard)
                 } else {
-                    Overlay::NewGame(NewGameForm::new(&cx.services.settings, None))
+                    Overlay::NewGame(cx.services.new_game_form(None))
                 };
             }
             KeyCode::Char('s') => self.save_pgn(cx, now),
@@ -335,7 +395,8 @@ impl BoardMode for Play {
         match typed {
             "undo" | "takeback" => self.takeback(cx, now),
             "hint" => self.ask_hint(cx, now),
-            "draw" => self.offer_draw(cx, now),
+            "draw" => self.offer_draw(cx),
+            "spoilers" => self.toggle_spoilers(cx),
             "resign" if self.end.is_none() && cx.started => {
                 cx.overlay = Overlay::Confirm(Confirm::Resign);
             }
@@ -382,12 +443,13 @@ impl BoardMode for Play {
         match (question, yes) {
             (Confirm::DrawOffer, false) => cx.say("The draw offer is declined.", Tone::Info),
             (Confirm::DrawOffer, true) => self.finish(cx, GameEnd::Agreement, now),
+            (Confirm::OfferDraw, true) => self.engine_answers_draw(cx, now),
             (Confirm::Abandon, true) => {
                 self.stop_search(cx);
                 if let Some(clock) = &mut self.clock {
                     clock.pause(now);
                 }
-                cx.overlay = Overlay::NewGame(NewGameForm::new(&cx.services.settings, None));
+                cx.overlay = Overlay::NewGame(cx.services.new_game_form(None));
             }
             (Confirm::Resign, true) => {
                 let resigner = match self.players {
@@ -502,6 +564,9 @@ impl BoardMode for Play {
                 players: self.players,
                 start: cx.board.game.start(),
                 position,
+                // Material and what was taken follow the board: while
+                // looking back, the position looked at.
+                shown: self.board(cx).position,
                 clocks: self.clock_texts(now),
                 running: self.end.is_none() && cx.started,
                 low: (
@@ -514,6 +579,7 @@ impl BoardMode for Play {
             .draw(frame, rect),
             Panel::Engine => EnginePanel {
                 hidden: !cx.engine_panel,
+                spoilers: self.spoilers(cx),
                 thinking: self.thinking.as_ref(),
                 source: self.engine_source.as_ref(),
                 searching: self.engine_thinking(),
@@ -611,7 +677,7 @@ impl BoardMode for Play {
     }
 
     fn extras(&self, cx: &Shared) -> Vec<Panel> {
-        extras(cx)
+        Play::extras(self, cx)
     }
 
     fn prompt(&self) -> &'static str {

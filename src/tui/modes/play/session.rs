@@ -29,6 +29,9 @@ impl Play {
     /// dialog's start position, a random Chess960 one already picked).
     pub fn start_game(&mut self, cx: &mut Shared, form: &NewGameForm, start: Chess, now: Instant) {
         self.stop_search(cx);
+        if let Some(choices) = form.choices() {
+            cx.services.remember_new_game(choices);
+        }
         let players = match form.side {
             3 => Players::TwoHumans,
             side => {
@@ -133,6 +136,9 @@ impl Play {
             clock.start(cx.board.game.position().turn(), now);
         }
         cx.fresh_board();
+        // Spoilers shown on request were for the last game: this one
+        // starts as the config says.
+        cx.spoilers_shown = cx.services.settings.spoilers_shown;
         self.end = None;
         self.hint = None;
         self.thinking = None;
@@ -439,20 +445,28 @@ impl Play {
         cx.say("Looking for a hint...", Tone::Info);
     }
 
-    pub fn offer_draw(&mut self, cx: &mut Shared, now: Instant) {
+    pub fn offer_draw(&mut self, cx: &mut Shared) {
         if self.end.is_some() || !cx.started {
             return;
         }
         match self.players {
             Players::TwoHumans => cx.overlay = Overlay::Confirm(Confirm::DrawOffer),
-            Players::VsEngine { .. } => {
-                if accepts_draw(self.engine_score, cx.board.game.len()) {
-                    self.finish(cx, GameEnd::Agreement, now);
-                    cx.say("kibitz accepts the draw.", Tone::Info);
-                } else {
-                    cx.say("kibitz declines the draw and plays on.", Tone::Info);
-                }
-            }
+            // A draw ends the game: the player is asked first, as for
+            // resigning.
+            Players::VsEngine { .. } => cx.overlay = Overlay::Confirm(Confirm::OfferDraw),
+        }
+    }
+
+    /// The player confirmed the draw offer: kibitz takes it or plays on.
+    pub fn engine_answers_draw(&mut self, cx: &mut Shared, now: Instant) {
+        if self.end.is_some() || !cx.started {
+            return;
+        }
+        if accepts_draw(self.engine_score, cx.board.game.len()) {
+            self.finish(cx, GameEnd::Agreement, now);
+            cx.say("kibitz accepts the draw.", Tone::Info);
+        } else {
+            cx.say("kibitz declines the draw and plays on.", Tone::Info);
         }
     }
 
