@@ -9,6 +9,7 @@ mod common;
 mod accessibility_tui;
 mod analysis;
 mod chess960_tui;
+mod evening_analysis;
 mod movetables_tui;
 mod resize;
 mod screens;
