@@ -160,10 +160,13 @@ fn open_lists_the_saved_games_newest_first() {
         day + hour,
     );
     std::fs::write(games.join("notes.txt"), "not a game").unwrap();
-    let mut h = Board::options((110, 34)).dirs(dirs(&home)).analysis();
+    let mut h = Board::options((80, 24)).dirs(dirs(&home)).analysis();
     h.char('o');
     let screen = h.screen();
-    assert!(screen.contains("recent files and saved games"), "{screen}");
+    assert!(
+        screen.contains("recent files, saved games (type a path; Tab completes; Enter opens)"),
+        "{screen}"
+    );
     let newest = screen.find("Newest - kibitz level 5  1-0").expect(&screen);
     let middle = screen
         .find("Middle - kibitz level 5  1/2-1/2")

@@ -168,7 +168,7 @@ impl OpenDialog {
             ]),
             Line::styled(
                 if dialog.input.is_empty() {
-                    " recent files and saved games (type a path; Tab completes; Enter opens)"
+                    " recent files, saved games (type a path; Tab completes; Enter opens)"
                 } else {
                     " matching folders and .pgn files (Tab completes; Enter opens)"
                 },
