@@ -87,9 +87,10 @@ pub enum AnalysisLimit {
 }
 
 impl AnalysisLimit {
-    /// The default: long enough for a useful depth (about 20 plies on one
-    /// thread, three lines), short enough not to keep a core busy for
-    /// nothing.
+    /// The default: long enough for a useful depth (three lines on one
+    /// thread reached depth 19-24 in the middlegame and 34 in a rook
+    /// ending, on a loaded 2-core machine), short enough not to keep a core
+    /// busy for nothing.
     pub const DEFAULT: AnalysisLimit = AnalysisLimit::Seconds(30);
 }
 
