@@ -109,6 +109,19 @@ fn start(
     Box<dyn portable_pty::Child + Send + Sync>,
     Box<dyn portable_pty::MasterPty + Send>,
 ) {
+    start_with(home, args, &[])
+}
+
+/// [`start`] with more variables in its environment.
+fn start_with(
+    home: &common::TempHome,
+    args: &[&str],
+    env: &[(&str, &str)],
+) -> (
+    Session,
+    Box<dyn portable_pty::Child + Send + Sync>,
+    Box<dyn portable_pty::MasterPty + Send>,
+) {
     let pty = native_pty_system()
         .openpty(PtySize {
             rows: ROWS,
@@ -124,6 +137,9 @@ fn start(
     }
     command.env_remove("KIBITZ_FRAME_LOG");
     command.env("TERM", "xterm-256color");
+    for (key, value) in env {
+        command.env(key, value);
+    }
     let child = pty.slave.spawn_command(command).unwrap();
     drop(pty.slave);
     let mut reader = pty.master.try_clone_reader().unwrap();
@@ -791,4 +807,84 @@ fn background_table_making_shows_and_tables_off_stops_it() {
         assert!(name.ends_with(".ktb"), "a file that is no table: {name}");
     }
     quit(&mut s, &mut *child, "tables");
+}
+
+/// CPU time a process has used so far (user and system), from /proc.
+fn cpu_time(pid: u32) -> Duration {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    // The fields after the command's name (which may hold spaces): state
+    // is the first, utime the 12th, stime the 13th.
+    let fields: Vec<&str> = stat[stat.rfind(')').unwrap() + 2..]
+        .split_whitespace()
+        .collect();
+    let ticks: u64 = fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap();
+    // SAFETY: sysconf only reads a configuration value.
+    let per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as u64;
+    Duration::from_millis(ticks * 1000 / per_second)
+}
+
+/// Issue 51: the analysis board's engine stops at `analysis_limit` (here
+/// 2 s), says so, and then leaves the CPU alone; under `NO_COLOR` the move
+/// list's current move is in brackets, after a resize too.
+#[test]
+fn the_analysis_stops_at_its_limit_and_then_rests() {
+    let home = common::TempHome::new("pty-limit");
+    let config = home.join("limit.toml");
+    std::fs::write(&config, "analysis_limit = \"2 s\"\n").unwrap();
+    let pgn = common::testdata("pgn/kasparov-deep-blue-1997.pgn");
+    let args = [
+        "--config",
+        config.to_str().unwrap(),
+        "--pgn",
+        pgn.to_str().unwrap(),
+        "--game",
+        "6",
+    ];
+    let (mut s, mut child, master) = start_with(&home, &args, &[("NO_COLOR", "1")]);
+    let pid = child.process_id().unwrap();
+    s.wait_for("the analysis board", |screen| {
+        screen.contains("Analysis · ply 0")
+    });
+    // "stopped at depth N · a goes on", or, where a loaded machine gave
+    // the engine no finished line in 2 s, "stopped at its limit · ...".
+    s.wait_for("the analysis to stop", |screen| {
+        screen.contains("· a goes on")
+    });
+    // Half a second for what the start still does beside the engine (the
+    // tables are looked for in the background), then 2 s of rest.
+    let settle = Instant::now() + Duration::from_millis(500);
+    while Instant::now() < settle {
+        s.pump(Duration::from_millis(100));
+    }
+    let before = cpu_time(pid);
+    let rest = Instant::now() + Duration::from_secs(2);
+    while Instant::now() < rest {
+        s.pump(Duration::from_millis(100));
+    }
+    let used = cpu_time(pid) - before;
+    assert!(
+        used < Duration::from_millis(300),
+        "{used:?} of CPU in 2 s after the stop"
+    );
+    // NO_COLOR: the current move by its brackets.
+    s.send("\x1b[C");
+    s.wait_for("[e4] marked", |screen| screen.contains("[e4]"));
+    master
+        .resize(PtySize {
+            rows: 30,
+            cols: 100,
+            pixel_width: 0,
+            pixel_height: 0,
+        })
+        .unwrap();
+    s.parser.set_size(
+        std::num::NonZero::new(30).unwrap(),
+        std::num::NonZero::new(100).unwrap(),
+    );
+    s.pump(Duration::from_millis(300));
+    s.send("\x1b[C");
+    s.wait_for("[c6] marked after a resize", |screen| {
+        screen.contains("[c6]") && !screen.contains("[e4]")
+    });
+    quit(&mut s, &mut *child, "after the stopped analysis");
 }

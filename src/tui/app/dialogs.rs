@@ -295,7 +295,7 @@ impl App {
     }
 
     pub(super) fn open_key(&mut self, mut dialog: OpenDialog, key: KeyEvent) {
-        match dialog.key(key, &self.cx.services.recent) {
+        match dialog.key(key) {
             OpenKey::Keep => self.cx.overlay = Overlay::Open(dialog),
             OpenKey::Close => {}
             OpenKey::Open(path) => self.open_path(path, None),

@@ -1,7 +1,9 @@
 //! The open-file dialog: a path with completion of folders and PGN files,
-//! or the recent files.
+//! or (while nothing is typed) the recent files and the games saved in the
+//! data folder's `games/`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
 
 use ratatui::Frame;
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
@@ -14,13 +16,33 @@ use crate::tui::theme::Theme;
 use super::popup;
 use crate::tui::widgets::fitted::fitted;
 
+/// How many saved games the dialog lists (the newest).
+pub const SAVED_MAX: usize = 200;
+
+/// A file the dialog offers: its path, and what to show instead of it (a
+/// saved game: its date, players and result).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Choice {
+    pub path: String,
+    pub label: Option<String>,
+}
+
+impl Choice {
+    fn path(path: String) -> Choice {
+        Choice { path, label: None }
+    }
+}
+
 /// The open-file dialog.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct OpenDialog {
     pub input: String,
-    /// Completions of the input (or the recent files when it is empty).
-    pub choices: Vec<String>,
+    /// Completions of the input (or `offered` when it is empty).
+    pub choices: Vec<Choice>,
     pub selected: Option<usize>,
+    /// What the dialog offers while nothing is typed: the recent files,
+    /// then the saved games, newest first.
+    pub offered: Vec<Choice>,
 }
 
 /// What a key did in the dialog.
@@ -32,15 +54,37 @@ pub enum OpenKey {
 }
 
 impl OpenDialog {
-    /// A key in the dialog; `recent` fills it when the input is empty.
-    pub fn key(&mut self, key: KeyEvent, recent: &[PathBuf]) -> OpenKey {
+    /// The dialog with nothing typed: the `recent` files, then the games
+    /// saved in the data folder `data` (if any), newest first. A recent
+    /// file that is a saved game is listed once, as a saved game.
+    pub fn new(recent: &[PathBuf], data: Option<&Path>) -> OpenDialog {
+        let saved = data.map(saved_games).unwrap_or_default();
+        let mut offered: Vec<Choice> = recent
+            .iter()
+            .map(|p| p.display().to_string())
+            .filter(|p| !saved.iter().any(|s| &s.path == p))
+            .map(Choice::path)
+            .collect();
+        offered.extend(saved);
+        OpenDialog {
+            choices: offered.clone(),
+            offered,
+            ..OpenDialog::default()
+        }
+    }
+
+    /// A key in the dialog.
+    pub fn key(&mut self, key: KeyEvent) -> OpenKey {
         let dialog = self;
-        let refresh = |dialog: &mut OpenDialog, recent: &[PathBuf]| {
+        let refresh = |dialog: &mut OpenDialog| {
             dialog.selected = None;
             dialog.choices = if dialog.input.is_empty() {
-                recent.iter().map(|p| p.display().to_string()).collect()
+                dialog.offered.clone()
             } else {
                 complete_path(&dialog.input)
+                    .into_iter()
+                    .map(Choice::path)
+                    .collect()
             };
         };
         match key.code {
@@ -61,19 +105,29 @@ impl OpenDialog {
             }
             KeyCode::Tab => {
                 let completed = match dialog.selected {
-                    Some(i) => dialog.choices.get(i).cloned(),
-                    None => Some(common_prefix(&dialog.choices)),
+                    Some(i) => dialog.choices.get(i).map(|c| c.path.clone()),
+                    None => Some(common_prefix(
+                        &dialog
+                            .choices
+                            .iter()
+                            .map(|c| c.path.clone())
+                            .collect::<Vec<_>>(),
+                    )),
                 };
                 if let Some(text) = completed
                     && text.len() >= dialog.input.len()
                 {
                     dialog.input = text;
                 }
-                refresh(dialog, recent);
+                refresh(dialog);
             }
             KeyCode::Enter => {
                 let chosen = match dialog.selected {
-                    Some(i) => dialog.choices.get(i).cloned().unwrap_or_default(),
+                    Some(i) => dialog
+                        .choices
+                        .get(i)
+                        .map(|c| c.path.clone())
+                        .unwrap_or_default(),
                     None => dialog.input.clone(),
                 };
                 let path = PathBuf::from(expand_home(chosen.trim()));
@@ -83,18 +137,18 @@ impl OpenDialog {
                         text.push('/');
                     }
                     dialog.input = text;
-                    refresh(dialog, recent);
+                    refresh(dialog);
                 } else if !chosen.trim().is_empty() {
                     return OpenKey::Open(path);
                 }
             }
             KeyCode::Backspace => {
                 dialog.input.pop();
-                refresh(dialog, recent);
+                refresh(dialog);
             }
             KeyCode::Char(c) => {
                 dialog.input.push(c);
-                refresh(dialog, recent);
+                refresh(dialog);
             }
             _ => {}
         }
@@ -114,7 +168,7 @@ impl OpenDialog {
             ]),
             Line::styled(
                 if dialog.input.is_empty() {
-                    " recent files (type a path; Tab completes; Enter opens)"
+                    " recent files, saved games (type a path; Tab completes; Enter opens)"
                 } else {
                     " matching folders and .pgn files (Tab completes; Enter opens)"
                 },
@@ -129,13 +183,85 @@ impl OpenDialog {
             } else {
                 Style::default()
             };
-            lines.push(Line::styled(format!("  {choice}"), style));
+            let text = choice.label.as_deref().unwrap_or(&choice.path);
+            lines.push(Line::styled(format!("  {text}"), style));
         }
         if dialog.choices.is_empty() {
             lines.push(Line::styled("  (nothing matches)", dim));
         }
         frame.render_widget(fitted(lines, inner.width), inner);
     }
+}
+
+/// The games saved in the data folder `data` (its `games/`, where `s`,
+/// `:save` and the games archive put them), newest first (by the time the
+/// file was written), at most [`SAVED_MAX`]: each shown with its date,
+/// players and result as its first game's tags give them. A folder that
+/// is missing or cannot be read lists nothing.
+pub fn saved_games(data: &Path) -> Vec<Choice> {
+    let dir = crate::game::archive::games_dir(data);
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return Vec::new();
+    };
+    let mut files: Vec<(SystemTime, PathBuf)> = entries
+        .filter_map(Result::ok)
+        .filter(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .to_lowercase()
+                .ends_with(".pgn")
+        })
+        .filter_map(|e| {
+            let meta = e.metadata().ok()?;
+            meta.is_file()
+                .then(|| (meta.modified().unwrap_or(SystemTime::UNIX_EPOCH), e.path()))
+        })
+        .collect();
+    // Newest first; the same second: by name, newest name first.
+    files.sort_by(|a, b| b.cmp(a));
+    files
+        .into_iter()
+        .take(SAVED_MAX)
+        .map(|(_, path)| Choice {
+            label: Some(saved_label(&path)),
+            path: path.display().to_string(),
+        })
+        .collect()
+}
+
+/// What the dialog shows of a saved game: "2026.11.28  You - kibitz level
+/// 5  1-0  (name.pgn)", from its first game's tags (only the tags are
+/// read, at most a few kilobytes).
+fn saved_label(path: &Path) -> String {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let mut bytes = Vec::new();
+    if let Ok(file) = crate::fsutil::open_regular(path) {
+        let _ = std::io::Read::read_to_end(&mut std::io::Read::take(file, 8 * 1024), &mut bytes);
+    }
+    let head = String::from_utf8_lossy(&bytes);
+    let tag = |wanted: &str| {
+        head.lines()
+            .map(str::trim)
+            .take_while(|l| l.starts_with('[') || l.is_empty())
+            .filter_map(|l| {
+                let inner = l.strip_prefix('[')?.strip_suffix(']')?;
+                let (key, value) = inner.split_once(char::is_whitespace)?;
+                (key == wanted).then(|| value.trim().trim_matches('"').to_string())
+            })
+            .find(|v| !v.is_empty() && v != "?")
+    };
+    let players = match (tag("White"), tag("Black")) {
+        (Some(w), Some(b)) => format!("{w} - {b}"),
+        (Some(w), None) => format!("{w} - ?"),
+        (None, Some(b)) => format!("? - {b}"),
+        (None, None) => "?".to_string(),
+    };
+    let date = tag("Date").unwrap_or_else(|| "????.??.??".into());
+    let result = tag("Result").unwrap_or_else(|| "*".into());
+    format!("{date}  {players}  {result}  ({name})")
 }
 
 /// Directory entries that complete `typed`: folders (with a trailing `/`)

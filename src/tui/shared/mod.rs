@@ -307,16 +307,11 @@ impl Shared {
         }
     }
 
+    /// `o`: the open-file dialog, offering the recent files and the games
+    /// saved in the data folder.
     pub fn open_dialog(&mut self) {
-        let dialog = OpenDialog {
-            choices: self
-                .services
-                .recent
-                .iter()
-                .map(|p| p.display().to_string())
-                .collect(),
-            ..OpenDialog::default()
-        };
+        let data = self.services.dirs.as_ref().map(|d| d.data.as_path());
+        let dialog = OpenDialog::new(&self.services.recent, data);
         self.overlay = Overlay::Open(dialog);
     }
 

@@ -23,6 +23,9 @@ pub struct EngineLines<'a> {
     /// The threat (`t`): what the side not to move would play if it were its
     /// turn, from the position with the turn passed.
     pub threat: Option<(&'a Chess, &'a EngineLine)>,
+    /// The analysis stopped at its limit, with lines of this depth (0:
+    /// none yet).
+    pub stopped: Option<u32>,
     pub theme: &'a Theme,
 }
 
@@ -70,6 +73,15 @@ impl EngineLines<'_> {
                     room,
                 )),
             ]));
+        }
+        if self.on
+            && let Some(depth) = self.stopped
+        {
+            let text = match depth {
+                0 => "stopped at its limit · a goes on".to_string(),
+                d => format!("stopped at depth {d} · a goes on"),
+            };
+            lines.push(Line::styled(text, dim));
         }
         frame.render_widget(fitted(lines, inner.width), inner);
     }

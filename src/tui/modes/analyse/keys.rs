@@ -24,7 +24,10 @@ pub const HELP: &[(&str, &str)] = &[
         "h j k l, Enter",
         "board cursor, pick up / put down (or mouse, or :move)",
     ),
-    ("a, + -", "engine analysis on/off; 1-5 lines"),
+    (
+        "a, + -",
+        "engine on/off (stopped at its limit: goes on); 1-5 lines",
+    ),
     ("1-5", "play the first move of that engine line"),
     (
         "p, x",
@@ -85,11 +88,11 @@ pub const HELP: &[(&str, &str)] = &[
     ),
     (
         ":fen, :copy",
-        "the position's FEN; the game's PGN (to the clipboard)",
+        "show and copy the position's FEN; copy the game's PGN",
     ),
     (
-        "f, ?, D, q",
-        "flip, this help, the position in words (:describe), quit",
+        "f ? D q, :new",
+        "flip, this help, the position in words; quit, a new game",
     ),
 ];
 
@@ -134,7 +137,18 @@ impl Analysis {
                         index.wrapping_sub(1)
                     };
                     match siblings.get(next) {
-                        Some(&sibling) => self.goto(cx, sibling, now),
+                        Some(&sibling) => {
+                            // Says where it went: an older message (such as
+                            // "No variation here.") would no longer be true.
+                            let text = format!(
+                                "Variation {} of {}: {}",
+                                next + 1,
+                                siblings.len(),
+                                tree.nodes[sibling].san
+                            );
+                            self.goto(cx, sibling, now);
+                            cx.say(text, Tone::Info);
+                        }
                         None if siblings.len() == 1 => {
                             cx.say("No variation here.", Tone::Info);
                         }
@@ -147,15 +161,7 @@ impl Analysis {
                 let end = tree.line_end(cursor);
                 self.goto(cx, end, now);
             }
-            KeyCode::Char('a') => {
-                {
-                    let analysis = &mut *self;
-                    analysis.engine_on = !analysis.engine_on;
-                    let state = if analysis.engine_on { "on" } else { "off" };
-                    cx.say(format!("Analysis {state}."), Tone::Info);
-                }
-                self.restart_analysis(cx, now);
-            }
+            KeyCode::Char('a') => self.toggle_engine(cx, now),
             KeyCode::Char(c @ ('+' | '-')) => {
                 {
                     let analysis = &mut *self;
@@ -165,7 +171,8 @@ impl Analysis {
                         analysis.multipv.saturating_sub(1).max(1)
                     };
                     analysis.multipv = n;
-                    cx.say(format!("{n} engine line(s)."), Tone::Info);
+                    let lines = crate::core::counted(n as u64, "engine line", "engine lines");
+                    cx.say(format!("{lines}."), Tone::Info);
                 }
                 self.restart_analysis(cx, now);
             }
@@ -354,6 +361,16 @@ impl Analysis {
             Some(_) => {}
             None => node.nags.clear(),
         }
+        let marked = format!(
+            "{}{}",
+            node.san,
+            node.nags.iter().map(|&n| super::move_rows::nag_text(n)).collect::<String>()
+        );
+        let text = match value {
+            None => format!("Marks removed from {}.", node.san),
+            Some(_) => format!("Marked {marked}."),
+        };
         analysis.modified = true;
+        cx.say(text, Tone::Info);
     }
 }

@@ -1,6 +1,7 @@
 //! Analyse mode: the analysis board. A game tree to walk and edit, the
-//! engine analysing the position on the board without end (several
-//! lines), and a game review running beside it.
+//! engine analysing the position on the board (several lines) until the
+//! `analysis_limit` setting (or `a`) stops it, and a game review running
+//! beside it.
 //!
 //! The board, the book and tablebase panels and the move input are shared
 //! with play mode: `Shared::game` always holds the line from the start to
@@ -23,6 +24,7 @@ use std::time::{Duration, Instant};
 
 use shakmaty::{Move, Position};
 
+use crate::config::AnalysisLimit;
 use crate::engine::level::Level;
 use crate::engine::{Limits, Report, Score, SearchOptions};
 use crate::tui::engine_link::{Search, SearchId};
@@ -91,6 +93,10 @@ pub struct ReviewState {
     pub moves: Vec<MoveReview>,
     pub done: bool,
     pub movetime_ms: u64,
+    /// How many evaluated positions were written into the game (by
+    /// `:annotate` or a save); a save writes the review again only when it
+    /// has more.
+    pub written: usize,
 }
 
 impl ReviewState {
@@ -129,6 +135,14 @@ pub struct Analysis {
     /// `P` asked for a game from this node: the new-game dialog is open.
     pub play_on: Option<usize>,
     pub review: Option<ReviewState>,
+    /// `a` said to go on past the analysis limit in this position (moving
+    /// to another position brings the limit back).
+    pub going_on: bool,
+    /// The analysis stopped at its limit (`analysis_limit`): the depth of
+    /// the lines shown then (0: none yet).
+    pub stopped: Option<u32>,
+    /// The limit of the running analysis, as it was asked for.
+    pub running_limit: AnalysisLimit,
 }
 
 impl Analysis {
@@ -148,6 +162,9 @@ impl Analysis {
             review: None,
             threat: None,
             play_on: None,
+            going_on: false,
+            stopped: None,
+            running_limit: AnalysisLimit::None,
         }
     }
 
@@ -180,8 +197,9 @@ impl Analysis {
     /// Rows the engine lines panel shows, below its title.
     pub fn engine_rows(&self) -> u16 {
         let threat = u16::from(self.threat.as_ref().is_some_and(|t| t.line.is_some()));
+        let stopped = u16::from(self.stopped.is_some());
         if self.engine_on {
-            self.multipv as u16 + threat
+            self.multipv as u16 + threat + stopped
         } else {
             1 + threat
         }
@@ -207,8 +225,10 @@ impl Analysis {
         }
         cx.board.game = game;
         cx.board.selected = None;
-        // A threat belongs to the position it was asked in.
+        // A threat belongs to the position it was asked in; so does going
+        // on past the analysis limit.
         self.threat = None;
+        self.going_on = false;
         self.restart_analysis(cx, now);
     }
 
@@ -273,6 +293,7 @@ impl Analysis {
         let analysis = &mut *self;
         analysis.lines.clear();
         analysis.first_line = None;
+        analysis.stopped = None;
         let position = cx.board.game.position();
         let playable = !position.legal_moves().is_empty();
         if !analysis.engine_on || !playable {
@@ -283,6 +304,11 @@ impl Analysis {
             return;
         }
         analysis.asked_at = Some(now);
+        analysis.running_limit = if analysis.going_on {
+            AnalysisLimit::None
+        } else {
+            cx.services.settings.analysis_limit
+        };
         // The statistics shown are always those of the position on the board.
         cx.stats = None;
         let search = Search {
@@ -348,6 +374,11 @@ impl Analysis {
                 {
                     analysis.first_line = Some(now.saturating_duration_since(asked));
                 }
+                if let AnalysisLimit::Depth(depth) = self.running_limit
+                    && self.lines.shown.first().is_some_and(|l| l.depth >= depth)
+                {
+                    self.stop_at_limit(cx);
+                }
             }
             Report::Stats { stats, tables, .. } => {
                 cx.stats = Some(stats);
@@ -356,6 +387,53 @@ impl Analysis {
             Report::BestMove { .. } => analysis.search = None,
             Report::Pong(_) => {}
         }
+    }
+
+    /// Whether the running analysis has a time limit to watch (the clock's
+    /// ticks check it).
+    pub fn timed(&self) -> bool {
+        self.search.is_some()
+            && self.threat.as_ref().is_none_or(|t| t.search.is_none())
+            && matches!(self.running_limit, AnalysisLimit::Seconds(_))
+    }
+
+    /// The clock ticked: stop the analysis once its time is up. True when
+    /// it stopped (the screen changed).
+    pub fn check_time(&mut self, cx: &mut Shared, now: Instant) -> bool {
+        let AnalysisLimit::Seconds(seconds) = self.running_limit else {
+            return false;
+        };
+        let due = self.asked_at.is_some_and(|asked| {
+            now.saturating_duration_since(asked) >= Duration::from_secs(u64::from(seconds))
+        });
+        if self.timed() && due {
+            self.stop_at_limit(cx);
+            return true;
+        }
+        false
+    }
+
+    /// The analysis reached its limit: the engine stops, the lines stay,
+    /// and the panel says so (`a` goes on).
+    fn stop_at_limit(&mut self, cx: &mut Shared) {
+        if self.search.take().is_some() {
+            cx.engine.stop();
+        }
+        self.stopped = Some(self.lines.shown.first().map_or(0, |l| l.depth));
+    }
+
+    /// `a`: past the limit the analysis goes on without one; else the
+    /// analysis goes on or off.
+    pub fn toggle_engine(&mut self, cx: &mut Shared, now: Instant) {
+        if self.engine_on && self.stopped.is_some() {
+            self.going_on = true;
+            cx.say("Analysis goes on without a limit (a stops it).", Tone::Info);
+        } else {
+            self.engine_on = !self.engine_on;
+            let state = if self.engine_on { "on" } else { "off" };
+            cx.say(format!("Analysis {state}."), Tone::Info);
+        }
+        self.restart_analysis(cx, now);
     }
 
     /// Go to `node` of the tree.
@@ -522,12 +600,13 @@ pub fn move_at(
     rect: ratatui::layout::Rect,
     column: u16,
     row: u16,
+    no_color: bool,
 ) -> Option<usize> {
     let inner = crate::tui::layout::below_title(rect);
     if !inner.contains((column, row).into()) {
         return None;
     }
-    let rows = move_rows::move_rows(analysis, inner.width);
+    let rows = move_rows::move_rows_marked(analysis, inner.width, no_color);
     let first = move_rows::scroll(&rows, analysis.cursor, inner.height as usize);
     let tokens = rows.get(first + usize::from(row - inner.y))?;
     let x = column - inner.x;

@@ -47,7 +47,7 @@ impl BoardMode for Analysis {
         match mouse.kind {
             MouseEventKind::Down(MouseButton::Left) => {
                 let node = layout::find(&placed, Panel::MoveTree)
-                    .and_then(|rect| super::move_at(self, rect, column, row));
+                    .and_then(|rect| super::move_at(self, rect, column, row, cx.no_color));
                 let line = layout::find(&placed, Panel::EngineLines)
                     .and_then(|rect| layout::line_at(rect, self.lines.shown.len(), column, row));
                 if let Some(node) = node {
@@ -93,6 +93,15 @@ impl BoardMode for Analysis {
             Msg::ReviewDone { id } => self.review_done(cx, id),
             _ => {}
         }
+    }
+
+    /// The analysis stops once its time is up (`analysis_limit`).
+    fn tick(&mut self, cx: &mut Shared, now: Instant) -> bool {
+        self.check_time(cx, now)
+    }
+
+    fn needs_ticks(&self) -> bool {
+        self.timed()
     }
 
     /// Back from a dialog or a lesson: the board follows the tree again and
@@ -178,6 +187,7 @@ impl BoardMode for Analysis {
                     .threat
                     .as_ref()
                     .and_then(|t| t.line.as_ref().map(|line| (&t.position, line))),
+                stopped: self.stopped,
                 theme,
             }
             .draw(frame, rect),
@@ -194,6 +204,7 @@ impl BoardMode for Analysis {
             Panel::MoveTree => MoveTree {
                 analysis: self,
                 theme,
+                no_color: cx.no_color,
             }
             .draw(frame, rect),
             _ => return false,

@@ -33,11 +33,19 @@ pub struct Token {
 /// flows like text; each variation starts on its own row, indented by its
 /// depth, in parentheses; comments sit inline after their move.
 pub fn move_rows(analysis: &Analysis, width: u16) -> Vec<Vec<Token>> {
+    move_rows_marked(analysis, width, false)
+}
+
+/// [`move_rows`], the cursor's move in brackets (`[Nf3]`) when `marked`:
+/// where there is no colour (`NO_COLOR`) its shape shows it, whatever
+/// the terminal does with bold and underline.
+pub fn move_rows_marked(analysis: &Analysis, width: u16, marked: bool) -> Vec<Vec<Token>> {
     let mut builder = RowBuilder {
         rows: vec![Vec::new()],
         width: width.max(12),
         x: 0,
         depth: 0,
+        marked: marked.then_some(analysis.cursor),
     };
     let tree = &analysis.tree;
     for comment in &tree.nodes[0].comments {
@@ -55,6 +63,8 @@ struct RowBuilder {
     width: u16,
     x: u16,
     depth: usize,
+    /// The node whose move is drawn in brackets, if any.
+    marked: Option<usize>,
 }
 
 impl RowBuilder {
@@ -92,6 +102,16 @@ impl RowBuilder {
         }
     }
 
+    /// Start a new row unless `len` more columns fit on this one (a move
+    /// number and its move stay together).
+    fn keep_room(&mut self, len: u16) {
+        let row_empty = self.rows.last().is_none_or(Vec::is_empty);
+        if !row_empty && self.x + len > self.width {
+            self.rows.push(Vec::new());
+            self.x = self.indent();
+        }
+    }
+
     fn words(&mut self, text: &str, kind: Kind) {
         for word in text.split_whitespace() {
             self.push(word.to_string(), None, kind);
@@ -114,11 +134,6 @@ fn move_token(
     let ply = before + u32::from(start.turn().is_black());
     let number = start.fullmoves().get() + ply / 2;
     let white = ply.is_multiple_of(2);
-    if white {
-        b.push(format!("{number}."), None, Kind::Number);
-    } else if force_number {
-        b.push(format!("{number}..."), None, Kind::Number);
-    }
     let mut text = n.san.to_string();
     for nag in &n.nags {
         text.push_str(&nag_text(*nag));
@@ -128,6 +143,22 @@ fn move_token(
         && !n.nags.iter().any(|x| (1..=6).contains(x))
     {
         text.push_str(class.symbol());
+    }
+    if b.marked == Some(node) {
+        text = format!("[{text}]");
+    }
+    let number = if white {
+        Some(format!("{number}."))
+    } else if force_number {
+        Some(format!("{number}..."))
+    } else {
+        None
+    };
+    if let Some(number) = number {
+        // The number never ends a row with its move on the next.
+        let both = number.chars().count() + 1 + text.chars().count();
+        b.keep_room(u16::try_from(both).unwrap_or(u16::MAX));
+        b.push(number, None, Kind::Number);
     }
     b.push(text, Some(node), Kind::Move);
     for comment in &n.comments {
@@ -139,13 +170,24 @@ fn move_token(
     }
 }
 
+/// Whether the move list shows words after `node`'s move (a comment's
+/// text or a clock): Black's move after them takes its number again
+/// (`4. c4 {text} 4... c6`). A comment holding only an `[%eval]`, as a kept
+/// engine line's first move has, shows nothing, so the move after it reads
+/// on without one (`4. c4 c6`).
+fn shows_comment(analysis: &Analysis, node: usize) -> bool {
+    analysis.tree.nodes[node].comments.iter().any(|comment| {
+        !annotations::text(comment).trim().is_empty() || annotations::clock(comment).is_some()
+    })
+}
+
 /// The line continuing from `node`, which is `ply` plies from the start.
 fn line(analysis: &Analysis, node: usize, mut ply: u32, b: &mut RowBuilder, mut need_number: bool) {
     let tree = &analysis.tree;
     let mut at = node;
     while let Some((&first, rest)) = tree.nodes[at].children.split_first() {
         move_token(analysis, first, ply, b, need_number);
-        need_number = !tree.nodes[first].comments.is_empty();
+        need_number = shows_comment(analysis, first);
         for &variation in rest {
             b.depth += 1;
             b.new_row();
@@ -157,7 +199,7 @@ fn line(analysis: &Analysis, node: usize, mut ply: u32, b: &mut RowBuilder, mut 
                 variation,
                 ply + 1,
                 b,
-                !tree.nodes[variation].comments.is_empty(),
+                shows_comment(analysis, variation),
             );
             // Close the parenthesis on the variation's last token (a nested
             // variation may have left an empty row after it).

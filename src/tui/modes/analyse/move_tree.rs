@@ -8,7 +8,7 @@ use ratatui::style::{Color as TermColor, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use super::move_rows::{Kind, move_rows, scroll};
+use super::move_rows::{Kind, move_rows_marked, scroll};
 use crate::tui::modes::analyse::Analysis;
 use crate::tui::theme::Theme;
 
@@ -19,6 +19,8 @@ use crate::tui::widgets::section;
 pub struct MoveTree<'a> {
     pub analysis: &'a Analysis,
     pub theme: &'a Theme,
+    /// No colour (`NO_COLOR`): the cursor's move is drawn in brackets.
+    pub no_color: bool,
 }
 
 impl MoveTree<'_> {
@@ -30,7 +32,7 @@ impl MoveTree<'_> {
             false => " Moves (c edits the comment) ".to_string(),
         };
         let inner = section(frame, title, area, theme);
-        let rows = move_rows(analysis, inner.width);
+        let rows = move_rows_marked(analysis, inner.width, self.no_color);
         if rows.is_empty() {
             frame.render_widget(
                 Paragraph::new(Line::styled(

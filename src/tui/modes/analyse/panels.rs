@@ -17,8 +17,9 @@ impl Analysis {
         let book_moves = cx.book_moves().len();
         let review = self.review.is_some();
         let breakdown = self.breakdown;
-        // A row a term, the header and the total.
-        let terms = eval::Term::ALL.len() as u16 + 2;
+        // The title, the header, the total, the note on the engine's
+        // scores, and a row a term.
+        let terms = eval::Term::ALL.len() as u16 + 4;
         let mut slots = vec![
             Slot::new(Panel::EvalBar, |_| Some(1)),
             Slot::new(Panel::EngineLines, move |_| Some(engine_rows + 1)),

@@ -51,6 +51,7 @@ impl Analysis {
             moves: Vec::new(),
             done: false,
             movetime_ms,
+            written: 0,
         });
         // Where the panels take turns, the graph comes to the front.
         cx.side.chosen = Some(crate::tui::layout::Panel::EvalGraph);
@@ -184,8 +185,7 @@ impl Analysis {
 
     /// Write the finished review into the tree.
     pub fn annotate(&mut self, cx: &mut Shared, now: Instant) {
-        let analysis = &mut *self;
-        let Some(review) = &analysis.review else {
+        let Some(review) = &self.review else {
             cx.say("No review to write: R reviews the game first.", Tone::Error);
             return;
         };
@@ -193,15 +193,30 @@ impl Analysis {
             cx.say("The review has no results yet.", Tone::Error);
             return;
         }
-        let (moves, evals) = (review.moves.clone(), review.evals.clone());
-        review::annotate(&mut analysis.tree, &moves, &evals);
-        analysis.modified = true;
-        let marked = moves.iter().filter(|m| m.class.is_some()).count();
+        let marked = self.write_review().unwrap_or_default();
         cx.say(
             format!("Review written into the game: evaluations, {marked} marks and better lines."),
             Tone::Info,
         );
         self.sync_board(cx, now);
+    }
+
+    /// Write the review's results into the tree (as `:annotate` does) if it
+    /// has results not written yet: `[%eval]`s, marks, better lines. The
+    /// number of moves it marks, or `None` when there was nothing new (no
+    /// review, no results, or written already: a mark removed since stays
+    /// removed).
+    pub fn write_review(&mut self) -> Option<usize> {
+        let review = self.review.as_mut()?;
+        let evaluated = review.evaluated();
+        if evaluated == 0 || review.written == evaluated {
+            return None;
+        }
+        review.written = evaluated;
+        let (moves, evals) = (review.moves.clone(), review.evals.clone());
+        review::annotate(&mut self.tree, &moves, &evals);
+        self.modified = true;
+        Some(moves.iter().filter(|m| m.class.is_some()).count())
     }
 
     pub fn toggle_review(&mut self, cx: &mut Shared) {

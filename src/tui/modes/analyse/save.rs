@@ -21,6 +21,9 @@ impl Analysis {
     /// refused when another program changed the file since, unless
     /// `force`), or a new file in the data folder.
     pub fn save_analysis(&mut self, cx: &mut Shared, path: Option<PathBuf>, force: bool) {
+        // The review goes into the game first, so that the file keeps its
+        // marks and evaluations (as after `:annotate`).
+        let reviewed = self.write_review();
         let source = self.source.clone();
         let result: Result<Saved, String> = match (path, &source) {
             (Some(path), Some(src)) if crate::fsutil::same_file(&path, &src.path) => {
@@ -80,7 +83,14 @@ impl Analysis {
                 } else {
                     String::new()
                 };
-                cx.say(format!("Saved {of}{}", path.display()), Tone::Info);
+                let with = match reviewed {
+                    Some(marks) => format!(
+                        ", with the review ({})",
+                        crate::core::counted(marks as u64, "mark", "marks")
+                    ),
+                    None => String::new(),
+                };
+                cx.say(format!("Saved {of}{}{with}", path.display()), Tone::Info);
             }
             Err(e) => cx.say(format!("Not saved: {e}"), Tone::Error),
         }
