@@ -5,7 +5,12 @@
 //! this file the mode's keys, panels and words.
 
 mod browse;
+mod keys;
+mod record;
 mod session;
+mod spoilers;
+
+pub use keys::{HELP, KEY_LINES, game_over_key_line};
 
 use std::time::{Duration, Instant};
 
@@ -19,7 +24,7 @@ use shakmaty::{Color, Move, Position};
 use crate::config::TimeControl;
 use crate::engine::level::Level;
 use crate::engine::{MoveSource, Report, Score};
-use crate::game::{Game, GameEnd};
+use crate::game::GameEnd;
 use crate::tui::clock::Clock;
 use crate::tui::engine_line::Thinking;
 use crate::tui::layout::Screen;
@@ -29,7 +34,7 @@ use crate::tui::overlays::{self, Confirm, Overlay};
 use crate::tui::save::{Players, date_and_time};
 use crate::tui::shared::{Pending, Shared, Switch, Tone};
 use crate::tui::theme::Theme;
-use crate::tui::widgets::engine::{EnginePanel, SPOILER_KEY, Spoilers};
+use crate::tui::widgets::engine::{EnginePanel, SPOILER_KEY};
 use crate::tui::widgets::move_list::MoveList;
 use crate::tui::widgets::{players, side_name};
 
@@ -40,160 +45,6 @@ use super::{BoardMode, BoardShown, pick_key_line};
 pub(super) const UNTIMED_MOVETIME: Duration = Duration::from_secs(3);
 /// How long the engine thinks about a hint for the player.
 pub(super) const HINT_MOVETIME: Duration = Duration::from_millis(1500);
-
-/// The keys of a game, for the help.
-pub const HELP: &[(&str, &str)] = &[
-    ("↑ ↓, h j k l", "move the cursor"),
-    (
-        "← →, Home End",
-        "look back through the moves played; End returns to the game",
-    ),
-    (
-        "Enter, Space",
-        "pick up a piece / put it down; or click, or drag it",
-    ),
-    (
-        ": or /",
-        "type a move (Nf3, exd5, O-O, e8=Q, g1f3); Tab completes",
-    ),
-    ("u", "take back your last move"),
-    ("i", "hint: the engine's suggestion, shown on the board"),
-    ("d", "offer a draw"),
-    ("r", "resign"),
-    ("n", "new game"),
-    ("s", "save the game as PGN"),
-    ("f", "flip the board"),
-    (
-        "e, v",
-        "show or hide the engine panel (e), its spoilers (v)",
-    ),
-    (
-        "S, :stats",
-        "search statistics: nodes per depth, cutoffs, TT hits",
-    ),
-    (
-        "",
-        "branching factor: N(d)/N(d-1), and root = (all nodes)^(1/d)",
-    ),
-    (
-        "m M #, :map",
-        "table; touches/importance/net/best; numbers; :map lists",
-    ),
-    (
-        "Tab; PgUp PgDn",
-        "next side panel where not all fit; scroll the tablebase",
-    ),
-    ("Esc", "cancel a selection or a dialog"),
-    ("?, D", "this help; the position in words (:describe)"),
-    ("q, Ctrl-C", "quit (the game is autosaved)"),
-    ("o, g", "open a PGN file; the games of the open file"),
-    (
-        "T, :teach",
-        "step through the engine's search of this position",
-    ),
-    (
-        ":analyse",
-        "the game to the analysis board: once over, or before a move",
-    ),
-];
-
-/// The key line under the board, longest first: the first that fits the
-/// width is shown (a compact terminal skips the first, to name Tab).
-pub const KEY_LINES: [&str; 6] = [
-    " hjkl/mouse/: move · ← → back · u takeback · i hint · d draw · m map · q quit · ? help",
-    " hjkl/mouse/: move · u takeback · i hint · d draw · m map · q quit · ? help",
-    " : move · u takeback · i hint · d draw · m map · Tab panels · q quit · ? help",
-    " : move · u takeback · Tab panels · ? help",
-    // Where Tab has nothing to switch.
-    " : move · u takeback · i hint · d draw · m map · q quit · ? help",
-    " : move · u takeback · ? help",
-];
-
-/// The key line once the game is over: the game-over dialog's next steps.
-/// A game lost on time cannot be taken back, so `u` is not offered then.
-pub fn game_over_key_line(end: GameEnd) -> &'static str {
-    match end {
-        GameEnd::Time { .. } => " n new game · s save · a analyse · ? help · q quit",
-        _ => " n new game · s save · u takeback · a analyse · ? help · q quit",
-    }
-}
-
-impl Play {
-    /// Whether the engine's line and score, the book and the tablebase are
-    /// kept back: during a game against the engine, unless the player
-    /// asked for them (`v`, or `spoilers = "show"` in the config). Before
-    /// any game (behind the first dialog) there is nothing to spoil.
-    pub fn spoilers(&self, cx: &Shared) -> Spoilers {
-        if !cx.started {
-            return Spoilers::Free;
-        }
-        match (self.players, self.end) {
-            (Players::VsEngine { .. }, None) if cx.spoilers_shown => Spoilers::Shown,
-            (Players::VsEngine { .. }, None) => Spoilers::Hidden,
-            _ => Spoilers::Free,
-        }
-    }
-
-    /// Whether the panels that suggest moves (book, tablebase) may show:
-    /// not while the spoilers are kept back, nor when `e` hid the engine's
-    /// thinking (a book or table move list would give the same moves away).
-    fn spoilers_shown(&self, cx: &Shared) -> bool {
-        cx.engine_panel && self.spoilers(cx) != Spoilers::Hidden
-    }
-
-    /// The optional panels of a game that have something to show, in the
-    /// order Tab visits them.
-    pub fn extras(&self, cx: &Shared) -> Vec<Panel> {
-        let mut panels = Vec::new();
-        if self.spoilers_shown(cx) && cx.tablebase_view().is_some() {
-            panels.push(Panel::Tablebase);
-        }
-        if self.spoilers_shown(cx) && !cx.book_moves().is_empty() {
-            panels.push(Panel::Book);
-        }
-        if cx.stats_shown(false) && cx.stats.is_some() {
-            panels.push(Panel::Stats);
-        }
-        panels
-    }
-
-    /// Before anything is on the board: draw what the dialog over it is
-    /// about, `game` between `players` (the new game's start, or the
-    /// unfinished game offered).
-    pub fn backdrop(&mut self, cx: &mut Shared, game: Game, players: Players, time_control: TimeControl) {
-        if cx.started {
-            return;
-        }
-        cx.board.game = game;
-        cx.board.flipped = matches!(
-            players,
-            Players::VsEngine {
-                human: Color::Black,
-                ..
-            }
-        );
-        self.players = players;
-        self.time_control = time_control;
-    }
-
-    /// `v`: show the spoilers during the game, or hide them again.
-    fn toggle_spoilers(&mut self, cx: &mut Shared) {
-        if self.spoilers(cx) == Spoilers::Free {
-            cx.say(
-                "Nothing to hide: spoilers are kept back only during a game against the engine.",
-                Tone::Info,
-            );
-            return;
-        }
-        cx.spoilers_shown = !cx.spoilers_shown;
-        let text = if cx.spoilers_shown {
-            "Spoilers shown: engine line and score, book, tablebase · v hides them."
-        } else {
-            "Spoilers hidden until the game ends · v shows them."
-        };
-        cx.say(text, Tone::Info);
-    }
-}
 
 /// Under this much time left a clock is drawn as a warning (and, with
 /// `bell = true` in the config, the bell rings once for the player's).

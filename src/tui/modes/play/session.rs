@@ -9,16 +9,14 @@ use crate::config::TimeControl;
 use crate::engine::draw_offer::accepts_draw;
 use crate::engine::level::Level;
 use crate::engine::{Bound, Limits, MoveSource, Report};
-use crate::game::archive::{game_headers, save_in_games};
 use crate::game::notation::san_line;
-use crate::game::pgn::{Headers, write_pgn_clocked};
 use crate::game::{Game, GameEnd};
 use crate::tui::clock::{Clock, format_clock};
 use crate::tui::engine_line::{EngineLine, Played, Thinking};
 use crate::tui::engine_link::Search;
 use crate::tui::overlays::new_game::NewGameForm;
 use crate::tui::overlays::{Confirm, Overlay};
-use crate::tui::save::{Players, SavedGame};
+use crate::tui::save::Players;
 use crate::tui::shared::{Shared, Tone};
 use crate::tui::tasks::Request;
 
@@ -467,92 +465,6 @@ impl Play {
             cx.say("kibitz accepts the draw.", Tone::Info);
         } else {
             cx.say("kibitz declines the draw and plays on.", Tone::Info);
-        }
-    }
-
-    pub fn headers(&self) -> Headers {
-        game_headers(
-            &self.players.name(Color::White),
-            &self.players.name(Color::Black),
-            &self.date,
-            self.end,
-            &self.time_control.pgn(),
-        )
-    }
-
-    /// The game so far as PGN, to the clipboard (as the analysis board's
-    /// `:copy` does).
-    pub fn copy_pgn(&mut self, cx: &mut Shared) {
-        let text = self.game_pgn(cx);
-        cx.requests.push(Request::Clipboard(text));
-        cx.say(
-            "PGN of the game so far copied (if the terminal allows).",
-            Tone::Info,
-        );
-    }
-
-    /// The game as `s` writes it: with the opening's ECO code and name and
-    /// each move's clock.
-    pub fn game_pgn(&self, cx: &Shared) -> String {
-        let result = self.end.map_or("*", GameEnd::result);
-        let mut headers = self.headers();
-        if let Some(opening) = cx.board.opening() {
-            headers.set("ECO", opening.eco.clone());
-            headers.set("Opening", opening.name.clone());
-        }
-        let clocks = &self.clocks[..self.clocks.len().min(cx.board.game.len())];
-        write_pgn_clocked(&cx.board.game, &headers, result, clocks)
-    }
-
-    /// The game as it stands has been saved (`s`), so taking it to the
-    /// analysis board leaves nothing unsaved.
-    pub fn game_saved(&self, cx: &Shared) -> bool {
-        self.saved_game
-            .as_ref()
-            .is_some_and(|saved| *saved == self.game_pgn(cx))
-    }
-
-    pub fn save_pgn(&mut self, cx: &mut Shared, _now: Instant) {
-        if !cx.started {
-            return;
-        }
-        let Some(dirs) = &cx.services.dirs else {
-            cx.say("No data directory: nothing can be saved.", Tone::Error);
-            return;
-        };
-        let text = self.game_pgn(cx);
-        match save_in_games(&dirs.data, "kibitz", &text) {
-            Ok(path) => {
-                cx.say(format!("Saved {}", path.display()), Tone::Info);
-                self.saved_game = Some(text);
-            }
-            Err(e) => cx.say(
-                format!("Cannot save {}: {}", e.path.display(), e.source),
-                Tone::Error,
-            ),
-        }
-    }
-
-    pub fn autosave(&mut self, cx: &mut Shared, now: Instant) {
-        if cx.services.dirs.is_none() && cx.services.autosave.is_none() {
-            return;
-        }
-        let times = match &self.clock {
-            Some(clock) => (
-                clock.remaining(Color::White, now),
-                clock.remaining(Color::Black, now),
-            ),
-            None => (Duration::ZERO, Duration::ZERO),
-        };
-        let saved = SavedGame::new(
-            &cx.board.game,
-            self.players,
-            self.time_control,
-            times,
-            self.end.is_some(),
-        );
-        if let Err(e) = cx.services.write_autosave(&saved) {
-            cx.say(format!("Autosave failed: {e}"), Tone::Error);
         }
     }
 
