@@ -449,3 +449,23 @@ fn describe_command_prints_the_words_and_json() {
         assert!(stdout(&out).is_empty());
     }
 }
+
+#[test]
+fn a_config_file_named_but_missing_is_said() {
+    let home = TempHome::new("plain-missing-config");
+    let missing = home.join("no-such-config.toml");
+    let out = run_in(
+        &home,
+        &["--config", missing.to_str().unwrap(), "--plain"],
+        "quit\n",
+    );
+    assert!(out.status.success());
+    assert!(
+        stderr(&out).contains("no-such-config.toml does not exist; using the defaults"),
+        "{}",
+        stderr(&out)
+    );
+    // The default file may be missing without a word.
+    let out = run_in(&home, &["--plain"], "quit\n");
+    assert!(!stderr(&out).contains("does not exist"), "{}", stderr(&out));
+}

@@ -103,6 +103,16 @@ impl BoardArgs {
             Some(path) => Settings::load(path),
             None => (Settings::default(), Vec::new()),
         };
+        // A file named with --config that is not there is a typo to point
+        // out; the default file may be missing (defaults, no complaint).
+        if let Some(path) = &self.config
+            && !path.exists()
+        {
+            messages.push(format!(
+                "config: {} does not exist; using the defaults",
+                path.display().to_string().escape_debug()
+            ));
+        }
         if dirs.is_none() {
             messages.push("no home directory: games are not autosaved".into());
         }
