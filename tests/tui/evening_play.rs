@@ -434,3 +434,70 @@ fn the_game_help_says_analyse_works_before_the_first_move_too() {
     board.typed("analyse");
     assert!(board.app.mode.analysis().is_some(), "{}", board.message());
 }
+
+/// Whether a dialog is open (any: the board behind it is only a picture
+/// before anything is on it).
+fn dialog_open(board: &Board) -> bool {
+    board.app.cx.overlay != Overlay::None
+}
+
+#[test]
+fn leaving_review_all_before_any_game_goes_back_to_the_game_list() {
+    let path = common::testdata("pgn/review-three.pgn");
+    // Reviewed to the end, then Esc.
+    let mut board = Board::options((80, 24)).blitz().build();
+    board.open(&path, None);
+    assert_eq!(board.app.cx.overlay, Overlay::GameList);
+    board.ctrl('r');
+    board.serve();
+    assert!(
+        board.screen().contains("3 of 3 games reviewed"),
+        "{}",
+        board.screen()
+    );
+    board.key(KeyCode::Esc);
+    assert_eq!(board.app.cx.overlay, Overlay::GameList);
+    let screen = board.screen();
+    assert!(screen.contains("Choose a game"), "{screen}");
+    assert!(!screen.contains("to move"), "{screen}");
+    // Esc from the list: the new-game dialog, as at the start.
+    board.key(KeyCode::Esc);
+    assert!(
+        matches!(board.app.cx.overlay, Overlay::NewGame(_)),
+        "{:?}",
+        board.app.cx.overlay
+    );
+    assert!(board.screen().contains("New game"), "{}", board.screen());
+
+    // Stopped during the review: y goes back to the list too.
+    let mut board = Board::options((80, 24)).blitz().build();
+    board.open(&path, None);
+    board.ctrl('r');
+    board.app.take_requests();
+    board.key(KeyCode::Esc);
+    assert!(board.screen().contains("Stop the review?"));
+    board.char('y');
+    assert_eq!(board.app.cx.overlay, Overlay::GameList);
+    let screen = board.screen();
+    assert!(screen.contains("Choose a game"), "{screen}");
+    assert!(!screen.contains("to move"), "{screen}");
+    // Esc from the list: the new-game dialog.
+    board.key(KeyCode::Esc);
+    assert!(
+        matches!(board.app.cx.overlay, Overlay::NewGame(_)),
+        "{:?}",
+        board.app.cx.overlay
+    );
+}
+
+#[test]
+fn a_game_chosen_in_the_list_before_any_game_keeps_the_list_until_it_is_there() {
+    let mut board = Board::options((80, 24)).blitz().build();
+    board.open(&common::testdata("pgn/review-three.pgn"), None);
+    board.key(KeyCode::Enter);
+    // The game is being read: the list stays, no game to play shows.
+    assert!(dialog_open(&board), "{}", board.screen());
+    board.serve();
+    assert_eq!(board.app.cx.overlay, Overlay::None);
+    assert!(board.app.mode.analysis().is_some());
+}

@@ -117,6 +117,18 @@ impl App {
         }
     }
 
+    /// Before anything is on the board, the game drawn there is only the
+    /// picture behind a dialog: it never becomes a game to play. A dialog
+    /// that closed with nothing behind it leaves the new-game dialog (Esc
+    /// there quits, as at the start).
+    fn dialog_before_anything(&mut self) {
+        let cx = &mut self.cx;
+        // (A lesson opened from the whole-file review is no such picture.)
+        if !cx.started && !cx.quit && cx.overlay == Overlay::None && self.mode.game().is_some() {
+            cx.overlay = Overlay::NewGame(cx.services.new_game_form(None));
+        }
+    }
+
     /// The mode has changes that are not saved.
     pub fn unsaved(&self) -> bool {
         self.mode.get().unsaved()
@@ -314,6 +326,7 @@ impl App {
         if let Some(asked) = self.cx.switch.take() {
             switch::carry_out(&mut self.mode, &mut self.lesson, &mut self.cx, asked, now);
         }
+        self.dialog_before_anything();
         self.backdrop();
         let services = &mut self.cx.services;
         // (Not for a position only drawn behind a dialog.)
