@@ -501,3 +501,40 @@ fn a_game_chosen_in_the_list_before_any_game_keeps_the_list_until_it_is_there() 
     assert_eq!(board.app.cx.overlay, Overlay::None);
     assert!(board.app.mode.analysis().is_some());
 }
+
+/// The Italian game after 4 moves, given with `--fen`.
+const ITALIAN: &str = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4";
+
+#[test]
+fn the_given_position_is_offered_for_the_whole_session() {
+    let given = kibitz::game::fen::parse_fen(ITALIAN).unwrap();
+    let mut board = Board::blitz((80, 24), Some(ITALIAN));
+    assert!(board.screen().contains("the given position"));
+    board.start();
+    // n before a move: the next dialog still offers (and picks) it.
+    board.char('n');
+    let form = match &board.app.cx.overlay {
+        Overlay::NewGame(form) => form.clone(),
+        other => panic!("no new-game dialog: {other:?}"),
+    };
+    assert!(form.uses_fen(), "{form:?}");
+    let screen = board.screen();
+    assert!(screen.contains("the given position"), "{screen}");
+    assert!(!screen.contains("the standard position"), "{screen}");
+    board.key(KeyCode::Enter);
+    assert_eq!(board.app.cx.board.game.position(), &given);
+
+    // On the analysis board (`--analyse`), `:new` offers it too.
+    let mut board = Board::options((80, 24))
+        .blitz()
+        .fen(Some(ITALIAN))
+        .analysis();
+    assert_eq!(board.app.cx.board.game.position(), &given);
+    board.typed("new");
+    let screen = board.screen();
+    assert!(screen.contains("the given position"), "{screen}");
+    // Played as White from it.
+    board.key(KeyCode::Enter);
+    assert!(board.app.mode.game().is_some());
+    assert_eq!(board.app.cx.board.game.position(), &given);
+}

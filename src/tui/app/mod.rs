@@ -68,6 +68,7 @@ impl App {
     ) -> App {
         let mode = Play::new(settings.level).into();
         let mut cx = Shared::new(settings, dirs, Overlay::None, size);
+        cx.services.given = fen_start.clone();
         // The dialog starts with the last game's choices, read with the
         // data folder.
         let form = cx.services.new_game_form(fen_start);
