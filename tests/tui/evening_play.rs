@@ -538,3 +538,52 @@ fn the_given_position_is_offered_for_the_whole_session() {
     assert!(board.app.mode.game().is_some());
     assert_eq!(board.app.cx.board.game.position(), &given);
 }
+
+#[test]
+fn the_resume_dialog_shows_the_saved_clocks_and_no_book() {
+    // The resume dialog: the offered game's clocks as saved, no book.
+    let saved = SavedGame {
+        version: 1,
+        start_fen: None,
+        chess960: false,
+        moves: ["e2e4", "d7d5", "e4d5"]
+            .iter()
+            .map(|m| m.to_string())
+            .collect(),
+        players: "white".to_string(),
+        level: 5,
+        time_control: "5+3".to_string(),
+        white_ms: 296_997,
+        black_ms: 281_000,
+        finished: false,
+    };
+    let mut board = Board::options((80, 24)).resume(saved).seed(1).build();
+    board.set_book(Arc::new(default_book().unwrap()));
+    assert!(!board.app.cx.book_moves().is_empty());
+    let screen = board.screen();
+    assert!(matches!(board.app.cx.overlay, Overlay::Resume(_)));
+    assert!(screen.contains("4:56"), "{screen}");
+    assert!(screen.contains("4:41"), "{screen}");
+    assert!(!screen.contains('%'), "{screen}");
+}
+
+#[test]
+fn the_first_new_game_dialog_has_no_book_beside_it() {
+    let mut board = Board::options((80, 24)).blitz().build();
+    board.set_book(Arc::new(default_book().unwrap()));
+    let screen = board.screen();
+    assert!(!screen.contains('%'), "{screen}");
+    assert!(!screen.contains("Book"), "{screen}");
+}
+
+#[test]
+fn the_first_new_game_dialog_hides_the_tablebase_verdict_of_a_fen_ending() {
+    let mut tables = Tablebases::new(Builtin::new());
+    tables.add_syzygy(&common::testdata("syzygy")).unwrap();
+    let mut board = Board::blitz((80, 24), Some(FEN));
+    board.update(Msg::Tablebases(Arc::new(tables)));
+    assert!(board.app.cx.tablebase_view().is_some());
+    let screen = board.screen();
+    assert!(!screen.contains("win"), "{screen}");
+    assert!(!screen.contains("Tablebase"), "{screen}");
+}

@@ -17,7 +17,7 @@ mod side;
 
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use ratatui::crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
@@ -106,15 +106,26 @@ impl App {
                         level: Level::new(form.level).unwrap_or_default(),
                     },
                 };
-                Some((Game::new(form.shown_start()), players, form.time_control()))
+                Some((
+                    Game::new(form.shown_start()),
+                    players,
+                    form.time_control(),
+                    None,
+                ))
             }
-            Overlay::Resume(saved) => saved.restore().ok(),
+            Overlay::Resume(saved) => saved.restore().ok().map(|(game, players, time_control)| {
+                let times = (
+                    Duration::from_millis(saved.white_ms),
+                    Duration::from_millis(saved.black_ms),
+                );
+                (game, players, time_control, Some(times))
+            }),
             _ => None,
         };
-        if let Some((game, players, time_control)) = shown
+        if let Some((game, players, time_control, times)) = shown
             && let Some(play) = self.mode.game_mut()
         {
-            play.backdrop(&mut self.cx, game, players, time_control);
+            play.backdrop(&mut self.cx, game, players, time_control, times);
         }
     }
 
