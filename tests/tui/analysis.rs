@@ -1378,10 +1378,10 @@ fn a_stopped_review_of_a_file_asks_first_and_resumes_where_it_stopped() {
     h.char('n');
     assert_eq!(h.app.cx.overlay, Overlay::ReviewAll);
     assert!(!h.app.take_requests().contains(&Request::Cancel(id)));
-    // y stops it.
+    // y stops it and goes back to the game list.
     h.key(KeyCode::Esc);
     h.char('y');
-    assert_eq!(h.app.cx.overlay, Overlay::None);
+    assert_eq!(h.app.cx.overlay, Overlay::GameList);
     assert!(h.app.take_requests().contains(&Request::Cancel(id)));
     event(&mut h, id, ReviewAllEvent::Done(Ok(None)));
     assert!(
@@ -1440,8 +1440,9 @@ fn a_stopped_review_of_a_file_asks_first_and_resumes_where_it_stopped() {
         "{}",
         h.screen()
     );
-    // Esc on a finished review closes it without a question.
+    // Esc on a finished review goes back to the game list without a
+    // question.
     h.key(KeyCode::Esc);
     h.key(KeyCode::Esc);
-    assert_eq!(h.app.cx.overlay, Overlay::None);
+    assert_eq!(h.app.cx.overlay, Overlay::GameList);
 }

@@ -434,3 +434,156 @@ fn the_game_help_says_analyse_works_before_the_first_move_too() {
     board.typed("analyse");
     assert!(board.app.mode.analysis().is_some(), "{}", board.message());
 }
+
+/// Whether a dialog is open (any: the board behind it is only a picture
+/// before anything is on it).
+fn dialog_open(board: &Board) -> bool {
+    board.app.cx.overlay != Overlay::None
+}
+
+#[test]
+fn leaving_review_all_before_any_game_goes_back_to_the_game_list() {
+    let path = common::testdata("pgn/review-three.pgn");
+    // Reviewed to the end, then Esc.
+    let mut board = Board::options((80, 24)).blitz().build();
+    board.open(&path, None);
+    assert_eq!(board.app.cx.overlay, Overlay::GameList);
+    board.ctrl('r');
+    board.serve();
+    assert!(
+        board.screen().contains("3 of 3 games reviewed"),
+        "{}",
+        board.screen()
+    );
+    board.key(KeyCode::Esc);
+    assert_eq!(board.app.cx.overlay, Overlay::GameList);
+    let screen = board.screen();
+    assert!(screen.contains("Choose a game"), "{screen}");
+    assert!(!screen.contains("to move"), "{screen}");
+    // Esc from the list: the new-game dialog, as at the start.
+    board.key(KeyCode::Esc);
+    assert!(
+        matches!(board.app.cx.overlay, Overlay::NewGame(_)),
+        "{:?}",
+        board.app.cx.overlay
+    );
+    assert!(board.screen().contains("New game"), "{}", board.screen());
+
+    // Stopped during the review: y goes back to the list too.
+    let mut board = Board::options((80, 24)).blitz().build();
+    board.open(&path, None);
+    board.ctrl('r');
+    board.app.take_requests();
+    board.key(KeyCode::Esc);
+    assert!(board.screen().contains("Stop the review?"));
+    board.char('y');
+    assert_eq!(board.app.cx.overlay, Overlay::GameList);
+    let screen = board.screen();
+    assert!(screen.contains("Choose a game"), "{screen}");
+    assert!(!screen.contains("to move"), "{screen}");
+    // Esc from the list: the new-game dialog.
+    board.key(KeyCode::Esc);
+    assert!(
+        matches!(board.app.cx.overlay, Overlay::NewGame(_)),
+        "{:?}",
+        board.app.cx.overlay
+    );
+}
+
+#[test]
+fn a_game_chosen_in_the_list_before_any_game_keeps_the_list_until_it_is_there() {
+    let mut board = Board::options((80, 24)).blitz().build();
+    board.open(&common::testdata("pgn/review-three.pgn"), None);
+    board.key(KeyCode::Enter);
+    // The game is being read: the list stays, no game to play shows.
+    assert!(dialog_open(&board), "{}", board.screen());
+    board.serve();
+    assert_eq!(board.app.cx.overlay, Overlay::None);
+    assert!(board.app.mode.analysis().is_some());
+}
+
+/// The Italian game after 4 moves, given with `--fen`.
+const ITALIAN: &str = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4";
+
+#[test]
+fn the_given_position_is_offered_for_the_whole_session() {
+    let given = kibitz::game::fen::parse_fen(ITALIAN).unwrap();
+    let mut board = Board::blitz((80, 24), Some(ITALIAN));
+    assert!(board.screen().contains("the given position"));
+    board.start();
+    // n before a move: the next dialog still offers (and picks) it.
+    board.char('n');
+    let form = match &board.app.cx.overlay {
+        Overlay::NewGame(form) => form.clone(),
+        other => panic!("no new-game dialog: {other:?}"),
+    };
+    assert!(form.uses_fen(), "{form:?}");
+    let screen = board.screen();
+    assert!(screen.contains("the given position"), "{screen}");
+    assert!(!screen.contains("the standard position"), "{screen}");
+    board.key(KeyCode::Enter);
+    assert_eq!(board.app.cx.board.game.position(), &given);
+
+    // On the analysis board (`--analyse`), `:new` offers it too.
+    let mut board = Board::options((80, 24))
+        .blitz()
+        .fen(Some(ITALIAN))
+        .analysis();
+    assert_eq!(board.app.cx.board.game.position(), &given);
+    board.typed("new");
+    let screen = board.screen();
+    assert!(screen.contains("the given position"), "{screen}");
+    // Played as White from it.
+    board.key(KeyCode::Enter);
+    assert!(board.app.mode.game().is_some());
+    assert_eq!(board.app.cx.board.game.position(), &given);
+}
+
+#[test]
+fn the_resume_dialog_shows_the_saved_clocks_and_no_book() {
+    // The resume dialog: the offered game's clocks as saved, no book.
+    let saved = SavedGame {
+        version: 1,
+        start_fen: None,
+        chess960: false,
+        moves: ["e2e4", "d7d5", "e4d5"]
+            .iter()
+            .map(|m| m.to_string())
+            .collect(),
+        players: "white".to_string(),
+        level: 5,
+        time_control: "5+3".to_string(),
+        white_ms: 296_997,
+        black_ms: 281_000,
+        finished: false,
+    };
+    let mut board = Board::options((80, 24)).resume(saved).seed(1).build();
+    board.set_book(Arc::new(default_book().unwrap()));
+    assert!(!board.app.cx.book_moves().is_empty());
+    let screen = board.screen();
+    assert!(matches!(board.app.cx.overlay, Overlay::Resume(_)));
+    assert!(screen.contains("4:56"), "{screen}");
+    assert!(screen.contains("4:41"), "{screen}");
+    assert!(!screen.contains('%'), "{screen}");
+}
+
+#[test]
+fn the_first_new_game_dialog_has_no_book_beside_it() {
+    let mut board = Board::options((80, 24)).blitz().build();
+    board.set_book(Arc::new(default_book().unwrap()));
+    let screen = board.screen();
+    assert!(!screen.contains('%'), "{screen}");
+    assert!(!screen.contains("Book"), "{screen}");
+}
+
+#[test]
+fn the_first_new_game_dialog_hides_the_tablebase_verdict_of_a_fen_ending() {
+    let mut tables = Tablebases::new(Builtin::new());
+    tables.add_syzygy(&common::testdata("syzygy")).unwrap();
+    let mut board = Board::blitz((80, 24), Some(FEN));
+    board.update(Msg::Tablebases(Arc::new(tables)));
+    assert!(board.app.cx.tablebase_view().is_some());
+    let screen = board.screen();
+    assert!(!screen.contains("win"), "{screen}");
+    assert!(!screen.contains("Tablebase"), "{screen}");
+}

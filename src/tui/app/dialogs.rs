@@ -175,6 +175,11 @@ impl App {
                 cx.overlay = Overlay::Confirm(Confirm::Discard);
             }
             ListKey::Open(path, number) => {
+                // Before anything is on the board, the list stays until
+                // the game is there (or says why it is not).
+                if !cx.started {
+                    cx.overlay = Overlay::GameList;
+                }
                 cx.request(Request::LoadGame { path, number });
             }
         }
@@ -245,7 +250,8 @@ impl App {
             ReviewAllKey::Close if !review.done => {
                 cx.overlay = Overlay::Confirm(Confirm::StopReviewAll);
             }
-            ReviewAllKey::Close => {}
+            // Back to the game list it was opened from.
+            ReviewAllKey::Close => cx.overlay = Overlay::GameList,
             ReviewAllKey::OpenGame(path, number) if unsaved => {
                 cx.pending = Some(Pending::LoadGame(path, number));
                 cx.overlay = Overlay::Confirm(Confirm::Discard);
@@ -267,8 +273,9 @@ impl App {
         }
     }
 
-    /// The answer to "stop the review?": yes stops it (Ctrl-R in the game
-    /// list takes it up again), no goes back to its report.
+    /// The answer to "stop the review?": yes stops it and goes back to the
+    /// game list (Ctrl-R there takes it up again), no goes back to its
+    /// report.
     fn stop_review_all(&mut self, yes: bool) {
         let cx = &mut self.cx;
         let Some(review) = &cx.review_all else {
@@ -278,6 +285,8 @@ impl App {
             cx.overlay = Overlay::ReviewAll;
             return;
         }
+        // Back to the game list, where Ctrl-R takes the review up again.
+        cx.overlay = Overlay::GameList;
         if review.done {
             return;
         }

@@ -17,7 +17,7 @@ mod side;
 
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use ratatui::crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
@@ -68,6 +68,7 @@ impl App {
     ) -> App {
         let mode = Play::new(settings.level).into();
         let mut cx = Shared::new(settings, dirs, Overlay::None, size);
+        cx.services.given = fen_start.clone();
         // The dialog starts with the last game's choices, read with the
         // data folder.
         let form = cx.services.new_game_form(fen_start);
@@ -105,15 +106,38 @@ impl App {
                         level: Level::new(form.level).unwrap_or_default(),
                     },
                 };
-                Some((Game::new(form.shown_start()), players, form.time_control()))
+                Some((
+                    Game::new(form.shown_start()),
+                    players,
+                    form.time_control(),
+                    None,
+                ))
             }
-            Overlay::Resume(saved) => saved.restore().ok(),
+            Overlay::Resume(saved) => saved.restore().ok().map(|(game, players, time_control)| {
+                let times = (
+                    Duration::from_millis(saved.white_ms),
+                    Duration::from_millis(saved.black_ms),
+                );
+                (game, players, time_control, Some(times))
+            }),
             _ => None,
         };
-        if let Some((game, players, time_control)) = shown
+        if let Some((game, players, time_control, times)) = shown
             && let Some(play) = self.mode.game_mut()
         {
-            play.backdrop(&mut self.cx, game, players, time_control);
+            play.backdrop(&mut self.cx, game, players, time_control, times);
+        }
+    }
+
+    /// Before anything is on the board, the game drawn there is only the
+    /// picture behind a dialog: it never becomes a game to play. A dialog
+    /// that closed with nothing behind it leaves the new-game dialog (Esc
+    /// there quits, as at the start).
+    fn dialog_before_anything(&mut self) {
+        let cx = &mut self.cx;
+        // (A lesson opened from the whole-file review is no such picture.)
+        if !cx.started && !cx.quit && cx.overlay == Overlay::None && self.mode.game().is_some() {
+            cx.overlay = Overlay::NewGame(cx.services.new_game_form(None));
         }
     }
 
@@ -314,6 +338,7 @@ impl App {
         if let Some(asked) = self.cx.switch.take() {
             switch::carry_out(&mut self.mode, &mut self.lesson, &mut self.cx, asked, now);
         }
+        self.dialog_before_anything();
         self.backdrop();
         let services = &mut self.cx.services;
         // (Not for a position only drawn behind a dialog.)

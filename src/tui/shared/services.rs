@@ -52,6 +52,9 @@ pub struct Services {
     /// The last new game's choices, which the next new-game dialog starts
     /// with (read from the data folder at the start).
     pub new_game: Option<Choices>,
+    /// The position given with `--fen`: every new-game dialog of the
+    /// session offers it ("the given position").
+    pub given: Option<Chess>,
 }
 
 /// Where background table making is.
@@ -173,6 +176,7 @@ impl Services {
             autosave: None,
             unfinished: std::collections::VecDeque::new(),
             new_game: None,
+            given: None,
         };
         services.load_recent();
         services.new_game = services.load_new_game();
@@ -246,7 +250,10 @@ impl Services {
     }
 
     /// The new-game dialog, starting with the last game's choices.
+    /// The new-game dialog, offering `fen_start` (`P` on the analysis
+    /// board) or else the position given with `--fen`.
     pub fn new_game_form(&self, fen_start: Option<Chess>) -> NewGameForm {
+        let fen_start = fen_start.or_else(|| self.given.clone());
         NewGameForm::remembered(&self.settings, fen_start, self.new_game.as_ref())
     }
 

@@ -2,10 +2,13 @@
 //! ends (the engine's line and score, the book, the tablebase), `v` to
 //! show it, and the board drawn behind the first dialog.
 
+use std::time::Duration;
+
 use shakmaty::Color;
 
 use crate::config::TimeControl;
 use crate::game::Game;
+use crate::tui::clock::Clock;
 use crate::tui::layout::panels::Panel;
 use crate::tui::save::Players;
 use crate::tui::shared::{Shared, Tone};
@@ -17,7 +20,8 @@ impl Play {
     /// Whether the engine's line and score, the book and the tablebase are
     /// kept back: during a game against the engine, unless the player
     /// asked for them (`v`, or `spoilers = "show"` in the config). Before
-    /// any game (behind the first dialog) there is nothing to spoil.
+    /// any game (behind the first dialog) the engine has no line to hide,
+    /// and `v` would not answer there: the panel says nothing of them.
     pub fn spoilers(&self, cx: &Shared) -> Spoilers {
         if !cx.started {
             return Spoilers::Free;
@@ -32,8 +36,11 @@ impl Play {
     /// Whether the panels that suggest moves (book, tablebase) may show:
     /// not while the spoilers are kept back, nor when `e` hid the engine's
     /// thinking (a book or table move list would give the same moves away).
+    /// Behind the first dialog they never show: nothing is played yet, and
+    /// the game about to start (or to be resumed) may be one against the
+    /// engine.
     pub(super) fn spoilers_shown(&self, cx: &Shared) -> bool {
-        cx.engine_panel && self.spoilers(cx) != Spoilers::Hidden
+        cx.started && cx.engine_panel && self.spoilers(cx) != Spoilers::Hidden
     }
 
     /// The optional panels of a game that have something to show, in the
@@ -54,12 +61,26 @@ impl Play {
 
     /// Before anything is on the board: draw what the dialog over it is
     /// about, `game` between `players` (the new game's start, or the
-    /// unfinished game offered).
-    pub fn backdrop(&mut self, cx: &mut Shared, game: Game, players: Players, time_control: TimeControl) {
+    /// unfinished game offered, with its clocks as saved: `times`).
+    pub fn backdrop(
+        &mut self,
+        cx: &mut Shared,
+        game: Game,
+        players: Players,
+        time_control: TimeControl,
+        times: Option<(Duration, Duration)>,
+    ) {
         if cx.started {
             return;
         }
         cx.board.game = game;
+        // Stopped clocks: only a game started from the dialog runs them.
+        self.clock = match (time_control, times) {
+            (TimeControl::Fischer { increment, .. }, Some((white, black))) => {
+                Some(Clock::with_remaining(white, black, increment))
+            }
+            _ => None,
+        };
         cx.board.flipped = matches!(
             players,
             Players::VsEngine {
