@@ -441,6 +441,7 @@ impl BoardMode for Play {
             Panel::MoveList => MoveList {
                 game: &cx.board.game,
                 viewing: self.viewed(&cx.board.game),
+                no_color: cx.no_color,
                 theme,
             }
             .draw(frame, rect),
