@@ -506,7 +506,10 @@ impl App {
             }
             KeyCode::Esc => {
                 cx.board.selected = None;
-                cx.message = None;
+                // The problems found while starting, one at a time.
+                if !cx.next_problem() {
+                    cx.message = None;
+                }
             }
             KeyCode::Char(':' | '/') => cx.input = Some(String::new()),
             KeyCode::Char('?') => cx.overlay = Overlay::Help(0),

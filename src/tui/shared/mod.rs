@@ -75,6 +75,9 @@ pub struct Shared {
     /// The command line, while it is open.
     pub input: Option<String>,
     pub message: Option<(String, Tone)>,
+    /// The problems found while starting (config file, book, autosave),
+    /// shown one at a time (Esc shows the next), and the one shown.
+    pub problems: (Vec<String>, usize),
     pub engine_panel: bool,
     /// In a game against the engine, its line and score, the book and the
     /// tablebase show before the game's end (`v`; `spoilers` in the config).
@@ -141,6 +144,7 @@ impl Shared {
             overlay,
             input: None,
             message: None,
+            problems: (Vec::new(), 0),
             quit: false,
             started: false,
             side: Side::default(),
@@ -209,6 +213,43 @@ impl Shared {
 
     pub fn say(&mut self, text: impl Into<String>, tone: Tone) {
         self.message = Some((text.into(), tone));
+    }
+
+    /// Show the problems found while starting: the first in the status
+    /// line, saying how many there are; Esc shows the next.
+    pub fn show_problems(&mut self, problems: Vec<String>) {
+        self.problems = (problems, 0);
+        self.show_problem();
+    }
+
+    /// Esc on a problem found while starting: the next one, if one is
+    /// left. False when there is none, or another message took its place.
+    pub fn next_problem(&mut self) -> bool {
+        let shown = self.problem_text();
+        let (problems, at) = &mut self.problems;
+        if *at + 1 >= problems.len() || self.message.as_ref().map(|m| &m.0) != shown.as_ref() {
+            return false;
+        }
+        *at += 1;
+        self.show_problem();
+        true
+    }
+
+    fn show_problem(&mut self) {
+        if let Some(text) = self.problem_text() {
+            self.say(text, Tone::Error);
+        }
+    }
+
+    /// The problem shown now, with its place among them.
+    fn problem_text(&self) -> Option<String> {
+        let (problems, at) = &self.problems;
+        let problem = problems.get(*at)?;
+        Some(match problems.len() {
+            1 => problem.clone(),
+            n if at + 1 < n => format!("{} of {n} (Esc: next): {problem}", at + 1),
+            n => format!("{n} of {n}: {problem}"),
+        })
     }
 
     /// The game came within five pieces: generate the missing tables as the
