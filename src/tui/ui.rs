@@ -100,7 +100,9 @@ fn draw_panel(frame: &mut Frame, app: &App, panel: Panel, rect: Rect, theme: &Th
     {
         return;
     }
-    let position = cx.board.game.position();
+    // The position the panels are about (a game looked back at: the one
+    // on the board).
+    let position = app.mode.get().panel_position(cx);
     match panel {
         Panel::Tablebase => {
             if let Some((probe, moves)) = cx.tablebase_view() {
@@ -116,7 +118,7 @@ fn draw_panel(frame: &mut Frame, app: &App, panel: Panel, rect: Rect, theme: &Th
         }
         Panel::Book => Book {
             position,
-            moves: &cx.book_moves(),
+            moves: &cx.book_moves_at(position),
             theme,
         }
         .draw(frame, rect),

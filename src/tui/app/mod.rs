@@ -324,7 +324,8 @@ impl App {
             services.near_tables = true;
             self.cx.near_tables_reached();
         }
-        self.cx.refresh_tablebase_view();
+        let position = self.mode.get().panel_position(&self.cx).clone();
+        self.cx.refresh_tablebase_view(&position);
         self.dirty |= redraw;
     }
 
@@ -521,7 +522,8 @@ impl App {
             }
             KeyCode::Char('S') => {
                 let by_default = self.mode.get().stats_by_default();
-                cx.toggle_stats(by_default);
+                let searched = self.mode.get().has_stats(cx);
+                cx.toggle_stats(by_default, searched);
             }
             KeyCode::Char('o') => cx.open_dialog(),
             KeyCode::Char('g') => cx.open_game_list(),

@@ -15,7 +15,7 @@ pub use lesson::Lesson;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use shakmaty::{Move, Position};
+use shakmaty::{Chess, Move, Position};
 
 use crate::book::{Book, BookMove, BookOptions};
 use crate::config::{Dirs, Settings};
@@ -181,11 +181,10 @@ impl Shared {
 
     /// Work the tablebase panel out again if the position or the tables
     /// changed since the last time (its list then starts at the top).
-    pub fn refresh_tablebase_view(&mut self) {
-        if self
-            .services
-            .refresh_tablebase_view(self.board.game.position())
-        {
+    /// `position`: the one the panel is about (the mode's
+    /// `panel_position`).
+    pub fn refresh_tablebase_view(&mut self, position: &Chess) {
+        if self.services.refresh_tablebase_view(position) {
             self.side.tablebase_first = 0;
         }
     }
@@ -199,6 +198,11 @@ impl Shared {
     /// The book's moves for the current position.
     pub fn book_moves(&self) -> Vec<BookMove> {
         self.services.book_moves(self.board.game.position())
+    }
+
+    /// The book's moves for `position` (a game looked back at).
+    pub fn book_moves_at(&self, position: &Chess) -> Vec<BookMove> {
+        self.services.book_moves(position)
     }
 
     /// Seed the random choices (side "Random") for repeatable tests.
@@ -305,15 +309,22 @@ impl Shared {
     }
 
     /// `S`: show or hide the statistics panel (`by_default`: the mode's
-    /// choice until now).
-    pub fn toggle_stats(&mut self, by_default: bool) {
+    /// choice until now; `searched`: whether a search has reported
+    /// anything to show).
+    pub fn toggle_stats(&mut self, by_default: bool, searched: bool) {
         let shown = !self.stats_shown(by_default);
         self.stats_panel = Some(shown);
         if shown {
             self.side.chosen = Some(Panel::Stats);
         }
-        let state = if shown { "shown" } else { "hidden" };
-        self.say(format!("Search statistics {state}."), Tone::Info);
+        // Nothing is drawn before a search has reported: say so rather
+        // than "shown" over an unchanged screen.
+        let text = match (shown, searched) {
+            (true, true) => "Search statistics shown.",
+            (true, false) => "Search statistics will show once the engine has searched.",
+            (false, _) => "Search statistics hidden.",
+        };
+        self.say(text, Tone::Info);
     }
 
     /// Legal moves (SAN) that begin with what is typed, for the command line.
