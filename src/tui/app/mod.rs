@@ -240,7 +240,13 @@ impl App {
             Msg::Key(key, _) => {
                 let pressed = key.kind != KeyEventKind::Release;
                 if pressed {
+                    let problem = self.cx.showing_problem();
                     self.key(key, now);
+                    // The problems found while starting, one a key, unless
+                    // the key had something of its own to say.
+                    if problem {
+                        self.cx.next_problem();
+                    }
                 }
                 pressed
             }
@@ -507,10 +513,7 @@ impl App {
             }
             KeyCode::Esc => {
                 cx.board.selected = None;
-                // The problems found while starting, one at a time.
-                if !cx.next_problem() {
-                    cx.message = None;
-                }
+                cx.message = None;
             }
             KeyCode::Char(':' | '/') => cx.input = Some(String::new()),
             KeyCode::Char('?') => cx.overlay = Overlay::Help(0),

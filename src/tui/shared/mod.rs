@@ -220,23 +220,33 @@ impl Shared {
     }
 
     /// Show the problems found while starting: the first in the status
-    /// line, saying how many there are; Esc shows the next.
+    /// line, saying how many there are; each key shows the next.
     pub fn show_problems(&mut self, problems: Vec<String>) {
         self.problems = (problems, 0);
         self.show_problem();
     }
 
-    /// Esc on a problem found while starting: the next one, if one is
-    /// left. False when there is none, or another message took its place.
-    pub fn next_problem(&mut self) -> bool {
-        let shown = self.problem_text();
+    /// Whether the status line shows a problem found while starting with
+    /// more to come.
+    pub fn showing_problem(&self) -> bool {
+        let (problems, at) = &self.problems;
+        *at + 1 < problems.len()
+            && self.message.as_ref().map(|m| &m.0) == self.problem_text().as_ref()
+    }
+
+    /// After a key that left the problem shown (or cleared it): the next
+    /// problem found while starting, if one is left. A key that said
+    /// something of its own keeps its message.
+    pub fn next_problem(&mut self) {
+        let untouched = match &self.message {
+            None => true,
+            Some((text, _)) => Some(text) == self.problem_text().as_ref(),
+        };
         let (problems, at) = &mut self.problems;
-        if *at + 1 >= problems.len() || self.message.as_ref().map(|m| &m.0) != shown.as_ref() {
-            return false;
+        if untouched && *at + 1 < problems.len() {
+            *at += 1;
+            self.show_problem();
         }
-        *at += 1;
-        self.show_problem();
-        true
     }
 
     fn show_problem(&mut self) {
@@ -251,7 +261,7 @@ impl Shared {
         let problem = problems.get(*at)?;
         Some(match problems.len() {
             1 => problem.clone(),
-            n if at + 1 < n => format!("{} of {n} (Esc: next): {problem}", at + 1),
+            n if at + 1 < n => format!("{} of {n} (any key: next): {problem}", at + 1),
             n => format!("{n} of {n}: {problem}"),
         })
     }
