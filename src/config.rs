@@ -111,9 +111,9 @@ impl FromStr for AnalysisLimit {
     fn from_str(text: &str) -> Result<AnalysisLimit, String> {
         let text = text.trim();
         let bad = || {
-            format!(
-                "'{text}' is not an analysis limit (like \"30 s\" or \"depth 28\", or \"none\")"
-            )
+            // Short enough for the status line with the other problems'
+            // count before it (120 columns).
+            format!("'{text}' is not a limit (\"30 s\", \"depth 28\", \"none\")")
         };
         if text.eq_ignore_ascii_case("none") {
             return Ok(AnalysisLimit::None);
@@ -645,7 +645,7 @@ mod tests {
             assert_eq!(settings.analysis_limit, AnalysisLimit::DEFAULT, "{bad}");
             assert_eq!(problems.len(), 1, "{bad}: {problems:?}");
             assert!(
-                problems[0].contains("is not an analysis limit"),
+                problems[0].contains("is not a limit (\"30 s\", \"depth 28\", \"none\")"),
                 "{problems:?}"
             );
         }

@@ -20,15 +20,19 @@ struct Session {
     parser: vt100::Parser,
     bytes: mpsc::Receiver<Vec<u8>>,
     writer: Box<dyn Write + Send>,
+    /// Everything the program wrote, as it wrote it.
+    raw: Vec<u8>,
 }
 
 impl Session {
     fn pump(&mut self, wait: Duration) {
         if let Ok(chunk) = self.bytes.recv_timeout(wait) {
             self.parser.process(&chunk);
+            self.raw.extend_from_slice(&chunk);
         }
         while let Ok(chunk) = self.bytes.try_recv() {
             self.parser.process(&chunk);
+            self.raw.extend_from_slice(&chunk);
         }
     }
 
@@ -160,6 +164,7 @@ fn start_with(
         ),
         bytes: rx,
         writer: pty.master.take_writer().unwrap(),
+        raw: Vec::new(),
     };
     (session, child, pty.master)
 }
@@ -885,4 +890,62 @@ fn the_analysis_stops_at_its_limit_and_then_rests() {
     // key sent after the pseudo-terminal's resize was at times delivered
     // only when the next bytes came, which tmux never showed.)
     quit(&mut s, &mut *child, "after the stopped analysis");
+}
+
+/// Under `NO_COLOR` the terminal library writes a change of colour as an
+/// empty attribute sequence, `ESC[;m`, which resets bold and underline too:
+/// the analysis move list's weight was random. Now no colour is drawn, no
+/// such sequence is written, and every main-line move is bold on the real
+/// terminal while the engine keeps redrawing its lines.
+#[test]
+fn no_color_keeps_the_main_line_bold_on_a_real_terminal() {
+    let home = common::TempHome::new("pty-no-color");
+    let pgn = common::testdata("pgn/kasparov-deep-blue-1997.pgn");
+    let (mut s, mut child, _master) = start_with(
+        &home,
+        &["--pgn", pgn.to_str().unwrap(), "--game", "6"],
+        &[("NO_COLOR", "1")],
+    );
+    s.wait_for("the analysis board", |screen| {
+        screen.contains("Analysis · ply 0")
+    });
+    for _ in 0..14 {
+        s.send("\x1b[C");
+    }
+    s.wait_for("ply 14", |screen| screen.contains("ply 14, White to move"));
+    s.wait_for("an engine line", |screen| screen.contains("Engine · depth"));
+    // The engine redraws its lines for a while.
+    let until = Instant::now() + Duration::from_millis(1500);
+    while Instant::now() < until {
+        s.pump(Duration::from_millis(50));
+    }
+    let resets = s.raw.windows(4).filter(|w| w == b"\x1b[;m").count();
+    assert_eq!(resets, 0, "colour changes written as resets");
+    let screen = s.parser.screen();
+    let rows: Vec<String> = screen.rows(0, COLS).collect();
+    // In the move list (below the engine's lines).
+    let list = rows
+        .iter()
+        .position(|r| r.contains("Moves ─"))
+        .unwrap_or_else(|| panic!("a move list in {}", s.screen()));
+    for san in ["Bd3", "O-O", "Bf4", "Re1", "Kc8"] {
+        let (row, col) = rows
+            .iter()
+            .enumerate()
+            .skip(list + 1)
+            .find_map(|(r, text)| {
+                text.find(&format!(" {san} "))
+                    .map(|at| (r, text[..at].chars().count() + 1))
+            })
+            .unwrap_or_else(|| panic!("{san} in {}", s.screen()));
+        for c in 0..san.len() {
+            let cell = screen.cell(row as u16, (col + c) as u16).unwrap();
+            assert!(
+                cell.bold(),
+                "{san} not bold at {row},{col}:\n{}",
+                s.screen()
+            );
+        }
+    }
+    quit(&mut s, &mut *child, "the analysis board");
 }

@@ -44,7 +44,7 @@ use shakmaty::Chess;
 use crate::config::{Dirs, Settings};
 use crate::engine::Engine;
 
-use app::{App, Tone};
+use app::App;
 use msg::Msg;
 
 /// How often the clocks are looked at while one runs.
@@ -269,7 +269,7 @@ pub fn run(options: Options) -> anyhow::Result<Option<i32>> {
         app.analyse_position(options.fen.clone().unwrap_or_default(), now);
     }
     if !messages.is_empty() {
-        app.cx.message = Some((messages.join("; "), Tone::Error));
+        app.cx.show_problems(messages);
     }
 
     let input = spawn_input()?;

@@ -28,6 +28,27 @@ use super::widgets::tabs::Tabs;
 use crate::tui::widgets::fitted::fitted;
 
 pub fn draw(frame: &mut Frame, app: &App, now: Instant) {
+    draw_screen(frame, app, now);
+    if app.cx.no_color {
+        without_colour(frame);
+    }
+}
+
+/// Under `NO_COLOR` the terminal library writes every change of colour as
+/// an empty attribute sequence (`ESC[;m`), which the terminal reads as
+/// "reset everything": the bold or underline set just before it was lost
+/// at random, wherever a colour changed. The frame keeps no colour at all,
+/// so none is written and the attributes stay as drawn.
+fn without_colour(frame: &mut Frame) {
+    use ratatui::style::Color;
+    for cell in &mut frame.buffer_mut().content {
+        cell.fg = Color::Reset;
+        cell.bg = Color::Reset;
+        cell.underline_color = Color::Reset;
+    }
+}
+
+fn draw_screen(frame: &mut Frame, app: &App, now: Instant) {
     let area = frame.area();
     let cx = &app.cx;
     let theme = Theme::for_terminal(cx.services.settings.theme, cx.true_colour);
@@ -79,7 +100,9 @@ fn draw_panel(frame: &mut Frame, app: &App, panel: Panel, rect: Rect, theme: &Th
     {
         return;
     }
-    let position = cx.board.game.position();
+    // The position the panels are about (a game looked back at: the one
+    // on the board).
+    let position = app.mode.get().panel_position(cx);
     match panel {
         Panel::Tablebase => {
             if let Some((probe, moves)) = cx.tablebase_view() {
@@ -95,7 +118,7 @@ fn draw_panel(frame: &mut Frame, app: &App, panel: Panel, rect: Rect, theme: &Th
         }
         Panel::Book => Book {
             position,
-            moves: &cx.book_moves(),
+            moves: &cx.book_moves_at(position),
             theme,
         }
         .draw(frame, rect),

@@ -120,7 +120,8 @@ impl App {
             "flip" => cx.board.flipped = !cx.board.flipped,
             "stats" => {
                 let by_default = self.mode.get().stats_by_default();
-                cx.toggle_stats(by_default);
+                let searched = self.mode.get().has_stats(cx);
+                cx.toggle_stats(by_default, searched);
             }
             "fen" => {
                 let fen = cx.board.game.fen();

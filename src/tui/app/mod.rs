@@ -264,7 +264,13 @@ impl App {
             Msg::Key(key, _) => {
                 let pressed = key.kind != KeyEventKind::Release;
                 if pressed {
+                    let problem = self.cx.showing_problem();
                     self.key(key, now);
+                    // The problems found while starting, one a key, unless
+                    // the key had something of its own to say.
+                    if problem {
+                        self.cx.next_problem();
+                    }
                 }
                 pressed
             }
@@ -349,7 +355,8 @@ impl App {
             services.near_tables = true;
             self.cx.near_tables_reached();
         }
-        self.cx.refresh_tablebase_view();
+        let position = self.mode.get().panel_position(&self.cx).clone();
+        self.cx.refresh_tablebase_view(&position);
         self.dirty |= redraw;
     }
 
@@ -543,7 +550,8 @@ impl App {
             }
             KeyCode::Char('S') => {
                 let by_default = self.mode.get().stats_by_default();
-                cx.toggle_stats(by_default);
+                let searched = self.mode.get().has_stats(cx);
+                cx.toggle_stats(by_default, searched);
             }
             KeyCode::Char('o') => cx.open_dialog(),
             KeyCode::Char('g') => cx.open_game_list(),

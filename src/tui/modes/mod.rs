@@ -228,6 +228,17 @@ pub trait BoardMode {
     fn stats_by_default(&self) -> bool {
         true
     }
+
+    /// The position the book and tablebase panels are about: the board's
+    /// (a game looked back at: the position looked at).
+    fn panel_position<'a>(&'a self, cx: &'a Shared) -> &'a Chess {
+        cx.board.game.position()
+    }
+
+    /// Whether a search has reported statistics the panel can show.
+    fn has_stats(&self, cx: &Shared) -> bool {
+        cx.stats.is_some()
+    }
 }
 
 /// The words every mode begins `D` with: the position and the move that

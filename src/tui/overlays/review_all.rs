@@ -367,14 +367,8 @@ impl ReviewAll {
             || self.path.display().to_string(),
             |n| n.to_string_lossy().to_string(),
         );
-        let inner = popup(
-            frame,
-            area,
-            width,
-            height,
-            &format!("Review of {name} · {}", self.state(now)),
-            theme,
-        );
+        let title = fitted_title(&name, &self.state(now), usize::from(width.min(area.width)));
+        let inner = popup(frame, area, width, height, &title, theme);
         let dim = Style::default().fg(theme.dim);
         let w = usize::from(inner.width);
         let keys = match self.table {
@@ -531,6 +525,25 @@ fn accuracy_text(summary: &SideSummary) -> String {
 }
 
 /// "3m20s", "45s".
+/// The box's title for a box `width` columns wide: the longest form that
+/// fits between its corners (the estimate as "~2m26s", then without
+/// "Review of"), else cut after a whole word with "…". Never a token cut.
+fn fitted_title(name: &str, state: &str, width: usize) -> String {
+    // The corners and a space either side of the title.
+    let room = width.saturating_sub(4);
+    let short = state.replace(", about ", ", ~");
+    let forms = [
+        format!("Review of {name} · {state}"),
+        format!("Review of {name} · {short}"),
+        format!("{name} · {short}"),
+    ];
+    forms
+        .iter()
+        .find(|form| form.chars().count() <= room)
+        .cloned()
+        .unwrap_or_else(|| fit(&forms[2], room))
+}
+
 fn minutes_seconds(d: Duration) -> String {
     let s = d.as_secs();
     match s / 60 {

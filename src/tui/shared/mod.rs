@@ -15,7 +15,7 @@ pub use lesson::Lesson;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use shakmaty::{Move, Position};
+use shakmaty::{Chess, Move, Position};
 
 use crate::book::{Book, BookMove, BookOptions};
 use crate::config::{Dirs, Settings};
@@ -75,6 +75,9 @@ pub struct Shared {
     /// The command line, while it is open.
     pub input: Option<String>,
     pub message: Option<(String, Tone)>,
+    /// The problems found while starting (config file, book, autosave),
+    /// shown one at a time (Esc shows the next), and the one shown.
+    pub problems: (Vec<String>, usize),
     pub engine_panel: bool,
     /// In a game against the engine, its line and score, the book and the
     /// tablebase show before the game's end (`v`; `spoilers` in the config).
@@ -141,6 +144,7 @@ impl Shared {
             overlay,
             input: None,
             message: None,
+            problems: (Vec::new(), 0),
             quit: false,
             started: false,
             side: Side::default(),
@@ -177,11 +181,10 @@ impl Shared {
 
     /// Work the tablebase panel out again if the position or the tables
     /// changed since the last time (its list then starts at the top).
-    pub fn refresh_tablebase_view(&mut self) {
-        if self
-            .services
-            .refresh_tablebase_view(self.board.game.position())
-        {
+    /// `position`: the one the panel is about (the mode's
+    /// `panel_position`).
+    pub fn refresh_tablebase_view(&mut self, position: &Chess) {
+        if self.services.refresh_tablebase_view(position) {
             self.side.tablebase_first = 0;
         }
     }
@@ -197,6 +200,11 @@ impl Shared {
         self.services.book_moves(self.board.game.position())
     }
 
+    /// The book's moves for `position` (a game looked back at).
+    pub fn book_moves_at(&self, position: &Chess) -> Vec<BookMove> {
+        self.services.book_moves(position)
+    }
+
     /// Seed the random choices (side "Random") for repeatable tests.
     pub fn seed(&mut self, seed: u64) {
         self.services.rng = crate::engine::level::Rng::new(seed);
@@ -209,6 +217,53 @@ impl Shared {
 
     pub fn say(&mut self, text: impl Into<String>, tone: Tone) {
         self.message = Some((text.into(), tone));
+    }
+
+    /// Show the problems found while starting: the first in the status
+    /// line, saying how many there are; each key shows the next.
+    pub fn show_problems(&mut self, problems: Vec<String>) {
+        self.problems = (problems, 0);
+        self.show_problem();
+    }
+
+    /// Whether the status line shows a problem found while starting with
+    /// more to come.
+    pub fn showing_problem(&self) -> bool {
+        let (problems, at) = &self.problems;
+        *at + 1 < problems.len()
+            && self.message.as_ref().map(|m| &m.0) == self.problem_text().as_ref()
+    }
+
+    /// After a key that left the problem shown (or cleared it): the next
+    /// problem found while starting, if one is left. A key that said
+    /// something of its own keeps its message.
+    pub fn next_problem(&mut self) {
+        let untouched = match &self.message {
+            None => true,
+            Some((text, _)) => Some(text) == self.problem_text().as_ref(),
+        };
+        let (problems, at) = &mut self.problems;
+        if untouched && *at + 1 < problems.len() {
+            *at += 1;
+            self.show_problem();
+        }
+    }
+
+    fn show_problem(&mut self) {
+        if let Some(text) = self.problem_text() {
+            self.say(text, Tone::Error);
+        }
+    }
+
+    /// The problem shown now, with its place among them.
+    fn problem_text(&self) -> Option<String> {
+        let (problems, at) = &self.problems;
+        let problem = problems.get(*at)?;
+        Some(match problems.len() {
+            1 => problem.clone(),
+            n if at + 1 < n => format!("{} of {n} (any key: next): {problem}", at + 1),
+            n => format!("{n} of {n}: {problem}"),
+        })
     }
 
     /// The game came within five pieces: generate the missing tables as the
@@ -264,15 +319,22 @@ impl Shared {
     }
 
     /// `S`: show or hide the statistics panel (`by_default`: the mode's
-    /// choice until now).
-    pub fn toggle_stats(&mut self, by_default: bool) {
+    /// choice until now; `searched`: whether a search has reported
+    /// anything to show).
+    pub fn toggle_stats(&mut self, by_default: bool, searched: bool) {
         let shown = !self.stats_shown(by_default);
         self.stats_panel = Some(shown);
         if shown {
             self.side.chosen = Some(Panel::Stats);
         }
-        let state = if shown { "shown" } else { "hidden" };
-        self.say(format!("Search statistics {state}."), Tone::Info);
+        // Nothing is drawn before a search has reported: say so rather
+        // than "shown" over an unchanged screen.
+        let text = match (shown, searched) {
+            (true, true) => "Search statistics shown.",
+            (true, false) => "Search statistics will show once the engine has searched.",
+            (false, _) => "Search statistics hidden.",
+        };
+        self.say(text, Tone::Info);
     }
 
     /// Legal moves (SAN) that begin with what is typed, for the command line.

@@ -17,6 +17,9 @@ pub struct MoveList<'a> {
     /// While looking back: the plies on the board; the move into that
     /// position is marked and kept in view.
     pub viewing: Option<usize>,
+    /// Without colour (NO_COLOR) the marked move is also in brackets, as on
+    /// the analysis board: reverse video alone is easy to miss there.
+    pub no_color: bool,
     pub theme: &'a Theme,
 }
 
@@ -72,7 +75,7 @@ impl MoveList<'_> {
                 && let Some(right) = shown.get(row + height)
             {
                 let used: usize = spans.iter().map(|s| s.content.chars().count()).sum();
-                spans.push(Span::raw(" ".repeat(22usize.saturating_sub(used))));
+                spans.push(Span::raw(" ".repeat(22usize.saturating_sub(used).max(1))));
                 spans.extend(self.row_spans(right, marked));
             }
             lines.push(Line::from(spans));
@@ -86,9 +89,17 @@ impl MoveList<'_> {
         frame.render_widget(fitted(lines, inner.width), inner);
     }
 
-    /// `  3. Nf3     Nc6`, with the marked ply reversed.
+    /// `  3. Nf3     Nc6`, with the marked ply reversed (and in brackets
+    /// without colour: `  3. [Nf3]   Nc6`).
     fn row_spans(&self, row: &Row, marked: Option<usize>) -> Vec<Span<'static>> {
-        let san = |ply: usize| self.game.sans().get(ply).cloned().unwrap_or_default();
+        let san = |ply: usize| {
+            let san = self.game.sans().get(ply).cloned().unwrap_or_default();
+            if self.no_color && marked == Some(ply) {
+                format!("[{san}]")
+            } else {
+                san
+            }
+        };
         let style = |ply: usize| match marked == Some(ply) {
             true => Style::default().add_modifier(Modifier::REVERSED),
             false => Style::default(),

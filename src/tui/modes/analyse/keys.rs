@@ -170,9 +170,15 @@ impl Analysis {
                     } else {
                         analysis.multipv.saturating_sub(1).max(1)
                     };
+                    let at_limit = n == analysis.multipv;
                     analysis.multipv = n;
                     let lines = crate::core::counted(n as u64, "engine line", "engine lines");
-                    cx.say(format!("{lines}."), Tone::Info);
+                    let text = match (at_limit, c) {
+                        (true, '+') => format!("{lines}: the most there can be."),
+                        (true, _) => format!("{lines}: the fewest there can be."),
+                        _ => format!("{lines}."),
+                    };
+                    cx.say(text, Tone::Info);
                 }
                 self.restart_analysis(cx, now);
             }

@@ -213,6 +213,12 @@ impl Analysis {
             return;
         }
         analysis.cursor = node;
+        // A message answering a key was about the position left ("No
+        // variation here.", "No review yet"): it goes with it. Errors stay
+        // until the next key says something.
+        if matches!(cx.message, Some((_, Tone::Info))) {
+            cx.message = None;
+        }
         self.sync_board(cx, now);
     }
 

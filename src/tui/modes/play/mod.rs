@@ -19,7 +19,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, MouseEvent};
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::Span;
-use shakmaty::{Color, Move, Position};
+use shakmaty::{Chess, Color, Move, Position};
 
 use crate::config::TimeControl;
 use crate::engine::level::Level;
@@ -152,7 +152,7 @@ impl Play {
             false => 0,
         };
         let book_moves = match self.spoilers_shown(cx) {
-            true => cx.book_moves().len(),
+            true => cx.book_moves_at(self.panel_position(cx)).len(),
             false => 0,
         };
         let mut slots = vec![
@@ -441,6 +441,7 @@ impl BoardMode for Play {
             Panel::MoveList => MoveList {
                 game: &cx.board.game,
                 viewing: self.viewed(&cx.board.game),
+                no_color: cx.no_color,
                 theme,
             }
             .draw(frame, rect),
@@ -458,6 +459,12 @@ impl BoardMode for Play {
             (Overlay::GameOver, None) => true,
             _ => false,
         }
+    }
+
+    /// While looking back, the book and the tablebase follow the board,
+    /// as Material and Taken do.
+    fn panel_position<'a>(&'a self, cx: &'a Shared) -> &'a Chess {
+        self.board(cx).position
     }
 
     fn board<'a>(&'a self, cx: &'a Shared) -> BoardShown<'a> {

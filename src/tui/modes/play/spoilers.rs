@@ -15,6 +15,7 @@ use crate::tui::shared::{Shared, Tone};
 use crate::tui::widgets::engine::Spoilers;
 
 use super::Play;
+use crate::tui::modes::BoardMode;
 
 impl Play {
     /// Whether the engine's line and score, the book and the tablebase are
@@ -50,7 +51,7 @@ impl Play {
         if self.spoilers_shown(cx) && cx.tablebase_view().is_some() {
             panels.push(Panel::Tablebase);
         }
-        if self.spoilers_shown(cx) && !cx.book_moves().is_empty() {
+        if self.spoilers_shown(cx) && !cx.book_moves_at(self.board(cx).position).is_empty() {
             panels.push(Panel::Book);
         }
         if cx.stats_shown(false) && cx.stats.is_some() {

@@ -274,6 +274,11 @@ impl Teach {
 }
 
 impl BoardMode for Teach {
+    /// Teach mode shows the recorded search's figures, not the engine's.
+    fn has_stats(&self, _cx: &Shared) -> bool {
+        self.stats().is_some()
+    }
+
     fn key(&mut self, cx: &mut Shared, key: KeyEvent, now: Instant) -> bool {
         if key.code == KeyCode::Char('v') {
             self.toggle_tree(cx);

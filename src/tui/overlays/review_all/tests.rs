@@ -74,3 +74,27 @@ fn the_time_left_is_estimated_from_the_start_and_refined() {
         "reviewing… 1 of 6 games, about 2m21s left"
     );
 }
+
+/// The box's title: the estimate shortened, then "Review of" dropped, and
+/// only then cut, after a whole word with "…".
+#[test]
+fn the_title_fits_its_box_without_cutting_a_token() {
+    let state = "reviewing… 0 of 6 games, about 2m26s left";
+    let name = "kasparov-deep-blue-1997.pgn";
+    assert_eq!(
+        fitted_title(name, state, 120),
+        format!("Review of {name} · {state}")
+    );
+    assert_eq!(
+        fitted_title(name, state, 82),
+        format!("Review of {name} · reviewing… 0 of 6 games, ~2m26s left")
+    );
+    assert_eq!(
+        fitted_title(name, state, 76),
+        format!("{name} · reviewing… 0 of 6 games, ~2m26s left")
+    );
+    assert_eq!(
+        fitted_title(name, state, 50),
+        format!("{name} · reviewing… 0 of…")
+    );
+}
