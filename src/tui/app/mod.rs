@@ -9,6 +9,7 @@
 //! shared keys. The screen is drawn again after every message but a clock
 //! tick that changed nothing or a report of a stale search.
 
+mod backdrop;
 mod commands;
 mod describe;
 mod dialogs;
@@ -17,19 +18,17 @@ mod side;
 
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use ratatui::crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
 use ratatui::layout::Rect;
-use shakmaty::{Chess, Color, Move, Position, Square};
+use shakmaty::{Chess, Move, Position, Square};
 
 use crate::book::{Book, BookOptions};
 use crate::config::{Dirs, Settings};
-use crate::engine::level::Level;
 use crate::engine::movetables::TableWeights;
 use crate::engine::{Command, Report};
-use crate::game::Game;
 use crate::game::tree::GameTree;
 
 use super::layout::{self, Screen};
@@ -37,7 +36,7 @@ use super::modes::Mode;
 use super::modes::play::Play;
 use super::modes::switch::{self, Lesson};
 use super::msg::Msg;
-use super::save::{Players, SavedGame};
+use super::save::SavedGame;
 use super::shared::{Shared, destination};
 
 pub use super::msg::ListEvent;
@@ -84,61 +83,6 @@ impl App {
         };
         app.backdrop();
         app
-    }
-
-    /// Before anything is on the board, the board behind the new-game
-    /// dialog shows the position the game will start from, and the board
-    /// behind the resume dialog the game it offers.
-    fn backdrop(&mut self) {
-        if self.cx.started {
-            return;
-        }
-        let shown = match &self.cx.overlay {
-            Overlay::NewGame(form) => {
-                let players = match form.side {
-                    1 => Players::VsEngine {
-                        human: Color::Black,
-                        level: Level::new(form.level).unwrap_or_default(),
-                    },
-                    3 => Players::TwoHumans,
-                    _ => Players::VsEngine {
-                        human: Color::White,
-                        level: Level::new(form.level).unwrap_or_default(),
-                    },
-                };
-                Some((
-                    Game::new(form.shown_start()),
-                    players,
-                    form.time_control(),
-                    None,
-                ))
-            }
-            Overlay::Resume(saved) => saved.restore().ok().map(|(game, players, time_control)| {
-                let times = (
-                    Duration::from_millis(saved.white_ms),
-                    Duration::from_millis(saved.black_ms),
-                );
-                (game, players, time_control, Some(times))
-            }),
-            _ => None,
-        };
-        if let Some((game, players, time_control, times)) = shown
-            && let Some(play) = self.mode.game_mut()
-        {
-            play.backdrop(&mut self.cx, game, players, time_control, times);
-        }
-    }
-
-    /// Before anything is on the board, the game drawn there is only the
-    /// picture behind a dialog: it never becomes a game to play. A dialog
-    /// that closed with nothing behind it leaves the new-game dialog (Esc
-    /// there quits, as at the start).
-    fn dialog_before_anything(&mut self) {
-        let cx = &mut self.cx;
-        // (A lesson opened from the whole-file review is no such picture.)
-        if !cx.started && !cx.quit && cx.overlay == Overlay::None && self.mode.game().is_some() {
-            cx.overlay = Overlay::NewGame(cx.services.new_game_form(None));
-        }
     }
 
     /// The mode has changes that are not saved.
