@@ -268,6 +268,10 @@ fn save_writes_the_game_as_pgn() {
     assert!(pgn.contains("[Black \"kibitz level 1\"]"), "{pgn}");
     assert!(pgn.contains("[Result \"*\"]"), "{pgn}");
     assert!(pgn.contains("1. e4 "), "{pgn}");
+    // The opening's tags, as the board writes them (1. e4 is named at
+    // least as the King's Pawn Game, whatever the engine answered).
+    assert!(pgn.contains("[ECO \""), "{pgn}");
+    assert!(pgn.contains("[Opening \""), "{pgn}");
     // To a path: the same game; an existing file is not replaced.
     assert!(
         text.contains(&format!("Saved as {}", mine.display())),

@@ -470,13 +470,18 @@ impl Session<'_> {
         let human = self.options.human;
         let level = self.options.level.get();
         let name = |color: Color| versus_engine_name(color != human, level);
-        let headers = game_headers(
+        let mut headers = game_headers(
             &name(Color::White),
             &name(Color::Black),
             &self.date,
             self.end,
             &TimeControl::Untimed.pgn(),
         );
+        // The opening's tags, as the board's `s` writes them.
+        if let Some(opening) = crate::game::openings::opening_of(&self.game) {
+            headers.set("ECO", opening.eco.clone());
+            headers.set("Opening", opening.name.clone());
+        }
         write_pgn(&self.game, &headers, self.end.map_or("*", GameEnd::result))
     }
 

@@ -171,6 +171,15 @@ impl Openings {
     }
 }
 
+/// The opening a game is in, by the built-in table: the deepest named
+/// position of the game so far (so a transposition is named too). What the
+/// board's status line shows and what a saved game's `ECO` and `Opening`
+/// tags say.
+pub fn opening_of(game: &super::Game) -> Option<&'static Opening> {
+    let positions = (0..=game.len()).filter_map(|i| game.position_at(i));
+    Openings::builtin().name_of_game(positions)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,7 +4,7 @@
 
 use shakmaty::{Move, Position, Square};
 
-use crate::book::openings::{Opening, Openings};
+use crate::book::openings::Opening;
 use crate::game::Game;
 
 #[derive(Debug, Clone)]
@@ -50,7 +50,6 @@ impl BoardView {
     /// The name of the opening on the board: the deepest named position of
     /// the game so far.
     pub fn opening(&self) -> Option<&'static Opening> {
-        let positions = (0..=self.game.len()).filter_map(|i| self.game.position_at(i));
-        Openings::builtin().name_of_game(positions)
+        crate::game::openings::opening_of(&self.game)
     }
 }
