@@ -1018,6 +1018,29 @@ fn tb_probe_says_when_it_generates_and_writes_a_missing_table() {
 }
 
 #[test]
+fn tb_probe_of_a_position_with_castling_rights_makes_no_table_and_says_why() {
+    let home = common::TempHome::new("tb-probe-castling");
+    let dir = home.path().join("tables");
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = kibitz(&[
+        "tb",
+        "probe",
+        "--fen",
+        "8/8/8/4k3/8/8/8/4K2R w K - 0 1",
+        "--dir",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("it has castling rights, which no table covers"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!stderr(&out).contains("generating"), "{}", stderr(&out));
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0, "no table made");
+}
+
+#[test]
 fn tb_verify_json_gives_a_line_per_table_and_the_total() {
     let home = common::TempHome::new("tb-verify-json");
     let syzygy = common::testdata("syzygy");

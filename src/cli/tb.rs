@@ -462,7 +462,8 @@ pub fn tablebases_for(
     use shakmaty::Position;
     let mut builtin = Builtin::new();
     let pieces = position.board().occupied().count();
-    if (3..=4).contains(&pieces) {
+    // No table covers a position with castling rights: nothing to make.
+    if (3..=4).contains(&pieces) && position.castles().is_empty() {
         let material = Material::from_board(position.board()).canonical().0;
         // Generating writes files: say so, and where, before doing it.
         let missing: Vec<String> = with_dependencies(std::slice::from_ref(&material))
@@ -508,14 +509,14 @@ pub fn tablebases_for(
 fn no_table_reason(position: &shakmaty::Chess, syzygy: Option<&Path>) -> String {
     use shakmaty::Position;
     let own = "kibitz's own tables: 3-4 pieces without castling rights";
-    let Some(dir) = syzygy else {
-        return format!("no table covers this position ({own}; more needs --syzygy)");
-    };
     if !position.castles().is_empty() {
         return format!(
             "no table covers this position: it has castling rights, which no table covers ({own})"
         );
     }
+    let Some(dir) = syzygy else {
+        return format!("no table covers this position ({own}; more needs --syzygy)");
+    };
     let material = Material::from_board(position.board()).canonical().0;
     format!(
         "no table covers this position: Syzygy folder {} has no table for {material} ({own})",
