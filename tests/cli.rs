@@ -1506,7 +1506,9 @@ fn review_reports_the_mark_it_writes_and_keeps_a_persons_mark() {
     assert_eq!(nf6["class"], "blunder");
     assert_eq!(nf6["mark"], "?");
     assert_eq!(nf6["kept_file_mark"], "?");
-    assert_eq!(value["moves"][4]["mark"], serde_json::Value::Null);
+    // 3. Qh5 had no mark in the file: none is kept (what the review marks
+    // it depends on how deep 400 ms reaches: an inaccuracy, or nothing).
+    assert_eq!(value["moves"][4]["kept_file_mark"], serde_json::Value::Null);
     // A whole file's review says so per game.
     let all = kibitz(&[
         "review",
