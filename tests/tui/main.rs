@@ -15,6 +15,7 @@ mod evening_status;
 mod movetables_tui;
 mod resize;
 mod screens;
+mod scripted;
 mod stats_panel;
 mod teach_tree;
 mod teach_tui;

@@ -9,16 +9,13 @@
 use std::sync::Arc;
 
 use kibitz::book::default_book;
-use kibitz::engine::Score;
 use kibitz::game::fen::parse_fen;
-use kibitz::game::notation::parse_uci;
-use kibitz::review::PositionEval;
 use kibitz::tablebase::{Builtin, Tablebases};
-use kibitz::tui::app::{Confirm, Overlay, Request};
+use kibitz::tui::app::{Confirm, Overlay};
 use kibitz::tui::msg::Msg;
 use kibitz::tui::save::SavedGame;
 use ratatui::crossterm::event::{KeyCode, MouseEventKind};
-use shakmaty::{Chess, Color, Position};
+use shakmaty::{Chess, Position};
 
 use crate::common;
 use crate::common::board::{Board, MessageText};
@@ -471,35 +468,7 @@ fn review_screen() {
         std::fs::write(&path, "[White \"Anderssen, Adolf\"]\n[Black \"Kieseritzky, Lionel\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0\n").unwrap();
         let mut h = Board::blitz(size, None);
         h.open(&path, Some(1));
-        h.key(KeyCode::Char('R'));
-        let requests = h.serve();
-        let Some(Request::Review { id, tree, .. }) = requests.into_iter().next() else {
-            panic!("a review request");
-        };
-        let scores = [30, 35, 30, 40, 20, 25];
-        let positions = kibitz::review::mainline_positions(&tree);
-        let mainline = tree.mainline();
-        for (ply, (position, _)) in positions.iter().enumerate() {
-            let played = mainline.get(ply).and_then(|&n| tree.nodes[n].m);
-            let (score, pv) = match ply {
-                5 => (
-                    Score::Centipawns(25),
-                    vec![parse_uci(position, "g7g6").unwrap()],
-                ),
-                6 => (Score::Mate(1), played.into_iter().collect()),
-                7 => (Score::Centipawns(0), Vec::new()),
-                _ => (Score::Centipawns(scores[ply]), played.into_iter().collect()),
-            };
-            let eval = PositionEval {
-                score,
-                pv,
-                depth: 12,
-                legal_moves: position.legal_moves().len(),
-                mated: (ply == 7).then_some(Color::Black),
-            };
-            h.update(Msg::Review { id, ply, eval });
-        }
-        h.update(Msg::ReviewDone { id });
+        crate::scripted::review_scholars_mate(&mut h);
         h.key(KeyCode::Char('n'));
         let screen = dump("review", &h);
         assert!(screen.contains("Review · W"), "{screen}");
