@@ -19,6 +19,7 @@ pub mod caption;
 pub mod compare;
 pub mod export;
 pub mod positions;
+pub mod predict;
 pub mod replay;
 pub mod step;
 pub mod tree;

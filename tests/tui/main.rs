@@ -17,6 +17,7 @@ mod resize;
 mod screens;
 mod scripted;
 mod stats_panel;
+mod teach_predict;
 mod teach_tree;
 mod teach_tui;
 mod tui;
