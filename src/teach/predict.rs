@@ -26,11 +26,10 @@
 
 use shakmaty::{Chess, Move, Position};
 
-use super::caption::san;
 use super::replay::Replay;
 use super::step::{Bound, MoveStatus, Step, Via};
 use super::tree::{NodeId, NodeKind, TreeNode};
-use super::values::{no_upper_bound, value_text};
+use super::values::{in_points, no_upper_bound, side_name, side_value_text, value_text};
 use crate::engine::trace::TraceEvent;
 
 /// What a question asks.
@@ -46,6 +45,12 @@ pub enum Kind {
     /// Will the move come back at or above beta, at or below alpha, or
     /// inside the window? One of three.
     Window,
+    /// On a hand-made tree: what value will the node return, for MAX? A
+    /// number is typed.
+    Value,
+    /// On a hand-made tree: which of the node's leaves will never be
+    /// evaluated? Their names are typed, or `none`.
+    Skipped,
 }
 
 /// Where a move's value lands against the window of the node that tries
@@ -69,6 +74,11 @@ pub enum Answer {
     Move(Move),
     /// No move (to "which reply will refute it?": none will).
     NoMove,
+    /// A value, for MAX (a hand-made tree's node).
+    Value(i32),
+    /// Leaves of a hand-made tree's node, by their place among its
+    /// children: bit `i` is child `i` (`0`: none).
+    Leaves(u64),
 }
 
 /// A question, with what the learner sees when it is asked.
@@ -81,6 +91,14 @@ pub struct Question {
     pub kind: Kind,
     /// The move that leads to the node (none at a root).
     pub mv: Option<Move>,
+    /// The node's name, as the learner reads it: the move that leads there
+    /// in SAN, or a hand-made tree's textbook name (`C`, `B2`).
+    pub name: String,
+    /// The parent node in the record (none at a root).
+    pub parent: Option<NodeId>,
+    /// The record is of a hand-made tree: values are written as its
+    /// numbers and the sides as MAX and MIN.
+    pub points: bool,
     /// The position the move is played from (the root's at a root).
     pub position: Chess,
     /// That position's ply.
@@ -149,6 +167,7 @@ pub fn question(replay: &Replay, step: &Step) -> Option<Question> {
         return None;
     }
     let id = id as NodeId;
+    let points = tree.game_tree.is_some();
     match node.via {
         Via::Root => {
             let position = tree.position(id);
@@ -158,8 +177,11 @@ pub fn question(replay: &Replay, step: &Step) -> Option<Question> {
             Some(Question {
                 at: step.applied,
                 node: id,
-                kind: Kind::Choice,
+                kind: if points { Kind::Value } else { Kind::Choice },
                 mv: None,
+                name: games::node_name(replay, id).unwrap_or_default(),
+                parent: None,
+                points,
                 ply: 0,
                 alpha: node.alpha,
                 beta: node.beta,
@@ -168,14 +190,21 @@ pub fn question(replay: &Replay, step: &Step) -> Option<Question> {
             })
         }
         Via::Move(mv) => {
-            let parent = step.current()?;
-            let first = !research && parent.reached == 0;
+            // The node that tries the move, as the move's own step shows
+            // it: a child that just returned is still on top of `step`,
+            // and hands its value up only with the next event.
+            let mut trying = step.clone();
+            trying.apply(event);
+            let parent = trying.current()?;
+            let first = !research && parent.reached == 1;
             let bounded = !no_upper_bound(parent.beta, parent.ply);
             let searches_replies = node
                 .children
                 .iter()
                 .any(|&c| matches!(tree.node(c).via, Via::Move(_)));
-            let kind = if first && bounded {
+            let kind = if points && searches_replies {
+                games::inner_kind(replay, id, first, research)
+            } else if first && bounded {
                 Kind::Cutoff
             } else if !research && searches_replies {
                 Kind::Refutation
@@ -187,6 +216,9 @@ pub fn question(replay: &Replay, step: &Step) -> Option<Question> {
                 node: id,
                 kind,
                 mv: Some(mv),
+                name: parent.move_name(mv),
+                parent: node.parent,
+                points,
                 position: parent.position.clone(),
                 ply: parent.ply,
                 alpha: parent.alpha,
@@ -227,25 +259,33 @@ fn valued(value: i32, bound: Bound, ply: u32) -> String {
     format!("{}{}", bound.sign(), value_text(value, ply))
 }
 
-/// "White" or "Black".
+/// "White" or "Black" (on a hand-made tree, "MAX" or "MIN").
 fn side(position: &Chess) -> &'static str {
-    if position.turn().is_white() {
-        "White"
-    } else {
-        "Black"
-    }
+    side_name(position.turn())
 }
 
 impl Question {
     /// The question in words, with how to answer it.
     pub fn text(&self) -> String {
+        in_points(self.points, || self.words())
+    }
+
+    fn words(&self) -> String {
         let window = format!(
             "[{}, {}]",
             value_text(self.alpha, self.ply),
             value_text(self.beta, self.ply)
         );
-        let name = |m: Move| san(&self.position, m);
+        let name = |_: Move| self.name.clone();
         match (self.kind, self.mv) {
+            (Kind::Value, _) => format!(
+                "Predict: what value will {} return, for MAX? Type a number after : (as :3); → skips.",
+                self.name
+            ),
+            (Kind::Skipped, _) => format!(
+                "Predict: which leaves under {} will never be evaluated? Type their names (as :{}2 {}3) or :none; → skips.",
+                self.name, self.name, self.name
+            ),
             (Kind::Choice, _) => format!(
                 "Predict: which move will {} choose? Type it after : (as :Nf3); → skips.",
                 side(&self.position)
@@ -281,12 +321,21 @@ impl Question {
             Kind::Window => {
                 "This question is answered with > (at or above beta), < (at or below alpha) or i (inside); → skips it."
             }
+            Kind::Value => {
+                "Not an answer here: type a whole number after : (as :3 or :-2); → skips."
+            }
+            Kind::Skipped => {
+                "Not an answer here: type the names of this node's leaves after : (as :C2 C3), or :none; → skips."
+            }
         }
     }
 
     /// Whether the question takes a typed answer (after `:`).
     pub fn typed(&self) -> bool {
-        matches!(self.kind, Kind::Choice | Kind::Refutation)
+        matches!(
+            self.kind,
+            Kind::Choice | Kind::Refutation | Kind::Value | Kind::Skipped
+        )
     }
 
     /// A typed answer read, or what was expected instead.
@@ -300,6 +349,7 @@ impl Question {
                 }
                 replay.tree.position(self.node)
             }
+            Kind::Value | Kind::Skipped => return games::parse(self, replay, typed),
             Kind::Cutoff | Kind::Window => return Err(self.expected().to_string()),
         };
         crate::game::notation::parse_move(&position, typed)
@@ -330,6 +380,8 @@ impl Question {
             Kind::Window => self
                 .outcome(replay)
                 .map_or(Answer::NoMove, |(o, _, _)| Answer::Window(o)),
+            Kind::Value => games::value(replay, self.node).map_or(Answer::NoMove, Answer::Value),
+            Kind::Skipped => Answer::Leaves(games::skipped(replay, self.node)),
         }
     }
 
@@ -367,11 +419,13 @@ impl Question {
     pub fn judge(&self, replay: &Replay, answer: Answer) -> Verdict {
         let truth = self.truth(replay);
         let right = answer == truth;
-        let why = match self.kind {
+        let why = in_points(self.points, || match self.kind {
             Kind::Choice => self.choice_words(replay, answer),
             Kind::Cutoff | Kind::Window => self.outcome_words(replay),
             Kind::Refutation => self.refutation_words(replay, answer),
-        };
+            Kind::Value => games::value_words(self, replay),
+            Kind::Skipped => games::skipped_words(self, replay),
+        });
         Verdict {
             right,
             text: format!("{} {why}", if right { "Right:" } else { "No:" }),
@@ -380,15 +434,24 @@ impl Question {
 
     /// Why the move landed where it did.
     fn outcome_words(&self, replay: &Replay) -> String {
-        let (Some(m), Some((outcome, value, bound))) = (self.mv, self.outcome(replay)) else {
+        let (Some(_), Some((outcome, value, bound))) = (self.mv, self.outcome(replay)) else {
             return "the record does not say what the move returned.".to_string();
         };
         let ply = self.ply;
-        let name = san(&self.position, m);
-        let got = valued(value, bound, ply);
+        let name = &self.name;
+        // On a tree, MIN's values are said from MAX's view too, as the
+        // tree is written.
+        let got = if self.points {
+            format!(
+                "{}{}",
+                bound.sign(),
+                side_value_text(value, ply, self.position.turn())
+            )
+        } else {
+            format!("{} for {}", valued(value, bound, ply), side(&self.position))
+        };
         let alpha = value_text(self.alpha, ply);
         let beta = value_text(self.beta, ply);
-        let who = side(&self.position);
         match outcome {
             Outcome::High => {
                 let spared = replay
@@ -398,22 +461,27 @@ impl Question {
                     .and_then(|p| replay.tree.node(p).cutoff)
                     .map_or(0, |(_, _, skipped)| skipped);
                 format!(
-                    "{name} came back {got} for {who}, at or above beta {beta}: a cutoff, {} never searched.",
+                    "{name} came back {got}, at or above beta {beta}: a cutoff, {}.",
                     match spared {
-                        1 => "1 move is".to_string(),
-                        n => format!("{n} moves are"),
+                        0 => "though no move was left to skip".to_string(),
+                        1 => "1 move is never searched".to_string(),
+                        n => format!("{n} moves are never searched"),
                     }
                 )
             }
             Outcome::Low => {
                 let keeps = match self.best {
-                    Some((best, _)) => format!("the node keeps {}", san(&self.position, best)),
+                    Some((best, _)) => format!(
+                        "the node keeps {}",
+                        self.parent
+                            .map_or(String::new(), |p| replay.tree.move_name(p, best))
+                    ),
                     None => format!("alpha stays {alpha}"),
                 };
-                format!("{name} came back {got} for {who}, at or below alpha {alpha}, so {keeps}.")
+                format!("{name} came back {got}, at or below alpha {alpha}, so {keeps}.")
             }
             Outcome::Inside => format!(
-                "{name} came back {got} for {who}, above alpha {alpha} and below beta {beta}: the new best move, alpha rises to {}, no cutoff.",
+                "{name} came back {got}, above alpha {alpha} and below beta {beta}: the new best move, alpha rises to {}, no cutoff.",
                 value_text(value, ply)
             ),
         }
@@ -428,7 +496,7 @@ impl Question {
         let chose = format!(
             "{} chooses {} ({}).",
             side(&self.position),
-            san(&self.position, best),
+            replay.tree.move_name(self.node, best),
             value_text(value, 0),
         );
         match answer {
@@ -447,7 +515,7 @@ impl Question {
             return String::new();
         };
         let after = tree.position(self.node);
-        let name = san(&self.position, m);
+        let name = replay.tree.move_name(node.parent.unwrap_or(self.node), m);
         let ply = node.ply;
         let replier = side(&after);
         let truth = match node.cutoff {
@@ -458,7 +526,7 @@ impl Question {
                 let beta = value_text(node.beta, ply);
                 format!(
                     "{} refutes {name}: it reaches beta {beta} after it{}{}, so {name} is no good and {} other {} never searched.",
-                    san(&after, reply),
+                    replay.tree.move_name(self.node, reply),
                     value,
                     if value.is_empty() { "" } else { ")" },
                     skipped,
@@ -498,7 +566,7 @@ impl Question {
         let tree = &replay.tree;
         let node = tree.node(at);
         let position = tree.position(at);
-        let name = san(&position, guess);
+        let name = tree.move_name(at, guess);
         let searched = node
             .children
             .iter()
@@ -533,8 +601,9 @@ impl Question {
     }
 
     /// What someone answering without looking would say: "no", the first
-    /// of the three choices (at or above beta), or the first legal move of
-    /// the position the answer is a move of. The test that guessing does
+    /// of the three choices (at or above beta), the first legal move of
+    /// the position the answer is a move of; on a tree, the first number
+    /// under the node, and no leaf skipped. The test that guessing does
     /// not pay answers with these.
     pub fn default_answer(&self, replay: &Replay) -> Answer {
         let first = |position: Chess| {
@@ -549,9 +618,14 @@ impl Question {
             Kind::Window => Answer::Window(Outcome::High),
             Kind::Choice => first(self.position.clone()),
             Kind::Refutation => first(replay.tree.position(self.node)),
+            Kind::Value => {
+                games::first_leaf(replay, self.node).map_or(Answer::NoMove, Answer::Value)
+            }
+            Kind::Skipped => Answer::Leaves(0),
         }
     }
 }
 
+mod games;
 #[cfg(test)]
 mod tests;

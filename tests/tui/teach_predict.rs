@@ -55,7 +55,22 @@ fn give(board: &mut Board, question: &Question, answer: Answer) {
         Answer::Window(Outcome::High) => board.char('>'),
         Answer::Window(Outcome::Low) => board.char('<'),
         Answer::Window(Outcome::Inside) => board.char('i'),
-        Answer::NoMove => board.typed("none"),
+        Answer::NoMove | Answer::Leaves(0) => board.typed("none"),
+        Answer::Value(v) => board.typed(&v.to_string()),
+        Answer::Leaves(bits) => {
+            let (replay, _) = board.teach_state().ready().unwrap();
+            let tree = replay.tree.game_tree.clone().unwrap();
+            let at = replay.tree.tree_node(question.node).unwrap();
+            let names: Vec<String> = tree
+                .node(at)
+                .children
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| bits & (1 << i) != 0)
+                .map(|(_, &c)| tree.node(c).name.clone())
+                .collect();
+            board.typed(&names.join(" "));
+        }
         Answer::Move(m) => {
             let position = match question.kind {
                 Kind::Refutation => {
@@ -213,4 +228,63 @@ fn a_new_recording_starts_a_new_score_and_auto_play_stops_at_questions() {
     assert_eq!(score(&board), (0, 0, 0));
     assert!(board.teach_state().predict.on, "predict mode stays on");
     assert!(board.screen().contains("0 right, 0 wrong, 0 skipped"));
+}
+
+#[test]
+fn on_the_three_ply_tree_values_are_typed_and_skipped_leaves_named() {
+    let p = curated("stalemate trap");
+    let mut board = Board::options((80, 24))
+        .no_color()
+        .teach(p.position, p.depth);
+    let tree = kibitz::teach::GameTree::parse("((3 12 8) (2 4 6) (14 5 2))").unwrap();
+    let now = board.now;
+    board
+        .app
+        .teach_lesson(kibitz::teach::Setup::game_tree(tree, None), None, now);
+    board.serve();
+    assert!(board.ready());
+    board.char('P');
+    // The root: what value will A return? 12 is the largest leaf of B,
+    // not A's value.
+    let question = to_next_question(&mut board);
+    assert_eq!(question.kind, Kind::Value);
+    assert!(board.screen().contains("Predict: what value will A return"));
+    board.typed("x");
+    assert_eq!(said(&board), question.expected());
+    board.typed("12");
+    assert_eq!(score(&board), (0, 1, 0));
+    let screen = board.screen();
+    assert!(
+        screen.contains("No: A returns 3 for MAX: MAX takes the largest of its"),
+        "{screen}"
+    );
+    // The message about the answer that was not one went with it.
+    assert!(!screen.contains("Not an answer here"), "{screen}");
+    // On to C: which of its leaves will alpha-beta never evaluate?
+    let mut found = None;
+    for _ in 0..60 {
+        match pending(&board) {
+            Some(q) if q.kind == Kind::Skipped && q.name == "C" => {
+                found = Some(q);
+                break;
+            }
+            Some(q) => {
+                let right = truth(&board, &q);
+                give(&mut board, &q, right);
+            }
+            None => board.key(KeyCode::Right),
+        }
+    }
+    let c = found.expect("the question about C");
+    assert!(board.screen().contains("Predict: which leaves under C"));
+    board.typed("C2 C3");
+    assert!(
+        board
+            .screen()
+            .contains("Right: C2 and C3 were never evaluated")
+    );
+    let (right, wrong, skipped) = score(&board);
+    assert_eq!((wrong, skipped), (1, 0));
+    assert!(right >= 2);
+    assert_eq!(board.step(), c.at + 1);
 }

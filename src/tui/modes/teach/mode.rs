@@ -100,6 +100,8 @@ impl Teach {
         match super::predict::key_answer(&question, key.code) {
             Some(Some(answer)) => {
                 self.predict.answer(&replay, &question, answer);
+                // What was said about an earlier try is no longer true.
+                cx.message = None;
                 self.reveal();
                 true
             }
@@ -114,7 +116,7 @@ impl Teach {
     /// A typed answer to the question waiting: true when it was one (what
     /// does not read as one goes on to the other commands, and to
     /// [`BoardMode::why_no_move`], which says what the question wants).
-    fn predict_typed(&mut self, typed: &str) -> bool {
+    fn predict_typed(&mut self, cx: &mut Shared, typed: &str) -> bool {
         let Record::Ready { replay, step } = &self.record else {
             return false;
         };
@@ -122,12 +124,16 @@ impl Teach {
         let Some(question) = self.predict.pending(&replay, step) else {
             return false;
         };
-        if !question.typed() || typed.contains(char::is_whitespace) {
+        // A list of leaves has spaces; no other answer does (`:goto e4 e5`
+        // is a command).
+        let list = question.kind == crate::teach::predict::Kind::Skipped;
+        if !question.typed() || (!list && typed.contains(char::is_whitespace)) {
             return false;
         }
         match question.parse(&replay, typed) {
             Ok(answer) => {
                 self.predict.answer(&replay, &question, answer);
+                cx.message = None;
                 self.reveal();
                 true
             }
@@ -302,7 +308,7 @@ impl BoardMode for Teach {
             self.toggle_tree(cx);
             return true;
         }
-        if self.predict_typed(typed) {
+        if self.predict_typed(cx, typed) {
             return true;
         }
         if let Some(rest) = typed.strip_prefix("goto") {
