@@ -33,7 +33,10 @@ pub const HELP: &[(&str, &str)] = &[
         ":goto, :export",
         "first step reaching a line (:goto e4 e5); lesson as Markdown",
     ),
-    ("P", "predict mode: guess the first move tried, or a cutoff"),
+    (
+        "P; y n > < i",
+        "predict mode; answers: yes/no, ≥ beta/≤ alpha/inside, :move",
+    ),
     ("S", "show or hide the statistics: a row per iteration"),
     (
         "",

@@ -223,6 +223,8 @@ impl Teach {
         }
         self.record = match result {
             Ok(replay) => {
+                // A new record is a new lesson for predict mode's score.
+                self.predict.reset();
                 // `--step N` opens the lesson there, once.
                 let first = self.start_at.take().unwrap_or(0);
                 let step = Box::new(replay.step(first));
@@ -324,7 +326,14 @@ impl Teach {
             return false;
         }
         self.playing = Some((now, due - steps));
-        let target = self.applied() + steps as usize;
+        let mut target = self.applied() + steps as usize;
+        // Predict mode: play stops at the next question, to be answered.
+        if let Some((replay, step)) = self.ready()
+            && let Some(at) = self.predict.next_stop(replay, step.applied + 1, target)
+        {
+            target = at;
+            self.playing = None;
+        }
         self.seek(target);
         if let Some((replay, step)) = self.ready()
             && step.applied >= replay.len()

@@ -28,7 +28,6 @@ use super::caption::Caption;
 use super::comparison::Comparison;
 use super::header::TeachHeader;
 use super::keys::Asked;
-use super::predict::{Predict, Question};
 use super::tree_diagram::{TreeCard, TreeDiagram};
 use super::tree_view::TreeKey;
 use super::{HELP, KEY_LINES, Record, Teach};
@@ -85,77 +84,70 @@ impl Teach {
     fn toggle_predict(&mut self, cx: &mut Shared) {
         let predict = &mut self.predict;
         predict.on = !predict.on;
-        predict.question = None;
         let text = if predict.on {
-            "Predict mode: before a move is tried, say what the search will do; → asks."
+            "Predict mode on: a question before each node is searched; → skips."
         } else {
             "Predict mode off."
         };
         cx.say(text, Tone::Info);
     }
 
-    /// A key in predict mode; true when it was the question's.
+    /// A key in predict mode; true when it was the question's. → without
+    /// an answer skips the question and steps on.
     fn predict_key(&mut self, cx: &mut Shared, key: KeyEvent) -> bool {
-        let Some((replay, step)) = self.ready() else {
+        let Record::Ready { replay, step } = &self.record else {
             return false;
         };
-        let Some(position) = step.current().map(|node| node.position.clone()) else {
+        let replay = std::sync::Arc::clone(replay);
+        let Some(question) = self.predict.pending(&replay, step) else {
             return false;
         };
-        let forward = matches!(key.code, KeyCode::Right | KeyCode::Char('l'));
-        match self.predict.question {
-            Some(question @ Question::Cutoff { answer, .. }) => {
-                let said = match key.code {
-                    KeyCode::Char('y') => true,
-                    KeyCode::Char('n') => false,
-                    // → without an answer skips the question.
-                    _ if forward => {
-                        self.predict.question = None;
-                        return false;
-                    }
-                    _ => return false,
-                };
-                let verdict = self.predict.answer(question, said == answer, &position);
-                cx.say(verdict, Tone::Info);
+        if matches!(key.code, KeyCode::Right | KeyCode::Char('l')) {
+            self.predict.skip(&question);
+            return false;
+        }
+        match super::predict::key_answer(&question, key.code) {
+            Some(Some(answer)) => {
+                self.predict.answer(&replay, &question, answer);
+                // What was said about an earlier try is no longer true.
+                cx.message = None;
                 self.reveal();
                 true
             }
-            Some(Question::FirstMove { .. }) if forward => {
-                self.predict.question = None;
-                false
+            Some(None) => {
+                cx.say(question.expected(), Tone::Error);
+                true
             }
-            Some(Question::FirstMove { .. }) => false,
-            None if forward => match Predict::question_before(replay, step) {
-                Some(question) => {
-                    self.predict.question = Some(question);
-                    cx.say(Predict::text(question, &position), Tone::Info);
-                    true
-                }
-                None => false,
-            },
             None => false,
         }
     }
 
-    /// A typed move while the first-move question waits: the answer.
-    fn predict_move(&mut self, cx: &mut Shared, typed: &str) -> bool {
-        let Some(question @ Question::FirstMove { answer }) = self.predict.question else {
+    /// A typed answer to the question waiting: true when it was one (what
+    /// does not read as one goes on to the other commands, and to
+    /// [`BoardMode::why_no_move`], which says what the question wants).
+    fn predict_typed(&mut self, cx: &mut Shared, typed: &str) -> bool {
+        let Record::Ready { replay, step } = &self.record else {
             return false;
         };
-        let Some(position) = self
-            .ready()
-            .and_then(|(_, step)| step.current())
-            .map(|node| node.position.clone())
-        else {
+        let replay = std::sync::Arc::clone(replay);
+        let Some(question) = self.predict.pending(&replay, step) else {
             return false;
         };
-        let Ok(guess) = crate::game::notation::parse_move(&position, typed) else {
+        // A list of leaves has spaces; no other answer does (`:goto e4 e5`
+        // is a command).
+        let list = question.kind == crate::teach::predict::Kind::Skipped;
+        if !question.typed() || (!list && typed.contains(char::is_whitespace)) {
             return false;
-        };
-        let verdict = self.predict.answer(question, guess == answer, &position);
-        cx.say(verdict, Tone::Info);
-        self.reveal();
-        true
+        }
+        match question.parse(&replay, typed) {
+            Ok(answer) => {
+                self.predict.answer(&replay, &question, answer);
+                cx.message = None;
+                self.reveal();
+                true
+            }
+            Err(_) => false,
+        }
     }
 
     /// Show the step the question was about.
@@ -327,7 +319,7 @@ impl BoardMode for Teach {
             self.toggle_tree(cx);
             return true;
         }
-        if self.predict_move(cx, typed) {
+        if self.predict_typed(cx, typed) {
             return true;
         }
         if let Some(rest) = typed.strip_prefix("goto") {
@@ -413,6 +405,24 @@ impl BoardMode for Teach {
     /// The board shows the search, not a game.
     fn human_to_move(&self, _cx: &Shared) -> bool {
         false
+    }
+
+    /// A typed word no command took: in predict mode, what the question
+    /// waiting wants; else that no move is played here.
+    fn why_no_move(&self, _cx: &Shared, typed: bool) -> Option<&'static str> {
+        if !typed {
+            return None;
+        }
+        if self.predict.on {
+            let waiting = self
+                .ready()
+                .and_then(|(replay, step)| self.predict.pending(replay, step));
+            return Some(match waiting {
+                Some(question) => question.expected(),
+                None => "No question waits at this step: predict mode asks before the search enters a node (→ goes on).",
+            });
+        }
+        Some("Teach mode replays a recorded search: no move is played here (:goto e4 e5 goes to a line).")
     }
 
     /// The replay's tables, as the cutoffs up to the current step taught
