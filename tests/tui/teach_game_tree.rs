@@ -49,6 +49,19 @@ fn the_classic_tree_steps_to_its_value_with_the_skipped_leaves_crossed_out() {
         // alpha-beta in the tree's order, 5 best first.
         assert!(end.contains("Same tree, depth 2"), "{end}");
         insta::assert_snapshot!(format!("classic_tree_end_{}x{}", size.0, size.1), end);
+        // `D` describes the node in words, not a board.
+        h.key(KeyCode::Home);
+        for _ in 0..5 {
+            h.key(KeyCode::Right);
+        }
+        h.key(KeyCode::Char('D'));
+        let words = h.screen();
+        assert!(
+            words.contains("hand-made game tree: node B, MIN to move"),
+            "{words}"
+        );
+        h.key(KeyCode::Esc);
+        h.key(KeyCode::End);
         // No board, no chess: the switches that mean nothing say so.
         h.key(KeyCode::Char('3'));
         let (message, _) = h.status().expect("a message");

@@ -433,6 +433,9 @@ impl BoardMode for Teach {
 
     /// A node of the search, not the game.
     fn description(&self, _cx: &Shared, _now: Instant) -> Vec<String> {
+        if self.is_tree() {
+            return self.tree_description();
+        }
         let (position, arrived, trying) = self.board_view();
         let mut description = Description::new(position);
         let frames = self.ready().map(|(_, step)| &step.frames[..]);

@@ -163,3 +163,35 @@ impl TreeCard<'_> {
         frame.render_widget(fitted(lines, area.width.saturating_sub(1)), area);
     }
 }
+
+impl crate::tui::modes::teach::Teach {
+    /// The screen in words on a hand-made tree (`:describe`): the node the
+    /// search is at, its window and best so far from MAX's view, and the
+    /// child being tried.
+    pub fn tree_description(&self) -> Vec<String> {
+        let _points = self.points();
+        let Some(node) = self.ready().and_then(|(_, step)| step.current()) else {
+            return vec!["Teach mode on a hand-made game tree, before the first step.".into()];
+        };
+        let max = node.ply.is_multiple_of(2);
+        let (low, high) = if max {
+            (node.alpha, node.beta)
+        } else {
+            (-node.beta, -node.alpha)
+        };
+        let mut lines = vec![format!(
+            "Teach mode on a hand-made game tree: node {}, {} to move, window {} for MAX.",
+            node.node_name().unwrap_or("?"),
+            if max { "MAX" } else { "MIN" },
+            node_window_text(low, high, 0, shakmaty::Color::White)
+        )];
+        if let Some((mv, value)) = node.best() {
+            let value = if max { value } else { -value };
+            lines.push(format!("Best so far: {} = {value}.", node.move_name(mv)));
+        }
+        if let Some(i) = node.current {
+            lines.push(format!("Being tried: {}.", node.move_name(node.moves[i].mv)));
+        }
+        lines
+    }
+}
