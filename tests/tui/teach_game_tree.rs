@@ -49,6 +49,13 @@ fn the_classic_tree_steps_to_its_value_with_the_skipped_leaves_crossed_out() {
         // alpha-beta in the tree's order, 5 best first.
         assert!(end.contains("Same tree, depth 2"), "{end}");
         insta::assert_snapshot!(format!("classic_tree_end_{}x{}", size.0, size.1), end);
+        // `:goto` takes a node's name: a skipped leaf is never reached.
+        h.typed("goto C2");
+        let (message, _) = h.status().expect("a message");
+        assert!(message.contains("never reaches C2"), "{message}");
+        h.typed("goto D3");
+        let (message, _) = h.status().expect("a message");
+        assert!(message.contains("the search reaches D3"), "{message}");
         // `D` describes the node in words, not a board.
         h.key(KeyCode::Home);
         for _ in 0..5 {

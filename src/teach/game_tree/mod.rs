@@ -175,6 +175,32 @@ impl GameTree {
             .map_or_else(|| "?".to_string(), |child| self.nodes[child].name.clone())
     }
 
+    /// The moves (child indices) from the root to the node named `name`
+    /// (`C`, `C2`; case does not matter), or the names of a line of them
+    /// from the root (`C C2`): the last one's path, if the others are on it.
+    pub fn path_named(&self, text: &str) -> Option<Vec<usize>> {
+        let words: Vec<&str> = text.split_whitespace().collect();
+        let last = words.last()?;
+        let mut id = self
+            .nodes
+            .iter()
+            .position(|n| n.name.eq_ignore_ascii_case(last))?;
+        let mut path = Vec::new();
+        let mut on_path = vec![id];
+        while let Some(parent) = self.nodes[id].parent {
+            path.push(self.nodes[parent].children.iter().position(|&c| c == id)?);
+            on_path.push(parent);
+            id = parent;
+        }
+        path.reverse();
+        let named_on_path = words[..words.len() - 1].iter().all(|word| {
+            on_path
+                .iter()
+                .any(|&n| self.nodes[n].name.eq_ignore_ascii_case(word))
+        });
+        named_on_path.then_some(path)
+    }
+
     /// The node reached from the root by these moves (child indices).
     pub fn node_at(&self, path: &[usize]) -> Option<usize> {
         path.iter().try_fold(0, |id, &index| self.child(id, index))

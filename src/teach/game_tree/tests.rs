@@ -177,3 +177,14 @@ fn the_diagram_shows_values_bounds_and_skipped_leaves_step_by_step() {
         .collect();
     assert_eq!(skipped, ["4✗", "6✗"]);
 }
+
+#[test]
+fn nodes_are_found_by_name_for_goto() {
+    let tree = GameTree::parse(TEXTBOOK).expect("reads");
+    assert_eq!(tree.path_named("C2"), Some(vec![1, 1]));
+    assert_eq!(tree.path_named("c c2"), Some(vec![1, 1]));
+    assert_eq!(tree.path_named("D"), Some(vec![2]));
+    assert_eq!(tree.path_named("A"), Some(vec![]));
+    assert_eq!(tree.path_named("B C2"), None);
+    assert_eq!(tree.path_named("Z9"), None);
+}

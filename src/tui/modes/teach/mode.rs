@@ -186,7 +186,15 @@ impl Teach {
         }
         let mut position = self.setup.position.clone();
         let mut moves = Vec::new();
-        for word in text.split_whitespace() {
+        if let Some(tree) = &self.setup.tree {
+            // A tree's nodes by name: `:goto C2` (or `:goto C C2`).
+            let Some(path) = tree.path_named(text) else {
+                cx.say(format!(":goto {text}: no node of this tree has that name"), Tone::Error);
+                return;
+            };
+            moves.extend(path.into_iter().map(crate::teach::game_tree::child_move));
+        }
+        for word in text.split_whitespace().filter(|_| self.setup.tree.is_none()) {
             match crate::game::notation::parse_move(&position, word) {
                 Ok(m) => {
                     position.play_unchecked(m);
