@@ -188,3 +188,18 @@ fn nodes_are_found_by_name_for_goto() {
     assert_eq!(tree.path_named("B C2"), None);
     assert_eq!(tree.path_named("Z9"), None);
 }
+
+#[test]
+fn the_export_of_a_tree_lesson_names_the_tree_and_draws_it() {
+    let setup = crate::teach::Setup::game_tree(GameTree::parse(TEXTBOOK).expect("reads"), None);
+    let recording = crate::teach::record(&setup, usize::MAX, &|| false).expect("records");
+    let replay = crate::teach::Replay::new(recording);
+    let end = replay.step(replay.len());
+    let md = crate::teach::values::in_points(true, || {
+        crate::teach::export::lesson_markdown(&replay, &end, "classic tree", &[])
+    });
+    assert!(md.contains("- Game tree: `((3 12 8) (2 4 6) (14 5 2))` (values for MAX)"), "{md}");
+    assert!(md.contains("3  12  8  2  4✗ 6✗ 14  5  2"), "{md}");
+    assert!(!md.contains("Position:"), "{md}");
+    assert!(!md.contains("@"), "no placeholder move leaks: {md}");
+}
