@@ -46,6 +46,8 @@ pub enum Overlay {
     Open(OpenDialog),
     /// Teach mode's positions.
     TeachPositions(teach_positions::TeachPicker),
+    /// The course's screen (teach mode's).
+    Course(Box<crate::tui::modes::teach::course::CourseView>),
     /// The position in plain words (`D`, `:describe`).
     Describe(describe::DescribeView),
     /// The review of every game of the open file (Ctrl-R in the game list).

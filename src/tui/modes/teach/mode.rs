@@ -289,6 +289,7 @@ impl BoardMode for Teach {
             return true;
         }
         if self.predict.on && self.predict_key(cx, key) {
+            self.score_exercise(cx);
             return true;
         }
         if self.tree_view.shown
@@ -308,6 +309,7 @@ impl BoardMode for Teach {
         let asked = self.on_key(cx, key, now);
         // Stepping moves the search on: the tree's cursor follows it.
         self.tree_view.follow();
+        self.score_exercise(cx);
         self.carry_out(cx, asked)
     }
 
@@ -329,6 +331,10 @@ impl BoardMode for Teach {
                 None => (false, rest.trim()),
             };
             self.export(cx, path, force);
+            return true;
+        }
+        if typed == "course" {
+            self.open_course(cx);
             return true;
         }
         if typed == "teach" {
@@ -363,6 +369,10 @@ impl BoardMode for Teach {
         key: KeyEvent,
         now: Instant,
     ) -> Option<bool> {
+        if let Overlay::Course(view) = dialog {
+            self.course_key(cx, (**view).clone(), key, now);
+            return Some(true);
+        }
         let Overlay::TeachPositions(picker) = dialog else {
             return None;
         };
@@ -485,6 +495,10 @@ impl BoardMode for Teach {
     }
 
     fn draw_dialog(&self, cx: &Shared, frame: &mut Frame, area: Rect, theme: &Theme) -> bool {
+        if let Overlay::Course(view) = &cx.overlay {
+            view.draw(frame, area, theme);
+            return true;
+        }
         let Overlay::TeachPositions(picker) = &cx.overlay else {
             return false;
         };
