@@ -15,6 +15,7 @@
 //! position = "move ordering"   # a name of assets/teaching.txt, or fen = "..."
 //! depth = 3
 //! switches = ["no-ordering"]   # as kibitz teach's flags, without the dashes
+//!                              # (and "aspiration", which teach has no flag for)
 //! +++
 //! ## Cutting the tree
 //! ...{{lesson 1: leaves}}...
@@ -28,6 +29,7 @@ use shakmaty::Chess;
 use super::CourseError;
 use crate::engine::SearchOptions;
 use crate::game::fen::parse_fen;
+use crate::teach::GameTree;
 
 /// How many chapters the course has.
 pub const COUNT: usize = 9;
@@ -113,10 +115,10 @@ pub struct Lesson {
 }
 
 /// What a lesson searches.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum LessonSource {
-    /// A hand-made game tree in bracket notation.
-    Tree(String),
+    /// A hand-made game tree, as written in bracket notation.
+    Tree(std::sync::Arc<GameTree>),
     /// A chess position (a teaching position's name resolved to its FEN).
     Position { fen: String, position: Chess },
 }
@@ -228,7 +230,9 @@ pub fn parse(number: usize, file: &'static str, text: &str) -> Result<Chapter, S
 /// A lesson from its settings: one source, the switches known.
 fn lesson(l: LessonSettings) -> Result<Lesson, String> {
     let source = match (&l.tree, &l.position, &l.fen) {
-        (Some(tree), None, None) => LessonSource::Tree(tree.clone()),
+        (Some(tree), None, None) => LessonSource::Tree(std::sync::Arc::new(
+            GameTree::parse(tree).map_err(|e| e.to_string())?,
+        )),
         (None, Some(name), None) => {
             let found = crate::teach::positions()
                 .into_iter()
@@ -246,12 +250,16 @@ fn lesson(l: LessonSettings) -> Result<Lesson, String> {
         _ => return Err("give one of tree, position and fen".into()),
     };
     let depth = match (&source, l.depth, &l.position) {
+        (LessonSource::Tree(tree), None, _) => tree.height(),
+        (LessonSource::Tree(tree), Some(depth), _) if (1..=tree.height()).contains(&depth) => depth,
+        (LessonSource::Tree(_), Some(depth), _) => {
+            return Err(format!("depth {depth} is deeper than the tree"));
+        }
         (_, Some(depth), _) => depth,
         (LessonSource::Position { .. }, None, Some(name)) => crate::teach::positions()
             .into_iter()
             .find(|p| &p.name == name)
             .map_or(crate::teach::DEFAULT_DEPTH, |p| p.depth),
-        (LessonSource::Tree(_), None, _) => 0,
         _ => return Err("a lesson on a FEN needs its depth".into()),
     };
     if !matches!(source, LessonSource::Tree(_))
@@ -263,7 +271,10 @@ fn lesson(l: LessonSettings) -> Result<Lesson, String> {
         return Err("an exercise's pass mark is a share from 1 to 100 per cent".into());
     }
     Ok(Lesson {
-        options: options(&l.switches)?,
+        options: match source {
+            LessonSource::Tree(_) => tree_options(&l.switches)?,
+            LessonSource::Position { .. } => options(&l.switches)?,
+        },
         name: l.name,
         source,
         depth,
@@ -296,6 +307,24 @@ pub fn options(switches: &[String]) -> Result<SearchOptions, String> {
     Ok(o)
 }
 
+/// The techniques a game-tree lesson's switches leave on, from the
+/// tree's defaults (plain alpha-beta in the written order), as `kibitz
+/// teach --game-tree` takes them: a tree has no table, captures or
+/// pruning rules, so only these mean something.
+pub fn tree_options(switches: &[String]) -> Result<SearchOptions, String> {
+    let mut o = crate::teach::game_tree::default_options();
+    for switch in switches {
+        match switch.as_str() {
+            "no-alpha-beta" => o.alpha_beta = false,
+            "pvs" => o.pvs = true,
+            "iterative" => o.iterative_deepening = true,
+            "best-first" => o.move_ordering = true,
+            other => return Err(format!("{other:?} does not apply to a game tree")),
+        }
+    }
+    Ok(o)
+}
+
 impl Chapter {
     /// The lessons that are predict exercises, with their numbers (from 1).
     pub fn exercises(&self) -> impl Iterator<Item = (usize, &Lesson)> {
@@ -312,7 +341,7 @@ impl Lesson {
     pub fn command(&self) -> String {
         let mut words = vec!["kibitz teach".to_string()];
         match &self.source {
-            LessonSource::Tree(tree) => words.push(format!("--game-tree '{tree}'")),
+            LessonSource::Tree(tree) => words.push(format!("--game-tree '{}'", tree.text())),
             LessonSource::Position { fen, .. } => {
                 words.push(format!("--fen '{fen}' --depth {}", self.depth));
             }
@@ -327,17 +356,21 @@ impl Lesson {
         words.join(" ")
     }
 
-    /// The setup teach mode records, for a lesson on a chess position
-    /// (`None` for a game tree).
-    pub fn chess_setup(&self) -> Option<crate::teach::Setup> {
+    /// The setup teach mode records.
+    pub fn setup(&self) -> crate::teach::Setup {
         match &self.source {
-            LessonSource::Position { position, .. } => Some(crate::teach::Setup {
+            LessonSource::Position { position, .. } => crate::teach::Setup {
                 position: position.clone(),
+                tree: None,
                 history: Vec::new(),
                 depth: self.depth,
                 options: self.options,
-            }),
-            LessonSource::Tree(_) => None,
+            },
+            LessonSource::Tree(tree) => crate::teach::Setup {
+                depth: self.depth,
+                options: self.options,
+                ..crate::teach::Setup::game_tree(GameTree::clone(tree), Some(self.depth))
+            },
         }
     }
 }

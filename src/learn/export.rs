@@ -38,14 +38,18 @@ pub fn chapter_markdown(
             LessonSource::Tree(_) => "leaves evaluated",
             LessonSource::Position { .. } => "positions evaluated",
         };
+        let count = crate::teach::values::count_text;
+        let cutoffs = match counted.cutoffs {
+            1 => "1 cutoff".to_string(),
+            n => format!("{} cutoffs", count(n)),
+        };
         out.push_str(&format!(
-            "- value {}, best move {}\n- {} nodes, {} {what}, {} cutoffs, {} steps to step through\n",
+            "- value {}, best move {}\n- {} nodes, {} {what}, {cutoffs}, {} steps to step through\n",
             counted.value,
             counted.best,
-            crate::teach::values::count_text(counted.nodes),
-            crate::teach::values::count_text(counted.leaves),
-            crate::teach::values::count_text(counted.cutoffs),
-            crate::teach::values::count_text(counted.steps),
+            count(counted.nodes),
+            count(counted.leaves),
+            count(counted.steps),
         ));
         if let Some(mark) = lesson.exercise {
             out.push_str(&format!(

@@ -6,6 +6,7 @@
 //!
 //! The figures: `value` (the root's value: a plain number on a game tree,
 //! pawns or a mate on a chess position), `best` (the move chosen), `depth`,
+//! `plies` (the depth in words: "1 ply", "3 plies"), `re-searches`,
 //! `nodes`, `main nodes`, `quiescence nodes`, `leaves` (positions
 //! evaluated), `cutoffs`, `first-move cutoffs`, `table hits`, `table
 //! cutoffs`, `steps` (of the replay) and `iterations`; and a share of
@@ -35,6 +36,8 @@ pub struct LessonFigures {
     pub table_cutoffs: u64,
     pub steps: u64,
     pub iterations: u64,
+    /// Moves searched again with a wider window (PVS, reductions).
+    pub re_searches: u64,
 }
 
 /// The figures of every lesson of a chapter, in lesson order.
@@ -54,7 +57,7 @@ impl LessonFigures {
                 recording.value.to_string(),
                 recording
                     .best_move
-                    .map(|m| tree_move_name(recording, m))
+                    .map(|m| recording.setup.root_move_name(m))
                     .unwrap_or_default(),
             )
         } else {
@@ -80,6 +83,11 @@ impl LessonFigures {
             table_cutoffs: totals.tt_cutoffs,
             steps: recording.events.len() as u64,
             iterations: recording.stats.iterations.len().max(1) as u64,
+            re_searches: recording
+                .events
+                .iter()
+                .filter(|e| matches!(e, crate::engine::trace::TraceEvent::ReSearch { .. }))
+                .count() as u64,
         }
     }
 
@@ -97,6 +105,7 @@ impl LessonFigures {
             "table cutoffs" => self.table_cutoffs,
             "steps" => self.steps,
             "iterations" => self.iterations,
+            "re-searches" => self.re_searches,
             _ => return None,
         })
     }
@@ -104,24 +113,8 @@ impl LessonFigures {
 
 /// Record a lesson's search, as teach mode would.
 pub fn record(lesson: &Lesson) -> Result<Recording, String> {
-    let setup = match &lesson.source {
-        LessonSource::Position { .. } => lesson.chess_setup(),
-        LessonSource::Tree(text) => Some(tree_setup(text, lesson)?),
-    };
-    let setup = setup.ok_or("no search to record")?;
-    crate::teach::record(&setup, crate::teach::MAX_EVENTS, &|| false).map_err(|e| e.to_string())
-}
-
-/// A game tree's lesson as a teach setup.
-fn tree_setup(text: &str, _lesson: &Lesson) -> Result<crate::teach::Setup, String> {
-    Err(format!(
-        "the game tree {text} cannot be searched: this build has no game-tree search yet"
-    ))
-}
-
-/// The textbook name of a game tree's child move (B, C...).
-fn tree_move_name(_recording: &Recording, _m: shakmaty::Move) -> String {
-    String::new()
+    crate::teach::record(&lesson.setup(), crate::teach::MAX_EVENTS, &|| false)
+        .map_err(|e| e.to_string())
 }
 
 /// Every lesson of `chapter` recorded and counted. Kept once computed: a
@@ -204,6 +197,7 @@ impl ChapterFigures {
         match name {
             "value" => return Ok(lesson.value.clone()),
             "best" => return Ok(lesson.best.clone()),
+            "plies" => return Ok(crate::core::counted(lesson.depth, "ply", "plies")),
             _ => {}
         }
         if let Some((name, other)) = name.split_once(" as a share of ") {

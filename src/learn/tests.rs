@@ -77,6 +77,29 @@ fn every_chapter_has_pages_lessons_an_exercise_and_a_summary() {
 /// placeholder and a `code span`, a chapter's prose holds no digit at all
 /// (a figure is a placeholder; a move, a FEN, a tree or a command is code);
 /// and no code span is a bare number (a figure dressed up as code).
+const SPELLED: [&str; 13] = [
+    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    "eleven", "twelve",
+];
+const COUNTED: [&str; 16] = [
+    "ply",
+    "plies",
+    "node",
+    "nodes",
+    "leaf",
+    "leaves",
+    "cutoff",
+    "cutoffs",
+    "evaluations",
+    "iterations",
+    "steps",
+    "hits",
+    "re-searches",
+    "positions",
+    "deep",
+    "ahead",
+];
+
 fn typed_figures(text: &str) -> Vec<String> {
     let mut bare = String::new();
     let mut last = 0;
@@ -94,10 +117,25 @@ fn typed_figures(text: &str) -> Vec<String> {
             .trim_start_matches(['+', '-'])
             .trim_end_matches('%')
             .replace([',', '.'], "");
-        if code && !number.is_empty() && number.chars().all(|c| c.is_ascii_digit()) {
+        // A key to press is no figure: "key `2`".
+        let a_key = i > 0
+            && bare
+                .split('`')
+                .nth(i - 1)
+                .is_some_and(|before| before.trim_end().ends_with("key"));
+        if code && !a_key && !number.is_empty() && number.chars().all(|c| c.is_ascii_digit()) {
             found.push(format!("`{piece}`"));
         }
         if !code {
+            // A number in words before what a lesson counts is a figure too.
+            let words: Vec<&str> = piece.split_whitespace().collect();
+            for pair in words.windows(2) {
+                let number = pair[0].to_lowercase();
+                let counted = pair[1].trim_end_matches([',', '.', ':', ';', ')']);
+                if SPELLED.contains(&number.as_str()) && COUNTED.contains(&counted) {
+                    found.push(pair.join(" "));
+                }
+            }
             found.extend(
                 piece
                     .split_whitespace()
@@ -113,7 +151,12 @@ fn typed_figures(text: &str) -> Vec<String> {
 fn the_rule_finds_a_typed_figure_and_passes_placeholders_and_code() {
     assert_eq!(typed_figures("minimax looks at 9 leaves"), ["9"]);
     assert_eq!(typed_figures("a value of `3`"), ["`3`"]);
+    assert!(typed_figures("key `2` switches it").is_empty());
     assert_eq!(typed_figures("it wins (+3.20)"), ["(+3.20)"]);
+    assert_eq!(
+        typed_figures("Three plies deep, four leaves."),
+        ["Three plies", "four leaves."]
+    );
     assert!(typed_figures("{{lesson 1: leaves}} leaves of `((3 12 8))`, after `Kd3`").is_empty());
 }
 
@@ -200,6 +243,7 @@ fn a_placeholder_that_names_nothing_is_an_error() {
             table_cutoffs: 0,
             steps: 40,
             iterations: 1,
+            re_searches: 0,
         }],
     };
     assert_eq!(

@@ -141,7 +141,11 @@ impl<T: Tracer> TreeSearch<'_, T> {
             // A leaf, or the depth limit: the value is read, not searched.
             // The tree's numbers are MAX's; MIN's side is their negation.
             let for_max = self.tree.estimate(id);
-            let value = if ply.is_multiple_of(2) { for_max } else { -for_max };
+            let value = if ply.is_multiple_of(2) {
+                for_max
+            } else {
+                -for_max
+            };
             self.counters.leaves += 1;
             self.record(TraceEvent::LeafEval { ply, value });
             self.record(TraceEvent::Return { ply, value });

@@ -272,10 +272,6 @@ impl Teach {
                 if let Some(chapter) = view.chapter() {
                     self.open_lesson(cx, chapter, n, now);
                 }
-                if !matches!(self.course, Some(c) if c.chapter == view.progress.chapter && c.lesson == n) {
-                    // Not opened: the screen stays, with the reason below.
-                    cx.overlay = Overlay::Course(Box::new(view));
-                }
             }
         }
     }
@@ -286,15 +282,8 @@ impl Teach {
         let Some(lesson) = chapter.lessons.get(n - 1) else {
             return;
         };
-        let Some(setup) = lesson.chess_setup() else {
-            cx.say(
-                format!("{}: this build has no game-tree search yet.", lesson.name),
-                Tone::Error,
-            );
-            return;
-        };
         self.score_exercise(cx);
-        self.setup = setup;
+        self.setup = lesson.setup();
         self.title = lesson.name.clone();
         self.description = None;
         self.note = Some(
