@@ -9,13 +9,14 @@ use std::path::Path;
 use std::time::Instant;
 
 use ratatui::Frame;
-use ratatui::crossterm::event::{KeyCode, KeyEvent};
+use ratatui::crossterm::event::KeyEvent;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::Line;
 use ratatui::widgets::Paragraph;
 
 use crate::learn::{self, Chapter, LessonSource, Progress, Score};
+use crate::tui::overlays::course::{CourseKey, CourseView};
 use crate::tui::overlays::{Overlay, popup};
 use crate::tui::shared::{Shared, Tone};
 use crate::tui::theme::Theme;
@@ -23,12 +24,16 @@ use crate::tui::theme::Theme;
 use super::Teach;
 use super::predict::Predict;
 
-/// The course screen's state: the progress (chapter and page shown) and
-/// how far the page is scrolled.
-#[derive(Debug, Clone, PartialEq)]
-pub struct CourseView {
-    pub progress: Progress,
-    pub scroll: usize,
+/// The key line at the foot of the screen, longest first.
+const KEY_LINES: [&str; 2] = [
+    " ←→ page · ↑↓ scroll · [ ] chapter · 1-4 open a lesson · Esc back to teach mode",
+    " ←→ page · ↑↓ scroll · [ ] chapter · 1-4 lesson · Esc back",
+];
+
+/// Predict mode's answers so far: right, wrong, skipped. The one place
+/// the course reads predict mode's score.
+pub fn answers(predict: &Predict) -> (u32, u32, u32) {
+    (predict.right, predict.asked.saturating_sub(predict.right), 0)
 }
 
 /// A lesson of the course open in teach mode.
@@ -43,89 +48,17 @@ pub struct CourseLesson {
     pub scored: bool,
 }
 
-/// What a key did on the course screen.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum CourseKey {
-    Keep,
-    /// The chapter or page changed: keep the progress.
-    Moved,
-    Close,
-    /// Open lesson N (from 1) of the chapter shown.
-    Open(usize),
-}
+/// The course screen, drawn over teach mode.
+pub struct CourseScreen<'a>(pub &'a CourseView);
 
-/// The key line at the foot of the screen, longest first.
-const KEY_LINES: [&str; 2] = [
-    " ←→ page · ↑↓ scroll · [ ] chapter · 1-4 open a lesson · Esc back to teach mode",
-    " ←→ page · ↑↓ scroll · [ ] chapter · 1-4 lesson · Esc back",
-];
-
-/// Predict mode's answers so far: right, wrong, skipped. The one place
-/// the course reads predict mode's score.
-pub fn answers(predict: &Predict) -> (u32, u32, u32) {
-    (predict.right, predict.asked.saturating_sub(predict.right), 0)
-}
-
-impl CourseView {
-    /// The chapter shown.
-    pub fn chapter(&self) -> Option<&'static Chapter> {
-        learn::chapter::chapter(self.progress.chapter).ok()
-    }
-
-    pub fn key(&mut self, key: KeyEvent) -> CourseKey {
-        let pages = self.chapter().map_or(1, |c| c.pages.len());
-        let p = &mut self.progress;
-        let (chapter, page) = (p.chapter, p.page);
-        match key.code {
-            KeyCode::Esc | KeyCode::Char('q') => return CourseKey::Close,
-            KeyCode::Right | KeyCode::Char('l' | ' ') | KeyCode::PageDown => {
-                if p.page + 1 < pages {
-                    p.page += 1;
-                } else if p.chapter < learn::chapter::COUNT {
-                    p.chapter += 1;
-                    p.page = 0;
-                }
-            }
-            KeyCode::Left | KeyCode::Char('h') | KeyCode::PageUp => {
-                if p.page > 0 {
-                    p.page -= 1;
-                } else if p.chapter > 1 {
-                    p.chapter -= 1;
-                    p.page = learn::chapter::chapter(p.chapter).map_or(0, |c| c.pages.len() - 1);
-                }
-            }
-            KeyCode::Char(']') => {
-                p.chapter = (p.chapter + 1).min(learn::chapter::COUNT);
-                p.page = 0;
-            }
-            KeyCode::Char('[') => {
-                p.chapter = p.chapter.saturating_sub(1).max(1);
-                p.page = 0;
-            }
-            KeyCode::Down | KeyCode::Char('j') => self.scroll += 1,
-            KeyCode::Up | KeyCode::Char('k') => self.scroll = self.scroll.saturating_sub(1),
-            KeyCode::Char(c @ '1'..='9') => {
-                let n = c as usize - '0' as usize;
-                if learn::chapter::chapter(chapter).is_ok_and(|c| n <= c.lessons.len()) {
-                    return CourseKey::Open(n);
-                }
-            }
-            _ => {}
-        }
-        if (p.chapter, p.page) == (chapter, page) {
-            return CourseKey::Keep;
-        }
-        self.scroll = 0;
-        CourseKey::Moved
-    }
-
+impl CourseScreen<'_> {
     /// The page's text in rows of `width`, its figures filled in (or the
     /// reason they could not be).
     pub fn rows(&self, width: usize) -> Vec<String> {
-        let Some(chapter) = self.chapter() else {
+        let Some(chapter) = self.0.chapter() else {
             return Vec::new();
         };
-        let Some(page) = chapter.pages.get(self.progress.page) else {
+        let Some(page) = chapter.pages.get(self.0.progress.page) else {
             return Vec::new();
         };
         let text = match learn::figures::of_chapter(chapter).and_then(|f| f.fill(&page.text)) {
@@ -148,7 +81,7 @@ impl CourseView {
     }
 
     pub fn draw(&self, frame: &mut Frame, area: Rect, theme: &Theme) {
-        let Some(chapter) = self.chapter() else {
+        let Some(chapter) = self.0.chapter() else {
             return;
         };
         let title = format!(
@@ -160,12 +93,12 @@ impl CourseView {
         let inner = popup(frame, area, area.width, area.height, &title, theme);
         let width = usize::from(inner.width.saturating_sub(2));
         let dim = Style::default().fg(theme.dim);
-        let page = chapter.pages.get(self.progress.page);
+        let page = chapter.pages.get(self.0.progress.page);
         let mut lines = vec![Line::styled(
             crate::tui::widgets::fit(
                 &format!(
                     " Page {} of {}: {}",
-                    self.progress.page + 1,
+                    self.0.progress.page + 1,
                     chapter.pages.len(),
                     page.map_or("", |p| p.title.as_str())
                 ),
@@ -177,7 +110,7 @@ impl CourseView {
         let pane = chapter.lessons.len() + 1;
         let room = usize::from(inner.height).saturating_sub(1 + 1 + pane + 1);
         let rows = self.rows(width);
-        let first = self.scroll.min(rows.len().saturating_sub(room.max(1)));
+        let first = self.0.scroll.min(rows.len().saturating_sub(room.max(1)));
         let more = rows.len() > first + room;
         let shown = if more { room.saturating_sub(1) } else { room };
         for row in rows.iter().skip(first).take(shown) {
@@ -200,7 +133,7 @@ impl CourseView {
                 LessonSource::Position { .. } => "chess",
             };
             let score = lesson.exercise.map(|mark| {
-                match self.progress.score(chapter.number, i + 1) {
+                match self.0.progress.score(chapter.number, i + 1) {
                     Some(s) if s.percent() >= mark => {
                         format!(" · exercise: {}% passed", s.percent())
                     }

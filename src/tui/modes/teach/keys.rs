@@ -25,6 +25,7 @@ pub const HELP: &[(&str, &str)] = &[
     ),
     ("[ ], :depth N", "search shallower, deeper (1 to 6)"),
     ("p", "the teaching positions (or :positions)"),
+    (":course", "the course: chapters, lessons, exercises (kibitz learn)"),
     (
         "v, :tree; J, w",
         "the search tree (↑↓ z Z); in it: go to a node, White's view",

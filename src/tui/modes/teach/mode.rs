@@ -496,7 +496,7 @@ impl BoardMode for Teach {
 
     fn draw_dialog(&self, cx: &Shared, frame: &mut Frame, area: Rect, theme: &Theme) -> bool {
         if let Overlay::Course(view) = &cx.overlay {
-            view.draw(frame, area, theme);
+            super::course::CourseScreen(view).draw(frame, area, theme);
             return true;
         }
         let Overlay::TeachPositions(picker) = &cx.overlay else {
