@@ -24,6 +24,7 @@ pub mod review_all;
 pub mod tb;
 pub mod teach;
 pub mod trace;
+pub mod trace_tree;
 pub mod tune;
 
 use serde_json::json;

@@ -30,9 +30,17 @@ use crate::teach::values::{value_text, white_view_text, window_text};
 pub struct TraceArgs {
     #[command(flatten)]
     pub position: PositionArgs,
-    /// Search depth (plies), 1 to 10.
+    /// A hand-made game tree instead of a position, in bracket notation:
+    /// '((3 12 8) (2 4 6) (14 5 2))', or @FILE to read it from a file.
+    #[arg(long, value_name = "TREE", conflicts_with_all = ["fen", "moves"])]
+    pub game_tree: Option<String>,
+    /// Search depth (plies), 1 to 10 (on a game tree: default its height).
     #[arg(long)]
-    pub depth: u32,
+    pub depth: Option<u32>,
+    /// On a game tree: search each node's children best first, by their
+    /// true values (alpha-beta's best case).
+    #[arg(long, requires = "game_tree")]
+    pub best_first: bool,
     /// Plain minimax: no alpha-beta cutoffs.
     #[arg(long)]
     pub no_pruning: bool,
@@ -90,6 +98,33 @@ impl TraceArgs {
             iterative_deepening: self.iterative,
             ..SearchOptions::textbook()
         })
+    }
+
+    /// What a trace of the game tree `tree` asks for.
+    fn tree_request<'a>(&self, tree: &'a str) -> super::trace_tree::TreeTrace<'a> {
+        let meaningless = [
+            (self.no_ordering, "--no-ordering"),
+            (self.no_tt, "--no-tt"),
+            (self.no_quiescence, "--no-quiescence"),
+            (self.selective, "--selective"),
+            (self.uci, "--uci"),
+        ];
+        super::trace_tree::TreeTrace {
+            tree,
+            depth: self.depth,
+            alpha_beta: !self.no_pruning,
+            pvs: self.pvs,
+            iterative: self.iterative,
+            best_first: self.best_first,
+            meaningless: meaningless
+                .iter()
+                .filter(|(on, _)| *on)
+                .map(|&(_, flag)| flag)
+                .collect(),
+            json: self.output.json,
+            summary_only: self.summary_only,
+            outline: self.tree,
+        }
     }
 
     /// Flags asked for that the search cannot use (the summary says so,
@@ -476,10 +511,17 @@ fn plies(n: u8) -> String {
 }
 
 pub fn trace(args: &TraceArgs, out: &mut dyn Write) -> Result<(), CliError> {
-    if !(1..=MAX_TRACE_DEPTH).contains(&args.depth) {
+    if let Some(tree) = &args.game_tree {
+        return super::trace_tree::trace(&args.tree_request(tree), out);
+    }
+    let Some(depth) = args.depth else {
         return Err(CliError::BadInput(format!(
-            "depth {} is out of range 1..={MAX_TRACE_DEPTH}",
-            args.depth
+            "--depth is needed: how many plies to search, 1 to {MAX_TRACE_DEPTH}"
+        )));
+    };
+    if !(1..=MAX_TRACE_DEPTH).contains(&depth) {
+        return Err(CliError::BadInput(format!(
+            "depth {depth} is out of range 1..={MAX_TRACE_DEPTH}"
         )));
     }
     let (position, history) = args.position.setup()?;
@@ -515,12 +557,12 @@ pub fn trace(args: &TraceArgs, out: &mut dyn Write) -> Result<(), CliError> {
     // and refused with advice, rather than running on without a word.
     let cap = crate::teach::MAX_EVENTS.max(args.max_events);
     let mut recorder = Recorder::capped(args.max_events, cap as u64);
-    let summary = run_trace(&position, &history, args.depth, options, &mut recorder);
+    let summary = run_trace(&position, &history, depth, options, &mut recorder);
     if recorder.capped_out() {
         return Err(CliError::BadInput(
             crate::teach::RecordError::TooLarge {
                 max: cap,
-                depth: args.depth,
+                depth,
                 advice: crate::teach::advice(&options),
             }
             .to_string(),
@@ -555,7 +597,7 @@ pub fn trace(args: &TraceArgs, out: &mut dyn Write) -> Result<(), CliError> {
             }
         }
     }
-    let description = search_description(&options, args.depth);
+    let description = search_description(&options, depth);
     let pv_san = san_line(&position, &summary.pv);
     let pv_uci: Vec<String> = summary.pv.iter().map(|&m| uci(m)).collect();
     if args.output.json {
@@ -658,136 +700,4 @@ pub fn trace(args: &TraceArgs, out: &mut dyn Write) -> Result<(), CliError> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::game::fen::parse_fen;
-
-    /// The position of every node, kept by ply from the events alone: an
-    /// oracle independent of the replay the narrator uses.
-    struct Positions {
-        root: Chess,
-        stack: Vec<Chess>,
-        /// Per ply, the move whose subtree comes next (`None`: a pass).
-        next: Vec<Option<Move>>,
-    }
-
-    impl Positions {
-        fn apply(&mut self, event: &TraceEvent) {
-            match *event {
-                TraceEvent::EnterNode { ply, .. } => {
-                    let ply = ply as usize;
-                    self.stack.truncate(ply);
-                    let position = match ply.checked_sub(1) {
-                        None => self.root.clone(),
-                        Some(parent) => {
-                            let mut position = self.stack[parent].clone();
-                            match self.next[parent] {
-                                Some(m) => position.play_unchecked(m),
-                                None => position = position.swap_turn().unwrap(),
-                            }
-                            position
-                        }
-                    };
-                    self.stack.push(position);
-                }
-                TraceEvent::MoveTried { ply, mv, .. } | TraceEvent::ReSearch { ply, mv, .. } => {
-                    self.set_next(ply, Some(mv));
-                }
-                TraceEvent::NullMove { ply, .. } => self.set_next(ply, None),
-                _ => {}
-            }
-        }
-
-        fn set_next(&mut self, ply: u32, m: Option<Move>) {
-            let ply = ply as usize;
-            if self.next.len() <= ply {
-                self.next.resize(ply + 1, None);
-            }
-            self.next[ply] = m;
-        }
-    }
-
-    /// Every move an event names is written in SAN from the position of
-    /// the node the event belongs to, whatever the search switched on.
-    #[test]
-    fn moves_are_written_from_their_own_node() {
-        let fens = [
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-            "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",
-        ];
-        let full = SearchOptions::default();
-        let option_sets = [
-            SearchOptions::textbook(),
-            SearchOptions {
-                aspiration: false,
-                ..full
-            },
-            SearchOptions {
-                quiescence: false,
-                transposition_table: false,
-                ..SearchOptions::textbook()
-            },
-            // Minimax's quiescence has no cutoffs and runs to millions of nodes.
-            SearchOptions {
-                quiescence: false,
-                ..SearchOptions::minimax()
-            },
-        ];
-        let mut checked = 0;
-        for fen in fens {
-            let root = parse_fen(fen).unwrap();
-            for options in option_sets {
-                let depth = if options.alpha_beta { 3 } else { 2 };
-                let mut recorder = Recorder::new(200_000);
-                run_trace(&root, &[], depth, options, &mut recorder);
-                let mut narrator = Narrator::new(&root, options, false);
-                let mut oracle = Positions {
-                    root: root.clone(),
-                    stack: Vec::new(),
-                    next: Vec::new(),
-                };
-                for event in recorder.events() {
-                    narrator.apply(event);
-                    oracle.apply(event);
-                    if let TraceEvent::MoveTried { ply, mv, .. }
-                    | TraceEvent::ReSearch { ply, mv, .. }
-                    | TraceEvent::MovePruned { ply, mv, .. }
-                    | TraceEvent::AlphaRaised { ply, mv, .. }
-                    | TraceEvent::BetaCutoff { ply, mv, .. } = *event
-                    {
-                        let expected = san(&oracle.stack[ply as usize], mv);
-                        assert_eq!(
-                            narrator.san(ply, mv).as_deref(),
-                            Some(expected.as_str()),
-                            "{fen} {options:?} {event:?}"
-                        );
-                        checked += 1;
-                    }
-                }
-            }
-        }
-        assert!(checked > 10_000, "only {checked} moves checked");
-    }
-
-    #[test]
-    fn the_description_names_only_what_ran() {
-        assert_eq!(
-            search_description(&SearchOptions::textbook(), 3),
-            "alpha-beta (full window), move ordering, transposition table, quiescence; one search at depth 3"
-        );
-        let minimax = SearchOptions {
-            quiescence: false,
-            ..SearchOptions::minimax()
-        };
-        assert_eq!(
-            search_description(&minimax, 2),
-            "plain minimax, moves in generation order, static evaluation at the horizon; one search at depth 2"
-        );
-        let full = SearchOptions::default();
-        assert_eq!(
-            search_description(&full, 4),
-            "principal-variation search, move ordering, transposition table, quiescence, selective: null move, reductions, futility, check extension, no table in quiescence; iterative deepening 1..4"
-        );
-    }
-}
+mod tests;

@@ -18,6 +18,17 @@ impl SearchTree {
         let Some(&first) = line.first() else {
             return String::new();
         };
+        if self.game_tree.is_some() {
+            // A tree's line: its nodes' names.
+            return line
+                .iter()
+                .filter_map(|&id| match (self.node(id).via, self.node(id).parent) {
+                    (Via::Move(m), Some(parent)) => Some(self.move_name(parent, m)),
+                    _ => None,
+                })
+                .collect::<Vec<_>>()
+                .join(" ");
+        }
         let start = match self.node(first).parent {
             Some(parent) => self.position(parent),
             None => self.root.clone(),
@@ -39,11 +50,10 @@ impl SearchTree {
         match row {
             Row::Pruned { parent, index } => {
                 let PrunedMove { mv, rule, .. } = self.pruned(parent)[index];
-                let position = self.position(parent);
                 RowText {
                     ply: self.level(parent) + 1,
                     kind: ' ',
-                    label: san_line(&position, &[mv]).join(""),
+                    label: self.move_name(parent, mv),
                     value: String::new(),
                     window: String::new(),
                     marks: format!("pruned: {}", rule.label()),
@@ -62,7 +72,7 @@ impl SearchTree {
             None => (self.turn_at(id), 0, 1),
         };
         let label = match (node.via, node.parent) {
-            (Via::Move(m), Some(parent)) => san_line(&self.position(parent), &[m]).join(""),
+            (Via::Move(m), Some(parent)) => self.move_name(parent, m),
             (Via::Pass, _) => "pass".to_string(),
             (Via::Singular, _) => "singular test: without the table's move".to_string(),
             (Via::Verification, _) => {
@@ -124,7 +134,7 @@ impl SearchTree {
         if let Some((at, mv, skipped)) = node.cutoff
             && (at as usize) < applied
         {
-            let san = san_line(&self.position(id), &[mv]).join("");
+            let san = self.move_name(id, mv);
             marks.push(match skipped {
                 0 => format!("cut by {san}"),
                 n => format!("cut by {san}, {} skipped", count_text(u64::from(n))),

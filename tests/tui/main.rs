@@ -18,6 +18,7 @@ mod resize;
 mod screens;
 mod scripted;
 mod stats_panel;
+mod teach_game_tree;
 mod teach_tree;
 mod teach_tui;
 mod tui;

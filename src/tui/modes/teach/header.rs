@@ -60,6 +60,8 @@ impl TeachHeader<'_> {
             // out of the header's rows; chess programmers' "TT" fits.
             let name = if i == 2 && area.width < 48 {
                 "TT"
+            } else if i == 1 {
+                teach.toggle_name(1)
             } else {
                 *name
             };

@@ -29,6 +29,7 @@ use super::comparison::Comparison;
 use super::header::TeachHeader;
 use super::keys::Asked;
 use super::predict::{Predict, Question};
+use super::tree_diagram::{TreeCard, TreeDiagram};
 use super::tree_view::TreeKey;
 use super::{HELP, KEY_LINES, Record, Teach};
 
@@ -56,12 +57,20 @@ impl Teach {
             // (a lesson is never put aside for another lesson).
             self.setup.position = cx.board.game.position().clone();
             self.setup.history = cx.board.game.history_keys();
+            if self.setup.tree.take().is_some() {
+                // From a tree back to chess: the chess lesson's switches.
+                self.setup.options = crate::engine::SearchOptions::textbook();
+            }
             self.title = "this position".into();
             self.description = None;
         } else if let Some(p) = list.get(row - 1) {
-            self.setup.position = p.position.clone();
-            self.setup.history = Vec::new();
-            self.setup.depth = p.depth;
+            // A lesson brings its own switches when it changes kind (a
+            // tree's mean other things) or names some.
+            let options = self.setup.options;
+            self.setup = p.setup();
+            if p.tree.is_none() && self.setup.tree.is_none() && p.options == crate::engine::SearchOptions::textbook() {
+                self.setup.options = options;
+            }
             self.title = p.name.clone();
             self.description = Some(p.description.clone());
         }
@@ -280,6 +289,7 @@ impl BoardMode for Teach {
     }
 
     fn key(&mut self, cx: &mut Shared, key: KeyEvent, now: Instant) -> bool {
+        let _points = self.points();
         if key.code == KeyCode::Char('v') {
             self.toggle_tree(cx);
             return true;
@@ -314,6 +324,7 @@ impl BoardMode for Teach {
     }
 
     fn command(&mut self, cx: &mut Shared, typed: &str, now: Instant) -> bool {
+        let _points = self.points();
         if typed == "tree" {
             self.toggle_tree(cx);
             return true;
@@ -467,9 +478,20 @@ impl BoardMode for Teach {
         theme: &Theme,
         _now: Instant,
     ) -> bool {
+        let _points = self.points();
         let step = self.ready().map(|(_, s)| s);
         match panel {
             Panel::TeachHeader => TeachHeader { teach: self, theme }.draw(frame, rect),
+            Panel::GameTree => {
+                if let Some((replay, step)) = self.ready() {
+                    TreeDiagram {
+                        replay,
+                        applied: step.applied,
+                        theme,
+                    }
+                    .draw(frame, rect);
+                }
+            }
             Panel::SearchPath => SearchPath { step, theme }.draw(frame, rect),
             Panel::NodeMoves => NodeMoves { step, theme }.draw(frame, rect),
             Panel::Tree => {
@@ -491,6 +513,17 @@ impl BoardMode for Teach {
             }
             _ => return false,
         }
+        true
+    }
+
+    /// A hand-made tree has no board: the card of the node searched.
+    fn draw_board_area(&self, _cx: &Shared, frame: &mut Frame, area: Rect, theme: &Theme) -> bool {
+        if !self.is_tree() {
+            return false;
+        }
+        let _points = self.points();
+        let step = self.ready().map(|(_, s)| s);
+        TreeCard { step, theme }.draw(frame, area);
         true
     }
 
