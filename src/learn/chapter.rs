@@ -8,7 +8,7 @@
 //! title = "Alpha-beta"
 //! [[lesson]]
 //! name = "The three-ply tree, pruned"
-//! tree = "((3 12 8) (2 4 6) (14 5 2))"
+//! position = "classic tree"  # a lesson of assets/teaching.txt, or tree = "((3 12 8) ...)"
 //! exercise = 60        # a predict exercise: pass mark, per cent
 //! [[lesson]]
 //! name = "A crowded middlegame"
@@ -238,9 +238,14 @@ fn lesson(l: LessonSettings) -> Result<Lesson, String> {
                 .into_iter()
                 .find(|p| &p.name == name)
                 .ok_or(format!("no teaching position is called {name:?}"))?;
-            LessonSource::Position {
-                fen: found.fen,
-                position: found.position,
+            // A built-in lesson may be a hand-made tree; its switches are
+            // the chapter's to state.
+            match found.tree {
+                Some(tree) => LessonSource::Tree(tree),
+                None => LessonSource::Position {
+                    fen: found.fen,
+                    position: found.position,
+                },
             }
         }
         (None, None, Some(fen)) => LessonSource::Position {
