@@ -7,6 +7,7 @@ pub mod core;
 pub mod engine;
 pub mod fsutil;
 pub mod game;
+pub mod learn;
 pub mod perft;
 pub mod review;
 pub mod tablebase;

@@ -34,6 +34,7 @@ fn main() -> anyhow::Result<ExitCode> {
             Start::Board(loaded) => kibitz::cli::board::open(&cli.board, loaded, started, None),
         },
         Some(Commands::Teach(args)) => args.open(&cli.board, started),
+        Some(Commands::Learn(args)) if args.opens_board() => args.open(&cli.board, started),
         Some(Commands::Uci) => {
             kibitz::uci::run(std::io::stdin().lock()).context("UCI session")?;
             return Ok(ExitCode::SUCCESS);

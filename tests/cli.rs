@@ -1723,3 +1723,130 @@ fn man_prints_a_subcommands_page_or_refuses_a_name_it_does_not_know() {
         "error: kibitz tb has no subcommand 'nosuch' (see kibitz tb --help)\n"
     );
 }
+
+#[test]
+fn learn_lists_the_nine_chapters_and_where_the_learner_is() {
+    let home = common::TempHome::new("learn-list");
+    let out = home.run_within(&["learn", "--list"], std::time::Duration::from_secs(30));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let chapters: Vec<&str> = text.lines().filter(|l| l.starts_with(' ')).collect();
+    assert_eq!(chapters.len(), 9, "{text}");
+    for (i, title) in [
+        "Game trees and minimax",
+        "Alpha-beta",
+        "Move ordering",
+        "The transposition table",
+        "Quiescence and the horizon effect",
+        "Iterative deepening and aspiration windows",
+        "Principal-variation search",
+        "Selective search",
+        "Evaluation",
+    ]
+    .iter()
+    .enumerate()
+    {
+        assert!(
+            chapters[i].starts_with(&format!("{:>2}  {title} ", i + 1)),
+            "{}",
+            chapters[i]
+        );
+    }
+    assert!(chapters[0].ends_with("you are here, page 1"), "{text}");
+    // Progress kept by the board: the list says where the learner stopped;
+    // a damaged file is kept aside and said.
+    let data = home.join("data").join("kibitz");
+    std::fs::create_dir_all(&data).unwrap();
+    std::fs::write(
+        data.join("course.json"),
+        r#"{"version": 1, "chapter": 4, "page": 2, "scores": []}"#,
+    )
+    .unwrap();
+    let out = home.run_within(
+        &["learn", "--list", "--json"],
+        std::time::Duration::from_secs(30),
+    );
+    let rows: Vec<serde_json::Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 9);
+    assert_eq!(rows[3]["current"], true);
+    assert_eq!(rows[0]["current"], false);
+    std::fs::write(data.join("course.json"), "{\"version\": 1,").unwrap();
+    let out = home.run_within(&["learn", "--list"], std::time::Duration::from_secs(30));
+    assert!(out.status.success());
+    assert!(
+        stderr(&out).starts_with("note: course progress kept as "),
+        "{}",
+        stderr(&out)
+    );
+    assert!(
+        stdout(&out)
+            .lines()
+            .next()
+            .unwrap()
+            .ends_with("you are here, page 1")
+    );
+    let kept = std::fs::read_dir(&data)
+        .unwrap()
+        .filter_map(Result::ok)
+        .filter(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .starts_with("course.damaged-")
+        })
+        .count();
+    assert_eq!(kept, 1);
+}
+
+#[test]
+fn learn_exports_a_chapter_with_the_figures_of_its_lessons() {
+    let home = common::TempHome::new("learn-export");
+    let file = home.join("alpha-beta.md");
+    let limit = std::time::Duration::from_secs(60);
+    let out = home.run_within(&["learn", "--export", "2", file.to_str().unwrap()], limit);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.starts_with("# Chapter 2: Alpha-beta\n"), "{text}");
+    assert!(!text.contains("{{"), "{text}");
+    // The classic tree: value 3 from 7 of its 9 leaves, as its recording says.
+    assert!(
+        text.contains("Alpha-beta gives the same value as minimax, 3, from 7 leaves"),
+        "{text}"
+    );
+    assert!(text.contains("kibitz teach --game-tree '((3 12 8) (2 4 6) (14 5 2))'"));
+    // A bad chapter or an unwritable file: one line, exit 2, nothing written.
+    for args in [
+        vec!["learn", "--export", "10", "x.md"],
+        vec!["learn", "--export", "two", "x.md"],
+        vec!["learn", "--chapter", "0"],
+    ] {
+        let out = home.run_within(&args, limit);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert_eq!(stderr(&out).lines().count(), 1, "{}", stderr(&out));
+        assert!(stderr(&out).contains("chapters 1 to 9"), "{}", stderr(&out));
+    }
+    let missing = home.join("no-such-folder").join("x.md");
+    let out = home.run_within(
+        &["learn", "--export", "2", missing.to_str().unwrap()],
+        limit,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(stderr(&out).lines().count(), 1, "{}", stderr(&out));
+    // Never over the progress it reads.
+    let data = home.join("data").join("kibitz");
+    std::fs::create_dir_all(&data).unwrap();
+    let progress = data.join("course.json");
+    std::fs::write(&progress, r#"{"version": 1, "chapter": 2, "page": 0}"#).unwrap();
+    let out = home.run_within(
+        &["learn", "--export", "2", progress.to_str().unwrap()],
+        limit,
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+    assert!(
+        std::fs::read_to_string(&progress)
+            .unwrap()
+            .contains("\"chapter\": 2")
+    );
+}

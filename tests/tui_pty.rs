@@ -949,3 +949,35 @@ fn no_color_keeps_the_main_line_bold_on_a_real_terminal() {
     }
     quit(&mut s, &mut *child, "the analysis board");
 }
+
+/// `kibitz learn` opens the course screen where the learner stopped; a page
+/// turned is kept, and the next `kibitz learn` opens on it.
+#[test]
+fn learn_opens_the_course_where_the_learner_stopped() {
+    let home = common::TempHome::new("pty-learn");
+    let (mut s, mut child, _master) = start(&home, &["learn"]);
+    s.wait_for("the course screen", |screen| {
+        screen.contains("Course · chapter 1 of 9: Game trees and minimax")
+    });
+    assert!(s.screen().contains("Page 1 of 4"), "{}", s.screen());
+    s.send("]");
+    s.send("\x1b[C");
+    s.wait_for("chapter 2, page 2", |screen| {
+        screen.contains("chapter 2 of 9: Alpha-beta") && screen.contains("Page 2 of 4")
+    });
+    s.send("\x1b");
+    s.wait_for("teach mode", |screen| !screen.contains("Course ·"));
+    s.send("q");
+    s.wait_for("the quit question", |screen| screen.contains("Quit"));
+    s.send("y");
+    assert!(s.wait_exit(&mut *child).success());
+    let (mut s, mut child, _master) = start(&home, &["learn"]);
+    s.wait_for("the course where it was left", |screen| {
+        screen.contains("chapter 2 of 9: Alpha-beta") && screen.contains("Page 2 of 4")
+    });
+    s.send("\x1b");
+    s.send("q");
+    s.wait_for("the quit question", |screen| screen.contains("Quit"));
+    s.send("y");
+    assert!(s.wait_exit(&mut *child).success());
+}

@@ -166,13 +166,35 @@ impl BoardArgs {
 /// What teach mode opens on: the lesson and the step to open it at.
 pub type TeachStart = (crate::teach::Setup, Option<usize>);
 
+/// The terminal board, after checking what it is to open (see
+/// `open_with`). Returns the signal that ended it, if one did.
+pub fn open(
+    args: &BoardArgs,
+    loaded: Loaded,
+    started: Instant,
+    teach: Option<TeachStart>,
+) -> Result<Option<i32>, BoardError> {
+    open_with(args, loaded, started, teach, false)
+}
+
+/// The board on the course screen (`kibitz learn`), where the learner
+/// stopped.
+pub fn open_course(
+    args: &BoardArgs,
+    loaded: Loaded,
+    started: Instant,
+) -> Result<Option<i32>, BoardError> {
+    open_with(args, loaded, started, None, true)
+}
+
 /// No subcommand, in a build without the `tui` feature: there is no board.
 #[cfg(not(feature = "tui"))]
-pub fn open(
+fn open_with(
     _args: &BoardArgs,
     _loaded: Loaded,
     _started: Instant,
     _teach: Option<TeachStart>,
+    _course: bool,
 ) -> Result<Option<i32>, BoardError> {
     Err(BoardError::Refused(CliError::BadInput(
         "this kibitz was built without the terminal board (the `tui` feature); use a subcommand (see kibitz --help)".into(),
@@ -182,11 +204,12 @@ pub fn open(
 /// The terminal board, after checking what it is to open. Returns the
 /// signal that ended it, if one did.
 #[cfg(feature = "tui")]
-pub fn open(
+fn open_with(
     args: &BoardArgs,
     loaded: Loaded,
     started: Instant,
     teach: Option<TeachStart>,
+    course: bool,
 ) -> Result<Option<i32>, BoardError> {
     use std::io::IsTerminal;
     let fen = match &args.fen {
@@ -224,6 +247,7 @@ pub fn open(
         pgn: args.pgn.clone().map(|path| (path, args.game)),
         analyse: args.analyse,
         teach,
+        course,
     })
     .map_err(BoardError::Failed)
 }

@@ -13,6 +13,7 @@ use super::board::BoardArgs;
 use super::book::BookCommand;
 use super::completions::{CompletionsArgs, ManArgs};
 use super::describe::DescribeArgs;
+use super::learn::LearnArgs;
 use super::movetables::MovetablesArgs;
 use super::perft::PerftArgs;
 use super::pgn::PgnArgs;
@@ -58,6 +59,8 @@ pub enum Commands {
     Trace(TraceArgs),
     /// Step through the engine's search on the board, node by node.
     Teach(TeachArgs),
+    /// A course on how the engine searches: nine chapters of text, lessons and exercises.
+    Learn(LearnArgs),
     /// Polyglot opening books: look a position up, or build a book from games.
     #[command(subcommand)]
     Book(BookCommand),
@@ -93,6 +96,10 @@ impl Commands {
             Commands::Movetables(args) => args.run(out),
             Commands::Perft(args) => args.run(out),
             Commands::Trace(args) => super::trace::trace(args, out),
+            Commands::Learn(args) if args.opens_board() => Err(CliError::BadInput(
+                "the course opens the board: it does not write to a stream".into(),
+            )),
+            Commands::Learn(args) => args.run(out),
             Commands::Book(command) => command.run(out),
             Commands::Pgn(args) => args.run(out),
             Commands::Tb(command) => command.run(out),

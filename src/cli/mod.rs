@@ -14,6 +14,7 @@ pub mod command_line;
 pub mod completions;
 pub mod describe;
 pub mod flags;
+pub mod learn;
 pub mod movetables;
 pub mod perft;
 pub mod pgn;

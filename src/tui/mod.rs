@@ -67,6 +67,9 @@ pub struct Options {
     pub analyse: bool,
     /// Start in teach mode: the lesson, and the step to open it at.
     pub teach: Option<(crate::teach::Setup, Option<usize>)>,
+    /// Start on the course screen (`kibitz learn`), where the learner
+    /// stopped.
+    pub course: bool,
 }
 
 /// Put the terminal back as it was: raw mode off, main screen, no mouse
@@ -263,6 +266,8 @@ pub fn run(options: Options) -> anyhow::Result<Option<i32>> {
         // Esc leads from teach mode to the analysis board of the position.
         app.analyse_position(setup.position.clone(), now);
         app.teach_lesson(setup.clone(), *step, now);
+    } else if options.course {
+        app.open_course(now);
     } else if let Some((path, number)) = &options.pgn {
         app.open_path(path.clone(), *number);
     } else if options.analyse {

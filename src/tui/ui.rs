@@ -272,7 +272,7 @@ fn draw_overlay(frame: &mut Frame, app: &App, area: Rect, theme: &Theme, now: In
         ),
         Overlay::Confirm(question) => question.draw(frame, app.in_progress(), area, theme),
         // A mode's own dialog, drawn by the mode.
-        Overlay::GameOver | Overlay::TeachPositions(_) => {}
+        Overlay::GameOver | Overlay::TeachPositions(_) | Overlay::Course(_) => {}
     }
 }
 

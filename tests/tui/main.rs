@@ -9,6 +9,7 @@ mod common;
 mod accessibility_tui;
 mod analysis;
 mod chess960_tui;
+mod course_tui;
 mod evening_analysis;
 mod evening_play;
 mod evening_status;

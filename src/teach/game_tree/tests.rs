@@ -198,7 +198,10 @@ fn the_export_of_a_tree_lesson_names_the_tree_and_draws_it() {
     let md = crate::teach::values::in_points(true, || {
         crate::teach::export::lesson_markdown(&replay, &end, "classic tree", &[])
     });
-    assert!(md.contains("- Game tree: `((3 12 8) (2 4 6) (14 5 2))` (values for MAX)"), "{md}");
+    assert!(
+        md.contains("- Game tree: `((3 12 8) (2 4 6) (14 5 2))` (values for MAX)"),
+        "{md}"
+    );
     assert!(md.contains("3  12  8  2  4✗ 6✗ 14  5  2"), "{md}");
     assert!(!md.contains("Position:"), "{md}");
     assert!(!md.contains("@"), "no placeholder move leaks: {md}");

@@ -191,6 +191,18 @@ impl App {
         self.teach_lesson(setup, None, now);
     }
 
+    /// The course screen (`kibitz learn`), over teach mode on the start
+    /// position; Esc from the lesson leads to its analysis board.
+    pub fn open_course(&mut self, now: Instant) {
+        let start = shakmaty::Chess::default();
+        self.analyse_position(start.clone(), now);
+        let setup = crate::teach::Setup::new(start, crate::teach::DEFAULT_DEPTH);
+        self.teach_lesson(setup, None, now);
+        if let Some(teach) = self.mode.teach_mut() {
+            teach.open_course(&mut self.cx);
+        }
+    }
+
     /// Teach `setup` (its techniques as given), opening at `step` once
     /// recorded.
     pub fn teach_lesson(&mut self, setup: crate::teach::Setup, step: Option<usize>, now: Instant) {
@@ -449,7 +461,8 @@ impl App {
             Overlay::Open(dialog) => self.open_key(dialog, key),
             Overlay::Describe(view) => self.describe_key(view, key),
             // A mode's own dialog that the mode no longer has: closed.
-            Overlay::None | Overlay::GameOver | Overlay::TeachPositions(_) => {}
+            Overlay::None | Overlay::GameOver | Overlay::TeachPositions(_) | Overlay::Course(_) => {
+            }
         }
         true
     }

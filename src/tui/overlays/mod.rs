@@ -2,6 +2,7 @@
 //! the user chose (the app then acts on it) and draws itself.
 
 pub mod confirm;
+pub mod course;
 pub mod describe;
 pub mod game_list;
 pub mod game_over;
@@ -46,6 +47,8 @@ pub enum Overlay {
     Open(OpenDialog),
     /// Teach mode's positions.
     TeachPositions(teach_positions::TeachPicker),
+    /// The course's screen (teach mode's).
+    Course(Box<course::CourseView>),
     /// The position in plain words (`D`, `:describe`).
     Describe(describe::DescribeView),
     /// The review of every game of the open file (Ctrl-R in the game list).

@@ -24,7 +24,7 @@ pub const HELP: &[(&str, &str)] = &[
         "switch a technique on or off (the header lists them)",
     ),
     ("[ ], :depth N", "search shallower, deeper (1 to 6)"),
-    ("p", "the teaching positions (or :positions)"),
+    ("p, :course", "the teaching positions (:positions); the course"),
     (
         "v, :tree; J, w",
         "the search tree (↑↓ z Z); in it: go to a node, White's view",

@@ -8,7 +8,9 @@
 
 pub mod caption;
 pub mod comparison;
+pub mod course;
 pub mod header;
+mod goto;
 pub mod keys;
 mod mode;
 pub mod node_moves;
@@ -110,6 +112,8 @@ pub struct Teach {
     /// The page of a long caption shown (`e`), with the step it is for:
     /// another step starts at the first page.
     pub caption_page: (usize, usize),
+    /// The course's lesson open here, if one is (`:course`).
+    pub course: Option<course::CourseLesson>,
 }
 
 impl PartialEq for Teach {
@@ -142,6 +146,7 @@ impl Teach {
             note: None,
             back_to_report: false,
             caption_page: (0, 0),
+            course: None,
         };
         teach.rerecord(cx, Instant::now());
         teach

@@ -173,65 +173,6 @@ impl Teach {
 }
 
 impl Teach {
-    /// `:goto e4 e5 Nf3`: the first step where the search reaches the node
-    /// after these moves from the root.
-    pub(super) fn goto_line(&mut self, cx: &mut Shared, text: &str) {
-        let Some((replay, _)) = self.ready() else {
-            cx.say("The search is still being recorded.", Tone::Info);
-            return;
-        };
-        if text.is_empty() {
-            cx.say(":goto takes moves from the root, e.g. :goto e4 e5 Nf3", Tone::Error);
-            return;
-        }
-        let mut position = self.setup.position.clone();
-        let mut moves = Vec::new();
-        if let Some(tree) = &self.setup.tree {
-            // A tree's nodes by name: `:goto C2` (or `:goto C C2`).
-            let Some(path) = tree.path_named(text) else {
-                cx.say(format!(":goto {text}: no node of this tree has that name"), Tone::Error);
-                return;
-            };
-            moves.extend(path.into_iter().map(crate::teach::game_tree::child_move));
-        }
-        for word in text.split_whitespace().filter(|_| self.setup.tree.is_none()) {
-            match crate::game::notation::parse_move(&position, word) {
-                Ok(m) => {
-                    position.play_unchecked(m);
-                    moves.push(m);
-                }
-                Err(e) => {
-                    cx.say(format!(":goto {word}: {e}"), Tone::Error);
-                    return;
-                }
-            }
-        }
-        let tree = &replay.tree;
-        // Every node reached by these moves, in any iteration or re-search:
-        // the first one entered wins.
-        let mut level: Vec<u32> = tree.roots.clone();
-        for &m in &moves {
-            level = level
-                .iter()
-                .flat_map(|&id| tree.node(id).children.iter().copied())
-                .filter(|&child| tree.node(child).via == crate::teach::Via::Move(m))
-                .collect();
-        }
-        match level.iter().map(|&id| tree.node(id).enter).min() {
-            Some(enter) => {
-                let target = enter as usize + 1;
-                self.playing = None;
-                self.seek(target);
-                self.tree_view.follow();
-                cx.say(
-                    format!("Step {}: the search reaches {text}.", crate::teach::values::count_text(target as u64)),
-                    Tone::Info,
-                );
-            }
-            None => cx.say(format!("The search never reaches {text}."), Tone::Info),
-        }
-    }
-
     /// `:export [PATH]`: the lesson at this step as Markdown, to PATH or to
     /// the data folder's `lessons/`. An existing file is kept unless
     /// `:export! PATH` says to replace it.
@@ -299,6 +240,7 @@ impl BoardMode for Teach {
             return true;
         }
         if self.predict.on && self.predict_key(cx, key) {
+            self.score_exercise(cx);
             return true;
         }
         if self.tree_view.shown
@@ -318,6 +260,7 @@ impl BoardMode for Teach {
         let asked = self.on_key(cx, key, now);
         // Stepping moves the search on: the tree's cursor follows it.
         self.tree_view.follow();
+        self.score_exercise(cx);
         self.carry_out(cx, asked)
     }
 
@@ -340,6 +283,10 @@ impl BoardMode for Teach {
                 None => (false, rest.trim()),
             };
             self.export(cx, path, force);
+            return true;
+        }
+        if typed == "course" {
+            self.open_course(cx);
             return true;
         }
         if typed == "teach" {
@@ -374,6 +321,10 @@ impl BoardMode for Teach {
         key: KeyEvent,
         now: Instant,
     ) -> Option<bool> {
+        if let Overlay::Course(view) = dialog {
+            self.course_key(cx, (**view).clone(), key, now);
+            return Some(true);
+        }
         let Overlay::TeachPositions(picker) = dialog else {
             return None;
         };
@@ -539,6 +490,10 @@ impl BoardMode for Teach {
     }
 
     fn draw_dialog(&self, cx: &Shared, frame: &mut Frame, area: Rect, theme: &Theme) -> bool {
+        if let Overlay::Course(view) = &cx.overlay {
+            super::course::CourseScreen(view).draw(frame, area, theme);
+            return true;
+        }
         let Overlay::TeachPositions(picker) = &cx.overlay else {
             return false;
         };
