@@ -23,6 +23,7 @@ pub mod review_all;
 pub mod tb;
 pub mod teach;
 pub mod trace;
+mod trace_stats;
 pub mod tune;
 
 use serde_json::json;

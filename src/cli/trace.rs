@@ -586,6 +586,7 @@ pub fn trace(args: &TraceArgs, out: &mut dyn Write) -> Result<(), CliError> {
                 "events": recorder.events().len(),
                 "events_dropped": recorder.dropped(),
                 "stats": stats_json(&summary.stats),
+                "per_iteration": super::trace_stats::iterations_json(&summary.stats),
             })
         )?;
         return Ok(());
@@ -643,6 +644,7 @@ pub fn trace(args: &TraceArgs, out: &mut dyn Write) -> Result<(), CliError> {
             totals.tt_probes, totals.tt_hits, totals.tt_cutoffs,
         )?;
     }
+    super::trace_stats::write_iterations(out, &summary.stats)?;
     writeln!(
         out,
         "events recorded {}, dropped {}{}",

@@ -59,6 +59,46 @@ fn at_a_cutoff_the_tree_shows_the_cut_branch_the_window_the_pv_and_the_caption()
 }
 
 #[test]
+fn what_a_cutoff_skipped_is_one_folded_line_that_enter_unfolds() {
+    let mut board = pawn_ending((80, 24));
+    board.char('v');
+    let cutoff = first_step(&board, |e| matches!(e, TraceEvent::BetaCutoff { .. }));
+    board.typed(&format!("step {cutoff}"));
+    let folded = board.screen();
+    assert!(folded.contains("+ 7 skipped: cut off by Kf4"), "{folded}");
+    assert!(
+        !folded.contains("Kd4  cut off"),
+        "folded by default: {folded}"
+    );
+    // The cursor from the cut node (Kd2) past its child Kf4 to the line.
+    board.key(KeyCode::Down);
+    board.key(KeyCode::Down);
+    board.key(KeyCode::Enter);
+    let unfolded = board.screen();
+    assert!(
+        unfolded.contains("- 7 skipped: cut off by Kf4"),
+        "{unfolded}"
+    );
+    let named = ["Kd4", "Ke4", "Kd5", "Kf5", "Kd6", "Ke6", "Kf6"]
+        .iter()
+        .filter(|m| unfolded.contains(&format!("{m}  cut off by Kf4")))
+        .count();
+    // At 80 x 24 the tree shows what fits, the cursor's line in view.
+    assert!(named >= 3, "{unfolded}");
+    insta::assert_snapshot!("tree_pawn_ending_skipped_folded_80x24", folded);
+    insta::assert_snapshot!("tree_pawn_ending_skipped_unfolded_80x24", unfolded);
+    // Enter on one of the moves folds them again.
+    board.key(KeyCode::Down);
+    board.key(KeyCode::Enter);
+    assert!(board.screen().contains("+ 7 skipped"), "{}", board.screen());
+    assert!(
+        !board.screen().contains("Kd4  cut off"),
+        "{}",
+        board.screen()
+    );
+}
+
+#[test]
 fn folding_and_unfolding_and_back_to_the_path() {
     for (w, h) in [(120, 40), (80, 24)] {
         let mut board = pawn_ending((w, h));

@@ -9,6 +9,7 @@
 pub mod caption;
 pub mod comparison;
 pub mod header;
+pub mod iterations;
 pub mod keys;
 mod mode;
 pub mod node_moves;
