@@ -42,6 +42,7 @@ fn never() -> bool {
 fn setup(position: &Chess, depth: u32, options: SearchOptions) -> Setup {
     Setup {
         position: position.clone(),
+        tree: None,
         history: Vec::new(),
         depth,
         options,

@@ -299,7 +299,9 @@ fn trace_args(position: &Chess, depth: u32, flags: u8) -> TraceArgs {
     let on = |bit: u8| flags & (1 << bit) != 0;
     TraceArgs {
         position: PositionArgs::new(Some(fen_of(position)), Vec::new()),
-        depth,
+        game_tree: None,
+        best_first: false,
+        depth: Some(depth),
         no_pruning: on(0),
         no_ordering: on(1),
         no_tt: on(2),

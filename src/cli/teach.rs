@@ -18,9 +18,17 @@ use crate::teach::{MAX_DEPTH, MIN_DEPTH};
 pub struct TeachArgs {
     #[command(flatten)]
     pub position: PositionArgs,
-    /// Search depth (plies), 1 to 6.
-    #[arg(long, default_value_t = crate::teach::DEFAULT_DEPTH)]
-    pub depth: u32,
+    /// A hand-made game tree instead of a position, in bracket notation:
+    /// '((3 12 8) (2 4 6) (14 5 2))', or @FILE to read it from a file.
+    #[arg(long, value_name = "TREE", conflicts_with_all = ["fen", "moves"])]
+    pub game_tree: Option<String>,
+    /// Search depth (plies), 1 to 6 (default 3; on a game tree, its height).
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// On a game tree: search each node's children best first, by their
+    /// true values (alpha-beta's best case).
+    #[arg(long, requires = "game_tree")]
+    pub best_first: bool,
     /// Plain minimax: no alpha-beta (the other techniques then do not apply).
     #[arg(long)]
     pub no_alpha_beta: bool,
@@ -67,7 +75,10 @@ impl TeachArgs {
     /// The lesson: the position and depth checked before the terminal is
     /// taken over.
     pub fn setup(&self) -> Result<crate::teach::Setup, CliError> {
-        let depth = self.depth;
+        if let Some(tree) = &self.game_tree {
+            return self.tree_setup(tree);
+        }
+        let depth = self.depth.unwrap_or(crate::teach::DEFAULT_DEPTH);
         if !(MIN_DEPTH..=MAX_DEPTH).contains(&depth) {
             let why = if depth < MIN_DEPTH {
                 "the search looks at least one ply ahead"
@@ -86,10 +97,43 @@ impl TeachArgs {
         }
         Ok(crate::teach::Setup {
             position,
+            tree: None,
             history,
             depth,
             options: self.options(),
         })
+    }
+
+    /// A lesson on a hand-made tree: the tree read, the switches that mean
+    /// something on a tree applied, the others refused by name.
+    fn tree_setup(&self, text: &str) -> Result<crate::teach::Setup, CliError> {
+        let tree = crate::teach::GameTree::load(text)
+            .map_err(|e| CliError::BadInput(format!("--game-tree: {e}")))?;
+        let meaningless = [
+            (self.no_ordering, "--no-ordering"),
+            (self.no_table, "--no-table"),
+            (self.no_quiescence, "--no-quiescence"),
+            (self.selective, "--selective"),
+        ];
+        if let Some((_, flag)) = meaningless.iter().find(|(on, _)| *on) {
+            return Err(CliError::BadInput(format!(
+                "{flag} does not apply to a game tree: a hand-made tree has no table, captures or pruning rules (its order is the tree's own; --best-first sorts it)"
+            )));
+        }
+        let height = tree.height();
+        if let Some(depth) = self.depth
+            && !(1..=height).contains(&depth)
+        {
+            return Err(CliError::BadInput(format!(
+                "depth {depth} is out of range 1..={height}: the tree is {height} plies deep"
+            )));
+        }
+        let mut setup = crate::teach::Setup::game_tree(tree, self.depth);
+        setup.options.alpha_beta = !self.no_alpha_beta;
+        setup.options.pvs = self.pvs;
+        setup.options.iterative_deepening = self.iterative;
+        setup.options.move_ordering = self.best_first;
+        Ok(setup)
     }
 
     /// Open the board in teach mode on the lesson, with the board's options.

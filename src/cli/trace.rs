@@ -30,9 +30,17 @@ use crate::teach::values::{value_text, white_view_text, window_text};
 pub struct TraceArgs {
     #[command(flatten)]
     pub position: PositionArgs,
-    /// Search depth (plies), 1 to 10.
+    /// A hand-made game tree instead of a position, in bracket notation:
+    /// '((3 12 8) (2 4 6) (14 5 2))', or @FILE to read it from a file.
+    #[arg(long, value_name = "TREE", conflicts_with_all = ["fen", "moves"])]
+    pub game_tree: Option<String>,
+    /// Search depth (plies), 1 to 10 (on a game tree: default its height).
     #[arg(long)]
-    pub depth: u32,
+    pub depth: Option<u32>,
+    /// On a game tree: search each node's children best first, by their
+    /// true values (alpha-beta's best case).
+    #[arg(long, requires = "game_tree")]
+    pub best_first: bool,
     /// Plain minimax: no alpha-beta cutoffs.
     #[arg(long)]
     pub no_pruning: bool,
@@ -90,6 +98,33 @@ impl TraceArgs {
             iterative_deepening: self.iterative,
             ..SearchOptions::textbook()
         })
+    }
+
+    /// What a trace of the game tree `tree` asks for.
+    fn tree_request<'a>(&self, tree: &'a str) -> super::trace_tree::TreeTrace<'a> {
+        let meaningless = [
+            (self.no_ordering, "--no-ordering"),
+            (self.no_tt, "--no-tt"),
+            (self.no_quiescence, "--no-quiescence"),
+            (self.selective, "--selective"),
+            (self.uci, "--uci"),
+        ];
+        super::trace_tree::TreeTrace {
+            tree,
+            depth: self.depth,
+            alpha_beta: !self.no_pruning,
+            pvs: self.pvs,
+            iterative: self.iterative,
+            best_first: self.best_first,
+            meaningless: meaningless
+                .iter()
+                .filter(|(on, _)| *on)
+                .map(|&(_, flag)| flag)
+                .collect(),
+            json: self.output.json,
+            summary_only: self.summary_only,
+            outline: self.tree,
+        }
     }
 
     /// Flags asked for that the search cannot use (the summary says so,
@@ -476,10 +511,17 @@ fn plies(n: u8) -> String {
 }
 
 pub fn trace(args: &TraceArgs, out: &mut dyn Write) -> Result<(), CliError> {
-    if !(1..=MAX_TRACE_DEPTH).contains(&args.depth) {
+    if let Some(tree) = &args.game_tree {
+        return super::trace_tree::trace(&args.tree_request(tree), out);
+    }
+    let Some(depth) = args.depth else {
         return Err(CliError::BadInput(format!(
-            "depth {} is out of range 1..={MAX_TRACE_DEPTH}",
-            args.depth
+            "--depth is needed: how many plies to search, 1 to {MAX_TRACE_DEPTH}"
+        )));
+    };
+    if !(1..=MAX_TRACE_DEPTH).contains(&depth) {
+        return Err(CliError::BadInput(format!(
+            "depth {depth} is out of range 1..={MAX_TRACE_DEPTH}"
         )));
     }
     let (position, history) = args.position.setup()?;
@@ -515,12 +557,12 @@ pub fn trace(args: &TraceArgs, out: &mut dyn Write) -> Result<(), CliError> {
     // and refused with advice, rather than running on without a word.
     let cap = crate::teach::MAX_EVENTS.max(args.max_events);
     let mut recorder = Recorder::capped(args.max_events, cap as u64);
-    let summary = run_trace(&position, &history, args.depth, options, &mut recorder);
+    let summary = run_trace(&position, &history, depth, options, &mut recorder);
     if recorder.capped_out() {
         return Err(CliError::BadInput(
             crate::teach::RecordError::TooLarge {
                 max: cap,
-                depth: args.depth,
+                depth,
                 advice: crate::teach::advice(&options),
             }
             .to_string(),
@@ -555,7 +597,7 @@ pub fn trace(args: &TraceArgs, out: &mut dyn Write) -> Result<(), CliError> {
             }
         }
     }
-    let description = search_description(&options, args.depth);
+    let description = search_description(&options, depth);
     let pv_san = san_line(&position, &summary.pv);
     let pv_uci: Vec<String> = summary.pv.iter().map(|&m| uci(m)).collect();
     if args.output.json {

@@ -43,6 +43,10 @@ pub enum OrderReason {
     Unordered,
     /// In quiescence, the side to move is in check: every reply is tried.
     Evasion,
+    /// On a hand-made game tree with the ordering switch on: the children
+    /// by their true minimax values, best first (alpha-beta's best case,
+    /// which no real search reaches; see `teach::game_tree`).
+    BestFirst,
 }
 
 impl OrderReason {
@@ -59,6 +63,7 @@ impl OrderReason {
             OrderReason::BadCapture => "bad capture",
             OrderReason::Unordered => "unordered",
             OrderReason::Evasion => "check evasion",
+            OrderReason::BestFirst => "best first",
         }
     }
 }

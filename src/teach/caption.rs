@@ -23,9 +23,9 @@ use crate::engine::trace::{
 /// `aspiration`: `depth >= 4`).
 const ASPIRATION_DEPTH: i32 = 4;
 
-/// "White" or "Black".
+/// "White" or "Black" (on a hand-made tree, "MAX" or "MIN").
 fn side(color: Color) -> &'static str {
-    if color.is_white() { "White" } else { "Black" }
+    super::values::side_name(color)
 }
 
 /// "1 ply", "3 plies".
@@ -136,6 +136,9 @@ fn reason_words(reason: OrderReason, quiet_cutoffs: bool) -> &'static str {
         OrderReason::BadCapture => "a capture that loses material, tried late",
         OrderReason::Unordered => "in generation order: move ordering is off",
         OrderReason::Evasion => "in check, every reply is tried",
+        OrderReason::BestFirst => {
+            "best first by its true value: the ordering switch shows alpha-beta's best case"
+        }
     }
 }
 

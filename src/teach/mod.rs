@@ -18,6 +18,7 @@
 pub mod caption;
 pub mod compare;
 pub mod export;
+pub mod game_tree;
 pub mod positions;
 pub mod replay;
 pub mod step;
@@ -35,6 +36,7 @@ use crate::engine::search;
 use crate::engine::stats::SearchStats;
 use crate::engine::trace::{Recorder, TraceEvent};
 
+pub use game_tree::GameTree;
 pub use positions::{TeachingPosition, positions};
 pub use replay::Replay;
 pub use step::{Frame, MoveLine, MoveStatus, Step, Via};
@@ -50,10 +52,15 @@ pub const MAX_EVENTS: usize = 1_500_000;
 /// recordable search stores is overwritten.
 const HASH_MB: usize = 16;
 
-/// What to record: a position, a depth and the techniques switched on.
+/// What to record: a position (or a hand-made game tree), a depth and the
+/// techniques switched on.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Setup {
+    /// The chess position searched; with a game tree, the start position,
+    /// which nothing shows.
     pub position: Chess,
+    /// A hand-made game tree to search instead of the position.
+    pub tree: Option<Arc<GameTree>>,
     /// Keys of the positions before it, for repetitions.
     pub history: Vec<u64>,
     pub depth: u32,
@@ -64,9 +71,41 @@ impl Setup {
     pub fn new(position: Chess, depth: u32) -> Setup {
         Setup {
             position,
+            tree: None,
             history: Vec::new(),
             depth: depth.clamp(MIN_DEPTH, MAX_DEPTH),
             options: SearchOptions::textbook(),
+        }
+    }
+
+    /// A lesson on a hand-made tree, searched to `depth` plies (at most its
+    /// height: `None` searches it whole) with plain alpha-beta in the order
+    /// the tree was written in.
+    pub fn game_tree(tree: GameTree, depth: Option<u32>) -> Setup {
+        let height = tree.height().max(1);
+        Setup {
+            position: Chess::default(),
+            depth: depth.unwrap_or(height).clamp(1, height),
+            tree: Some(Arc::new(tree)),
+            history: Vec::new(),
+            options: game_tree::default_options(),
+        }
+    }
+
+    /// The step before the first event of this setup's search.
+    pub fn first_step(&self) -> Step {
+        match &self.tree {
+            Some(tree) => Step::for_tree(&self.position, Arc::clone(tree), &self.options),
+            None => Step::new(&self.position, &self.options),
+        }
+    }
+
+    /// A move of the root as a learner reads it (SAN, or a tree's node
+    /// name).
+    pub fn root_move_name(&self, mv: Move) -> String {
+        match &self.tree {
+            Some(tree) => tree.move_name(0, mv),
+            None => caption::san(&self.position, mv),
         }
     }
 }
@@ -178,6 +217,9 @@ pub fn record(
     max_events: usize,
     stop: &dyn Fn() -> bool,
 ) -> Result<Recording, RecordError> {
+    if let Some(tree) = &setup.tree {
+        return Ok(record_tree(setup, tree));
+    }
     if setup.position.legal_moves().is_empty() {
         return Err(RecordError::NoMoves);
     }
@@ -229,6 +271,30 @@ pub fn record(
         stats: result.stats,
         elapsed: started.elapsed(),
     })
+}
+
+/// Record the search of a hand-made tree (small by construction: a tree
+/// of at most `game_tree::MAX_NODES` nodes, searched at most once per
+/// iteration, stays far below any record's limit).
+fn record_tree(setup: &Setup, tree: &GameTree) -> Recording {
+    let started = Instant::now();
+    let mut recorder = Recorder::new(usize::MAX);
+    let outcome = game_tree::search::search(tree, &setup.options, setup.depth, &mut recorder);
+    let pv: Vec<Move> = outcome
+        .pv
+        .iter()
+        .map(|&i| game_tree::child_move(i))
+        .collect();
+    Recording {
+        memory: Arc::default(),
+        setup: setup.clone(),
+        events: recorder.into_events(),
+        value: outcome.value,
+        best_move: pv.first().copied(),
+        pv,
+        stats: outcome.stats,
+        elapsed: started.elapsed(),
+    }
 }
 
 /// Record and prepare the replay in one go (what the board runs in the

@@ -32,7 +32,7 @@ impl Replay {
     /// Walk the whole record once, keeping a snapshot every
     /// [`SNAPSHOT_INTERVAL`] events.
     pub fn new(recording: Recording) -> Replay {
-        let mut step = Step::new(&recording.setup.position, &recording.setup.options);
+        let mut step = recording.setup.first_step();
         step.orders = Some(Arc::new(node_orders(&recording.events)));
         // The history and counter-moves as the search left them: the record
         // follows the move tables event by event, these only at the end.

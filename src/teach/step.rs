@@ -13,6 +13,7 @@ use std::sync::Arc;
 
 use shakmaty::{Chess, Move, MoveList, Position, Role};
 
+use super::game_tree::{self, GameTree};
 use crate::engine::movetables::TableWeights;
 use crate::engine::protocol::SearchOptions;
 use crate::engine::search::MATE;
@@ -149,7 +150,11 @@ pub struct TableProbe {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Frame {
     pub ply: u32,
+    /// The chess position (on a hand-made tree, the record's root position,
+    /// which nothing shows: `tree` says where the node is).
     pub position: Chess,
+    /// On a hand-made game tree: the tree and this node's id in it.
+    pub tree: Option<(Arc<GameTree>, usize)>,
     pub via: Via,
     /// Plies left to search (0 or less: the horizon).
     pub depth: i32,
@@ -194,9 +199,11 @@ pub struct Frame {
 }
 
 impl Frame {
+    #[allow(clippy::too_many_arguments)]
     fn new(
         ply: u32,
         position: Chess,
+        tree: Option<(Arc<GameTree>, usize)>,
         via: Via,
         depth: i32,
         window: (i32, i32),
@@ -215,7 +222,16 @@ impl Frame {
         } else {
             window
         };
-        let moves: MoveList = if !quiescence && depth <= 0 {
+        let moves: MoveList = if let Some((tree, id)) = &tree {
+            // A tree's node lists its children (none at a leaf or at the
+            // depth limit), each as its placeholder move.
+            let children = tree.node(*id).children.len();
+            let mut moves = MoveList::new();
+            if depth > 0 {
+                moves.extend((0..children).map(game_tree::child_move));
+            }
+            moves
+        } else if !quiescence && depth <= 0 {
             MoveList::new()
         } else if quiescence && !position.is_check() {
             // The moves quiescence search generates: captures and queen
@@ -229,6 +245,7 @@ impl Frame {
         Frame {
             ply,
             position,
+            tree,
             via,
             depth,
             entry_alpha: window.0,
@@ -301,6 +318,22 @@ impl Frame {
         }
     }
 
+    /// A move of this node as a learner reads it: in SAN on a chess
+    /// position, by the child's textbook name on a hand-made tree.
+    pub fn move_name(&self, mv: Move) -> String {
+        match &self.tree {
+            Some((tree, id)) => tree.move_name(*id, mv),
+            None => shakmaty::san::SanPlus::from_move(self.position.clone(), mv).to_string(),
+        }
+    }
+
+    /// The node's textbook name on a hand-made tree.
+    pub fn node_name(&self) -> Option<&str> {
+        self.tree
+            .as_ref()
+            .map(|(tree, id)| tree.node(*id).name.as_str())
+    }
+
     /// The best move searched so far and its value.
     pub fn best(&self) -> Option<(Move, i32)> {
         self.moves[..self.reached]
@@ -367,6 +400,8 @@ pub struct Step {
     /// The move tables' weights, as the cutoffs so far taught them.
     pub tables: TableWeights,
     root: Chess,
+    /// The hand-made tree searched, if the record is of one.
+    tree: Option<Arc<GameTree>>,
     alpha_beta: bool,
     /// Whether the search narrows windows to mate distances.
     mate_distance: bool,
@@ -441,8 +476,23 @@ impl Step {
             iterations: Vec::new(),
             tables: TableWeights::default(),
             root: root.clone(),
+            tree: None,
             alpha_beta,
         }
+    }
+
+    /// The step before the first event of a search of a hand-made tree
+    /// (see [`Step::new`]).
+    pub fn for_tree(root: &Chess, tree: Arc<GameTree>, options: &SearchOptions) -> Step {
+        Step {
+            tree: Some(tree),
+            ..Step::start(root, options.alpha_beta)
+        }
+    }
+
+    /// The hand-made tree searched, if the record is of one.
+    pub fn game_tree(&self) -> Option<&Arc<GameTree>> {
+        self.tree.as_ref()
     }
 
     /// Whether the search raises alpha (off: plain minimax).
@@ -510,6 +560,7 @@ impl Step {
                     let mut frame = Frame::new(
                         0,
                         self.root.clone(),
+                        self.tree.clone().map(|tree| (tree, 0)),
                         Via::Root,
                         depth,
                         (alpha, beta),
@@ -540,7 +591,19 @@ impl Step {
                         parent.next_via
                     };
                     let mut position = parent.position.clone();
+                    // On a tree, the child the placeholder move names.
+                    let tree = parent.tree.as_ref().and_then(|(tree, id)| {
+                        let Via::Move(m) = via else { return None };
+                        let child = tree.child(*id, game_tree::child_index(m)?)?;
+                        Some((Arc::clone(tree), child))
+                    });
                     match via {
+                        // A tree's record keeps a position only for the
+                        // side to move: MIN's nodes are the root's with
+                        // the turn passed, so side names come out right.
+                        Via::Move(_) if tree.is_some() => {
+                            position = game_tree::turn_passed(&position)
+                        }
                         Via::Move(m) => position.play_unchecked(m),
                         Via::Pass => {
                             if let Ok(passed) = position.clone().swap_turn() {
@@ -552,6 +615,7 @@ impl Step {
                     let mut frame = Frame::new(
                         ply,
                         position,
+                        tree,
                         via,
                         depth,
                         (alpha, beta),

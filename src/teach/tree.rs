@@ -15,6 +15,9 @@
 
 use shakmaty::{Chess, Color, Move, Position};
 
+use std::sync::Arc;
+
+use super::game_tree::{self, GameTree};
 use super::step::{Bound, Step, Via};
 use crate::engine::SearchOptions;
 use crate::engine::trace::{Estimate, Pruning, ReSearchReason, Shortcut, TraceEvent};
@@ -177,6 +180,8 @@ pub struct SearchTree {
     /// Each iteration's root (one without iterative deepening).
     pub roots: Vec<NodeId>,
     pub(super) root: Chess,
+    /// The hand-made tree searched, if the record is of one.
+    pub game_tree: Option<Arc<GameTree>>,
 }
 
 impl SearchTree {
@@ -280,9 +285,38 @@ impl SearchTree {
         node.ply + tests as u32
     }
 
-    /// The position at node `id`.
+    /// Where node `id` is in the hand-made tree searched, if the record is
+    /// of one.
+    pub fn tree_node(&self, id: NodeId) -> Option<usize> {
+        let tree = self.game_tree.as_ref()?;
+        self.path(id)
+            .iter()
+            .try_fold(0, |at, &node| match self.node(node).via {
+                Via::Move(m) => tree.child(at, game_tree::child_index(m)?),
+                _ => Some(at),
+            })
+    }
+
+    /// A move of node `id` as a learner reads it: SAN, or on a hand-made
+    /// tree the child's name.
+    pub fn move_name(&self, id: NodeId, mv: Move) -> String {
+        match (&self.game_tree, self.tree_node(id)) {
+            (Some(tree), Some(at)) => tree.move_name(at, mv),
+            _ => shakmaty::san::SanPlus::from_move(self.position(id), mv).to_string(),
+        }
+    }
+
+    /// The position at node `id` (on a hand-made tree, the record's root
+    /// position, which nothing shows).
     pub fn position(&self, id: NodeId) -> Chess {
         let mut position = self.root.clone();
+        if self.game_tree.is_some() {
+            // MAX moves at even plies, MIN at odd (see `Step::apply`).
+            if self.node(id).ply % 2 == 1 {
+                position = game_tree::turn_passed(&position);
+            }
+            return position;
+        }
         for node in self.path(id) {
             match self.node(node).via {
                 Via::Move(m) => position.play_unchecked(m),
@@ -470,6 +504,7 @@ impl TreeBuilder {
                 cut_off: Vec::new(),
                 roots: Vec::new(),
                 root: root.clone(),
+                game_tree: None,
             },
             path: Vec::new(),
             iteration: None,
@@ -634,6 +669,7 @@ impl TreeBuilder {
     /// The tree, once the whole record was applied to `step`: the nodes
     /// still on the step that returned get their values.
     pub fn finish(mut self, step: &Step) -> SearchTree {
+        self.tree.game_tree = step.game_tree().cloned();
         for (frame, &id) in step.frames.iter().zip(&self.path) {
             if let Some(value) = frame.returned {
                 let bound = frame.value_bound(value, step.alpha_beta());

@@ -18,6 +18,17 @@ impl SearchTree {
         let Some(&first) = line.first() else {
             return String::new();
         };
+        if self.game_tree.is_some() {
+            // A tree's line: its nodes' names.
+            return line
+                .iter()
+                .filter_map(|&id| match (self.node(id).via, self.node(id).parent) {
+                    (Via::Move(m), Some(parent)) => Some(self.move_name(parent, m)),
+                    _ => None,
+                })
+                .collect::<Vec<_>>()
+                .join(" ");
+        }
         let start = match self.node(first).parent {
             Some(parent) => self.position(parent),
             None => self.root.clone(),
@@ -53,19 +64,17 @@ impl SearchTree {
                 let PrunedMove {
                     mv, rule, estimate, ..
                 } = self.pruned(parent)[index];
-                let position = self.position(parent);
                 let mut marks = format!("pruned: {}", rule.label());
                 if let Some((estimate, alpha)) = estimate {
                     marks.push_str(": ");
                     marks.push_str(&self.estimate_text(parent, estimate, alpha, values));
                 }
-                skipped_row(parent, san_line(&position, &[mv]).join(""), marks)
+                skipped_row(parent, self.move_name(parent, mv), marks)
             }
             Row::CutOff { parent, index } => {
-                let position = self.position(parent);
                 let mv = self.cut_off(parent).get(index).copied();
                 let by = self.node(parent).cutoff.map(|(_, by, _)| by);
-                let san = |m: Move| san_line(&position, &[m]).join("");
+                let san = |m: Move| self.move_name(parent, m);
                 skipped_row(
                     parent,
                     mv.map(san).unwrap_or_default(),
@@ -89,8 +98,7 @@ impl SearchTree {
         if cut > 0
             && let Some((_, by, _)) = self.node(id).cutoff
         {
-            let san = san_line(&self.position(id), &[by]).join("");
-            parts.push((format!("cut off by {san}"), cut));
+            parts.push((format!("cut off by {}", self.move_name(id, by)), cut));
         }
         for &index in &pruned {
             let rule = self.pruned(id)[index].rule.label();
@@ -149,7 +157,7 @@ impl SearchTree {
             None => (self.turn_at(id), 0, 1),
         };
         let label = match (node.via, node.parent) {
-            (Via::Move(m), Some(parent)) => san_line(&self.position(parent), &[m]).join(""),
+            (Via::Move(m), Some(parent)) => self.move_name(parent, m),
             (Via::Pass, _) => "pass".to_string(),
             (Via::Singular, _) => "singular test: without the table's move".to_string(),
             (Via::Verification, _) => {
@@ -220,7 +228,7 @@ impl SearchTree {
         if let Some((at, mv, skipped)) = node.cutoff
             && (at as usize) < applied
         {
-            let san = san_line(&self.position(id), &[mv]).join("");
+            let san = self.move_name(id, mv);
             marks.push(match skipped {
                 0 => format!("cut by {san}"),
                 n => format!("cut by {san}, {} skipped", count_text(u64::from(n))),

@@ -8,9 +8,45 @@
 //! which the checkmate caption states): "mate in 1" at ply 2 and at the root
 //! both mean a mate with the side to move's next move.
 
+use std::cell::Cell;
+
 use shakmaty::Color;
 
 use crate::engine::search::{INFINITY, MATE, MATE_BOUND, TB_BOUND};
+
+thread_local! {
+    /// Whether the values being written are a hand-made tree's.
+    static POINTS: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Run `f` with every value written as a hand-made game tree's: plain
+/// numbers (`3`, `-12`), not pawns, and the sides named MAX (the root's)
+/// and MIN, not White and Black. Whatever shows a record of a tree (the
+/// teach mode's panels, `trace`, the export) writes inside this, so that
+/// the text functions here serve both kinds of record without every
+/// caller passing the kind along.
+pub fn in_points<R>(points: bool, f: impl FnOnce() -> R) -> R {
+    let before = POINTS.with(|p| p.replace(points));
+    let result = f();
+    POINTS.with(|p| p.set(before));
+    result
+}
+
+/// Whether values are written as a hand-made tree's (see [`in_points`]).
+pub fn points() -> bool {
+    POINTS.with(Cell::get)
+}
+
+/// The name of a side: White or Black, or on a hand-made tree MAX (the
+/// root's side, which the tree's record plays as White) or MIN.
+pub fn side_name(color: Color) -> &'static str {
+    match (points(), color.is_white()) {
+        (false, true) => "White",
+        (false, false) => "Black",
+        (true, true) => "MAX",
+        (true, false) => "MIN",
+    }
+}
 
 /// A value at a node of ply `ply`, from its side to move's view:
 /// `+1.25`, `-0.40`, `0.00`, `mate in 2`, `mated in 1`, `+inf`, `-inf`.
@@ -30,6 +66,8 @@ pub fn value_text(value: i32, ply: u32) -> String {
         } else {
             format!("mated in {}", (plies + 1) / 2)
         }
+    } else if points() {
+        value.to_string()
     } else if value >= TB_BOUND {
         "tablebase win".into()
     } else if value <= -TB_BOUND {
@@ -70,11 +108,13 @@ pub fn side_value_text(value: i32, ply: u32, turn: Color) -> String {
     if white.starts_with("White") || white.starts_with("Black") {
         white
     } else if turn.is_white() {
-        format!("{} for White", value_text(value, ply))
+        format!("{} for {}", value_text(value, ply), side_name(turn))
     } else {
         format!(
-            "{} for Black ({white} from White's view)",
-            value_text(value, ply)
+            "{} for {} ({white} from {}'s view)",
+            value_text(value, ply),
+            side_name(turn),
+            side_name(!turn)
         )
     }
 }

@@ -64,6 +64,7 @@ fn a_quiescence_node_lists_the_moves_quiescence_searches() {
     let white = Frame::new(
         1,
         position.clone(),
+        None,
         Via::Pass,
         0,
         (-INFINITY, INFINITY),
