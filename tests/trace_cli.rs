@@ -412,3 +412,34 @@ fn the_summary_has_a_row_per_iteration_that_adds_up_to_the_totals() {
     let json_nodes: Vec<u64> = rows.iter().map(|r| r["nodes"].as_u64().unwrap()).collect();
     assert_eq!(nodes, json_nodes, "{text}");
 }
+
+#[test]
+fn on_a_hand_made_tree_the_outline_names_the_skipped_leaves_and_sizes_add_up() {
+    let out = kibitz(&["--game-tree", "((3 12 8) (2 4 6) (14 5 2))", "--tree"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let (tree, _) = text.split_once("-- summary --").unwrap();
+    // C1 = 2 refutes C (MAX already has 3 from B): C2 and C3 are never
+    // looked at, and the outline says which and why.
+    assert!(tree.contains("2 skipped: cut off by C1\n"), "{tree}");
+    assert!(tree.contains("C2  cut off by C1 (beta reached)"), "{tree}");
+    assert!(tree.contains("C3  cut off by C1 (beta reached)"), "{tree}");
+    // Nothing of quiescence or futility: leaves say their value.
+    assert!(
+        !tree.contains("pruned:") && !tree.contains("stand pat"),
+        "{tree}"
+    );
+    assert!(tree.contains("static 12"), "{tree}");
+    let sizes = tree_sizes(tree);
+    // The root, B, C, D and the 7 leaves evaluated.
+    assert_eq!(sizes[0].1, 11, "{tree}");
+    for (i, &(indent, size)) in sizes.iter().enumerate() {
+        let children: u64 = sizes[i + 1..]
+            .iter()
+            .take_while(|&&(deeper, _)| deeper > indent)
+            .filter(|&&(deeper, _)| deeper == indent + 2)
+            .map(|&(_, s)| s)
+            .sum();
+        assert_eq!(size, 1 + children, "line {i}: {tree}");
+    }
+}

@@ -511,3 +511,41 @@ fn a_failed_low_node_says_its_bound_from_both_sides() {
     let screen = board.screen();
     assert!(screen.contains("values from White's view"), "{screen}");
 }
+
+#[test]
+fn on_a_hand_made_tree_the_view_names_the_leaves_a_cutoff_skipped() {
+    let tree = kibitz::teach::GameTree::parse("((3 12 8) (2 4 6) (14 5 2))").unwrap();
+    let mut board = Board::analysis((80, 24));
+    let now = board.now;
+    board
+        .app
+        .teach_lesson(kibitz::teach::Setup::game_tree(tree, None), None, now);
+    board.serve();
+    assert!(board.ready());
+    board.char('v');
+    board.key(KeyCode::End);
+    // At the end the root is current and B, C, D folded: open C.
+    let screen = board.screen();
+    // The root's subtree: itself, B, C, D and the 7 leaves evaluated.
+    assert!(screen.contains("PV  11 nodes"), "{screen}");
+    board.key(KeyCode::Down);
+    board.key(KeyCode::Down);
+    board.key(KeyCode::Enter);
+    let screen = board.screen();
+    assert!(screen.contains("+ 2 skipped: cut off by C1"), "{screen}");
+    assert!(!screen.contains("C2  cut off"), "{screen}");
+    // Past C1 to the skipped line, and Enter.
+    board.key(KeyCode::Down);
+    board.key(KeyCode::Down);
+    board.key(KeyCode::Enter);
+    let screen = board.screen();
+    assert!(screen.contains("- 2 skipped: cut off by C1"), "{screen}");
+    assert!(
+        screen.contains("C2  cut off by C1 (beta reached)"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("C3  cut off by C1 (beta reached)"),
+        "{screen}"
+    );
+}
