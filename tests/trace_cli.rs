@@ -298,6 +298,24 @@ fn the_tree_names_what_a_cutoff_skipped_and_sizes_add_up() {
     let kd2 = tree.find("C Kd2").unwrap();
     let after = &tree[kd2..];
     assert!(after.contains("7 skipped: cut off by Kf4\n"), "{tree}");
+    // A quiescence node says its stand-pat, from the mover's view as its
+    // value; without quiescence a horizon leaf says its static value.
+    assert!(
+        tree.contains("A Kf4  -0.83  [-inf, -0.92]  quiescence, stand pat -0.83"),
+        "{tree}"
+    );
+    let plain = stdout(&kibitz(&[
+        "--fen",
+        fen,
+        "--depth",
+        "2",
+        "--tree",
+        "--no-quiescence",
+    ]));
+    assert!(
+        plain.contains("A Kf4  -0.83  [-inf, -0.92]  static -0.83"),
+        "{plain}"
+    );
     for skipped in ["Kd4", "Ke4", "Kd5", "Kf5", "Kd6", "Ke6", "Kf6"] {
         assert!(
             after.contains(&format!("{skipped}  cut off by Kf4 (beta reached)")),
