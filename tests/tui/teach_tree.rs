@@ -51,6 +51,14 @@ fn at_a_cutoff_the_tree_shows_the_cut_branch_the_window_the_pv_and_the_caption()
         );
         // The tree takes the place of the node's outline.
         assert!(!screen.contains("Ply 1 ·"), "{screen}");
+        // Where the panel cuts the current node's line, it is written in
+        // full under the outline.
+        if size.0 == 80 {
+            assert!(
+                screen.contains("Kd2 … [+0.92, +inf] cut by Kf4, 7 skipped 2 nodes"),
+                "{screen}"
+            );
+        }
         insta::assert_snapshot!(
             format!("tree_pawn_ending_cutoff_{}x{}", size.0, size.1),
             screen

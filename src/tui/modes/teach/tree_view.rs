@@ -203,9 +203,28 @@ impl TreeView {
         let mut lines = self.pv_lines(tree, applied);
         // The PV strip keeps at most a third of the room.
         lines.truncate(usize::from(inner.height / 3).max(1));
-        let room = usize::from(inner.height).saturating_sub(lines.len()).max(1);
         let pv = tree.best_line(applied);
         let focus = self.cursor_row(&rows, &path).unwrap_or(0);
+        // The focus row in full under the outline where the panel cuts it
+        // (a narrow panel cuts the marks; moving the cursor reads any row).
+        let detail = rows
+            .get(focus)
+            .map(|&row| tree.row_text(row, applied, self.values, &pv))
+            .filter(|parts| {
+                parts.line().chars().count() + 1 > usize::from(inner.width)
+            })
+            .map(|parts| {
+                let full = parts.line();
+                wrap_words(full.trim_start(), usize::from(inner.width).saturating_sub(2))
+            })
+            .unwrap_or_default();
+        let detail: Vec<String> = detail
+            .into_iter()
+            .take(usize::from(inner.height / 4))
+            .collect();
+        let room = usize::from(inner.height)
+            .saturating_sub(lines.len() + detail.len())
+            .max(1);
         // The focus a third of the way down: the search goes deeper below.
         let first = focus
             .saturating_sub(room / 3)
@@ -251,8 +270,16 @@ impl TreeView {
                 Span::styled(text, style),
             ]));
         }
-        for (y, line) in lines.into_iter().enumerate() {
+        let detail_style = Style::default().fg(theme.dim).add_modifier(Modifier::ITALIC);
+        let under = usize::from(inner.height).saturating_sub(detail.len());
+        for (y, line) in lines.into_iter().enumerate().take(under) {
             let rect = Rect::new(inner.x, inner.y + y as u16, inner.width, 1);
+            frame.render_widget(fitted(line, inner.width), rect);
+        }
+        for (i, text) in detail.into_iter().enumerate() {
+            let y = inner.y + (under + i) as u16;
+            let rect = Rect::new(inner.x, y, inner.width, 1);
+            let line = Line::styled(format!("  {text}"), detail_style);
             frame.render_widget(fitted(line, inner.width), rect);
         }
     }
@@ -293,4 +320,25 @@ impl TreeView {
         }
         lines
     }
+}
+
+/// `text` in rows of at most `width` columns, broken between words (a word
+/// wider than a row keeps a row of its own, cut by the panel).
+fn wrap_words(text: &str, width: usize) -> Vec<String> {
+    let mut rows: Vec<String> = Vec::new();
+    let mut row = String::new();
+    for word in text.split(' ').filter(|w| !w.is_empty()) {
+        let len = row.chars().count();
+        if len > 0 && len + 1 + word.chars().count() > width {
+            rows.push(std::mem::take(&mut row));
+        }
+        if !row.is_empty() {
+            row.push(' ');
+        }
+        row.push_str(word);
+    }
+    if !row.is_empty() {
+        rows.push(row);
+    }
+    rows
 }
