@@ -16,6 +16,7 @@
 //! [`child_move`], and read back with [`child_index`]. No chess position
 //! ever plays it; every place that shows a move asks the tree for its name.
 
+pub mod diagram;
 pub mod parse;
 pub mod search;
 

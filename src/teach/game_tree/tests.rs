@@ -146,3 +146,26 @@ fn the_depth_limit_takes_estimates_and_iterative_deepening_reorders() {
     let mut plain = NoTrace;
     assert_eq!(search(&tree, &default_options(), 1, &mut plain).value, 9);
 }
+
+#[test]
+fn the_diagram_shows_values_bounds_and_skipped_leaves_step_by_step() {
+    let setup = crate::teach::Setup::game_tree(GameTree::parse(TEXTBOOK).expect("reads"), None);
+    let recording = crate::teach::record(&setup, usize::MAX, &|| false).expect("records");
+    let replay = crate::teach::Replay::new(recording);
+    let start = diagram::diagram(&replay, 0).expect("a tree");
+    assert_eq!(
+        start.text(),
+        ["           A:?", "  B:?       C:?      D:?", "3  12  8  2  4  6  14  5  2"]
+    );
+    let end = diagram::diagram(&replay, replay.len()).expect("a tree");
+    assert_eq!(
+        end.text(),
+        ["           A:3", "  B:3       C:≤2     D:≤2", "3  12  8  2  4✗ 6✗ 14  5  2"]
+    );
+    let skipped: Vec<_> = end.rows[2]
+        .iter()
+        .filter(|c| c.state == diagram::State::Skipped)
+        .map(|c| c.text.as_str())
+        .collect();
+    assert_eq!(skipped, ["4✗", "6✗"]);
+}
