@@ -686,7 +686,7 @@ pub fn trace(args: &TraceArgs, out: &mut dyn Write) -> Result<(), CliError> {
             totals.tt_probes, totals.tt_hits, totals.tt_cutoffs,
         )?;
     }
-    super::trace_stats::write_iterations(out, &summary.stats)?;
+    super::trace_stats::write_iterations(out, &summary.stats, &options)?;
     writeln!(
         out,
         "events recorded {}, dropped {}{}",

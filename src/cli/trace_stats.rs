@@ -8,6 +8,7 @@ use std::io::Write;
 
 use serde_json::{Value, json};
 
+use crate::engine::SearchOptions;
 use crate::engine::stats::SearchStats;
 
 /// The rows as JSON, one object an iteration.
@@ -36,29 +37,43 @@ fn percent(rate: Option<f64>) -> String {
 }
 
 /// The rows as a table, where there is more than one iteration (with one,
-/// the summary's totals already say it all).
-pub(crate) fn write_iterations(out: &mut dyn Write, stats: &SearchStats) -> std::io::Result<()> {
+/// the summary's totals already say it all). A search without the table
+/// or quiescence (`options`) has no column for them, as the rest of the
+/// summary does not mention them.
+pub(crate) fn write_iterations(
+    out: &mut dyn Write,
+    stats: &SearchStats,
+    options: &SearchOptions,
+) -> std::io::Result<()> {
     if stats.iterations.len() < 2 {
         return Ok(());
     }
-    writeln!(
-        out,
-        "per iteration: depth  nodes  leaves  cutoffs  first move  table hits  quiescence  deepest ply"
-    )?;
+    let (table, quiescence) = (options.transposition_table, options.quiescence);
+    let mut head = "per iteration: depth  nodes  leaves  cutoffs  first move".to_string();
+    if table {
+        head.push_str("  table hits");
+    }
+    if quiescence {
+        head.push_str("  quiescence");
+    }
+    writeln!(out, "{head}  deepest ply")?;
     for it in &stats.iterations {
         let c = &it.counters;
-        writeln!(
-            out,
-            "               {:>5}  {:>5}  {:>6}  {:>7}  {:>10}  {:>10}  {:>10}  {:>11}",
+        let mut row = format!(
+            "               {:>5}  {:>5}  {:>6}  {:>7}  {:>10}",
             it.depth,
             c.nodes(),
             c.leaves,
             c.beta_cutoffs,
             percent(c.first_move_cutoff_rate()),
-            c.tt_hits,
-            percent(c.quiescence_share()),
-            it.selective_depth,
-        )?;
+        );
+        if table {
+            row.push_str(&format!("  {:>10}", c.tt_hits));
+        }
+        if quiescence {
+            row.push_str(&format!("  {:>10}", percent(c.quiescence_share())));
+        }
+        writeln!(out, "{row}  {:>11}", it.selective_depth)?;
     }
     Ok(())
 }
