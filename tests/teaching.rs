@@ -259,3 +259,103 @@ fn the_stalemate_trap_is_a_tree_of_two_or_three_moves_a_node_and_every_line_draw
     let (best, score, _) = search(&p, p.depth, textbook());
     assert_eq!(score, Score::Centipawns(0), "{best}");
 }
+
+/// A tree lesson recorded with its own switches.
+fn tree_replay(name: &str) -> (TeachingPosition, Replay) {
+    let p = find(name);
+    assert!(p.tree.is_some(), "{name} is a tree lesson");
+    let recording = teach::record(&p.setup(), teach::MAX_EVENTS, &|| false).unwrap();
+    (p, Replay::new(recording))
+}
+
+fn names_skipped_at(replay: &Replay, node: &str) -> Vec<String> {
+    // The step of the node's cutoff: the moves it never reached.
+    (1..=replay.len())
+        .map(|i| replay.step(i))
+        .find_map(|step| {
+            let frame = step.current()?;
+            let cut = matches!(
+                replay.event_at(step.applied - 1),
+                Some(kibitz::engine::trace::TraceEvent::BetaCutoff { .. })
+            );
+            (cut && frame.node_name() == Some(node)).then(|| {
+                frame.moves[frame.reached..]
+                    .iter()
+                    .map(|l| frame.move_name(l.mv))
+                    .collect()
+            })
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn the_classic_tree_is_worth_3_and_alpha_beta_skips_c2_and_c3() {
+    let (p, replay) = tree_replay("classic tree");
+    assert_eq!(replay.recording.value, 3);
+    assert_eq!(p.tree.as_ref().unwrap().node(1).name, "B");
+    assert_eq!(replay.recording.stats.totals.leaves, 7);
+    assert_eq!(names_skipped_at(&replay, "C"), ["C2", "C3"]);
+    assert!(p.description.contains("skips C2 and C3"));
+}
+
+#[test]
+fn the_deep_cutoff_happens_at_l_with_the_roots_bound_alone() {
+    let (_, replay) = tree_replay("deep cutoff");
+    let step = (1..=replay.len())
+        .map(|i| replay.step(i))
+        .find(|s| {
+            matches!(
+                replay.event_at(s.applied - 1),
+                Some(kibitz::engine::trace::TraceEvent::BetaCutoff { ply: 3, .. })
+            )
+        })
+        .expect("a cutoff three plies down");
+    let names: Vec<_> = step.frames.iter().filter_map(|f| f.node_name()).collect();
+    assert_eq!(names.last(), Some(&"L"));
+    // Neither L's parent nor its grandparent has a searched child yet: the
+    // bound that cut L off came from the root.
+    for frame in &step.frames[1..3] {
+        assert!(
+            frame.best().is_none(),
+            "{:?} has a best already",
+            frame.node_name()
+        );
+    }
+    assert!(step.frames[0].best().is_some());
+    assert_eq!(names_skipped_at(&replay, "L"), ["L2"]);
+}
+
+#[test]
+fn worst_order_evaluates_every_leaf_and_best_order_the_minimal_tree() {
+    let (worst, w) = tree_replay("worst order");
+    let (best, b) = tree_replay("best order");
+    let (wt, bt) = (worst.tree.unwrap(), best.tree.unwrap());
+    assert_eq!(w.recording.value, b.recording.value);
+    // The same leaves, in another order.
+    let leaves = |t: &kibitz::teach::GameTree| {
+        let mut v: Vec<i32> = (0..t.len()).filter_map(|i| t.node(i).leaf).collect();
+        v.sort();
+        v
+    };
+    assert_eq!(leaves(&wt), leaves(&bt));
+    // b = 3, d = 3: b^d leaves against b^ceil(d/2) + b^floor(d/2) - 1.
+    assert_eq!(w.recording.stats.totals.leaves, 27);
+    assert_eq!(w.recording.stats.totals.leaves, wt.leaves() as u64);
+    assert_eq!(b.recording.stats.totals.leaves, 9 + 3 - 1);
+}
+
+#[test]
+fn the_pvs_lesson_re_searches_c_after_its_null_window_fails_high() {
+    let (p, replay) = tree_replay("PVS re-search");
+    assert!(p.options.pvs);
+    let research = replay.events().iter().find_map(|e| match e {
+        kibitz::engine::trace::TraceEvent::ReSearch {
+            ply: 0, mv, reason, ..
+        } => Some((*mv, *reason)),
+        _ => None,
+    });
+    let (mv, reason) = research.expect("a re-search at the root");
+    assert_eq!(p.tree.as_ref().unwrap().move_name(0, mv), "C");
+    assert_eq!(reason, kibitz::engine::trace::ReSearchReason::FailedHigh);
+    assert_eq!(replay.recording.value, 5);
+}

@@ -225,7 +225,7 @@ pub fn caption(replay: &Replay, step: &Step) -> String {
                 {
                     text.push_str(&format!(
                         " Its best move, {}, is tried first.",
-                        san(&top.position, mv)
+                        top.move_name(mv)
                     ));
                 } else if entry.is_some_and(|entry| !entry.has_move) {
                     text.push_str(" It holds no move to try first: it failed low, so no move was proven best.");
@@ -277,7 +277,13 @@ pub fn caption(replay: &Replay, step: &Step) -> String {
                         matches!(e, TraceEvent::BetaCutoff { mv, .. } if !mv.is_capture() && !mv.is_promotion())
                     })
                     .is_some();
-            let words = reason_words(reason, quiet_cutoffs);
+            let words = match (reason, &top.tree) {
+                (OrderReason::Unordered, Some(_)) => "in the tree's order",
+                (OrderReason::PreviousBest, Some(_)) => {
+                    "best in the previous iteration, so tried first"
+                }
+                _ => reason_words(reason, quiet_cutoffs),
+            };
             // In check, every move is a reply to the check, whatever class
             // the picker put it in.
             let words = if top.position.is_check() && reason != OrderReason::Evasion {
@@ -287,7 +293,7 @@ pub fn caption(replay: &Replay, step: &Step) -> String {
             };
             let mut text = format!(
                 "{mover} tries {} (move {}: {words}).",
-                san(&top.position, mv),
+                top.move_name(mv),
                 index + 1,
             );
             match window {
@@ -313,7 +319,7 @@ pub fn caption(replay: &Replay, step: &Step) -> String {
         }
         TraceEvent::ReSearch { mv, reason, .. } => format!(
             "{} again: {}",
-            san(&top.position, mv),
+            top.move_name(mv),
             match reason {
                 ReSearchReason::Reduced => {
                     "the shallower search beat alpha, so only a full-depth search can be trusted."
@@ -324,7 +330,7 @@ pub fn caption(replay: &Replay, step: &Step) -> String {
             }
         ),
         TraceEvent::MovePruned { mv, reason, .. } => {
-            format!("{} is skipped: {}.", san(&top.position, mv), pruning_words(reason))
+            format!("{} is skipped: {}.", top.move_name(mv), pruning_words(reason))
         }
         TraceEvent::NullMove { reduction, .. } => format!(
             "Null move: {mover} passes. If {opponent}, moving twice in a row, still cannot bring the value below beta, a real move would do even better; the reply is searched {} shallower.",
@@ -356,7 +362,7 @@ pub fn caption(replay: &Replay, step: &Step) -> String {
             }
         ),
         TraceEvent::AlphaRaised { mv, value, .. } => {
-            let san = san(&top.position, mv);
+            let san = top.move_name(mv);
             if ply == 0 {
                 let worth = worth_text(value, 0, top.position.turn());
                 match previous_root_best(replay, step.applied) {
@@ -364,7 +370,7 @@ pub fn caption(replay: &Replay, step: &Step) -> String {
                     // better than the one that held the place.
                     Some((before, was)) => format!(
                         "New best move at the root: {san}, worth {worth}. It beats {}, the best until now at {}: the root keeps the best value any move proves, so {san} takes its place{}.",
-                        self::san(&top.position, before),
+                        top.move_name(before),
                         value_text(was, 0),
                         if setup.options.alpha_beta {
                             " and alpha rises to its value"
@@ -397,7 +403,7 @@ pub fn caption(replay: &Replay, step: &Step) -> String {
             };
             format!(
                 "Cutoff: {} scores {}, {} beta = {}. {elsewhere}, {}",
-                san(&top.position, mv),
+                top.move_name(mv),
                 value_text(value, ply),
                 if value > top.beta { "above" } else { "exactly" },
                 value_text(top.beta, ply),
@@ -458,7 +464,7 @@ fn mate_bound_words(step: &Step, top: &Frame, alpha: i32, beta: i32) -> String {
         let parent = step.frames.len().checked_sub(2).map(|i| &step.frames[i]);
         let with = parent
             .and_then(|p| p.best().filter(|&(_, v)| -v == beta).map(|(m, _)| (p, m)))
-            .map(|(p, m)| format!(" with {}", san(&p.position, m)))
+            .map(|(p, m)| format!(" with {}", p.move_name(m)))
             .unwrap_or_default();
         text.push_str(&format!(
             " beta = {}: {opponent} already has {}{with}, so this position matters only if it is even better for {opponent}.",
@@ -490,7 +496,7 @@ fn enter_words(
     let ply = top.ply;
     let reached = match (top.via, step.frames.len().checked_sub(2)) {
         (Via::Move(m), Some(parent)) => {
-            format!("After {}, ", san(&step.frames[parent].position, m))
+            format!("After {}, ", step.frames[parent].move_name(m))
         }
         (Via::Pass, _) => "After the pass, ".to_string(),
         _ => String::new(),
@@ -633,7 +639,7 @@ fn return_caption(replay: &Replay, step: &Step, top: &Frame, value: i32) -> Stri
         let recording = &replay.recording;
         let best = recording
             .best_move
-            .map(|m| san(&top.position, m))
+            .map(|m| top.move_name(m))
             .unwrap_or_default();
         let last = step.applied == replay.len();
         return format!(
@@ -644,12 +650,14 @@ fn return_caption(replay: &Replay, step: &Step, top: &Frame, value: i32) -> Stri
             } else {
                 format!(": the search chooses {best}.")
             },
-            if last {
+            match (last, &top.tree) {
                 // The comparison of methods is on screen beside this: what
                 // its numbers show, in words.
-                " In the comparison, move ordering and the transposition table change the cost, never the result: the same value from fewer nodes. Minimax visits about b^d leaves (b moves a position, d plies), alpha-beta with perfect ordering about b^(d/2). That is the whole search: Home watches it again."
-            } else {
-                ""
+                (true, None) =>
+                    " In the comparison, move ordering and the transposition table change the cost, never the result: the same value from fewer nodes. Minimax visits about b^d leaves (b moves a position, d plies), alpha-beta with perfect ordering about b^(d/2). That is the whole search: Home watches it again.",
+                (true, Some(_)) =>
+                    " In the comparison, alpha-beta and the best-first order change the cost, never the result: the same value from fewer leaves. Minimax evaluates every leaf, about b^d (b children a node, d plies), alpha-beta in the best order about b^(d/2). That is the whole search: Home watches it again.",
+                (false, _) => "",
             }
         );
     }

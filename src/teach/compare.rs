@@ -121,3 +121,54 @@ pub fn run(
         }
     }
 }
+
+/// The five ways a hand-made tree is compared: minimax, alpha-beta in the
+/// tree's order, the same best first, principal-variation search in the
+/// tree's order, and best first (the table, quiescence and the selective
+/// search have no meaning on a tree).
+pub fn tree_methods() -> [Method; 5] {
+    let tree = super::game_tree::default_options();
+    [
+        Method {
+            label: "minimax",
+            options: SearchOptions {
+                alpha_beta: false,
+                ..tree
+            },
+        },
+        Method {
+            label: "alpha-beta",
+            options: tree,
+        },
+        Method {
+            label: "+ best first",
+            options: SearchOptions {
+                move_ordering: true,
+                ..tree
+            },
+        },
+        Method {
+            label: "PVS",
+            options: SearchOptions { pvs: true, ..tree },
+        },
+        Method {
+            label: "+ best first",
+            options: SearchOptions {
+                pvs: true,
+                move_ordering: true,
+                ..tree
+            },
+        },
+    ]
+}
+
+/// Search a hand-made tree to `depth` with `method` (instant: a tree is
+/// small by construction).
+pub fn run_tree(tree: &super::GameTree, depth: u32, method: &Method) -> Outcome {
+    let outcome = super::game_tree::search::search(tree, &method.options, depth, &mut NoTrace);
+    Outcome::Done {
+        value: outcome.value,
+        nodes: outcome.stats.totals.nodes(),
+        leaves: outcome.stats.totals.leaves,
+    }
+}

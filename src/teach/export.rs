@@ -9,7 +9,7 @@ use shakmaty::EnPassantMode;
 use shakmaty::fen::Fen;
 use shakmaty::{Color, Position};
 
-use super::caption::{caption, san};
+use super::caption::caption;
 use super::compare::{Outcome, methods};
 use super::replay::Replay;
 use super::step::{Step, Via};
@@ -30,9 +30,16 @@ pub fn lesson_markdown(
 ) -> String {
     let setup = &replay.recording.setup;
     let mut md = String::new();
-    let fen = Fen::from_position(&setup.position, EnPassantMode::Legal).to_string();
     let _ = writeln!(md, "# kibitz lesson: {title}\n");
-    let _ = writeln!(md, "- Position: `{fen}`");
+    match &setup.tree {
+        Some(tree) => {
+            let _ = writeln!(md, "- Game tree: `{}` (values for MAX)", tree.text());
+        }
+        None => {
+            let fen = Fen::from_position(&setup.position, EnPassantMode::Legal).to_string();
+            let _ = writeln!(md, "- Position: `{fen}`");
+        }
+    }
     let _ = writeln!(
         md,
         "- Search: {}, {}",
@@ -45,14 +52,19 @@ pub fn lesson_markdown(
         count_text(step.applied as u64),
         count_text(replay.len() as u64)
     );
-    let _ = writeln!(md, "\n```text\n{}```\n", diagram(&setup.position, false));
+    let picture = match super::game_tree::diagram::diagram(replay, step.applied) {
+        // A tree as the step sees it; a position as a board.
+        Some(tree) => tree.text().join("\n") + "\n",
+        None => diagram(&setup.position, false),
+    };
+    let _ = writeln!(md, "\n```text\n{picture}```\n");
 
     let _ = writeln!(md, "## Path from the root\n");
     let _ = writeln!(md, "| ply | move | to move | depth | window |");
     let _ = writeln!(md, "|---|---|---|---|---|");
     for (i, node) in step.frames.iter().enumerate() {
         let reached = match (node.via, i.checked_sub(1)) {
-            (Via::Move(m), Some(parent)) => san(&step.frames[parent].position, m),
+            (Via::Move(m), Some(parent)) => step.frames[parent].move_name(m),
             (Via::Pass, _) => "(pass)".to_string(),
             (Via::Singular, _) => "(singular test)".to_string(),
             (Via::Verification, _) => "(null move verified)".to_string(),
@@ -153,5 +165,5 @@ pub fn lesson_markdown(
 }
 
 fn side(color: Color) -> &'static str {
-    if color.is_white() { "White" } else { "Black" }
+    super::values::side_name(color)
 }

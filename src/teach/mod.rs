@@ -20,6 +20,7 @@ pub mod compare;
 pub mod export;
 pub mod game_tree;
 pub mod positions;
+pub mod predict;
 pub mod replay;
 pub mod step;
 pub mod tree;

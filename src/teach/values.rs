@@ -32,6 +32,25 @@ pub fn in_points<R>(points: bool, f: impl FnOnce() -> R) -> R {
     result
 }
 
+/// While it lives, values are written as a hand-made tree's (or not), as
+/// in [`in_points`]; dropped, the way they were before comes back. For a
+/// function with many exits: `let _points = PointsGuard::new(is_tree);`.
+#[must_use]
+pub struct PointsGuard(bool);
+
+impl PointsGuard {
+    pub fn new(points: bool) -> PointsGuard {
+        PointsGuard(POINTS.with(|p| p.replace(points)))
+    }
+}
+
+impl Drop for PointsGuard {
+    fn drop(&mut self) {
+        let before = self.0;
+        POINTS.with(|p| p.set(before));
+    }
+}
+
 /// Whether values are written as a hand-made tree's (see [`in_points`]).
 pub fn points() -> bool {
     POINTS.with(Cell::get)

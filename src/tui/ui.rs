@@ -159,6 +159,13 @@ fn squares(m: Option<Move>) -> Vec<Square> {
 
 fn draw_board(frame: &mut Frame, app: &App, screen: &Screen, theme: &Theme, map: &Map) {
     let cx = &app.cx;
+    if app
+        .mode
+        .get()
+        .draw_board_area(cx, frame, screen.board_area, theme)
+    {
+        return;
+    }
     let shown = app.mode.get().board(cx);
     // Where the board is for moving: the piece picked up, its targets and
     // the cursor (not under a dialog).

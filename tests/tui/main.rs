@@ -17,6 +17,8 @@ mod resize;
 mod screens;
 mod scripted;
 mod stats_panel;
+mod teach_game_tree;
+mod teach_predict;
 mod teach_tree;
 mod teach_tui;
 mod tui;

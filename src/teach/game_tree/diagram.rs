@@ -110,7 +110,9 @@ pub fn diagram(replay: &Replay, applied: usize) -> Option<Diagram> {
             State::Beyond
         } else {
             match found[id] {
-                Some(s) if !search.node(s).seen(applied) => skipped_or_pending(tree, &found, search, id, applied),
+                Some(s) if !search.node(s).seen(applied) => {
+                    skipped_or_pending(tree, &found, search, id, applied)
+                }
                 Some(s) if Some(s) == current && search.node(s).value_at(applied).is_none() => {
                     State::Current
                 }
@@ -152,7 +154,9 @@ fn skipped_or_pending(
     match found[parent] {
         Some(p) => {
             let node = search.node(p);
-            let cut = node.cutoff.is_some_and(|(at, _, _)| (at as usize) < applied);
+            let cut = node
+                .cutoff
+                .is_some_and(|(at, _, _)| (at as usize) < applied);
             if cut || node.value_at(applied).is_some() {
                 State::Skipped
             } else {
@@ -179,8 +183,14 @@ fn layout(tree: &GameTree, texts: &[String], states: &[State]) -> Diagram {
     for id in (0..tree.len()).rev() {
         let node = tree.node(id);
         let children = &node.children;
-        let own_digits = node.leaf.or(node.estimate).map_or(0, |v| v.to_string().len());
-        digits[id] = children.iter().map(|&c| digits[c]).fold(own_digits, usize::max);
+        let own_digits = node
+            .leaf
+            .or(node.estimate)
+            .map_or(0, |v| v.to_string().len());
+        digits[id] = children
+            .iter()
+            .map(|&c| digits[c])
+            .fold(own_digits, usize::max);
         room[id] = if node.is_leaf() {
             digits[id] + 1
         } else {

@@ -155,12 +155,20 @@ fn the_diagram_shows_values_bounds_and_skipped_leaves_step_by_step() {
     let start = diagram::diagram(&replay, 0).expect("a tree");
     assert_eq!(
         start.text(),
-        ["           A:?", "  B:?       C:?      D:?", "3  12  8  2  4  6  14  5  2"]
+        [
+            "           A:?",
+            "  B:?       C:?      D:?",
+            "3  12  8  2  4  6  14  5  2"
+        ]
     );
     let end = diagram::diagram(&replay, replay.len()).expect("a tree");
     assert_eq!(
         end.text(),
-        ["           A:3", "  B:3       C:≤2     D:≤2", "3  12  8  2  4✗ 6✗ 14  5  2"]
+        [
+            "           A:3",
+            "  B:3       C:≤2     D:≤2",
+            "3  12  8  2  4✗ 6✗ 14  5  2"
+        ]
     );
     let skipped: Vec<_> = end.rows[2]
         .iter()

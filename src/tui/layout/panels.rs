@@ -30,6 +30,8 @@ pub enum Panel {
     TeachHeader,
     /// Teach mode: the moves from the root, each ply with its window.
     SearchPath,
+    /// Teach mode on a hand-made tree: the whole tree, as the step sees it.
+    GameTree,
     /// Teach mode: the current node's moves as an outline.
     NodeMoves,
     /// Teach mode: the explored tree as an outline, with the best line.

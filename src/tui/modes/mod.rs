@@ -184,6 +184,18 @@ pub trait BoardMode {
         now: Instant,
     ) -> bool;
 
+    /// Draw something else than the board where the board goes (teach
+    /// mode on a hand-made tree, which has no position); false: the board.
+    fn draw_board_area(
+        &self,
+        _cx: &Shared,
+        _frame: &mut Frame,
+        _area: Rect,
+        _theme: &Theme,
+    ) -> bool {
+        false
+    }
+
     /// Draw one of the mode's own dialogs; false when it is not one.
     fn draw_dialog(&self, _cx: &Shared, _frame: &mut Frame, _area: Rect, _theme: &Theme) -> bool {
         false

@@ -204,7 +204,11 @@ pub fn teach(mode: &mut Mode, cx: &mut Shared, setup: Setup, step: Option<usize>
         return;
     }
     let back = pause(mode, cx, now);
-    let mut lesson = Teach::new(cx, setup, "this position".into(), back);
+    let title = match &setup.tree {
+        Some(_) => "a game tree",
+        None => "this position",
+    };
+    let mut lesson = Teach::new(cx, setup, title.into(), back);
     lesson.start_at = step;
     *mode = lesson.into();
     cx.board.selected = None;

@@ -26,7 +26,8 @@ pub use crate::text::score_text;
 use super::theme::Theme;
 
 pub fn side_name(color: Color) -> &'static str {
-    if color.is_white() { "White" } else { "Black" }
+    // MAX and MIN while a hand-made tree's record is drawn.
+    crate::teach::values::side_name(color)
 }
 
 /// Human-readable counts: 950, 12.3k, 4.56M.

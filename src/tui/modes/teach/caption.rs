@@ -43,6 +43,20 @@ impl Caption<'_> {
                 texts.push((why.clone(), Style::default().fg(theme.check)));
             }
             Record::Ready { replay, step } => {
+                // Predict mode's lines first, so that a small panel shows
+                // them and pages the step's caption: the verdict on the
+                // answer this step revealed, the question waiting here
+                // (the score is in the header).
+                let predict = &teach.predict;
+                if predict.on {
+                    let accent = Style::default().fg(theme.accent);
+                    if let Some(verdict) = predict.verdict_at(step.applied) {
+                        texts.push((verdict.text.clone(), accent));
+                    }
+                    if let Some(question) = predict.pending(replay, step) {
+                        texts.push((question.text(), accent));
+                    }
+                }
                 if let Some(note) = &teach.note {
                     texts.push((note.clone(), Style::default().fg(theme.accent)));
                 }
@@ -55,20 +69,6 @@ impl Caption<'_> {
                     crate::teach::caption::caption(replay, step),
                     Style::default(),
                 ));
-                let predict = &teach.predict;
-                if predict.on {
-                    let position = step.current().map(|node| &node.position);
-                    let text = match (predict.question, position) {
-                        (Some(question), Some(position)) => {
-                            super::predict::Predict::text(question, position)
-                        }
-                        _ => match &predict.verdict {
-                            Some(verdict) => verdict.clone(),
-                            None => format!("Predict mode: score {} of {}.", predict.right, predict.asked),
-                        },
-                    };
-                    texts.push((text, Style::default().fg(theme.accent)));
-                }
             }
         }
         let rows: Vec<(String, Style)> = texts

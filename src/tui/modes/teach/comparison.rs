@@ -23,7 +23,9 @@ impl Comparison<'_> {
     pub fn draw(&self, frame: &mut Frame, area: Rect) {
         let theme = self.theme;
         let dim = Style::default().fg(theme.dim);
-        let title = format!(" Same position, depth {} ", self.teach.setup.depth);
+        let tree = self.teach.is_tree();
+        let what = if tree { "tree" } else { "position" };
+        let title = format!(" Same {what}, depth {} ", self.teach.setup.depth);
         let inner = section(frame, title, area, theme);
         // Leaves where there is room for them.
         let wide = inner.width >= 38;
@@ -36,7 +38,7 @@ impl Comparison<'_> {
             format!("{:<12} {:>7} {:>5}", "method", "value", "nodes")
         };
         let mut lines = vec![Line::styled(header, dim)];
-        for (label, outcome) in method_labels().iter().zip(&self.teach.comparison) {
+        for (label, outcome) in method_labels(tree).iter().zip(&self.teach.comparison) {
             let text = match outcome {
                 None => format!("{label:<13}{:>7}", "…"),
                 Some(Outcome::Done {

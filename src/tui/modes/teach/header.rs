@@ -1,6 +1,6 @@
 //! Teach mode's header: which algorithm is running, where the replay is,
 //! and the seven switches with their keys, so the screen always says
-//! exactly what search is being watched.
+//! exactly what search is being watched; in predict mode, the score.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -60,6 +60,8 @@ impl TeachHeader<'_> {
             // out of the header's rows; chess programmers' "TT" fits.
             let name = if i == 2 && area.width < 48 {
                 "TT"
+            } else if i == 1 {
+                teach.toggle_name(1)
             } else {
                 *name
             };
@@ -68,7 +70,7 @@ impl TeachHeader<'_> {
             row.push(Span::raw("  "));
         }
         let [first, second] = rows;
-        let lines = vec![
+        let mut lines = vec![
             Line::from(vec![
                 Span::styled(format!(" {progress}"), bold),
                 Span::styled(
@@ -83,6 +85,13 @@ impl TeachHeader<'_> {
             Line::from(first),
             Line::from(second),
         ];
+        // Predict mode's running score, on the row left free.
+        if teach.predict.on {
+            lines.push(Line::from(Span::styled(
+                format!(" Predict {}", teach.predict.score.text().to_lowercase()),
+                Style::default().fg(theme.accent),
+            )));
+        }
         frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), area);
     }
 }

@@ -18,30 +18,50 @@ use crate::tui::widgets::{human_count, section};
 
 pub struct IterationsPanel<'a> {
     pub stats: &'a SearchStats,
+    /// Whether the search had a transposition table and quiescence: a
+    /// search without them (a hand-made tree has neither) has no column
+    /// for them.
+    pub table: bool,
+    pub quiescence: bool,
     pub theme: &'a Theme,
 }
-
-/// The column heads, over the rows `row` writes.
-const HEAD: &str = "  d  nodes leaves  cuts 1st%  hits  qs% ply  N/N-1";
 
 fn percent(rate: Option<f64>) -> String {
     rate.map_or_else(|| "-".into(), |r| format!("{:.0}%", r * 100.0))
 }
 
-/// One row: its label (the depth, or "all"), the counters, the deepest
-/// ply and the branching factor.
-fn row(label: &str, c: &Counters, deepest: u32, factor: Option<f64>) -> String {
-    format!(
-        "{label:>3} {:>6} {:>6} {:>5} {:>4} {:>5} {:>4} {:>3} {:>6}",
-        human_count(c.nodes()),
-        human_count(c.leaves),
-        human_count(c.beta_cutoffs),
-        percent(c.first_move_cutoff_rate()),
-        human_count(c.tt_hits),
-        percent(c.quiescence_share()),
-        deepest,
-        factor.map_or_else(|| "-".into(), |f| format!("{f:.2}")),
-    )
+impl IterationsPanel<'_> {
+    /// The column heads, over the rows `row` writes.
+    fn head(&self) -> String {
+        let mut head = "  d  nodes leaves  cuts 1st%".to_string();
+        if self.table {
+            head.push_str("  hits");
+        }
+        if self.quiescence {
+            head.push_str("  qs%");
+        }
+        head + " ply  N/N-1"
+    }
+
+    /// One row: its label (the depth, or "all"), the counters, the deepest
+    /// ply and the branching factor.
+    fn row(&self, label: &str, c: &Counters, deepest: u32, factor: Option<f64>) -> String {
+        let mut row = format!(
+            "{label:>3} {:>6} {:>6} {:>5} {:>4}",
+            human_count(c.nodes()),
+            human_count(c.leaves),
+            human_count(c.beta_cutoffs),
+            percent(c.first_move_cutoff_rate()),
+        );
+        if self.table {
+            row.push_str(&format!(" {:>5}", human_count(c.tt_hits)));
+        }
+        if self.quiescence {
+            row.push_str(&format!(" {:>4}", percent(c.quiescence_share())));
+        }
+        let factor = factor.map_or_else(|| "-".into(), |f| format!("{f:.2}"));
+        format!("{row} {deepest:>3} {factor:>6}")
+    }
 }
 
 impl IterationsPanel<'_> {
@@ -57,7 +77,7 @@ impl IterationsPanel<'_> {
         if inner.height == 0 {
             return;
         }
-        let mut lines = vec![Line::styled(HEAD, dim)];
+        let mut lines = vec![Line::styled(self.head(), dim)];
         // The newest iterations where not all fit: the head and the total
         // keep their rows.
         let room = usize::from(inner.height).saturating_sub(2).max(1);
@@ -65,7 +85,7 @@ impl IterationsPanel<'_> {
         let first = stats.iterations.len().saturating_sub(room);
         for (i, iteration) in stats.iterations.iter().enumerate().skip(first) {
             let factor = factors.get(i).and_then(|f| f.ratio);
-            lines.push(Line::raw(row(
+            lines.push(Line::raw(self.row(
                 &iteration.depth.to_string(),
                 &iteration.counters,
                 iteration.selective_depth,
@@ -74,7 +94,7 @@ impl IterationsPanel<'_> {
         }
         if stats.iterations.len() > 1 {
             lines.push(Line::styled(
-                row("all", &stats.totals, stats.selective_depth, None),
+                self.row("all", &stats.totals, stats.selective_depth, None),
                 Style::default().add_modifier(Modifier::BOLD),
             ));
         }

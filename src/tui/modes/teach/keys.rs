@@ -33,7 +33,10 @@ pub const HELP: &[(&str, &str)] = &[
         ":goto, :export",
         "first step reaching a line (:goto e4 e5); lesson as Markdown",
     ),
-    ("P", "predict mode: guess the first move tried, or a cutoff"),
+    (
+        "P; y n > < i",
+        "predict mode; answers: yes/no, ≥ beta/≤ alpha/inside, :move",
+    ),
     ("S", "show or hide the statistics: a row per iteration"),
     (
         "",
@@ -233,6 +236,17 @@ impl Teach {
 
     /// Switch technique `index` (of [`TOGGLES`]) and record again.
     fn toggle(&mut self, cx: &mut Shared, index: usize, now: Instant) {
+        if self.is_tree() && super::TREE_NEVER.contains(&index) {
+            cx.say(
+                format!(
+                    "{}: no such thing on a hand-made tree.",
+                    TOGGLES[index]
+                ),
+                Tone::Info,
+            );
+            return;
+        }
+        let name = self.toggle_name(index);
         let o = &mut self.setup.options;
         let flag = match index {
             0 => &mut o.alpha_beta,
@@ -258,7 +272,7 @@ impl Teach {
         cx.say(
             format!(
                 "{} {}{note}{RECORDING}",
-                TOGGLES[index],
+                name,
                 if on { "on" } else { "off" }
             ),
             Tone::Info,
@@ -267,12 +281,15 @@ impl Teach {
     }
 
     fn set_depth(&mut self, cx: &mut Shared, depth: u32, now: Instant) {
-        let depth = depth.clamp(MIN_DEPTH, MAX_DEPTH);
+        let deepest = self.max_depth();
+        let depth = depth.clamp(MIN_DEPTH, deepest);
         if depth == self.setup.depth {
             let text = if depth == MIN_DEPTH {
                 format!(
                     "Depth {MIN_DEPTH} is the shallowest: the search looks at least one ply ahead."
                 )
+            } else if self.is_tree() {
+                format!("Depth {deepest} reaches the tree's deepest leaves.")
             } else {
                 format!(
                     "Depth {MAX_DEPTH} is the deepest teach mode offers: deeper trees are too large to follow."
@@ -291,11 +308,11 @@ impl Teach {
         let mut words = typed.split_whitespace();
         match (words.next()?, words.next()) {
             ("depth", Some(n)) => match n.parse::<u32>() {
-                Ok(depth) if (MIN_DEPTH..=MAX_DEPTH).contains(&depth) => {
+                Ok(depth) if (MIN_DEPTH..=self.max_depth()).contains(&depth) => {
                     self.set_depth(cx, depth, now);
                 }
                 _ => cx.say(
-                    format!("Depth is a number from {MIN_DEPTH} to {MAX_DEPTH}."),
+                    format!("Depth is a number from {MIN_DEPTH} to {}.", self.max_depth()),
                     Tone::Error,
                 ),
             },

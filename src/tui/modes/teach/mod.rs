@@ -15,6 +15,7 @@ mod mode;
 pub mod node_moves;
 pub mod predict;
 pub mod search_path;
+pub mod tree_diagram;
 pub mod tree_view;
 
 use std::sync::Arc;
@@ -49,6 +50,10 @@ pub const TOGGLES: [&str; 7] = [
     "deepening",
     "selective",
 ];
+
+/// The switches (of [`TOGGLES`]) that mean nothing on a hand-made tree:
+/// the table, quiescence and the selective search.
+pub const TREE_NEVER: [usize; 3] = [2, 3, 6];
 
 /// The end of the message a switch or a depth change leaves while the
 /// search is recorded again.
@@ -178,6 +183,16 @@ impl Teach {
 
     /// Ask for the comparison unless it is for this position and depth.
     fn ask_comparison(&mut self, cx: &mut Shared) {
+        if let Some(tree) = &self.setup.tree {
+            // A tree is compared at once, here: it is small.
+            if self.compare_key.is_some() && self.comparison.iter().any(Option::is_none) {
+                cx.engine.cancel(self.compare_id);
+            }
+            let depth = self.setup.depth;
+            self.comparison = compare::tree_methods().map(|m| Some(compare::run_tree(tree, depth, &m)));
+            self.compare_key = None;
+            return;
+        }
         let key = (self.setup.position.clone(), self.setup.depth);
         if self.compare_key.as_ref() != Some(&key) {
             if self.compare_key.is_some() && self.comparison.iter().any(Option::is_none) {
@@ -209,6 +224,8 @@ impl Teach {
         }
         self.record = match result {
             Ok(replay) => {
+                // A new record is a new lesson for predict mode's score.
+                self.predict.reset();
                 // `--step N` opens the lesson there, once.
                 let first = self.start_at.take().unwrap_or(0);
                 let step = Box::new(replay.step(first));
@@ -252,6 +269,18 @@ impl Teach {
             Record::Ready { replay, step } => Some((replay, step)),
             _ => None,
         }
+    }
+
+    /// Whether the lesson is a hand-made game tree.
+    pub fn is_tree(&self) -> bool {
+        self.setup.tree.is_some()
+    }
+
+    /// Values written as the lesson's kind wants them while the guard
+    /// lives (plain numbers and MAX/MIN on a tree; see
+    /// `teach::values::in_points`).
+    pub fn points(&self) -> crate::teach::values::PointsGuard {
+        crate::teach::values::PointsGuard::new(self.is_tree())
     }
 
     /// Events applied so far (0 before the record).
@@ -298,7 +327,14 @@ impl Teach {
             return false;
         }
         self.playing = Some((now, due - steps));
-        let target = self.applied() + steps as usize;
+        let mut target = self.applied() + steps as usize;
+        // Predict mode: play stops at the next question, to be answered.
+        if let Some((replay, step)) = self.ready()
+            && let Some(at) = self.predict.next_stop(replay, step.applied + 1, target)
+        {
+            target = at;
+            self.playing = None;
+        }
         self.seek(target);
         if let Some((replay, step)) = self.ready()
             && step.applied >= replay.len()
@@ -325,13 +361,39 @@ impl Teach {
     /// Whether switch `index` (of [`TOGGLES`]) changes the search: with
     /// alpha-beta off, plain minimax runs and the others do not apply.
     pub fn applies(&self, index: usize) -> bool {
+        if self.is_tree() && TREE_NEVER.contains(&index) {
+            return false;
+        }
         index == 0 || self.setup.options.alpha_beta
+    }
+
+    /// The name of switch `index` for this lesson: on a tree, ordering
+    /// sorts children best first.
+    pub fn toggle_name(&self, index: usize) -> &'static str {
+        match (self.is_tree(), index) {
+            (true, 1) => "best first",
+            _ => TOGGLES[index],
+        }
+    }
+
+    /// The deepest this lesson may search: a tree's height, or
+    /// `teach::MAX_DEPTH`.
+    pub fn max_depth(&self) -> u32 {
+        self.setup
+            .tree
+            .as_ref()
+            .map_or(crate::teach::MAX_DEPTH, |tree| tree.height().max(1))
     }
 
     /// The algorithm in words: what the header says is running (the
     /// search that runs, not the switches: see `teach::effective_options`).
     pub fn algorithm(&self) -> String {
-        crate::teach::algorithm_text(self.setup.options)
+        let text = crate::teach::algorithm_text(self.setup.options);
+        if self.is_tree() {
+            text.replace(" + ordering", " + best first")
+        } else {
+            text
+        }
     }
 
     /// The depth the lesson searches, for the header: it goes first there,
@@ -406,9 +468,17 @@ impl Teach {
             // caption comes up here.
             slots.push(Slot::new(Panel::Caption, |room| Some(5.min(room))));
         }
-        slots.push(Slot::new(Panel::SearchPath, move |room| {
-            Some((path + 1).clamp(2, (room / 3).max(2)))
-        }));
+        if let Some((replay, _)) = self.ready().filter(|_| self.is_tree()) {
+            // A tree shows itself whole; its path is the bold line in it.
+            let rows = tree_diagram::rows_needed(replay);
+            slots.push(Slot::new(Panel::GameTree, move |room| {
+                Some(rows.min(room / 2).max(3))
+            }));
+        } else {
+            slots.push(Slot::new(Panel::SearchPath, move |room| {
+                Some((path + 1).clamp(2, (room / 3).max(2)))
+            }));
+        }
         // The node takes what is left, so the statistics stay put at the
         // bottom from step to step.
         let node_panel = if self.tree_view.shown {
@@ -467,6 +537,10 @@ pub fn has_moves(position: &Chess) -> bool {
 }
 
 /// The comparison's method labels, in row order.
-pub fn method_labels() -> [&'static str; 5] {
-    compare::methods().map(|m| m.label)
+pub fn method_labels(tree: bool) -> [&'static str; 5] {
+    if tree {
+        compare::tree_methods().map(|m| m.label)
+    } else {
+        compare::methods().map(|m| m.label)
+    }
 }

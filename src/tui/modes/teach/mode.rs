@@ -27,7 +27,7 @@ use super::caption::Caption;
 use super::comparison::Comparison;
 use super::header::TeachHeader;
 use super::keys::Asked;
-use super::predict::{Predict, Question};
+use super::tree_diagram::{TreeCard, TreeDiagram};
 use super::tree_view::TreeKey;
 use super::{HELP, KEY_LINES, Record, Teach};
 
@@ -55,12 +55,20 @@ impl Teach {
             // (a lesson is never put aside for another lesson).
             self.setup.position = cx.board.game.position().clone();
             self.setup.history = cx.board.game.history_keys();
+            if self.setup.tree.take().is_some() {
+                // From a tree back to chess: the chess lesson's switches.
+                self.setup.options = crate::engine::SearchOptions::textbook();
+            }
             self.title = "this position".into();
             self.description = None;
         } else if let Some(p) = list.get(row - 1) {
-            self.setup.position = p.position.clone();
-            self.setup.history = Vec::new();
-            self.setup.depth = p.depth;
+            // A lesson brings its own switches when it changes kind (a
+            // tree's mean other things) or names some.
+            let options = self.setup.options;
+            self.setup = p.setup();
+            if p.tree.is_none() && self.setup.tree.is_none() && p.options == crate::engine::SearchOptions::textbook() {
+                self.setup.options = options;
+            }
             self.title = p.name.clone();
             self.description = Some(p.description.clone());
         }
@@ -75,77 +83,70 @@ impl Teach {
     fn toggle_predict(&mut self, cx: &mut Shared) {
         let predict = &mut self.predict;
         predict.on = !predict.on;
-        predict.question = None;
         let text = if predict.on {
-            "Predict mode: before a move is tried, say what the search will do; → asks."
+            "Predict mode on: a question before each node is searched; → skips."
         } else {
             "Predict mode off."
         };
         cx.say(text, Tone::Info);
     }
 
-    /// A key in predict mode; true when it was the question's.
+    /// A key in predict mode; true when it was the question's. → without
+    /// an answer skips the question and steps on.
     fn predict_key(&mut self, cx: &mut Shared, key: KeyEvent) -> bool {
-        let Some((replay, step)) = self.ready() else {
+        let Record::Ready { replay, step } = &self.record else {
             return false;
         };
-        let Some(position) = step.current().map(|node| node.position.clone()) else {
+        let replay = std::sync::Arc::clone(replay);
+        let Some(question) = self.predict.pending(&replay, step) else {
             return false;
         };
-        let forward = matches!(key.code, KeyCode::Right | KeyCode::Char('l'));
-        match self.predict.question {
-            Some(question @ Question::Cutoff { answer, .. }) => {
-                let said = match key.code {
-                    KeyCode::Char('y') => true,
-                    KeyCode::Char('n') => false,
-                    // → without an answer skips the question.
-                    _ if forward => {
-                        self.predict.question = None;
-                        return false;
-                    }
-                    _ => return false,
-                };
-                let verdict = self.predict.answer(question, said == answer, &position);
-                cx.say(verdict, Tone::Info);
+        if matches!(key.code, KeyCode::Right | KeyCode::Char('l')) {
+            self.predict.skip(&question);
+            return false;
+        }
+        match super::predict::key_answer(&question, key.code) {
+            Some(Some(answer)) => {
+                self.predict.answer(&replay, &question, answer);
+                // What was said about an earlier try is no longer true.
+                cx.message = None;
                 self.reveal();
                 true
             }
-            Some(Question::FirstMove { .. }) if forward => {
-                self.predict.question = None;
-                false
+            Some(None) => {
+                cx.say(question.expected(), Tone::Error);
+                true
             }
-            Some(Question::FirstMove { .. }) => false,
-            None if forward => match Predict::question_before(replay, step) {
-                Some(question) => {
-                    self.predict.question = Some(question);
-                    cx.say(Predict::text(question, &position), Tone::Info);
-                    true
-                }
-                None => false,
-            },
             None => false,
         }
     }
 
-    /// A typed move while the first-move question waits: the answer.
-    fn predict_move(&mut self, cx: &mut Shared, typed: &str) -> bool {
-        let Some(question @ Question::FirstMove { answer }) = self.predict.question else {
+    /// A typed answer to the question waiting: true when it was one (what
+    /// does not read as one goes on to the other commands, and to
+    /// [`BoardMode::why_no_move`], which says what the question wants).
+    fn predict_typed(&mut self, cx: &mut Shared, typed: &str) -> bool {
+        let Record::Ready { replay, step } = &self.record else {
             return false;
         };
-        let Some(position) = self
-            .ready()
-            .and_then(|(_, step)| step.current())
-            .map(|node| node.position.clone())
-        else {
+        let replay = std::sync::Arc::clone(replay);
+        let Some(question) = self.predict.pending(&replay, step) else {
             return false;
         };
-        let Ok(guess) = crate::game::notation::parse_move(&position, typed) else {
+        // A list of leaves has spaces; no other answer does (`:goto e4 e5`
+        // is a command).
+        let list = question.kind == crate::teach::predict::Kind::Skipped;
+        if !question.typed() || (!list && typed.contains(char::is_whitespace)) {
             return false;
-        };
-        let verdict = self.predict.answer(question, guess == answer, &position);
-        cx.say(verdict, Tone::Info);
-        self.reveal();
-        true
+        }
+        match question.parse(&replay, typed) {
+            Ok(answer) => {
+                self.predict.answer(&replay, &question, answer);
+                cx.message = None;
+                self.reveal();
+                true
+            }
+            Err(_) => false,
+        }
     }
 
     /// Show the step the question was about.
@@ -279,6 +280,7 @@ impl BoardMode for Teach {
     }
 
     fn key(&mut self, cx: &mut Shared, key: KeyEvent, now: Instant) -> bool {
+        let _points = self.points();
         if key.code == KeyCode::Char('v') {
             self.toggle_tree(cx);
             return true;
@@ -311,11 +313,12 @@ impl BoardMode for Teach {
     }
 
     fn command(&mut self, cx: &mut Shared, typed: &str, now: Instant) -> bool {
+        let _points = self.points();
         if typed == "tree" {
             self.toggle_tree(cx);
             return true;
         }
-        if self.predict_move(cx, typed) {
+        if self.predict_typed(cx, typed) {
             return true;
         }
         if let Some(rest) = typed.strip_prefix("goto") {
@@ -403,6 +406,24 @@ impl BoardMode for Teach {
         false
     }
 
+    /// A typed word no command took: in predict mode, what the question
+    /// waiting wants; else that no move is played here.
+    fn why_no_move(&self, _cx: &Shared, typed: bool) -> Option<&'static str> {
+        if !typed {
+            return None;
+        }
+        if self.predict.on {
+            let waiting = self
+                .ready()
+                .and_then(|(replay, step)| self.predict.pending(replay, step));
+            return Some(match waiting {
+                Some(question) => question.expected(),
+                None => "No question waits at this step: predict mode asks before the search enters a node (→ goes on).",
+            });
+        }
+        Some("Teach mode replays a recorded search: no move is played here (:goto e4 e5 goes to a line).")
+    }
+
     /// The replay's tables, as the cutoffs up to the current step taught
     /// them.
     fn map_tables<'a>(&'a self, _cx: &'a Shared) -> Option<&'a TableWeights> {
@@ -411,6 +432,9 @@ impl BoardMode for Teach {
 
     /// A node of the search, not the game.
     fn description(&self, _cx: &Shared, _now: Instant) -> Vec<String> {
+        if self.is_tree() {
+            return self.tree_description();
+        }
         let (position, arrived, trying) = self.board_view();
         let mut description = Description::new(position);
         let frames = self.ready().map(|(_, step)| &step.frames[..]);
@@ -456,9 +480,20 @@ impl BoardMode for Teach {
         theme: &Theme,
         _now: Instant,
     ) -> bool {
+        let _points = self.points();
         let step = self.ready().map(|(_, s)| s);
         match panel {
             Panel::TeachHeader => TeachHeader { teach: self, theme }.draw(frame, rect),
+            Panel::GameTree => {
+                if let Some((replay, step)) = self.ready() {
+                    TreeDiagram {
+                        replay,
+                        applied: step.applied,
+                        theme,
+                    }
+                    .draw(frame, rect);
+                }
+            }
             Panel::SearchPath => SearchPath { step, theme }.draw(frame, rect),
             Panel::NodeMoves => NodeMoves { step, theme }.draw(frame, rect),
             Panel::Tree => {
@@ -471,8 +506,14 @@ impl BoardMode for Teach {
             Panel::Comparison => Comparison { teach: self, theme }.draw(frame, rect),
             Panel::Stats => {
                 if let Some(stats) = self.stats() {
+                    // What the search ran with (the switches as they
+                    // apply: none of the table or quiescence on a tree).
+                    let options = crate::teach::effective_options(self.setup.options);
+                    let tree = self.setup.tree.is_some();
                     super::iterations::IterationsPanel {
                         stats: &stats,
+                        table: options.transposition_table && !tree,
+                        quiescence: options.quiescence && !tree,
                         theme,
                     }
                     .draw(frame, rect);
@@ -480,6 +521,17 @@ impl BoardMode for Teach {
             }
             _ => return false,
         }
+        true
+    }
+
+    /// A hand-made tree has no board: the card of the node searched.
+    fn draw_board_area(&self, _cx: &Shared, frame: &mut Frame, area: Rect, theme: &Theme) -> bool {
+        if !self.is_tree() {
+            return false;
+        }
+        let _points = self.points();
+        let step = self.ready().map(|(_, s)| s);
+        TreeCard { step, theme }.draw(frame, area);
         true
     }
 

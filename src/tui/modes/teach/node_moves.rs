@@ -11,7 +11,6 @@ use ratatui::text::{Line, Span};
 use shakmaty::Position;
 
 use crate::engine::trace::{OrderReason, TtBound};
-use crate::teach::caption::san;
 use crate::teach::replay::Bound;
 use crate::teach::values::{node_window_text, side_value_text, value_text, white_view_text};
 use crate::teach::{Frame as Node, MoveStatus, Step};
@@ -35,9 +34,17 @@ impl NodeMoves<'_> {
             section(frame, " This node ", area, theme);
             return;
         };
+        // On a tree the node's name, and whose view its window is in
+        // (the diagram's is MAX's).
+        let (name, view) = match node.node_name() {
+            Some(name) => (
+                format!("Node {name}"),
+                format!(" for {}", side_name(node.position.turn())),
+            ),
+            None => (format!("Ply {}", node.ply), String::new()),
+        };
         let title = format!(
-            " Ply {} · {} to move · {} ",
-            node.ply,
+            " {name} · {} to move · {}{view} ",
             side_name(node.position.turn()),
             node_window_text(node.alpha, node.beta, node.ply, node.position.turn())
         );
@@ -123,7 +130,7 @@ fn outline(node: &Node, alpha_beta: bool, theme: &Theme) -> Vec<(bool, Line<'sta
                 if let Some(line) = first {
                     text.push_str(&format!(
                         "; its move {} first",
-                        san(&node.position, line.mv)
+                        node.move_name(line.mv)
                     ));
                 } else if !entry.has_move {
                     text.push_str("; no move stored");
@@ -139,14 +146,28 @@ fn outline(node: &Node, alpha_beta: bool, theme: &Theme) -> Vec<(bool, Line<'sta
         lines.push(note(format!("stand pat {}", value_text(value, ply)), dim));
     }
     if let Some(value) = node.leaf_eval {
-        lines.push(note(
-            format!(
+        let text = match &node.tree {
+            // A tree's leaf carries its value, MAX's; at the depth limit
+            // an inner node takes its estimate.
+            Some((tree, id)) if tree.node(*id).is_leaf() => format!(
+                "leaf value {} for {} ({} for MAX)",
+                value_text(value, ply),
+                side_name(turn),
+                white_view_text(value, ply, turn)
+            ),
+            Some(_) => format!(
+                "the depth limit: its estimate {} for {} ({} for MAX)",
+                value_text(value, ply),
+                side_name(turn),
+                white_view_text(value, ply, turn)
+            ),
+            None => format!(
                 "static evaluation {} (White {})",
                 value_text(value, ply),
                 white_view_text(value, ply, turn)
             ),
-            bold,
-        ));
+        };
+        lines.push(note(text, bold));
     }
     if let Some(null) = node.null_move {
         let text = match null {
@@ -166,7 +187,7 @@ fn outline(node: &Node, alpha_beta: bool, theme: &Theme) -> Vec<(bool, Line<'sta
     let last = node.moves.len();
     for (i, line) in reached.iter().enumerate() {
         let branch = if i + 1 == last { "└" } else { "├" };
-        let name = san(&node.position, line.mv);
+        let name = node.move_name(line.mv);
         // In check every move is an evasion, whatever its ordering class.
         let why = match line.reason {
             Some(OrderReason::Evasion) | None => line
@@ -202,7 +223,11 @@ fn outline(node: &Node, alpha_beta: bool, theme: &Theme) -> Vec<(bool, Line<'sta
                 let white = if white.contains("mate") {
                     format!("{}{white}", white_bound.sign())
                 } else {
-                    format!("White {}{white}", white_bound.sign())
+                    format!(
+                        "{} {}{white}",
+                        side_name(shakmaty::Color::White),
+                        white_bound.sign()
+                    )
                 };
                 let mut text = format!(
                     "{:>10}  {white}",
@@ -246,7 +271,7 @@ fn outline(node: &Node, alpha_beta: bool, theme: &Theme) -> Vec<(bool, Line<'sta
         let names: Vec<String> = rest
             .iter()
             .take(PENDING_SHOWN)
-            .map(|l| san(&node.position, l.mv))
+            .map(|l| node.move_name(l.mv))
             .collect();
         let more = if rest.len() > PENDING_SHOWN {
             " …"

@@ -1,108 +1,102 @@
-//! Predict mode (`P`): before the step reveals it, the learner says what
-//! the search will do. At a node about to try its first move: "which move
-//! will the search try first?" (typed after `:`, as a move is); before a
-//! later move: "will it cause a cutoff here?" (`y` or `n`). The step then
-//! shows the answer and the score counts. → without an answer skips the
-//! question. Quiescence nodes, whose moves are captures tried in a fixed
-//! order, are not asked about.
+//! Predict mode (`P`): before the search enters a node, the learner says
+//! what it will find there. The questions, their answers and the
+//! explanations are the library's (`teach::predict`); this keeps the
+//! score, which questions were answered, and the verdict of the last one,
+//! which belongs to the step that reveals it and goes with it.
 
-use shakmaty::{Chess, Move};
+use std::collections::BTreeSet;
 
-use crate::engine::trace::TraceEvent;
-use crate::teach::caption::san;
-use crate::teach::replay::{Replay, Step};
+use ratatui::crossterm::event::KeyCode;
 
-/// A question waiting for the learner's answer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Question {
-    /// Which move will the node try first?
-    FirstMove { answer: Move },
-    /// Will `mv` cut the node off?
-    Cutoff { mv: Move, answer: bool },
-}
+use crate::teach::predict::{
+    Answer, Kind, Outcome, Question, Score, Verdict, next_question, question,
+};
+use crate::teach::{Replay, Step};
 
 /// The predict mode's state.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Predict {
     pub on: bool,
-    pub question: Option<Question>,
-    /// Right answers, and questions answered.
-    pub right: u32,
-    pub asked: u32,
-    /// What the last answer was told.
-    pub verdict: Option<String>,
+    /// Right, wrong and skipped answers in this lesson's record.
+    pub score: Score,
+    /// The steps whose question was answered or skipped: each is asked
+    /// once.
+    pub resolved: BTreeSet<usize>,
+    /// The verdict on the last answer and the step it is shown at.
+    pub verdict: Option<(usize, Verdict)>,
 }
 
 impl Predict {
-    /// The question the next step deserves, if any: the next event is a
-    /// move about to be tried at a node of the main search.
-    pub fn question_before(replay: &Replay, step: &Step) -> Option<Question> {
-        let node = step.current()?;
-        if node.quiescence || node.returned.is_some() {
+    /// The question waiting at `step`, if predict mode is on and it has
+    /// not been answered or skipped.
+    pub fn pending(&self, replay: &Replay, step: &Step) -> Option<Question> {
+        if !self.on || self.resolved.contains(&step.applied) {
             return None;
         }
-        let TraceEvent::MoveTried { ply, mv, index, .. } = *replay.events().get(step.applied)? else {
-            return None;
-        };
-        if ply != node.ply {
-            return None;
-        }
-        if index == 0 {
-            return Some(Question::FirstMove { answer: mv });
-        }
-        // Past this move's subtree, the node's next word on it: a cutoff by
-        // it, or another move, or its return.
-        let answer = replay.events()[step.applied + 1..]
-            .iter()
-            .find_map(|e| match *e {
-                TraceEvent::BetaCutoff { ply: p, mv: by, .. } if p == ply => Some(by == mv),
-                TraceEvent::MoveTried { ply: p, .. } | TraceEvent::Return { ply: p, .. }
-                    if p == ply =>
-                {
-                    Some(false)
-                }
-                _ => None,
-            })
-            .unwrap_or(false);
-        Some(Question::Cutoff { mv, answer })
+        question(replay, step)
     }
 
-    /// The question in words, at the node's position.
-    pub fn text(question: Question, position: &Chess) -> String {
-        match question {
-            Question::FirstMove { .. } => {
-                "Predict: which move will the search try first here? Type it after : (as :Nf3); → skips.".to_string()
+    /// The verdict to show at step `applied`: only at the step it revealed.
+    pub fn verdict_at(&self, applied: usize) -> Option<&Verdict> {
+        self.verdict
+            .as_ref()
+            .filter(|(at, _)| *at == applied)
+            .map(|(_, verdict)| verdict)
+    }
+
+    /// Judge `answer` to `question`, count it, and keep the verdict for the
+    /// step that reveals it.
+    pub fn answer(&mut self, replay: &Replay, question: &Question, answer: Answer) {
+        let verdict = question.judge(replay, answer);
+        self.score.count(verdict.right);
+        self.resolved.insert(question.at);
+        self.verdict = Some((question.at + 1, verdict));
+    }
+
+    /// → past a question without an answer.
+    pub fn skip(&mut self, question: &Question) {
+        self.score.skipped += 1;
+        self.resolved.insert(question.at);
+    }
+
+    /// The first step from `from` to `to` whose question waits, where
+    /// auto-play stops (none while predict mode is off).
+    pub fn next_stop(&self, replay: &Replay, from: usize, to: usize) -> Option<usize> {
+        if !self.on {
+            return None;
+        }
+        let mut from = from;
+        loop {
+            let at = next_question(replay, from).filter(|&at| at <= to)?;
+            if !self.resolved.contains(&at) {
+                return Some(at);
             }
-            Question::Cutoff { mv, .. } => format!(
-                "Predict: will {} reach beta and cut this node off? y or n; → skips.",
-                san(position, mv)
-            ),
+            from = at + 1;
         }
     }
 
-    /// Score an answer; the verdict in words.
-    pub fn answer(&mut self, question: Question, right: bool, position: &Chess) -> String {
-        self.asked += 1;
-        self.right += u32::from(right);
-        self.question = None;
-        let truth = match question {
-            Question::FirstMove { answer } => {
-                format!("the search tries {} first", san(position, answer))
-            }
-            Question::Cutoff { mv, answer: true } => {
-                format!("{} does cut the node off", san(position, mv))
-            }
-            Question::Cutoff { mv, answer: false } => {
-                format!("{} does not cut the node off", san(position, mv))
-            }
+    /// A new record: a new score.
+    pub fn reset(&mut self) {
+        *self = Predict {
+            on: self.on,
+            ..Predict::default()
         };
-        let verdict = format!(
-            "{}: {truth}. Score {} of {}.",
-            if right { "Right" } else { "Not this time" },
-            self.right,
-            self.asked
-        );
-        self.verdict = Some(verdict.clone());
-        verdict
     }
+}
+
+/// What `key` answers to `question`: `Some(None)` when it is an answer
+/// key of another kind of question (the learner is told what is
+/// expected), `None` when it is no answer key at all.
+pub fn key_answer(question: &Question, key: KeyCode) -> Option<Option<Answer>> {
+    let KeyCode::Char(c @ ('y' | 'n' | '>' | '<' | 'i')) = key else {
+        return None;
+    };
+    Some(match (question.kind, c) {
+        (Kind::Cutoff, 'y') => Some(Answer::Yes),
+        (Kind::Cutoff, 'n') => Some(Answer::No),
+        (Kind::Window, '>') => Some(Answer::Window(Outcome::High)),
+        (Kind::Window, '<') => Some(Answer::Window(Outcome::Low)),
+        (Kind::Window, 'i') => Some(Answer::Window(Outcome::Inside)),
+        _ => None,
+    })
 }

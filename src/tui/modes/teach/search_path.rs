@@ -32,6 +32,9 @@ impl SearchPath<'_> {
         let mut lines = Vec::new();
         for (i, node) in step.frames.iter().enumerate() {
             let reached = match (node.via, i.checked_sub(1)) {
+                (Via::Move(m), Some(parent)) if node.tree.is_some() => {
+                    step.frames[parent].move_name(m)
+                }
                 (Via::Move(m), Some(parent)) => {
                     let before = &step.frames[parent].position;
                     let number = before.fullmoves().get();
