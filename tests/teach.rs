@@ -1238,6 +1238,28 @@ proptest! {
         let rows = tree.rows(usize::MAX, &|_| true);
         let nodes = rows.iter().filter(|r| matches!(r, kibitz::teach::tree::Row::Node(_))).count();
         prop_assert_eq!(nodes, tree.len());
+        // Subtree sizes add up: a node is 1 plus its children, and the
+        // roots (one per iteration) hold every node of the record.
+        for node in &tree.nodes {
+            let children: u32 = node.children.iter().map(|&c| tree.node(c).size).sum();
+            prop_assert_eq!(node.size, 1 + children);
+        }
+        let roots: u32 = tree.roots.iter().map(|&r| tree.node(r).size).sum();
+        prop_assert_eq!(roots as usize, tree.len());
+        // Every move a cutoff skipped is named, none twice, none searched
+        // or pruned at the node, each legal there.
+        for (id, node) in tree.nodes.iter().enumerate() {
+            let id = id as u32;
+            let cut = tree.cut_off(id);
+            prop_assert_eq!(cut.len() as u32, node.cutoff.map_or(0, |(_, _, n)| n));
+            let position = tree.position(id);
+            for (i, m) in cut.iter().enumerate() {
+                prop_assert!(position.is_legal(*m), "{:?}", m);
+                prop_assert!(!cut[..i].contains(m));
+                prop_assert!(!tree.pruned(id).iter().any(|p| p.mv == *m));
+                prop_assert!(!node.children.iter().any(|&c| tree.node(c).via == kibitz::teach::Via::Move(*m)));
+            }
+        }
     }
 }
 

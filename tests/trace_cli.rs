@@ -186,7 +186,13 @@ fn the_tree_outline_is_the_recorded_tree() {
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
     let (tree, summary) = text.split_once("-- summary --").unwrap();
-    let lines: Vec<&str> = tree.lines().skip(1).collect();
+    // A node's line has its kind letter, its value and its size; the
+    // moves it skipped come under it without them.
+    let lines: Vec<&str> = tree
+        .lines()
+        .skip(1)
+        .filter(|l| l.contains(" node"))
+        .collect();
     // One line a node: the summary counts them.
     let nodes: usize = summary
         .lines()
@@ -202,7 +208,10 @@ fn the_tree_outline_is_the_recorded_tree() {
         .collect();
     assert!(steps.windows(2).all(|w| w[0] < w[1]), "{steps:?}");
     assert!(tree.contains("cut by Kf4, 7 skipped"), "{tree}");
-    assert!(tree.contains("P Kf3  +0.92  [+0.91, +inf]  PV"), "{tree}");
+    assert!(
+        tree.contains("P Kf3  +0.92  [+0.91, +inf]  PV  7 nodes"),
+        "{tree}"
+    );
     // The tree and JSON are two different outputs.
     let both = kibitz(&["--fen", fen, "--depth", "2", "--tree", "--json"]);
     assert_eq!(both.status.code(), Some(2));
@@ -258,4 +267,197 @@ fn a_null_moves_verification_is_named_as_such_not_as_a_singular_test() {
         }
     }
     assert!(verified > 0, "no verification in:\n{text}");
+}
+
+/// The text tree's nodes with their subtree sizes and depth: (indent,
+/// size), one a node line, in order.
+fn tree_sizes(tree: &str) -> Vec<(usize, u64)> {
+    tree.lines()
+        .filter_map(|line| {
+            let (_, body) = line.trim_start().split_once(' ')?;
+            let indent = body.len() - body.trim_start().len();
+            let size = body.split("  ").find_map(|part| {
+                let count = part
+                    .strip_suffix(" nodes")
+                    .or_else(|| part.strip_suffix(" node"))?;
+                count.replace(',', "").parse().ok()
+            })?;
+            Some((indent, size))
+        })
+        .collect()
+}
+
+#[test]
+fn the_tree_names_what_a_cutoff_skipped_and_sizes_add_up() {
+    let fen = "8/8/8/4k3/8/4K3/4P3/8 w - - 0 1";
+    let out = kibitz(&["--fen", fen, "--depth", "2", "--tree"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let (tree, summary) = text.split_once("-- summary --").unwrap();
+    // Kd2 is refuted by Kf4: the seven king moves not tried are named.
+    let kd2 = tree.find("C Kd2").unwrap();
+    let after = &tree[kd2..];
+    assert!(after.contains("7 skipped: cut off by Kf4\n"), "{tree}");
+    // A quiescence node says its stand-pat, from the mover's view as its
+    // value; without quiescence a horizon leaf says its static value.
+    assert!(
+        tree.contains("A Kf4  -0.83  [-inf, -0.92]  quiescence, stand pat -0.83"),
+        "{tree}"
+    );
+    let plain = stdout(&kibitz(&[
+        "--fen",
+        fen,
+        "--depth",
+        "2",
+        "--tree",
+        "--no-quiescence",
+    ]));
+    assert!(
+        plain.contains("A Kf4  -0.83  [-inf, -0.92]  static -0.83"),
+        "{plain}"
+    );
+    for skipped in ["Kd4", "Ke4", "Kd5", "Kf5", "Kd6", "Ke6", "Kf6"] {
+        assert!(
+            after.contains(&format!("{skipped}  cut off by Kf4 (beta reached)")),
+            "{skipped}: {tree}"
+        );
+    }
+    // Every node's size is 1 + its children's (the lines one column of
+    // indent deeper up to the next line as shallow), the root's is the
+    // search's node count.
+    let sizes = tree_sizes(tree);
+    for (i, &(indent, size)) in sizes.iter().enumerate() {
+        let children: u64 = sizes[i + 1..]
+            .iter()
+            .take_while(|&&(deeper, _)| deeper > indent)
+            .filter(|&&(deeper, _)| deeper == indent + 2)
+            .map(|&(_, s)| s)
+            .sum();
+        assert_eq!(size, 1 + children, "line {i}: {tree}");
+    }
+    let nodes: u64 = summary
+        .lines()
+        .find_map(|l| l.strip_prefix("nodes "))
+        .and_then(|l| l.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap();
+    assert_eq!(sizes[0].1, nodes, "{text}");
+}
+
+#[test]
+fn futility_and_delta_pruning_show_the_bound_they_compared_with_alpha() {
+    let fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
+    let out = kibitz(&[
+        "--fen",
+        fen,
+        "--depth",
+        "4",
+        "--selective",
+        "--iterative",
+        "--pvs",
+        "--tree",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let pawns = |s: &str| -> f64 { s.trim().parse().unwrap() };
+    let (mut futility, mut delta) = (0, 0);
+    for line in text.lines() {
+        let Some((rule, sum)) = line
+            .split_once("pruned: futility pruning: static ")
+            .map(|(_, s)| ("futility", s))
+            .or_else(|| {
+                line.split_once("pruned: delta pruning: stand pat ")
+                    .map(|(_, s)| ("delta", s))
+            })
+        else {
+            continue;
+        };
+        // "A [+ capture G] + margin M = B ≤ alpha C": the sum is right and
+        // the bound is not above alpha, as the rule requires.
+        let (terms, rest) = sum.split_once(" = ").unwrap();
+        let (bound, alpha) = rest.split_once(" ≤ alpha ").unwrap();
+        let total: f64 = terms
+            .split(" + ")
+            .map(|t| {
+                pawns(
+                    t.trim_start_matches("capture ")
+                        .trim_start_matches("margin "),
+                )
+            })
+            .sum();
+        assert!((total - pawns(bound)).abs() < 0.001, "{line}");
+        assert!(pawns(bound) <= pawns(alpha), "{line}");
+        match rule {
+            "futility" => futility += 1,
+            _ => delta += 1,
+        }
+    }
+    assert!(futility > 0 && delta > 0, "{futility} {delta}: {text}");
+    assert!(text.contains("skipped: "), "{text}");
+}
+
+#[test]
+fn the_summary_has_a_row_per_iteration_that_adds_up_to_the_totals() {
+    let fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
+    let args = ["--fen", fen, "--depth", "4", "--iterative", "--summary"];
+    let json = summary_json(&[&args[..], &["--json"]].concat());
+    let rows = json["per_iteration"].as_array().unwrap();
+    let depths: Vec<u64> = rows.iter().map(|r| r["depth"].as_u64().unwrap()).collect();
+    assert_eq!(depths, [1, 2, 3, 4], "{json}");
+    let sum = |key: &str| -> u64 { rows.iter().map(|r| r[key].as_u64().unwrap()).sum() };
+    assert_eq!(sum("nodes"), json["nodes"].as_u64().unwrap(), "{json}");
+    assert_eq!(sum("leaves"), json["leaves"].as_u64().unwrap(), "{json}");
+    assert_eq!(sum("beta_cutoffs"), json["beta_cutoffs"].as_u64().unwrap());
+    assert_eq!(sum("tt_hits"), json["stats"]["tt_hits"].as_u64().unwrap());
+    // The deepest ply of the whole search is the deepest iteration's.
+    let deepest = rows
+        .iter()
+        .map(|r| r["deepest_ply"].as_u64().unwrap())
+        .max();
+    assert_eq!(deepest, json["stats"]["selective_depth"].as_u64());
+    // The old fields stay.
+    assert!(json["stats"]["iterations"].is_array(), "{json}");
+    // The text says the same, a line per depth.
+    let out = kibitz(&args);
+    let text = stdout(&out);
+    let (_, table) = text.split_once("per iteration: depth").unwrap();
+    let nodes: Vec<u64> = table
+        .lines()
+        .skip(1)
+        .take(4)
+        .map(|l| l.split_whitespace().nth(1).unwrap().parse().unwrap())
+        .collect();
+    let json_nodes: Vec<u64> = rows.iter().map(|r| r["nodes"].as_u64().unwrap()).collect();
+    assert_eq!(nodes, json_nodes, "{text}");
+}
+
+#[test]
+fn on_a_hand_made_tree_the_outline_names_the_skipped_leaves_and_sizes_add_up() {
+    let out = kibitz(&["--game-tree", "((3 12 8) (2 4 6) (14 5 2))", "--tree"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let (tree, _) = text.split_once("-- summary --").unwrap();
+    // C1 = 2 refutes C (MAX already has 3 from B): C2 and C3 are never
+    // looked at, and the outline says which and why.
+    assert!(tree.contains("2 skipped: cut off by C1\n"), "{tree}");
+    assert!(tree.contains("C2  cut off by C1 (beta reached)"), "{tree}");
+    assert!(tree.contains("C3  cut off by C1 (beta reached)"), "{tree}");
+    // Nothing of quiescence or futility: leaves say their value.
+    assert!(
+        !tree.contains("pruned:") && !tree.contains("stand pat"),
+        "{tree}"
+    );
+    assert!(tree.contains("static 12"), "{tree}");
+    let sizes = tree_sizes(tree);
+    // The root, B, C, D and the 7 leaves evaluated.
+    assert_eq!(sizes[0].1, 11, "{tree}");
+    for (i, &(indent, size)) in sizes.iter().enumerate() {
+        let children: u64 = sizes[i + 1..]
+            .iter()
+            .take_while(|&&(deeper, _)| deeper > indent)
+            .filter(|&&(deeper, _)| deeper == indent + 2)
+            .map(|&(_, s)| s)
+            .sum();
+        assert_eq!(size, 1 + children, "line {i}: {tree}");
+    }
 }

@@ -24,6 +24,7 @@ pub mod review_all;
 pub mod tb;
 pub mod teach;
 pub mod trace;
+mod trace_stats;
 pub mod trace_tree;
 pub mod tune;
 

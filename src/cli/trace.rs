@@ -628,6 +628,7 @@ pub fn trace(args: &TraceArgs, out: &mut dyn Write) -> Result<(), CliError> {
                 "events": recorder.events().len(),
                 "events_dropped": recorder.dropped(),
                 "stats": stats_json(&summary.stats),
+                "per_iteration": super::trace_stats::iterations_json(&summary.stats),
             })
         )?;
         return Ok(());
@@ -685,6 +686,7 @@ pub fn trace(args: &TraceArgs, out: &mut dyn Write) -> Result<(), CliError> {
             totals.tt_probes, totals.tt_hits, totals.tt_cutoffs,
         )?;
     }
+    super::trace_stats::write_iterations(out, &summary.stats, &options)?;
     writeln!(
         out,
         "events recorded {}, dropped {}{}",

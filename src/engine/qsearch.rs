@@ -20,7 +20,7 @@ use shakmaty::{Chess, Move, Position, Role, Square};
 use super::movegen::noisy_moves;
 use super::searcher::{Searcher, play_with_key};
 use super::see::{mvv_lva, see, see_bounds};
-use super::trace::{OrderReason, Pruning, Shortcut, TraceEvent, Tracer, WindowKind};
+use super::trace::{Estimate, OrderReason, Pruning, Shortcut, TraceEvent, Tracer, WindowKind};
 use super::tt::PackedMove;
 use super::values::{DRAW, INFINITY, MATE, MAX_PLY};
 
@@ -184,12 +184,16 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                 // searched either way. The exchange is played out for the
                 // rest, and always when tracing, which names the rule.
                 let (lower, upper) = see_bounds(m);
+                // What the exchange wins, where it was played out (always
+                // when tracing): delta pruning's estimate names it.
+                let mut gain = 0;
                 let pruned = if !T::ENABLED && delta && !reaches(upper) {
                     Some(Pruning::Delta)
                 } else if !T::ENABLED && lower.is_some_and(|lower| !delta || reaches(lower)) {
                     None
                 } else {
                     let exchange = see(position, m);
+                    gain = exchange;
                     if exchange < 0 {
                         Some(Pruning::LosingCapture)
                     } else if delta && !reaches(exchange) {
@@ -200,8 +204,17 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                 };
                 if let Some(reason) = pruned {
                     if T::ENABLED {
-                        self.tracer
-                            .record(TraceEvent::MovePruned { ply, mv: m, reason });
+                        let estimate = (reason == Pruning::Delta).then(|| Estimate {
+                            static_eval: stand_pat,
+                            gain: gain.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16,
+                            margin: DELTA_MARGIN as i16,
+                        });
+                        self.tracer.record(TraceEvent::MovePruned {
+                            ply,
+                            mv: m,
+                            reason,
+                            estimate,
+                        });
                     }
                     continue;
                 }

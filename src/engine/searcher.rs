@@ -22,7 +22,7 @@ use super::movetables::TableWeights;
 use super::protocol::{Bound, Limits, Score, SearchInfo, SearchOptions, position_key};
 use super::stats::SearchStats;
 use super::time::{TimeBudget, budget};
-use super::trace::{Pruning, Shortcut, TraceEvent, Tracer, TtBound, TtEntry};
+use super::trace::{Estimate, Pruning, Shortcut, TraceEvent, Tracer, TtBound, TtEntry};
 use super::tt::{PackedMove, TranspositionTable, TtHit};
 use super::values::{MATE, MATE_BOUND, MAX_PLY};
 
@@ -241,10 +241,20 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         self.leave(ply, value)
     }
 
-    pub(super) fn record_pruned(&mut self, ply: u32, mv: Move, reason: Pruning) {
+    pub(super) fn record_pruned(
+        &mut self,
+        ply: u32,
+        mv: Move,
+        reason: Pruning,
+        estimate: Option<Estimate>,
+    ) {
         if T::ENABLED {
-            self.tracer
-                .record(TraceEvent::MovePruned { ply, mv, reason });
+            self.tracer.record(TraceEvent::MovePruned {
+                ply,
+                mv,
+                reason,
+                estimate,
+            });
         }
     }
 

@@ -23,7 +23,7 @@ use shakmaty::{Chess, Move, Position};
 use super::movegen::{gives_check, has_pieces, passed_key, pieces};
 use super::searcher::Searcher;
 use super::see::see;
-use super::trace::{OrderReason, Pruning, Shortcut, TraceEvent, Tracer, TtBound};
+use super::trace::{Estimate, OrderReason, Pruning, Shortcut, TraceEvent, Tracer, TtBound};
 use super::tt::TtHit;
 use super::values::{INFINITY, MATE_BOUND, TB_BOUND};
 
@@ -373,7 +373,15 @@ impl<T: Tracer> Searcher<'_, '_, T> {
             None
         };
         let (rule, bound) = skip?;
-        self.record_pruned(ply, m, rule);
+        if T::ENABLED {
+            // The futility bound in its parts, for the learner to check.
+            let estimate = (rule == Pruning::Futility).then(|| Estimate {
+                static_eval: facts.static_eval,
+                gain: 0,
+                margin: (FUTILITY_MARGIN * depth).clamp(0, i32::from(i16::MAX)) as i16,
+            });
+            self.record_pruned(ply, m, rule, estimate);
+        }
         Some(bound)
     }
 }

@@ -139,6 +139,29 @@ impl Pruning {
     }
 }
 
+/// What a pruning rule that bets on the static evaluation compared with
+/// alpha: the move could have scored at most `static_eval + gain +
+/// margin`, and that was not above alpha, so searching it could not have
+/// changed the node's value. With it a learner can check the rule by hand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Estimate {
+    /// The node's static evaluation (in quiescence, its stand-pat), from
+    /// its side to move.
+    pub static_eval: i32,
+    /// Delta pruning: what the capture wins by static exchange (futility
+    /// pruning: 0, a quiet move wins nothing).
+    pub gain: i16,
+    /// The rule's safety margin: what a move might win beyond the estimate.
+    pub margin: i16,
+}
+
+impl Estimate {
+    /// The most the move could have scored, as far as the rule knows.
+    pub fn bound(self) -> i32 {
+        self.static_eval + i32::from(self.gain) + i32::from(self.margin)
+    }
+}
+
 /// Why a node returned before searching its moves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -229,12 +252,14 @@ pub enum TraceEvent {
         window: WindowKind,
         reason: ReSearchReason,
     },
-    /// A move skipped without a search.
+    /// A move skipped without a search. `estimate`: for futility and
+    /// delta pruning, the bound the rule compared with alpha.
     MovePruned {
         ply: u32,
         #[serde(serialize_with = "serialize_move")]
         mv: Move,
         reason: Pruning,
+        estimate: Option<Estimate>,
     },
     /// The side to move passes (null-move pruning) and the opponent's reply
     /// is searched `reduction` plies shallower, with a null window at beta.

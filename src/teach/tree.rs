@@ -2,8 +2,10 @@
 //! node, indented by ply, with the move, its value and whether that value
 //! is exact or a bound, the window the move was searched with, and what
 //! happened there (a cutoff and how many moves it skipped, an answer from
-//! the transposition table, quiescence, a re-search, a pruned move and the
-//! rule that pruned it, the principal variation).
+//! the transposition table, quiescence and its stand-pat, a re-search, the
+//! principal variation), its subtree's size, and under it the moves it
+//! skipped unsearched, each with the rule that skipped it (the moves a
+//! cutoff spared are named too: the step knows the node's whole list).
 //!
 //! The tree is built once, in the same walk over the record that makes the
 //! replay's snapshots, by watching the same [`Step`] the replay uses: a
@@ -18,7 +20,7 @@ use std::sync::Arc;
 use super::game_tree::{self, GameTree};
 use super::step::{Bound, Step, Via};
 use crate::engine::SearchOptions;
-use crate::engine::trace::{Pruning, ReSearchReason, Shortcut, TraceEvent};
+use crate::engine::trace::{Estimate, Pruning, ReSearchReason, Shortcut, TraceEvent};
 
 /// A node's index in [`SearchTree::nodes`]: nodes are numbered in the order
 /// the search entered them.
@@ -51,12 +53,21 @@ pub struct TreeNode {
     pub shortcut: Option<(u32, Shortcut)>,
     /// When a move reached beta, which move, and how many moves it skipped.
     pub cutoff: Option<(u32, Move, u32)>,
+    /// When the static evaluation was asked here, and what it said (from
+    /// the node's side to move): the stand-pat of a quiescence node, the
+    /// value of a horizon leaf.
+    pub evaluation: Option<(u32, i32)>,
+    /// Nodes in its subtree, itself included (once the tree is built).
+    pub size: u32,
     /// This search of the move repeats an earlier one, and why.
     pub research: Option<ReSearchReason>,
     pub children: Vec<NodeId>,
     /// Its moves skipped without a search: `SearchTree::pruned[first..][..count]`.
     pruned_first: u32,
     pruned_count: u32,
+    /// The moves its cutoff skipped: `SearchTree::cut_off[first..]`, as
+    /// many as the cutoff says.
+    cut_first: u32,
 }
 
 /// A move skipped without a search (by a pruning rule).
@@ -67,6 +78,9 @@ pub struct PrunedMove {
     pub at: u32,
     pub mv: Move,
     pub rule: Pruning,
+    /// For futility and delta pruning: the estimate the rule compared with
+    /// alpha, and alpha then (both from the node's side to move).
+    pub estimate: Option<(Estimate, i32)>,
 }
 
 impl TreeNode {
@@ -127,8 +141,18 @@ impl NodeKind {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Row {
     Node(NodeId),
+    /// What node `parent` skipped unsearched, in one line: how many moves
+    /// and by which rule. It unfolds to the moves themselves.
+    Skipped {
+        parent: NodeId,
+    },
     /// The `index`th pruned move of a node.
     Pruned {
+        parent: NodeId,
+        index: usize,
+    },
+    /// The `index`th move a node's beta cutoff skipped.
+    CutOff {
         parent: NodeId,
         index: usize,
     },
@@ -151,6 +175,8 @@ pub struct SearchTree {
     /// Every pruned move, grouped by node (most nodes have none, so they
     /// are kept here rather than in each node).
     pruned: Vec<PrunedMove>,
+    /// Every move a cutoff skipped, grouped by node.
+    cut_off: Vec<Move>,
     /// Each iteration's root (one without iterative deepening).
     pub roots: Vec<NodeId>,
     pub(super) root: Chess,
@@ -178,6 +204,46 @@ impl SearchTree {
         self.pruned
             .get(first..first + node.pruned_count as usize)
             .unwrap_or_default()
+    }
+
+    /// The moves node `id`'s beta cutoff skipped, in the order the node
+    /// would have tried them (none without a cutoff).
+    pub fn cut_off(&self, id: NodeId) -> &[Move] {
+        let node = self.node(id);
+        let count = node.cutoff.map_or(0, |(_, _, skipped)| skipped as usize);
+        let first = node.cut_first as usize;
+        self.cut_off.get(first..first + count).unwrap_or_default()
+    }
+
+    /// How many nodes of the subtree of `id` step `applied` shows, `id`
+    /// itself included: all of them once it returned. A subtree is a run of
+    /// consecutive ids (nodes are numbered as the search enters them, and
+    /// it enters a node's descendants before it leaves the node).
+    pub fn size_at(&self, id: NodeId, applied: usize) -> u32 {
+        let node = self.node(id);
+        if !node.seen(applied) {
+            return 0;
+        }
+        let end = id as usize + node.size as usize;
+        let seen = self.nodes[..end].partition_point(|n| n.seen(applied));
+        (seen - id as usize) as u32
+    }
+
+    /// What node `id` skipped by step `applied`: its pruned moves (by
+    /// index) and, after its cutoff, how many moves that skipped.
+    pub fn skipped_at(&self, id: NodeId, applied: usize) -> (Vec<usize>, usize) {
+        let pruned = self
+            .pruned(id)
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| (p.at as usize) < applied)
+            .map(|(i, _)| i)
+            .collect();
+        let cut = match self.node(id).cutoff {
+            Some((at, _, _)) if (at as usize) < applied => self.cut_off(id).len(),
+            _ => 0,
+        };
+        (pruned, cut)
     }
 
     /// The node the search is at after `applied` events: the last one
@@ -265,28 +331,49 @@ impl SearchTree {
         position
     }
 
-    /// A node's children and pruned moves in the order the search met them.
-    pub fn rows_under(&self, id: NodeId, applied: usize) -> Vec<Row> {
-        let node = self.node(id);
-        let mut rows: Vec<(u32, Row)> = node
+    /// A node's children in the order the search met them, then what it
+    /// skipped: one line, and if `unfolded` the moves under it (the pruned
+    /// ones in the order they were pruned, then those the cutoff skipped).
+    pub fn rows_under(&self, id: NodeId, applied: usize, unfolded: bool) -> Vec<Row> {
+        let mut rows: Vec<Row> = self
+            .node(id)
             .children
             .iter()
-            .map(|&c| (self.node(c).enter, Row::Node(c)))
-            .chain(
-                self.pruned(id)
-                    .iter()
-                    .enumerate()
-                    .map(|(index, p)| (p.at, Row::Pruned { parent: id, index })),
-            )
-            .filter(|&(at, _)| (at as usize) < applied)
+            .filter(|&&c| self.node(c).seen(applied))
+            .map(|&c| Row::Node(c))
             .collect();
-        rows.sort_by_key(|&(at, _)| at);
-        rows.into_iter().map(|(_, row)| row).collect()
+        let (pruned, cut) = self.skipped_at(id, applied);
+        if pruned.is_empty() && cut == 0 {
+            return rows;
+        }
+        rows.push(Row::Skipped { parent: id });
+        if unfolded {
+            rows.extend(
+                pruned
+                    .into_iter()
+                    .map(|index| Row::Pruned { parent: id, index }),
+            );
+            rows.extend((0..cut).map(|index| Row::CutOff { parent: id, index }));
+        }
+        rows
     }
 
     /// The outline at step `applied`: every node seen so far whose parent
-    /// is `open`, depth first, in the order the search met them.
+    /// is `open`, depth first, in the order the search met them, with what
+    /// each open node skipped named move by move.
     pub fn rows(&self, applied: usize, open: &dyn Fn(NodeId) -> bool) -> Vec<Row> {
+        self.outline(applied, open, open)
+    }
+
+    /// The outline as [`SearchTree::rows`], with the moves an open node
+    /// skipped named only where `unfolded` says so (else one line says
+    /// how many, by which rule).
+    pub fn outline(
+        &self,
+        applied: usize,
+        open: &dyn Fn(NodeId) -> bool,
+        unfolded: &dyn Fn(NodeId) -> bool,
+    ) -> Vec<Row> {
         let mut rows = Vec::new();
         let mut stack: Vec<Row> = self
             .roots
@@ -300,7 +387,7 @@ impl SearchTree {
             if let Row::Node(id) = row
                 && open(id)
             {
-                stack.extend(self.rows_under(id, applied).into_iter().rev());
+                stack.extend(self.rows_under(id, applied, unfolded(id)).into_iter().rev());
             }
         }
         rows
@@ -414,6 +501,7 @@ impl TreeBuilder {
             tree: SearchTree {
                 nodes: Vec::new(),
                 pruned: Vec::new(),
+                cut_off: Vec::new(),
                 roots: Vec::new(),
                 root: root.clone(),
                 game_tree: None,
@@ -452,14 +540,28 @@ impl TreeBuilder {
                     node.table = Some(at);
                 }
             }
-            TraceEvent::MovePruned { mv, reason, .. } => {
+            TraceEvent::MovePruned {
+                mv,
+                reason,
+                estimate,
+                ..
+            } => {
                 if let Some(&node) = self.path.last() {
+                    // Alpha is read once the step has applied the event
+                    // (see `after`): a child that just returned is still
+                    // the step's top frame now.
                     self.tree.pruned.push(PrunedMove {
                         node,
                         at,
                         mv,
                         rule: reason,
+                        estimate: estimate.map(|e| (e, 0)),
                     });
+                }
+            }
+            TraceEvent::StandPat { value, .. } | TraceEvent::LeafEval { value, .. } => {
+                if let Some(node) = self.top() {
+                    node.evaluation = Some((at, value));
                 }
             }
             TraceEvent::Shortcut { reason, .. } => {
@@ -515,6 +617,8 @@ impl TreeBuilder {
                     table: None,
                     shortcut: None,
                     cutoff: None,
+                    evaluation: None,
+                    size: 1,
                     research: if parent.is_some() && !via.is_test() {
                         self.research.take()
                     } else {
@@ -523,6 +627,7 @@ impl TreeBuilder {
                     children: Vec::new(),
                     pruned_first: 0,
                     pruned_count: 0,
+                    cut_first: 0,
                 });
                 match parent {
                     Some(parent) => self.tree.nodes[parent as usize].children.push(id),
@@ -530,13 +635,31 @@ impl TreeBuilder {
                 }
                 self.path.push(id);
             }
+            TraceEvent::MovePruned {
+                estimate: Some(_), ..
+            } => {
+                // The alpha the rule compared with: the node's own as it
+                // stands (pruning a move does not change it).
+                let alpha = step.current().map(|frame| frame.alpha);
+                if let Some(pruned) = self.tree.pruned.last_mut()
+                    && let (Some((_, at_alpha)), Some(alpha)) = (&mut pruned.estimate, alpha)
+                {
+                    *at_alpha = alpha;
+                }
+            }
             TraceEvent::BetaCutoff { mv, .. } => {
-                let skipped = step
-                    .current()
-                    .and_then(|f| f.cutoff)
-                    .map_or(0, |(_, _, skipped)| skipped);
+                // The moves the node had not reached: the step marked them
+                // cut off, in the order the node would have tried them.
+                let first = self.tree.cut_off.len() as u32;
+                let mut skipped = 0;
+                if let Some(frame) = step.current() {
+                    let left = frame.moves.get(frame.reached..).unwrap_or_default();
+                    self.tree.cut_off.extend(left.iter().map(|line| line.mv));
+                    skipped = frame.cutoff.map_or(0, |(_, _, skipped)| skipped);
+                }
                 if let Some(node) = self.top() {
                     node.cutoff = Some((at, mv, skipped));
+                    node.cut_first = first;
                 }
             }
             _ => {}
@@ -571,8 +694,17 @@ impl TreeBuilder {
         for node in &mut tree.nodes {
             node.children.shrink_to_fit();
         }
+        // Each node's subtree size, children before parents: a child's id
+        // is always above its parent's.
+        for id in (0..tree.nodes.len()).rev() {
+            let (size, parent) = (tree.nodes[id].size, tree.nodes[id].parent);
+            if let Some(parent) = parent {
+                tree.nodes[parent as usize].size += size;
+            }
+        }
         tree.nodes.shrink_to_fit();
         tree.pruned.shrink_to_fit();
+        tree.cut_off.shrink_to_fit();
         self.tree
     }
 }

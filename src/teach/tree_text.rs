@@ -9,7 +9,7 @@ use shakmaty::{Color, Move, Position};
 use super::step::{Bound, Via};
 use super::tree::{NodeId, NodeKind, PrunedMove, Row, SearchTree, Values};
 use super::values::{count_text, value_text, window_text};
-use crate::engine::trace::{Pruning, ReSearchReason, Shortcut};
+use crate::engine::trace::{Estimate, Pruning, ReSearchReason, Shortcut};
 use crate::game::notation::san_line;
 
 impl SearchTree {
@@ -47,19 +47,104 @@ impl SearchTree {
     /// the move, the value as `values` shows it, the window the move was
     /// searched with, and what happened. `pv`: the nodes of the best line.
     pub fn row_text(&self, row: Row, applied: usize, values: Values, pv: &[NodeId]) -> RowText {
+        let skipped_row = |parent: NodeId, label: String, marks: String| RowText {
+            ply: self.level(parent) + 1,
+            kind: ' ',
+            label,
+            value: String::new(),
+            window: String::new(),
+            size: String::new(),
+            marks,
+        };
         match row {
+            Row::Skipped { parent } => {
+                skipped_row(parent, self.skipped_text(parent, applied), String::new())
+            }
             Row::Pruned { parent, index } => {
-                let PrunedMove { mv, rule, .. } = self.pruned(parent)[index];
-                RowText {
-                    ply: self.level(parent) + 1,
-                    kind: ' ',
-                    label: self.move_name(parent, mv),
-                    value: String::new(),
-                    window: String::new(),
-                    marks: format!("pruned: {}", rule.label()),
+                let PrunedMove {
+                    mv, rule, estimate, ..
+                } = self.pruned(parent)[index];
+                let mut marks = format!("pruned: {}", rule.label());
+                if let Some((estimate, alpha)) = estimate {
+                    marks.push_str(": ");
+                    marks.push_str(&self.estimate_text(parent, estimate, alpha, values));
                 }
+                skipped_row(parent, self.move_name(parent, mv), marks)
+            }
+            Row::CutOff { parent, index } => {
+                let mv = self.cut_off(parent).get(index).copied();
+                let by = self.node(parent).cutoff.map(|(_, by, _)| by);
+                let san = |m: Move| self.move_name(parent, m);
+                skipped_row(
+                    parent,
+                    mv.map(san).unwrap_or_default(),
+                    match by {
+                        Some(by) => format!("cut off by {} (beta reached)", san(by)),
+                        None => "cut off".to_string(),
+                    },
+                )
             }
             Row::Node(id) => self.node_text(id, applied, values, pv),
+        }
+    }
+
+    /// The line that sums up what node `id` skipped by step `applied`:
+    /// `7 skipped: 4 cut off by Kf4, 2 late-move pruning, 1 futility
+    /// pruning` (rules in the order they first struck), or with one rule
+    /// `7 skipped: cut off by Kf4`.
+    pub fn skipped_text(&self, id: NodeId, applied: usize) -> String {
+        let (pruned, cut) = self.skipped_at(id, applied);
+        let mut parts: Vec<(String, usize)> = Vec::new();
+        if cut > 0
+            && let Some((_, by, _)) = self.node(id).cutoff
+        {
+            parts.push((format!("cut off by {}", self.move_name(id, by)), cut));
+        }
+        for &index in &pruned {
+            let rule = self.pruned(id)[index].rule.label();
+            match parts.iter_mut().find(|(r, _)| r == rule) {
+                Some((_, n)) => *n += 1,
+                None => parts.push((rule.to_string(), 1)),
+            }
+        }
+        let total = count_text((pruned.len() + cut) as u64);
+        match parts.as_slice() {
+            [(rule, _)] => format!("{total} skipped: {rule}"),
+            _ => {
+                let parts: Vec<String> = parts
+                    .iter()
+                    .map(|(rule, n)| format!("{} {rule}", count_text(*n as u64)))
+                    .collect();
+                format!("{total} skipped: {}", parts.join(", "))
+            }
+        }
+    }
+
+    /// A pruned move's estimate in its parts, from the side to move at
+    /// node `id` (the side that would have played it): `static +0.10 +
+    /// margin 1.20 = +1.30 ≤ alpha +1.75`. In White's view a Black node's
+    /// says whose view it is.
+    fn estimate_text(&self, id: NodeId, estimate: Estimate, alpha: i32, values: Values) -> String {
+        let ply = self.node(id).ply;
+        let what = if self.node(id).quiescence {
+            "stand pat"
+        } else {
+            "static"
+        };
+        let gain = match estimate.gain {
+            0 => String::new(),
+            gain => format!(" + capture {}", unsigned(i32::from(gain))),
+        };
+        let text = format!(
+            "{what} {}{gain} + margin {} = {} ≤ alpha {}",
+            value_text(estimate.static_eval, ply),
+            unsigned(i32::from(estimate.margin)),
+            value_text(estimate.bound(), ply),
+            value_text(alpha, ply),
+        );
+        match values {
+            Values::Minimax if !self.turn_at(id).is_white() => format!("{text} (Black's view)"),
+            _ => text,
         }
     }
 
@@ -127,6 +212,15 @@ impl SearchTree {
             Values::Minimax if mover.is_white() => window_text(low, high, view_ply, mover),
             Values::Minimax => window_text(-high, -low, view_ply, Color::White),
         };
+        // A value from the node's own side to move, as this row shows
+        // values.
+        let in_view = |v: i32| {
+            let shown = sign * v;
+            match values {
+                Values::Minimax if !mover.is_white() => value_text(-shown, view_ply),
+                _ => value_text(shown, view_ply),
+            }
+        };
         let mut marks = Vec::new();
         if pv.contains(&id) {
             marks.push("PV".to_string());
@@ -159,6 +253,16 @@ impl SearchTree {
         if node.quiescence {
             marks.push("quiescence".to_string());
         }
+        if let Some((at, value)) = node.evaluation
+            && (at as usize) < applied
+        {
+            let what = if node.quiescence {
+                "stand pat"
+            } else {
+                "static"
+            };
+            marks.push(format!("{what} {}", in_view(value)));
+        }
         match node.research {
             Some(ReSearchReason::FailedHigh) => marks.push("re-search, full window".to_string()),
             Some(ReSearchReason::Reduced) => marks.push("re-search, full depth".to_string()),
@@ -172,12 +276,17 @@ impl SearchTree {
         if finished.is_none() && !decided {
             marks.push("searching".to_string());
         }
+        let size = self.size_at(id, applied);
         RowText {
             ply: self.level(id),
             kind,
             label,
             value,
             window,
+            size: match size {
+                1 => "1 node".to_string(),
+                n => format!("{} nodes", count_text(u64::from(n))),
+            },
             marks: marks.join(", "),
         }
     }
@@ -252,15 +361,36 @@ impl SearchTree {
         let pv = self.best_line(applied);
         let mut text = String::new();
         for row in rows {
-            let step = match row {
-                Row::Node(id) => self.node(id).enter + 1,
-                Row::Pruned { parent, index } => self.pruned(parent)[index].at + 1,
-            };
+            let step = self.row_step(row) + 1;
             let line = self.row_text(row, applied, values, &pv).line();
             text.push_str(&format!("{step:>7}  {line}\n"));
         }
         text
     }
+}
+
+impl SearchTree {
+    /// The index of the event that shows row `row`: a node's entry, a
+    /// pruned move's pruning, the cutoff that skipped the rest (for the
+    /// line that sums up what a node skipped, the last of these).
+    pub fn row_step(&self, row: Row) -> u32 {
+        let cutoff = |parent: NodeId| self.node(parent).cutoff.map_or(0, |(at, _, _)| at);
+        match row {
+            Row::Node(id) => self.node(id).enter,
+            Row::Pruned { parent, index } => self.pruned(parent)[index].at,
+            Row::CutOff { parent, .. } => cutoff(parent),
+            Row::Skipped { parent } => {
+                let pruned = self.pruned(parent).last().map_or(0, |p| p.at);
+                pruned.max(cutoff(parent))
+            }
+        }
+    }
+}
+
+/// Centipawns as pawns without a sign: a margin, a gain.
+fn unsigned(centipawns: i32) -> String {
+    let text = super::values::pawns(centipawns);
+    text.trim_start_matches('+').to_string()
 }
 
 /// The parts of one outline line.
@@ -275,6 +405,8 @@ pub struct RowText {
     pub label: String,
     pub value: String,
     pub window: String,
+    /// The nodes of its subtree seen so far, itself included (a node row).
+    pub size: String,
     pub marks: String,
 }
 
@@ -283,7 +415,9 @@ impl RowText {
     pub fn line(&self) -> String {
         let indent = "  ".repeat(self.ply as usize);
         let mut line = format!("{indent}{} {}", self.kind, self.label);
-        for part in [&self.value, &self.window, &self.marks] {
+        // The size last: what happened at the node matters more where a
+        // narrow panel cuts the line.
+        for part in [&self.value, &self.window, &self.marks, &self.size] {
             if !part.is_empty() {
                 line.push_str("  ");
                 line.push_str(part);

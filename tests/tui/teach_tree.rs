@@ -51,11 +51,59 @@ fn at_a_cutoff_the_tree_shows_the_cut_branch_the_window_the_pv_and_the_caption()
         );
         // The tree takes the place of the node's outline.
         assert!(!screen.contains("Ply 1 ·"), "{screen}");
+        // Where the panel cuts the current node's line, it is written in
+        // full under the outline.
+        if size.0 == 80 {
+            assert!(
+                screen.contains("Kd2 … [+0.92, +inf] cut by Kf4, 7 skipped 2 nodes"),
+                "{screen}"
+            );
+        }
         insta::assert_snapshot!(
             format!("tree_pawn_ending_cutoff_{}x{}", size.0, size.1),
             screen
         );
     }
+}
+
+#[test]
+fn what_a_cutoff_skipped_is_one_folded_line_that_enter_unfolds() {
+    let mut board = pawn_ending((80, 24));
+    board.char('v');
+    let cutoff = first_step(&board, |e| matches!(e, TraceEvent::BetaCutoff { .. }));
+    board.typed(&format!("step {cutoff}"));
+    let folded = board.screen();
+    assert!(folded.contains("+ 7 skipped: cut off by Kf4"), "{folded}");
+    assert!(
+        !folded.contains("Kd4  cut off"),
+        "folded by default: {folded}"
+    );
+    // The cursor from the cut node (Kd2) past its child Kf4 to the line.
+    board.key(KeyCode::Down);
+    board.key(KeyCode::Down);
+    board.key(KeyCode::Enter);
+    let unfolded = board.screen();
+    assert!(
+        unfolded.contains("- 7 skipped: cut off by Kf4"),
+        "{unfolded}"
+    );
+    let named = ["Kd4", "Ke4", "Kd5", "Kf5", "Kd6", "Ke6", "Kf6"]
+        .iter()
+        .filter(|m| unfolded.contains(&format!("{m}  cut off by Kf4")))
+        .count();
+    // At 80 x 24 the tree shows what fits, the cursor's line in view.
+    assert!(named >= 3, "{unfolded}");
+    insta::assert_snapshot!("tree_pawn_ending_skipped_folded_80x24", folded);
+    insta::assert_snapshot!("tree_pawn_ending_skipped_unfolded_80x24", unfolded);
+    // Enter on one of the moves folds them again.
+    board.key(KeyCode::Down);
+    board.key(KeyCode::Enter);
+    assert!(board.screen().contains("+ 7 skipped"), "{}", board.screen());
+    assert!(
+        !board.screen().contains("Kd4  cut off"),
+        "{}",
+        board.screen()
+    );
 }
 
 #[test]
@@ -390,4 +438,42 @@ fn a_failed_low_node_says_its_bound_from_both_sides() {
     board.char('w');
     let screen = board.screen();
     assert!(screen.contains("values from White's view"), "{screen}");
+}
+
+#[test]
+fn on_a_hand_made_tree_the_view_names_the_leaves_a_cutoff_skipped() {
+    let tree = kibitz::teach::GameTree::parse("((3 12 8) (2 4 6) (14 5 2))").unwrap();
+    let mut board = Board::analysis((80, 24));
+    let now = board.now;
+    board
+        .app
+        .teach_lesson(kibitz::teach::Setup::game_tree(tree, None), None, now);
+    board.serve();
+    assert!(board.ready());
+    board.char('v');
+    board.key(KeyCode::End);
+    // At the end the root is current and B, C, D folded: open C.
+    let screen = board.screen();
+    // The root's subtree: itself, B, C, D and the 7 leaves evaluated.
+    assert!(screen.contains("PV  11 nodes"), "{screen}");
+    board.key(KeyCode::Down);
+    board.key(KeyCode::Down);
+    board.key(KeyCode::Enter);
+    let screen = board.screen();
+    assert!(screen.contains("+ 2 skipped: cut off by C1"), "{screen}");
+    assert!(!screen.contains("C2  cut off"), "{screen}");
+    // Past C1 to the skipped line, and Enter.
+    board.key(KeyCode::Down);
+    board.key(KeyCode::Down);
+    board.key(KeyCode::Enter);
+    let screen = board.screen();
+    assert!(screen.contains("- 2 skipped: cut off by C1"), "{screen}");
+    assert!(
+        screen.contains("C2  cut off by C1 (beta reached)"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("C3  cut off by C1 (beta reached)"),
+        "{screen}"
+    );
 }

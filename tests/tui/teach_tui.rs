@@ -829,13 +829,6 @@ fn esc_then_t_comes_back_to_the_lesson_as_it_was() {
 }
 
 #[test]
-fn the_statistics_name_their_branching_factor_columns() {
-    let board = Board::curated("fork", (120, 40));
-    let screen = board.screen();
-    assert!(screen.contains("branching factor N/N-1  root"), "{screen}");
-}
-
-#[test]
 fn alpha_beta_off_and_on_again_keeps_pvs_and_the_selective_search() {
     let mut board = Board::curated("fork", (120, 40));
     board.char('5');
@@ -950,17 +943,27 @@ fn with_iterative_deepening_the_statistics_have_a_row_per_iteration() {
     let (replay, _) = teach.ready().unwrap();
     assert_eq!(stats.totals.nodes(), replay.recording.stats.totals.nodes());
     assert!(stats.iterations.iter().all(|i| i.counters.nodes() > 0));
+    // On screen: a row per depth with what it cost, and the total.
     let screen = board.screen();
-    for row in ["  1 ", "  2 ", "  3 "] {
+    assert!(
+        screen.contains("d  nodes leaves  cuts 1st%  hits  qs% ply  N/N-1"),
+        "{screen}"
+    );
+    for (iteration, row) in stats.iterations.iter().zip(["  1 ", "  2 ", "  3 "]) {
+        let nodes = format!(" {} ", iteration.counters.nodes());
         assert!(
-            screen.lines().any(|l| l.contains(row) && l.contains('█')),
+            screen
+                .lines()
+                .any(|l| l.contains(row) && l.contains(&nodes)),
             "no row for depth{row}:\n{screen}"
         );
     }
+    let all = format!("all {:>6} ", stats.totals.nodes());
+    assert!(screen.contains(&all), "{all}: {screen}");
     // The help says what the columns are.
     board.char('?');
     let help = board.screen();
-    assert!(help.contains("root = (all nodes)^(1/d)"), "{help}");
+    assert!(help.contains("1st% (by 1st move)"), "{help}");
 }
 
 #[test]

@@ -27,7 +27,7 @@ pub const HELP: &[(&str, &str)] = &[
     ("p, :course", "the teaching positions (:positions); the course"),
     (
         "v, :tree; J, w",
-        "the search tree (↑↓ z Z); in it: go to a node, White's view",
+        "tree (↑↓ z Z; Enter on skipped); go to node; White's view",
     ),
     (
         ":goto, :export",
@@ -40,7 +40,7 @@ pub const HELP: &[(&str, &str)] = &[
     ("S", "show or hide the statistics: a row per iteration"),
     (
         "",
-        "branching factor: N(d)/N(d-1), and root = (all nodes)^(1/d)",
+        "nodes leaves cuts 1st% (by 1st move) hits qs% ply N/N-1",
     ),
     (
         "m M #, :map",

@@ -11,6 +11,7 @@ pub mod comparison;
 pub mod course;
 pub mod header;
 mod goto;
+pub mod iterations;
 pub mod keys;
 mod mode;
 pub mod node_moves;

@@ -22,7 +22,6 @@ use crate::tui::shared::{Shared, Switch, Tone};
 use crate::tui::theme::Theme;
 use super::node_moves::NodeMoves;
 use super::search_path::SearchPath;
-use crate::tui::widgets::stats::StatsPanel;
 
 use super::caption::Caption;
 use super::comparison::Comparison;
@@ -164,7 +163,7 @@ impl Teach {
         self.tree_view.shown = !self.tree_view.shown;
         self.tree_view.follow();
         let text = if self.tree_view.shown {
-            "Tree view: ↑↓ move, Enter/z fold, Z fold all but the path, J go to the node, w White's view, v hides."
+            "Tree view: ↑↓ move, Enter/z fold a node or name its skipped moves, Z fold all but the path, J go to the node, w White's view, v hides."
         } else {
             "Tree view hidden: the current node's moves again (v shows the tree)."
         };
@@ -466,8 +465,14 @@ impl BoardMode for Teach {
             Panel::Comparison => Comparison { teach: self, theme }.draw(frame, rect),
             Panel::Stats => {
                 if let Some(stats) = self.stats() {
-                    StatsPanel {
+                    // What the search ran with (the switches as they
+                    // apply: none of the table or quiescence on a tree).
+                    let options = crate::teach::effective_options(self.setup.options);
+                    let tree = self.setup.tree.is_some();
+                    super::iterations::IterationsPanel {
                         stats: &stats,
+                        table: options.transposition_table && !tree,
+                        quiescence: options.quiescence && !tree,
                         theme,
                     }
                     .draw(frame, rect);

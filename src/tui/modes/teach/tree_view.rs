@@ -7,6 +7,9 @@
 //! the node under the cursor, `Z` folds all but the current path again, ↑↓
 //! move the cursor, `J` takes the step to the node under the cursor, `w`
 //! shows every value from White's view (minimax) instead of the mover's.
+//! What a node skipped unsearched is one line under its children ("7
+//! skipped: 4 cut off by Kf4, 3 futility pruning"), folded: Enter (Space,
+//! `z`) on it names the moves, each with the rule that skipped it.
 
 use std::collections::HashSet;
 
@@ -32,6 +35,8 @@ pub struct TreeView {
     opened: HashSet<NodeId>,
     /// Closed by the learner (on the current path).
     closed: HashSet<NodeId>,
+    /// Nodes whose skipped moves the learner unfolded.
+    skipped_open: HashSet<NodeId>,
     /// The row the learner moved to; `None` follows the current node.
     cursor: Option<Row>,
     pub values: Values,
@@ -63,7 +68,11 @@ impl TreeView {
             .current(applied)
             .map(|id| tree.path(id))
             .unwrap_or_default();
-        let rows = tree.rows(applied, &|id| self.open(tree, &path, id));
+        let rows = tree.outline(
+            applied,
+            &|id| self.open(tree, &path, id),
+            &|id| self.skipped_open.contains(&id),
+        );
         (rows, path)
     }
 
@@ -102,28 +111,41 @@ impl TreeView {
                 }
             }
             KeyCode::Enter | KeyCode::Char(' ' | 'z') => {
-                if let Some(Row::Node(id)) = at.and_then(|at| rows.get(at)).copied() {
-                    self.cursor = Some(Row::Node(id));
-                    if self.open(tree, &path, id) {
-                        self.opened.remove(&id);
-                        self.closed.insert(id);
-                    } else {
-                        self.closed.remove(&id);
-                        self.opened.insert(id);
+                match at.and_then(|at| rows.get(at)).copied() {
+                    Some(Row::Node(id)) => {
+                        self.cursor = Some(Row::Node(id));
+                        if self.open(tree, &path, id) {
+                            self.opened.remove(&id);
+                            self.closed.insert(id);
+                        } else {
+                            self.closed.remove(&id);
+                            self.opened.insert(id);
+                        }
                     }
+                    // On the skipped line or one of its moves: unfold or
+                    // fold the moves, the cursor on the line.
+                    Some(
+                        Row::Skipped { parent }
+                        | Row::Pruned { parent, .. }
+                        | Row::CutOff { parent, .. },
+                    ) => {
+                        self.cursor = Some(Row::Skipped { parent });
+                        if !self.skipped_open.remove(&parent) {
+                            self.skipped_open.insert(parent);
+                        }
+                    }
+                    None => {}
                 }
             }
             KeyCode::Char('Z') => {
                 self.opened.clear();
                 self.closed.clear();
+                self.skipped_open.clear();
                 self.cursor = None;
             }
             KeyCode::Char('J') => {
                 let target = match at.and_then(|at| rows.get(at)).copied() {
-                    Some(Row::Node(id)) => tree.node(id).enter as usize + 1,
-                    Some(Row::Pruned { parent, index }) => {
-                        tree.pruned(parent)[index].at as usize + 1
-                    }
+                    Some(row) => tree.row_step(row) as usize + 1,
                     None => return TreeKey::Taken,
                 };
                 self.cursor = None;
@@ -181,15 +203,45 @@ impl TreeView {
         let mut lines = self.pv_lines(tree, applied);
         // The PV strip keeps at most a third of the room.
         lines.truncate(usize::from(inner.height / 3).max(1));
-        let room = usize::from(inner.height).saturating_sub(lines.len()).max(1);
         let pv = tree.best_line(applied);
         let focus = self.cursor_row(&rows, &path).unwrap_or(0);
+        // The focus row in full under the outline where the panel cuts it
+        // (a narrow panel cuts the marks; moving the cursor reads any row).
+        let detail = rows
+            .get(focus)
+            .map(|&row| tree.row_text(row, applied, self.values, &pv))
+            .filter(|parts| {
+                parts.line().chars().count() + 1 > usize::from(inner.width)
+            })
+            .map(|parts| {
+                let full = parts.line();
+                wrap_words(full.trim_start(), usize::from(inner.width).saturating_sub(2))
+            })
+            .unwrap_or_default();
+        let detail: Vec<String> = detail
+            .into_iter()
+            .take(usize::from(inner.height / 4))
+            .collect();
+        let room = usize::from(inner.height)
+            .saturating_sub(lines.len() + detail.len())
+            .max(1);
         // The focus a third of the way down: the search goes deeper below.
         let first = focus
             .saturating_sub(room / 3)
             .min(rows.len().saturating_sub(room));
         for (at, &row) in rows.iter().enumerate().skip(first).take(room) {
-            let text = tree.row_text(row, applied, self.values, &pv).line();
+            let mut parts = tree.row_text(row, applied, self.values, &pv);
+            // The skipped line says whether it is folded, as an outline's
+            // `+` and `-` do.
+            if let Row::Skipped { parent } = row {
+                let sign = if self.skipped_open.contains(&parent) {
+                    '-'
+                } else {
+                    '+'
+                };
+                parts.label = format!("{sign} {}", parts.label);
+            }
+            let text = parts.line();
             let is_current = matches!(row, Row::Node(id) if Some(id) == current);
             let is_cursor = self.cursor.is_some() && at == focus;
             // The current node is marked by shape as well as by its
@@ -203,7 +255,7 @@ impl TreeView {
             };
             let style = if is_current {
                 theme.highlight()
-            } else if matches!(row, Row::Pruned { .. }) {
+            } else if !matches!(row, Row::Node(_)) {
                 Style::default().fg(theme.dim)
             } else {
                 Style::default()
@@ -218,8 +270,16 @@ impl TreeView {
                 Span::styled(text, style),
             ]));
         }
-        for (y, line) in lines.into_iter().enumerate() {
+        let detail_style = Style::default().fg(theme.dim).add_modifier(Modifier::ITALIC);
+        let under = usize::from(inner.height).saturating_sub(detail.len());
+        for (y, line) in lines.into_iter().enumerate().take(under) {
             let rect = Rect::new(inner.x, inner.y + y as u16, inner.width, 1);
+            frame.render_widget(fitted(line, inner.width), rect);
+        }
+        for (i, text) in detail.into_iter().enumerate() {
+            let y = inner.y + (under + i) as u16;
+            let rect = Rect::new(inner.x, y, inner.width, 1);
+            let line = Line::styled(format!("  {text}"), detail_style);
             frame.render_widget(fitted(line, inner.width), rect);
         }
     }
@@ -260,4 +320,25 @@ impl TreeView {
         }
         lines
     }
+}
+
+/// `text` in rows of at most `width` columns, broken between words (a word
+/// wider than a row keeps a row of its own, cut by the panel).
+fn wrap_words(text: &str, width: usize) -> Vec<String> {
+    let mut rows: Vec<String> = Vec::new();
+    let mut row = String::new();
+    for word in text.split(' ').filter(|w| !w.is_empty()) {
+        let len = row.chars().count();
+        if len > 0 && len + 1 + word.chars().count() > width {
+            rows.push(std::mem::take(&mut row));
+        }
+        if !row.is_empty() {
+            row.push(' ');
+        }
+        row.push_str(word);
+    }
+    if !row.is_empty() {
+        rows.push(row);
+    }
+    rows
 }
