@@ -975,7 +975,10 @@ fn learn_opens_the_course_where_the_learner_stopped() {
     s.wait_for("the course where it was left", |screen| {
         screen.contains("chapter 2 of 9: Alpha-beta") && screen.contains("Page 2 of 4")
     });
+    // Esc alone, seen, before the next key: Esc and q read together are
+    // Alt-q.
     s.send("\x1b");
+    s.wait_for("teach mode", |screen| !screen.contains("Course ·"));
     s.send("q");
     s.wait_for("the quit question", |screen| screen.contains("Quit"));
     s.send("y");
