@@ -217,5 +217,8 @@ fn the_text_trace_names_the_skipped_leaves() {
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("C: cutoff by C1 = 2"), "{text}");
     assert!(text.contains("C2, C3 skipped"), "{text}");
-    assert!(text.contains("leaves evaluated 7 of 9, nodes 11"), "{text}");
+    assert!(
+        text.contains("leaf evaluations 7 (9 leaves in the tree), nodes 11"),
+        "{text}"
+    );
 }

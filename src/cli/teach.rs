@@ -125,7 +125,7 @@ impl TeachArgs {
             && !(1..=height).contains(&depth)
         {
             return Err(CliError::BadInput(format!(
-                "depth {depth} is out of range 1..={height}: the tree is {height} plies deep"
+                "depth {depth} is out of range: 1 to {height}, the tree is {height} plies deep"
             )));
         }
         let mut setup = crate::teach::Setup::game_tree(tree, self.depth);

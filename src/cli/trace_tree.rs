@@ -47,7 +47,7 @@ pub fn setup(request: &TreeTrace) -> Result<Setup, CliError> {
         && !(1..=height).contains(&depth)
     {
         return Err(CliError::BadInput(format!(
-            "depth {depth} is out of range 1..={height}: the tree is {height} plies deep"
+            "depth {depth} is out of range: 1 to {height}, the tree is {height} plies deep"
         )));
     }
     let mut setup = Setup::game_tree(tree, request.depth);
@@ -114,7 +114,7 @@ fn write_trace(
             if request.json {
                 writeln!(out, "{}", event_json(&step, event)?)?;
             } else {
-                let (ply, text) = describe(&step, event);
+                let (ply, text) = describe(&step, event, setup.options.iterative_deepening);
                 writeln!(out, "{:indent$}{text}", "", indent = 2 * ply as usize)?;
             }
         }
@@ -162,7 +162,7 @@ fn write_trace(
     )?;
     writeln!(
         out,
-        "leaves evaluated {} of {}, nodes {}, beta cutoffs {}",
+        "leaf evaluations {} ({} leaves in the tree), nodes {}, beta cutoffs {}",
         totals.leaves,
         tree.leaves(),
         totals.nodes(),
@@ -187,13 +187,16 @@ fn here(step: &Step) -> String {
 /// One event in words, with the ply to indent it by. `after` is the step
 /// with the event applied: its current node is the event's own (a child
 /// that returned leaves the step at the next event).
-fn describe(after: &Step, event: &TraceEvent) -> (u32, String) {
+fn describe(after: &Step, event: &TraceEvent, iterative: bool) -> (u32, String) {
     let name_in = |step: &Step, mv| {
         step.current()
             .map_or_else(|| "?".to_string(), |f| f.move_name(mv))
     };
     match *event {
-        TraceEvent::Iteration { depth } => (0, format!("iteration {depth}")),
+        TraceEvent::Iteration { depth } if after.iterations.len() > 1 || iterative => {
+            (0, format!("iteration {depth}"))
+        }
+        TraceEvent::Iteration { depth } => (0, format!("search to depth {depth}")),
         TraceEvent::EnterNode {
             ply,
             depth,

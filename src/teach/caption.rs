@@ -296,7 +296,17 @@ pub fn caption(replay: &Replay, step: &Step) -> String {
                 top.move_name(mv),
                 index + 1,
             );
+            let leaf = top
+                .tree
+                .as_ref()
+                .zip(super::game_tree::child_index(mv))
+                .and_then(|((tree, id), i)| tree.child(*id, i))
+                .is_some_and(|child| {
+                    top.tree.as_ref().is_some_and(|(tree, _)| tree.node(child).is_leaf())
+                });
             match window {
+                // A leaf has no replies: its value is read.
+                WindowKind::Full if leaf => text.push_str(" It is a leaf: its value is read, not searched."),
                 WindowKind::Full => text.push_str(&format!(
                     " {opponent}'s replies are searched with the window turned round, {}: what is good for one side is bad for the other.",
                     window_text(-top.beta, -top.alpha, ply + 1, !top.position.turn())
@@ -351,6 +361,21 @@ pub fn caption(replay: &Replay, step: &Step) -> String {
                 text.push_str(" In fact this is stalemate, a draw: the selective search does not test for it in quiescence search, to save time, and misjudges it here.");
             }
             text
+        }
+        TraceEvent::LeafEval { value, .. } if top.tree.is_some() => {
+            let leaf = top
+                .tree
+                .as_ref()
+                .is_some_and(|(tree, id)| tree.node(*id).is_leaf());
+            let what = if leaf {
+                "A leaf: its value, as the tree gives it"
+            } else {
+                "The depth limit: this node's estimate stands for its value"
+            };
+            format!(
+                "{what}: {}.",
+                side_value_text(value, ply, top.position.turn())
+            )
         }
         TraceEvent::LeafEval { value, .. } => format!(
             "The static evaluation: {}. No captures are looked at{}.",
@@ -546,6 +571,16 @@ fn enter_words(
             "{reached}the horizon is reached, but the position may not be quiet: quiescence search looks at {mover}'s captures only, window {}.",
             window_text(alpha, beta, ply, top.position.turn())
         );
+    }
+    if let Some((tree, id)) = &top.tree {
+        if tree.node(*id).is_leaf() {
+            return format!("{reached}a leaf: the tree gives its value.");
+        }
+        if depth <= 0 {
+            return format!(
+                "{reached}the depth limit: no plies left, so this node takes its estimate instead of searching its children."
+            );
+        }
     }
     if depth <= 0 {
         return format!(

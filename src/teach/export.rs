@@ -135,14 +135,18 @@ pub fn lesson_markdown(
         count_text(c.tt_cutoffs)
     );
 
+    let (what, methods) = match setup.tree {
+        Some(_) => ("tree", super::compare::tree_methods()),
+        None => ("position", methods()),
+    };
     let _ = writeln!(
         md,
-        "\n## The same position by five methods, depth {}\n",
+        "\n## The same {what} by five methods, depth {}\n",
         setup.depth
     );
     let _ = writeln!(md, "| method | value | nodes | leaves |");
     let _ = writeln!(md, "|---|---|---|---|");
-    for (method, outcome) in methods().iter().zip(comparison) {
+    for (method, outcome) in methods.iter().zip(comparison) {
         let row = match outcome {
             Some(Outcome::Done {
                 value,

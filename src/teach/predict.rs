@@ -279,12 +279,12 @@ impl Question {
         let name = |_: Move| self.name.clone();
         match (self.kind, self.mv) {
             (Kind::Value, _) => format!(
-                "Predict: what value will {} return, for MAX? Type a number after : (as :3); → skips.",
+                "Predict: what value will {} return, for MAX? Type a whole number after :; → skips.",
                 self.name
             ),
             (Kind::Skipped, _) => format!(
-                "Predict: which leaves under {} will never be evaluated? Type their names (as :{}2 {}3) or :none; → skips.",
-                self.name, self.name, self.name
+                "Predict: which leaves under {} will never be evaluated? Type their names after :, or :none; → skips.",
+                self.name
             ),
             (Kind::Choice, _) => format!(
                 "Predict: which move will {} choose? Type it after : (as :Nf3); → skips.",
@@ -300,8 +300,9 @@ impl Question {
                 name(m)
             ),
             (Kind::Window, Some(m)) => format!(
-                "Predict: {} in the window {window} comes back ≥ beta (>), ≤ alpha (<) or inside (i)? → skips.",
-                name(m)
+                "Predict: {} in {}'s window {window} comes back ≥ beta (>), ≤ alpha (<) or inside (i)? → skips.",
+                name(m),
+                side(&self.position)
             ),
             (_, None) => String::new(),
         }
@@ -321,11 +322,9 @@ impl Question {
             Kind::Window => {
                 "This question is answered with > (at or above beta), < (at or below alpha) or i (inside); → skips it."
             }
-            Kind::Value => {
-                "Not an answer here: type a whole number after : (as :3 or :-2); → skips."
-            }
+            Kind::Value => "Not an answer here: type a whole number after :, such as :-2; → skips.",
             Kind::Skipped => {
-                "Not an answer here: type the names of this node's leaves after : (as :C2 C3), or :none; → skips."
+                "Not an answer here: type the names of leaves under this node after :, or :none; → skips."
             }
         }
     }
@@ -418,7 +417,11 @@ impl Question {
     /// Judge an answer: right or wrong, and why.
     pub fn judge(&self, replay: &Replay, answer: Answer) -> Verdict {
         let truth = self.truth(replay);
-        let right = answer == truth;
+        // Where alpha-beta proves only a bound, the tree's true value is
+        // as right as the number returned.
+        let right = answer == truth
+            || (self.kind == Kind::Value
+                && matches!(answer, Answer::Value(v) if games::true_value(replay, self.node) == Some(v)));
         let why = in_points(self.points, || match self.kind {
             Kind::Choice => self.choice_words(replay, answer),
             Kind::Cutoff | Kind::Window => self.outcome_words(replay),

@@ -84,7 +84,7 @@ pub struct GameTree {
 pub enum LoadError {
     #[error("{0}")]
     Parse(#[from] ParseError),
-    #[error("cannot read the game tree file {path}: {reason}")]
+    #[error("cannot read the game tree file '{path}': {reason}")]
     File { path: String, reason: String },
 }
 
@@ -99,6 +99,10 @@ impl GameTree {
     /// file a user gives (a directory, a FIFO or a device is refused).
     pub fn load(argument: &str) -> Result<GameTree, LoadError> {
         match argument.strip_prefix('@') {
+            Some("") => Err(LoadError::File {
+                path: String::new(),
+                reason: "@ needs a file name after it, as in @tree.txt".into(),
+            }),
             Some(path) => {
                 let text = crate::fsutil::read_text_capped(
                     Path::new(path),

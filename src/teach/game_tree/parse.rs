@@ -38,6 +38,8 @@ pub struct ParseError {
 
 /// Read a tree from its bracket notation.
 pub fn parse(text: &str) -> Result<GameTree, ParseError> {
+    // A byte-order mark (a file saved by Notepad) is no part of the tree.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut reader = Reader {
         text,
         at: 0,

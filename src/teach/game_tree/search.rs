@@ -180,7 +180,11 @@ impl<T: Tracer> TreeSearch<'_, T> {
                     // below beta may be the new best, so its exact value
                     // needs the full window.
                     let test = -self.node(child_id, ply + 1, depth - 1, -alpha - 1, -alpha);
-                    if test > alpha && test < beta {
+                    // A leaf (or a node at the depth limit) returns its
+                    // value itself, whatever the window: nothing to search
+                    // again.
+                    let exact = self.tree.node(child_id).is_leaf() || depth - 1 <= 0;
+                    if test > alpha && test < beta && !exact {
                         self.record(TraceEvent::ReSearch {
                             ply,
                             mv: child_move(child),
@@ -208,7 +212,10 @@ impl<T: Tracer> TreeSearch<'_, T> {
                         mv: child_move(child),
                         value,
                     });
-                    if self.options.alpha_beta && value >= beta {
+                    // A cutoff skips the children not yet searched: at
+                    // the last child there are none, and the node's value
+                    // is the exact one, every child seen.
+                    if self.options.alpha_beta && value >= beta && index + 1 < order.len() {
                         // The opponent, one ply up, already has a way to
                         // hold the game below this value: it will never
                         // let the game reach this node, so the children

@@ -166,7 +166,7 @@ fn the_diagram_shows_values_bounds_and_skipped_leaves_step_by_step() {
         end.text(),
         [
             "           A:3",
-            "  B:3       C:≤2     D:≤2",
+            "  B:3       C:≤2     D:2",
             "3  12  8  2  4✗ 6✗ 14  5  2"
         ]
     );

@@ -58,6 +58,13 @@ pub(super) fn value(replay: &Replay, id: NodeId) -> Option<i32> {
     for_max(replay, id).map(|(value, _)| value)
 }
 
+/// The node's true minimax value in the tree, for MAX (what a bound
+/// returned by alpha-beta stands for).
+pub(super) fn true_value(replay: &Replay, id: NodeId) -> Option<i32> {
+    let tree = replay.tree.game_tree.as_ref()?;
+    Some(tree.minimax(replay.tree.tree_node(id)?))
+}
+
 /// The value of the first leaf under the node, for MAX: what someone
 /// typing the first number they see under it would say.
 pub(super) fn first_leaf(replay: &Replay, id: NodeId) -> Option<i32> {
@@ -183,31 +190,14 @@ pub(super) fn value_words(question: &Question, replay: &Replay) -> String {
             bound.sign()
         );
     }
-    // Each child's last search (a re-search replaces the first).
-    let mut values: Vec<(u32, String)> = Vec::new();
-    for &c in &node.children {
-        let child = replay.tree.node(c);
-        let (Via::Move(m), Some(v)) = (child.via, self::value(replay, c)) else {
-            continue;
-        };
-        let entry = (c, format!("{} {v}", replay.tree.move_name(id, m)));
-        match values
-            .iter_mut()
-            .find(|(_, text)| text.split(' ').next() == entry.1.split(' ').next())
-        {
-            Some(old) => *old = entry,
-            None => values.push(entry),
-        }
-    }
-    let list: Vec<String> = values.into_iter().map(|(_, text)| text).collect();
+    // The children's values are not listed: later questions ask them.
     format!(
-        "{name} returns {value} for MAX: {side} takes the {} of its children's values ({}).",
+        "{name} returns {value} for MAX: {side} takes the {} of its children's values.",
         if max_moves(node.ply) {
             "largest"
         } else {
             "smallest"
-        },
-        list.join(", ")
+        }
     )
 }
 

@@ -29,15 +29,27 @@ impl Comparison<'_> {
         let inner = section(frame, title, area, theme);
         // Leaves where there is room for them.
         let wide = inner.width >= 38;
+        // A narrow tree's table shows leaves, the figure its lessons count.
+        let (count, narrow_label) = if tree { (1, "leaves") } else { (0, "nodes") };
         let header = if wide {
             format!(
                 "{:<13}{:>7}{:>9}{:>9}",
                 "method", "value", "nodes", "leaves"
             )
         } else {
-            format!("{:<12} {:>7} {:>5}", "method", "value", "nodes")
+            // A tree's values are short: room for "leaves".
+            match tree {
+                true => format!("{:<12} {:>6} {:>6}", "method", "value", narrow_label),
+                false => format!("{:<12} {:>7} {:>5}", "method", "value", narrow_label),
+            }
         };
         let mut lines = vec![Line::styled(header, dim)];
+        if self.teach.predict.on {
+            // The values would answer predict mode's questions.
+            lines.push(Line::styled("hidden while predicting: P shows them", dim));
+            frame.render_widget(fitted(lines, inner.width), inner);
+            return;
+        }
         for (label, outcome) in method_labels(tree).iter().zip(&self.teach.comparison) {
             let text = match outcome {
                 None => format!("{label:<13}{:>7}", "…"),
@@ -51,13 +63,16 @@ impl Comparison<'_> {
                     human_count(*nodes),
                     human_count(*leaves)
                 ),
-                Some(Outcome::Done { value, nodes, .. }) => format!(
+                Some(Outcome::Done { value, leaves, .. }) if tree => {
+                    format!("{label:<12} {:>6} {:>6}", value_text(*value, 0), leaves)
+                }
+                Some(Outcome::Done { value, nodes, leaves }) => format!(
                     "{label:<12} {:>7} {:>5}",
                     // Narrow: a mate in 2 as #2.
                     value_text(*value, 0)
                         .replace("mated in ", "-#")
                         .replace("mate in ", "#"),
-                    human_count(*nodes),
+                    human_count([*nodes, *leaves][count]),
                 ),
                 Some(Outcome::TooLarge { cap }) => {
                     format!(

@@ -190,6 +190,7 @@ fn outline(node: &Node, alpha_beta: bool, theme: &Theme) -> Vec<(bool, Line<'sta
         let name = node.move_name(line.mv);
         // In check every move is an evasion, whatever its ordering class.
         let why = match line.reason {
+            Some(OrderReason::Unordered) if node.tree.is_some() => "tree order".to_string(),
             Some(OrderReason::Evasion) | None => line
                 .reason
                 .map(|r| r.label().to_string())

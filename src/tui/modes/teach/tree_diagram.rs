@@ -40,6 +40,12 @@ impl TreeDiagram<'_> {
         let Some(diagram) = diagram(self.replay, self.applied) else {
             return;
         };
+        // One column apart from whatever stands to the left.
+        let inner = Rect {
+            x: inner.x + 1,
+            width: inner.width.saturating_sub(1),
+            ..inner
+        };
         let width = usize::from(inner.width);
         // A tree wider than the panel scrolls to keep the node being
         // searched in view; `…` marks a side cut off.
@@ -139,10 +145,21 @@ impl TreeCard<'_> {
                 } else {
                     (-node.beta, -node.alpha)
                 };
-                lines.push(Line::raw(format!(
-                    "α β {}",
-                    node_window_text(low, high, 0, shakmaty::Color::White)
-                )));
+                // A node cut off says so from MAX's view: a MAX node's
+                // best reached beta, a MIN node's fell to alpha.
+                let window = if node.alpha >= node.beta {
+                    if max {
+                        format!("cut off: {} ≥ β {}", node.alpha, node.beta)
+                    } else {
+                        format!("cut off: {} ≤ α {}", -node.alpha, -node.beta)
+                    }
+                } else {
+                    format!(
+                        "α β {}",
+                        node_window_text(low, high, 0, shakmaty::Color::White)
+                    )
+                };
+                lines.push(Line::raw(window));
                 if let Some((mv, value)) = node.best() {
                     let value = if max { value } else { -value };
                     lines.push(Line::raw(format!(
