@@ -30,13 +30,13 @@ pub struct TeachArgs {
     #[arg(long, requires = "game_tree")]
     pub best_first: bool,
     /// Plain minimax: no alpha-beta (the other techniques then do not apply).
-    #[arg(long)]
+    #[arg(long, visible_alias = "no-pruning")]
     pub no_alpha_beta: bool,
     /// Search moves in generation order.
     #[arg(long)]
     pub no_ordering: bool,
     /// No transposition table.
-    #[arg(long)]
+    #[arg(long, visible_alias = "no-tt")]
     pub no_table: bool,
     /// Evaluate at the horizon without quiescence search.
     #[arg(long)]

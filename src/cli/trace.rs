@@ -42,13 +42,13 @@ pub struct TraceArgs {
     #[arg(long, requires = "game_tree")]
     pub best_first: bool,
     /// Plain minimax: no alpha-beta cutoffs.
-    #[arg(long)]
+    #[arg(long, visible_alias = "no-alpha-beta")]
     pub no_pruning: bool,
     /// Search moves in generation order.
     #[arg(long)]
     pub no_ordering: bool,
     /// No transposition table.
-    #[arg(long)]
+    #[arg(long, visible_alias = "no-table")]
     pub no_tt: bool,
     /// Evaluate at the horizon without quiescence search.
     #[arg(long)]

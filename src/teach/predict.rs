@@ -319,9 +319,7 @@ impl Question {
                 "Not an answer here: type a legal reply after : (as :Nf6 or :g8f6), or :none; → skips."
             }
             Kind::Cutoff => "This question is answered with y or n; → skips it.",
-            Kind::Window => {
-                "This question is answered with > (at or above beta), < (at or below alpha) or i (inside); → skips it."
-            }
+            Kind::Window => "Answer with > (≥ beta), < (≤ alpha) or i (inside); → skips.",
             Kind::Value => "Not an answer here: type a whole number after :, such as :-2; → skips.",
             Kind::Skipped => {
                 "Not an answer here: type the names of leaves under this node after :, or :none; → skips."
@@ -472,21 +470,32 @@ impl Question {
                     }
                 )
             }
-            Outcome::Low => {
-                let keeps = match self.best {
-                    Some((best, _)) => format!(
-                        "the node keeps {}",
-                        self.parent
-                            .map_or(String::new(), |p| replay.tree.move_name(p, best))
-                    ),
-                    None => format!("alpha stays {alpha}"),
-                };
-                format!("{name} came back {got}, at or below alpha {alpha}, so {keeps}.")
-            }
-            Outcome::Inside => format!(
-                "{name} came back {got}, above alpha {alpha} and below beta {beta}: the new best move, alpha rises to {}, no cutoff.",
-                value_text(value, ply)
+            // At or below alpha: no better than what the side already has
+            // elsewhere (which of this node's moves ends up its best is a
+            // question of bounds, not said here).
+            Outcome::Low => format!(
+                "{name} came back {got}, at or below alpha {alpha}: no better than what {} already has elsewhere.",
+                side(&self.position)
             ),
+            Outcome::Inside => match self.best.filter(|&(_, best)| value <= best) {
+                // Inside the window but not above the best so far (plain
+                // minimax searches every move with no window): nothing
+                // rises.
+                Some((best, best_value)) => {
+                    let best_name = self
+                        .parent
+                        .map_or(String::new(), |p| replay.tree.move_name(p, best));
+                    format!(
+                        "{name} came back {got}, no better for {} than {best_name} ({}): {best_name} stays the best move, no cutoff.",
+                        side(&self.position),
+                        value_text(best_value, ply)
+                    )
+                }
+                None => format!(
+                    "{name} came back {got}, above alpha {alpha} and below beta {beta}: the new best move, alpha rises to {}, no cutoff.",
+                    value_text(value, ply)
+                ),
+            },
         }
     }
 
