@@ -104,36 +104,31 @@ impl TeachArgs {
         })
     }
 
-    /// A lesson on a hand-made tree: the tree read, the switches that mean
-    /// something on a tree applied, the others refused by name.
+    /// A lesson on a hand-made tree: read and checked as `trace
+    /// --game-tree` reads it, with teach's own flags.
     fn tree_setup(&self, text: &str) -> Result<crate::teach::Setup, CliError> {
-        let tree = crate::teach::GameTree::load(text)
-            .map_err(|e| CliError::BadInput(format!("--game-tree: {e}")))?;
         let meaningless = [
             (self.no_ordering, "--no-ordering"),
             (self.no_table, "--no-table"),
             (self.no_quiescence, "--no-quiescence"),
             (self.selective, "--selective"),
         ];
-        if let Some((_, flag)) = meaningless.iter().find(|(on, _)| *on) {
-            return Err(CliError::BadInput(format!(
-                "{flag} does not apply to a game tree: a hand-made tree has no table, captures or pruning rules (its order is the tree's own; --best-first sorts it)"
-            )));
-        }
-        let height = tree.height();
-        if let Some(depth) = self.depth
-            && !(1..=height).contains(&depth)
-        {
-            return Err(CliError::BadInput(format!(
-                "depth {depth} is out of range: 1 to {height}, the tree is {height} plies deep"
-            )));
-        }
-        let mut setup = crate::teach::Setup::game_tree(tree, self.depth);
-        setup.options.alpha_beta = !self.no_alpha_beta;
-        setup.options.pvs = self.pvs;
-        setup.options.iterative_deepening = self.iterative;
-        setup.options.move_ordering = self.best_first;
-        Ok(setup)
+        super::trace_tree::setup(&super::trace_tree::TreeTrace {
+            tree: text,
+            depth: self.depth,
+            alpha_beta: !self.no_alpha_beta,
+            pvs: self.pvs,
+            iterative: self.iterative,
+            best_first: self.best_first,
+            meaningless: meaningless
+                .iter()
+                .filter(|(on, _)| *on)
+                .map(|&(_, flag)| flag)
+                .collect(),
+            json: false,
+            summary_only: false,
+            outline: false,
+        })
     }
 
     /// Open the board in teach mode on the lesson, with the board's options.
