@@ -120,11 +120,7 @@ impl TeachArgs {
             pvs: self.pvs,
             iterative: self.iterative,
             best_first: self.best_first,
-            meaningless: meaningless
-                .iter()
-                .filter(|(on, _)| *on)
-                .map(|&(_, flag)| flag)
-                .collect(),
+            meaningless: super::trace_tree::flags_given(&meaningless),
             json: false,
             summary_only: false,
             outline: false,

@@ -116,11 +116,7 @@ impl TraceArgs {
             pvs: self.pvs,
             iterative: self.iterative,
             best_first: self.best_first,
-            meaningless: meaningless
-                .iter()
-                .filter(|(on, _)| *on)
-                .map(|&(_, flag)| flag)
-                .collect(),
+            meaningless: super::trace_tree::flags_given(&meaningless),
             json: self.output.json,
             summary_only: self.summary_only,
             outline: self.tree,

@@ -31,6 +31,15 @@ pub struct TreeTrace<'a> {
     pub outline: bool,
 }
 
+/// The flags of `(given, name)` pairs that were given, by name.
+pub fn flags_given(flags: &[(bool, &'static str)]) -> Vec<&'static str> {
+    flags
+        .iter()
+        .filter(|(given, _)| *given)
+        .map(|&(_, name)| name)
+        .collect()
+}
+
 /// The setup a tree trace records: the tree read and checked, the switches
 /// applied. Bad input is a one-line message (exit code 2).
 pub fn setup(request: &TreeTrace) -> Result<Setup, CliError> {
