@@ -138,7 +138,11 @@ impl Builder {
         let tokens = raw.tokens.get(unread.token..end).unwrap_or_default();
         // A `}` would end the comment: it is written `)`, as the tree
         // writes any comment (so that the game reads back the same).
-        let text = movetext_of(raw, tokens, &self.tree.start, unread.ply).replace('}', ")");
+        // Trimmed as any comment is when read (a move word may end in a
+        // vertical tab, which PGN's lexer keeps but `trim` takes off).
+        let text = movetext_of(raw, tokens, &self.tree.start, unread.ply)
+            .trim()
+            .replace('}', ")");
         if !text.is_empty() {
             self.tree.nodes[unread.node]
                 .comments
