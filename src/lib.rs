@@ -13,6 +13,7 @@ pub mod review;
 pub mod tablebase;
 pub mod teach;
 pub mod text;
+pub mod train;
 #[cfg(feature = "tui")]
 pub mod tui;
 pub mod tune;
