@@ -11,6 +11,7 @@
 //! (spaced repetition) in a versioned file of the data folder. Nothing here
 //! draws: the command line and the TUI mode do that.
 
+pub mod repertoire;
 pub mod schedule;
 
 use serde::{Deserialize, Serialize};
@@ -62,6 +63,11 @@ pub struct Exercise {
     /// A puzzle's theme where it is plain ("mate in 2", "fork"...).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub theme: Option<String>,
+    /// The moves (SAN) that led here from the line's start, for a
+    /// repertoire drill: the opponent's are played on the board before the
+    /// question.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub line: Vec<String>,
     /// Where it comes from, for people: "game 3 of club.pgn, 12... Nf6??".
     pub source: String,
 }

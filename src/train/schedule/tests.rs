@@ -12,6 +12,7 @@ fn exercise(fen: &str) -> Exercise {
         played: None,
         margin_cp: None,
         theme: None,
+        line: Vec::new(),
         source: "test".into(),
     }
 }
