@@ -160,6 +160,7 @@ pub fn run(args: &ReviewArgs, out: &mut dyn Write) -> Result<(), CliError> {
                 json!({
                     "ply": r.ply,
                     "san": r.san,
+                    "uci": tree.nodes[r.node].m.map(|m| crate::game::notation::uci(m)),
                     "mover": side(r.mover),
                     "eval_before": score_json(r.before),
                     "eval_after": if r.mates { json!({"mated": side(!r.mover)}) } else { score_json(r.after) },
@@ -188,6 +189,7 @@ pub fn run(args: &ReviewArgs, out: &mut dyn Write) -> Result<(), CliError> {
             "result": tree.result,
             "movetime_ms": args.movetime,
             "thresholds": {"inaccuracy": review::INACCURACY, "mistake": review::MISTAKE, "blunder": review::BLUNDER},
+            "start_fen": shakmaty::fen::Fen::from_position(&tree.start, shakmaty::EnPassantMode::Legal).to_string(),
             "start_turn": side(shakmaty::Position::turn(&tree.start)),
             "evals": evals_json(&evals),
             "moves": moves,
