@@ -11,6 +11,7 @@
 //! (spaced repetition) in a versioned file of the data folder. Nothing here
 //! draws: the command line and the TUI mode do that.
 
+pub mod check;
 pub mod repertoire;
 pub mod schedule;
 
