@@ -26,6 +26,7 @@ pub mod teach;
 pub mod trace;
 mod trace_stats;
 pub mod trace_tree;
+pub mod train;
 pub mod tune;
 
 use serde_json::json;
