@@ -183,8 +183,8 @@ pub fn run(args: &ReviewArgs, out: &mut dyn Write) -> Result<(), CliError> {
         write_text(args, &tree, &evals, &reviews, out)?;
     }
     if args.train {
-        let exercises = super::train::game_mistakes(args, &tree, &reviews);
-        super::train::schedule_mistakes(args, exercises, out)?;
+        let exercises = super::train::game_mistakes((&args.pgn, args.game), &tree, &reviews);
+        super::train::schedule_mistakes(exercises, args.output.json, out)?;
     }
     if let Some(path) = &args.out {
         review::annotate(&mut tree, &reviews, &evals);

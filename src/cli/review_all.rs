@@ -85,7 +85,11 @@ pub fn run(
             return false;
         }
         if args.train {
-            training.extend(super::train::batch_mistakes(args, &game));
+            training.extend(super::train::batch_mistakes(
+                &args.pgn,
+                &game,
+                args.player.as_deref(),
+            ));
         }
         annotated.push_str(&game.pgn);
         annotated.push('\n');
@@ -148,7 +152,7 @@ pub fn run(
             );
         }
         // The finished games' mistakes are kept when stopped too.
-        super::train::schedule_mistakes(args, training, out)?;
+        super::train::schedule_mistakes(training, args.output.json, out)?;
     }
     if stopped {
         let kept = match (&args.out, out_path) {

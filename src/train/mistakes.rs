@@ -171,15 +171,8 @@ pub struct Added {
 
 /// Add `exercises` to `schedule`, due `now`.
 pub fn add_all(schedule: &mut Schedule, exercises: Vec<Exercise>, now: u64) -> Added {
-    let mut counts = Added::default();
-    for exercise in exercises {
-        if schedule.add(exercise, now) {
-            counts.added += 1;
-        } else {
-            counts.already += 1;
-        }
-    }
-    counts
+    let (added, already) = schedule.add_all(exercises, now);
+    Added { added, already }
 }
 
 #[cfg(test)]

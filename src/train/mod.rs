@@ -12,6 +12,8 @@
 //! draws: the command line and the TUI mode do that.
 
 pub mod check;
+pub mod import;
+pub mod lesson;
 pub mod mistakes;
 pub mod repertoire;
 pub mod schedule;
