@@ -16,7 +16,8 @@ use shakmaty::{Chess, Position};
 use super::CliError;
 use crate::game::describe::{diagram, side_name};
 use crate::game::notation::{parse_move, parse_uci, san_line};
-use crate::train::schedule::{self, DAY, Schedule};
+use crate::train::schedule::{self, Schedule};
+pub use crate::train::until;
 use crate::train::{Exercise, Kind, check, lesson};
 
 /// How often the wait for a line looks at the Ctrl-C flag.
@@ -216,17 +217,6 @@ fn due_text(schedule: &Schedule, index: usize) -> String {
     schedule.cards.get(index).map_or(String::new(), |card| {
         until(card.due.saturating_sub(schedule::now()))
     })
-}
-
-/// A time from now in words: "in 40 minutes", "in 5 hours", "in 3 days".
-pub fn until(seconds: u64) -> String {
-    let plural = |n: u64, what: &str| format!("in {n} {what}{}", if n == 1 { "" } else { "s" });
-    match seconds {
-        0 => "now".to_string(),
-        s if s < 90 * 60 => plural(s.div_ceil(60), "minute"),
-        s if s < 20 * 60 * 60 => plural((s + 1800) / 3600, "hour"),
-        s => plural((s + DAY / 2) / DAY, "day"),
-    }
 }
 
 /// What is asked.

@@ -76,6 +76,18 @@ pub struct Exercise {
     pub source: String,
 }
 
+/// A time from now in words: "now", "in 40 minutes", "in 5 hours", "in
+/// 3 days".
+pub fn until(seconds: u64) -> String {
+    let plural = |n: u64, what: &str| format!("in {n} {what}{}", if n == 1 { "" } else { "s" });
+    match seconds {
+        0 => "now".to_string(),
+        s if s < 90 * 60 => plural(s.div_ceil(60), "minute"),
+        s if s < 20 * 60 * 60 => plural((s + 1800) / 3600, "hour"),
+        s => plural((s + schedule::DAY / 2) / schedule::DAY, "day"),
+    }
+}
+
 impl Exercise {
     /// The key that makes two exercises the same one: the kind and the
     /// position (without the move counters, which do not change the

@@ -1,5 +1,6 @@
 #![allow(clippy::unwrap_used)]
 use super::*;
+use crate::train::schedule::DAY;
 
 #[test]
 fn times_from_now_read_as_minutes_hours_and_days() {
