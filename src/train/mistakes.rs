@@ -22,6 +22,11 @@ use crate::review::{Class, MoveReview};
 pub const MIN_MARGIN_CP: i32 = 50;
 pub const MAX_MARGIN_CP: i32 = 150;
 
+/// The most moves of the engine's line kept as the solution: the answer is
+/// its first move, and a search at a review's budget is less sure of each
+/// move after that.
+pub const SOLUTION_PLIES: usize = 8;
+
 /// A reviewed mistake, as the single-game and the whole-file review both
 /// know it.
 #[derive(Debug, Clone)]
@@ -75,7 +80,7 @@ pub fn exercise(mistake: &Reviewed, source: &GameSource) -> Option<Exercise> {
     let played = parse_move(position, mistake.played).ok()?;
     let mut solution = Vec::new();
     let mut at = position.clone();
-    for san in mistake.better_line {
+    for san in mistake.better_line.iter().take(SOLUTION_PLIES) {
         let Ok(m) = parse_move(&at, san) else {
             break;
         };

@@ -118,3 +118,24 @@ fn a_whole_file_reviews_positions_come_in_and_a_player_can_be_picked() {
     );
     assert_eq!(schedule.due(100).len(), 2);
 }
+
+#[test]
+fn a_long_engine_line_is_kept_to_its_first_eight_moves() {
+    let position = parse_fen(HANGING_QUEEN).unwrap();
+    let better: Vec<String> = "Qa5 d4 Nf6 Nf3 Nc6 Bd2 Bg4 Be2 e6 O-O"
+        .split(' ')
+        .map(str::to_string)
+        .collect();
+    let file = PathBuf::from("club.pgn");
+    let mistake = Reviewed {
+        position: &position,
+        played: "Nf6",
+        better_line: &better,
+        move_number: 3,
+        class: Class::Blunder,
+        lesson_margin_cp: 300,
+    };
+    let e = exercise(&mistake, &source(&file)).unwrap();
+    assert_eq!(e.solution.len(), SOLUTION_PLIES);
+    assert_eq!(e.solution_san, better[..SOLUTION_PLIES].to_vec());
+}
