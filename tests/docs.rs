@@ -67,10 +67,11 @@ fn help_keys(entry: &str) -> Vec<String> {
 
 #[test]
 fn every_key_of_the_help_is_in_its_page() {
-    let modes: [(&str, &[(&str, &str)]); 3] = [
+    let modes: [(&str, &[(&str, &str)]); 4] = [
         ("docs/playing.md", kibitz::tui::modes::play::HELP),
         ("docs/analysis.md", kibitz::tui::modes::analyse::HELP),
         ("docs/teach.md", kibitz::tui::modes::teach::keys::HELP),
+        ("docs/training.md", kibitz::tui::modes::train::HELP),
     ];
     let mut missing = Vec::new();
     for (page, help) in modes {

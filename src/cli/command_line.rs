@@ -21,6 +21,7 @@ use super::review::ReviewArgs;
 use super::tb::TbCommand;
 use super::teach::TeachArgs;
 use super::trace::TraceArgs;
+use super::train::TrainArgs;
 use super::tune::TuneCommand;
 
 /// `kibitz --version`: the version and the commit it was built from
@@ -76,6 +77,8 @@ pub enum Commands {
     Describe(DescribeArgs),
     /// Review a game: evaluate every position, mark inaccuracies, mistakes, blunders.
     Review(ReviewArgs),
+    /// Train: the positions due from your reviews' mistakes, puzzles and repertoire, with spaced repetition.
+    Train(TrainArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     Completions(CompletionsArgs),
     /// Print the manual page (roff, for `man -l -`), or a subcommand's.
@@ -109,6 +112,7 @@ impl Commands {
                 super::review_all::run(args, stop_on_interrupt(), out)
             }
             Commands::Review(args) => super::review::run(args, out),
+            Commands::Train(args) => args.run(stop_on_interrupt(), out),
             Commands::Completions(args) => args.run(Cli::command(), out),
             Commands::Man(args) => args.run(Cli::command(), out),
         }

@@ -26,6 +26,8 @@ pub mod teach;
 pub mod trace;
 mod trace_stats;
 pub mod trace_tree;
+pub mod train;
+mod train_session;
 pub mod tune;
 
 use serde_json::json;

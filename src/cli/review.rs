@@ -46,6 +46,12 @@ pub struct ReviewArgs {
     /// Syzygy tables: the positions they cover are judged by them.
     #[arg(long)]
     pub syzygy: Option<PathBuf>,
+    /// Add the mistakes and blunders to the training schedule (`kibitz train` serves them).
+    #[arg(long)]
+    pub train: bool,
+    /// With --all --train: only this player's mistakes (the name as the report gives it).
+    #[arg(long, requires_all = ["all", "train"])]
+    pub player: Option<String>,
 }
 
 /// Transposition table of each search, MiB.
@@ -199,6 +205,10 @@ pub fn run(args: &ReviewArgs, out: &mut dyn Write) -> Result<(), CliError> {
         writeln!(out, "{value}")?;
     } else {
         write_text(args, &tree, &evals, &reviews, out)?;
+    }
+    if args.train {
+        let exercises = super::train::game_mistakes((&args.pgn, args.game), &tree, &reviews);
+        super::train::schedule_mistakes(exercises, args.output.json, out)?;
     }
     if let Some(path) = &args.out {
         review::annotate(&mut tree, &reviews, &evals);

@@ -79,11 +79,19 @@ pub fn run(
     let mut annotated = String::new();
     let mut reviewed = 0;
     let mut write_error = None;
+    let mut training = Vec::new();
     let read_error = batch::review_file(&args.pgn, &options, tables, &stop, &mut |game| {
         reviewed += 1;
         if let Err(e) = report_game(args, &game, out) {
             write_error = Some(e);
             return false;
+        }
+        if args.train {
+            training.extend(super::train::batch_mistakes(
+                &args.pgn,
+                &game,
+                args.player.as_deref(),
+            ));
         }
         annotated.push_str(&game.pgn);
         annotated.push('\n');
@@ -137,6 +145,16 @@ pub fn run(
         if !args.output.json {
             writeln!(out, "annotated games written to {}", path.display())?;
         }
+    }
+    if args.train {
+        if let Some(name) = args.player.as_deref().filter(|n| players.get(n).is_none()) {
+            eprintln!(
+                "warning: no player named {} in the games reviewed",
+                printable(name)
+            );
+        }
+        // The finished games' mistakes are kept when stopped too.
+        super::train::schedule_mistakes(training, args.output.json, out)?;
     }
     if stopped {
         let kept = match (&args.out, out_path) {

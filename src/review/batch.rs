@@ -40,6 +40,9 @@ pub struct Study {
     pub fen: String,
     pub played: String,
     pub best: Option<String>,
+    /// The engine's line from the position (SAN), `best` first: the
+    /// solution of the position as a training exercise.
+    pub better_line: Vec<String>,
     pub class: Class,
     /// What a lesson on the move looks for (`review::lesson_margin`).
     pub margin_cp: i32,
@@ -326,6 +329,7 @@ fn review_game(
             fen: Fen::from_position(position, EnPassantMode::Legal).to_string(),
             played: r.san.clone(),
             best: r.better_line.first().cloned(),
+            better_line: r.better_line.clone(),
             class,
             margin_cp: super::lesson_margin(r.mover, r.before, r.after),
         });

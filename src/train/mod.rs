@@ -11,6 +11,10 @@
 //! (spaced repetition) in a versioned file of the data folder. Nothing here
 //! draws: the command line and the TUI mode do that.
 
+pub mod check;
+pub mod import;
+pub mod lesson;
+pub mod mistakes;
 pub mod repertoire;
 pub mod schedule;
 
@@ -70,6 +74,18 @@ pub struct Exercise {
     pub line: Vec<String>,
     /// Where it comes from, for people: "game 3 of club.pgn, 12... Nf6??".
     pub source: String,
+}
+
+/// A time from now in words: "now", "in 40 minutes", "in 5 hours", "in
+/// 3 days".
+pub fn until(seconds: u64) -> String {
+    let plural = |n: u64, what: &str| format!("in {n} {what}{}", if n == 1 { "" } else { "s" });
+    match seconds {
+        0 => "now".to_string(),
+        s if s < 90 * 60 => plural(s.div_ceil(60), "minute"),
+        s if s < 20 * 60 * 60 => plural((s + 1800) / 3600, "hour"),
+        s => plural((s + schedule::DAY / 2) / schedule::DAY, "day"),
+    }
 }
 
 impl Exercise {

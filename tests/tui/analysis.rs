@@ -1310,6 +1310,7 @@ fn reviewed_game(number: usize) -> kibitz::review::batch::ReviewedGame {
             fen: "r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 3 3".into(),
             played: "Nf6".into(),
             best: Some("g6".into()),
+            better_line: vec!["g6".into()],
             class: kibitz::review::Class::Blunder,
             margin_cp: 300,
         }]

@@ -22,6 +22,7 @@ mod teach_game_tree;
 mod teach_predict;
 mod teach_tree;
 mod teach_tui;
+mod train_tui;
 mod tui;
 
 /// `insta` as these tests use it, with their snapshots kept where they were

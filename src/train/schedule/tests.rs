@@ -155,3 +155,13 @@ fn two_programs_training_at_once_lose_neither_answers() {
     assert_eq!(start.right, 1, "the other program's answer is kept");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn many_added_at_once_are_added_as_one_by_one() {
+    let mut s = Schedule::default();
+    assert!(s.add(exercise(START), 5));
+    let (added, already) = s.add_all(vec![exercise(OTHER), exercise(START), exercise(OTHER)], 9);
+    assert_eq!((added, already), (1, 2));
+    assert_eq!(s.cards.len(), 2);
+    assert_eq!((s.cards[0].added, s.cards[1].added), (5, 9));
+}

@@ -40,6 +40,8 @@ pub enum Panel {
     Caption,
     /// Teach mode: the same search by five methods.
     Comparison,
+    /// Train mode: the question, the verdict and the counts.
+    Train,
     /// A compact terminal: the names of the optional panels that take
     /// turns in one place (Tab switches).
     Tabs,

@@ -358,4 +358,6 @@ modes! {
     Analyse(analyse::Analysis), analysis, analysis_mut;
     /// Stepping through a recorded search.
     Teach(teach::Teach), teach, teach_mut;
+    /// The training schedule's due positions.
+    Train(train::Train), training, training_mut;
 }

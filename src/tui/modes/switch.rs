@@ -13,7 +13,7 @@ use crate::game::GameEnd;
 use crate::game::tree::GameTree;
 use crate::teach::{DEFAULT_DEPTH, Setup};
 use crate::tui::overlays::Overlay;
-use crate::tui::overlays::new_game::{ANALYSIS_CHOICE, NewGameForm, TEACH_CHOICE};
+use crate::tui::overlays::new_game::{ANALYSIS_CHOICE, NewGameForm, TEACH_CHOICE, TRAIN_CHOICE};
 use crate::tui::overlays::teach_positions::TeachPicker;
 use crate::tui::save::SavedGame;
 use crate::tui::shared::{Shared, Switch, Tone};
@@ -69,6 +69,10 @@ pub fn start(mode: &mut Mode, cx: &mut Shared, form: &NewGameForm, now: Instant)
         }
         return;
     }
+    if form.side == TRAIN_CHOICE {
+        train(mode, cx, now);
+        return;
+    }
     if form.side == ANALYSIS_CHOICE {
         analyse(mode, cx, GameTree::new(start), None, true, now);
         cx.say(
@@ -89,6 +93,31 @@ pub fn start(mode: &mut Mode, cx: &mut Shared, form: &NewGameForm, now: Instant)
     }
     play.start_game(cx, form, start, now);
     *mode = play.into();
+}
+
+/// Train: the schedule's due positions, one at a time.
+pub fn train(mode: &mut Mode, cx: &mut Shared, now: Instant) {
+    mode.get_mut().leave(cx, now);
+    let data = cx.services.dirs.as_ref().map(|d| d.data.clone());
+    let mut training = super::train::Train::new(data, crate::train::schedule::now());
+    cx.fresh_board();
+    training.show(cx);
+    let count = training.queue.len();
+    if let Some(problem) = training.problem.clone() {
+        cx.say(problem, Tone::Error);
+    } else if count == 0 {
+        cx.say("Nothing is due for training.", Tone::Info);
+    } else {
+        cx.say(
+            format!(
+                "Training: {} due. Move to answer; h hint, s solution, ? the keys.",
+                crate::core::counted(count as u64, "position", "positions")
+            ),
+            Tone::Info,
+        );
+    }
+    cx.started = true;
+    *mode = training.into();
 }
 
 /// Take up the autosaved game.

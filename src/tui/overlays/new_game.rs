@@ -17,18 +17,21 @@ use super::popup;
 use crate::tui::widgets::fitted::fitted;
 
 /// Who plays whom in the new-game dialog.
-pub const SIDE_CHOICES: [&str; 6] = [
+pub const SIDE_CHOICES: [&str; 7] = [
     "White",
     "Black",
     "Random",
     "Two players",
     "Analysis board",
     "Teach the search",
+    "Train: the positions due",
 ];
 /// The side choice that opens the analysis board instead of a game.
 pub const ANALYSIS_CHOICE: usize = 4;
 /// The side choice that opens teach mode.
 pub const TEACH_CHOICE: usize = 5;
+/// The side choice that opens training (the schedule's due positions).
+pub const TRAIN_CHOICE: usize = 6;
 
 /// Where the game starts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -214,6 +217,7 @@ impl NewGameForm {
             1 => self.side < 3,
             2 => self.side < ANALYSIS_CHOICE,
             3 | 4 => self.is_custom() && self.side < ANALYSIS_CHOICE,
+            5 => self.side != TRAIN_CHOICE,
             _ => field < Self::FIELDS.len(),
         }
     }
@@ -341,7 +345,7 @@ impl NewGameForm {
         };
         let presets = TimeControl::presets().len() as u32;
         match self.field {
-            0 => self.side = bump(self.side as u32, 0, TEACH_CHOICE as u32) as usize,
+            0 => self.side = bump(self.side as u32, 0, TRAIN_CHOICE as u32) as usize,
             1 => self.level = bump(u32::from(self.level), 1, 10) as u8,
             2 => self.time = bump(self.time as u32, 0, presets) as usize,
             3 => {
@@ -409,7 +413,11 @@ const DIALOG_WIDTH: u16 = 54;
 const FOCUS: &str = "▸";
 
 /// The side choices on their two rows: games, then the other modes.
-const SIDE_ROWS: [&[usize]; 2] = [&[0, 1, 2, 3], &[ANALYSIS_CHOICE, TEACH_CHOICE]];
+const SIDE_ROWS: [&[usize]; 3] = [
+    &[0, 1, 2, 3],
+    &[ANALYSIS_CHOICE, TEACH_CHOICE],
+    &[TRAIN_CHOICE],
+];
 
 impl NewGameForm {
     /// The "Play as" rows: every choice in sight, the chosen one in brackets
@@ -420,7 +428,11 @@ impl NewGameForm {
             .iter()
             .enumerate()
             .map(|(row, choices)| {
-                let label = if row == 0 { "Play as" } else { "or open" };
+                let label = match row {
+                    0 => "Play as",
+                    1 => "or open",
+                    _ => "",
+                };
                 // The field with the focus is marked by shape, not colour alone.
                 let mark = if selected && row == 0 { FOCUS } else { " " };
                 let mut spans = vec![Span::raw(format!("{mark}{label:<12}"))];
@@ -486,7 +498,7 @@ impl NewGameForm {
             frame,
             area,
             DIALOG_WIDTH,
-            shown.len() as u16 + 5,
+            shown.len() as u16 + SIDE_ROWS.len() as u16 + 3,
             "New game",
             theme,
         );

@@ -1,0 +1,40 @@
+#![allow(clippy::unwrap_used)]
+use super::*;
+
+const MATE: &str = r#"{"fen":"6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1","solution":["a1a8"],"solution_san":["Ra8#"],"theme":"mate in 1","game":3,"ply":41}"#;
+
+#[test]
+fn a_puzzles_line_becomes_a_puzzle() {
+    let text = format!("{MATE}\n\n");
+    let got = puzzles(&text, Path::new("/x/found.jsonl")).unwrap();
+    assert_eq!(got.len(), 1);
+    let p = &got[0];
+    assert_eq!(p.kind, Kind::Puzzle);
+    assert_eq!(p.solution, vec!["a1a8"]);
+    assert_eq!(p.solution_san, vec!["Ra8#"]);
+    assert_eq!(p.theme.as_deref(), Some("mate in 1"));
+    assert_eq!(p.source, "puzzle of found.jsonl, game 3 ply 41");
+}
+
+#[test]
+fn a_bad_line_is_named_and_nothing_is_taken() {
+    let cases = [
+        ("not json", "not a puzzle"),
+        (r#"{"fen":"bad","solution":["e2e4"]}"#, "fen:"),
+        (
+            r#"{"fen":"6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1","solution":[]}"#,
+            "no move",
+        ),
+        (
+            r#"{"fen":"6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1","solution":["a1a8","a8a1"]}"#,
+            "solution move 2",
+        ),
+    ];
+    for (bad, why) in cases {
+        let text = format!("{MATE}\n{bad}\n");
+        let e = puzzles(&text, Path::new("p.jsonl")).unwrap_err();
+        assert_eq!(e.line, 2, "{e}");
+        assert!(e.to_string().starts_with("p.jsonl line 2: "), "{e}");
+        assert!(e.why.contains(why), "{e}");
+    }
+}
