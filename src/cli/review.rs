@@ -46,6 +46,11 @@ pub struct ReviewArgs {
     /// Syzygy tables: the positions they cover are judged by them.
     #[arg(long)]
     pub syzygy: Option<PathBuf>,
+    /// With --all: another spelling of a player's name, one player in the
+    /// per-player report ("Name=Other Name"; repeatable; the config file's
+    /// [aliases] too).
+    #[arg(long, requires = "all", value_name = "NAME=OTHER")]
+    pub alias: Vec<String>,
 }
 
 /// Transposition table of each search, MiB.

@@ -15,7 +15,7 @@ use serde_json::json;
 use super::review::ReviewArgs;
 use super::{CliError, printable};
 use crate::review::SideSummary;
-use crate::review::batch::{self, BatchOptions, Players, ReviewedGame};
+use crate::review::batch::{self, Aliases, BatchOptions, Players, ReviewedGame};
 
 fn summary_json(s: &SideSummary) -> serde_json::Value {
     json!({
@@ -46,6 +46,33 @@ fn duration_text(d: Duration) -> String {
     }
 }
 
+/// The spellings merged in the per-player report: the config file's
+/// `[aliases]` (a wrong entry is a warning, as any config problem), then
+/// `--alias` (a wrong one is an error: it was just typed).
+fn aliases(args: &ReviewArgs) -> Result<Aliases, CliError> {
+    let mut aliases = Aliases::default();
+    if let Some(dirs) = crate::config::Dirs::locate() {
+        let (settings, problems) = crate::config::Settings::load(&dirs.config_file());
+        for problem in problems.iter().filter(|p| p.starts_with("config: aliases")) {
+            eprintln!("warning: {}", printable(problem));
+        }
+        for (name, other) in &settings.aliases {
+            if let Err(why) = aliases.add(name, other) {
+                eprintln!(
+                    "warning: config: aliases: \"{}\" = \"{}\": {}; left out",
+                    printable(name),
+                    printable(other),
+                    printable(&why)
+                );
+            }
+        }
+    }
+    for text in &args.alias {
+        aliases.add_flag(text).map_err(CliError::BadInput)?;
+    }
+    Ok(aliases)
+}
+
 /// Review every game of `args.pgn` (`--all`). `stop`, set by Ctrl-C, ends
 /// the review keeping the games finished.
 pub fn run(
@@ -54,6 +81,7 @@ pub fn run(
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
     let tables = super::review::prepare(args)?;
+    let aliases = aliases(args)?;
     let total = batch::count_games(&args.pgn).map_err(CliError::BadInput)?;
     if total == 0 {
         return Err(CliError::BadInput(format!(
@@ -73,7 +101,7 @@ pub fn run(
     let threads = options.threads;
     let stop = stop.unwrap_or_else(|| Arc::new(AtomicBool::new(false)));
     let started = Instant::now();
-    let mut players = Players::default();
+    let mut players = Players::with_aliases(aliases);
     let mut annotated = String::new();
     let mut reviewed = 0;
     let mut write_error = None;
@@ -222,7 +250,15 @@ fn report_players(
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
     if !args.output.json {
-        writeln!(out, "players (by the names in the PGN):")?;
+        let aliased = if players.has_aliases() {
+            " and the aliases given"
+        } else {
+            ""
+        };
+        writeln!(
+            out,
+            "players (by the names in the PGN, case and spacing aside{aliased}):"
+        )?;
     }
     for player in players.by_name() {
         let name = &player.name;
