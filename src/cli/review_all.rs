@@ -241,6 +241,19 @@ fn report_game(
     Ok(())
 }
 
+/// The command that opens a position to study as the board's report does:
+/// the lesson about the move played, at the depth where the search sees it
+/// fall short of the better one by the review's margin, opening where the
+/// search tries it. SAN needs no quoting (`#` starts no shell comment
+/// inside a word).
+fn teach_command(s: &batch::Study) -> String {
+    let mut command = format!("kibitz teach --fen '{}' --played {}", s.fen, s.played);
+    if let Some(best) = &s.best {
+        command.push_str(&format!(" --better {best} --margin {}", s.margin_cp));
+    }
+    command
+}
+
 /// Most positions to study listed a player in the text report.
 const STUDY_SHOWN: usize = 5;
 
@@ -295,13 +308,13 @@ fn report_players(
             for s in player.study.iter().take(STUDY_SHOWN) {
                 writeln!(
                     out,
-                    "    study game {} ply {}: {} ({}), better {}; kibitz teach --fen '{}'",
+                    "    study game {} ply {}: {} ({}), better {}; {}",
                     s.game,
                     s.ply,
                     s.played,
                     s.class.name(),
                     s.best.as_deref().unwrap_or("-"),
-                    s.fen
+                    teach_command(s)
                 )?;
             }
         }
