@@ -59,7 +59,20 @@ fn counted(moves: &[BookMove]) -> Vec<Move> {
         .collect()
 }
 
+/// The book's positions for `color`, within [`BOOK_DEPTH`] and
+/// [`BOOK_POSITIONS`], into `collector` in line order.
 pub(super) fn walk(book: &Book, color: shakmaty::Color, collector: &mut Collector) {
+    walk_within(book, color, collector, BOOK_DEPTH, BOOK_POSITIONS);
+}
+
+/// [`walk`] within `max_depth` plies and `max_positions` positions asked.
+pub(super) fn walk_within(
+    book: &Book,
+    color: shakmaty::Color,
+    collector: &mut Collector,
+    max_depth: usize,
+    max_positions: usize,
+) {
     let mut nodes = vec![Node {
         parent: None,
         m: None,
@@ -73,7 +86,7 @@ pub(super) fn walk(book: &Book, color: shakmaty::Color, collector: &mut Collecto
     let mut queue = VecDeque::from([(0usize, 0usize)]);
     let mut asked = 0;
     while let Some((at, depth)) = queue.pop_front() {
-        if depth >= BOOK_DEPTH || asked >= BOOK_POSITIONS {
+        if depth >= max_depth || asked >= max_positions {
             continue;
         }
         let position = nodes[at].position.clone();

@@ -319,3 +319,34 @@ fn the_shipped_books_pgn_files_are_repertoires_for_both_sides() {
     }
     assert!(files >= 5, "{files}");
 }
+
+#[test]
+fn the_book_walk_keeps_the_shallowest_positions_at_its_cap_and_depth() {
+    let book = crate::book::Book::open(&testdata("books/performance.bin")).unwrap();
+    let walked = |depth, cap| {
+        let mut collector = Collector::new("performance.bin", Color::Black);
+        book::walk_within(&book, Color::Black, &mut collector, depth, cap);
+        collector.exercises
+    };
+    let all = walked(BOOK_DEPTH, BOOK_POSITIONS);
+    // Black's answers to 1. e4, 1. d4 and 1. c4 come before any deeper one.
+    let capped = walked(BOOK_DEPTH, 3);
+    let lines: Vec<String> = capped.iter().map(|e| numbered(&e.line)).collect();
+    assert_eq!(lines, ["1. e4", "1. d4", "1. c4"]);
+    // Two plies deep: the same three questions, the cap not reached.
+    assert_eq!(walked(2, BOOK_POSITIONS), capped);
+    let shallow = walked(4, BOOK_POSITIONS);
+    assert!(shallow.iter().all(|e| e.line.len() <= 3));
+    assert!(
+        shallow.len() > 3 && shallow.len() < all.len(),
+        "{}",
+        shallow.len()
+    );
+    // Every capped walk is a part of the whole one, in the same order.
+    let keys: Vec<String> = all.iter().map(Exercise::key).collect();
+    let positions: Vec<usize> = shallow
+        .iter()
+        .map(|e| keys.iter().position(|k| *k == e.key()).unwrap())
+        .collect();
+    assert!(positions.windows(2).all(|w| w[0] < w[1]), "{positions:?}");
+}

@@ -119,6 +119,17 @@ impl ReviewAll {
         }
     }
 
+    /// The config file's `[aliases]`: a person's spellings are one player
+    /// (an entry naming no one is left out, as `review --all` does).
+    pub fn with_aliases(mut self, aliases: &[(String, String)]) -> Self {
+        let mut merged = crate::review::batch::Aliases::default();
+        for (name, other) in aliases {
+            let _ = merged.add(name, other);
+        }
+        self.players = Players::with_aliases(merged);
+        self
+    }
+
     /// The plies of every game of the file (the game list's, read to its
     /// end): the review can tell its length from the start.
     pub fn with_plies(mut self, plies: Vec<usize>) -> Self {
