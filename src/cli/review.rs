@@ -63,7 +63,25 @@ fn score_json(score: Score) -> serde_json::Value {
     }
 }
 
-fn side(color: Color) -> &'static str {
+/// The evaluations of the main line, the start and after each ply, White's
+/// view, as far as the review got: `{"cp": n}`, `{"mate": n}`, or
+/// `{"mate": 0, "mated": side}` for a checkmate on the board.
+pub(crate) fn evals_json(evals: &[Option<PositionEval>]) -> Vec<serde_json::Value> {
+    evals
+        .iter()
+        .map_while(|e| e.as_ref())
+        .map(|e| eval_json(review::eval_of(e)))
+        .collect()
+}
+
+pub(crate) fn eval_json(eval: review::accuracy::Eval) -> serde_json::Value {
+    match eval {
+        review::accuracy::Eval::Mated(mated) => json!({"mate": 0, "mated": side(mated)}),
+        review::accuracy::Eval::Score(score) => score_json(score),
+    }
+}
+
+pub(crate) fn side(color: Color) -> &'static str {
     if color.is_white() { "white" } else { "black" }
 }
 
@@ -147,6 +165,7 @@ pub fn run(args: &ReviewArgs, out: &mut dyn Write) -> Result<(), CliError> {
                 json!({
                     "ply": r.ply,
                     "san": r.san,
+                    "uci": tree.nodes[r.node].m.map(crate::game::notation::uci),
                     "mover": side(r.mover),
                     "eval_before": score_json(r.before),
                     "eval_after": if r.mates { json!({"mated": side(!r.mover)}) } else { score_json(r.after) },
@@ -156,15 +175,17 @@ pub fn run(args: &ReviewArgs, out: &mut dyn Write) -> Result<(), CliError> {
                     "best_line": r.better_line,
                     "mark": r.mark().and_then(mark_symbol),
                     "kept_file_mark": r.kept_mark().and_then(mark_symbol),
+                    "engine_choice": r.engine_choice,
+                    "note": r.note.map(review::Note::text),
                 })
             })
             .collect();
         let counts = |c| {
             let [i, m, b] = tally(&reviews, c);
-            let accuracy = review::SideSummary::of(&reviews, c)
-                .accuracy()
-                .map(|a| (a * 10.0).round() / 10.0);
-            json!({"inaccuracies": i, "mistakes": m, "blunders": b, "accuracy": accuracy})
+            let summary = review::SideSummary::of(&reviews, c);
+            let tenth = |x: f64| (x * 10.0).round() / 10.0;
+            json!({"inaccuracies": i, "mistakes": m, "blunders": b,
+                "accuracy": summary.accuracy().map(tenth), "acpl": summary.acpl().map(tenth)})
         };
         let value = json!({
             "game": args.game,
@@ -173,6 +194,9 @@ pub fn run(args: &ReviewArgs, out: &mut dyn Write) -> Result<(), CliError> {
             "result": tree.result,
             "movetime_ms": args.movetime,
             "thresholds": {"inaccuracy": review::INACCURACY, "mistake": review::MISTAKE, "blunder": review::BLUNDER},
+            "start_fen": shakmaty::fen::Fen::from_position(&tree.start, shakmaty::EnPassantMode::Legal).to_string(),
+            "start_turn": side(shakmaty::Position::turn(&tree.start)),
+            "evals": evals_json(&evals),
             "moves": moves,
             "summary": {"white": counts(Color::White), "black": counts(Color::Black)},
             "error": tree.error.as_ref().map(ToString::to_string),
@@ -251,16 +275,23 @@ fn write_text(
         } else if r.file_mark.is_some() {
             line.push_str("  the file's own mark");
         }
+        if let Some(note) = r.note {
+            line.push_str(&format!("  ({})", note.text()));
+        }
         writeln!(out, "{}", line.trim_end())?;
     }
     for color in [Color::White, Color::Black] {
         let [i, m, b] = tally(reviews, color);
-        let accuracy = review::SideSummary::of(reviews, color)
+        let summary = review::SideSummary::of(reviews, color);
+        let accuracy = summary
             .accuracy()
             .map_or("-".to_string(), |a| format!("{a:.1}%"));
+        let acpl = summary
+            .acpl()
+            .map_or("-".to_string(), |l| format!("{l:.0}"));
         writeln!(
             out,
-            "{}: accuracy {accuracy}, {}, {}, {}",
+            "{}: accuracy {accuracy}, average centipawn loss {acpl}, {}, {}, {}",
             side(color),
             crate::core::counted(i as u64, "inaccuracy", "inaccuracies"),
             crate::core::counted(m as u64, "mistake", "mistakes"),

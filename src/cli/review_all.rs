@@ -21,6 +21,7 @@ fn summary_json(s: &SideSummary) -> serde_json::Value {
     json!({
         "moves": s.moves,
         "accuracy": s.accuracy().map(|a| (a * 10.0).round() / 10.0),
+        "acpl": s.acpl().map(|a| (a * 10.0).round() / 10.0),
         "inaccuracies": s.inaccuracies,
         "mistakes": s.mistakes,
         "blunders": s.blunders,
@@ -29,8 +30,9 @@ fn summary_json(s: &SideSummary) -> serde_json::Value {
 
 fn summary_text(s: &SideSummary) -> String {
     let accuracy = s.accuracy().map_or("-".to_string(), |a| format!("{a:.1}%"));
+    let acpl = s.acpl().map_or("-".to_string(), |l| format!("{l:.0}"));
     format!(
-        "accuracy {accuracy}, {}, {}, {}",
+        "accuracy {accuracy}, acpl {acpl}, {}, {}, {}",
         crate::core::counted(s.inaccuracies as u64, "inaccuracy", "inaccuracies"),
         crate::core::counted(s.mistakes as u64, "mistake", "mistakes"),
         crate::core::counted(s.blunders as u64, "blunder", "blunders"),
@@ -198,6 +200,8 @@ fn report_game(
                 "black": game.black,
                 "result": game.result,
                 "plies": game.plies,
+                "start_turn": super::review::side(game.start_turn),
+                "evals": game.evals.iter().map(|&e| super::review::eval_json(e)).collect::<Vec<_>>(),
                 "summary": {
                     "white": summary_json(&game.sides[0]),
                     "black": summary_json(&game.sides[1]),

@@ -4,6 +4,7 @@
 pub mod annotations;
 pub mod archive;
 pub mod chess960;
+pub mod clocks;
 pub mod describe;
 pub mod fen;
 pub mod import;

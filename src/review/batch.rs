@@ -65,6 +65,11 @@ pub struct ReviewedGame {
     /// Moves on which the annotated game keeps the file's own mark where
     /// the review judged otherwise.
     pub kept_marks: Vec<KeptMark>,
+    /// The main line's evaluations, the start and after each ply (White's
+    /// view), as far as the review got.
+    pub evals: Vec<super::accuracy::Eval>,
+    /// The side to move at the start (who made the first move).
+    pub start_turn: Color,
 }
 
 /// A person's mark the annotated game keeps over the review's.
@@ -466,6 +471,11 @@ fn review_game(
         pgn: tree.to_pgn(),
         error,
         kept_marks,
+        evals: evals
+            .iter()
+            .map_while(|e| e.as_ref().map(super::eval_of))
+            .collect(),
+        start_turn: shakmaty::Position::turn(&tree.start),
     })
 }
 

@@ -20,25 +20,25 @@
 //! | mistake     | 10 points or more   | `?`  |
 //! | blunder     | 15 points or more   | `??` |
 //!
-//! A move that is the engine's own first choice costs nothing (the two
-//! searches see different depths, and their noise is not the player's
-//! fault); a forced move (the only legal one) is never classified.
+//! The engine's own first choice is never marked (the search before the
+//! move and the one after it see different depths, and their noise is not
+//! the player's fault), but it is not hidden either: its loss counts in
+//! the accuracy as the evaluations say, and `review --json` flags it
+//! (`engine_choice`). A forced move (the only legal one) is never marked.
 //!
 //! Where the endgame tables know a position, they judge it instead of the
 //! search: a win is 100 %, a draw 50 %, a loss 0 %, so a win thrown away to
 //! a draw is a blunder whatever a search would have scored.
 //!
-//! A side's accuracy is the mean over its moves of the per-move accuracy
-//! lichess publishes, from the winning chance lost:
+//! Two notes name what a number hides: "lost a forced mate" (a mate was
+//! there before the move and is not after it) and "missed a win" (the
+//! mover was winning, +3.00 or a table win, and is no longer better than
+//! +1.00).
 //!
-//! ```text
-//!     accuracy = 103.1668 * exp(-0.04354 * lost) - 3.1669   (clamped to 0-100)
-//! ```
-//!
-//! so a move that loses nothing scores 100, one that loses 10 points about
-//! 64, one that loses 20 about 40. (lichess weights its game figure by the
-//! position's volatility as well; kibitz takes the plain mean.)
+//! A side's accuracy and average centipawn loss are computed from the
+//! evaluations as lichess publishes them: see [`accuracy`].
 
+pub mod accuracy;
 pub mod batch;
 
 use std::time::Instant;
@@ -163,7 +163,55 @@ pub struct MoveReview {
     /// the game already had on this move: a person's, which an annotated
     /// game keeps instead of the review's.
     pub file_mark: Option<u8>,
+    /// The move is the engine's own first choice (never marked).
+    pub engine_choice: bool,
+    /// What the loss means, where a number hides it.
+    pub note: Option<Note>,
 }
+
+/// A note on a move beside its mark.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Note {
+    /// A forced mate was there before the move and is not after it.
+    LostForcedMate,
+    /// The mover was winning and is not after the move.
+    MissedWin,
+}
+
+impl Note {
+    pub fn text(self) -> &'static str {
+        match self {
+            Note::LostForcedMate => "lost a forced mate",
+            Note::MissedWin => "missed a win",
+        }
+    }
+
+    /// The note on a move from `before` to `after` (White's view) by
+    /// `mover`, which did not mate.
+    pub fn of(mover: Color, before: Score, after: Score) -> Option<Note> {
+        // Scores as the mover sees them (`for_white` turns a side's view
+        // into the other's, so it serves both ways).
+        let (before, after) = (before.for_white(mover), after.for_white(mover));
+        let mate = |s: Score| matches!(s, Score::Mate(n) if n > 0);
+        let at_least = |s: Score, cp: i32| match s {
+            Score::Mate(n) => n > 0,
+            Score::Centipawns(c) => c >= cp,
+        };
+        if mate(before) && !mate(after) {
+            Some(Note::LostForcedMate)
+        } else if at_least(before, WINNING_CP) && !at_least(after, BETTER_CP + 1) {
+            Some(Note::MissedWin)
+        } else {
+            None
+        }
+    }
+}
+
+/// A side "is winning" from +3.00 (a table win is far above), and "no
+/// longer better" at +1.00 or less: between the two, an advantage usually
+/// still wins with care.
+pub const WINNING_CP: i32 = 300;
+pub const BETTER_CP: i32 = 100;
 
 impl MoveReview {
     /// The mark the annotated game carries on this move: the file's own,
@@ -196,21 +244,20 @@ pub fn win_chance(score: Score) -> f64 {
     }
 }
 
-/// Lichess's published accuracy of one move (0-100) from the winning chance
-/// it lost (0-100 points).
-pub fn move_accuracy(lost: f64) -> f64 {
-    (103.1668 * (-0.04354 * lost).exp() - 3.1669).clamp(0.0, 100.0)
-}
-
 /// One side's review: its moves, how many were inaccuracies, mistakes and
-/// blunders, and its accuracy. Summaries add up (a player over a file).
+/// blunders, its accuracy and average centipawn loss. Summaries add up (a
+/// player over a file): the accuracy is then the mean of the games'
+/// accuracies, the loss the mean over all the moves.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct SideSummary {
     pub moves: usize,
     pub inaccuracies: usize,
     pub mistakes: usize,
     pub blunders: usize,
+    games: usize,
     accuracy_sum: f64,
+    loss_sum: f64,
+    loss_moves: usize,
 }
 
 impl SideSummary {
@@ -219,7 +266,6 @@ impl SideSummary {
         let mut summary = SideSummary::default();
         for r in reviews.iter().filter(|r| r.mover == color) {
             summary.moves += 1;
-            summary.accuracy_sum += move_accuracy(r.lost);
             match r.class {
                 Some(Class::Inaccuracy) => summary.inaccuracies += 1,
                 Some(Class::Mistake) => summary.mistakes += 1,
@@ -227,12 +273,28 @@ impl SideSummary {
                 None => {}
             }
         }
+        if let Some(first) = reviews.first() {
+            let figures = accuracy::game_figures(&evals_of(reviews), first.mover);
+            let side = figures[usize::from(color.is_black())];
+            if let (Some(a), Some(l)) = (side.accuracy, side.acpl) {
+                summary.games = 1;
+                summary.accuracy_sum = a;
+                summary.loss_sum = l * side.moves as f64;
+                summary.loss_moves = side.moves;
+            }
+        }
         summary
     }
 
-    /// The mean accuracy of the moves, if there are any.
+    /// The game accuracy (the mean of the games' over a file), if there
+    /// are moves.
     pub fn accuracy(&self) -> Option<f64> {
-        (self.moves > 0).then(|| self.accuracy_sum / self.moves as f64)
+        (self.games > 0).then(|| self.accuracy_sum / self.games as f64)
+    }
+
+    /// The average centipawn loss per move, if there are moves.
+    pub fn acpl(&self) -> Option<f64> {
+        (self.loss_moves > 0).then(|| self.loss_sum / self.loss_moves as f64)
     }
 
     pub fn add(&mut self, other: &SideSummary) {
@@ -240,7 +302,38 @@ impl SideSummary {
         self.inaccuracies += other.inaccuracies;
         self.mistakes += other.mistakes;
         self.blunders += other.blunders;
+        self.games += other.games;
         self.accuracy_sum += other.accuracy_sum;
+        self.loss_sum += other.loss_sum;
+        self.loss_moves += other.loss_moves;
+    }
+}
+
+/// The evaluations of a judged line, the start and after each move, as far
+/// as the moves follow each other without a gap.
+pub fn evals_of(reviews: &[MoveReview]) -> Vec<accuracy::Eval> {
+    let mut evals = Vec::new();
+    for (i, r) in reviews.iter().enumerate() {
+        if i > 0 && r.ply != reviews[i - 1].ply + 1 {
+            break;
+        }
+        if i == 0 {
+            evals.push(accuracy::Eval::Score(r.before));
+        }
+        evals.push(if r.mates {
+            accuracy::Eval::Mated(!r.mover)
+        } else {
+            accuracy::Eval::Score(r.after)
+        });
+    }
+    evals
+}
+
+/// A position's evaluation for the accuracy (and `review --json`).
+pub fn eval_of(e: &PositionEval) -> accuracy::Eval {
+    match e.mated {
+        Some(side) => accuracy::Eval::Mated(side),
+        None => accuracy::Eval::Score(e.score),
     }
 }
 
@@ -455,15 +548,18 @@ pub fn judge(tree: &GameTree, evals: &[Option<PositionEval>]) -> Vec<MoveReview>
         };
         let mover = position.turn();
         let best = before.pv.first().copied();
-        let lost = if best == Some(m) {
-            0.0
-        } else {
-            (before.chance_for(mover) - after.chance_for(mover)).max(0.0)
-        };
-        let class = if before.legal_moves > 1 {
+        let engine_choice = best == Some(m);
+        let lost = (before.chance_for(mover) - after.chance_for(mover)).max(0.0);
+        let class = if before.legal_moves > 1 && !engine_choice {
             Class::of(lost)
         } else {
             None
+        };
+        let mates = after.mated.is_some();
+        let note = if engine_choice || mates || before.legal_moves < 2 {
+            None
+        } else {
+            Note::of(mover, before.score, after.score)
         };
         out.push(MoveReview {
             node,
@@ -473,12 +569,14 @@ pub fn judge(tree: &GameTree, evals: &[Option<PositionEval>]) -> Vec<MoveReview>
             san: tree.nodes[node].san.to_string(),
             before: before.score,
             after: after.score,
-            mates: after.mated.is_some(),
+            mates,
             lost,
             class,
             better: best.filter(|&b| b != m),
             better_line: san_line(position, &before.pv),
             file_mark: quality_mark(&tree.nodes[node].nags),
+            engine_choice,
+            note,
         });
     }
     out
@@ -574,19 +672,23 @@ mod tests {
     use super::*;
 
     #[test]
-    fn accuracy_follows_the_published_curve() {
-        assert!((move_accuracy(0.0) - 100.0).abs() < 0.01);
-        assert!(
-            (move_accuracy(10.0) - 63.6).abs() < 0.1,
-            "{}",
-            move_accuracy(10.0)
+    fn notes_name_a_lost_mate_and_a_missed_win() {
+        use Score::{Centipawns as Cp, Mate};
+        let w = Color::White;
+        assert_eq!(Note::of(w, Mate(3), Cp(800)), Some(Note::LostForcedMate));
+        assert_eq!(Note::of(w, Mate(3), Mate(5)), None, "a longer mate is kept");
+        assert_eq!(Note::of(w, Cp(450), Cp(60)), Some(Note::MissedWin));
+        assert_eq!(Note::of(w, Cp(450), Cp(250)), None, "still better");
+        assert_eq!(Note::of(w, Cp(200), Cp(-300)), None, "was not winning");
+        // Black's view: White's -4.50 is Black's +4.50.
+        let b = Color::Black;
+        assert_eq!(Note::of(b, Cp(-450), Cp(0)), Some(Note::MissedWin));
+        assert_eq!(Note::of(b, Mate(-2), Cp(-900)), Some(Note::LostForcedMate));
+        assert_eq!(
+            Note::of(b, Mate(2), Cp(0)),
+            None,
+            "White's mate is not Black's"
         );
-        assert!(
-            (move_accuracy(20.0) - 40.1).abs() < 0.1,
-            "{}",
-            move_accuracy(20.0)
-        );
-        assert_eq!(move_accuracy(100.0), 0.0);
     }
 
     #[test]

@@ -1327,6 +1327,8 @@ fn reviewed_game(number: usize) -> kibitz::review::batch::ReviewedGame {
         pgn: String::new(),
         error: None,
         kept_marks: Vec::new(),
+        evals: Vec::new(),
+        start_turn: shakmaty::Color::White,
     }
 }
 
@@ -1445,4 +1447,48 @@ fn a_stopped_review_of_a_file_asks_first_and_resumes_where_it_stopped() {
     h.key(KeyCode::Esc);
     h.key(KeyCode::Esc);
     assert_eq!(h.app.cx.overlay, Overlay::GameList);
+}
+
+/// A game with `[%clk]` comments gets a move-time chart under the review's
+/// graph: the move on the board and its think, the longest think, bars.
+#[test]
+fn a_review_of_a_game_with_clocks_charts_the_time_each_move_took() {
+    let dir = common::TempHome::new("review-clocks");
+    let path = dir.join("clocks.pgn");
+    std::fs::write(
+        &path,
+        "[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n[TimeControl \"180+2\"]\n\n\
+         1. e4 { [%clk 0:02:59] } e5 { [%clk 0:03:00] } 2. Nf3 { [%clk 0:02:01] } \
+         Nc6 { [%clk 0:02:55] } 3. Bb5 { [%clk 0:01:58] } a6 { [%clk 0:02:50] } *\n",
+    )
+    .unwrap();
+    let mut h = Board::new((120, 40));
+    h.open(&path, Some(1));
+    h.key(KeyCode::Char('R'));
+    let requests = h.serve();
+    let Some(Request::Review { id, tree, .. }) = requests.into_iter().next() else {
+        panic!("a review request");
+    };
+    let positions = kibitz::review::mainline_positions(&tree);
+    let mainline = tree.mainline();
+    for (ply, (position, _)) in positions.iter().enumerate() {
+        let played = mainline.get(ply).and_then(|&n| tree.nodes[n].m);
+        let eval = PositionEval {
+            score: Score::Centipawns(20),
+            pv: played.into_iter().collect(),
+            depth: 12,
+            legal_moves: position.legal_moves().len(),
+            mated: None,
+        };
+        h.update(Msg::Review { id, ply, eval });
+    }
+    h.update(Msg::ReviewDone { id });
+    // On 2. Nf3: 2:59 + 2 s - 2:01 = 60 s; the longest think too.
+    h.goto(mainline[2]);
+    let screen = h.screen();
+    assert!(
+        screen.contains("time: 2. Nf3 1m00s · longest: 2. Nf3 1m00s"),
+        "{screen}"
+    );
+    insta::assert_snapshot!("analysis_review_clocks", screen);
 }

@@ -32,6 +32,8 @@ fn game(number: usize, white: &str, black: &str, result: &str, blunders: usize) 
         pgn: String::new(),
         error: None,
         kept_marks: Vec::new(),
+        evals: Vec::new(),
+        start_turn: shakmaty::Color::White,
     }
 }
 

@@ -18,6 +18,8 @@ fn game(number: usize, white: &str, black: &str) -> ReviewedGame {
         pgn: String::new(),
         error: None,
         kept_marks: Vec::new(),
+        evals: Vec::new(),
+        start_turn: shakmaty::Color::White,
     }
 }
 

@@ -40,6 +40,9 @@ use crate::tui::shared::{Shared, Tone};
 pub(super) const FOR_GAMES: &str = "That is for games; here Left goes back (:new starts a game).";
 /// The review graph's rows, without its title.
 const GRAPH_HEIGHT: u16 = 5;
+/// Rows the move-time chart adds below the graph: a caption and two rows
+/// of bars.
+const TIME_CHART_HEIGHT: u16 = 3;
 
 /// How many engine lines the analysis can show.
 pub const MAX_LINES: usize = 5;
@@ -71,6 +74,9 @@ pub struct ReviewState {
     /// `:annotate` or a save); a save writes the review again only when it
     /// has more.
     pub written: usize,
+    /// The time each move took, from the game's `[%clk]` comments (none
+    /// when it has no clocks).
+    pub times: Option<Vec<Option<std::time::Duration>>>,
 }
 
 impl ReviewState {

@@ -5,7 +5,7 @@ use crate::engine::eval;
 use crate::tui::layout::panels::{self as modes, Panel, Slot};
 use crate::tui::shared::Shared;
 
-use super::{Analysis, GRAPH_HEIGHT};
+use super::{Analysis, GRAPH_HEIGHT, TIME_CHART_HEIGHT};
 
 impl Analysis {
     /// The panels beside the board, top to bottom, and how high each is
@@ -16,6 +16,13 @@ impl Analysis {
         let tablebase_rows = cx.tablebase_view().map_or(0, |(_, moves)| moves.len() + 1);
         let book_moves = cx.book_moves().len();
         let review = self.review.is_some();
+        // The move-time chart's rows, where the game has clocks.
+        let graph_height = GRAPH_HEIGHT
+            + self
+                .review
+                .as_ref()
+                .and_then(|r| r.times.as_ref())
+                .map_or(0, |_| TIME_CHART_HEIGHT);
         let breakdown = self.breakdown;
         // The title, the header, the total, the note on the engine's
         // scores, and a row a term.
@@ -50,7 +57,7 @@ impl Analysis {
                             modes::list_height(book_moves, room, keep, 2)
                         })],
                         Panel::EvalGraph => vec![Slot::new(Panel::EvalGraph, move |room| {
-                            rule(room, GRAPH_HEIGHT + 1, 3)
+                            rule(room, graph_height + 1, 3)
                         })],
                         Panel::Breakdown => vec![Slot::new(Panel::Breakdown, move |room| {
                             rule(room, terms, 4)
@@ -73,7 +80,7 @@ impl Analysis {
                     (book_moves > 0 && room >= 10).then(|| book_moves.min(3) as u16 + 1)
                 }),
                 Slot::new(Panel::EvalGraph, move |room| {
-                    (review && room >= GRAPH_HEIGHT + 5).then_some(GRAPH_HEIGHT + 1)
+                    (review && room >= GRAPH_HEIGHT + 5).then(|| (graph_height + 1).min(room - 4))
                 }),
                 Slot::new(Panel::Breakdown, move |room| {
                     (breakdown && room >= 8).then(|| terms.min(room - 4))

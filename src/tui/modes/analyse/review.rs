@@ -52,6 +52,7 @@ impl Analysis {
             done: false,
             movetime_ms,
             written: 0,
+            times: crate::game::clocks::move_times(&analysis.tree),
         });
         // Where the panels take turns, the graph comes to the front.
         cx.side.chosen = Some(crate::tui::layout::Panel::EvalGraph);
@@ -162,8 +163,9 @@ impl Analysis {
         };
         match target {
             Some(m) => {
+                let note = m.note.map_or(String::new(), |n| format!("; {}", n.text()));
                 let text = format!(
-                    "{}{}: {} ({:.0}% lost), best {}",
+                    "{}{}: {} ({:.0}% lost{note}), best {}",
                     m.san,
                     m.class.map_or("", review::Class::symbol),
                     m.class.map_or("", review::Class::name),

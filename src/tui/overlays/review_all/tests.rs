@@ -12,6 +12,8 @@ fn game(number: usize) -> ReviewedGame {
         pgn: String::new(),
         error: None,
         kept_marks: Vec::new(),
+        evals: Vec::new(),
+        start_turn: shakmaty::Color::White,
     }
 }
 
