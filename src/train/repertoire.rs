@@ -46,6 +46,7 @@ const SNIFF_BYTES: usize = 4096;
 
 #[derive(Debug, Error)]
 pub enum RepertoireError {
+    /// Anything else that stops the reading, said as it is.
     #[error("{0}")]
     Unreadable(String),
     /// Missing, a directory, a FIFO, too large...

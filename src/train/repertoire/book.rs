@@ -30,8 +30,10 @@ use super::Collector;
 use crate::book::polyglot::polyglot_key;
 use crate::book::{Book, BookMove};
 
-/// Plies from the start position the walk looks at (the positions asked
-/// are within the first twelve plies: six moves each).
+/// Plies from the start position the walk looks at: the positions asked
+/// are within the first sixteen plies (eight moves each), deep enough for
+/// an opening trap to reach its point (the Lasker trap's 7... fxg1=N+ is
+/// ply 14).
 pub const BOOK_DEPTH: usize = 16;
 /// At most this many positions are asked from a book.
 pub const BOOK_POSITIONS: usize = 1_000;
