@@ -260,6 +260,10 @@ pub struct Settings {
     /// Play in lines of text instead of on the board (`kibitz --plain`),
     /// for screen readers.
     pub plain: bool,
+    /// `[aliases]`: other spellings of players' names, as (the name the
+    /// review's per-player report shows, another spelling), in the file's
+    /// order. `review --all` merges them (and refuses unknown names).
+    pub aliases: Vec<(String, String)>,
 }
 
 impl Default for Settings {
@@ -283,8 +287,35 @@ impl Default for Settings {
             move_table_threshold: crate::engine::protocol::DEFAULT_TABLE_THRESHOLD,
             move_table_decrement: crate::engine::movetables::Decrement::default(),
             plain: false,
+            aliases: Vec::new(),
         }
     }
+}
+
+/// `[aliases]`: `"Name" = "Other"` or `"Name" = ["Other", "Another"]`.
+/// The entries that are right are kept; the first wrong one is reported.
+fn parse_aliases(value: &toml::Value, aliases: &mut Vec<(String, String)>) -> Result<(), String> {
+    let table = value
+        .as_table()
+        .ok_or_else(|| format!("expected a table ([aliases]), found {value}"))?;
+    let mut problem = None;
+    for (name, others) in table {
+        let spellings: Vec<&toml::Value> = match others {
+            toml::Value::Array(list) => list.iter().collect(),
+            other => vec![other],
+        };
+        for other in spellings {
+            match other.as_str() {
+                Some(text) => aliases.push((name.clone(), text.to_string())),
+                None => {
+                    problem.get_or_insert_with(|| {
+                        format!("\"{name}\": expected a name or a list of names, found {other}")
+                    });
+                }
+            }
+        }
+    }
+    problem.map_or(Ok(()), Err)
 }
 
 /// An example file, shown by the help and the README.
@@ -308,6 +339,8 @@ move_table_moves = 0     # move-table moves tried first, 0-8 (0: learned for the
 move_table_threshold = 0 # ...only moves whose squares' weights add up to more than this
 move_table_decrement = "tried"  # at a cutoff lower the moves tried before it, or "all" other legal moves (Greer's rule)
 plain = false            # play in lines of text, for screen readers (kibitz --plain)
+# [aliases]              # review --all: a player's other spellings, merged into one player
+# "Magnus Carlsen" = ["Carlsen, Magnus", "Carlsen, M."]
 "#;
 
 impl Settings {
@@ -434,6 +467,14 @@ impl Settings {
                     .and_then(crate::engine::movetables::Decrement::parse)
                     .map(|v| settings.move_table_decrement = v)
                     .ok_or_else(|| format!("{value} is not a decrement rule (\"tried\" or \"all\")")),
+                "aliases" => {
+                    // The right entries are kept: a typo in one spelling
+                    // does not undo the others.
+                    if let Err(why) = parse_aliases(value, &mut settings.aliases) {
+                        problems.push(format!("config: aliases: {why}; left out"));
+                    }
+                    continue;
+                }
                 _ => {
                     problems.push(format!("config: unknown key '{key}' ignored"));
                     continue;
@@ -649,6 +690,30 @@ mod tests {
                 "{problems:?}"
             );
         }
+    }
+
+    #[test]
+    fn aliases_take_a_name_or_a_list_and_keep_the_right_entries() {
+        let (settings, problems) = Settings::parse(
+            "level = 3\n[aliases]\n\"Magnus Carlsen\" = [\"Carlsen, Magnus\", \"Carlsen, M.\"]\n\
+             \"Ann Smith\" = \"A. Smith\"\n\"Bob\" = [3]\n",
+        );
+        assert_eq!(settings.level.get(), 3);
+        let pair = |a: &str, b: &str| (a.to_string(), b.to_string());
+        assert_eq!(
+            settings.aliases,
+            [
+                pair("Ann Smith", "A. Smith"),
+                pair("Magnus Carlsen", "Carlsen, Magnus"),
+                pair("Magnus Carlsen", "Carlsen, M."),
+            ]
+        );
+        assert_eq!(
+            problems,
+            ["config: aliases: \"Bob\": expected a name or a list of names, found 3; left out"]
+        );
+        let (_, problems) = Settings::parse("aliases = \"x\"\n");
+        assert!(problems[0].contains("expected a table"), "{problems:?}");
     }
 
     #[test]

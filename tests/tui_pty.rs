@@ -569,6 +569,8 @@ fn teach_refuses_bad_input_before_touching_the_terminal() {
         &["teach", "--depth", "9"][..],
         &["teach", "--fen", "garbage"],
         &["teach", "--moves", "e2e5"],
+        &["teach", "--played", "e5"],
+        &["teach", "--played", "e4", "--better", "e2e4"],
         &[
             "teach",
             "--fen",
@@ -610,6 +612,50 @@ fn teach_refuses_bad_input_before_touching_the_terminal() {
             "{args:?}: still cooked"
         );
     }
+}
+
+/// The study line `kibitz review --all` prints for a blunder opens the
+/// lesson as the board's report does: about the move played, naming the
+/// better one, at the step where the search tries the played move.
+#[test]
+fn a_review_study_line_opens_the_lesson_at_the_played_move() {
+    let home = common::TempHome::new("pty-study-line");
+    let pgn = common::testdata("pgn/review-three.pgn");
+    let out = home
+        .command()
+        .args(["review", "--pgn", pgn.to_str().unwrap(), "--all"])
+        .args(["--movetime", "50", "--threads", "1"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let report = String::from_utf8(out.stdout).unwrap();
+    let line = report
+        .lines()
+        .find(|l| l.contains("study game 1 ply 6: Nf6 (blunder)"))
+        .unwrap_or_else(|| panic!("{report}"));
+    let command = &line[line.find("kibitz teach ").unwrap() + "kibitz teach ".len()..];
+    // --fen 'FEN' then words.
+    let (fen, rest) = command
+        .strip_prefix("--fen '")
+        .and_then(|c| c.split_once('\''))
+        .unwrap_or_else(|| panic!("{line}"));
+    assert!(rest.contains("--played Nf6 --better "), "{line}");
+    let mut args = vec!["teach", "--fen", fen];
+    args.extend(rest.split_whitespace());
+    let (mut s, mut child, _master) = start(&home, &args);
+    s.wait_for("the lesson at the played move", |screen| {
+        screen.contains("the search reaches Nf6")
+    });
+    let screen = s.screen();
+    assert!(screen.contains("3... Nf6 (played)"), "{screen}");
+    assert!(
+        screen.contains("In the game Nf6 was played: the review"),
+        "{screen}"
+    );
+    s.send("q");
+    s.wait_for("the quit question", |screen| screen.contains("Quit"));
+    s.send("y");
+    assert!(s.wait_exit(&mut *child).success());
 }
 
 #[test]

@@ -164,7 +164,11 @@ impl BoardArgs {
 }
 
 /// What teach mode opens on: the lesson and the step to open it at.
-pub type TeachStart = (crate::teach::Setup, Option<usize>);
+pub type TeachStart = (
+    crate::teach::Setup,
+    Option<usize>,
+    Option<crate::teach::Focus>,
+);
 
 /// The terminal board, after checking what it is to open (see
 /// `open_with`). Returns the signal that ended it, if one did.

@@ -52,6 +52,11 @@ pub struct ReviewArgs {
     /// With --all --train: only this player's mistakes (the name as the report gives it).
     #[arg(long, requires_all = ["all", "train"])]
     pub player: Option<String>,
+    /// With --all: another spelling of a player's name, one player in the
+    /// per-player report ("Name=Other Name"; repeatable; the config file's
+    /// [aliases] too).
+    #[arg(long, requires = "all", value_name = "NAME=OTHER")]
+    pub alias: Vec<String>,
 }
 
 /// Transposition table of each search, MiB.
@@ -166,7 +171,7 @@ pub fn run(args: &ReviewArgs, out: &mut dyn Write) -> Result<(), CliError> {
                 json!({
                     "ply": r.ply,
                     "san": r.san,
-                    "uci": tree.nodes[r.node].m.map(|m| crate::game::notation::uci(m)),
+                    "uci": tree.nodes[r.node].m.map(crate::game::notation::uci),
                     "mover": side(r.mover),
                     "eval_before": score_json(r.before),
                     "eval_after": if r.mates { json!({"mated": side(!r.mover)}) } else { score_json(r.after) },

@@ -15,7 +15,7 @@ use serde_json::json;
 use super::review::ReviewArgs;
 use super::{CliError, printable};
 use crate::review::SideSummary;
-use crate::review::batch::{self, BatchOptions, Players, ReviewedGame};
+use crate::review::batch::{self, Aliases, BatchOptions, Players, ReviewedGame};
 
 fn summary_json(s: &SideSummary) -> serde_json::Value {
     json!({
@@ -48,6 +48,33 @@ fn duration_text(d: Duration) -> String {
     }
 }
 
+/// The spellings merged in the per-player report: the config file's
+/// `[aliases]` (a wrong entry is a warning, as any config problem), then
+/// `--alias` (a wrong one is an error: it was just typed).
+fn aliases(args: &ReviewArgs) -> Result<Aliases, CliError> {
+    let mut aliases = Aliases::default();
+    if let Some(dirs) = crate::config::Dirs::locate() {
+        let (settings, problems) = crate::config::Settings::load(&dirs.config_file());
+        for problem in problems.iter().filter(|p| p.starts_with("config: aliases")) {
+            eprintln!("warning: {}", printable(problem));
+        }
+        for (name, other) in &settings.aliases {
+            if let Err(why) = aliases.add(name, other) {
+                eprintln!(
+                    "warning: config: aliases: \"{}\" = \"{}\": {}; left out",
+                    printable(name),
+                    printable(other),
+                    printable(&why)
+                );
+            }
+        }
+    }
+    for text in &args.alias {
+        aliases.add_flag(text).map_err(CliError::BadInput)?;
+    }
+    Ok(aliases)
+}
+
 /// Review every game of `args.pgn` (`--all`). `stop`, set by Ctrl-C, ends
 /// the review keeping the games finished.
 pub fn run(
@@ -56,6 +83,7 @@ pub fn run(
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
     let tables = super::review::prepare(args)?;
+    let aliases = aliases(args)?;
     let total = batch::count_games(&args.pgn).map_err(CliError::BadInput)?;
     if total == 0 {
         return Err(CliError::BadInput(format!(
@@ -75,7 +103,7 @@ pub fn run(
     let threads = options.threads;
     let stop = stop.unwrap_or_else(|| Arc::new(AtomicBool::new(false)));
     let started = Instant::now();
-    let mut players = Players::default();
+    let mut players = Players::with_aliases(aliases);
     let mut annotated = String::new();
     let mut reviewed = 0;
     let mut write_error = None;
@@ -235,6 +263,19 @@ fn report_game(
     Ok(())
 }
 
+/// The command that opens a position to study as the board's report does:
+/// the lesson about the move played, at the depth where the search sees it
+/// fall short of the better one by the review's margin, opening where the
+/// search tries it. SAN needs no quoting (`#` starts no shell comment
+/// inside a word).
+fn teach_command(s: &batch::Study) -> String {
+    let mut command = format!("kibitz teach --fen '{}' --played {}", s.fen, s.played);
+    if let Some(best) = &s.best {
+        command.push_str(&format!(" --better {best} --margin {}", s.margin_cp));
+    }
+    command
+}
+
 /// Most positions to study listed a player in the text report.
 const STUDY_SHOWN: usize = 5;
 
@@ -244,7 +285,15 @@ fn report_players(
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
     if !args.output.json {
-        writeln!(out, "players (by the names in the PGN):")?;
+        let aliased = if players.has_aliases() {
+            " and the aliases given"
+        } else {
+            ""
+        };
+        writeln!(
+            out,
+            "players (by the names in the PGN, case and spacing aside{aliased}):"
+        )?;
     }
     for player in players.by_name() {
         let name = &player.name;
@@ -281,13 +330,13 @@ fn report_players(
             for s in player.study.iter().take(STUDY_SHOWN) {
                 writeln!(
                     out,
-                    "    study game {} ply {}: {} ({}), better {}; kibitz teach --fen '{}'",
+                    "    study game {} ply {}: {} ({}), better {}; {}",
                     s.game,
                     s.ply,
                     s.played,
                     s.class.name(),
                     s.best.as_deref().unwrap_or("-"),
-                    s.fen
+                    teach_command(s)
                 )?;
             }
         }

@@ -52,9 +52,32 @@ pub struct TeachArgs {
     pub selective: bool,
     /// Open the lesson at this step (as the header counts them; past the
     /// end: the last step).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "played")]
     pub step: Option<usize>,
+    /// The move played in the position (SAN or UCI): the lesson is about
+    /// it and opens where the search tries it (as a review's study
+    /// position does).
+    #[arg(long, value_name = "MOVE", conflicts_with = "game_tree")]
+    pub played: Option<String>,
+    /// The better move (SAN or UCI), named beside the played one; without
+    /// --depth, the lesson searches the smallest depth (up to 6) at which
+    /// the played move falls short of it by --margin.
+    #[arg(long, value_name = "MOVE", requires = "played")]
+    pub better: Option<String>,
+    /// With --better: the centipawns by which the played move must fall
+    /// short at the lesson's depth (default 50; `kibitz review` gives each
+    /// position's).
+    #[arg(long, value_name = "CP", requires = "better")]
+    pub margin: Option<i32>,
 }
+
+/// How long `--better` may search for the lesson's depth, as the board's
+/// lessons of reviewed mistakes do.
+const DEPTH_SEARCH_TIME: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// The margin `--better` looks for when none is given: the least a
+/// review's lesson asks (`review::lesson_margin`).
+pub const DEFAULT_MARGIN_CP: i32 = 50;
 
 impl TeachArgs {
     /// The techniques switched on, from the lesson's defaults.
@@ -75,19 +98,16 @@ impl TeachArgs {
     /// The lesson: the position and depth checked before the terminal is
     /// taken over.
     pub fn setup(&self) -> Result<crate::teach::Setup, CliError> {
+        self.lesson().map(|(setup, _)| setup)
+    }
+
+    /// The lesson and, with `--played`, the move it is about.
+    pub fn lesson(&self) -> Result<(crate::teach::Setup, Option<crate::teach::Focus>), CliError> {
         if let Some(tree) = &self.game_tree {
-            return self.tree_setup(tree);
+            return self.tree_setup(tree).map(|setup| (setup, None));
         }
-        let depth = self.depth.unwrap_or(crate::teach::DEFAULT_DEPTH);
-        if !(MIN_DEPTH..=MAX_DEPTH).contains(&depth) {
-            let why = if depth < MIN_DEPTH {
-                "the search looks at least one ply ahead"
-            } else {
-                "deeper searches are too large to step through"
-            };
-            return Err(CliError::BadInput(format!(
-                "depth {depth} is out of range {MIN_DEPTH}..={MAX_DEPTH}: {why}"
-            )));
+        if let Some(depth) = self.depth {
+            check_depth(depth)?;
         }
         let (position, history) = self.position.setup()?;
         if position.legal_moves().is_empty() {
@@ -95,13 +115,86 @@ impl TeachArgs {
                 "the game is over in this position: there is no search to step through".into(),
             ));
         }
-        Ok(crate::teach::Setup {
+        let (depth, focus) = match &self.played {
+            Some(played) => {
+                let (depth, focus) = self.focus(&position, &history, played)?;
+                (depth, Some(focus))
+            }
+            None => (self.depth.unwrap_or(crate::teach::DEFAULT_DEPTH), None),
+        };
+        let setup = crate::teach::Setup {
             position,
             tree: None,
             history,
             depth,
             options: self.options(),
-        })
+        };
+        Ok((setup, focus))
+    }
+
+    /// `--played` (and `--better`): the lesson's depth and what it says,
+    /// in the words of the board's lessons of reviewed mistakes.
+    fn focus(
+        &self,
+        position: &shakmaty::Chess,
+        history: &[u64],
+        played: &str,
+    ) -> Result<(u32, crate::teach::Focus), CliError> {
+        let read = |flag: &str, text: &str| {
+            crate::game::notation::parse_move(position, text)
+                .map_err(|e| CliError::BadInput(format!("{flag} {e}")))
+        };
+        let played = read("--played", played)?;
+        let played_san = crate::teach::caption::san(position, played);
+        let opens = format!("the lesson opens where it tries {played_san} (Home: the start)");
+        let Some(better) = &self.better else {
+            let depth = self.depth.unwrap_or(crate::teach::DEFAULT_DEPTH);
+            let note = format!("In the game {played_san} was played; {opens}.");
+            return Ok((depth, focus(position, &played_san, note)));
+        };
+        let better = read("--better", better)?;
+        let better_san = crate::teach::caption::san(position, better);
+        if better == played {
+            return Err(CliError::BadInput(format!(
+                "--better {better_san} is the move played: name a different move"
+            )));
+        }
+        let margin = self.margin.unwrap_or(DEFAULT_MARGIN_CP);
+        if !(1..=3000).contains(&margin) {
+            return Err(CliError::BadInput(format!(
+                "--margin {margin} is out of range 1..=3000 centipawns"
+            )));
+        }
+        let (depth, sees) = match self.depth {
+            Some(depth) => (depth, format!("The lesson searches depth {depth}")),
+            None => match crate::review::refutation_depth(
+                position,
+                history,
+                played,
+                better,
+                margin,
+                MAX_DEPTH,
+                DEPTH_SEARCH_TIME,
+            ) {
+                Some(depth) => (
+                    depth,
+                    format!(
+                        "At depth {depth} the search already sees {played_san} fall short of {better_san}"
+                    ),
+                ),
+                None => (
+                    crate::teach::DEFAULT_DEPTH,
+                    format!(
+                        "No search up to depth {MAX_DEPTH} (in a second) showed {played_san} falling short of {better_san}; the lesson searches depth {}",
+                        crate::teach::DEFAULT_DEPTH
+                    ),
+                ),
+            },
+        };
+        let note = format!(
+            "In the game {played_san} was played: the review prefers {better_san}. {sees}; {opens}."
+        );
+        Ok((depth, focus(position, &played_san, note)))
     }
 
     /// A lesson on a hand-made tree: read and checked as `trace
@@ -129,7 +222,43 @@ impl TeachArgs {
 
     /// Open the board in teach mode on the lesson, with the board's options.
     pub fn open(&self, board: &BoardArgs, started: Instant) -> Result<Option<i32>, BoardError> {
-        let setup = self.setup()?;
-        super::board::open(board, board.load(), started, Some((setup, self.step)))
+        let (setup, focus) = self.lesson()?;
+        super::board::open(
+            board,
+            board.load(),
+            started,
+            Some((setup, self.step, focus)),
+        )
+    }
+}
+
+/// A lesson's depth a user gave: one the lesson can step through.
+fn check_depth(depth: u32) -> Result<(), CliError> {
+    if (MIN_DEPTH..=MAX_DEPTH).contains(&depth) {
+        return Ok(());
+    }
+    let why = if depth < MIN_DEPTH {
+        "the search looks at least one ply ahead"
+    } else {
+        "deeper searches are too large to step through"
+    };
+    Err(CliError::BadInput(format!(
+        "depth {depth} is out of range {MIN_DEPTH}..={MAX_DEPTH}: {why}"
+    )))
+}
+
+/// The lesson about `played_san` in `position`: titled by the move as a
+/// game numbers it (`12... Nf6`), `note` above every caption, opening
+/// where the search tries it.
+fn focus(position: &shakmaty::Chess, played_san: &str, note: String) -> crate::teach::Focus {
+    let dots = if position.turn().is_white() {
+        "."
+    } else {
+        "..."
+    };
+    crate::teach::Focus {
+        title: format!("{}{dots} {played_san} (played)", position.fullmoves()),
+        note,
+        goto: played_san.to_string(),
     }
 }

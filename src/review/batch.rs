@@ -96,29 +96,56 @@ pub struct Player {
     pub study: Vec<Study>,
 }
 
-/// The players of the reviewed games, by the names in the PGN.
+/// The players of the reviewed games, by the names in the PGN: spellings
+/// that differ only in case or spacing are one player (see [`fold`]), and
+/// [`Aliases`] merge other spellings of one person.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Players {
+    /// By the folded name.
     by_name: HashMap<String, Player>,
+    aliases: Aliases,
 }
 
 impl Players {
+    /// No players yet; `aliases` merge spellings as the games come.
+    pub fn with_aliases(aliases: Aliases) -> Players {
+        Players {
+            by_name: HashMap::new(),
+            aliases,
+        }
+    }
+
     /// Count a reviewed game for both its players. A name that names no
     /// one (`?`, `NN`, `-`, none) is never merged with another game's: each
     /// such side is a player of its own, named after its game.
     pub fn add(&mut self, game: &ReviewedGame) {
-        let names = [
-            player_name(&game.white, game.number, Color::White),
-            player_name(&game.black, game.number, Color::Black),
-        ];
+        let names = [(&game.white, Color::White), (&game.black, Color::Black)]
+            .map(|(tag, color)| self.name_of(tag, game.number, color));
         for ((name, side), study) in names.into_iter().zip(&game.sides).zip(&game.study) {
-            let player = self.by_name.entry(name.clone()).or_insert_with(|| Player {
+            let player = self.by_name.entry(fold(&name)).or_insert_with(|| Player {
                 name,
                 ..Player::default()
             });
             player.games += 1;
             player.summary.add(side);
             player.study.extend(study.iter().cloned());
+        }
+    }
+
+    /// The name the report gives the player of this tag: the alias's name,
+    /// else the tag (trimmed); unknown players by game and side.
+    fn name_of(&self, tag: &str, game: usize, color: Color) -> String {
+        if is_unknown_name(tag) {
+            return player_name(tag, game, color);
+        }
+        match self.aliases.resolve(tag) {
+            Some(name) => name.to_string(),
+            // The first spelling met names a player whose other spellings
+            // differ only in case or spaces.
+            None => match self.by_name.get(&fold(tag)) {
+                Some(player) => player.name.clone(),
+                None => tag.trim().to_string(),
+            },
         }
     }
 
@@ -129,9 +156,15 @@ impl Players {
         players
     }
 
-    /// The player of this name, if they played.
+    /// The player of this name (any of its spellings), if they played.
     pub fn get(&self, name: &str) -> Option<&Player> {
-        self.by_name.get(name)
+        let name = self.aliases.resolve(name).unwrap_or(name);
+        self.by_name.get(&fold(name))
+    }
+
+    /// Whether aliases merge spellings here.
+    pub fn has_aliases(&self) -> bool {
+        !self.aliases.is_empty()
     }
 
     pub fn len(&self) -> usize {
@@ -140,6 +173,82 @@ impl Players {
 
     pub fn is_empty(&self) -> bool {
         self.by_name.is_empty()
+    }
+}
+
+/// A name as compared: trimmed, lower case, runs of spaces as one, and a
+/// comma followed by one space ("Carlsen,Magnus", "carlsen ,  magnus" and
+/// "Carlsen, Magnus" are one name). Letters, accents and dots are kept:
+/// "M. Carlsen" and "Carlsen, Magnus" are two names until an alias says
+/// they are one.
+pub fn fold(name: &str) -> String {
+    let spaced = name.replace(',', ", ");
+    let mut out = String::with_capacity(spaced.len());
+    for word in spaced.split_whitespace() {
+        if !out.is_empty() && word != "," && !word.starts_with(',') {
+            out.push(' ');
+        }
+        out.extend(word.chars().flat_map(char::to_lowercase));
+    }
+    out
+}
+
+/// Other spellings of players' names: each maps to the name the report
+/// uses. `--alias "Magnus Carlsen=Carlsen, M."` and the config file's
+/// `[aliases]` table fill it.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Aliases {
+    /// Folded spelling -> the name shown.
+    to: HashMap<String, String>,
+}
+
+impl Aliases {
+    /// `other` is another spelling of `name`: the report shows `name`. A
+    /// chain merges: after `A=B` and `B=C`, C is A too. A name that names
+    /// no one (`?`, `NN`, `-`, empty) is refused: unknown players are never
+    /// merged.
+    pub fn add(&mut self, name: &str, other: &str) -> Result<(), String> {
+        for text in [name, other] {
+            if is_unknown_name(text) {
+                return Err(format!(
+                    "'{}' names no one and is never merged with another player",
+                    text.trim()
+                ));
+            }
+        }
+        let shown = self
+            .resolve(name)
+            .map_or_else(|| name.trim().to_string(), str::to_string);
+        let (name, other) = (fold(name), fold(other));
+        // Whatever went by `other`'s name goes by `shown` now.
+        let old = self.to.get(&other).map(|n| fold(n));
+        for target in self.to.values_mut() {
+            let folded = fold(target);
+            if folded == other || Some(&folded) == old.as_ref() {
+                *target = shown.clone();
+            }
+        }
+        self.to.insert(other, shown.clone());
+        self.to.entry(name).or_insert(shown);
+        Ok(())
+    }
+
+    /// Read `--alias`'s `Name=Other Name` and add it.
+    pub fn add_flag(&mut self, text: &str) -> Result<(), String> {
+        let (name, other) = text
+            .split_once('=')
+            .ok_or_else(|| format!("--alias '{text}': write it as \"Name=Other Name\""))?;
+        self.add(name, other)
+            .map_err(|why| format!("--alias '{text}': {why}"))
+    }
+
+    /// The name the report uses for `tag`, if an alias names it.
+    pub fn resolve(&self, tag: &str) -> Option<&str> {
+        self.to.get(&fold(tag)).map(String::as_str)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.to.is_empty()
     }
 }
 
@@ -373,3 +482,6 @@ fn review_game(
         start_turn: shakmaty::Position::turn(&tree.start),
     })
 }
+
+#[cfg(test)]
+mod tests;

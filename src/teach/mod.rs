@@ -53,6 +53,16 @@ pub const MAX_EVENTS: usize = 1_500_000;
 /// recordable search stores is overwritten.
 const HASH_MB: usize = 16;
 
+/// A lesson about one move of its position (a reviewed mistake, `kibitz
+/// teach --played`): the title, a note shown above every step's caption,
+/// and the line (SAN from the root) to open at once the search is recorded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Focus {
+    pub title: String,
+    pub note: String,
+    pub goto: String,
+}
+
 /// What to record: a position (or a hand-made game tree), a depth and the
 /// techniques switched on.
 #[derive(Debug, Clone, PartialEq)]

@@ -65,8 +65,13 @@ pub struct Options {
     pub pgn: Option<(PathBuf, Option<usize>)>,
     /// Start on the analysis board (with `fen`, or the start position).
     pub analyse: bool,
-    /// Start in teach mode: the lesson, and the step to open it at.
-    pub teach: Option<(crate::teach::Setup, Option<usize>)>,
+    /// Start in teach mode: the lesson, the step to open it at, and the
+    /// move it is about (opened there once recorded).
+    pub teach: Option<(
+        crate::teach::Setup,
+        Option<usize>,
+        Option<crate::teach::Focus>,
+    )>,
     /// Start on the course screen (`kibitz learn`), where the learner
     /// stopped.
     pub course: bool,
@@ -262,10 +267,13 @@ pub fn run(options: Options) -> anyhow::Result<Option<i32>> {
         Err(e) => messages.push(format!("{e}; playing without a book")),
     }
     let now = Instant::now();
-    if let Some((setup, step)) = &options.teach {
+    if let Some((setup, step, focus)) = &options.teach {
         // Esc leads from teach mode to the analysis board of the position.
         app.analyse_position(setup.position.clone(), now);
         app.teach_lesson(setup.clone(), *step, now);
+        if let Some(focus) = focus {
+            app.focus_lesson(focus.clone());
+        }
     } else if options.course {
         app.open_course(now);
     } else if let Some((path, number)) = &options.pgn {

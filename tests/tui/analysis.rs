@@ -1197,7 +1197,7 @@ fn review_all_from_the_game_list_reports_players_games_and_lessons() {
     // Tab: the games' table, in the file's order.
     h.key(KeyCode::Tab);
     let screen = h.screen();
-    assert!(screen.contains("Games · Enter opens"), "{screen}");
+    assert!(screen.contains("Games, by number · s sort"), "{screen}");
     assert!(screen.find("Ann").unwrap() < screen.find("Cleo").unwrap());
     // Back to the players by name; Enter on Bob lists his positions.
     h.key(KeyCode::Tab);

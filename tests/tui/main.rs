@@ -15,6 +15,7 @@ mod evening_play;
 mod evening_status;
 mod movetables_tui;
 mod resize;
+mod review_all_tui;
 mod screens;
 mod scripted;
 mod stats_panel;

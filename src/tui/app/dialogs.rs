@@ -228,7 +228,8 @@ impl App {
                     .as_ref()
                     .filter(|list| list.path == path && list.done && list.error.is_none())
                     .map(|list| list.games.iter().map(|g| g.plies).collect());
-                let review = ReviewAll::new(path, id, movetime, threads, now);
+                let review = ReviewAll::new(path, id, movetime, threads, now)
+                    .with_aliases(&cx.services.settings.aliases);
                 cx.review_all = Some(match plies {
                     Some(plies) => review.with_plies(plies),
                     None => review,

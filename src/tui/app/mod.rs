@@ -210,6 +210,17 @@ impl App {
         self.dirty = true;
     }
 
+    /// The lesson open in teach mode is about one move: its title and
+    /// note, and it opens where the search tries the move once recorded
+    /// (as a reviewed mistake's lesson does).
+    pub fn focus_lesson(&mut self, focus: crate::teach::Focus) {
+        if let Some(teaching) = self.mode.teach_mut() {
+            teaching.title = focus.title;
+            teaching.note = Some(focus.note);
+            teaching.goto_on_record = Some(focus.goto);
+        }
+    }
+
     /// Teach the position on the board (`T`, `:teach`).
     fn teach_board(&mut self, now: Instant) {
         switch::teach_board(&mut self.mode, &mut self.lesson, &mut self.cx, now);

@@ -1,8 +1,8 @@
 //! The game list's "review all" (Ctrl-R): every game of the file reviewed
 //! in the background, the report filling in as games finish: a table of
 //! players (by the names in the PGN) sortable by name, accuracy, blunders or
-//! games; a table of games; and a player's positions to study, each of
-//! which opens as a lesson in teach mode.
+//! games; a table of games sortable by each column; and a player's positions
+//! to study, each of which opens as a lesson in teach mode.
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -23,6 +23,9 @@ use crate::tui::widgets::fitted::fitted;
 use super::game_list::{Column, cells, short_name};
 use super::popup;
 
+mod sort;
+pub use sort::{GameRow, GameSort, SortBy};
+
 /// What the background review reports.
 #[derive(Debug, Clone)]
 pub enum ReviewAllEvent {
@@ -41,46 +44,6 @@ pub enum Table {
     Games,
     /// The positions to study of the player with this name.
     Study,
-}
-
-/// The order of the players' table.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SortBy {
-    Name,
-    Accuracy,
-    Blunders,
-    Games,
-}
-
-impl SortBy {
-    fn next(self) -> SortBy {
-        match self {
-            SortBy::Name => SortBy::Accuracy,
-            SortBy::Accuracy => SortBy::Blunders,
-            SortBy::Blunders => SortBy::Games,
-            SortBy::Games => SortBy::Name,
-        }
-    }
-
-    fn name(self) -> &'static str {
-        match self {
-            SortBy::Name => "name",
-            SortBy::Accuracy => "accuracy",
-            SortBy::Blunders => "blunders",
-            SortBy::Games => "games",
-        }
-    }
-}
-
-/// One reviewed game's row.
-#[derive(Debug, Clone, PartialEq)]
-pub struct GameRow {
-    pub number: usize,
-    pub white: String,
-    pub black: String,
-    pub result: String,
-    pub plies: usize,
-    pub sides: [SideSummary; 2],
 }
 
 /// What a key did in the review's table.
@@ -118,6 +81,9 @@ pub struct ReviewAll {
     pub sort: SortBy,
     /// The players' order reversed.
     pub reversed: bool,
+    /// The games' order, and whether it is reversed.
+    pub game_sort: GameSort,
+    pub games_reversed: bool,
     /// The row under the pointer in the table shown.
     pub selected: usize,
     /// The player whose positions are listed (`Table::Study`).
@@ -145,10 +111,23 @@ impl ReviewAll {
             table: Table::Players,
             sort: SortBy::Name,
             reversed: false,
+            game_sort: GameSort::Number,
+            games_reversed: false,
             selected: 0,
             player: None,
             plies: Vec::new(),
         }
+    }
+
+    /// The config file's `[aliases]`: a person's spellings are one player
+    /// (an entry naming no one is left out, as `review --all` does).
+    pub fn with_aliases(mut self, aliases: &[(String, String)]) -> Self {
+        let mut merged = crate::review::batch::Aliases::default();
+        for (name, other) in aliases {
+            let _ = merged.add(name, other);
+        }
+        self.players = Players::with_aliases(merged);
+        self
     }
 
     /// The plies of every game of the file (the game list's, read to its
@@ -220,25 +199,12 @@ impl ReviewAll {
 
     /// The players in the table's order.
     pub fn players_sorted(&self) -> Vec<&Player> {
-        let mut players = self.players.by_name();
-        // Stable sorts over the name order: ties stay alphabetical. The
-        // first of each order is the one a reader looks for: the most
-        // accurate, the most blunders, the most games.
-        match self.sort {
-            SortBy::Name => {}
-            SortBy::Accuracy => players.sort_by(|a, b| {
-                let accuracy = |p: &Player| p.summary.accuracy().unwrap_or(-1.0);
-                accuracy(b).total_cmp(&accuracy(a))
-            }),
-            SortBy::Blunders => {
-                players.sort_by_key(|p| std::cmp::Reverse(p.summary.blunders));
-            }
-            SortBy::Games => players.sort_by_key(|p| std::cmp::Reverse(p.games)),
-        }
-        if self.reversed {
-            players.reverse();
-        }
-        players
+        sort::players(self.players.by_name(), self.sort, self.reversed)
+    }
+
+    /// The games in the table's order.
+    pub fn games_sorted(&self) -> Vec<&GameRow> {
+        sort::games(&self.games, self.game_sort, self.games_reversed)
     }
 
     /// The positions to study of the chosen player, in the file's order.
@@ -291,6 +257,15 @@ impl ReviewAll {
                 self.reversed = !self.reversed;
                 self.selected = 0;
             }
+            KeyCode::Char('s') if self.table == Table::Games => {
+                self.game_sort = self.game_sort.next();
+                self.games_reversed = false;
+                self.selected = 0;
+            }
+            KeyCode::Char('r') if self.table == Table::Games => {
+                self.games_reversed = !self.games_reversed;
+                self.selected = 0;
+            }
             KeyCode::Enter => match self.table {
                 Table::Players => {
                     if let Some(player) = self.players_sorted().get(self.selected) {
@@ -300,7 +275,7 @@ impl ReviewAll {
                     }
                 }
                 Table::Games => {
-                    if let Some(game) = self.games.get(self.selected) {
+                    if let Some(game) = self.games_sorted().get(self.selected) {
                         return ReviewAllKey::OpenGame(self.path.clone(), game.number);
                     }
                 }
@@ -377,7 +352,15 @@ impl ReviewAll {
                 self.sort.name(),
                 if self.reversed { " (reversed)" } else { "" }
             ),
-            Table::Games => " Games · Enter opens the game · Tab players · Esc closes".to_string(),
+            Table::Games => format!(
+                " Games, by {}{} · s sort · r reverse · Enter opens the game · Tab players · Esc closes",
+                self.game_sort.name(),
+                if self.games_reversed {
+                    " (reversed)"
+                } else {
+                    ""
+                }
+            ),
             Table::Study => format!(
                 " {}: positions to study · Enter opens a lesson · Esc back",
                 self.player.as_deref().unwrap_or("?")
@@ -444,7 +427,7 @@ impl ReviewAll {
                     "?! ? ??: W / B",
                     nw = names
                 ),
-                self.games
+                self.games_sorted()
                     .iter()
                     .map(|g| {
                         let marks = |s: &SideSummary| {

@@ -100,3 +100,26 @@ fn the_title_fits_its_box_without_cutting_a_token() {
         format!("{name} · reviewing… 0 of…")
     );
 }
+
+/// The config file's aliases merge a person's spellings in the players'
+/// table as they do in `review --all`; an alias naming no one is left out.
+#[test]
+fn the_config_aliases_merge_players_in_the_table() {
+    let t0 = Instant::now();
+    let aliases = [
+        ("Ann Smith".to_string(), "Ann".to_string()),
+        ("Bob".to_string(), "?".to_string()),
+    ];
+    let mut review =
+        ReviewAll::new("f.pgn".into(), 1, Duration::from_millis(300), 1, t0).with_aliases(&aliases);
+    let mut second = game(2);
+    second.white = "ann smith".into();
+    review.event(ReviewAllEvent::Game(Box::new(game(1))), t0);
+    review.event(ReviewAllEvent::Game(Box::new(second)), t0);
+    let names: Vec<(&str, usize)> = review
+        .players_sorted()
+        .iter()
+        .map(|p| (p.name.as_str(), p.games))
+        .collect();
+    assert_eq!(names, [("Ann Smith", 2), ("Bob", 2)]);
+}
