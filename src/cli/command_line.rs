@@ -17,6 +17,7 @@ use super::learn::LearnArgs;
 use super::movetables::MovetablesArgs;
 use super::perft::PerftArgs;
 use super::pgn::PgnArgs;
+use super::puzzles::PuzzlesArgs;
 use super::review::ReviewArgs;
 use super::tb::TbCommand;
 use super::teach::TeachArgs;
@@ -79,6 +80,8 @@ pub enum Commands {
     Review(ReviewArgs),
     /// Train: the positions due from your reviews' mistakes, puzzles and repertoire, with spaced repetition.
     Train(TrainArgs),
+    /// Find puzzles in a PGN file's games: a mistake, then one move that wins clearly.
+    Puzzles(PuzzlesArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     Completions(CompletionsArgs),
     /// Print the manual page (roff, for `man -l -`), or a subcommand's.
@@ -113,6 +116,7 @@ impl Commands {
             }
             Commands::Review(args) => super::review::run(args, out),
             Commands::Train(args) => args.run(stop_on_interrupt(), out),
+            Commands::Puzzles(args) => super::puzzles::run(args, stop_on_interrupt(), out),
             Commands::Completions(args) => args.run(Cli::command(), out),
             Commands::Man(args) => args.run(Cli::command(), out),
         }

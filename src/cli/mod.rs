@@ -19,6 +19,7 @@ pub mod movetables;
 pub mod perft;
 pub mod pgn;
 pub mod plain;
+pub mod puzzles;
 pub mod review;
 pub mod review_all;
 pub mod tb;

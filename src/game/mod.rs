@@ -7,6 +7,7 @@ pub mod chess960;
 pub mod clocks;
 pub mod describe;
 pub mod fen;
+pub mod file_jobs;
 pub mod import;
 pub mod movetext;
 pub mod notation;

@@ -4,15 +4,16 @@
 //! the positions worth studying. The file is streamed: a reader thread hands
 //! the games out through a small queue, so only a few are in memory at a
 //! time however long the file is. Games come back in the file's order. A
-//! stop keeps the games already finished.
+//! stop keeps the games already finished. (That walk through the file is
+//! `game::file_jobs`, which `kibitz puzzles` shares.)
 //!
 //! The command line (`kibitz review --pgn FILE --all`) and the game list's
 //! "review all" both use this.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use shakmaty::fen::Fen;
@@ -20,7 +21,6 @@ use shakmaty::{Color, EnPassantMode};
 
 use super::{Class, SideSummary};
 use crate::engine::Limits;
-use crate::game::import::read_games;
 use crate::game::tree::GameTree;
 use crate::tablebase::Tablebases;
 
@@ -342,71 +342,16 @@ pub fn review_file(
     stop: &Arc<AtomicBool>,
     on_game: &mut dyn FnMut(ReviewedGame) -> bool,
 ) -> Result<Option<String>, String> {
-    let file = crate::fsutil::open_regular(path).map_err(|e| e.to_string())?;
     let threads = options.threads.clamp(1, 64);
-    let skip = options.skip;
     let hash_mb = (options.hash_mb / threads).max(MIN_HASH_MB);
     let limits = Limits {
         movetime: Some(options.movetime),
         ..Limits::default()
     };
-    let (jobs_tx, jobs_rx) = crossbeam_channel::bounded::<(usize, GameTree)>(threads * 2);
-    let (done_tx, done_rx) = crossbeam_channel::unbounded::<(usize, Option<ReviewedGame>)>();
-    std::thread::scope(|scope| {
-        let reader_stop = Arc::clone(stop);
-        let reader = scope.spawn(move || {
-            let mut number = 0;
-            read_games(std::io::BufReader::new(file), &mut |tree| {
-                number += 1;
-                !reader_stop.load(Ordering::Relaxed)
-                    && (number <= skip || jobs_tx.send((number, tree)).is_ok())
-            })
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))
-        });
-        for _ in 0..threads {
-            let jobs = jobs_rx.clone();
-            let done = done_tx.clone();
-            let stop = Arc::clone(stop);
-            let tables = tables.clone();
-            let limits = limits.clone();
-            scope.spawn(move || {
-                let stopped = || stop.load(Ordering::Relaxed);
-                for (number, tree) in jobs.iter() {
-                    let result =
-                        review_game(number, tree, &limits, hash_mb, tables.as_deref(), &stopped);
-                    if done.send((number, result)).is_err() {
-                        return;
-                    }
-                }
-            });
-        }
-        drop(done_tx);
-        drop(jobs_rx);
-        // Results come in any order; they are handed out in the file's.
-        // The games handed out are always the first ones not skipped, with
-        // no gap: after a game cut short by a stop none is handed out, so
-        // that a review taken up again starts right after the last one.
-        let mut waiting: BTreeMap<usize, Option<ReviewedGame>> = BTreeMap::new();
-        let mut next = skip + 1;
-        let mut cut = false;
-        for (number, result) in done_rx.iter() {
-            waiting.insert(number, result);
-            while let Some(result) = waiting.remove(&next) {
-                next += 1;
-                match result {
-                    Some(game) if !cut => {
-                        if !on_game(game) {
-                            // The threads see the stop and end.
-                            stop.store(true, Ordering::Relaxed);
-                        }
-                    }
-                    Some(_) => {}
-                    None => cut = true,
-                }
-            }
-        }
-        Ok(reader.join().ok().and_then(Result::err))
-    })
+    let work = |number: usize, tree: GameTree, stopped: &dyn Fn() -> bool| {
+        review_game(number, tree, &limits, hash_mb, tables.as_deref(), stopped)
+    };
+    crate::game::file_jobs::each_game(path, threads, options.skip, stop, &work, on_game)
 }
 
 /// Review game `number` of the file; `None` when stopped before the end.

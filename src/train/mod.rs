@@ -12,6 +12,7 @@
 //! draws: the command line and the TUI mode do that.
 
 pub mod check;
+pub mod find;
 pub mod import;
 pub mod lesson;
 pub mod mistakes;
