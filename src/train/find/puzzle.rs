@@ -132,6 +132,17 @@ impl Puzzle {
     }
 }
 
+/// Every puzzle of a puzzle file's text (one JSON object a line, blank
+/// lines skipped), each checked as [`Puzzle::from_json_line`] does; the
+/// first bad line's number (from 1) and what is wrong with it otherwise.
+pub fn read_puzzles(text: &str) -> Result<Vec<Puzzle>, (usize, PuzzleError)> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, line)| !line.trim().is_empty())
+        .map(|(index, line)| Puzzle::from_json_line(line).map_err(|e| (index + 1, e)))
+        .collect()
+}
+
 /// The FEN kibitz writes for a position (en passant only where it is
 /// legal), as a review's positions to study are written.
 pub fn fen_of(position: &shakmaty::Chess) -> String {
