@@ -6,7 +6,8 @@ For each puzzle (one JSON object per line, as `kibitz puzzles --json` or
 first move counts as right when it is Stockfish's best move, or when
 Stockfish scores it as winning as clearly: within TOLERANCE points of
 winning chance (0-100, lichess's curve, a forced mate 100) of the best.
-Prints each miss and the shares.
+Prints each miss and the shares; then the same for every move of the
+solver in the solutions (the later ones after the puzzle's own replies).
 
 Needs python-chess and a Stockfish binary (Debian's `stockfish` package:
 /usr/games/stockfish; `bash ../shared/tools/install_opponents.sh` installs
@@ -47,32 +48,46 @@ def main() -> int:
     engine = chess.engine.SimpleEngine.popen_uci(args.stockfish)
     engine.configure({"Threads": args.threads, "Hash": 64})
     limit = chess.engine.Limit(depth=args.depth)
+
+    def judge(board: chess.Board, ours: chess.Move, where: str) -> str:
+        """'same', 'as clear' or 'miss' (printed) for our move here."""
+        best = engine.analyse(board, limit)
+        best_move = best["pv"][0]
+        if best_move == ours:
+            return "same"
+        mine = engine.analyse(board, limit, root_moves=[ours])
+        best_chance = win_chance(best["score"], board.turn)
+        our_chance = win_chance(mine["score"], board.turn)
+        if our_chance >= best_chance - TOLERANCE:
+            return "as clear"
+        print(
+            f"miss: {where} {board.fen()}: "
+            f"{board.san(ours)} ({mine['score'].pov(board.turn)}, {our_chance:.0f}%) "
+            f"but Stockfish {board.san(best_move)} "
+            f"({best['score'].pov(board.turn)}, {best_chance:.0f}%)"
+        )
+        return "miss"
+
     total = same = as_clear = 0
+    later = later_right = 0
     with open(args.puzzles, encoding="utf-8") as lines:
         for line in lines:
             if not line.strip():
                 continue
             puzzle = json.loads(line)
             board = chess.Board(puzzle["fen"])
-            ours = chess.Move.from_uci(puzzle["solution"][0])
-            best = engine.analyse(board, limit)
-            best_move = best["pv"][0]
+            moves = [chess.Move.from_uci(m) for m in puzzle["solution"]]
+            where = f"game {puzzle['game']} ply {puzzle['ply']}"
+            verdict = judge(board, moves[0], where)
             total += 1
-            if best_move == ours:
-                same += 1
-                continue
-            mine = engine.analyse(board, limit, root_moves=[ours])
-            best_chance = win_chance(best["score"], board.turn)
-            our_chance = win_chance(mine["score"], board.turn)
-            if our_chance >= best_chance - TOLERANCE:
-                as_clear += 1
-                continue
-            print(
-                f"miss: game {puzzle['game']} ply {puzzle['ply']} {puzzle['fen']}: "
-                f"{board.san(ours)} ({mine['score'].pov(board.turn)}, {our_chance:.0f}%) "
-                f"but Stockfish {board.san(best_move)} "
-                f"({best['score'].pov(board.turn)}, {best_chance:.0f}%)"
-            )
+            same += verdict == "same"
+            as_clear += verdict == "as clear"
+            for index, move in enumerate(moves):
+                if index > 0 and index % 2 == 0:
+                    later += 1
+                    verdict = judge(board, move, f"{where} move {index // 2 + 1}")
+                    later_right += verdict != "miss"
+                board.push(move)
     engine.quit()
     if total == 0:
         print("no puzzles")
@@ -83,6 +98,11 @@ def main() -> int:
         f"as clear a win {as_clear}; right {right} ({100 * right / total:.1f}%) "
         f"at depth {args.depth}, tolerance {TOLERANCE} points"
     )
+    if later:
+        print(
+            f"later moves of the solver: {later}, right {later_right} "
+            f"({100 * later_right / later:.1f}%)"
+        )
     return 0
 
 
