@@ -117,6 +117,11 @@ fn puzzles_json_lines_hold_legal_solutions_and_the_out_file_the_same() {
     for line in written.lines() {
         kibitz::train::find::Puzzle::from_json_line(line).unwrap();
     }
+    // `kibitz train --puzzles` takes the file as it is.
+    let exercises = kibitz::train::import::puzzles(&written, &jsonl).unwrap();
+    assert_eq!(exercises.len(), 2);
+    assert_eq!(exercises[0].solution_san, ["Qe8+", "Rxe8", "Rxe8#"]);
+    assert_eq!(exercises[1].theme.as_deref(), Some("hanging piece"));
     // Progress on stderr: games done of the total, puzzles, games a minute.
     let progress = stderr(&out);
     assert!(progress.contains("3 of 3 games, 2 puzzles, "), "{progress}");
