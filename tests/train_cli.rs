@@ -220,7 +220,7 @@ fn train_serves_the_due_puzzles_checks_answers_and_keeps_the_schedule() {
     let list = run(&home, &["train", "--list"]);
     let text = stdout(&list);
     assert!(
-        text.contains("in 1 day       puzzle           1  puzzle of found.jsonl, game 3 ply 41"),
+        text.contains("in 1 day       puzzle           1  game 3, ply 41 of found.jsonl"),
         "{text}"
     );
     assert!(text.contains("2 positions, 0 due now, 0 learned"), "{text}");
@@ -270,13 +270,15 @@ fn a_bad_puzzles_file_is_refused_by_line_and_adds_nothing() {
     let file = home.join("bad.jsonl");
     std::fs::write(
         &file,
-        format!("{MATE_PUZZLE}\n{{\"fen\":\"x\",\"solution\":[\"e2e4\"]}}\n"),
+        format!(
+            "{MATE_PUZZLE}\n{{\"fen\":\"x\",\"solution\":[\"e2e4\"],\"solution_san\":[\"e4\"],\"theme\":null,\"game\":1,\"ply\":1}}\n"
+        ),
     )
     .unwrap();
     let out = run(&home, &["train", "--puzzles", file.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(
-        stderr(&out).contains("bad.jsonl line 2: fen:"),
+        stderr(&out).contains("bad.jsonl line 2: bad fen"),
         "{}",
         stderr(&out)
     );

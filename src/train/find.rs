@@ -53,7 +53,7 @@ use crate::game::notation::{san_line, uci};
 use crate::game::tree::GameTree;
 use crate::review::{mainline_positions, win_chance};
 
-pub use puzzle::{Puzzle, PuzzleError, read_puzzles};
+pub use puzzle::{Puzzle, PuzzleError};
 
 /// Winning-chance points (0-100) the solver must gain from the move before
 /// for its position to be a candidate (lichess: 0.6 on its -1..1 scale).

@@ -1,7 +1,8 @@
 //! A found puzzle as `kibitz puzzles --json` writes it (one object per
 //! line), read back for training: [`Puzzle::from_json_line`] checks what a
 //! file says (a hand-edited or foreign file may say anything) and
-//! [`Puzzle::to_exercise`] makes it an [`Exercise`].
+//! [`Puzzle::to_exercise`] makes it an [`Exercise`]; `train::import` reads
+//! a whole file with them.
 
 use serde::{Deserialize, Serialize};
 use shakmaty::fen::Fen;
@@ -130,17 +131,6 @@ impl Puzzle {
             source: format!("game {}, ply {} of {file}", self.game, self.ply),
         }
     }
-}
-
-/// Every puzzle of a puzzle file's text (one JSON object a line, blank
-/// lines skipped), each checked as [`Puzzle::from_json_line`] does; the
-/// first bad line's number (from 1) and what is wrong with it otherwise.
-pub fn read_puzzles(text: &str) -> Result<Vec<Puzzle>, (usize, PuzzleError)> {
-    text.lines()
-        .enumerate()
-        .filter(|(_, line)| !line.trim().is_empty())
-        .map(|(index, line)| Puzzle::from_json_line(line).map_err(|e| (index + 1, e)))
-        .collect()
 }
 
 /// The FEN kibitz writes for a position (en passant only where it is

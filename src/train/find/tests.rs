@@ -168,14 +168,6 @@ fn a_puzzle_line_reads_back_checked() {
         ["fen", "game", "ply", "solution", "solution_san", "theme"]
     );
     let back = Puzzle::from_json_line(&text).unwrap();
-    // A file of them, blank lines aside; a bad line is named by number.
-    let file = format!("{text}\n\n{text}\n");
-    assert_eq!(read_puzzles(&file).unwrap().len(), 2);
-    let damaged = format!("{text}\n{{\"fen\": 3}}\n");
-    assert!(matches!(
-        read_puzzles(&damaged),
-        Err((2, PuzzleError::Json(_)))
-    ));
     assert_eq!(back.solution, puzzle.solution);
     assert_eq!((back.game, back.ply), (3, 41));
     let exercise = back.to_exercise("club.jsonl");
