@@ -627,6 +627,30 @@ pub fn check_writable_dir(dir: &Path) -> Result<(), String> {
     std::fs::remove_file(&probe).map_err(fail)
 }
 
+/// Keep a state file that cannot be read: move it beside itself as
+/// `STEM.damaged-SECONDS.json` (`-N` added where that name is taken), never
+/// over an earlier kept one, and say where it went.
+pub fn keep_damaged(file: &Path, stem: &str) -> std::io::Result<std::path::PathBuf> {
+    let seconds = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let dir = file.parent().unwrap_or(Path::new("."));
+    for n in 0..100 {
+        let name = match n {
+            0 => format!("{stem}.damaged-{seconds}.json"),
+            n => format!("{stem}.damaged-{seconds}-{n}.json"),
+        };
+        let target = dir.join(name);
+        if std::fs::symlink_metadata(&target).is_err() {
+            std::fs::rename(file, &target)?;
+            return Ok(target);
+        }
+    }
+    Err(std::io::Error::other(
+        "too many damaged copies kept already",
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

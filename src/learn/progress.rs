@@ -153,32 +153,14 @@ impl Progress {
 /// Move a damaged file aside; the message says where it went, or why it
 /// stays (the next save then replaces it, and the message says that too).
 fn aside(file: &Path, why: &str) -> String {
-    let seconds = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    let dir = file.parent().unwrap_or(Path::new("."));
-    for n in 0..100 {
-        let name = match n {
-            0 => format!("course.damaged-{seconds}.json"),
-            n => format!("course.damaged-{seconds}-{n}.json"),
-        };
-        let target = dir.join(name);
-        // Never over an earlier kept file.
-        if std::fs::symlink_metadata(&target).is_err() {
-            return match std::fs::rename(file, &target) {
-                Ok(()) => format!(
-                    "course progress kept as {} ({why}); starting the course again",
-                    target.display()
-                ),
-                Err(e) => format!(
-                    "{}: {why}; it could not be moved aside ({e}) and the next save replaces it",
-                    file.display()
-                ),
-            };
-        }
+    match crate::fsutil::keep_damaged(file, "course") {
+        Ok(target) => format!(
+            "course progress kept as {} ({why}); starting the course again",
+            target.display()
+        ),
+        Err(e) => format!(
+            "{}: {why}; it could not be moved aside ({e}) and the next save replaces it",
+            file.display()
+        ),
     }
-    format!(
-        "{}: {why}; too many damaged copies kept already",
-        file.display()
-    )
 }

@@ -291,22 +291,7 @@ impl Schedule {
 
 /// Move a damaged file aside, never over an earlier kept one.
 fn aside(file: &Path) -> std::io::Result<PathBuf> {
-    let seconds = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    let dir = file.parent().unwrap_or(Path::new("."));
-    for n in 0..100 {
-        let name = match n {
-            0 => format!("train.damaged-{seconds}.json"),
-            n => format!("train.damaged-{seconds}-{n}.json"),
-        };
-        let target = dir.join(name);
-        if std::fs::symlink_metadata(&target).is_err() {
-            std::fs::rename(file, &target)?;
-            return Ok(target);
-        }
-    }
-    Err(std::io::Error::other("too many damaged schedules kept"))
+    crate::fsutil::keep_damaged(file, "train")
 }
 
 /// Seconds since the Unix epoch now.
