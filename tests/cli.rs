@@ -1894,3 +1894,29 @@ fn learn_exports_a_chapter_with_the_figures_of_its_lessons() {
             .contains("\"chapter\": 2")
     );
 }
+
+/// A null move (`Z0`, a pass) ends the review: the moves, the evaluations
+/// and the summary stay in step (the evaluation after the pass is no one's
+/// move), and stderr says where it stopped.
+#[test]
+fn review_stops_at_a_null_move() {
+    let pgn = common::testdata("pgn/anastasian-lewis.pgn");
+    let output = kibitz(&[
+        "review",
+        "--pgn",
+        pgn.to_str().unwrap(),
+        "--movetime",
+        "10",
+        "--json",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("a null move (a pass) at ply 82; reviewing the moves before it"),
+        "{}",
+        stderr(&output)
+    );
+    let value: serde_json::Value = serde_json::from_str(stdout(&output).trim()).unwrap();
+    let moves = value["moves"].as_array().unwrap().len();
+    assert_eq!(moves, 81);
+    assert_eq!(value["evals"].as_array().unwrap().len(), moves + 1);
+}

@@ -150,6 +150,9 @@ pub fn run(args: &ReviewArgs, out: &mut dyn Write) -> Result<(), CliError> {
             printable(&error.to_string())
         );
     }
+    if let Some(ply) = review::null_move_ply(&tree) {
+        eprintln!("warning: a null move (a pass) at ply {ply}; reviewing the moves before it");
+    }
     let limits = Limits {
         movetime: Some(Duration::from_millis(args.movetime)),
         ..Limits::default()

@@ -515,11 +515,25 @@ impl Reviewer {
     }
 }
 
-/// The main line's positions and their history keys, from the start.
+/// The ply of the main line's first null move (a pass, `--` or `Z0`), if
+/// it has one: the review stops before it, since a pass is no move to
+/// judge and the moves after it were played in a game that is no longer
+/// the one on the board.
+pub fn null_move_ply(tree: &GameTree) -> Option<usize> {
+    tree.mainline()
+        .iter()
+        .position(|&n| tree.nodes[n].m.is_none())
+        .map(|i| i + 1)
+}
+
+/// The main line's positions and their history keys, from the start, up
+/// to the first null move.
 pub fn mainline_positions(tree: &GameTree) -> Vec<(Chess, Vec<u64>)> {
     let mut keys = Vec::new();
+    let count = null_move_ply(tree).unwrap_or(usize::MAX);
     tree.mainline_positions()
         .into_iter()
+        .take(count)
         .map(|position| {
             let history = keys.clone();
             keys.push(position_key(&position));

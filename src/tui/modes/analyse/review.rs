@@ -44,7 +44,9 @@ impl Analysis {
             movetime,
             threads,
         });
-        let positions = analysis.tree.mainline().len() + 1;
+        // Up to a null move, where the review stops.
+        let positions = review::null_move_ply(&analysis.tree)
+            .unwrap_or(analysis.tree.mainline().len() + 1);
         analysis.review = Some(ReviewState {
             id,
             evals: vec![None; positions],
