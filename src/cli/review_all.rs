@@ -119,6 +119,7 @@ pub fn run(
                 &args.pgn,
                 &game,
                 args.player.as_deref(),
+                &players,
             ));
         }
         annotated.push_str(&game.pgn);

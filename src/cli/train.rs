@@ -310,15 +310,28 @@ pub fn game_mistakes(
 }
 
 /// The mistakes of one game of a whole-file review of `pgn` (`--all
-/// --train`), only `player`'s where given.
-pub fn batch_mistakes(pgn: &Path, game: &ReviewedGame, player: Option<&str>) -> Vec<Exercise> {
+/// --train`), only `player`'s where given: the player as the report names
+/// them, every spelling it merges (`players` knows the aliases).
+pub fn batch_mistakes(
+    pgn: &Path,
+    game: &ReviewedGame,
+    player: Option<&str>,
+    players: &crate::review::batch::Players,
+) -> Vec<Exercise> {
     let source = GameSource {
         file: pgn,
         game: game.number,
         white: &game.white,
         black: &game.black,
     };
-    mistakes::of_studies(&game.study, &source, player)
+    let keep = |tag: &str, color: shakmaty::Color| {
+        player.is_some_and(|name| players.is(name, tag, game.number, color))
+    };
+    let keep: Option<&dyn Fn(&str, shakmaty::Color) -> bool> = match player {
+        Some(_) => Some(&keep),
+        None => None,
+    };
+    mistakes::of_studies(&game.study, &source, keep)
 }
 
 /// Put a review's mistakes into the schedule and save it; say how many

@@ -162,6 +162,18 @@ impl Players {
         self.by_name.get(&fold(name))
     }
 
+    /// Whether the side `color` of game `game`, whose name tag is `tag`, is
+    /// the player the report calls `name`: the same after aliases, case and
+    /// spacing; a name that names no one only as the report names it
+    /// ("? (game 3, White)").
+    pub fn is(&self, name: &str, tag: &str, game: usize, color: Color) -> bool {
+        if is_unknown_name(tag) {
+            return player_name(tag, game, color) == name;
+        }
+        let canonical = |n: &str| fold(self.aliases.resolve(n).unwrap_or(n));
+        canonical(tag) == canonical(name)
+    }
+
     /// Whether aliases merge spellings here.
     pub fn has_aliases(&self) -> bool {
         !self.aliases.is_empty()

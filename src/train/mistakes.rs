@@ -11,7 +11,7 @@ use shakmaty::{Chess, Color, EnPassantMode, Position};
 use super::schedule::Schedule;
 use super::{Exercise, Kind};
 use crate::game::notation::{parse_move, uci};
-use crate::review::batch::{Study, player_name};
+use crate::review::batch::Study;
 use crate::review::{Class, MoveReview};
 
 /// The least and the most an answer may fall short of the best and still
@@ -132,12 +132,13 @@ pub fn of_game(reviews: &[MoveReview], positions: &[Chess], source: &GameSource)
 }
 
 /// The exercises of one game of a whole-file review (`--all`), its
-/// `study` positions (White's, Black's); `player`: only that player's
-/// (by the name the review reports them under).
+/// `study` positions (White's, Black's); `player`, where given, tells
+/// which sides to keep from their name tag and colour (the report's own
+/// merging of spellings decides: see `review::batch::Players::is`).
 pub fn of_studies(
     study: &[Vec<Study>; 2],
     source: &GameSource,
-    player: Option<&str>,
+    player: Option<&dyn Fn(&str, Color) -> bool>,
 ) -> Vec<Exercise> {
     let mut out = Vec::new();
     for (color, studies) in [Color::White, Color::Black].into_iter().zip(study) {
@@ -146,7 +147,7 @@ pub fn of_studies(
         } else {
             source.black
         };
-        if player.is_some_and(|p| p != player_name(tag, source.game, color)) {
+        if player.is_some_and(|keep| !keep(tag, color)) {
             continue;
         }
         for s in studies {

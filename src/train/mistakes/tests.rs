@@ -96,10 +96,13 @@ fn a_whole_file_reviews_positions_come_in_and_a_player_can_be_picked() {
     assert_eq!(all.len(), 2);
     assert_eq!(all[0].solution, vec!["a1a8"]);
     assert_eq!(all[0].source, "game 2 of club.pgn, 30. Kf1?? (Ann - Bob)");
-    let bobs = of_studies(&studies, &source(&file), Some("Bob"));
+    let is = |name: &'static str| move |tag: &str, _: Color| tag == name;
+    let bob = is("Bob");
+    let bobs = of_studies(&studies, &source(&file), Some(&bob));
     assert_eq!(bobs.len(), 1);
     assert_eq!(bobs[0].played.as_deref(), Some("g8f6"));
-    assert!(of_studies(&studies, &source(&file), Some("Cleo")).is_empty());
+    let cleo = is("Cleo");
+    assert!(of_studies(&studies, &source(&file), Some(&cleo)).is_empty());
 
     let mut schedule = Schedule::default();
     assert_eq!(
