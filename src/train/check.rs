@@ -5,7 +5,8 @@
 //! - a **repertoire** position is answered by the repertoire's move or one
 //!   of the others it lists (`also`);
 //! - a **mistake** is answered by any move the engine finds within
-//!   `margin_cp` of the best. The move played in the game never counts,
+//!   `margin_cp` of the best that the review would not itself mark a
+//!   mistake against the best (10 points of winning chance). The move played in the game never counts,
 //!   nor any move the engine scores no better than it: the question is
 //!   "find a better move than the one played", and a different move that
 //!   is just as bad does not answer it.
@@ -248,9 +249,19 @@ fn check_mistake(exercise: &Exercise, position: &Chess, answer: Move, solution: 
             score_text(mine.score)
         ));
     }
-    if best.value - mine.value <= margin {
+    // Within the margin, and not a move the review itself would mark a
+    // mistake against the best: a pawn thrown away in a level position
+    // loses more winning chance than a pawn in a won one.
+    let chance_lost = crate::review::win_chance(best.score) - crate::review::win_chance(mine.score);
+    if best.value - mine.value <= margin && chance_lost < crate::review::MISTAKE {
+        let within = match (best.score, mine.score) {
+            (Score::Centipawns(b), Score::Centipawns(m)) if b > m => {
+                format!("within {:.2} of", f64::from(b - m) / 100.0)
+            }
+            _ => "as good as".to_string(),
+        };
         return Verdict::right(format!(
-            "{said} keeps {}, as good as the best {best_san} ({})",
+            "{said} keeps {}, {within} the best {best_san} ({})",
             score_text(mine.score),
             score_text(best.score)
         ));
