@@ -104,6 +104,19 @@ fn parse(text: &str) -> Result<Vec<Card>, String> {
     Ok(file.cards)
 }
 
+/// The version of a schedule newer than this kibitz reads, if the text is
+/// one.
+fn newer_version(text: &str) -> Option<u64> {
+    #[derive(Deserialize)]
+    struct Versioned {
+        version: u64,
+    }
+    serde_json::from_str::<Versioned>(text)
+        .ok()
+        .map(|v| v.version)
+        .filter(|&v| v > u64::from(VERSION))
+}
+
 impl Schedule {
     /// The schedule kept in `data_dir`, and what went wrong reading it (a
     /// missing file is an empty schedule, no problem).
@@ -115,6 +128,21 @@ impl Schedule {
             Err(e) if e.is_not_found() => return (Schedule::default(), None),
             Err(e) => return Schedule::damaged(&file, &e.why.to_string()),
         };
+        // A schedule a newer kibitz wrote is not damaged: it is left where
+        // it is, for that kibitz, and nothing is saved over it.
+        if let Some(version) = newer_version(&text) {
+            let message = format!(
+                "{} was written by a newer kibitz (version {version}; this one reads version {VERSION}): left as it is, and training here is not saved",
+                file.display()
+            );
+            return (
+                Schedule {
+                    blocked: Some(message.clone()),
+                    ..Schedule::default()
+                },
+                Some(message),
+            );
+        }
         match parse(&text) {
             Ok(cards) => (
                 Schedule {

@@ -124,12 +124,16 @@ fn a_damaged_file_is_kept_aside_and_never_written_over() {
 }
 
 #[test]
-fn a_newer_version_is_kept_aside_not_read_as_this_one() {
+fn a_newer_version_is_left_in_place_and_never_written_over() {
     let dir = temp_dir("version");
-    std::fs::write(path(&dir), "{\"version\": 2, \"cards\": []}").unwrap();
-    let (_, problem) = Schedule::load(&dir);
-    assert!(problem.unwrap().contains("version 2"));
-    assert!(!path(&dir).exists());
+    let newer = "{\"version\": 2, \"cards\": [], \"more\": true}";
+    std::fs::write(path(&dir), newer).unwrap();
+    let (mut s, problem) = Schedule::load(&dir);
+    let problem = problem.unwrap();
+    assert!(problem.contains("newer kibitz (version 2"), "{problem}");
+    s.add(exercise(START), 1);
+    assert!(s.save(&dir).is_err());
+    assert_eq!(std::fs::read_to_string(path(&dir)).unwrap(), newer);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
