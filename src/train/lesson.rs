@@ -52,10 +52,28 @@ pub fn depth(exercise: &Exercise) -> u32 {
     }
 }
 
-/// The command that opens the lesson: `kibitz teach --fen '…' --depth N`.
+/// The command that opens the lesson: `kibitz teach --fen '…' --depth N`,
+/// and for a mistake `--played` and `--better` too, so that it opens where
+/// the search tries the move played, with both moves named.
 pub fn teach_command(exercise: &Exercise, depth: u32) -> String {
-    format!(
-        "kibitz teach --fen '{}' --depth {depth}",
-        exercise.fen.trim()
-    )
+    let mut command = format!("kibitz teach --fen '{}'", exercise.fen.trim());
+    if exercise.kind == Kind::Mistake
+        && let Ok(position) = check::position(exercise)
+        && let Some(played) = exercise
+            .played
+            .as_deref()
+            .and_then(|m| parse_uci(&position, m).ok())
+        && let Ok(best) = check::solution_move(exercise)
+    {
+        let san = |m| crate::game::notation::san_line(&position, &[m]).concat();
+        command.push_str(&format!(" --played {} --better {}", san(played), san(best)));
+        if let Some(margin) = exercise.margin_cp {
+            command.push_str(&format!(" --margin {margin}"));
+        }
+    }
+    command.push_str(&format!(" --depth {depth}"));
+    command
 }
+
+#[cfg(test)]
+mod tests;
