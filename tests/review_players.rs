@@ -101,6 +101,18 @@ fn aliases_from_the_flag_and_the_config_merge_a_players_spellings() {
         stderr.contains("\"Bob\" = \"?\"") && stderr.contains("names no one"),
         "{stderr}"
     );
+    // A config file that does not parse loses its aliases: said, not silent.
+    std::fs::write(
+        config.join("config.toml"),
+        "[aliases]\n\"Magnus Carlsen\" = [\"M. Carlsen\"\n",
+    )
+    .unwrap();
+    let (broken, stderr) = players(&home, &[]);
+    assert!(broken.contains(&row("M. Carlsen", 1)), "{broken:?}");
+    assert!(
+        stderr.contains("warning: config:") && stderr.contains("using all defaults"),
+        "{stderr}"
+    );
 }
 
 #[test]

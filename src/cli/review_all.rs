@@ -55,7 +55,14 @@ fn aliases(args: &ReviewArgs) -> Result<Aliases, CliError> {
     let mut aliases = Aliases::default();
     if let Some(dirs) = crate::config::Dirs::locate() {
         let (settings, problems) = crate::config::Settings::load(&dirs.config_file());
-        for problem in problems.iter().filter(|p| p.starts_with("config: aliases")) {
+        // The aliases' own problems, and those that lose the whole file
+        // (a syntax error, an unreadable file): the aliases go with it.
+        let whole_file =
+            |p: &str| p.ends_with("; using all defaults") || p.ends_with("; using defaults");
+        for problem in problems
+            .iter()
+            .filter(|p| p.starts_with("config: aliases") || whole_file(p))
+        {
             eprintln!("warning: {}", printable(problem));
         }
         for (name, other) in &settings.aliases {
