@@ -70,8 +70,12 @@ impl TrainArgs {
         }
         let mut drill = None;
         if let (Some(file), Some(color)) = (&self.repertoire, self.color) {
-            let exercises = crate::train::repertoire::exercises(file, color)
+            let repertoire = crate::train::repertoire::read(file, color)
                 .map_err(|e| CliError::BadInput(e.to_string()))?;
+            for warning in &repertoire.warnings {
+                eprintln!("warning: {}", super::printable(warning));
+            }
+            let exercises = repertoire.exercises;
             let keys: Vec<String> = exercises.iter().map(Exercise::key).collect();
             let counts = mistakes::add_all(&mut schedule, exercises, now);
             save(&mut schedule, &data)?;

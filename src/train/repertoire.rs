@@ -77,6 +77,20 @@ pub enum RepertoireError {
 /// each with the repertoire's move(s) as the answer and the line that led
 /// there, in line order.
 pub fn exercises(path: &Path, color: Color) -> Result<Vec<Exercise>, RepertoireError> {
+    read(path, color).map(|r| r.exercises)
+}
+
+/// A repertoire read: its exercises, and what was left out of a PGN (a
+/// move that is not legal ends its line there, as it ends a game).
+#[derive(Debug, Clone)]
+pub struct Repertoire {
+    pub exercises: Vec<Exercise>,
+    pub warnings: Vec<String>,
+}
+
+/// [`exercises`], with the warnings.
+pub fn read(path: &Path, color: Color) -> Result<Repertoire, RepertoireError> {
+    let mut warnings = Vec::new();
     let shown = path.display().to_string();
     let builtin = path.as_os_str() == crate::book::BUILTIN && !path.exists();
     let mut collector = Collector::new(&name_of(path, builtin), color);
@@ -106,6 +120,9 @@ pub fn exercises(path: &Path, color: Color) -> Result<Vec<Exercise>, RepertoireE
             crate::game::import::read_games(source, &mut |tree| {
                 game += 1;
                 any_move |= tree.nodes.len() > 1;
+                if let Some(error) = &tree.error {
+                    warnings.push(error.to_string());
+                }
                 walk_pgn(&tree, game, &mut collector);
                 collector.exercises.len() < PGN_POSITIONS
             })
@@ -129,7 +146,10 @@ pub fn exercises(path: &Path, color: Color) -> Result<Vec<Exercise>, RepertoireE
             other,
         });
     }
-    Ok(collector.exercises)
+    Ok(Repertoire {
+        exercises: collector.exercises,
+        warnings,
+    })
 }
 
 /// The name a source gives: the file's name without its folders.

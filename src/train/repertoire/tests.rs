@@ -350,3 +350,23 @@ fn the_book_walk_keeps_the_shallowest_positions_at_its_cap_and_depth() {
         .collect();
     assert!(positions.windows(2).all(|w| w[0] < w[1]), "{positions:?}");
 }
+
+#[test]
+fn a_move_that_is_not_legal_ends_its_line_with_a_warning() {
+    let dir = temp_dir("illegal");
+    let pgn = write(
+        &dir,
+        "najdorf.pgn",
+        "1. e4 c5 2. Nf3 d6 3. d4 cxd4 4. Nxd5 Nf6 5. Nc3 a6 *\n",
+    );
+    let read = read(&pgn, Color::White).unwrap();
+    // 1. e4, 2. Nf3, 3. d4: the line stops before 4. Nxd5.
+    assert_eq!(read.exercises.len(), 3);
+    assert_eq!(read.warnings.len(), 1);
+    assert!(
+        read.warnings[0].contains("'Nxd5' is not a legal move there"),
+        "{:?}",
+        read.warnings
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
