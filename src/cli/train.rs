@@ -39,7 +39,7 @@ pub struct TrainArgs {
     pub list: bool,
     #[command(flatten)]
     pub output: JsonFlag,
-    /// Serve at most N positions.
+    /// Serve (or with --list, list) at most N positions.
     #[arg(long, value_name = "N")]
     pub limit: Option<usize>,
 }
@@ -83,7 +83,7 @@ impl TrainArgs {
             drill = Some(keys);
         }
         if self.list {
-            return list(&schedule, now, self.output.json, out);
+            return list(&schedule, now, (self.output.json, self.limit), out);
         }
         let mut queue = match &drill {
             // The repertoire's positions in line order, those due.
@@ -132,7 +132,7 @@ pub fn train(
 ) -> Result<(), CliError> {
     writeln!(
         out,
-        "{} to train (a move as SAN or UCI; h hint, s solution, t lesson, q quit)",
+        "{} to train (SAN or UCI; h hint, s solution, t lesson, q quit)",
         crate::core::counted(queue.len() as u64, "position", "positions")
     )?;
     let mut session = Session {
@@ -218,9 +218,15 @@ fn say_added(
 }
 
 /// The schedule, soonest due first: a table, or one JSON object a card.
-fn list(schedule: &Schedule, now: u64, json: bool, out: &mut dyn Write) -> Result<(), CliError> {
+fn list(
+    schedule: &Schedule,
+    now: u64,
+    (json, limit): (bool, Option<usize>),
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
     let mut order: Vec<usize> = (0..schedule.cards.len()).collect();
     order.sort_by_key(|&i| schedule.cards[i].due);
+    order.truncate(limit.unwrap_or(usize::MAX));
     if !json {
         writeln!(out, "{:<14} {:<11} {:>6}  source", "due", "kind", "streak")?;
     }
