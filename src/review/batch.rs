@@ -152,7 +152,9 @@ impl Players {
     /// The players in name order.
     pub fn by_name(&self) -> Vec<&Player> {
         let mut players: Vec<&Player> = self.by_name.values().collect();
-        players.sort_by(|a, b| a.name.cmp(&b.name));
+        // Case aside, as the games table sorts names ("de Legal" among
+        // the d's).
+        players.sort_by(|a, b| (fold(&a.name), &a.name).cmp(&(fold(&b.name), &b.name)));
         players
     }
 

@@ -385,6 +385,9 @@ impl ReviewAll {
             ));
         }
         let names = ((w.saturating_sub(40)) / 2).clamp(10, 24);
+        // The games table's rows hold 45 columns besides the two names (the
+        // marks of both sides last): the names give way first.
+        let game_names = ((w.saturating_sub(45)) / 2).clamp(8, 24);
         let (header, rows): (String, Vec<String>) = match self.table {
             Table::Players => (
                 format!(
@@ -425,7 +428,7 @@ impl ReviewAll {
                     "acc W",
                     "acc B",
                     "?! ? ??: W / B",
-                    nw = names
+                    nw = game_names
                 ),
                 self.games_sorted()
                     .iter()
@@ -436,14 +439,14 @@ impl ReviewAll {
                         format!(
                             "{:>4} {:<nw$} {:<nw$} {:<7} {:>6} {:>6}  {} / {}",
                             g.number,
-                            short_name(&g.white, names),
-                            short_name(&g.black, names),
+                            short_name(&g.white, game_names),
+                            short_name(&g.black, game_names),
                             g.result,
                             accuracy_text(&g.sides[0]),
                             accuracy_text(&g.sides[1]),
                             marks(&g.sides[0]),
                             marks(&g.sides[1]),
-                            nw = names
+                            nw = game_names
                         )
                     })
                     .collect(),
@@ -455,7 +458,10 @@ impl ReviewAll {
                     self.study()
                         .iter()
                         .map(|s| {
-                            let dots = if s.ply % 2 == 1 { "." } else { "..." };
+                            // The side to move before the move, from the
+                            // position (a game may start with Black to move).
+                            let black = s.fen.split_whitespace().nth(1) == Some("b");
+                            let dots = if black { "..." } else { "." };
                             let texts = [
                                 s.game.to_string(),
                                 format!("{}{dots} ({})", s.move_number, s.class.name()),

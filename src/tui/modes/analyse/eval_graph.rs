@@ -157,8 +157,9 @@ impl EvalGraph<'_> {
         if let Some((t, p)) = longest
             && let Some(name) = name(p)
         {
+            let sep = if caption.len() > 1 { " ·" } else { "" };
             caption.push(Span::styled(
-                format!(" · longest: {name} {}", spent_text(t)),
+                format!("{sep} longest: {name} {}", spent_text(t)),
                 Style::default().fg(theme.dim),
             ));
         }
@@ -171,7 +172,12 @@ impl EvalGraph<'_> {
                 _ => 0,
             };
             // White's moves in the white pieces' colour, Black's dimmed.
-            let fg = if ply % 2 == 1 { theme.white_piece } else { theme.dim };
+            let white = review
+                .moves
+                .iter()
+                .find(|m| m.ply == ply)
+                .map_or(ply % 2 == 1, |m| m.mover.is_white());
+            let fg = if white { theme.white_piece } else { theme.dim };
             let bg = if self.cursor_ply == Some(ply) {
                 theme.accent
             } else {
