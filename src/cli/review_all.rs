@@ -329,10 +329,10 @@ fn report_players(
         } else {
             writeln!(
                 out,
-                "  {}: {} game(s), {} moves, {}",
+                "  {}: {}, {}, {}",
                 printable(name),
-                player.games,
-                player.summary.moves,
+                crate::core::counted(player.games as u64, "game", "games"),
+                crate::core::counted(player.summary.moves as u64, "move", "moves"),
                 summary_text(&player.summary)
             )?;
             for s in player.study.iter().take(STUDY_SHOWN) {
