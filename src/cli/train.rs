@@ -337,7 +337,7 @@ pub fn batch_mistakes(
     let keep = |tag: &str, color: shakmaty::Color| {
         player.is_some_and(|name| players.is(name, tag, game.number, color))
     };
-    let keep: Option<&dyn Fn(&str, shakmaty::Color) -> bool> = match player {
+    let keep: Option<mistakes::KeepSide> = match player {
         Some(_) => Some(&keep),
         None => None,
     };

@@ -131,6 +131,9 @@ pub fn of_game(reviews: &[MoveReview], positions: &[Chess], source: &GameSource)
         .collect()
 }
 
+/// Which sides of a game to keep, from their name tag and colour.
+pub type KeepSide<'a> = &'a dyn Fn(&str, Color) -> bool;
+
 /// The exercises of one game of a whole-file review (`--all`), its
 /// `study` positions (White's, Black's); `player`, where given, tells
 /// which sides to keep from their name tag and colour (the report's own
@@ -138,7 +141,7 @@ pub fn of_game(reviews: &[MoveReview], positions: &[Chess], source: &GameSource)
 pub fn of_studies(
     study: &[Vec<Study>; 2],
     source: &GameSource,
-    player: Option<&dyn Fn(&str, Color) -> bool>,
+    player: Option<KeepSide>,
 ) -> Vec<Exercise> {
     let mut out = Vec::new();
     for (color, studies) in [Color::White, Color::Black].into_iter().zip(study) {
