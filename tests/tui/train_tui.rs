@@ -224,12 +224,22 @@ fn a_failed_save_stays_on_the_status_line_and_in_the_panel() {
         2,
         "the status line and the panel: {screen}"
     );
-    // Still there on the next position, until an answer is saved.
+    // Still there on the next position, until an answer is saved, and
+    // on the done screen.
     board.char('n');
     assert!(
         bottom(&board).contains("The answer is not saved"),
         "{}",
         board.screen()
+    );
+    board.char('s');
+    board.char('n');
+    let screen = board.screen();
+    assert!(screen.contains("Every position due is done."), "{screen}");
+    assert_eq!(
+        screen.matches("The answer is not saved").count(),
+        2,
+        "the status line and the panel: {screen}"
     );
 }
 

@@ -68,6 +68,13 @@ impl TrainPanel<'_> {
                 }
                 lines.push(Line::default());
                 lines.push(Line::raw(train.summary()));
+                if let Some(error) = &train.unsaved {
+                    lines.push(Line::default());
+                    lines.push(Line::styled(
+                        error.clone(),
+                        Style::default().fg(self.theme.check),
+                    ));
+                }
             }
             (_, Some(exercise)) => {
                 lines.push(Line::styled(source_line(exercise), dim));
