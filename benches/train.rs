@@ -68,6 +68,11 @@ fn benches(c: &mut Criterion) {
             loaded.cards.len()
         })
     });
+    // What the new-game dialog pays each time it opens (the Train
+    // choice's "N positions due").
+    c.bench_function("count the due positions of 10,000", |b| {
+        b.iter(|| kibitz::train::schedule::due_count(black_box(&dir), 1_790_000_000))
+    });
     c.bench_function("add 10,000 positions at once", |b| {
         b.iter(|| {
             let mut s = Schedule::default();

@@ -117,6 +117,24 @@ fn newer_version(text: &str) -> Option<u64> {
         .filter(|&v| v > u64::from(VERSION))
 }
 
+/// How many positions of the schedule in `data_dir` are due at `now`,
+/// read without changing anything (a damaged file is left where it is for
+/// `Schedule::load` to report); `None` when it cannot be read. For the
+/// new-game dialog's Train choice.
+pub fn due_count(data_dir: &Path, now: u64) -> Option<usize> {
+    let text = match crate::fsutil::read_text_capped(
+        &path(data_dir),
+        MAX_BYTES,
+        "the training schedule",
+    ) {
+        Ok(text) => text,
+        Err(e) if e.is_not_found() => return Some(0),
+        Err(_) => return None,
+    };
+    let cards = parse(&text).ok()?;
+    Some(cards.iter().filter(|c| c.due <= now).count())
+}
+
 impl Schedule {
     /// The schedule kept in `data_dir`, and what went wrong reading it (a
     /// missing file is an empty schedule, no problem).

@@ -306,7 +306,7 @@ fn draw_top(frame: &mut Frame, app: &App, area: Rect, theme: &Theme) {
     // game list and the resume question are all there is.
     match &app.cx.overlay {
         Overlay::NewGame(form) if !app.cx.started => {
-            spans.push(Span::raw(format!(" New game: {}", form.summary())));
+            spans.push(Span::raw(format!(" {}", form.header())));
         }
         Overlay::Resume(_) if before_anything(app) => spans.push(Span::raw(" An unfinished game")),
         _ if before_anything(app) => spans.push(Span::raw(" Choose a game")),

@@ -59,6 +59,8 @@ pub struct NewGameForm {
     /// A start position given with `--fen`.
     pub fen_start: Option<Chess>,
     pub start: StartChoice,
+    /// How many training positions are due (`None`: not known).
+    pub due: Option<usize>,
 }
 
 /// The choices of the last new game, remembered for the next dialog (and
@@ -166,6 +168,7 @@ impl NewGameForm {
                 StartChoice::Standard
             },
             fen_start,
+            due: None,
         }
     }
 
@@ -235,7 +238,7 @@ impl NewGameForm {
     /// The text of a field's value.
     pub fn value(&self, field: usize) -> String {
         match field {
-            0 => SIDE_CHOICES[self.side].to_string(),
+            0 => self.side_name(self.side),
             1 => match crate::engine::level::Level::new(self.level) {
                 // The measured rating (README, "Strength levels"), rounded:
                 // twenty games a side leave about +/-180. Level 1 lost every
@@ -315,6 +318,31 @@ impl NewGameForm {
         choices
     }
 
+    /// A side choice's name; the Train choice with how many positions
+    /// are due when that is known.
+    pub fn side_name(&self, choice: usize) -> String {
+        match (choice, self.due) {
+            (TRAIN_CHOICE, Some(0)) => "Train: nothing due".to_string(),
+            (TRAIN_CHOICE, Some(1)) => "Train: 1 position due".to_string(),
+            (TRAIN_CHOICE, Some(n)) => format!("Train: {n} positions due"),
+            _ => SIDE_CHOICES
+                .get(choice)
+                .copied()
+                .unwrap_or_default()
+                .to_string(),
+        }
+    }
+
+    /// The header above the dialog before anything is open: what the
+    /// dialog would start ("New game: …", or the training choice).
+    pub fn header(&self) -> String {
+        if self.side == TRAIN_CHOICE {
+            self.side_name(TRAIN_CHOICE)
+        } else {
+            format!("New game: {}", self.summary())
+        }
+    }
+
     /// What the dialog would start, in a few words for the header.
     pub fn summary(&self) -> String {
         let variant = match self.start {
@@ -335,7 +363,8 @@ impl NewGameForm {
             2 => format!("You (random side) vs kibitz level {} · {time}", self.level),
             3 => format!("Two players · {time}"),
             ANALYSIS_CHOICE => "the analysis board".to_string(),
-            _ => "teach the search".to_string(),
+            TEACH_CHOICE => "teach the search".to_string(),
+            _ => self.side_name(TRAIN_CHOICE),
         }
     }
 
@@ -433,11 +462,17 @@ impl NewGameForm {
                     1 => "or open",
                     _ => "",
                 };
-                // The field with the focus is marked by shape, not colour alone.
-                let mark = if selected && row == 0 { FOCUS } else { " " };
+                // The field with the focus is marked by shape, not colour
+                // alone, on the row of the choice made (←→ go through
+                // every row).
+                let mark = if selected && choices.contains(&self.side) {
+                    FOCUS
+                } else {
+                    " "
+                };
                 let mut spans = vec![Span::raw(format!("{mark}{label:<12}"))];
                 for &choice in *choices {
-                    let name = SIDE_CHOICES[choice];
+                    let name = self.side_name(choice);
                     spans.push(if choice == self.side {
                         let style = if selected {
                             theme.highlight()
@@ -534,63 +569,4 @@ impl NewGameForm {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_levels_ratings_rise_with_the_level() {
-        let mut form = NewGameForm::new(&Settings::default(), None);
-        let mut last = 0;
-        for level in 1..=10 {
-            form.level = level;
-            let text = form.value(1);
-            let rating: u32 = text
-                .split("about ")
-                .nth(1)
-                .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
-                .and_then(|n| n.parse().ok())
-                .unwrap_or_else(|| panic!("level {level}: no rating in {text:?}"));
-            assert!(rating > last, "level {level}: {text:?} after {last}");
-            last = rating;
-        }
-        form.level = 1;
-        assert!(form.value(1).contains("below 790"), "{}", form.value(1));
-    }
-
-    #[test]
-    fn the_choices_are_read_back_and_a_bad_file_is_none() {
-        let choices = Choices {
-            side: 1,
-            level: 8,
-            time: TimeControl::presets().len(),
-            custom_seconds: 900,
-            custom_increment: 10,
-            start: StartChoice::Chess960(518),
-        };
-        assert_eq!(Choices::parse(&choices.to_text()), Some(choices));
-        let random = Choices {
-            start: StartChoice::Chess960Random,
-            ..choices
-        };
-        assert_eq!(Choices::parse(&random.to_text()), Some(random));
-        for bad in [
-            "",
-            "not toml at all [",
-            "side = 9\nlevel = 8\ntime = 0\ncustom_seconds = 300\ncustom_increment = 3\nstart = \"standard\"",
-            "side = 0\nlevel = 0\ntime = 0\ncustom_seconds = 300\ncustom_increment = 3\nstart = \"standard\"",
-            "side = 0\nlevel = 5\ntime = 0\ncustom_seconds = 300\ncustom_increment = 3\nstart = \"chess960 960\"",
-        ] {
-            assert_eq!(Choices::parse(bad), None, "{bad:?}");
-        }
-        // A remembered given position without one is the standard start.
-        let given = Choices {
-            start: StartChoice::Given,
-            ..choices
-        };
-        let form = NewGameForm::remembered(&Settings::default(), None, Some(&given));
-        assert_eq!(
-            (form.side, form.level, form.start),
-            (1, 8, StartChoice::Standard)
-        );
-    }
-}
+mod tests;

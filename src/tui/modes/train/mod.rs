@@ -17,6 +17,7 @@ use crate::game::Game;
 use crate::game::notation::{parse_uci, san_line};
 use crate::train::schedule::{self, Schedule};
 use crate::train::{Exercise, Kind, check, lesson};
+use crate::tui::overlays::Overlay;
 use crate::tui::shared::lesson::{Lesson, Mistake};
 use crate::tui::shared::{Shared, Switch, Tone};
 
@@ -52,6 +53,11 @@ pub struct Train {
     pub said: Option<String>,
     pub solved: usize,
     pub failed: usize,
+    /// Positions left with `n` before any answer (they stay due).
+    pub skipped: usize,
+    /// Why the last answer is not saved: shown (status line and panel)
+    /// until an answer is saved.
+    pub unsaved: Option<String>,
     /// A problem reading the schedule, said once.
     pub problem: Option<String>,
 }
@@ -86,6 +92,8 @@ impl Train {
             said: None,
             solved: 0,
             failed: 0,
+            skipped: 0,
+            unsaved: None,
             problem,
         }
     }
@@ -103,6 +111,8 @@ impl Train {
         self.hints = 0;
         self.hint_move = None;
         self.said = None;
+        // The last position's verdict is not this one's.
+        self.status(cx);
         loop {
             let Some(exercise) = self.exercise() else {
                 self.stage = Stage::Finished;
@@ -145,11 +155,30 @@ impl Train {
         } else {
             self.failed += 1;
         }
-        if let Some(dir) = &self.data
-            && let Err(e) = self.schedule.save(dir)
-        {
-            cx.say(format!("The answer is not saved: {e}"), Tone::Error);
+        if let Some(dir) = &self.data {
+            self.unsaved = self
+                .schedule
+                .save(dir)
+                .err()
+                .map(|e| format!("The answer is not saved: {e}"));
         }
+        self.status(cx);
+    }
+
+    /// The status line cleared of a stale message; a save error stays
+    /// there until an answer is saved.
+    fn status(&self, cx: &mut Shared) {
+        match &self.unsaved {
+            Some(error) => cx.say(error.clone(), Tone::Error),
+            None => cx.message = None,
+        }
+    }
+
+    /// When the position shown comes back, in words ("in 1 day").
+    fn comes_back(&self) -> Option<String> {
+        let index = *self.queue.get(self.at)?;
+        let due = self.schedule.cards.get(index)?.due;
+        Some(crate::train::until(due.saturating_sub(schedule::now())))
     }
 
     /// A move played on the board: right or wrong.
@@ -163,10 +192,36 @@ impl Train {
         match check::check(&exercise, m) {
             Ok(verdict) if verdict.right => {
                 self.record(cx, true);
-                cx.board.game.play(m);
+                let back = self
+                    .comes_back()
+                    .map(|when| format!("; it comes back {when}"))
+                    .unwrap_or_default();
+                // The solution's first move answered: the rest of its
+                // line is played too, so the solver sees where it leads
+                // (the mate, the piece won).
+                let rest = match (self.position(), check::solution_move(&exercise)) {
+                    (Some(position), Ok(first)) if first == m => {
+                        let line = moves(&exercise, &position);
+                        let san = san_line(&position, &line);
+                        for &next in &line {
+                            cx.board.game.play(next);
+                        }
+                        if line.len() > 1 {
+                            format!(" The line: {}.", san.join(" "))
+                        } else {
+                            String::new()
+                        }
+                    }
+                    _ => {
+                        cx.board.game.play(m);
+                        String::new()
+                    }
+                };
                 self.stage = Stage::Done;
-                self.said = Some(format!("Right: {}.", verdict.reason));
-                cx.say("Right. n: the next position.", Tone::Info);
+                self.said = Some(format!("Right: {}{back}.{rest}", verdict.reason));
+                if self.unsaved.is_none() {
+                    cx.say(format!("Right{back}. n: the next position."), Tone::Info);
+                }
             }
             Ok(verdict) => {
                 let first = !self.recorded;
@@ -177,7 +232,9 @@ impl Train {
                     " Try again (h hint, s solution)."
                 };
                 self.said = Some(format!("Not right: {}.{again}", verdict.reason));
-                cx.say("Not right: try again.", Tone::Error);
+                if self.unsaved.is_none() {
+                    cx.say("Not right: try again.", Tone::Error);
+                }
             }
             Err(e) => cx.say(e.to_string(), Tone::Error),
         }
@@ -205,6 +262,7 @@ impl Train {
             self.hint_move = m;
         }
         self.record(cx, false);
+        self.status(cx);
         self.said = Some(format!("Hint: {text} (a hint counts as not solved)."));
     }
 
@@ -217,6 +275,7 @@ impl Train {
             return;
         }
         self.record(cx, false);
+        self.status(cx);
         let mut game = Game::new(position.clone());
         for uci in &exercise.solution {
             let Ok(m) = parse_uci(game.position(), uci) else {
@@ -240,8 +299,18 @@ impl Train {
         if self.stage == Stage::Finished {
             return;
         }
+        if !self.recorded {
+            self.skipped += 1;
+        }
         self.at += 1;
         self.show(cx);
+    }
+
+    /// `Esc`/`q`: leave training for the new-game dialog, as `:new` does
+    /// in the other modes (every answer is already saved).
+    pub fn leave(&mut self, cx: &mut Shared) {
+        cx.message = None;
+        cx.overlay = Overlay::NewGame(cx.services.new_game_form(None));
     }
 
     /// `T`: the search lesson of the position, in teach mode (Esc comes
@@ -261,7 +330,7 @@ impl Train {
                 history: Vec::new(),
                 played,
                 best,
-                class: crate::review::Class::Mistake,
+                class: marked_class(&exercise.source),
                 move_number: position.fullmoves().get(),
                 mover: position.turn(),
                 margin_cp: exercise.margin_cp.unwrap_or(check::DEFAULT_MARGIN_CP),
@@ -294,10 +363,29 @@ impl Train {
             .map_or("nothing scheduled".to_string(), |due| {
                 crate::train::until(due.saturating_sub(now))
             });
+        let skipped = match self.skipped {
+            0 => String::new(),
+            n => format!(", {n} skipped (still due)"),
+        };
         format!(
-            "{} solved, {} failed; next due: {next}",
+            "{} solved, {} failed{skipped}; next due: {next}",
             self.solved, self.failed
         )
+    }
+}
+
+/// The class of a reviewed move from its mark in the exercise's source
+/// (`3... Nf6??` a blunder, `?!` an inaccuracy, `?` or none a mistake).
+fn marked_class(source: &str) -> crate::review::Class {
+    use crate::review::Class;
+    // The move is before the players' names, which may hold `?` too.
+    let mv = source.split(" (").next().unwrap_or(source).trim_end();
+    if mv.ends_with("??") {
+        Class::Blunder
+    } else if mv.ends_with("?!") {
+        Class::Inaccuracy
+    } else {
+        Class::Mistake
     }
 }
 

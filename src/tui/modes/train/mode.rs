@@ -28,13 +28,24 @@ pub const HELP: &[(&str, &str)] = &[
     ("T", "the position's search lesson in teach mode (Esc comes back)"),
     ("n", "the next position"),
     ("f", "flip the board"),
+    ("Esc, q", "leave training: back to the new-game dialog"),
     ("?", "this help"),
 ];
 
-const KEY_LINES: [&str; 2] = [
-    " move to answer · h hint · s solution · T lesson · n next · ? help",
-    " h hint · s solution · T lesson · n next · ? help",
+/// The key bar while a position waits for its answer.
+const ASKING_KEYS: [&str; 2] = [
+    " move to answer · h hint · s solution · T lesson · n next · Esc leave · ? help",
+    " h hint · s solution · T lesson · n next · Esc leave · ? help",
 ];
+
+/// Answered or solution shown: no hint to give.
+const DONE_KEYS: [&str; 2] = [
+    " s solution · T lesson · n next · Esc leave · ? help",
+    " s solution · n next · Esc leave · ? help",
+];
+
+/// Every position served, or nothing due: only leaving is left.
+const FINISHED_KEYS: [&str; 1] = [" Esc leave: the new-game dialog · ? help"];
 
 impl BoardMode for Train {
     fn key(&mut self, cx: &mut Shared, key: KeyEvent, _now: Instant) -> bool {
@@ -43,6 +54,9 @@ impl BoardMode for Train {
             KeyCode::Char('s') => self.solution(cx),
             KeyCode::Char('n') => self.next(cx),
             KeyCode::Char('T') => self.lesson(cx),
+            // Esc first puts down a piece picked up (the board does that).
+            KeyCode::Esc if cx.board.selected.is_some() => return false,
+            KeyCode::Esc | KeyCode::Char('q') => self.leave(cx),
             _ => return false,
         }
         true
@@ -129,7 +143,12 @@ impl BoardMode for Train {
                 " Train · position {} of {} · {} to move",
                 self.at + 1,
                 self.queue.len(),
-                side_name(cx.board.game.position().turn())
+                // The side asked to move, not the board's after the
+                // answer (and the solution's line) is played.
+                side_name(
+                    self.position()
+                        .map_or(cx.board.game.position().turn(), |p| p.turn())
+                )
             ),
         };
         vec![Span::styled(
@@ -143,7 +162,11 @@ impl BoardMode for Train {
     }
 
     fn key_line(&self, cx: &Shared) -> &'static str {
-        pick_key_line(&KEY_LINES, false, 0, cx.size)
+        match self.stage {
+            Stage::Asking => pick_key_line(&ASKING_KEYS, false, 0, cx.size),
+            Stage::Done => pick_key_line(&DONE_KEYS, false, 0, cx.size),
+            Stage::Finished => pick_key_line(&FINISHED_KEYS, false, 0, cx.size),
+        }
     }
 
     fn tabs(&self) -> bool {

@@ -9,7 +9,7 @@ use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 use shakmaty::Position;
 
 use crate::game::notation::{parse_uci, san_line};
-use crate::train::Kind;
+use crate::train::{Exercise, Kind};
 use crate::tui::theme::Theme;
 use crate::tui::widgets::side_name;
 
@@ -68,12 +68,16 @@ impl TrainPanel<'_> {
                 }
                 lines.push(Line::default());
                 lines.push(Line::raw(train.summary()));
+                if let Some(error) = &train.unsaved {
+                    lines.push(Line::default());
+                    lines.push(Line::styled(
+                        error.clone(),
+                        Style::default().fg(self.theme.check),
+                    ));
+                }
             }
             (_, Some(exercise)) => {
-                lines.push(Line::styled(
-                    format!("{} · {}", exercise.kind.name(), exercise.source),
-                    dim,
-                ));
+                lines.push(Line::styled(source_line(exercise), dim));
                 if !exercise.line.is_empty() {
                     lines.push(Line::styled(format!("after {}", exercise.line.join(" ")), dim));
                 }
@@ -82,6 +86,13 @@ impl TrainPanel<'_> {
                     train.question_line(),
                     Style::default().add_modifier(Modifier::BOLD),
                 ));
+                if let Some(error) = &train.unsaved {
+                    lines.push(Line::default());
+                    lines.push(Line::styled(
+                        error.clone(),
+                        Style::default().fg(self.theme.check),
+                    ));
+                }
                 if let Some(said) = &train.said {
                     lines.push(Line::default());
                     lines.push(Line::raw(said.clone()));
@@ -108,5 +119,16 @@ impl TrainPanel<'_> {
             Paragraph::new(lines).block(block).wrap(Wrap { trim: false }),
             rect,
         );
+    }
+}
+
+/// Where the exercise comes from, its kind named once ("puzzle of
+/// p2.jsonl, game 1 ply 6", not "puzzle · puzzle of …").
+fn source_line(exercise: &Exercise) -> String {
+    let kind = exercise.kind.name();
+    if exercise.source.starts_with(kind) {
+        exercise.source.clone()
+    } else {
+        format!("{kind} · {}", exercise.source)
     }
 }
