@@ -10,7 +10,7 @@ Prints each miss and the shares; then the same for every move of the
 solver in the solutions (the later ones after the puzzle's own replies).
 
 Needs python-chess and a Stockfish binary (Debian's `stockfish` package:
-/usr/games/stockfish; `apt-get install stockfish` installs
+/usr/games/stockfish; `apt-get install stockfish python3-chess` installs
 both). Usage:
 
     kibitz puzzles --pgn games.pgn --movetime 200 --threads 2 --out found.jsonl
