@@ -54,6 +54,19 @@ pub struct Card {
 }
 
 impl Card {
+    /// A new card, due at once.
+    pub fn new(exercise: Exercise, now: u64) -> Card {
+        Card {
+            exercise,
+            added: now,
+            due: now,
+            last: None,
+            streak: 0,
+            right: 0,
+            wrong: 0,
+        }
+    }
+
     /// Known: answered right at the longest gap at least once.
     pub fn learned(&self) -> bool {
         self.streak as usize >= INTERVALS_DAYS.len()
@@ -206,15 +219,7 @@ impl Schedule {
         if self.cards.iter().any(|c| c.exercise.key() == key) {
             return false;
         }
-        self.cards.push(Card {
-            exercise,
-            added: now,
-            due: now,
-            last: None,
-            streak: 0,
-            right: 0,
-            wrong: 0,
-        });
+        self.cards.push(Card::new(exercise, now));
         true
     }
 
@@ -229,15 +234,7 @@ impl Schedule {
         let (mut added, mut already) = (0, 0);
         for exercise in exercises {
             if keys.insert(exercise.key()) {
-                self.cards.push(Card {
-                    exercise,
-                    added: now,
-                    due: now,
-                    last: None,
-                    streak: 0,
-                    right: 0,
-                    wrong: 0,
-                });
+                self.cards.push(Card::new(exercise, now));
                 added += 1;
             } else {
                 already += 1;
@@ -324,12 +321,22 @@ impl Schedule {
     /// Take in another copy's cards: new positions are added, and a
     /// position both have keeps the copy answered last.
     fn merge(&mut self, theirs: Vec<Card>) {
+        // Keys looked up in a map: two schedules of 10,000 merge at once,
+        // not in a scan of ours for each of theirs.
+        let mut at: std::collections::HashMap<String, usize> = self
+            .cards
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.exercise.key(), i))
+            .collect();
         for card in theirs {
-            let key = card.exercise.key();
-            match self.cards.iter_mut().find(|c| c.exercise.key() == key) {
-                Some(ours) if card.last > ours.last => *ours = card,
+            match at.get(&card.exercise.key()) {
+                Some(&i) if card.last > self.cards[i].last => self.cards[i] = card,
                 Some(_) => {}
-                None => self.cards.push(card),
+                None => {
+                    at.insert(card.exercise.key(), self.cards.len());
+                    self.cards.push(card);
+                }
             }
         }
     }
