@@ -4,6 +4,7 @@ pub mod book;
 pub mod cli;
 pub mod config;
 pub mod core;
+pub mod db;
 pub mod engine;
 pub mod fsutil;
 pub mod game;

@@ -1,0 +1,238 @@
+//! Finding games: by a position they reached, a player, an opening code or
+//! name, with the explorer's filters; most recent first. And a stored game
+//! read back as a game tree, to open on the board or write as PGN.
+
+use std::collections::HashSet;
+
+use rusqlite::types::Value;
+use shakmaty::{Chess, Position};
+
+use super::codec;
+use super::explore::Filter;
+use super::{Database, DbError};
+use crate::game::pgn::Headers;
+use crate::game::tree::GameTree;
+
+/// What to look for.
+#[derive(Debug, Clone, Default)]
+pub struct GameQuery {
+    /// Games that reached this position.
+    pub position: Option<Chess>,
+    /// ECO codes starting with this (`B9` finds B90-B99).
+    pub eco: Option<String>,
+    /// Words of the opening's name (letter case does not matter).
+    pub opening: Option<String>,
+    /// Player, side, dates, result and ratings.
+    pub filter: Filter,
+    pub limit: usize,
+    pub offset: usize,
+}
+
+/// A game as a list shows it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct GameRow {
+    pub id: i64,
+    pub white: String,
+    pub black: String,
+    pub white_elo: Option<u32>,
+    pub black_elo: Option<u32>,
+    pub date: String,
+    pub result: String,
+    pub eco: Option<String>,
+    pub opening: Option<String>,
+    pub event: Option<String>,
+    pub site: Option<String>,
+    pub round: Option<String>,
+    pub plies: u32,
+}
+
+const COLUMNS: &str =
+    "id, white, black, white_elo, black_elo, date, result, eco, opening, event, site, round, plies";
+
+fn row_of(row: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
+    Ok(GameRow {
+        id: row.get(0)?,
+        white: row.get(1)?,
+        black: row.get(2)?,
+        white_elo: row.get(3)?,
+        black_elo: row.get(4)?,
+        date: row.get(5)?,
+        result: row.get(6)?,
+        eco: row.get(7)?,
+        opening: row.get(8)?,
+        event: row.get(9)?,
+        site: row.get(10)?,
+        round: row.get(11)?,
+        plies: row.get(12)?,
+    })
+}
+
+impl Database {
+    /// The games `query` finds, most recent first (by date, then by the
+    /// order they were imported, last first), and how many it finds in
+    /// all.
+    pub fn games(&self, query: &GameQuery) -> Result<(Vec<GameRow>, u64), DbError> {
+        let (mut sql, mut values) = query.filter.sql();
+        if let Some(eco) = &query.eco {
+            sql.push_str(" AND eco LIKE ? ESCAPE '\\'");
+            values.push(Value::Text(format!("{}%", like_escape(eco.trim()))));
+        }
+        if let Some(opening) = &query.opening {
+            for word in opening.split_whitespace() {
+                sql.push_str(" AND opening LIKE ? ESCAPE '\\'");
+                values.push(Value::Text(format!("%{}%", like_escape(word))));
+            }
+        }
+        let limit = query.limit.max(1);
+        let Some(position) = &query.position else {
+            let total: i64 = self.conn.query_row(
+                &format!("SELECT count(*) FROM games WHERE {sql}"),
+                rusqlite::params_from_iter(values.iter()),
+                |row| row.get(0),
+            )?;
+            let mut statement = self.conn.prepare(&format!(
+                "SELECT {COLUMNS} FROM games WHERE {sql} ORDER BY day DESC, id DESC LIMIT ? OFFSET ?"
+            ))?;
+            values.push(Value::Integer(limit as i64));
+            values.push(Value::Integer(query.offset as i64));
+            let rows = statement.query_map(rusqlite::params_from_iter(values), row_of)?;
+            return Ok((rows.collect::<Result<_, _>>()?, total.max(0) as u64));
+        };
+        // By position: the index names the games; each is checked to have
+        // truly reached the position (two positions could share its
+        // hashes), then the rest of the query applies.
+        let (key, check) = super::position_key(position);
+        let entries = self.entries_of(key, check, 0)?;
+        let mut candidates: Vec<u32> = entries.iter().map(|e| e.game).collect();
+        candidates.sort_unstable();
+        candidates.dedup();
+        let mut reached = HashSet::new();
+        for id in candidates {
+            if self.game_reaches(i64::from(id), position)? {
+                reached.insert(id);
+            }
+        }
+        let mut statement = self.conn.prepare(&format!(
+            "SELECT {COLUMNS}, day FROM games WHERE id = ? AND ({sql})"
+        ))?;
+        let mut found = Vec::new();
+        for &id in &reached {
+            let mut params = vec![Value::Integer(i64::from(id))];
+            params.extend(values.iter().cloned());
+            let mut rows = statement.query(rusqlite::params_from_iter(params))?;
+            if let Some(row) = rows.next()? {
+                let day: i64 = row.get(13)?;
+                found.push((day, row_of(row)?));
+            }
+        }
+        found.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.id.cmp(&a.1.id)));
+        let total = found.len() as u64;
+        let rows = found
+            .into_iter()
+            .skip(query.offset)
+            .take(limit)
+            .map(|(_, row)| row)
+            .collect();
+        Ok((rows, total))
+    }
+
+    /// Whether game `id`'s main line reaches `position`.
+    fn game_reaches(&self, id: i64, position: &Chess) -> Result<bool, DbError> {
+        let (start, moves) = self.stored_moves(id)?;
+        let mut at = start;
+        if same_position(&at, position) {
+            return Ok(true);
+        }
+        for code in moves {
+            let Some(m) = decode(&at, code) else {
+                return Err(DbError::Damaged("a stored game has a move that is not legal"));
+            };
+            at.play_unchecked(m);
+            if same_position(&at, position) {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// A stored game's start position and moves.
+    fn stored_moves(&self, id: i64) -> Result<(Chess, Vec<u16>), DbError> {
+        let (fen, chess960, moves): (Option<String>, bool, Vec<u8>) = self
+            .conn
+            .query_row(
+                "SELECT fen, chess960, moves FROM games WHERE id = ?1",
+                [id],
+                |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)),
+            )
+            .map_err(|e| match e {
+                rusqlite::Error::QueryReturnedNoRows => {
+                    DbError::Input(format!("there is no game {id} in the database"))
+                }
+                other => DbError::Sql(other),
+            })?;
+        let start = match fen {
+            Some(fen) => crate::game::import::start_from_fen(&fen, chess960)
+                .map(|(p, _)| p)
+                .map_err(|_| DbError::Damaged("a stored game's start position is not a FEN"))?,
+            None if chess960 => crate::game::chess960::standard_start(),
+            None => Chess::default(),
+        };
+        Ok((start, codec::decode_moves(&moves)?))
+    }
+
+    /// A stored game as a game tree: its tags and main line.
+    pub fn load_game(&self, id: i64) -> Result<GameTree, DbError> {
+        let (start, moves) = self.stored_moves(id)?;
+        let (tags, result): (String, String) = self.conn.query_row(
+            "SELECT tags, result FROM games WHERE id = ?1",
+            [id],
+            |row| Ok((row.get(0)?, row.get(1)?)),
+        )?;
+        let mut tree = GameTree::new(start.clone());
+        tree.headers = Headers(
+            tags.lines()
+                .filter_map(|line| line.split_once('\t'))
+                .map(|(name, value)| (name.to_string(), value.to_string()))
+                .collect(),
+        );
+        tree.result = result;
+        let mut position = start;
+        let mut node = 0;
+        for code in moves {
+            let Some(m) = decode(&position, code) else {
+                return Err(DbError::Damaged("a stored game has a move that is not legal"));
+            };
+            node = tree.push_played(node, &mut position, m);
+        }
+        Ok(tree)
+    }
+
+    /// A stored game as PGN text.
+    pub fn game_pgn(&self, id: i64) -> Result<String, DbError> {
+        Ok(self.load_game(id)?.to_pgn())
+    }
+}
+
+/// Whether two positions are the same as the index tells them apart: the
+/// pieces, the side to move, the castling rights and an en passant square
+/// where a pawn stands to take (the move counters do not count).
+pub fn same_position(a: &Chess, b: &Chess) -> bool {
+    a.board() == b.board()
+        && a.turn() == b.turn()
+        && a.castles().castling_rights() == b.castles().castling_rights()
+        && a.ep_square(shakmaty::EnPassantMode::PseudoLegal)
+            == b.ep_square(shakmaty::EnPassantMode::PseudoLegal)
+}
+
+/// The legal move of `position` with Polyglot encoding `code`.
+pub fn decode(position: &Chess, code: u16) -> Option<shakmaty::Move> {
+    position
+        .legal_moves()
+        .into_iter()
+        .find(|m| crate::book::polyglot::encode_move(*m) == code)
+}
+
+/// `text` with LIKE's wildcards taken literally.
+fn like_escape(text: &str) -> String {
+    text.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_")
+}
