@@ -61,7 +61,8 @@ impl Filter {
                 PlayerSide::White => clauses.push("white = ? COLLATE NOCASE".to_string()),
                 PlayerSide::Black => clauses.push("black = ? COLLATE NOCASE".to_string()),
                 PlayerSide::Any => {
-                    clauses.push("(white = ? COLLATE NOCASE OR black = ? COLLATE NOCASE)".to_string());
+                    clauses
+                        .push("(white = ? COLLATE NOCASE OR black = ? COLLATE NOCASE)".to_string());
                     values.push(Value::Text(name.clone()));
                 }
             }
@@ -204,7 +205,10 @@ impl Database {
     }
 
     /// The ratings of the games `ids`.
-    fn ratings_of(&self, ids: impl Iterator<Item = u32>) -> Result<HashMap<u32, (Option<u32>, Option<u32>)>, DbError> {
+    fn ratings_of(
+        &self,
+        ids: impl Iterator<Item = u32>,
+    ) -> Result<HashMap<u32, (Option<u32>, Option<u32>)>, DbError> {
         let mut statement = self
             .conn
             .prepare_cached("SELECT white_elo, black_elo FROM games WHERE id = ?1")?;

@@ -117,7 +117,11 @@ pub enum Prepared {
 
 /// A rating from a tag: a whole number from 1 to 4,000.
 fn rating(text: Option<&str>) -> Option<u32> {
-    text?.trim().parse::<u32>().ok().filter(|r| (1..=4000).contains(r))
+    text?
+        .trim()
+        .parse::<u32>()
+        .ok()
+        .filter(|r| (1..=4000).contains(r))
 }
 
 /// A PGN date (`YYYY.MM.DD`, `?` for unknown digits) as a number that sorts
@@ -150,7 +154,12 @@ pub fn prepare(tree: GameTree) -> Prepared {
     if tree.headers.0.is_empty() && tree.nodes.len() <= 1 {
         return Prepared::Empty;
     }
-    let tag = |name: &str| tree.headers.get(name).map(str::trim).filter(|v| !v.is_empty());
+    let tag = |name: &str| {
+        tree.headers
+            .get(name)
+            .map(str::trim)
+            .filter(|v| !v.is_empty())
+    };
     let chess960 = tag("Variant").is_some_and(crate::game::chess960::is_chess960_variant);
     let mut position: Chess = tree.start.clone();
     let mut moves = Vec::new();
@@ -164,7 +173,9 @@ pub fn prepare(tree: GameTree) -> Prepared {
         let m = next.and_then(|n| tree.nodes[n].m);
         let code = m.map_or(0, encode_move);
         positions.push((key, check, ply, code));
-        let (Some(node), Some(m)) = (next, m) else { break };
+        let (Some(node), Some(m)) = (next, m) else {
+            break;
+        };
         moves.push(code);
         position.play_unchecked(m);
         if let Some(opening) = crate::game::openings::Openings::builtin().get(&position) {
@@ -202,7 +213,10 @@ pub fn prepare(tree: GameTree) -> Prepared {
         tags.push_str(&value.replace(['\t', '\n', '\r'], " "));
         tags.push('\n');
     }
-    let date = tag("Date").or(tag("UTCDate")).unwrap_or("????.??.??").to_string();
+    let date = tag("Date")
+        .or(tag("UTCDate"))
+        .unwrap_or("????.??.??")
+        .to_string();
     Prepared::Game(Box::new(NewGame {
         hash,
         white: tag("White").unwrap_or("?").to_string(),
@@ -212,7 +226,9 @@ pub fn prepare(tree: GameTree) -> Prepared {
         day: day_number(&date),
         date,
         result: tree.result.clone(),
-        eco: tag("ECO").map(str::to_string).or_else(|| named.map(|o| o.eco.clone())),
+        eco: tag("ECO")
+            .map(str::to_string)
+            .or_else(|| named.map(|o| o.eco.clone())),
         opening: tag("Opening")
             .map(str::to_string)
             .or_else(|| named.map(|o| o.name.clone())),
@@ -388,20 +404,23 @@ impl Database {
             report.duplicates += 1;
             return Ok(());
         }
-        let id = u32::try_from(self.conn.last_insert_rowid())
-            .map_err(|_| DbError::Input("the database holds more games than kibitz can index (4 billion)".into()))?;
+        let id = u32::try_from(self.conn.last_insert_rowid()).map_err(|_| {
+            DbError::Input("the database holds more games than kibitz can index (4 billion)".into())
+        })?;
         report.added += 1;
         report.positions += game.positions.len() as u64;
         batch.first_game.get_or_insert(id);
         batch.last_game = id;
         let result = codec::result_code(&game.result);
-        batch.entries.extend(game.positions.iter().map(|&(key, check, mv)| Entry {
-            key,
-            check,
-            game: id,
-            mv,
-            result,
-        }));
+        batch
+            .entries
+            .extend(game.positions.iter().map(|&(key, check, mv)| Entry {
+                key,
+                check,
+                game: id,
+                mv,
+                result,
+            }));
         Ok(())
     }
 
@@ -452,9 +471,9 @@ pub(crate) struct SegmentWriter<'a> {
 impl<'a> SegmentWriter<'a> {
     pub(crate) fn new(db: &'a Database, segment: i64) -> Result<SegmentWriter<'a>, DbError> {
         Ok(SegmentWriter {
-            statement: db
-                .conn
-                .prepare_cached("INSERT INTO blocks(seg, first_key, n, data) VALUES (?1, ?2, ?3, ?4)")?,
+            statement: db.conn.prepare_cached(
+                "INSERT INTO blocks(seg, first_key, n, data) VALUES (?1, ?2, ?3, ?4)",
+            )?,
             segment,
             blocks: BlockWriter::new(),
             n: 0,

@@ -145,7 +145,9 @@ impl Database {
         }
         for code in moves {
             let Some(m) = decode(&at, code) else {
-                return Err(DbError::Damaged("a stored game has a move that is not legal"));
+                return Err(DbError::Damaged(
+                    "a stored game has a move that is not legal",
+                ));
             };
             at.play_unchecked(m);
             if same_position(&at, position) {
@@ -200,7 +202,9 @@ impl Database {
         let mut node = 0;
         for code in moves {
             let Some(m) = decode(&position, code) else {
-                return Err(DbError::Damaged("a stored game has a move that is not legal"));
+                return Err(DbError::Damaged(
+                    "a stored game has a move that is not legal",
+                ));
             };
             node = tree.push_played(node, &mut position, m);
         }
@@ -234,5 +238,7 @@ pub fn decode(position: &Chess, code: u16) -> Option<shakmaty::Move> {
 
 /// `text` with LIKE's wildcards taken literally.
 fn like_escape(text: &str) -> String {
-    text.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_")
+    text.replace('\\', "\\\\")
+        .replace('%', "\\%")
+        .replace('_', "\\_")
 }

@@ -291,8 +291,10 @@ impl Database {
         if let Some(w) = writer {
             w.finish()?;
             for id in &ids {
-                self.conn.execute("DELETE FROM blocks WHERE seg = ?1", [id])?;
-                self.conn.execute("DELETE FROM segments WHERE id = ?1", [id])?;
+                self.conn
+                    .execute("DELETE FROM blocks WHERE seg = ?1", [id])?;
+                self.conn
+                    .execute("DELETE FROM segments WHERE id = ?1", [id])?;
             }
             self.conn.execute(
                 "UPDATE segments SET entries = ?1 WHERE id = ?2",
