@@ -431,7 +431,7 @@ fn import(
             info.bytes as f64 / 1e6
         )?;
     }
-    if stopped || stop.load(Ordering::Relaxed) {
+    if stopped {
         return Err(CliError::Stopped(
             "stopped: the games read before the stop are in the database; the explorer's summary is rebuilt by the next import".into(),
         ));
