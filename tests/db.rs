@@ -1,4 +1,5 @@
 //! `kibitz db`: the game database, run as a user runs it.
+#![allow(clippy::unwrap_used)]
 
 mod common;
 
