@@ -147,19 +147,30 @@ impl Database {
             found.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.id.cmp(&a.1.id)));
             total = found.len() as u64;
         } else {
-            // Too many to look up one by one: one pass over the games in
-            // the list's order, keeping the candidates.
+            // Too many to look up one by one: one pass over the games'
+            // numbers in the list's order (the date index holds them),
+            // keeping the candidates, then the rows of those shown.
             let mut statement = self.conn.prepare(&format!(
-                "SELECT {COLUMNS}, day FROM games WHERE {sql} ORDER BY day DESC, id DESC"
+                "SELECT id FROM games WHERE {sql} ORDER BY day DESC, id DESC"
             ))?;
-            let mut rows = statement.query(rusqlite::params_from_iter(values.iter()))?;
-            while let Some(row) = rows.next()? {
+            let mut ids = statement.query(rusqlite::params_from_iter(values.iter()))?;
+            let mut picked = Vec::new();
+            while let Some(row) = ids.next()? {
                 let id: i64 = row.get(0)?;
                 if u32::try_from(id).is_ok_and(|id| candidates.contains(&id)) {
                     total += 1;
-                    if found.len() < wanted {
-                        found.push((row.get(15)?, row_of(row)?));
+                    if picked.len() < wanted {
+                        picked.push(id);
                     }
+                }
+            }
+            let mut one = self
+                .conn
+                .prepare_cached(&format!("SELECT {COLUMNS}, day FROM games WHERE id = ?1"))?;
+            for id in picked {
+                let mut rows = one.query([id])?;
+                if let Some(row) = rows.next()? {
+                    found.push((row.get(15)?, row_of(row)?));
                 }
             }
         }

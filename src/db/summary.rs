@@ -29,9 +29,13 @@ pub type GameRatings = (Option<u32>, Option<u32>);
 /// A position reached by at least this many games is summarised.
 pub const SUMMARY_MIN: usize = 32;
 
-/// Segments beyond this many are merged into one when the summary is
-/// rebuilt: each segment costs a query two lookups.
-pub const MAX_SEGMENTS: usize = 8;
+/// Segments beyond this many are merged when the summary is rebuilt: each
+/// segment costs a query two lookups. Only the smallest are merged (down to
+/// half this many), so that an import of many small files does not pile up
+/// segments, while a big import's segments are left as they are: merging
+/// them would rewrite the whole index and leave its old pages free in the
+/// file (SQLite reuses free pages but does not give them back).
+pub const MAX_SEGMENTS: usize = 16;
 
 /// Blocks read at a time from a segment.
 const BLOCKS_PER_READ: i64 = 64;
@@ -113,13 +117,15 @@ impl Merged {
         Ok(())
     }
 
-    pub(crate) fn next(&mut self, db: &Database) -> Result<Option<Entry>, DbError> {
+    /// The next entry and the number of the segment (in the list given)
+    /// it came from.
+    pub(crate) fn next(&mut self, db: &Database) -> Result<Option<(Entry, usize)>, DbError> {
         let Some(Reverse((_, _, _, i))) = self.heap.pop() else {
             return Ok(None);
         };
         let entry = self.heads[i];
         self.refill(db, i)?;
-        Ok(entry)
+        Ok(entry.map(|e| (e, i)))
     }
 }
 
@@ -168,10 +174,21 @@ impl Counts {
 impl Database {
     /// The segments of the index, oldest first.
     pub(crate) fn segments(&self) -> Result<Vec<(i64, u32, u32)>, DbError> {
-        let mut statement = self
-            .conn
-            .prepare_cached("SELECT id, first_game, last_game FROM segments ORDER BY id")?;
-        let rows = statement.query_map([], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))?;
+        Ok(self
+            .segment_sizes()?
+            .into_iter()
+            .map(|(id, first, last, _)| (id, first, last))
+            .collect())
+    }
+
+    /// The segments with their entry counts.
+    pub(crate) fn segment_sizes(&self) -> Result<Vec<(i64, u32, u32, i64)>, DbError> {
+        let mut statement = self.conn.prepare_cached(
+            "SELECT id, first_game, last_game, entries FROM segments ORDER BY id",
+        )?;
+        let rows = statement.query_map([], |row| {
+            Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?))
+        })?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
@@ -204,16 +221,31 @@ impl Database {
         Ok(out)
     }
 
-    /// Rebuild the summary from the whole index, merging the segments into
-    /// one when there are more than [`MAX_SEGMENTS`] (or `merge` says so),
-    /// in one transaction.
-    pub fn rebuild_summary(&mut self, merge: bool) -> Result<(), DbError> {
-        let segments = self.segments()?;
-        let merge = (merge && segments.len() > 1) || segments.len() > MAX_SEGMENTS;
+    /// Rebuild the summary from the whole index, in one transaction. The
+    /// same pass merges segments: all of them when `merge_all` says so,
+    /// else the smallest when there are more than [`MAX_SEGMENTS`].
+    pub fn rebuild_summary(&mut self, merge_all: bool) -> Result<(), DbError> {
+        let sizes = self.segment_sizes()?;
+        let merging: Vec<bool> = if merge_all && sizes.len() > 1 {
+            vec![true; sizes.len()]
+        } else if sizes.len() > MAX_SEGMENTS {
+            let mut by_size: Vec<(i64, usize)> =
+                sizes.iter().enumerate().map(|(i, s)| (s.3, i)).collect();
+            by_size.sort_unstable();
+            let take = sizes.len() - MAX_SEGMENTS / 2 + 1;
+            let mut merging = vec![false; sizes.len()];
+            for &(_, i) in &by_size[..take] {
+                merging[i] = true;
+            }
+            merging
+        } else {
+            vec![false; sizes.len()]
+        };
+        let segments: Vec<(i64, u32, u32)> = sizes.iter().map(|s| (s.0, s.1, s.2)).collect();
         let ratings = self.ratings()?;
         let upto = segments.iter().map(|s| s.2).max().unwrap_or(0);
         self.conn.execute_batch("BEGIN IMMEDIATE")?;
-        let outcome = self.rebuild_in_transaction(&segments, merge, &ratings, upto);
+        let outcome = self.rebuild_in_transaction(&segments, &merging, &ratings, upto);
         match outcome {
             Ok(()) => {
                 self.conn.execute_batch("COMMIT")?;
@@ -229,7 +261,7 @@ impl Database {
     fn rebuild_in_transaction(
         &self,
         segments: &[(i64, u32, u32)],
-        merge: bool,
+        merging: &[bool],
         ratings: &[GameRatings],
         upto: u32,
     ) -> Result<(), DbError> {
@@ -238,15 +270,22 @@ impl Database {
         let mut merged = Merged::new(self, &ids)?;
         let mut writer = None;
         let mut total = 0i64;
-        if merge {
-            let first = segments.iter().map(|s| s.1).min().unwrap_or(0);
+        let mut new_segment = 0;
+        let merged_ones: Vec<&(i64, u32, u32)> = segments
+            .iter()
+            .zip(merging)
+            .filter_map(|(s, m)| m.then_some(s))
+            .collect();
+        if !merged_ones.is_empty() {
+            let first = merged_ones.iter().map(|s| s.1).min().unwrap_or(0);
+            let last = merged_ones.iter().map(|s| s.2).max().unwrap_or(0);
             self.conn.execute(
                 "INSERT INTO segments(first_game, last_game, entries) VALUES (?1, ?2, 0)",
-                (first, upto),
+                (first, last),
             )?;
-            writer = Some(SegmentWriter::new(self, self.conn.last_insert_rowid())?);
+            new_segment = self.conn.last_insert_rowid();
+            writer = Some(SegmentWriter::new(self, new_segment)?);
         }
-        let new_segment = self.conn.last_insert_rowid();
         let mut insert = self.conn.prepare_cached(
             "INSERT INTO summary(key, chk, mv, white, draws, black, unknown, elo_sum, elo_n)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
@@ -280,8 +319,8 @@ impl Database {
             group.clear();
             Ok(())
         };
-        while let Some(entry) = merged.next(self)? {
-            if let Some(w) = writer.as_mut() {
+        while let Some((entry, from)) = merged.next(self)? {
+            if let Some(w) = writer.as_mut().filter(|_| merging[from]) {
                 w.push(entry)?;
                 total += 1;
             }
@@ -293,7 +332,7 @@ impl Database {
         flush(&mut group)?;
         if let Some(w) = writer {
             w.finish()?;
-            for id in &ids {
+            for (id, _, _) in &merged_ones {
                 self.conn
                     .execute("DELETE FROM blocks WHERE seg = ?1", [id])?;
                 self.conn

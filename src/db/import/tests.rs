@@ -180,3 +180,49 @@ fn dates_sort_as_numbers() {
     assert_eq!(day_number("1999.13.01"), 19990001);
     assert_eq!(day_number("garbage"), 0);
 }
+
+#[test]
+fn many_small_imports_are_merged_and_the_counts_stay_the_same() {
+    let dir = tempdir();
+    let mut db = Database::open_or_create(&dir.join("g.sqlite")).expect("made");
+    let options = ImportOptions {
+        workers: 0,
+        batch_entries: 1_000_000,
+    };
+    for n in 0..20 {
+        let pgn = dir.join(format!("{n}.pgn"));
+        let text = format!(
+            "[Event \"{n}\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 {} 1-0\n",
+            if n % 2 == 0 { "Nc6" } else { "d6" }
+        );
+        std::fs::write(&pgn, text).expect("write");
+        db.import(&pgn, &options, &AtomicBool::new(false), &mut |_| {})
+            .expect("imported");
+    }
+    let counts = |db: &Database| {
+        let mut position = shakmaty::Chess::default();
+        for san in ["e4", "e5", "Nf3"] {
+            let m: shakmaty::san::San = san.parse().expect("san");
+            position.play_unchecked(m.to_move(&position).expect("legal"));
+        }
+        let explorer = db.explore(&position, &Filter::default()).expect("explored");
+        explorer
+            .moves
+            .iter()
+            .map(|m| (m.san.clone(), m.games()))
+            .collect::<Vec<_>>()
+    };
+    let before = counts(&db);
+    assert_eq!(before, [("Nc6".to_string(), 10), ("d6".to_string(), 10)]);
+    assert_eq!(db.segments().expect("segments").len(), 20);
+    db.rebuild_summary(false).expect("rebuilt");
+    // The smallest merged into one, down to half the most there may be.
+    let left = db.segments().expect("segments").len();
+    assert_eq!(left, super::super::summary::MAX_SEGMENTS / 2);
+    assert_eq!(counts(&db), before);
+    assert_eq!(db.info().expect("info").positions, 20 * 5);
+    db.rebuild_summary(true).expect("rebuilt");
+    assert_eq!(db.segments().expect("segments").len(), 1);
+    assert_eq!(counts(&db), before);
+    assert_eq!(db.info().expect("info").positions, 20 * 5);
+}
