@@ -1030,3 +1030,43 @@ fn learn_opens_the_course_where_the_learner_stopped() {
     s.send("y");
     assert!(s.wait_exit(&mut *child).success());
 }
+
+#[test]
+fn the_explorer_of_a_database_given_with_db_plays_a_move_with_enter() {
+    let home = common::TempHome::new("pty-explorer");
+    let pgn = home.join("games.pgn");
+    std::fs::write(
+        &pgn,
+        "[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 1-0\n\n[Result \"0-1\"]\n\n1. e4 c5 0-1\n\n[Result \"1/2-1/2\"]\n\n1. d4 d5 1/2-1/2\n",
+    )
+    .unwrap();
+    let db_path = home.join("mine.sqlite");
+    let mut db = kibitz::db::Database::open_or_create(&db_path).unwrap();
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    db.import(
+        &pgn,
+        &kibitz::db::ImportOptions::default(),
+        &stop,
+        &mut |_| {},
+    )
+    .unwrap();
+    db.rebuild_summary(true).unwrap();
+    drop(db);
+    let (mut s, mut child, _master) =
+        start(&home, &["--analyse", "--db", db_path.to_str().unwrap()]);
+    s.wait_for("the analysis board", |screen| {
+        screen.contains("Analysis · ply 0")
+    });
+    s.send("x");
+    s.wait_for("the explorer's answer", |screen| {
+        screen.contains("Explorer · 3 games") && screen.contains("▶e4")
+    });
+    // Enter plays the most played move; the panel follows to its position.
+    s.send("\r");
+    s.wait_for("e4 played and explored", |screen| {
+        screen.contains("ply 1, Black to move")
+            && screen.contains("Explorer · 2 games")
+            && (screen.contains("▶e5") || screen.contains("▶c5"))
+    });
+    quit(&mut s, &mut *child, "the explorer");
+}

@@ -14,7 +14,7 @@ use crate::game::pgn::Headers;
 use crate::game::tree::GameTree;
 
 /// What to look for.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct GameQuery {
     /// Games that reached this position.
     pub position: Option<Chess>,

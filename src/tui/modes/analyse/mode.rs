@@ -201,6 +201,12 @@ impl BoardMode for Analysis {
                     .draw(frame, rect);
                 }
             }
+            Panel::Explorer => crate::tui::widgets::explorer::ExplorerView {
+                panel: &cx.explorer,
+                position,
+                theme,
+            }
+            .draw(frame, rect),
             Panel::MoveTree => MoveTree {
                 analysis: self,
                 theme,
@@ -262,7 +268,12 @@ impl BoardMode for Analysis {
     }
 
     fn key_line(&self, cx: &Shared) -> &'static str {
-        pick_key_line(&KEY_LINES, true, self.extras(cx).len(), cx.size)
+        let forms: &[&'static str] = if cx.explorer.shown {
+            &super::keys::EXPLORER_KEY_LINES
+        } else {
+            &KEY_LINES
+        };
+        pick_key_line(forms, true, self.extras(cx).len(), cx.size)
     }
 
     fn extras(&self, cx: &Shared) -> Vec<Panel> {
