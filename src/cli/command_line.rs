@@ -12,6 +12,7 @@ use super::bench::BenchArgs;
 use super::board::BoardArgs;
 use super::book::BookCommand;
 use super::completions::{CompletionsArgs, ManArgs};
+use super::db::DbCommand;
 use super::describe::DescribeArgs;
 use super::learn::LearnArgs;
 use super::movetables::MovetablesArgs;
@@ -82,6 +83,9 @@ pub enum Commands {
     Train(TrainArgs),
     /// Find puzzles in a PGN file's games: a mistake, then one move that wins clearly.
     Puzzles(PuzzlesArgs),
+    /// The game database: import PGN once, explore openings, find games.
+    #[command(subcommand)]
+    Db(DbCommand),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     Completions(CompletionsArgs),
     /// Print the manual page (roff, for `man -l -`), or a subcommand's.
@@ -117,6 +121,10 @@ impl Commands {
             Commands::Review(args) => super::review::run(args, out),
             Commands::Train(args) => args.run(stop_on_interrupt(), out),
             Commands::Puzzles(args) => super::puzzles::run(args, stop_on_interrupt(), out),
+            Commands::Db(command) if command.opens_board() => Err(CliError::BadInput(
+                "`db games --open` opens the board: it does not write to a stream".into(),
+            )),
+            Commands::Db(command) => command.run(stop_on_interrupt(), out),
             Commands::Completions(args) => args.run(Cli::command(), out),
             Commands::Man(args) => args.run(Cli::command(), out),
         }

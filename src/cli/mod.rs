@@ -12,6 +12,7 @@ pub mod board;
 pub mod book;
 pub mod command_line;
 pub mod completions;
+pub mod db;
 pub mod describe;
 pub mod flags;
 pub mod learn;

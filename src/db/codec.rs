@@ -99,7 +99,9 @@ fn get_varint(data: &[u8], at: &mut usize) -> Result<u64, DbError> {
     let mut value = 0u64;
     let mut shift = 0;
     loop {
-        let byte = *data.get(*at).ok_or(DbError::Damaged("a block ends inside an entry"))?;
+        let byte = *data
+            .get(*at)
+            .ok_or(DbError::Damaged("a block ends inside an entry"))?;
         *at += 1;
         if shift > 63 {
             return Err(DbError::Damaged("a number in a block is too long"));
@@ -151,7 +153,10 @@ impl BlockWriter {
             }
             Some(previous) if previous.same_position(&entry) => {
                 put_varint(&mut self.data, 0);
-                put_varint(&mut self.data, u64::from(entry.game.wrapping_sub(previous.game)));
+                put_varint(
+                    &mut self.data,
+                    u64::from(entry.game.wrapping_sub(previous.game)),
+                );
             }
             Some(previous) => {
                 let distance = entry.key.wrapping_sub(previous.key);
@@ -164,7 +169,10 @@ impl BlockWriter {
                 put_varint(&mut self.data, u64::from(entry.game));
             }
         }
-        put_varint(&mut self.data, 4 * u64::from(entry.mv) + u64::from(entry.result & 3));
+        put_varint(
+            &mut self.data,
+            4 * u64::from(entry.mv) + u64::from(entry.result & 3),
+        );
         self.previous = Some(entry);
         finished
     }
@@ -190,7 +198,9 @@ fn get_u128_varint(data: &[u8], at: &mut usize) -> Result<u128, DbError> {
     let mut value = 0u128;
     let mut shift = 0;
     loop {
-        let byte = *data.get(*at).ok_or(DbError::Damaged("a block ends inside an entry"))?;
+        let byte = *data
+            .get(*at)
+            .ok_or(DbError::Damaged("a block ends inside an entry"))?;
         *at += 1;
         if shift > 70 {
             return Err(DbError::Damaged("a key distance in a block is too long"));
@@ -266,7 +276,7 @@ pub fn encode_moves(moves: &[u16]) -> Vec<u8> {
 
 /// The moves of a stored game.
 pub fn decode_moves(data: &[u8]) -> Result<Vec<u16>, DbError> {
-    if data.len() % 2 != 0 {
+    if !data.len().is_multiple_of(2) {
         return Err(DbError::Damaged("a game's moves have an odd length"));
     }
     Ok(data

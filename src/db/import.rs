@@ -69,8 +69,10 @@ pub struct ImportReport {
     pub added: u64,
     /// Games already in the database (or twice in the file), not added.
     pub duplicates: u64,
-    /// Games that could not be read, each named.
-    pub skipped: Vec<String>,
+    /// Games that could not be read.
+    pub skipped: u64,
+    /// The first of them, named.
+    pub bad_games: Vec<String>,
     /// Index entries written.
     pub positions: u64,
     /// Stopped before the end of the file: the games read before the stop
@@ -117,7 +119,11 @@ pub enum Prepared {
 
 /// A rating from a tag: a whole number from 1 to 4,000.
 fn rating(text: Option<&str>) -> Option<u32> {
-    text?.trim().parse::<u32>().ok().filter(|r| (1..=4000).contains(r))
+    text?
+        .trim()
+        .parse::<u32>()
+        .ok()
+        .filter(|r| (1..=4000).contains(r))
 }
 
 /// A PGN date (`YYYY.MM.DD`, `?` for unknown digits) as a number that sorts
@@ -150,7 +156,12 @@ pub fn prepare(tree: GameTree) -> Prepared {
     if tree.headers.0.is_empty() && tree.nodes.len() <= 1 {
         return Prepared::Empty;
     }
-    let tag = |name: &str| tree.headers.get(name).map(str::trim).filter(|v| !v.is_empty());
+    let tag = |name: &str| {
+        tree.headers
+            .get(name)
+            .map(str::trim)
+            .filter(|v| !v.is_empty())
+    };
     let chess960 = tag("Variant").is_some_and(crate::game::chess960::is_chess960_variant);
     let mut position: Chess = tree.start.clone();
     let mut moves = Vec::new();
@@ -164,7 +175,9 @@ pub fn prepare(tree: GameTree) -> Prepared {
         let m = next.and_then(|n| tree.nodes[n].m);
         let code = m.map_or(0, encode_move);
         positions.push((key, check, ply, code));
-        let (Some(node), Some(m)) = (next, m) else { break };
+        let (Some(node), Some(m)) = (next, m) else {
+            break;
+        };
         moves.push(code);
         position.play_unchecked(m);
         if let Some(opening) = crate::game::openings::Openings::builtin().get(&position) {
@@ -182,18 +195,7 @@ pub fn prepare(tree: GameTree) -> Prepared {
         .map(|(key, check, _, mv)| (key, check, mv))
         .collect();
 
-    let mut hasher = SipHasher13::new_with_keys(0x6b69_6269_747a_6462, 0x6761_6d65_7331_0000);
-    for (name, value) in &tree.headers.0 {
-        std::hash::Hasher::write(&mut hasher, name.as_bytes());
-        std::hash::Hasher::write(&mut hasher, &[0]);
-        std::hash::Hasher::write(&mut hasher, value.as_bytes());
-        std::hash::Hasher::write(&mut hasher, &[0]);
-    }
-    std::hash::Hasher::write(&mut hasher, &[1]);
-    for code in &moves {
-        std::hash::Hasher::write(&mut hasher, &code.to_be_bytes());
-    }
-    let hash = hasher.finish128().as_bytes();
+    let hash = hash_of(&tree.headers, &moves);
 
     let mut tags = String::new();
     for (name, value) in &tree.headers.0 {
@@ -202,7 +204,10 @@ pub fn prepare(tree: GameTree) -> Prepared {
         tags.push_str(&value.replace(['\t', '\n', '\r'], " "));
         tags.push('\n');
     }
-    let date = tag("Date").or(tag("UTCDate")).unwrap_or("????.??.??").to_string();
+    let date = tag("Date")
+        .or(tag("UTCDate"))
+        .unwrap_or("????.??.??")
+        .to_string();
     Prepared::Game(Box::new(NewGame {
         hash,
         white: tag("White").unwrap_or("?").to_string(),
@@ -212,7 +217,9 @@ pub fn prepare(tree: GameTree) -> Prepared {
         day: day_number(&date),
         date,
         result: tree.result.clone(),
-        eco: tag("ECO").map(str::to_string).or_else(|| named.map(|o| o.eco.clone())),
+        eco: tag("ECO")
+            .map(str::to_string)
+            .or_else(|| named.map(|o| o.eco.clone())),
         opening: tag("Opening")
             .map(str::to_string)
             .or_else(|| named.map(|o| o.name.clone())),
@@ -226,6 +233,37 @@ pub fn prepare(tree: GameTree) -> Prepared {
         moves: codec::encode_moves(&moves),
         positions,
     }))
+}
+
+/// A game's identity in the database: a 128-bit hash of its tags (names
+/// and values, in order) and its main line's moves (up to a null move).
+/// The same game read from two files has the same hash; a game whose tags
+/// differ (another event, a corrected name) is another game.
+pub fn game_hash(tree: &GameTree) -> [u8; 16] {
+    let mut moves = Vec::new();
+    let mut at = 0;
+    while let Some(&node) = tree.nodes[at].children.first() {
+        let Some(m) = tree.nodes[node].m else { break };
+        moves.push(encode_move(m));
+        at = node;
+    }
+    hash_of(&tree.headers, &moves)
+}
+
+fn hash_of(headers: &crate::game::pgn::Headers, moves: &[u16]) -> [u8; 16] {
+    use std::hash::Hasher;
+    let mut hasher = SipHasher13::new_with_keys(0x6b69_6269_747a_6462, 0x6761_6d65_7331_0000);
+    for (name, value) in &headers.0 {
+        hasher.write(name.as_bytes());
+        hasher.write(&[0]);
+        hasher.write(value.as_bytes());
+        hasher.write(&[0]);
+    }
+    hasher.write(&[1]);
+    for code in moves {
+        hasher.write(&code.to_be_bytes());
+    }
+    hasher.finish128().as_bytes()
 }
 
 /// A reader that counts the bytes read through it.
@@ -291,10 +329,9 @@ impl Database {
                     Ok(())
                 }
                 Prepared::Bad(why) => {
-                    if report.skipped.len() < NAMED_BAD_GAMES {
-                        report.skipped.push(why);
-                    } else if report.skipped.len() == NAMED_BAD_GAMES {
-                        report.skipped.push("(more bad games are not named)".into());
+                    report.skipped += 1;
+                    if report.bad_games.len() < NAMED_BAD_GAMES {
+                        report.bad_games.push(why);
                     }
                     Ok(())
                 }
@@ -304,11 +341,11 @@ impl Database {
                 failure = Some(e);
                 return false;
             }
-            if batch.entries.len() >= options.batch_entries {
-                if let Err(e) = self.write_batch(&mut batch) {
-                    failure = Some(e);
-                    return false;
-                }
+            if batch.entries.len() >= options.batch_entries
+                && let Err(e) = self.write_batch(&mut batch)
+            {
+                failure = Some(e);
+                return false;
             }
             if last_progress.elapsed() >= Duration::from_millis(200) {
                 last_progress = Instant::now();
@@ -318,7 +355,7 @@ impl Database {
                     games_read: report.games_read,
                     added: report.added,
                     duplicates: report.duplicates,
-                    skipped: report.skipped.len() as u64,
+                    skipped: report.skipped,
                     seconds: started.elapsed().as_secs_f64(),
                 });
             }
@@ -345,7 +382,7 @@ impl Database {
             games_read: report.games_read,
             added: report.added,
             duplicates: report.duplicates,
-            skipped: report.skipped.len() as u64,
+            skipped: report.skipped,
             seconds: report.seconds,
         });
         Ok(report)
@@ -388,20 +425,23 @@ impl Database {
             report.duplicates += 1;
             return Ok(());
         }
-        let id = u32::try_from(self.conn.last_insert_rowid())
-            .map_err(|_| DbError::Input("the database holds more games than kibitz can index (4 billion)".into()))?;
+        let id = u32::try_from(self.conn.last_insert_rowid()).map_err(|_| {
+            DbError::Input("the database holds more games than kibitz can index (4 billion)".into())
+        })?;
         report.added += 1;
         report.positions += game.positions.len() as u64;
         batch.first_game.get_or_insert(id);
         batch.last_game = id;
         let result = codec::result_code(&game.result);
-        batch.entries.extend(game.positions.iter().map(|&(key, check, mv)| Entry {
-            key,
-            check,
-            game: id,
-            mv,
-            result,
-        }));
+        batch
+            .entries
+            .extend(game.positions.iter().map(|&(key, check, mv)| Entry {
+                key,
+                check,
+                game: id,
+                mv,
+                result,
+            }));
         Ok(())
     }
 
@@ -452,9 +492,9 @@ pub(crate) struct SegmentWriter<'a> {
 impl<'a> SegmentWriter<'a> {
     pub(crate) fn new(db: &'a Database, segment: i64) -> Result<SegmentWriter<'a>, DbError> {
         Ok(SegmentWriter {
-            statement: db
-                .conn
-                .prepare_cached("INSERT INTO blocks(seg, first_key, n, data) VALUES (?1, ?2, ?3, ?4)")?,
+            statement: db.conn.prepare_cached(
+                "INSERT INTO blocks(seg, first_key, n, data) VALUES (?1, ?2, ?3, ?4)",
+            )?,
             segment,
             blocks: BlockWriter::new(),
             n: 0,

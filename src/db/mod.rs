@@ -35,7 +35,7 @@ use shakmaty::{Chess, EnPassantMode, Position};
 
 pub use explore::{Explorer, Filter, MoveStat, PlayerSide};
 pub use import::{ImportOptions, ImportProgress, ImportReport};
-pub use search::{GameQuery, GameRow};
+pub use search::{GameQuery, GameRow, StoredReview};
 
 /// What the `meta` table says a kibitz database is.
 pub const FORMAT: &str = "kibitz-games";
@@ -194,7 +194,8 @@ impl Database {
             Err(e) => return Err(fail(e.to_string())),
         }
         if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-            std::fs::create_dir_all(parent).map_err(|e| fail(format!("cannot make its folder: {e}")))?;
+            std::fs::create_dir_all(parent)
+                .map_err(|e| fail(format!("cannot make its folder: {e}")))?;
         }
         let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
             | OpenFlags::SQLITE_OPEN_CREATE
@@ -218,7 +219,8 @@ impl Database {
     fn tune(&self) -> Result<(), DbError> {
         self.conn.busy_timeout(std::time::Duration::from_secs(10))?;
         // Pages in memory for the queries of one session: 64 MB.
-        self.conn.execute_batch("PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY;")?;
+        self.conn
+            .execute_batch("PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY;")?;
         Ok(())
     }
 
@@ -246,7 +248,9 @@ impl Database {
                 other => DbError::Sql(other),
             })?;
         if has_meta.is_none() {
-            return Err(foreign("it has no `meta` table (another program's SQLite file?)"));
+            return Err(foreign(
+                "it has no `meta` table (another program's SQLite file?)",
+            ));
         }
         let format = self.meta("format")?;
         if format.as_deref() != Some(FORMAT) {
@@ -268,7 +272,9 @@ impl Database {
     pub(crate) fn meta(&self, name: &str) -> Result<Option<String>, DbError> {
         Ok(self
             .conn
-            .query_row("SELECT value FROM meta WHERE name = ?1", [name], |row| row.get(0))
+            .query_row("SELECT value FROM meta WHERE name = ?1", [name], |row| {
+                row.get(0)
+            })
             .optional()?)
     }
 
@@ -279,14 +285,19 @@ impl Database {
 
     /// How many games it holds.
     pub fn game_count(&self) -> Result<u64, DbError> {
-        let n: i64 = self.conn.query_row("SELECT count(*) FROM games", [], |row| row.get(0))?;
+        let n: i64 = self
+            .conn
+            .query_row("SELECT count(*) FROM games", [], |row| row.get(0))?;
         Ok(n.max(0) as u64)
     }
 
     /// What the database holds, for `kibitz db info`.
     pub fn info(&self) -> Result<Info, DbError> {
         let one = |sql: &str| -> Result<i64, DbError> {
-            Ok(self.conn.query_row(sql, [], |row| row.get::<_, Option<i64>>(0))?.unwrap_or(0))
+            Ok(self
+                .conn
+                .query_row(sql, [], |row| row.get::<_, Option<i64>>(0))?
+                .unwrap_or(0))
         };
         Ok(Info {
             games: one("SELECT count(*) FROM games")?.max(0) as u64,

@@ -8,8 +8,9 @@ fn the_index_key_is_polyglots_and_the_check_is_independent_of_it() {
     assert_eq!(key, 0x463b_9618_1691_fc9c);
     // The check comes from the hash's other half: positions with keys that
     // differ in their low 16 bits do not give checks equal to those bits.
-    let e4 = crate::game::fen::parse_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1")
-        .expect("a FEN");
+    let e4 =
+        crate::game::fen::parse_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1")
+            .expect("a FEN");
     let (key2, check2) = position_key(&e4);
     assert_eq!(key2, 0x823c_9b50_fd11_4196);
     assert_ne!(check, key as u16);
@@ -20,10 +21,17 @@ fn the_index_key_is_polyglots_and_the_check_is_independent_of_it() {
 fn a_file_that_is_not_a_database_is_refused_and_left_as_it_is() {
     let dir = tempdir();
     let text = dir.join("notes.txt");
-    std::fs::write(&text, "not a database at all, just some words.\n".repeat(200)).expect("write");
+    std::fs::write(
+        &text,
+        "not a database at all, just some words.\n".repeat(200),
+    )
+    .expect("write");
     let before = std::fs::read(&text).expect("read");
     let error = Database::open_or_create(&text).err().expect("refused");
-    assert!(error.to_string().contains("not a kibitz game database"), "{error}");
+    assert!(
+        error.to_string().contains("not a kibitz game database"),
+        "{error}"
+    );
     assert_eq!(std::fs::read(&text).expect("read"), before);
 
     let empty = dir.join("empty.sqlite");
@@ -35,13 +43,22 @@ fn a_file_that_is_not_a_database_is_refused_and_left_as_it_is() {
     let other = dir.join("other.sqlite");
     {
         let conn = rusqlite::Connection::open(&other).expect("sqlite");
-        conn.execute_batch("CREATE TABLE t(x); INSERT INTO t VALUES (1);").expect("sql");
+        conn.execute_batch("CREATE TABLE t(x); INSERT INTO t VALUES (1);")
+            .expect("sql");
     }
     let error = Database::open(&other, false).err().expect("refused");
-    assert!(error.to_string().contains("another program's SQLite file"), "{error}");
+    assert!(
+        error.to_string().contains("another program's SQLite file"),
+        "{error}"
+    );
 
-    let missing = Database::open(&dir.join("none.sqlite"), false).err().expect("refused");
-    assert!(missing.to_string().contains("kibitz db import"), "{missing}");
+    let missing = Database::open(&dir.join("none.sqlite"), false)
+        .err()
+        .expect("refused");
+    assert!(
+        missing.to_string().contains("kibitz db import"),
+        "{missing}"
+    );
     let folder = Database::open(&dir, false).err().expect("refused");
     assert!(folder.to_string().contains("not a file"), "{folder}");
 }
@@ -53,7 +70,8 @@ fn a_newer_database_is_refused() {
     drop(Database::open_or_create(&path).expect("made"));
     {
         let conn = rusqlite::Connection::open(&path).expect("sqlite");
-        conn.execute("UPDATE meta SET value = '99' WHERE name = 'version'", []).expect("sql");
+        conn.execute("UPDATE meta SET value = '99' WHERE name = 'version'", [])
+            .expect("sql");
     }
     let error = Database::open(&path, true).err().expect("refused");
     assert!(matches!(error, DbError::Newer { found: 99, .. }), "{error}");

@@ -13,6 +13,23 @@ use std::cmp::Ordering;
 use crate::engine::Score;
 use crate::engine::search::TB_BOUND;
 
+/// `text` in at most `width` characters: whole, or cut after a whole word
+/// with `…` (a single word longer than the width is cut inside it).
+pub fn cut_words(text: &str, width: usize) -> String {
+    if text.chars().count() <= width {
+        return text.to_string();
+    }
+    if width == 0 {
+        return String::new();
+    }
+    let room: String = text.chars().take(width - 1).collect();
+    let kept = match room.rfind(' ') {
+        Some(space) if space > 0 => room[..space].trim_end(),
+        _ => room.as_str(),
+    };
+    format!("{kept}…")
+}
+
 /// A count with thousands separated: `12,345`.
 pub fn thousands(n: u64) -> String {
     let digits = n.to_string();

@@ -5,11 +5,35 @@ fn entries() -> Vec<Entry> {
     // Many games at one position, then scattered keys, the largest key
     // distances and a promotion's move code.
     for game in 1..=700 {
-        out.push(Entry { key: 0x463b_9618_1691_fc9c, check: 7, game, mv: 796, result: (game % 4) as u8 });
+        out.push(Entry {
+            key: 0x463b_9618_1691_fc9c,
+            check: 7,
+            game,
+            mv: 796,
+            result: (game % 4) as u8,
+        });
     }
-    out.push(Entry { key: 0x463b_9618_1691_fc9c, check: 8, game: 3, mv: 0, result: 1 });
-    out.push(Entry { key: 0, check: 0, game: 1, mv: 1, result: 0 });
-    out.push(Entry { key: u64::MAX, check: u16::MAX, game: u32::MAX, mv: 0x7fff, result: 3 });
+    out.push(Entry {
+        key: 0x463b_9618_1691_fc9c,
+        check: 8,
+        game: 3,
+        mv: 0,
+        result: 1,
+    });
+    out.push(Entry {
+        key: 0,
+        check: 0,
+        game: 1,
+        mv: 1,
+        result: 0,
+    });
+    out.push(Entry {
+        key: u64::MAX,
+        check: u16::MAX,
+        game: u32::MAX,
+        mv: 0x7fff,
+        result: 3,
+    });
     for i in 0..5000u64 {
         out.push(Entry {
             key: i.wrapping_mul(0x9e37_79b9_7f4a_7c15),
@@ -50,7 +74,13 @@ fn a_position_shared_by_many_games_costs_a_few_bytes_a_game() {
     let mut writer = BlockWriter::new();
     let mut bytes = 0;
     for game in 1..=1000 {
-        if let Some((_, data)) = writer.push(Entry { key: 42, check: 1, game, mv: 796, result: 1 }) {
+        if let Some((_, data)) = writer.push(Entry {
+            key: 42,
+            check: 1,
+            game,
+            mv: 796,
+            result: 1,
+        }) {
             bytes += data.len();
         }
     }
@@ -79,7 +109,15 @@ fn a_damaged_block_is_an_error_not_a_panic() {
 
 #[test]
 fn stored_keys_sort_as_the_keys_do() {
-    let keys = [0u64, 1, 1 << 62, (1 << 63) - 1, 1 << 63, u64::MAX - 1, u64::MAX];
+    let keys = [
+        0u64,
+        1,
+        1 << 62,
+        (1 << 63) - 1,
+        1 << 63,
+        u64::MAX - 1,
+        u64::MAX,
+    ];
     for pair in keys.windows(2) {
         assert!(stored_key(pair[0]) < stored_key(pair[1]));
         assert_eq!(key_of_stored(stored_key(pair[0])), pair[0]);

@@ -42,7 +42,10 @@ fn import(db: &mut Database, text: &str) -> ImportReport {
     let dir = tempdir();
     let pgn = dir.join("games.pgn");
     std::fs::write(&pgn, text).expect("write");
-    let options = ImportOptions { workers: 1, batch_entries: 7 };
+    let options = ImportOptions {
+        workers: 1,
+        batch_entries: 7,
+    };
     let report = db
         .import(&pgn, &options, &AtomicBool::new(false), &mut |_| {})
         .expect("imported");
@@ -55,16 +58,31 @@ fn an_import_counts_each_position_once_per_game_and_again_adds_nothing() {
     let dir = tempdir();
     let mut db = Database::open_or_create(&dir.join("g.sqlite")).expect("made");
     let report = import(&mut db, GAMES);
-    assert_eq!((report.games_read, report.added, report.duplicates), (4, 3, 0));
-    assert_eq!(report.skipped.len(), 1, "{:?}", report.skipped);
-    assert!(report.skipped[0].contains("Ke3"), "{:?}", report.skipped);
+    assert_eq!(
+        (report.games_read, report.added, report.duplicates),
+        (4, 3, 0)
+    );
+    assert_eq!(report.skipped, 1);
+    assert!(
+        report.bad_games[0].contains("Ke3"),
+        "{:?}",
+        report.bad_games
+    );
 
     let start = shakmaty::Chess::default();
     let explorer = db.explore(&start, &Filter::default()).expect("explored");
     let summary: Vec<_> = explorer
         .moves
         .iter()
-        .map(|m| (m.uci.as_str(), m.games(), m.counts.white, m.counts.draws, m.counts.black))
+        .map(|m| {
+            (
+                m.uci.as_str(),
+                m.games(),
+                m.counts.white,
+                m.counts.draws,
+                m.counts.black,
+            )
+        })
         .collect();
     assert_eq!(summary, [("e2e4", 2, 1, 1, 0), ("d2d4", 1, 0, 0, 1)]);
     assert_eq!(explorer.games(), 3);
@@ -78,7 +96,11 @@ fn an_import_counts_each_position_once_per_game_and_again_adds_nothing() {
         position.play_unchecked(m);
     }
     let explorer = db.explore(&position, &Filter::default()).expect("explored");
-    let moves: Vec<_> = explorer.moves.iter().map(|m| (m.san.as_str(), m.games())).collect();
+    let moves: Vec<_> = explorer
+        .moves
+        .iter()
+        .map(|m| (m.san.as_str(), m.games()))
+        .collect();
     assert_eq!(moves, [("Nc6", 1), ("Nf6", 1)]);
     // Game B also ended here, but its first time here counts, not its last.
     assert_eq!(explorer.ended.games(), 0);
@@ -92,14 +114,23 @@ fn an_import_counts_each_position_once_per_game_and_again_adds_nothing() {
         ..Filter::default()
     };
     let explorer = db.explore(&position, &as_black).expect("explored");
-    let moves: Vec<_> = explorer.moves.iter().map(|m| (m.san.as_str(), m.games())).collect();
+    let moves: Vec<_> = explorer
+        .moves
+        .iter()
+        .map(|m| (m.san.as_str(), m.games()))
+        .collect();
     assert_eq!(moves, [("Nf6", 1)]);
 
     // Importing again adds nothing.
     let again = import(&mut db, GAMES);
     assert_eq!((again.added, again.duplicates), (0, 3));
     assert_eq!(db.game_count().expect("count"), 3);
-    assert_eq!(db.explore(&start, &Filter::default()).expect("explored").games(), 3);
+    assert_eq!(
+        db.explore(&start, &Filter::default())
+            .expect("explored")
+            .games(),
+        3
+    );
 }
 
 #[test]
@@ -114,12 +145,18 @@ fn games_are_found_by_position_player_and_opening_most_recent_first() {
     };
     let (rows, total) = db.games(&query).expect("found");
     assert_eq!(total, 3);
-    let events: Vec<_> = rows.iter().map(|r| r.event.as_deref().unwrap_or("")).collect();
+    let events: Vec<_> = rows
+        .iter()
+        .map(|r| r.event.as_deref().unwrap_or(""))
+        .collect();
     // B (2021) before A (2020) before C (no date).
     assert_eq!(events, ["B", "A", "C"]);
     let (rows, _) = db
         .games(&GameQuery {
-            filter: Filter { player: Some("cy".into()), ..Filter::default() },
+            filter: Filter {
+                player: Some("cy".into()),
+                ..Filter::default()
+            },
             limit: 10,
             ..GameQuery::default()
         })
@@ -128,7 +165,11 @@ fn games_are_found_by_position_player_and_opening_most_recent_first() {
     let tree = db.load_game(rows[0].id).expect("loaded");
     assert_eq!(tree.mainline().len(), 4);
     assert_eq!(tree.headers.get("White"), Some("Cy"));
-    assert!(db.game_pgn(rows[0].id).expect("pgn").contains("1. d4 d5 2. Nf3 Nf6 0-1"));
+    assert!(
+        db.game_pgn(rows[0].id)
+            .expect("pgn")
+            .contains("1. d4 d5 2. Nf3 Nf6 0-1")
+    );
 }
 
 #[test]
