@@ -215,6 +215,26 @@ pub fn open_db_games(
     )
 }
 
+/// `kibitz db games --open`: the games the query finds, as the board's
+/// game list. A database that cannot be read, or a bad query, is refused
+/// before the terminal is taken over.
+pub fn open_db_command(
+    command: &super::db::DbCommand,
+    args: &BoardArgs,
+    started: Instant,
+) -> Result<Option<i32>, BoardError> {
+    let super::db::DbCommand::Games(games) = command else {
+        return Err(
+            CliError::BadInput("only `kibitz db games --open` opens the board".into()).into(),
+        );
+    };
+    let path = games.db.path()?;
+    let query = games.query()?;
+    let db = crate::db::Database::open(&path, false).map_err(super::db::db_error)?;
+    let found = db.games(&query).map_err(super::db::db_error)?;
+    open_db_games(args, args.load(), started, path, found)
+}
+
 /// The board on the course screen (`kibitz learn`), where the learner
 /// stopped.
 pub fn open_course(
