@@ -1042,8 +1042,13 @@ fn three_game_database(home: &common::TempHome) -> std::path::PathBuf {
     let db_path = home.join("mine.sqlite");
     let mut db = kibitz::db::Database::open_or_create(&db_path).unwrap();
     let stop = std::sync::atomic::AtomicBool::new(false);
-    db.import(&pgn, &kibitz::db::ImportOptions::default(), &stop, &mut |_| {})
-        .unwrap();
+    db.import(
+        &pgn,
+        &kibitz::db::ImportOptions::default(),
+        &stop,
+        &mut |_| {},
+    )
+    .unwrap();
     db.rebuild_summary(true).unwrap();
     db_path
 }
@@ -1076,8 +1081,10 @@ fn db_games_open_lists_the_games_on_the_board_and_enter_opens_one() {
     let home = common::TempHome::new("pty-db-games");
     let db_path = three_game_database(&home);
     let db = db_path.to_str().unwrap();
-    let (mut s, mut child, _master) =
-        start(&home, &["db", "games", "--db", db, "--player", "Ann", "--open"]);
+    let (mut s, mut child, _master) = start(
+        &home,
+        &["db", "games", "--db", db, "--player", "Ann", "--open"],
+    );
     s.wait_for("the game list", |screen| {
         screen.contains("mine.sqlite · 1 game") && screen.contains("Ann")
     });
@@ -1087,6 +1094,8 @@ fn db_games_open_lists_the_games_on_the_board_and_enter_opens_one() {
     });
     // The explorer reads the database the games came from.
     s.send("x");
-    s.wait_for("the explorer", |screen| screen.contains("Explorer · 3 games"));
+    s.wait_for("the explorer", |screen| {
+        screen.contains("Explorer · 3 games")
+    });
     quit(&mut s, &mut *child, "db games --open");
 }
