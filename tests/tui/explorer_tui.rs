@@ -279,3 +279,42 @@ fn games_of_the_database_open_from_the_game_list_and_save_elsewhere() {
         "the database is left as it was"
     );
 }
+
+#[test]
+fn g_lists_the_games_that_reached_the_position_with_the_filter() {
+    let home = TempHome::new("explorer-games");
+    let path = database(&home);
+    let mut h = board((120, 40), &path);
+    show_explorer(&mut h);
+    // 1. e4 from the explorer, then 1...e5: three games reached it.
+    h.key(KeyCode::Enter);
+    h.serve();
+    h.key(KeyCode::Enter);
+    h.serve();
+    assert_eq!(h.tree().nodes[h.cursor()].san, "e5");
+    h.char('G');
+    h.serve();
+    assert_eq!(h.app.cx.overlay, Overlay::GameList);
+    let screen = h.screen();
+    assert!(screen.contains("games.sqlite · 3 games"), "{screen}");
+    assert!(
+        !screen.contains("Anand, Viswanathan Carlsen"),
+        "1...c5 is not listed: {screen}"
+    );
+    h.key(KeyCode::Esc);
+    // With a filter: only Carlsen's games as White.
+    h.typed("explore player Carlsen, Magnus white");
+    h.typed("explore games");
+    h.serve();
+    let screen = h.screen();
+    assert!(screen.contains("games.sqlite · 2 games"), "{screen}");
+    // Opening one asks first: the board has moves not saved.
+    h.key(KeyCode::Enter);
+    assert_eq!(
+        h.app.cx.overlay,
+        Overlay::Confirm(kibitz::tui::app::Confirm::Discard)
+    );
+    h.char('y');
+    h.serve();
+    assert_eq!(h.tree().headers.get("Black"), Some("Caruana, Fabiano"));
+}

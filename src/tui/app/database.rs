@@ -34,7 +34,10 @@ impl App {
                 self.cx.explorer.reply(generation, result);
             }
             DbReply::Games { path, result } => match result {
-                Ok((rows, total)) => self.open_db_list(path, &rows, total),
+                Ok((rows, total)) => {
+                    self.open_db_list(path, &rows, total);
+                    self.cx.message = None;
+                }
                 Err(problem) => self.cx.say(problem_text(&problem), Tone::Error),
             },
             DbReply::GameLoaded { path, id, result } => match result {

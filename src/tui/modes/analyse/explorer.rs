@@ -1,16 +1,24 @@
 //! The explorer panel's keys and commands on the analysis board: `x` shows
 //! it, ↑↓ pick one of its moves and Enter plays it (as a move made on the
 //! board: it follows the game's move or adds a variation), `:explore`
-//! sets its filter and `:db FILE` reads another database.
+//! sets its filter and `:db FILE` reads another database; `G` (`:explore
+//! games`) lists the database's games that reached the position.
 
 use std::path::PathBuf;
 use std::time::Instant;
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
 
+use crate::db::GameQuery;
+use crate::tui::db_worker::DbRequest;
 use crate::tui::layout::Panel;
 use crate::tui::overlays::open_file::expand_home;
+use crate::tui::shared::explorer::MISSING;
 use crate::tui::shared::{Shared, Tone};
+use crate::tui::tasks::Request;
+
+/// At most this many games are listed by `G` (the most recent).
+const GAMES_LISTED: usize = 1000;
 
 use super::Analysis;
 
@@ -52,6 +60,27 @@ impl Analysis {
         true
     }
 
+    /// `G`: the games of the database that reached the position on the
+    /// board (with the explorer's filter), most recent first, as the game
+    /// list.
+    pub fn list_explored_games(&mut self, cx: &mut Shared) {
+        let Some(path) = cx.explorer.path.clone() else {
+            cx.say(MISSING, Tone::Error);
+            return;
+        };
+        let query = GameQuery {
+            position: Some(cx.board.game.position().clone()),
+            filter: cx.explorer.filter.clone(),
+            limit: GAMES_LISTED,
+            ..GameQuery::default()
+        };
+        cx.request(Request::Db(DbRequest::Games {
+            path,
+            query: Box::new(query),
+        }));
+        cx.say("Looking for the games that reached this position…", Tone::Info);
+    }
+
     /// `:explore WORDS` and `:db FILE`.
     pub(super) fn explorer_command(&mut self, cx: &mut Shared, word: &str, rest: &str) {
         match word {
@@ -65,6 +94,7 @@ impl Analysis {
                 cx.side.chosen = Some(Panel::Explorer);
                 cx.say(text, Tone::Info);
             }
+            _ if rest == "games" => self.list_explored_games(cx),
             _ => match cx.explorer.command(rest) {
                 Ok(text) => {
                     cx.side.chosen = Some(Panel::Explorer);

@@ -108,7 +108,8 @@ pub const KEY_LINES: [&str; 5] = [
 ];
 
 /// The key line while the explorer shows (↑↓ and Enter are its own).
-pub const EXPLORER_KEY_LINES: [&str; 4] = [
+pub const EXPLORER_KEY_LINES: [&str; 5] = [
+    " ←→ moves · ↑↓ pick an explorer move · Enter plays it · G its games · :explore filters · x hides · ? help",
     " ←→ moves · ↑↓ pick an explorer move · Enter plays it · :explore filters · x hides · ? help",
     " ←→ moves · ↑↓ Enter explorer · x hides · Tab panels · ? help",
     " ←→ moves · ↑↓ Enter explorer · Tab panels · ? help",
@@ -202,6 +203,7 @@ impl Analysis {
             KeyCode::Char('t') => self.ask_threat(cx, now),
             KeyCode::Char('P') => self.play_on_from_here(cx),
             KeyCode::Char('x') => self.toggle_explorer(cx),
+            KeyCode::Char('G') => self.list_explored_games(cx),
             KeyCode::Delete => {
                 if cursor != 0 {
                     cx.overlay = Overlay::Confirm(Confirm::Delete);
