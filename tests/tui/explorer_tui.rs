@@ -318,3 +318,21 @@ fn g_lists_the_games_that_reached_the_position_with_the_filter() {
     h.serve();
     assert_eq!(h.tree().headers.get("Black"), Some("Caruana, Fabiano"));
 }
+
+#[test]
+fn a_click_on_an_explorer_move_plays_it() {
+    let home = TempHome::new("explorer-click");
+    let path = database(&home);
+    let mut h = board((120, 40), &path);
+    show_explorer(&mut h);
+    let screen = h.screen();
+    let (row, line) = screen
+        .lines()
+        .enumerate()
+        .find(|(_, l)| l.contains(" d4 "))
+        .unwrap();
+    // The quoted screen's rows start with a quote mark.
+    let column = line.chars().position(|c| c == 'd').unwrap() - 1;
+    h.click(column as u16, row as u16);
+    assert_eq!(h.tree().nodes[h.cursor()].san, "d4", "{screen}");
+}

@@ -141,6 +141,11 @@ impl ExplorerPanel {
         }
     }
 
+    /// Pick the move at `index` of the list.
+    pub fn pick(&mut self, index: usize) {
+        self.selected = index.min(self.moves_len().saturating_sub(1));
+    }
+
     /// Move the pick up (negative) or down the list.
     pub fn select(&mut self, by: isize) {
         let last = self.moves_len().saturating_sub(1);

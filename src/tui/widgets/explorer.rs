@@ -203,6 +203,27 @@ impl ExplorerView<'_> {
     }
 }
 
+/// The index of the move drawn at terminal row `row` of the panel
+/// (`rect`), if a move is drawn there (for a click).
+pub fn move_at(panel: &ExplorerPanel, rect: Rect, column: u16, row: u16) -> Option<usize> {
+    let inner = crate::tui::layout::below_title(rect);
+    if !inner.contains((column, row).into()) || row == inner.y {
+        return None;
+    }
+    let Some(Answer {
+        result: Ok(explorer),
+        ..
+    }) = &panel.answer
+    else {
+        return None;
+    };
+    // As `rows` scrolls: the header, then the moves from `first`.
+    let rows = usize::from(inner.height).saturating_sub(1);
+    let first = (panel.selected + 1).saturating_sub(rows);
+    let index = first + usize::from(row - inner.y) - 1;
+    (index < explorer.moves.len()).then_some(index)
+}
+
 fn side(turn: Color) -> &'static str {
     match turn {
         Color::White => "White",
