@@ -313,6 +313,21 @@ fn import(
             path.display()
         )));
     }
+    // The data folder is kibitz's to make; a folder the user named is not.
+    if let Some(parent) = args
+        .db
+        .db
+        .as_ref()
+        .and_then(|p| p.parent())
+        .filter(|p| !p.as_os_str().is_empty())
+        && !parent.is_dir()
+    {
+        return Err(CliError::BadInput(format!(
+            "{}: the folder {} does not exist",
+            path.display(),
+            parent.display()
+        )));
+    }
     for input in &inputs {
         crate::fsutil::open_regular(input).map_err(|e| CliError::BadInput(e.to_string()))?;
     }
