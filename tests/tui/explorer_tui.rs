@@ -191,15 +191,32 @@ fn filters_narrow_the_games_and_show_in_the_title() {
 
 #[test]
 fn no_database_and_a_damaged_one_are_said_plainly() {
-    let home = TempHome::new("explorer-missing");
-    let mut h = board((80, 24), &home.join("none.sqlite"));
+    // No database named and none in the data folder.
+    let mut h = Board::analysis((80, 24));
     show_explorer(&mut h);
     let screen = h.screen();
-    assert!(screen.contains("No game database:"), "{screen}");
-    assert!(screen.contains("`kibitz db import"), "{screen}");
+    assert!(
+        screen.contains("No game database: `kibitz db import"),
+        "{screen}"
+    );
+    assert!(screen.contains("FILE.pgn` makes one"), "{screen}");
     insta::assert_snapshot!("explorer_missing_80x24", screen);
     h.key(KeyCode::Enter);
     assert!(h.message().contains("no database"), "{}", h.message());
+
+    // A database named (--db, the setting, :db) that is not there: the
+    // import must be told where; the panel cuts the long text after a
+    // whole word, the status line says it all.
+    let home = TempHome::new("explorer-missing");
+    let missing = home.join("none.sqlite");
+    let mut h = board((80, 24), &missing);
+    show_explorer(&mut h);
+    let full = format!(
+        "no game database at {0}: `kibitz db import --db {0} FILE.pgn` makes one",
+        missing.display()
+    );
+    assert_eq!(h.message(), full);
+    assert!(h.screen().contains("No game database at"), "{}", h.screen());
 
     let damaged = home.join("damaged.sqlite");
     std::fs::write(
@@ -210,10 +227,14 @@ fn no_database_and_a_damaged_one_are_said_plainly() {
     h.typed(&format!("db {}", damaged.display()));
     h.serve();
     let screen = h.screen();
-    assert!(screen.contains("damaged.sqlite"), "{screen}");
+    assert!(h.message().contains("damaged.sqlite"), "{}", h.message());
     assert!(
         !screen.contains("Explorer · "),
         "no count from a damaged file: {screen}"
+    );
+    assert!(
+        screen.contains("/damaged.sqlite") || screen.contains("…"),
+        "{screen}"
     );
 }
 

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use crate::db::GameRow;
-use crate::tui::db_worker::{DbProblem, DbReply};
+use crate::tui::db_worker::DbReply;
 use crate::tui::overlays::Overlay;
 use crate::tui::overlays::game_list::GameList;
 use crate::tui::shared::Tone;
@@ -31,14 +31,25 @@ impl App {
     pub(super) fn db_reply(&mut self, reply: DbReply, now: Instant) {
         match reply {
             DbReply::Explored { generation, result } => {
-                self.cx.explorer.reply(generation, result);
+                let explorer = &mut self.cx.explorer;
+                // A new problem is said in full in the status line too (the
+                // panel may have to cut it).
+                if explorer.reply(generation, result)
+                    && let Some(problem) = explorer.new_problem.take()
+                {
+                    let text = explorer.problem_text(&problem);
+                    self.cx.say(text, Tone::Error);
+                }
             }
             DbReply::Games { path, result } => match result {
                 Ok((rows, total)) => {
                     self.open_db_list(path, &rows, total);
                     self.cx.message = None;
                 }
-                Err(problem) => self.cx.say(problem_text(&problem), Tone::Error),
+                Err(problem) => {
+                    let text = self.cx.explorer.problem_text(&problem);
+                    self.cx.say(text, Tone::Error);
+                }
             },
             DbReply::GameLoaded { path, id, result } => match result {
                 Ok(tree) => {
@@ -55,7 +66,10 @@ impl App {
                         Tone::Info,
                     );
                 }
-                Err(problem) => self.cx.say(problem_text(&problem), Tone::Error),
+                Err(problem) => {
+                    let text = self.cx.explorer.problem_text(&problem);
+                    self.cx.say(text, Tone::Error);
+                }
             },
         }
     }
@@ -68,13 +82,5 @@ impl App {
         cx.game_list = Some(GameList::from_database(path, cx.list_id, rows, total));
         cx.overlay = Overlay::GameList;
         self.dirty = true;
-    }
-}
-
-/// A database problem in one line.
-pub fn problem_text(problem: &DbProblem) -> String {
-    match problem {
-        DbProblem::Missing(_) => crate::tui::shared::explorer::MISSING.to_string(),
-        DbProblem::Failed(why) => why.clone(),
     }
 }

@@ -26,6 +26,17 @@ struct Asked {
 /// What the board says when there is no database file.
 pub const MISSING: &str = "no game database: `kibitz db import FILE.pgn` makes one";
 
+/// The same for a database named with `--db`, `database` or `:db`, which
+/// the import must be told of.
+pub fn missing_text(path: &Path, named: bool) -> String {
+    if named {
+        let path = path.display();
+        format!("no game database at {path}: `kibitz db import --db {path} FILE.pgn` makes one")
+    } else {
+        MISSING.to_string()
+    }
+}
+
 /// The database's answer about one position.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Answer {
@@ -41,6 +52,9 @@ pub struct ExplorerPanel {
     /// The database file; `None` where no data folder is known and none
     /// was named.
     pub path: Option<PathBuf>,
+    /// The file was named (`--db`, the `database` setting, `:db`) rather
+    /// than the data folder's.
+    pub named: bool,
     pub filter: Filter,
     /// The number of the last query: an answer to an older one is stale.
     generation: u64,
@@ -52,13 +66,17 @@ pub struct ExplorerPanel {
     pub waiting: bool,
     /// The move picked in the list (0: the most played).
     pub selected: usize,
+    /// The last answer was a problem the one before did not have (the
+    /// status line says it in full).
+    pub new_problem: Option<DbProblem>,
 }
 
 impl ExplorerPanel {
     /// The panel reading `path`.
-    pub fn new(path: Option<PathBuf>) -> ExplorerPanel {
+    pub fn new(path: Option<PathBuf>, named: bool) -> ExplorerPanel {
         ExplorerPanel {
             path,
+            named,
             ..ExplorerPanel::default()
         }
     }
@@ -103,6 +121,16 @@ impl ExplorerPanel {
     /// The worker's answer to query `generation`: kept if it is the last
     /// one asked (true: the panel changed).
     pub fn reply(&mut self, generation: u64, result: Result<Explorer, DbProblem>) -> bool {
+        self.new_problem = match (&result, &self.answer) {
+            (
+                Err(problem),
+                Some(Answer {
+                    result: Err(old), ..
+                }),
+            ) if problem == old => None,
+            (Err(problem), _) => Some(problem.clone()),
+            (Ok(_), _) => None,
+        };
         let Some(asked) = self
             .asked
             .as_ref()
@@ -165,6 +193,14 @@ impl ExplorerPanel {
         }
     }
 
+    /// What the panel says of a problem with the database.
+    pub fn problem_text(&self, problem: &DbProblem) -> String {
+        match problem {
+            DbProblem::Missing(path) => missing_text(path, self.named),
+            DbProblem::Failed(why) => why.clone(),
+        }
+    }
+
     /// The database file named for the user.
     pub fn file_name(&self) -> String {
         match &self.path {
@@ -181,6 +217,7 @@ impl ExplorerPanel {
     /// `:db FILE`: read another database.
     pub fn set_database(&mut self, path: &Path) -> String {
         self.path = Some(path.to_path_buf());
+        self.named = true;
         self.shown = true;
         self.answer = None;
         format!("Explorer: reading {}.", path.display())

@@ -142,7 +142,7 @@ impl Shared {
             None => dirs.as_ref().map(|d| crate::db::default_path(&d.data)),
         };
         Shared {
-            explorer: explorer::ExplorerPanel::new(database),
+            explorer: explorer::ExplorerPanel::new(database, settings.database.is_some()),
             engine_panel: settings.engine_panel,
             spoilers_shown: settings.spoilers_shown,
             board: BoardView::default(),

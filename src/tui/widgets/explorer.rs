@@ -7,14 +7,14 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Paragraph, Wrap};
+use ratatui::widgets::Paragraph;
 use shakmaty::{Chess, Color};
 
 use crate::db::explore::{mean_rating, score_percent};
 use crate::db::summary::Counts;
 use crate::db::{Explorer, MoveStat};
 use crate::tui::db_worker::DbProblem;
-use crate::tui::shared::explorer::{Answer, ExplorerPanel, MISSING};
+use crate::tui::shared::explorer::{Answer, ExplorerPanel};
 use crate::tui::theme::Theme;
 
 use super::fitted::fitted;
@@ -97,20 +97,25 @@ impl ExplorerView<'_> {
         }
         title.push(' ');
         let inner = section(frame, title, area, self.theme);
-        let message = |text: &str| Paragraph::new(text.to_string()).wrap(Wrap { trim: true });
+        // A message over the rows there are, cut after a whole word with
+        // "…" where it does not fit (a problem is in the status line too).
+        let message = |text: &str| {
+            let lines = wrapped(text, usize::from(inner.width), usize::from(inner.height));
+            Paragraph::new(lines.join("\n"))
+        };
         match &panel.answer {
             None => frame.render_widget(message("Asking the database…"), inner),
             Some(Answer {
-                result: Err(DbProblem::Missing(_)),
+                result: Err(problem),
                 ..
-            }) => frame.render_widget(message(&format!("No {}", &MISSING[3..])), inner),
-            Some(Answer {
-                result: Err(DbProblem::Failed(why)),
-                ..
-            }) => frame.render_widget(
-                message(why).style(Style::default().fg(self.theme.check)),
-                inner,
-            ),
+            }) => {
+                let text = capitalised(&panel.problem_text(problem));
+                let style = match problem {
+                    DbProblem::Missing(_) => Style::default(),
+                    DbProblem::Failed(_) => Style::default().fg(self.theme.check),
+                };
+                frame.render_widget(message(&text).style(style), inner);
+            }
             Some(Answer {
                 result: Ok(explorer),
                 turn,
@@ -222,6 +227,38 @@ pub fn move_at(panel: &ExplorerPanel, rect: Rect, column: u16, row: u16) -> Opti
     let first = (panel.selected + 1).saturating_sub(rows);
     let index = first + usize::from(row - inner.y) - 1;
     (index < explorer.moves.len()).then_some(index)
+}
+
+/// `text` with a capital first letter.
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
+/// `text` in lines of at most `width` columns, broken between words, at
+/// most `rows` of them: the last one kept ends in "…" where more did not
+/// fit (a word longer than a line is cut).
+pub fn wrapped(text: &str, width: usize, rows: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for word in text.split_whitespace() {
+        match lines.last_mut() {
+            Some(line) if line.chars().count() + 1 + word.chars().count() <= width => {
+                line.push(' ');
+                line.push_str(word);
+            }
+            _ => lines.push(word.to_string()),
+        }
+    }
+    if lines.len() > rows && rows > 0 {
+        let rest = lines[rows - 1..].join(" ");
+        lines.truncate(rows - 1);
+        lines.push(fit(&rest, width));
+    }
+    lines.truncate(rows);
+    lines.iter().map(|l| fit(l, width)).collect()
 }
 
 fn side(turn: Color) -> &'static str {

@@ -16,7 +16,7 @@ fn after_e4() -> Chess {
 
 #[test]
 fn a_stale_answer_never_shows() {
-    let mut panel = ExplorerPanel::new(Some(PathBuf::from("games.sqlite")));
+    let mut panel = ExplorerPanel::new(Some(PathBuf::from("games.sqlite")), false);
     assert_eq!(panel.refresh(&Chess::default()), None, "hidden: no query");
     panel.shown = true;
     let Some(DbRequest::Explore {

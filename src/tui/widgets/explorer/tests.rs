@@ -1,4 +1,4 @@
-use super::bar;
+use super::{bar, wrapped};
 use crate::db::summary::Counts;
 
 #[test]
@@ -17,4 +17,17 @@ fn the_bar_shares_its_cells_by_result() {
         ..Counts::default()
     };
     assert_eq!(bar(&all_black, 5), "░░░░░");
+}
+
+#[test]
+fn a_message_wraps_and_is_cut_after_a_whole_word() {
+    let text = "no game database: `kibitz db import FILE.pgn` makes one";
+    assert_eq!(
+        wrapped(text, 36, 3),
+        ["no game database: `kibitz db import", "FILE.pgn` makes one"]
+    );
+    assert_eq!(
+        wrapped(text, 20, 2),
+        ["no game database:", "`kibitz db import…"]
+    );
 }
