@@ -247,6 +247,9 @@ pub struct Settings {
     pub book_options: BookOptions,
     /// A folder of Syzygy tables, if the user has one.
     pub syzygy: Option<PathBuf>,
+    /// The game database the board's explorer and game list read (`None`:
+    /// `games.sqlite` in the data folder; `kibitz --db FILE` wins).
+    pub database: Option<PathBuf>,
     /// Whether missing endgame tables are generated as a game nears them.
     pub tablebase_generation: crate::tablebase::Generation,
     /// Greer's move tables: how many of the top table moves the engine
@@ -282,6 +285,7 @@ impl Default for Settings {
             book: crate::book::BUILTIN.to_string(),
             book_options: BookOptions::default(),
             syzygy: None,
+            database: None,
             tablebase_generation: crate::tablebase::Generation::Background,
             move_table_moves: crate::engine::protocol::DEFAULT_TABLE_MOVES,
             move_table_threshold: crate::engine::protocol::DEFAULT_TABLE_THRESHOLD,
@@ -334,6 +338,7 @@ book = "builtin"         # opening book: builtin, or a Polyglot .bin file
 book_policy = "weighted" # weighted (varied), best (highest weight), off
 book_depth = 24          # play book moves up to this ply
 # syzygy = "/path/to/syzygy"  # Syzygy tables, if you have them
+# database = "~/chess/games.sqlite"  # the board's game database (default: games.sqlite in the data folder)
 tablebase_generation = "background"  # make missing endgame tables: background, off, ask
 move_table_moves = 0     # move-table moves tried first, 0-8 (0: learned for the map only; 1 cost -56 +/- 39 Elo against 0)
 move_table_threshold = 0 # ...only moves whose squares' weights add up to more than this
@@ -383,6 +388,7 @@ impl Settings {
                     .ok_or_else(|| format!("{value} is not a level ({MIN_LEVEL}-{MAX_LEVEL})")),
                 "book" => as_str().map(|v| settings.book = v.to_string()),
                 "syzygy" => as_str().map(|v| settings.syzygy = Some(PathBuf::from(v))),
+                "database" => as_str().map(|v| settings.database = Some(PathBuf::from(v))),
                 "tablebase_generation" => as_str()
                     .and_then(str::parse)
                     .map(|v| settings.tablebase_generation = v),

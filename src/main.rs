@@ -35,6 +35,9 @@ fn main() -> anyhow::Result<ExitCode> {
         },
         Some(Commands::Teach(args)) => args.open(&cli.board, started),
         Some(Commands::Learn(args)) if args.opens_board() => args.open(&cli.board, started),
+        Some(Commands::Db(command)) if command.opens_board() => {
+            kibitz::cli::board::open_db_command(&command, &cli.board, started)
+        }
         Some(Commands::Uci) => {
             kibitz::uci::run(std::io::stdin().lock()).context("UCI session")?;
             return Ok(ExitCode::SUCCESS);

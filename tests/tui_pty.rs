@@ -1030,3 +1030,72 @@ fn learn_opens_the_course_where_the_learner_stopped() {
     s.send("y");
     assert!(s.wait_exit(&mut *child).success());
 }
+
+/// Three games (1.e4 twice, 1.d4 once) in a database in `home`.
+fn three_game_database(home: &common::TempHome) -> std::path::PathBuf {
+    let pgn = home.join("games.pgn");
+    std::fs::write(
+        &pgn,
+        "[White \"Ann\"]\n[Black \"Bob\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 1-0\n\n[Result \"0-1\"]\n\n1. e4 c5 0-1\n\n[Result \"1/2-1/2\"]\n\n1. d4 d5 1/2-1/2\n",
+    )
+    .unwrap();
+    let db_path = home.join("mine.sqlite");
+    let mut db = kibitz::db::Database::open_or_create(&db_path).unwrap();
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    db.import(
+        &pgn,
+        &kibitz::db::ImportOptions::default(),
+        &stop,
+        &mut |_| {},
+    )
+    .unwrap();
+    db.rebuild_summary(true).unwrap();
+    db_path
+}
+
+#[test]
+fn the_explorer_of_a_database_given_with_db_plays_a_move_with_enter() {
+    let home = common::TempHome::new("pty-explorer");
+    let db_path = three_game_database(&home);
+    let (mut s, mut child, _master) =
+        start(&home, &["--analyse", "--db", db_path.to_str().unwrap()]);
+    s.wait_for("the analysis board", |screen| {
+        screen.contains("Analysis · ply 0")
+    });
+    s.send("x");
+    s.wait_for("the explorer's answer", |screen| {
+        screen.contains("Explorer · 3 games") && screen.contains("▶e4")
+    });
+    // Enter plays the most played move; the panel follows to its position.
+    s.send("\r");
+    s.wait_for("e4 played and explored", |screen| {
+        screen.contains("ply 1, Black to move")
+            && screen.contains("Explorer · 2 games")
+            && (screen.contains("▶e5") || screen.contains("▶c5"))
+    });
+    quit(&mut s, &mut *child, "the explorer");
+}
+
+#[test]
+fn db_games_open_lists_the_games_on_the_board_and_enter_opens_one() {
+    let home = common::TempHome::new("pty-db-games");
+    let db_path = three_game_database(&home);
+    let db = db_path.to_str().unwrap();
+    let (mut s, mut child, _master) = start(
+        &home,
+        &["db", "games", "--db", db, "--player", "Ann", "--open"],
+    );
+    s.wait_for("the game list", |screen| {
+        screen.contains("mine.sqlite · 1 game") && screen.contains("Ann")
+    });
+    s.send("\r");
+    s.wait_for("the game on the analysis board", |screen| {
+        screen.contains("Analysis · ply 0") && screen.contains("Game 1 of the database mine.sqlite")
+    });
+    // The explorer reads the database the games came from.
+    s.send("x");
+    s.wait_for("the explorer", |screen| {
+        screen.contains("Explorer · 3 games")
+    });
+    quit(&mut s, &mut *child, "db games --open");
+}

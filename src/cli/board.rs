@@ -44,6 +44,10 @@ pub struct BoardArgs {
     /// Which game of the --pgn file to open (1 = the first).
     #[arg(long, value_name = "N", requires = "pgn")]
     pub game: Option<usize>,
+    /// The game database for the analysis board's explorer (x) [default: the
+    /// config's `database`, else games.sqlite in the data folder].
+    #[arg(long, value_name = "FILE")]
+    pub db: Option<PathBuf>,
     /// Start on the analysis board (from --fen, or the start position).
     #[arg(long, visible_alias = "analyze")]
     pub analyse: bool,
@@ -128,6 +132,9 @@ impl BoardArgs {
         if let Some(depth) = self.book_depth {
             settings.book_options.max_plies = depth;
         }
+        if let Some(db) = &self.db {
+            settings.database = Some(db.clone());
+        }
         if let Some(dir) = &self.syzygy {
             settings.syzygy = Some(dir.clone());
         }
@@ -163,6 +170,10 @@ impl BoardArgs {
     }
 }
 
+/// Games of the database to open as the game list: the file, the games,
+/// how many matched.
+type DbGames = (PathBuf, Vec<crate::db::GameRow>, u64);
+
 /// What teach mode opens on: the lesson and the step to open it at.
 pub type TeachStart = (
     crate::teach::Setup,
@@ -171,14 +182,57 @@ pub type TeachStart = (
 );
 
 /// The terminal board, after checking what it is to open (see
-/// `open_with`). Returns the signal that ended it, if one did.
+/// `open_board`). Returns the signal that ended it, if one did.
 pub fn open(
     args: &BoardArgs,
     loaded: Loaded,
     started: Instant,
     teach: Option<TeachStart>,
 ) -> Result<Option<i32>, BoardError> {
-    open_with(args, loaded, started, teach, false)
+    open_board(args, loaded, started, teach, false, None)
+}
+
+/// The board with games of the game database at `db` as its game list
+/// (`kibitz db games --open`): the games found, most recent first, and how
+/// many matched in all. Enter opens one on the analysis board.
+pub fn open_db_games(
+    args: &BoardArgs,
+    loaded: Loaded,
+    started: Instant,
+    db: PathBuf,
+    games: (Vec<crate::db::GameRow>, u64),
+) -> Result<Option<i32>, BoardError> {
+    let mut loaded = loaded;
+    // The explorer reads the database the games came from.
+    loaded.settings.database = Some(db.clone());
+    open_board(
+        args,
+        loaded,
+        started,
+        None,
+        false,
+        Some((db, games.0, games.1)),
+    )
+}
+
+/// `kibitz db games --open`: the games the query finds, as the board's
+/// game list. A database that cannot be read, or a bad query, is refused
+/// before the terminal is taken over.
+pub fn open_db_command(
+    command: &super::db::DbCommand,
+    args: &BoardArgs,
+    started: Instant,
+) -> Result<Option<i32>, BoardError> {
+    let super::db::DbCommand::Games(games) = command else {
+        return Err(
+            CliError::BadInput("only `kibitz db games --open` opens the board".into()).into(),
+        );
+    };
+    let path = games.db.path()?;
+    let query = games.query()?;
+    let db = crate::db::Database::open(&path, false).map_err(super::db::db_error)?;
+    let found = db.games(&query).map_err(super::db::db_error)?;
+    open_db_games(args, args.load(), started, path, found)
 }
 
 /// The board on the course screen (`kibitz learn`), where the learner
@@ -188,17 +242,18 @@ pub fn open_course(
     loaded: Loaded,
     started: Instant,
 ) -> Result<Option<i32>, BoardError> {
-    open_with(args, loaded, started, None, true)
+    open_board(args, loaded, started, None, true, None)
 }
 
 /// No subcommand, in a build without the `tui` feature: there is no board.
 #[cfg(not(feature = "tui"))]
-fn open_with(
+fn open_board(
     _args: &BoardArgs,
     _loaded: Loaded,
     _started: Instant,
     _teach: Option<TeachStart>,
     _course: bool,
+    _db_games: Option<DbGames>,
 ) -> Result<Option<i32>, BoardError> {
     Err(BoardError::Refused(CliError::BadInput(
         "this kibitz was built without the terminal board (the `tui` feature); use a subcommand (see kibitz --help)".into(),
@@ -208,12 +263,13 @@ fn open_with(
 /// The terminal board, after checking what it is to open. Returns the
 /// signal that ended it, if one did.
 #[cfg(feature = "tui")]
-fn open_with(
+fn open_board(
     args: &BoardArgs,
     loaded: Loaded,
     started: Instant,
     teach: Option<TeachStart>,
     course: bool,
+    db_games: Option<DbGames>,
 ) -> Result<Option<i32>, BoardError> {
     use std::io::IsTerminal;
     let fen = match &args.fen {
@@ -250,6 +306,7 @@ fn open_with(
         frame_log: std::env::var_os("KIBITZ_FRAME_LOG").map(Into::into),
         pgn: args.pgn.clone().map(|path| (path, args.game)),
         analyse: args.analyse,
+        db_games,
         teach,
         course,
     })

@@ -24,7 +24,7 @@ pub struct StoredReview {
 }
 
 /// What to look for.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct GameQuery {
     /// Games that reached this position.
     pub position: Option<Chess>,

@@ -9,6 +9,7 @@
 
 pub mod app;
 pub mod clock;
+pub mod db_worker;
 pub mod engine_line;
 pub mod engine_link;
 pub mod heatmap;
@@ -65,6 +66,9 @@ pub struct Options {
     pub pgn: Option<(PathBuf, Option<usize>)>,
     /// Start on the analysis board (with `fen`, or the start position).
     pub analyse: bool,
+    /// Open games of the game database as the game list (`kibitz db games
+    /// --open`): the database, the games found and how many matched.
+    pub db_games: Option<(PathBuf, Vec<crate::db::GameRow>, u64)>,
     /// Start in teach mode: the lesson, the step to open it at, and the
     /// move it is about (opened there once recorded).
     pub teach: Option<(
@@ -205,7 +209,12 @@ pub fn run(options: Options) -> anyhow::Result<Option<i32>> {
             }
         });
     let unfinished = match &options.dirs {
-        Some(dirs) if options.fen.is_none() && options.pgn.is_none() && !options.analyse => {
+        Some(dirs)
+            if options.fen.is_none()
+                && options.pgn.is_none()
+                && options.db_games.is_none()
+                && !options.analyse =>
+        {
             let (unfinished, why) = save::read_unfinished(&dirs.data);
             problems.extend(why);
             unfinished
@@ -278,6 +287,8 @@ pub fn run(options: Options) -> anyhow::Result<Option<i32>> {
         app.open_course(now);
     } else if let Some((path, number)) = &options.pgn {
         app.open_path(path.clone(), *number);
+    } else if let Some((path, rows, total)) = &options.db_games {
+        app.open_db_list(path.clone(), rows, *total);
     } else if options.analyse {
         app.analyse_position(options.fen.clone().unwrap_or_default(), now);
     }

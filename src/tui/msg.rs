@@ -71,6 +71,8 @@ pub enum Msg {
         index: usize,
         outcome: crate::teach::compare::Outcome,
     },
+    /// The game database's worker answered.
+    Db(Box<crate::tui::db_worker::DbReply>),
     /// The process was told to end (SIGTERM, SIGHUP, SIGQUIT): autosave
     /// the game and leave at once, as Ctrl-C does, without asking.
     Terminate,

@@ -67,6 +67,8 @@ pub enum Request {
     Clipboard(String),
     /// Ring the terminal's bell (a clock fell under ten seconds).
     Bell,
+    /// Ask the game database's worker (started at the first request).
+    Db(super::db_worker::DbRequest),
 }
 
 /// A running task's id and stop flag.
@@ -80,6 +82,8 @@ pub struct Stops {
     pub list: Running,
     pub record: Running,
     pub compare: Running,
+    /// The game database's worker, once asked for anything.
+    pub db: Option<crossbeam_channel::Sender<super::db_worker::DbRequest>>,
 }
 
 impl Stops {
@@ -250,6 +254,22 @@ pub fn background_request(
             let _ = out.flush();
         }
         Request::Cancel(id) => stops.cancel(id),
+        Request::Db(request) => {
+            if stops.db.is_none() {
+                let replies = tx.clone();
+                let send = move |reply| replies.send(Msg::Db(Box::new(reply))).is_ok();
+                match super::db_worker::spawn(send) {
+                    Ok(worker) => stops.db = Some(worker),
+                    Err(e) => {
+                        let _ = tx.send(Msg::Notice(format!("cannot start a thread: {e}")));
+                        return;
+                    }
+                }
+            }
+            if let Some(worker) = &stops.db {
+                let _ = worker.send(request);
+            }
+        }
         Request::Bell => {
             let mut out = std::io::stdout();
             let _ = write!(out, "\x07");

@@ -603,6 +603,11 @@ impl Board {
                             self.update(Msg::Compared { id, index, outcome });
                         }
                     }
+                    Request::Db(request) => {
+                        // As the database's worker thread answers.
+                        let reply = kibitz::tui::db_worker::DbWorker::default().answer(request);
+                        self.update(Msg::Db(Box::new(reply)));
+                    }
                     other => left.push(other),
                 }
             }

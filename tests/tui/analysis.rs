@@ -162,7 +162,7 @@ fn moves_add_variations_or_follow_existing_ones_and_can_be_promoted_and_deleted(
     h.key(KeyCode::Char('p'));
     assert_eq!(h.tree().mainline().len(), 37);
     h.goto(e5);
-    h.key(KeyCode::Char('x'));
+    h.key(KeyCode::Delete);
     assert_eq!(h.app.cx.overlay, Overlay::Confirm(Confirm::Delete));
     h.key(KeyCode::Char('y'));
     assert_eq!(h.tree().nodes.len(), nodes, "e5 and Nf3 are gone");

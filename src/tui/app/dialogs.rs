@@ -12,6 +12,7 @@ use shakmaty::{Chess, Position, Square};
 use crate::review::batch::{self, Study};
 use crate::tui::modes::analyse::REVIEW_MOVETIME_MS;
 
+use crate::tui::db_worker::DbRequest;
 use crate::tui::modes::switch;
 use crate::tui::overlays::game_list::ListKey;
 use crate::tui::overlays::new_game::FormKey;
@@ -159,12 +160,34 @@ impl App {
         let Some(list) = &mut cx.game_list else {
             return;
         };
+        let database = list.database.is_some();
         if key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('r') {
+            if database {
+                cx.overlay = Overlay::GameList;
+                cx.say(
+                    "Ctrl-R reviews the games of a PGN file; these are from the database.",
+                    Tone::Info,
+                );
+                return;
+            }
             let path = list.path.clone();
             self.review_all(path, now);
             return;
         }
         match list.key(key, page) {
+            // A game of the database: its number is its id.
+            ListKey::Open(path, id) if database => {
+                let id = i64::try_from(id).unwrap_or(0);
+                if unsaved {
+                    cx.pending = Some(Pending::LoadDbGame(path, id));
+                    cx.overlay = Overlay::Confirm(Confirm::Discard);
+                } else {
+                    if !cx.started {
+                        cx.overlay = Overlay::GameList;
+                    }
+                    cx.request(Request::Db(DbRequest::LoadGame { path, id }));
+                }
+            }
             ListKey::Keep => cx.overlay = Overlay::GameList,
             ListKey::Close if !cx.started => {
                 cx.overlay = Overlay::NewGame(cx.services.new_game_form(None));

@@ -133,6 +133,13 @@ impl App {
             Some(Pending::LoadGame(path, number)) => {
                 self.cx.request(Request::LoadGame { path, number });
             }
+            Some(Pending::LoadDbGame(path, id)) => {
+                self.cx
+                    .request(Request::Db(crate::tui::db_worker::DbRequest::LoadGame {
+                        path,
+                        id,
+                    }));
+            }
             Some(Pending::NewGame) => {
                 self.cx.overlay = Overlay::NewGame(self.cx.services.new_game_form(None));
             }

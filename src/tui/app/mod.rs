@@ -11,6 +11,7 @@
 
 mod backdrop;
 mod commands;
+pub mod database;
 mod describe;
 mod dialogs;
 mod files;
@@ -303,6 +304,10 @@ impl App {
                 self.game_loaded(path, number, result, now);
                 true
             }
+            Msg::Db(reply) => {
+                self.db_reply(*reply, now);
+                true
+            }
             Msg::Terminate => {
                 self.leave(now);
                 true
@@ -324,6 +329,7 @@ impl App {
         }
         let position = self.mode.get().panel_position(&self.cx).clone();
         self.cx.refresh_tablebase_view(&position);
+        self.refresh_explorer();
         self.dirty |= redraw;
     }
 

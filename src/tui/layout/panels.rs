@@ -17,6 +17,8 @@ pub enum Panel {
     EvalGraph,
     Breakdown,
     Book,
+    /// The game database's moves for the position (`x`).
+    Explorer,
     Tablebase,
     /// A game's moves in pairs.
     MoveList,

@@ -34,6 +34,9 @@ pub struct GameList {
     pub error: Option<String>,
     /// Open the game by itself if the file turns out to hold only one.
     pub open_single: bool,
+    /// The games come from the game database at `path` (their numbers are
+    /// its ids), not from a PGN file: how many matched in all.
+    pub database: Option<u64>,
 }
 
 impl GameList {
@@ -49,7 +52,26 @@ impl GameList {
             done: false,
             error: None,
             open_single,
+            database: None,
         }
+    }
+
+    /// The games a query of the game database at `path` found (`total`
+    /// matched in all, these being the most recent), numbered by their ids.
+    pub fn from_database(
+        path: PathBuf,
+        id: u64,
+        rows: &[crate::db::GameRow],
+        total: u64,
+    ) -> GameList {
+        let mut list = GameList::new(path, id, false);
+        list.add(rows.iter().map(db_summary).collect());
+        list.done = true;
+        list.database = Some(total);
+        if rows.is_empty() {
+            list.error = Some("no game in the database matches".into());
+        }
+        list
     }
 
     pub fn add(&mut self, batch: Vec<GameSummary>) {
@@ -138,7 +160,9 @@ impl GameList {
             || list.path.display().to_string(),
             |n| n.to_string_lossy().to_string(),
         );
-        let state = if list.done {
+        let state = if let Some(total) = list.database.filter(|t| *t > list.games.len() as u64) {
+            format!("the {} most recent of {total} games", list.games.len())
+        } else if list.done {
             crate::core::counted(list.games.len() as u64, "game", "games")
         } else {
             format!(
@@ -161,8 +185,13 @@ impl GameList {
             Span::styled("▏", Style::default().fg(theme.accent)),
             Span::styled(
                 format!(
-                    "   {} shown · ↑↓ · Enter opens · Ctrl-R review all · Esc closes",
-                    list.shown.len()
+                    "   {} shown · ↑↓ · Enter opens{} · Esc closes",
+                    list.shown.len(),
+                    if list.database.is_some() {
+                        ""
+                    } else {
+                        " · Ctrl-R review all"
+                    }
                 ),
                 dim,
             ),
@@ -198,6 +227,26 @@ impl GameList {
             lines.push(Line::styled(text, style));
         }
         frame.render_widget(fitted(lines, inner.width), inner);
+    }
+}
+
+/// A game of the database as the list shows it, numbered by its id.
+fn db_summary(row: &crate::db::GameRow) -> GameSummary {
+    let opening = [row.eco.as_deref(), row.opening.as_deref()]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join(" ");
+    GameSummary {
+        number: usize::try_from(row.id).unwrap_or(0),
+        white: row.white.clone(),
+        black: row.black.clone(),
+        result: row.result.clone(),
+        event: row.event.clone().unwrap_or_default(),
+        date: row.date.clone(),
+        opening,
+        plies: row.plies as usize,
+        error: None,
     }
 }
 

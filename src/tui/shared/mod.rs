@@ -7,6 +7,7 @@
 //! in the mode, not here.
 
 pub mod board;
+pub mod explorer;
 pub mod lesson;
 pub mod services;
 
@@ -50,6 +51,8 @@ pub enum Tone {
 pub enum Pending {
     Tree(Box<GameTree>),
     LoadGame(PathBuf, usize),
+    /// A game of the game database (its file, the game's id).
+    LoadDbGame(PathBuf, i64),
     /// The new-game dialog.
     NewGame,
 }
@@ -107,6 +110,9 @@ pub struct Shared {
     pub side: Side,
     /// The games of the last opened file.
     pub game_list: Option<GameList>,
+    /// The analysis board's explorer panel (`x`): the game database's
+    /// moves for the position.
+    pub explorer: explorer::ExplorerPanel,
     /// The review of every game of a file (the game list's Ctrl-R).
     pub review_all: Option<super::overlays::review_all::ReviewAll>,
     /// Files and threads the event loop is asked for.
@@ -128,7 +134,15 @@ impl Shared {
         overlay: Overlay,
         size: (u16, u16),
     ) -> Shared {
+        // The database: the config's (or `--db`'s), else the data folder's.
+        let database = match &settings.database {
+            Some(path) => Some(PathBuf::from(super::overlays::open_file::expand_home(
+                &path.to_string_lossy(),
+            ))),
+            None => dirs.as_ref().map(|d| crate::db::default_path(&d.data)),
+        };
         Shared {
+            explorer: explorer::ExplorerPanel::new(database, settings.database.is_some()),
             engine_panel: settings.engine_panel,
             spoilers_shown: settings.spoilers_shown,
             board: BoardView::default(),

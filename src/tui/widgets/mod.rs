@@ -7,6 +7,7 @@ pub mod breakdown;
 pub mod engine;
 pub mod engine_lines;
 pub mod eval_bar;
+pub mod explorer;
 pub mod fitted;
 pub mod map_legend;
 pub mod move_list;

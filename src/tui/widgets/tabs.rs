@@ -21,6 +21,7 @@ pub fn tab_name(panel: Panel) -> &'static str {
     match panel {
         Panel::Tablebase => "Tablebase",
         Panel::Book => "Book",
+        Panel::Explorer => "Explorer",
         Panel::EvalGraph => "Review",
         Panel::Breakdown => "Terms",
         Panel::Stats | Panel::StatsLine => "Stats",

@@ -30,8 +30,12 @@ pub const HELP: &[(&str, &str)] = &[
     ),
     ("1-5", "play the first move of that engine line"),
     (
-        "p, x",
+        "p, Del",
         "promote the variation; delete the move and what follows",
+    ),
+    (
+        "x, :explore",
+        "database moves here (:db FILE); ↑↓ pick, Enter plays",
     ),
     (
         "t",
@@ -50,12 +54,8 @@ pub const HELP: &[(&str, &str)] = &[
         "comment on the move; set a mark (! ? !! ?? !? ?!)",
     ),
     (
-        "R, n N",
-        "review the game (:review MS); next / previous marked move",
-    ),
-    (
-        ":annotate",
-        "write the review into the game ([%eval], ?! ? ??, lines)",
+        "R n N :annotate",
+        "review (:review MS); n N its marks; :annotate writes it in",
     ),
     ("b", "the evaluation, term by term"),
     (
@@ -107,10 +107,22 @@ pub const KEY_LINES: [&str; 5] = [
     " ←→ moves · a engine · ? help",
 ];
 
+/// The key line while the explorer shows (↑↓ and Enter are its own).
+pub const EXPLORER_KEY_LINES: [&str; 5] = [
+    " ←→ moves · ↑↓ pick an explorer move · Enter plays it · G its games · :explore filters · x hides · ? help",
+    " ←→ moves · ↑↓ pick an explorer move · Enter plays it · :explore filters · x hides · ? help",
+    " ←→ moves · ↑↓ Enter explorer · x hides · Tab panels · ? help",
+    " ←→ moves · ↑↓ Enter explorer · Tab panels · ? help",
+    " ←→ moves · ↑↓ Enter explorer · x hides · ? help",
+];
+
 impl Analysis {
     /// Keys of the analysis board. Returns false for keys it leaves to the
     /// board (cursor, pick up and put down, flip, help, command line).
     pub fn on_key(&mut self, cx: &mut Shared, key: KeyEvent, now: Instant) -> bool {
+        if self.explorer_key(cx, key, now) {
+            return true;
+        }
         let analysis = &*self;
         let cursor = analysis.cursor;
         let tree = &analysis.tree;
@@ -190,7 +202,9 @@ impl Analysis {
             KeyCode::Char('K') => self.keep_line(cx, 0),
             KeyCode::Char('t') => self.ask_threat(cx, now),
             KeyCode::Char('P') => self.play_on_from_here(cx),
-            KeyCode::Delete | KeyCode::Char('x') => {
+            KeyCode::Char('x') => self.toggle_explorer(cx),
+            KeyCode::Char('G') => self.list_explored_games(cx),
+            KeyCode::Delete => {
                 if cursor != 0 {
                     cx.overlay = Overlay::Confirm(Confirm::Delete);
                 }
@@ -318,6 +332,7 @@ impl Analysis {
             }
             "open" => cx.open_dialog(),
             "games" | "list" => cx.open_game_list(),
+            "explore" | "explorer" | "db" => self.explorer_command(cx, word, rest),
             "start" => self.goto(cx, 0, now),
             "undo" | "takeback" | "hint" | "draw" | "resign" => cx.say(FOR_GAMES, Tone::Info),
             "end" => {

@@ -12,6 +12,7 @@ pub mod eval_graph;
 pub mod move_rows;
 pub mod move_tree;
 mod engine;
+mod explorer;
 mod keys;
 mod mode;
 mod panels;

@@ -36,7 +36,7 @@ impl BoardMode for Analysis {
     }
 
     /// Clicks on the side panel: a move of the tree goes there, an engine
-    /// line plays its first move; the wheel steps through the line. False
+    /// line plays its first move, an explorer move is played; the wheel steps through the line. False
     /// when the panel has nothing there (the board may).
     fn mouse(&mut self, cx: &mut Shared, screen: &Screen, mouse: MouseEvent, now: Instant) -> bool {
         if !screen.panel.contains((mouse.column, mouse.row).into()) {
@@ -50,10 +50,17 @@ impl BoardMode for Analysis {
                     .and_then(|rect| super::move_at(self, rect, column, row, cx.no_color));
                 let line = layout::find(&placed, Panel::EngineLines)
                     .and_then(|rect| layout::line_at(rect, self.lines.shown.len(), column, row));
+                let explored = layout::find(&placed, Panel::Explorer).and_then(|rect| {
+                    crate::tui::widgets::explorer::move_at(&cx.explorer, rect, column, row)
+                });
                 if let Some(node) = node {
                     self.goto(cx, node, now);
                 } else if let Some(index) = line {
                     self.play_line(cx, index, now);
+                } else if let Some(index) = explored {
+                    // A click on an explorer move plays it, as Enter does.
+                    cx.explorer.pick(index);
+                    self.explorer_key(cx, KeyEvent::from(KeyCode::Enter), now);
                 }
                 true
             }
@@ -201,6 +208,12 @@ impl BoardMode for Analysis {
                     .draw(frame, rect);
                 }
             }
+            Panel::Explorer => crate::tui::widgets::explorer::ExplorerView {
+                panel: &cx.explorer,
+                position,
+                theme,
+            }
+            .draw(frame, rect),
             Panel::MoveTree => MoveTree {
                 analysis: self,
                 theme,
@@ -262,7 +275,12 @@ impl BoardMode for Analysis {
     }
 
     fn key_line(&self, cx: &Shared) -> &'static str {
-        pick_key_line(&KEY_LINES, true, self.extras(cx).len(), cx.size)
+        let forms: &[&'static str] = if cx.explorer.shown {
+            &super::keys::EXPLORER_KEY_LINES
+        } else {
+            &KEY_LINES
+        };
+        pick_key_line(forms, true, self.extras(cx).len(), cx.size)
     }
 
     fn extras(&self, cx: &Shared) -> Vec<Panel> {

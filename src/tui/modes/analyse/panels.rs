@@ -24,6 +24,11 @@ impl Analysis {
                 .and_then(|r| r.times.as_ref())
                 .map_or(0, |_| TIME_CHART_HEIGHT);
         let breakdown = self.breakdown;
+        // The explorer: its title and what it wants below it.
+        let explorer = cx
+            .explorer
+            .shown
+            .then(|| crate::tui::widgets::explorer::wanted_rows(&cx.explorer) + 1);
         // The title, the header, the total, the note on the engine's
         // scores, and a row a term.
         let terms = eval::Term::ALL.len() as u16 + 4;
@@ -56,6 +61,9 @@ impl Analysis {
                         Panel::Book => vec![Slot::new(Panel::Book, move |room| {
                             modes::list_height(book_moves, room, keep, 2)
                         })],
+                        Panel::Explorer => vec![Slot::new(Panel::Explorer, move |room| {
+                            explorer.and_then(|wanted| rule(room, wanted, 3))
+                        })],
                         Panel::EvalGraph => vec![Slot::new(Panel::EvalGraph, move |room| {
                             rule(room, graph_height + 1, 3)
                         })],
@@ -70,6 +78,13 @@ impl Analysis {
             // The move tree keeps at least 8 rows below the statistics.
             let [stats_full, stats_line] =
                 modes::stats_slots(cx.stats.as_deref(), cx.stats_shown(true), cx.size.0, 8);
+            slots.push(Slot::new(Panel::Explorer, move |room| {
+                // The move tree keeps 8 rows.
+                explorer.and_then(|wanted| {
+                    let height = wanted.min(room.saturating_sub(8));
+                    (height >= 3).then_some(height)
+                })
+            }));
             slots.extend([
                 stats_full,
                 stats_line,
@@ -95,6 +110,9 @@ impl Analysis {
     /// visits them.
     pub fn tab_panels(&self, cx: &Shared) -> Vec<Panel> {
         let mut panels = Vec::new();
+        if cx.explorer.shown {
+            panels.push(Panel::Explorer);
+        }
         if cx.tablebase_view().is_some() {
             panels.push(Panel::Tablebase);
         }

@@ -1,0 +1,89 @@
+use std::path::PathBuf;
+
+use shakmaty::{Chess, Position};
+
+use super::*;
+
+fn after_e4() -> Chess {
+    let start = Chess::default();
+    let e4 = "e4"
+        .parse::<shakmaty::san::San>()
+        .unwrap()
+        .to_move(&start)
+        .unwrap();
+    start.play(e4).unwrap()
+}
+
+#[test]
+fn a_stale_answer_never_shows() {
+    let mut panel = ExplorerPanel::new(Some(PathBuf::from("games.sqlite")), false);
+    assert_eq!(panel.refresh(&Chess::default()), None, "hidden: no query");
+    panel.shown = true;
+    let Some(DbRequest::Explore {
+        generation: first, ..
+    }) = panel.refresh(&Chess::default())
+    else {
+        panic!("no query");
+    };
+    assert_eq!(panel.refresh(&Chess::default()), None, "asked already");
+    let Some(DbRequest::Explore {
+        generation: second, ..
+    }) = panel.refresh(&after_e4())
+    else {
+        panic!("no query for the new position");
+    };
+    assert!(panel.waiting);
+    // The start position's answer arrives after the board moved on.
+    assert!(!panel.reply(first, Ok(Explorer::default())));
+    assert!(panel.answer.is_none() && panel.waiting);
+    assert!(panel.reply(second, Ok(Explorer::default())));
+    assert!(!panel.waiting);
+    assert!(panel.about(&after_e4()).is_some());
+    assert!(panel.about(&Chess::default()).is_none());
+    assert_eq!(
+        panel.picked(&Chess::default()),
+        Err("The explorer is still looking at this position.")
+    );
+}
+
+#[test]
+fn filters_are_typed_as_words() {
+    let mut panel = ExplorerPanel::default();
+    assert_eq!(
+        panel.command("player Carlsen, Magnus white"),
+        Ok("Explorer: Carlsen, Magnus as White.".to_string())
+    );
+    assert_eq!(panel.filter.side, PlayerSide::White);
+    panel.command("since 2015").unwrap();
+    panel.command("until 2016.06").unwrap();
+    panel.command("result draw").unwrap();
+    panel.command("elo 2400-2700").unwrap();
+    assert_eq!(panel.filter.since, Some(20_150_000));
+    assert_eq!(panel.filter.until, Some(20_160_631));
+    assert_eq!(panel.filter.result, Some(1));
+    assert_eq!(
+        (panel.filter.min_elo, panel.filter.max_elo),
+        (Some(2400), Some(2700))
+    );
+    assert_eq!(
+        panel.filter_text(),
+        "Carlsen, Magnus as White, since 2015, until 2016.06.31, draws, Elo 2400-2700"
+    );
+    assert!(panel.command("since 15").is_err());
+    assert!(panel.command("result maybe").is_err());
+    assert!(panel.command("colour white").is_err());
+    assert_eq!(
+        panel.command("clear"),
+        Ok("Explorer: all games.".to_string())
+    );
+    assert!(panel.filter.is_empty());
+}
+
+#[test]
+fn dates_left_open_cover_their_year_or_month() {
+    assert_eq!(parse_day("2015", false), Some(20_150_000));
+    assert_eq!(parse_day("2015", true), Some(20_151_231));
+    assert_eq!(parse_day("2015-03-09", true), Some(20_150_309));
+    assert_eq!(parse_day("2015.13", false), None);
+    assert_eq!(parse_day("2015.1.2.3", false), None);
+}
