@@ -464,3 +464,21 @@ fn ctrl_c_keeps_the_games_read_and_the_next_import_adds_the_rest() {
     assert_eq!(value["files"][0]["added"].as_u64().unwrap(), total - kept);
     assert_eq!(value["games"].as_u64().unwrap(), total);
 }
+
+#[test]
+fn the_config_files_database_is_the_default() {
+    let home = TempHome::new("db-config");
+    let pgn = home.join("hand.pgn");
+    std::fs::write(&pgn, HAND).unwrap();
+    std::fs::create_dir_all(home.join("config/kibitz")).unwrap();
+    std::fs::write(
+        home.join("config/kibitz/config.toml"),
+        "database = \"~/chess.sqlite\"\n",
+    )
+    .unwrap();
+    let output = run(&home, &["db", "import", pgn.to_str().unwrap()]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(home.join("chess.sqlite").is_file(), "{}", stdout(&output));
+    assert!(!home.join("data/kibitz/games.sqlite").exists());
+    assert_eq!(json(&run(&home, &["db", "info", "--json"]))["games"], 3);
+}

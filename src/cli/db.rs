@@ -35,18 +35,30 @@ pub enum DbCommand {
 
 #[derive(Args, Clone, Debug, Default)]
 pub struct DbArg {
-    /// The database file (default: games.sqlite in the data folder).
+    /// The database file (default: the config's `database`, else games.sqlite in the data folder).
     #[arg(long)]
     pub db: Option<PathBuf>,
 }
 
 impl DbArg {
-    /// The database's path: `--db`, or the data folder's.
+    /// The database's path: `--db`, else the config file's `database`
+    /// (as the board reads it), else the data folder's.
     pub fn path(&self) -> Result<PathBuf, CliError> {
-        match &self.db {
-            Some(path) => Ok(path.clone()),
-            None => Ok(crate::db::default_path(&super::train::data_dir()?)),
+        if let Some(path) = &self.db {
+            return Ok(path.clone());
         }
+        if let Some(dirs) = crate::config::Dirs::locate() {
+            let (settings, _) = crate::config::Settings::load(&dirs.config_file());
+            if let Some(path) = settings.database {
+                let text = path.to_string_lossy();
+                let home = directories::BaseDirs::new().map(|b| b.home_dir().to_path_buf());
+                return Ok(match (text.strip_prefix("~/"), home) {
+                    (Some(rest), Some(home)) => home.join(rest),
+                    _ => path,
+                });
+            }
+        }
+        Ok(crate::db::default_path(&super::train::data_dir()?))
     }
 
     fn open(&self) -> Result<Database, CliError> {
