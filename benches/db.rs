@@ -727,7 +727,34 @@ fn run(args: &Args, pgn: &Path, db_path: &Path) -> Result<()> {
         info.segments
     );
 
+    breakdown(db_path, info.positions)?;
     queries(args, db_path, info.games)
+}
+
+/// Where the database's bytes go, read with SQLite itself.
+fn breakdown(db_path: &Path, positions: u64) -> Result<()> {
+    let conn =
+        rusqlite::Connection::open_with_flags(db_path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)?;
+    let one = |sql: &str| -> Result<u64> {
+        Ok(conn
+            .query_row(sql, [], |row| row.get::<_, Option<i64>>(0))?
+            .unwrap_or(0)
+            .max(0) as u64)
+    };
+    let page = one("PRAGMA page_size")?;
+    let free = one("PRAGMA freelist_count")? * page;
+    let blocks = one("SELECT sum(length(data)) FROM blocks")?;
+    let moves = one("SELECT sum(length(moves)) FROM games")?;
+    let tags = one("SELECT sum(length(tags)) FROM games")?;
+    println!(
+        "size by part: index blocks {} ({:.1} bytes a position), games' moves {}, games' tags {}, free pages {}",
+        megabytes(blocks),
+        blocks as f64 / positions.max(1) as f64,
+        megabytes(moves),
+        megabytes(tags),
+        megabytes(free)
+    );
+    Ok(())
 }
 
 fn queries(args: &Args, db_path: &Path, games: u64) -> Result<()> {
@@ -850,7 +877,14 @@ fn queries(args: &Args, db_path: &Path, games: u64) -> Result<()> {
     spread("games by player (50 most recent and the count)", ms);
     let mut ms = Vec::new();
     let mut biggest = (0u64, 0.0f64);
+    // At a popular position this reads every game that reached it: bounded
+    // to two minutes so that a big database's run ends.
+    let started = Instant::now();
     for &i in order.iter().take(200) {
+        if started.elapsed().as_secs() >= 120 {
+            println!("games by position: stopped after 120 s");
+            break;
+        }
         let query = GameQuery {
             position: Some(positions[i].clone()),
             limit: 50,
