@@ -431,7 +431,7 @@ fn import(
             info.bytes as f64 / 1e6
         )?;
     }
-    if stopped || stop.load(Ordering::Relaxed) {
+    if stopped {
         return Err(CliError::Stopped(
             "stopped: the games read before the stop are in the database; the explorer's summary is rebuilt by the next import".into(),
         ));
@@ -603,7 +603,7 @@ fn games(args: &GamesArgs, out: &mut dyn Write) -> Result<(), CliError> {
         let cut = |s: String, w: usize| crate::text::cut_words(&s, w);
         writeln!(
             out,
-            "{:>id_w$}  {:<10}  {:<white_w$}  {:<black_w$}  {:<7}  {:<3}  {:>3}  {}",
+            "{:>id_w$}  {:<10}  {:<white_w$}  {:<black_w$}  {:<7}  {:<3}  {:>3}  {}{}",
             r.id,
             r.date,
             cut(player_text(&r.white, r.white_elo), white_w),
@@ -612,6 +612,13 @@ fn games(args: &GamesArgs, out: &mut dyn Write) -> Result<(), CliError> {
             r.eco.as_deref().unwrap_or(""),
             r.plies,
             r.event.as_deref().unwrap_or(""),
+            match (r.white_accuracy, r.black_accuracy) {
+                (None, None) => String::new(),
+                (w, b) => {
+                    let a = |x: Option<f64>| x.map_or("-".to_string(), |x| format!("{x:.1}"));
+                    format!("  accuracy {}/{}", a(w), a(b))
+                }
+            },
         )?;
     }
     writeln!(

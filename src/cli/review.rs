@@ -57,6 +57,10 @@ pub struct ReviewArgs {
     /// [aliases] too).
     #[arg(long, requires = "all", value_name = "NAME=OTHER")]
     pub alias: Vec<String>,
+    /// With --all: keep each game's accuracy and acpl in this game database
+    /// (`kibitz db`), beside the same game imported from the file.
+    #[arg(long, requires = "all")]
+    pub db: Option<PathBuf>,
 }
 
 /// Transposition table of each search, MiB.

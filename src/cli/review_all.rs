@@ -115,6 +115,15 @@ pub fn run(
     let mut reviewed = 0;
     let mut write_error = None;
     let mut training = Vec::new();
+    let database = match &args.db {
+        Some(path) => Some(crate::db::Database::open(path, true).map_err(super::db::db_error)?),
+        None => None,
+    };
+    let (mut stored, mut not_stored) = (0u64, 0u64);
+    let when = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+        .to_string();
     let read_error = batch::review_file(&args.pgn, &options, tables, &stop, &mut |game| {
         reviewed += 1;
         if let Err(e) = report_game(args, &game, out) {
@@ -128,6 +137,22 @@ pub fn run(
                 args.player.as_deref(),
                 &players,
             ));
+        }
+        if let Some(db) = &database {
+            let figures = crate::db::StoredReview {
+                accuracy: [game.sides[0].accuracy(), game.sides[1].accuracy()],
+                acpl: [game.sides[0].acpl(), game.sides[1].acpl()],
+                movetime_ms: args.movetime,
+                when: when.clone(),
+            };
+            match db.store_review(&game.hash, &figures) {
+                Ok(true) => stored += 1,
+                Ok(false) => not_stored += 1,
+                Err(e) => {
+                    write_error = Some(super::db::db_error(e));
+                    return false;
+                }
+            }
         }
         annotated.push_str(&game.pgn);
         annotated.push('\n');
@@ -148,6 +173,27 @@ pub fn run(
         eprintln!("warning: {}", printable(&e));
     }
     let stopped = stop.load(Ordering::Relaxed);
+    if let Some(path) = &args.db {
+        let line = format!(
+            "{} stored in {}{}",
+            crate::core::counted(stored, "game's accuracy", "games' accuracy"),
+            path.display(),
+            if not_stored > 0 {
+                format!(
+                    "; {} not in it (`kibitz db import {}` first)",
+                    crate::core::counted(not_stored, "game", "games"),
+                    args.pgn.display()
+                )
+            } else {
+                String::new()
+            }
+        );
+        if args.output.json {
+            eprintln!("{line}");
+        } else {
+            writeln!(out, "{line}")?;
+        }
+    }
     report_players(args, &players, out)?;
     if args.output.json {
         writeln!(

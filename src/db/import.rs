@@ -193,18 +193,7 @@ pub fn prepare(tree: GameTree) -> Prepared {
         .map(|(key, check, _, mv)| (key, check, mv))
         .collect();
 
-    let mut hasher = SipHasher13::new_with_keys(0x6b69_6269_747a_6462, 0x6761_6d65_7331_0000);
-    for (name, value) in &tree.headers.0 {
-        std::hash::Hasher::write(&mut hasher, name.as_bytes());
-        std::hash::Hasher::write(&mut hasher, &[0]);
-        std::hash::Hasher::write(&mut hasher, value.as_bytes());
-        std::hash::Hasher::write(&mut hasher, &[0]);
-    }
-    std::hash::Hasher::write(&mut hasher, &[1]);
-    for code in &moves {
-        std::hash::Hasher::write(&mut hasher, &code.to_be_bytes());
-    }
-    let hash = hasher.finish128().as_bytes();
+    let hash = hash_of(&tree.headers, &moves);
 
     let mut tags = String::new();
     for (name, value) in &tree.headers.0 {
@@ -242,6 +231,37 @@ pub fn prepare(tree: GameTree) -> Prepared {
         moves: codec::encode_moves(&moves),
         positions,
     }))
+}
+
+/// A game's identity in the database: a 128-bit hash of its tags (names
+/// and values, in order) and its main line's moves (up to a null move).
+/// The same game read from two files has the same hash; a game whose tags
+/// differ (another event, a corrected name) is another game.
+pub fn game_hash(tree: &GameTree) -> [u8; 16] {
+    let mut moves = Vec::new();
+    let mut at = 0;
+    while let Some(&node) = tree.nodes[at].children.first() {
+        let Some(m) = tree.nodes[node].m else { break };
+        moves.push(encode_move(m));
+        at = node;
+    }
+    hash_of(&tree.headers, &moves)
+}
+
+fn hash_of(headers: &crate::game::pgn::Headers, moves: &[u16]) -> [u8; 16] {
+    use std::hash::Hasher;
+    let mut hasher = SipHasher13::new_with_keys(0x6b69_6269_747a_6462, 0x6761_6d65_7331_0000);
+    for (name, value) in &headers.0 {
+        hasher.write(name.as_bytes());
+        hasher.write(&[0]);
+        hasher.write(value.as_bytes());
+        hasher.write(&[0]);
+    }
+    hasher.write(&[1]);
+    for code in moves {
+        hasher.write(&code.to_be_bytes());
+    }
+    hasher.finish128().as_bytes()
 }
 
 /// A reader that counts the bytes read through it.

@@ -35,7 +35,7 @@ use shakmaty::{Chess, EnPassantMode, Position};
 
 pub use explore::{Explorer, Filter, MoveStat, PlayerSide};
 pub use import::{ImportOptions, ImportProgress, ImportReport};
-pub use search::{GameQuery, GameRow};
+pub use search::{GameQuery, GameRow, StoredReview};
 
 /// What the `meta` table says a kibitz database is.
 pub const FORMAT: &str = "kibitz-games";

@@ -13,6 +13,16 @@ use super::{Database, DbError};
 use crate::game::pgn::Headers;
 use crate::game::tree::GameTree;
 
+/// A review's figures kept in the database: White's and Black's.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredReview {
+    pub accuracy: [Option<f64>; 2],
+    pub acpl: [Option<f64>; 2],
+    pub movetime_ms: u64,
+    /// When it was made (seconds since 1970, as text).
+    pub when: String,
+}
+
 /// What to look for.
 #[derive(Debug, Clone, Default)]
 pub struct GameQuery {
@@ -29,7 +39,7 @@ pub struct GameQuery {
 }
 
 /// A game as a list shows it.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct GameRow {
     pub id: i64,
     pub white: String,
@@ -44,10 +54,15 @@ pub struct GameRow {
     pub site: Option<String>,
     pub round: Option<String>,
     pub plies: u32,
+    /// The accuracies `kibitz review --all --db` stored, if any.
+    pub white_accuracy: Option<f64>,
+    pub black_accuracy: Option<f64>,
 }
 
 const COLUMNS: &str =
-    "id, white, black, white_elo, black_elo, date, result, eco, opening, event, site, round, plies";
+    "id, white, black, white_elo, black_elo, date, result, eco, opening, event, site, round, plies,
+    (SELECT white_accuracy FROM reviews WHERE reviews.game = games.id),
+    (SELECT black_accuracy FROM reviews WHERE reviews.game = games.id)";
 
 fn row_of(row: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
     Ok(GameRow {
@@ -64,6 +79,8 @@ fn row_of(row: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
         site: row.get(10)?,
         round: row.get(11)?,
         plies: row.get(12)?,
+        white_accuracy: row.get(13)?,
+        black_accuracy: row.get(14)?,
     })
 }
 
@@ -121,7 +138,7 @@ impl Database {
             params.extend(values.iter().cloned());
             let mut rows = statement.query(rusqlite::params_from_iter(params))?;
             if let Some(row) = rows.next()? {
-                let day: i64 = row.get(13)?;
+                let day: i64 = row.get(15)?;
                 found.push((day, row_of(row)?));
             }
         }
@@ -209,6 +226,40 @@ impl Database {
             node = tree.push_played(node, &mut position, m);
         }
         Ok(tree)
+    }
+
+    /// Keep a review's figures beside the game with `hash` (from
+    /// [`super::import::game_hash`]); false when no game has that hash.
+    pub fn store_review(&self, hash: &[u8; 16], review: &StoredReview) -> Result<bool, DbError> {
+        let id: Option<i64> = self
+            .conn
+            .query_row("SELECT id FROM games WHERE hash = ?1", [&hash[..]], |row| {
+                row.get(0)
+            })
+            .map(Some)
+            .or_else(|e| match e {
+                rusqlite::Error::QueryReturnedNoRows => Ok(None),
+                other => Err(other),
+            })?;
+        let Some(id) = id else { return Ok(false) };
+        self.conn.execute(
+            "INSERT INTO reviews(game, white_accuracy, black_accuracy, white_acpl, black_acpl, movetime_ms, reviewed)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+             ON CONFLICT(game) DO UPDATE SET white_accuracy = excluded.white_accuracy,
+                black_accuracy = excluded.black_accuracy, white_acpl = excluded.white_acpl,
+                black_acpl = excluded.black_acpl, movetime_ms = excluded.movetime_ms,
+                reviewed = excluded.reviewed",
+            rusqlite::params![
+                id,
+                review.accuracy[0],
+                review.accuracy[1],
+                review.acpl[0],
+                review.acpl[1],
+                review.movetime_ms,
+                review.when,
+            ],
+        )?;
+        Ok(true)
     }
 
     /// A stored game as PGN text.

@@ -73,6 +73,9 @@ pub struct ReviewedGame {
     pub evals: Vec<super::accuracy::Eval>,
     /// The side to move at the start (who made the first move).
     pub start_turn: Color,
+    /// The game's identity in a game database (`kibitz db`), from its
+    /// tags and moves as read.
+    pub hash: [u8; 16],
 }
 
 /// A person's mark the annotated game keeps over the review's.
@@ -422,8 +425,10 @@ fn review_game(
             })
         })
         .collect();
+    let hash = crate::db::import::game_hash(&tree);
     super::annotate(&mut tree, &reviews, &evals);
     Some(ReviewedGame {
+        hash,
         number,
         white,
         black,
