@@ -23,7 +23,8 @@
 //! folder), `--keep` (keep the PGN and the database; a kept PGN of the same
 //! games and seed is reused by the next run), `--seed S`, `--queries N`
 //! (explorer positions, 3000), `--threads N` (import threads beside the
-//! reader; default one per processor but one).
+//! reader; default one per processor but one), `--no-queries` (import and
+//! size only).
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -488,6 +489,8 @@ struct Args {
     seed: u64,
     queries: usize,
     threads: Option<usize>,
+    /// Import and measure the size only.
+    no_queries: bool,
 }
 
 fn args() -> Result<Args> {
@@ -498,6 +501,7 @@ fn args() -> Result<Args> {
         seed: 55,
         queries: 3_000,
         threads: None,
+        no_queries: false,
     };
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
@@ -511,8 +515,9 @@ fn args() -> Result<Args> {
             "--seed" => out.seed = value("--seed")?.parse()?,
             "--queries" => out.queries = value("--queries")?.parse()?,
             "--threads" => out.threads = Some(value("--threads")?.parse()?),
+            "--no-queries" => out.no_queries = true,
             other => bail!(
-                "unknown argument {other} (--games N, --dir DIR, --keep, --seed S, --queries N, --threads N)"
+                "unknown argument {other} (--games N, --dir DIR, --keep, --seed S, --queries N, --threads N, --no-queries)"
             ),
         }
     }
@@ -728,6 +733,9 @@ fn run(args: &Args, pgn: &Path, db_path: &Path) -> Result<()> {
     );
 
     breakdown(db_path, info.positions)?;
+    if args.no_queries {
+        return Ok(());
+    }
     queries(args, db_path, info.games)
 }
 
