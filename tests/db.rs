@@ -1,4 +1,5 @@
 //! `kibitz db`: the game database, run as a user runs it.
+#![allow(clippy::unwrap_used)]
 
 mod common;
 
@@ -336,6 +337,19 @@ fn a_file_that_is_not_a_database_is_refused_and_kept_as_it_was() {
         "{}",
         stderr(&output)
     );
+    // A database in a folder that does not exist: refused, nothing made.
+    let nowhere = home.join("nowhere/g.sqlite");
+    let output = run(
+        &home,
+        &["db", "import", "--db", nowhere.to_str().unwrap(), p],
+    );
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("does not exist"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(!home.join("nowhere").exists());
     // A folder, and a FIFO, as the PGN: refused at once.
     let db = home.join("g.sqlite");
     let output = run(

@@ -5,7 +5,7 @@
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use clap::{Args, Subcommand};
@@ -313,6 +313,21 @@ fn import(
             path.display()
         )));
     }
+    // The data folder is kibitz's to make; a folder the user named is not.
+    if let Some(parent) = args
+        .db
+        .db
+        .as_ref()
+        .and_then(|p| p.parent())
+        .filter(|p| !p.as_os_str().is_empty())
+        && !parent.is_dir()
+    {
+        return Err(CliError::BadInput(format!(
+            "{}: the folder {} does not exist",
+            path.display(),
+            parent.display()
+        )));
+    }
     for input in &inputs {
         crate::fsutil::open_regular(input).map_err(|e| CliError::BadInput(e.to_string()))?;
     }
@@ -361,8 +376,14 @@ fn import(
         if live {
             eprintln!();
         }
-        for bad in &report.skipped {
+        for bad in &report.bad_games {
             eprintln!("skipped: {}", super::printable(bad));
+        }
+        if report.skipped > report.bad_games.len() as u64 {
+            eprintln!(
+                "skipped: {} more bad games, not named",
+                thousands(report.skipped - report.bad_games.len() as u64)
+            );
         }
         if let Some(e) = &report.read_error {
             eprintln!("warning: {}", super::printable(e));
@@ -374,7 +395,7 @@ fn import(
                 thousands(report.games_read),
                 thousands(report.added),
                 thousands(report.duplicates),
-                thousands(report.skipped.len() as u64),
+                thousands(report.skipped),
                 thousands(report.positions),
                 report.seconds,
                 thousands((report.games_read as f64 / report.seconds.max(1e-9)) as u64),
@@ -387,6 +408,7 @@ fn import(
             "added": report.added,
             "duplicates": report.duplicates,
             "skipped": report.skipped,
+            "bad_games": report.bad_games,
             "positions": report.positions,
             "seconds": report.seconds,
             "stopped": report.stopped,

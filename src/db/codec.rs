@@ -276,7 +276,7 @@ pub fn encode_moves(moves: &[u16]) -> Vec<u8> {
 
 /// The moves of a stored game.
 pub fn decode_moves(data: &[u8]) -> Result<Vec<u16>, DbError> {
-    if data.len() % 2 != 0 {
+    if !data.len().is_multiple_of(2) {
         return Err(DbError::Damaged("a game's moves have an odd length"));
     }
     Ok(data

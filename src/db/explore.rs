@@ -158,6 +158,9 @@ impl Explorer {
     }
 }
 
+/// Games' ratings (White's, Black's) by game number.
+type Ratings = HashMap<u32, super::summary::GameRatings>;
+
 /// Above this many entries a filter is checked with one pass over the
 /// games that pass it, below it with a lookup per game.
 const LOOKUPS_MAX: usize = 20_000;
@@ -205,10 +208,7 @@ impl Database {
     }
 
     /// The ratings of the games `ids`.
-    fn ratings_of(
-        &self,
-        ids: impl Iterator<Item = u32>,
-    ) -> Result<HashMap<u32, (Option<u32>, Option<u32>)>, DbError> {
+    fn ratings_of(&self, ids: impl Iterator<Item = u32>) -> Result<Ratings, DbError> {
         let mut statement = self
             .conn
             .prepare_cached("SELECT white_elo, black_elo FROM games WHERE id = ?1")?;
@@ -225,11 +225,7 @@ impl Database {
     }
 
     /// The games among `entries` that pass `filter`, with their ratings.
-    fn passing(
-        &self,
-        entries: &[Entry],
-        filter: &Filter,
-    ) -> Result<HashMap<u32, (Option<u32>, Option<u32>)>, DbError> {
+    fn passing(&self, entries: &[Entry], filter: &Filter) -> Result<Ratings, DbError> {
         let (sql, values) = filter.sql();
         let mut out = HashMap::new();
         if entries.len() <= LOOKUPS_MAX {
@@ -260,10 +256,10 @@ impl Database {
             let mut rows = statement.query(rusqlite::params_from_iter(values))?;
             while let Some(row) = rows.next()? {
                 let id: i64 = row.get(0)?;
-                if let Ok(id) = u32::try_from(id) {
-                    if wanted.contains(&id) {
-                        out.insert(id, (row.get(1)?, row.get(2)?));
-                    }
+                if let Ok(id) = u32::try_from(id)
+                    && wanted.contains(&id)
+                {
+                    out.insert(id, (row.get(1)?, row.get(2)?));
                 }
             }
         }

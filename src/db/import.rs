@@ -69,8 +69,10 @@ pub struct ImportReport {
     pub added: u64,
     /// Games already in the database (or twice in the file), not added.
     pub duplicates: u64,
-    /// Games that could not be read, each named.
-    pub skipped: Vec<String>,
+    /// Games that could not be read.
+    pub skipped: u64,
+    /// The first of them, named.
+    pub bad_games: Vec<String>,
     /// Index entries written.
     pub positions: u64,
     /// Stopped before the end of the file: the games read before the stop
@@ -327,10 +329,9 @@ impl Database {
                     Ok(())
                 }
                 Prepared::Bad(why) => {
-                    if report.skipped.len() < NAMED_BAD_GAMES {
-                        report.skipped.push(why);
-                    } else if report.skipped.len() == NAMED_BAD_GAMES {
-                        report.skipped.push("(more bad games are not named)".into());
+                    report.skipped += 1;
+                    if report.bad_games.len() < NAMED_BAD_GAMES {
+                        report.bad_games.push(why);
                     }
                     Ok(())
                 }
@@ -340,11 +341,11 @@ impl Database {
                 failure = Some(e);
                 return false;
             }
-            if batch.entries.len() >= options.batch_entries {
-                if let Err(e) = self.write_batch(&mut batch) {
-                    failure = Some(e);
-                    return false;
-                }
+            if batch.entries.len() >= options.batch_entries
+                && let Err(e) = self.write_batch(&mut batch)
+            {
+                failure = Some(e);
+                return false;
             }
             if last_progress.elapsed() >= Duration::from_millis(200) {
                 last_progress = Instant::now();
@@ -354,7 +355,7 @@ impl Database {
                     games_read: report.games_read,
                     added: report.added,
                     duplicates: report.duplicates,
-                    skipped: report.skipped.len() as u64,
+                    skipped: report.skipped,
                     seconds: started.elapsed().as_secs_f64(),
                 });
             }
@@ -381,7 +382,7 @@ impl Database {
             games_read: report.games_read,
             added: report.added,
             duplicates: report.duplicates,
-            skipped: report.skipped.len() as u64,
+            skipped: report.skipped,
             seconds: report.seconds,
         });
         Ok(report)

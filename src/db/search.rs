@@ -59,6 +59,10 @@ pub struct GameRow {
     pub black_accuracy: Option<f64>,
 }
 
+/// Up to this many games found by position are looked up one by one;
+/// more are found in one pass over the games table.
+const CANDIDATE_LOOKUPS: usize = 20_000;
+
 const COLUMNS: &str =
     "id, white, black, white_elo, black_elo, date, result, eco, opening, event, site, round, plies,
     (SELECT white_accuracy FROM reviews WHERE reviews.game = games.id),
@@ -115,41 +119,61 @@ impl Database {
             let rows = statement.query_map(rusqlite::params_from_iter(values), row_of)?;
             return Ok((rows.collect::<Result<_, _>>()?, total.max(0) as u64));
         };
-        // By position: the index names the games; each is checked to have
-        // truly reached the position (two positions could share its
-        // hashes), then the rest of the query applies.
+        // By position: the index names the games, the rest of the query
+        // narrows them, and each game listed is checked by replaying it
+        // to the position (two positions could share both hashes).
         let (key, check) = super::position_key(position);
-        let entries = self.entries_of(key, check, 0)?;
-        let mut candidates: Vec<u32> = entries.iter().map(|e| e.game).collect();
-        candidates.sort_unstable();
-        candidates.dedup();
-        let mut reached = HashSet::new();
-        for id in candidates {
-            if self.game_reaches(i64::from(id), position)? {
-                reached.insert(id);
-            }
-        }
-        let mut statement = self.conn.prepare(&format!(
-            "SELECT {COLUMNS}, day FROM games WHERE id = ? AND ({sql})"
-        ))?;
-        let mut found = Vec::new();
-        for &id in &reached {
-            let mut params = vec![Value::Integer(i64::from(id))];
-            params.extend(values.iter().cloned());
-            let mut rows = statement.query(rusqlite::params_from_iter(params))?;
-            if let Some(row) = rows.next()? {
-                let day: i64 = row.get(15)?;
-                found.push((day, row_of(row)?));
-            }
-        }
-        found.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.id.cmp(&a.1.id)));
-        let total = found.len() as u64;
-        let rows = found
-            .into_iter()
-            .skip(query.offset)
-            .take(limit)
-            .map(|(_, row)| row)
+        let candidates: HashSet<u32> = self
+            .entries_of(key, check, 0)?
+            .iter()
+            .map(|e| e.game)
             .collect();
+        let mut found: Vec<(i64, GameRow)> = Vec::new();
+        let mut total = 0u64;
+        let wanted = query.offset + limit;
+        if candidates.len() <= CANDIDATE_LOOKUPS {
+            let mut statement = self.conn.prepare(&format!(
+                "SELECT {COLUMNS}, day FROM games WHERE id = ? AND ({sql})"
+            ))?;
+            for &id in &candidates {
+                let mut params = vec![Value::Integer(i64::from(id))];
+                params.extend(values.iter().cloned());
+                let mut rows = statement.query(rusqlite::params_from_iter(params))?;
+                if let Some(row) = rows.next()? {
+                    let day: i64 = row.get(15)?;
+                    found.push((day, row_of(row)?));
+                }
+            }
+            found.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.id.cmp(&a.1.id)));
+            total = found.len() as u64;
+        } else {
+            // Too many to look up one by one: one pass over the games in
+            // the list's order, keeping the candidates.
+            let mut statement = self.conn.prepare(&format!(
+                "SELECT {COLUMNS}, day FROM games WHERE {sql} ORDER BY day DESC, id DESC"
+            ))?;
+            let mut rows = statement.query(rusqlite::params_from_iter(values.iter()))?;
+            while let Some(row) = rows.next()? {
+                let id: i64 = row.get(0)?;
+                if u32::try_from(id).is_ok_and(|id| candidates.contains(&id)) {
+                    total += 1;
+                    if found.len() < wanted {
+                        found.push((row.get(15)?, row_of(row)?));
+                    }
+                }
+            }
+        }
+        let mut rows = Vec::new();
+        for (_, row) in found.into_iter().skip(query.offset) {
+            if rows.len() == limit {
+                break;
+            }
+            if self.game_reaches(row.id, position)? {
+                rows.push(row);
+            } else {
+                total -= 1;
+            }
+        }
         Ok((rows, total))
     }
 

@@ -23,6 +23,9 @@ use super::codec::{self, Entry};
 use super::import::SegmentWriter;
 use super::{Database, DbError};
 
+/// A game's ratings, White's and Black's, where its tags give them.
+pub type GameRatings = (Option<u32>, Option<u32>);
+
 /// A position reached by at least this many games is summarised.
 pub const SUMMARY_MIN: usize = 32;
 
@@ -145,7 +148,7 @@ impl Counts {
         }
     }
 
-    pub fn add_ratings(&mut self, ratings: (Option<u32>, Option<u32>)) {
+    pub fn add_ratings(&mut self, ratings: GameRatings) {
         for r in [ratings.0, ratings.1].into_iter().flatten() {
             self.elo_sum += u64::from(r);
             self.elo_n += 1;
@@ -181,7 +184,7 @@ impl Database {
     }
 
     /// Every game's ratings, by number.
-    fn ratings(&self) -> Result<Vec<(Option<u32>, Option<u32>)>, DbError> {
+    fn ratings(&self) -> Result<Vec<GameRatings>, DbError> {
         let max: Option<i64> = self
             .conn
             .query_row("SELECT max(id) FROM games", [], |row| row.get(0))
@@ -227,7 +230,7 @@ impl Database {
         &self,
         segments: &[(i64, u32, u32)],
         merge: bool,
-        ratings: &[(Option<u32>, Option<u32>)],
+        ratings: &[GameRatings],
         upto: u32,
     ) -> Result<(), DbError> {
         self.conn.execute("DELETE FROM summary", [])?;

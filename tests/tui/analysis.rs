@@ -1318,6 +1318,7 @@ fn reviewed_game(number: usize) -> kibitz::review::batch::ReviewedGame {
         Vec::new()
     };
     ReviewedGame {
+        hash: [0; 16],
         number,
         white: white.into(),
         black: black.into(),

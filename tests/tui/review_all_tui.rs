@@ -22,6 +22,7 @@ fn game(number: usize, white: &str, black: &str, result: &str, blunders: usize) 
         side
     };
     ReviewedGame {
+        hash: [0; 16],
         number,
         white: white.into(),
         black: black.into(),

@@ -8,6 +8,7 @@ fn game(number: usize, white: &str, black: &str) -> ReviewedGame {
         ..SideSummary::default()
     };
     ReviewedGame {
+        hash: [0; 16],
         number,
         white: white.into(),
         black: black.into(),

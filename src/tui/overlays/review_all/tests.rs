@@ -2,6 +2,7 @@ use super::*;
 
 fn game(number: usize) -> ReviewedGame {
     ReviewedGame {
+        hash: [0; 16],
         number,
         white: "Ann".into(),
         black: "Bob".into(),
