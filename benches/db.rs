@@ -690,11 +690,11 @@ fn run(args: &Args, pgn: &Path, db_path: &Path) -> Result<()> {
     }
     let stop = AtomicBool::new(false);
     let report = db.import(pgn, &options, &stop, &mut |_| {})?;
-    if !report.skipped.is_empty() {
+    if report.skipped > 0 {
         bail!(
             "the import skipped {} games: {:?}",
-            report.skipped.len(),
-            report.skipped.first()
+            report.skipped,
+            report.bad_games.first()
         );
     }
     println!(
@@ -707,7 +707,7 @@ fn run(args: &Args, pgn: &Path, db_path: &Path) -> Result<()> {
         options.workers
     );
     let started = Instant::now();
-    db.rebuild_summary(true)?;
+    db.rebuild_summary(false)?;
     let summary_seconds = started.elapsed().as_secs_f64();
     println!(
         "summary: {:.1} s, {} positions/s",

@@ -232,7 +232,7 @@ def main():
             shutil.rmtree(temp, ignore_errors=True)
             sys.exit(f"kibitz db import failed ({run.returncode}): {run.stderr.strip()}")
         report = json.loads(run.stdout)
-        skipped = sum(len(f["skipped"]) for f in report["files"])
+        skipped = sum(f["skipped"] if isinstance(f["skipped"], int) else len(f["skipped"]) for f in report["files"])
         duplicates = sum(f["duplicates"] for f in report["files"])
         print(
             f"kibitz db import: {report['games']} games added, {skipped} skipped, "
