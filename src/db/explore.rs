@@ -161,9 +161,10 @@ impl Explorer {
 /// Games' ratings (White's, Black's) by game number.
 type Ratings = HashMap<u32, super::summary::GameRatings>;
 
-/// Above this many entries a filter is checked with one pass over the
-/// games that pass it, below it with a lookup per game.
-const LOOKUPS_MAX: usize = 20_000;
+/// Up to this many entries a filter is checked with a lookup per game;
+/// above it (and always for a player, whose games the name's index finds
+/// at once) with one query for the games that pass it.
+const LOOKUPS_MAX: usize = 2_000;
 
 impl Database {
     /// The entries of a position (by its key and check) in every segment,
@@ -228,7 +229,7 @@ impl Database {
     fn passing(&self, entries: &[Entry], filter: &Filter) -> Result<Ratings, DbError> {
         let (sql, values) = filter.sql();
         let mut out = HashMap::new();
-        if entries.len() <= LOOKUPS_MAX {
+        if entries.len() <= LOOKUPS_MAX && filter.player.is_none() {
             let mut statement = self.conn.prepare_cached(&format!(
                 "SELECT white_elo, black_elo FROM games WHERE id = ? AND ({sql})"
             ))?;

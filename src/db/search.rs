@@ -132,20 +132,31 @@ impl Database {
         let mut total = 0u64;
         let wanted = query.offset + limit;
         if candidates.len() <= CANDIDATE_LOOKUPS {
-            let mut statement = self.conn.prepare(&format!(
-                "SELECT {COLUMNS}, day FROM games WHERE id = ? AND ({sql})"
-            ))?;
+            // Each candidate's date (and whether it passes the query), then
+            // the rows of those listed only.
+            let mut statement = self
+                .conn
+                .prepare(&format!("SELECT day FROM games WHERE id = ? AND ({sql})"))?;
+            let mut dated: Vec<(i64, i64)> = Vec::new();
             for &id in &candidates {
                 let mut params = vec![Value::Integer(i64::from(id))];
                 params.extend(values.iter().cloned());
                 let mut rows = statement.query(rusqlite::params_from_iter(params))?;
                 if let Some(row) = rows.next()? {
-                    let day: i64 = row.get(15)?;
-                    found.push((day, row_of(row)?));
+                    dated.push((row.get(0)?, i64::from(id)));
                 }
             }
-            found.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.id.cmp(&a.1.id)));
-            total = found.len() as u64;
+            dated.sort_unstable_by(|a, b| b.cmp(a));
+            total = dated.len() as u64;
+            let mut one = self
+                .conn
+                .prepare_cached(&format!("SELECT {COLUMNS}, day FROM games WHERE id = ?1"))?;
+            for (_, id) in dated.into_iter().take(wanted) {
+                let mut rows = one.query([id])?;
+                if let Some(row) = rows.next()? {
+                    found.push((row.get(15)?, row_of(row)?));
+                }
+            }
         } else {
             // Too many to look up one by one: one pass over the games'
             // numbers in the list's order (the date index holds them),
