@@ -341,7 +341,16 @@ fn import(
         )));
     }
     for input in &inputs {
-        crate::fsutil::open_regular(input).map_err(|e| CliError::BadInput(e.to_string()))?;
+        let mut file =
+            crate::fsutil::open_regular(input).map_err(|e| CliError::BadInput(e.to_string()))?;
+        let mut head = vec![0u8; 8192];
+        let n = std::io::Read::read(&mut file, &mut head)?;
+        if head[..n].contains(&0) {
+            return Err(CliError::BadInput(format!(
+                "{} is not a PGN file: it holds binary data (a compressed file, a database?)",
+                input.display()
+            )));
+        }
     }
     if let Some(threads) = args.threads
         && !(1..=64).contains(&threads)
@@ -364,6 +373,12 @@ fn import(
     let mut stopped = false;
     for input in &inputs {
         let name = input.display().to_string();
+        // The progress line is redrawn in place, so it must fit one line
+        // of a narrow terminal: the file's own name, cut.
+        let short = crate::text::cut_words(
+            &input.file_name().map_or(name.clone(), |n| n.to_string_lossy().into_owned()),
+            24,
+        );
         let mut progress = |p: &crate::db::ImportProgress| {
             if live {
                 let share = if p.bytes_total > 0 {
@@ -375,10 +390,10 @@ fn import(
                     String::new()
                 };
                 eprint!(
-                    "\r{name}: {} games{share}, {} added, {:.0} games/s   ",
+                    "\r{short}: {} games{share}, {} added, {} games/s   ",
                     thousands(p.games_read),
                     thousands(p.added),
-                    p.games_read as f64 / p.seconds.max(1e-9)
+                    thousands((p.games_read as f64 / p.seconds.max(1e-9)) as u64)
                 );
             }
         };
@@ -389,12 +404,14 @@ fn import(
             eprintln!();
         }
         for bad in &report.bad_games {
-            eprintln!("skipped: {}", super::printable(bad));
+            eprintln!("skipped: {}", crate::text::cut_words(&super::printable(bad), 200));
         }
         if report.skipped > report.bad_games.len() as u64 {
+            let more = report.skipped - report.bad_games.len() as u64;
             eprintln!(
-                "skipped: {} more bad games, not named",
-                thousands(report.skipped - report.bad_games.len() as u64)
+                "skipped: {} more bad {}, not named",
+                thousands(more),
+                if more == 1 { "game" } else { "games" }
             );
         }
         if let Some(e) = &report.read_error {
@@ -549,21 +566,21 @@ fn explore(args: &ExploreArgs, out: &mut dyn Write) -> Result<(), CliError> {
     }
     let filter_words = filter_text(&filter);
     writeln!(out, "{fen}")?;
-    writeln!(
-        out,
-        "{} {} in the database{}",
+    let header = format!(
+        "{} {} this position{}",
         thousands(explorer.games()),
         if explorer.games() == 1 {
-            "game"
+            "game reached"
         } else {
-            "games"
+            "games reached"
         },
         if filter_words.is_empty() {
             String::new()
         } else {
             format!(" ({filter_words})")
         }
-    )?;
+    );
+    writeln!(out, "{}", crate::text::cut_words(&header, 80))?;
     if explorer.moves.is_empty() {
         if explorer.games() == 0 {
             writeln!(out, "no game reached this position")?;
@@ -629,31 +646,39 @@ fn games(args: &GamesArgs, out: &mut dyn Write) -> Result<(), CliError> {
         writeln!(out, "no game found ({} in all)", thousands(total))?;
         return Ok(());
     }
+    // One line a game, in 80 columns: the players cut to 15 characters,
+    // the accuracies and the event in what is left (all of it in --json).
     let width = |f: &dyn Fn(&GameRow) -> usize| rows.iter().map(f).max().unwrap_or(0);
     let id_w = width(&|r| r.id.to_string().len());
-    let white_w = width(&|r| player_text(&r.white, r.white_elo).chars().count()).min(28);
-    let black_w = width(&|r| player_text(&r.black, r.black_elo).chars().count()).min(28);
+    let white_w = width(&|r| player_text(&r.white, r.white_elo).chars().count()).min(15);
+    let black_w = width(&|r| player_text(&r.black, r.black_elo).chars().count()).min(15);
+    let date_w = width(&|r| r.date.chars().count()).min(10);
+    let result_w = width(&|r| r.result.len()).min(7);
+    let eco_w = width(&|r| r.eco.as_deref().map_or(0, |e| e.chars().count())).min(3);
+    let used = id_w + date_w + white_w + black_w + result_w + eco_w + 3 + 6 * 2;
+    let room = 80usize.saturating_sub(used + 2);
     for r in &rows {
-        let cut = |s: String, w: usize| crate::text::cut_words(&s, w);
-        writeln!(
-            out,
-            "{:>id_w$}  {:<10}  {:<white_w$}  {:<black_w$}  {:<7}  {:<3}  {:>3}  {}{}",
+        let cut = |s: &str, w: usize| crate::text::cut_words(s, w);
+        let accuracy = match (r.white_accuracy, r.black_accuracy) {
+            (None, None) => String::new(),
+            (w, b) => {
+                let a = |x: Option<f64>| x.map_or("-".to_string(), |x| format!("{x:.1}"));
+                format!("acc {}/{} ", a(w), a(b))
+            }
+        };
+        let tail = format!("{accuracy}{}", r.event.as_deref().unwrap_or(""));
+        let line = format!(
+            "{:>id_w$}  {:<date_w$}  {:<white_w$}  {:<black_w$}  {:<result_w$}  {:<eco_w$}  {:>3}  {}",
             r.id,
-            r.date,
-            cut(player_text(&r.white, r.white_elo), white_w),
-            cut(player_text(&r.black, r.black_elo), black_w),
-            r.result,
-            r.eco.as_deref().unwrap_or(""),
+            cut(&r.date, date_w),
+            cut(&player_text(&r.white, r.white_elo), white_w),
+            cut(&player_text(&r.black, r.black_elo), black_w),
+            cut(&r.result, result_w),
+            cut(r.eco.as_deref().unwrap_or(""), eco_w),
             r.plies,
-            r.event.as_deref().unwrap_or(""),
-            match (r.white_accuracy, r.black_accuracy) {
-                (None, None) => String::new(),
-                (w, b) => {
-                    let a = |x: Option<f64>| x.map_or("-".to_string(), |x| format!("{x:.1}"));
-                    format!("  accuracy {}/{}", a(w), a(b))
-                }
-            },
-        )?;
+            cut(&tail, room),
+        );
+        writeln!(out, "{}", line.trim_end())?;
     }
     writeln!(
         out,
@@ -690,8 +715,8 @@ fn info(args: &InfoArgs, out: &mut dyn Write) -> Result<(), CliError> {
     writeln!(out, "size       {:.1} MB", info.bytes as f64 / 1e6)?;
     writeln!(
         out,
-        "index      {} segments, {} summary rows",
-        info.segments,
+        "index      {}, {} summary rows",
+        crate::core::counted(info.segments, "segment", "segments"),
         thousands(info.summary_rows)
     )?;
     Ok(())
