@@ -482,3 +482,84 @@ fn the_config_files_database_is_the_default() {
     assert!(!home.join("data/kibitz/games.sqlite").exists());
     assert_eq!(json(&run(&home, &["db", "info", "--json"]))["games"], 3);
 }
+
+#[test]
+fn trial_findings_binary_files_empty_ranges_and_80_columns() {
+    let home = TempHome::new("db-trial");
+    let (db, _) = hand_db(&home);
+    // A database given as the PGN: refused, nothing written.
+    let other = home.join("other.sqlite");
+    let output = run(
+        &home,
+        &["db", "import", "--db", other.to_str().unwrap(), &db],
+    );
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("is not a PGN file: it holds binary data"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(!other.exists());
+    // Ranges that hold nothing are said to be so.
+    for args in [
+        ["--since", "2020", "--until", "2019"],
+        ["--min-elo", "2000", "--max-elo", "1000"],
+    ] {
+        let mut all = vec!["db", "explore", "--db", db.as_str()];
+        all.extend_from_slice(&args);
+        let output = run(&home, &all);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert!(
+            stderr(&output).contains("no game could be in between"),
+            "{}",
+            stderr(&output)
+        );
+    }
+    // Long names and events stay within 80 columns.
+    let long = home.join("long.pgn");
+    let name = "Bartholomew Maximilian Featherstonehaugh-Cholmondeley";
+    std::fs::write(
+        &long,
+        format!(
+            "[Event \"{}\"]\n[White \"{name}\"]\n[Black \"{name} Junior\"]\n[Result \"*\"]\n\n1. e4 *\n",
+            "A very long event name ".repeat(20)
+        ),
+    )
+    .unwrap();
+    let output = run(
+        &home,
+        &["db", "import", "--db", &db, long.to_str().unwrap()],
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let output = run(&home, &["db", "games", "--db", &db]);
+    for line in stdout(&output).lines() {
+        assert!(
+            line.chars().count() <= 80,
+            "{} columns: {line}",
+            line.chars().count()
+        );
+    }
+    assert!(stdout(&output).contains('…'));
+    let output = run(
+        &home,
+        &[
+            "db",
+            "explore",
+            "--db",
+            &db,
+            "--player",
+            name,
+            "--since",
+            "2001.01.01",
+        ],
+    );
+    let header = stdout(&output).lines().nth(1).unwrap().to_string();
+    assert!(
+        header.starts_with("0 games reached this position ("),
+        "{header}"
+    );
+    assert!(
+        header.chars().count() <= 80 && header.ends_with('…'),
+        "{header}"
+    );
+}

@@ -49,7 +49,7 @@ impl DbArg {
         }
         if let Some(dirs) = crate::config::Dirs::locate() {
             let (settings, _) = crate::config::Settings::load(&dirs.config_file());
-            if let Some(path) = settings.database {
+            if let Some(path) = settings.database.filter(|p| !p.as_os_str().is_empty()) {
                 let text = path.to_string_lossy();
                 let home = directories::BaseDirs::new().map(|b| b.home_dir().to_path_buf());
                 return Ok(match (text.strip_prefix("~/"), home) {
@@ -111,7 +111,7 @@ impl FilterArgs {
         let date = |text: &Option<String>, end: bool| -> Result<Option<u32>, CliError> {
             text.as_deref().map(|t| parse_date(t, end)).transpose()
         };
-        Ok(Filter {
+        let filter = Filter {
             player: self
                 .player
                 .as_deref()
@@ -128,7 +128,22 @@ impl FilterArgs {
             result: self.result.as_deref().map(parse_result).transpose()?,
             min_elo: self.min_elo,
             max_elo: self.max_elo,
-        })
+        };
+        if let (Some(since), Some(until)) = (filter.since, filter.until)
+            && since > until
+        {
+            return Err(CliError::BadInput(
+                "--since is after --until: no game could be in between".into(),
+            ));
+        }
+        if let (Some(min), Some(max)) = (filter.min_elo, filter.max_elo)
+            && min > max
+        {
+            return Err(CliError::BadInput(format!(
+                "--min-elo {min} is above --max-elo {max}: no game could be in between"
+            )));
+        }
+        Ok(filter)
     }
 }
 
@@ -376,7 +391,9 @@ fn import(
         // The progress line is redrawn in place, so it must fit one line
         // of a narrow terminal: the file's own name, cut.
         let short = crate::text::cut_words(
-            &input.file_name().map_or(name.clone(), |n| n.to_string_lossy().into_owned()),
+            &input
+                .file_name()
+                .map_or(name.clone(), |n| n.to_string_lossy().into_owned()),
             24,
         );
         let mut progress = |p: &crate::db::ImportProgress| {
@@ -404,7 +421,10 @@ fn import(
             eprintln!();
         }
         for bad in &report.bad_games {
-            eprintln!("skipped: {}", crate::text::cut_words(&super::printable(bad), 200));
+            eprintln!(
+                "skipped: {}",
+                crate::text::cut_words(&super::printable(bad), 200)
+            );
         }
         if report.skipped > report.bad_games.len() as u64 {
             let more = report.skipped - report.bad_games.len() as u64;

@@ -207,6 +207,8 @@ pub fn run(
                 "threads": threads,
                 "movetime_ms": args.movetime,
                 "seconds": (started.elapsed().as_secs_f64() * 10.0).round() / 10.0,
+                "db_stored": args.db.as_ref().map(|_| stored),
+                "db_not_found": args.db.as_ref().map(|_| not_stored),
             })
         )?;
     } else {

@@ -151,7 +151,13 @@ pub fn day_number(date: &str) -> u32 {
 /// the main line there (the positions after it are not the game's).
 pub fn prepare(tree: GameTree) -> Prepared {
     if let Some(error) = &tree.error {
-        return Prepared::Bad(error.to_string());
+        // The reader's words say where the game stops; the database takes
+        // all of a game or none of it.
+        let text = error.to_string();
+        let text = text
+            .strip_suffix("; the game stops before it")
+            .unwrap_or(&text);
+        return Prepared::Bad(format!("{text} (the game is not imported)"));
     }
     if tree.headers.0.is_empty() && tree.nodes.len() <= 1 {
         return Prepared::Empty;

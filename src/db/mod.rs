@@ -170,12 +170,23 @@ impl Database {
         } else {
             OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX
         };
+        if metadata.len() == 0 {
+            return Err(DbError::Foreign {
+                path: path.to_path_buf(),
+                why: "it is an empty file".into(),
+            });
+        }
         let conn = Connection::open_with_flags(path, flags).map_err(|e| fail(e.to_string()))?;
         let db = Database {
             conn,
             path: path.to_path_buf(),
         };
         db.check_format()?;
+        // SQLite opens a file it may not write read-only without a word;
+        // an import or a review would fail only at its first write.
+        if write && db.conn.is_readonly(rusqlite::MAIN_DB).unwrap_or(false) {
+            return Err(fail("it is read-only: kibitz cannot write to it".into()));
+        }
         db.tune()?;
         Ok(db)
     }
