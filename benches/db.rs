@@ -644,6 +644,7 @@ fn main() -> Result<()> {
     let pgn = dir.join(format!("synthetic-{}-{}.pgn", args.games, args.seed));
     let db_path = dir.join(format!("synthetic-{}-{}.sqlite", args.games, args.seed));
     let outcome = run(&args, &pgn, &db_path);
+    let _ = std::fs::remove_file(pgn.with_extension("pgn.part"));
     if !args.keep {
         let _ = std::fs::remove_file(&pgn);
         let _ = std::fs::remove_file(&db_path);
@@ -670,7 +671,11 @@ fn run(args: &Args, pgn: &Path, db_path: &Path) -> Result<()> {
         bytes
     } else {
         let started = Instant::now();
-        let bytes = generate(&world, args.games, pgn)?;
+        // Written under another name and renamed when whole, so that a run
+        // stopped half-way never leaves a PGN a later run would reuse.
+        let part = pgn.with_extension("pgn.part");
+        let bytes = generate(&world, args.games, &part)?;
+        std::fs::rename(&part, pgn)?;
         let seconds = started.elapsed().as_secs_f64();
         println!(
             "generate: {} games in {seconds:.1} s, {} games/s, {} bytes a game",
@@ -690,6 +695,14 @@ fn run(args: &Args, pgn: &Path, db_path: &Path) -> Result<()> {
     }
     let stop = AtomicBool::new(false);
     let report = db.import(pgn, &options, &stop, &mut |_| {})?;
+    if report.games_read != args.games as u64 {
+        bail!(
+            "{} holds {} games, not {}: remove it (a kept PGN of another run?)",
+            pgn.display(),
+            report.games_read,
+            args.games
+        );
+    }
     if report.skipped > 0 {
         bail!(
             "the import skipped {} games: {:?}",
