@@ -376,7 +376,9 @@ fn import(
         // The progress line is redrawn in place, so it must fit one line
         // of a narrow terminal: the file's own name, cut.
         let short = crate::text::cut_words(
-            &input.file_name().map_or(name.clone(), |n| n.to_string_lossy().into_owned()),
+            &input
+                .file_name()
+                .map_or(name.clone(), |n| n.to_string_lossy().into_owned()),
             24,
         );
         let mut progress = |p: &crate::db::ImportProgress| {
@@ -404,7 +406,10 @@ fn import(
             eprintln!();
         }
         for bad in &report.bad_games {
-            eprintln!("skipped: {}", crate::text::cut_words(&super::printable(bad), 200));
+            eprintln!(
+                "skipped: {}",
+                crate::text::cut_words(&super::printable(bad), 200)
+            );
         }
         if report.skipped > report.bad_games.len() as u64 {
             let more = report.skipped - report.bad_games.len() as u64;
