@@ -32,8 +32,13 @@ pub enum DbRequest {
         path: PathBuf,
         query: Box<GameQuery>,
     },
-    /// One stored game, to open on the board.
-    LoadGame { path: PathBuf, id: i64 },
+    /// One stored game, to open on the board: where it first reached
+    /// `at`, if given (a game listed by `G`), else at its start.
+    LoadGame {
+        path: PathBuf,
+        id: i64,
+        at: Option<Box<Chess>>,
+    },
 }
 
 /// Why the database gave no answer.
@@ -56,31 +61,66 @@ pub enum DbReply {
     /// The games found, and how many match in all.
     Games {
         path: PathBuf,
+        query: Box<GameQuery>,
         result: Result<(Vec<GameRow>, u64), DbProblem>,
     },
+    /// The game, and the node of its main line to open it at.
     GameLoaded {
         path: PathBuf,
         id: i64,
-        result: Result<Box<GameTree>, DbProblem>,
+        result: Result<(Box<GameTree>, usize), DbProblem>,
     },
 }
 
-/// The worker's state: the database it has open.
+/// The worker's state: the database it has open, and what its file was
+/// like when it was opened.
 #[derive(Default)]
 pub struct DbWorker {
     open: Option<Database>,
+    stamp: Option<FileStamp>,
+}
+
+/// What tells one file at a path from another put there since (a rebuilt
+/// database moved over the old one) or from the same file rewritten: its
+/// size, its time of change and, on Unix, its inode.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct FileStamp {
+    len: u64,
+    modified: Option<std::time::SystemTime>,
+    inode: u64,
+}
+
+fn stamp(path: &Path) -> Option<FileStamp> {
+    let meta = std::fs::metadata(path).ok()?;
+    #[cfg(unix)]
+    let inode = std::os::unix::fs::MetadataExt::ino(&meta);
+    #[cfg(not(unix))]
+    let inode = 0;
+    Some(FileStamp {
+        len: meta.len(),
+        modified: meta.modified().ok(),
+        inode,
+    })
 }
 
 impl DbWorker {
     /// The database at `path`, opened (read-only) unless it is the one
-    /// open already.
+    /// open already and its file is still the one opened: a file replaced
+    /// or rewritten since is opened again, so the answers are the new
+    /// file's (an open handle would go on reading the old one, deleted).
     fn database(&mut self, path: &Path) -> Result<&Database, DbProblem> {
-        if self.open.as_ref().is_none_or(|db| db.path() != path) {
+        let now = stamp(path);
+        let same_file = self.open.as_ref().is_some_and(|db| db.path() == path)
+            && now.is_some()
+            && now == self.stamp;
+        if !same_file {
             self.open = None;
-            if !path.exists() {
+            self.stamp = None;
+            if now.is_none() {
                 return Err(DbProblem::Missing(path.to_path_buf()));
             }
             self.open = Some(Database::open(path, false).map_err(problem)?);
+            self.stamp = now;
         }
         self.open
             .as_ref()
@@ -105,15 +145,41 @@ impl DbWorker {
                 let result = self
                     .database(&path)
                     .and_then(|db| db.games(&query).map_err(problem));
-                DbReply::Games { path, result }
+                DbReply::Games {
+                    path,
+                    query,
+                    result,
+                }
             }
-            DbRequest::LoadGame { path, id } => {
-                let result = self
-                    .database(&path)
-                    .and_then(|db| db.load_game(id).map(Box::new).map_err(problem));
+            DbRequest::LoadGame { path, id, at } => {
+                let result = self.database(&path).and_then(|db| {
+                    let tree = db.load_game(id).map_err(problem)?;
+                    let node = at.map_or(0, |at| first_reached(&tree, &at));
+                    Ok((Box::new(tree), node))
+                });
                 DbReply::GameLoaded { path, id, result }
             }
         }
+    }
+}
+
+/// The node of `tree`'s main line where the game first reached `at` (as
+/// the index compares positions: by key, so a transposition counts), or
+/// its start.
+pub fn first_reached(tree: &GameTree, at: &Chess) -> usize {
+    let key = crate::db::position_key(at);
+    let mut index = 0;
+    let mut found = None;
+    tree.walk_mainline(|position| {
+        if found.is_none() && crate::db::position_key(position) == key {
+            found = Some(index);
+        }
+        index += 1;
+    });
+    // Position i of the main line is the one after its i-th move.
+    match found {
+        Some(0) | None => 0,
+        Some(i) => tree.mainline().get(i - 1).copied().unwrap_or(0),
     }
 }
 

@@ -66,7 +66,7 @@ const GAMES: &str = r#"[Event "Test"]
 "#;
 
 /// The five games imported into `games.sqlite` in `home`.
-fn database(home: &TempHome) -> PathBuf {
+pub(crate) fn database(home: &TempHome) -> PathBuf {
     let pgn = home.join("games.pgn");
     std::fs::write(&pgn, GAMES).unwrap();
     let path = home.join("games.sqlite");
@@ -84,7 +84,7 @@ fn database(home: &TempHome) -> PathBuf {
 }
 
 /// The analysis board reading the database at `path`.
-fn board(size: (u16, u16), path: &Path) -> Board {
+pub(crate) fn board(size: (u16, u16), path: &Path) -> Board {
     let settings = Settings {
         database: Some(path.to_path_buf()),
         ..Settings::default()
@@ -93,7 +93,7 @@ fn board(size: (u16, u16), path: &Path) -> Board {
 }
 
 /// `x`, and the database's answer.
-fn show_explorer(h: &mut Board) {
+pub(crate) fn show_explorer(h: &mut Board) {
     h.char('x');
     h.serve();
 }

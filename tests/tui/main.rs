@@ -13,6 +13,7 @@ mod course_tui;
 mod evening_analysis;
 mod evening_play;
 mod evening_status;
+mod explorer_trial;
 mod explorer_tui;
 mod movetables_tui;
 mod resize;

@@ -41,9 +41,17 @@ impl App {
                     self.cx.say(text, Tone::Error);
                 }
             }
-            DbReply::Games { path, result } => match result {
+            DbReply::Games {
+                path,
+                query,
+                result,
+            } => match result {
                 Ok((rows, total)) => {
                     self.open_db_list(path, &rows, total);
+                    if let Some(list) = &mut self.cx.game_list {
+                        list.reached = query.position.clone();
+                        list.filter = crate::tui::shared::explorer::filter_text(&query.filter);
+                    }
                     self.cx.message = None;
                 }
                 Err(problem) => {
@@ -52,11 +60,17 @@ impl App {
                 }
             },
             DbReply::GameLoaded { path, id, result } => match result {
-                Ok(tree) => {
+                Ok((tree, node)) => {
                     // No source: the game came from no PGN file, so a save
                     // never writes over one (`:save PATH`, or a new file in
                     // the data folder).
                     self.analyse(*tree, None, now);
+                    // A game listed by `G`: where it reached the position.
+                    if node != 0
+                        && let Some(analysis) = self.mode.analysis_mut()
+                    {
+                        analysis.goto(&mut self.cx, node, now);
+                    }
                     let name = path.file_name().map_or_else(
                         || path.display().to_string(),
                         |n| n.to_string_lossy().into(),

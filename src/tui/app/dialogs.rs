@@ -178,17 +178,20 @@ impl App {
             // A game of the database: its number is its id.
             ListKey::Open(path, id) if database => {
                 let id = i64::try_from(id).unwrap_or(0);
+                let at = list.reached.clone().map(Box::new);
                 if unsaved {
-                    cx.pending = Some(Pending::LoadDbGame(path, id));
+                    cx.pending = Some(Pending::LoadDbGame(path, id, at));
                     cx.overlay = Overlay::Confirm(Confirm::Discard);
                 } else {
                     if !cx.started {
                         cx.overlay = Overlay::GameList;
                     }
-                    cx.request(Request::Db(DbRequest::LoadGame { path, id }));
+                    cx.request(Request::Db(DbRequest::LoadGame { path, id, at }));
                 }
             }
             ListKey::Keep => cx.overlay = Overlay::GameList,
+            // `kibitz db games --open`: the list was all there was to do.
+            ListKey::Close if !cx.started && database => cx.quit = true,
             ListKey::Close if !cx.started => {
                 cx.overlay = Overlay::NewGame(cx.services.new_game_form(None));
             }

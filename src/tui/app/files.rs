@@ -133,11 +133,12 @@ impl App {
             Some(Pending::LoadGame(path, number)) => {
                 self.cx.request(Request::LoadGame { path, number });
             }
-            Some(Pending::LoadDbGame(path, id)) => {
+            Some(Pending::LoadDbGame(path, id, at)) => {
                 self.cx
                     .request(Request::Db(crate::tui::db_worker::DbRequest::LoadGame {
                         path,
                         id,
+                        at,
                     }));
             }
             Some(Pending::NewGame) => {

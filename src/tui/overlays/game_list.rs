@@ -15,6 +15,7 @@ use crate::tui::widgets::fit;
 
 use super::popup;
 use crate::tui::widgets::fitted::fitted;
+use crate::tui::widgets::thousands;
 
 /// The games of a file, as far as they have been read.
 #[derive(Debug, Clone, PartialEq)]
@@ -37,6 +38,10 @@ pub struct GameList {
     /// The games come from the game database at `path` (their numbers are
     /// its ids), not from a PGN file: how many matched in all.
     pub database: Option<u64>,
+    /// Games listed by `G` on the board: the position they reached (a game
+    /// opens where it first got there) and the explorer's filter in words.
+    pub reached: Option<shakmaty::Chess>,
+    pub filter: String,
 }
 
 impl GameList {
@@ -53,6 +58,8 @@ impl GameList {
             error: None,
             open_single,
             database: None,
+            reached: None,
+            filter: String::new(),
         }
     }
 
@@ -161,7 +168,14 @@ impl GameList {
             |n| n.to_string_lossy().to_string(),
         );
         let state = if let Some(total) = list.database.filter(|t| *t > list.games.len() as u64) {
-            format!("the {} most recent of {total} games", list.games.len())
+            format!(
+                "the {} most recent of {} games",
+                thousands(list.games.len() as u64),
+                thousands(total)
+            )
+        } else if list.database.is_some() {
+            let n = list.games.len() as u64;
+            format!("{} {}", thousands(n), if n == 1 { "game" } else { "games" })
         } else if list.done {
             crate::core::counted(list.games.len() as u64, "game", "games")
         } else {
@@ -175,7 +189,11 @@ impl GameList {
             area,
             width,
             height,
-            &format!("{name} · {state}"),
+            &if list.filter.is_empty() {
+                format!("{name} · {state}")
+            } else {
+                format!("{name} · {state} · {}", list.filter)
+            },
             theme,
         );
         let dim = Style::default().fg(theme.dim);

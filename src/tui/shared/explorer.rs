@@ -30,8 +30,14 @@ pub const MISSING: &str = "no game database: `kibitz db import FILE.pgn` makes o
 /// the import must be told of.
 pub fn missing_text(path: &Path, named: bool) -> String {
     if named {
-        let path = path.display();
-        format!("no game database at {path}: `kibitz db import --db {path} FILE.pgn` makes one")
+        let shown = path.display();
+        // A path with spaces is quoted in the command to copy.
+        let arg = if shown.to_string().contains(char::is_whitespace) {
+            format!("\"{shown}\"")
+        } else {
+            shown.to_string()
+        };
+        format!("no game database at {shown}: `kibitz db import --db {arg} FILE.pgn` makes one")
     } else {
         MISSING.to_string()
     }
@@ -209,17 +215,30 @@ impl ExplorerPanel {
         }
     }
 
+    /// `path` names the database the explorer reads (the same file, by
+    /// whatever path).
+    pub fn is_database(&self, path: &Path) -> bool {
+        let Some(database) = &self.path else {
+            return false;
+        };
+        let absolute = |p: &Path| std::fs::canonicalize(p).ok();
+        database == path || absolute(database).is_some_and(|d| Some(d) == absolute(path))
+    }
+
     /// The filter in a few words ("" when there is none).
     pub fn filter_text(&self) -> String {
         filter_text(&self.filter)
     }
 
-    /// `:db FILE`: read another database.
+    /// `:db FILE`: read another database, or the same one again (after a
+    /// rebuild: the answers kept are dropped and the position asked about
+    /// anew).
     pub fn set_database(&mut self, path: &Path) -> String {
         self.path = Some(path.to_path_buf());
         self.named = true;
         self.shown = true;
         self.answer = None;
+        self.asked = None;
         format!("Explorer: reading {}.", path.display())
     }
 
@@ -235,11 +254,7 @@ impl ExplorerPanel {
             "" => {}
             "clear" | "all" => *filter = Filter::default(),
             "player" => {
-                let (name, side) = match rest.rsplit_once(char::is_whitespace) {
-                    Some((name, "white")) => (name.trim(), PlayerSide::White),
-                    Some((name, "black")) => (name.trim(), PlayerSide::Black),
-                    _ => (rest, PlayerSide::Any),
-                };
+                let (name, side) = player_words(rest)?;
                 filter.player = (!name.is_empty()).then(|| name.to_string());
                 filter.side = if name.is_empty() {
                     PlayerSide::Any
@@ -255,11 +270,23 @@ impl ExplorerPanel {
                         format!("{word} takes a date: YYYY, YYYY.MM or YYYY.MM.DD")
                     })?)
                 };
-                if word == "since" {
-                    filter.since = day;
+                let (since, until) = if word == "since" {
+                    (day, filter.until)
                 } else {
-                    filter.until = day;
+                    (filter.since, day)
+                };
+                if let (Some(since), Some(until)) = (since, until)
+                    && since > until
+                {
+                    return Err(format!(
+                        "since {} is after until {}: no game is in between (explore {} clears it)",
+                        day_text(since),
+                        until_text(until),
+                        if word == "since" { "until" } else { "since" }
+                    ));
                 }
+                filter.since = since;
+                filter.until = until;
             }
             "result" => {
                 filter.result = match rest {
@@ -273,6 +300,13 @@ impl ExplorerPanel {
             "elo" | "rating" => {
                 let (min, max) = parse_elo(rest)
                     .ok_or("elo takes MIN, MIN-MAX or -MAX (the players' mean rating)")?;
+                if let (Some(low), Some(high)) = (min, max)
+                    && low > high
+                {
+                    return Err(format!(
+                        "elo {low}-{high}: the lower rating comes first ({high}-{low})"
+                    ));
+                }
                 filter.min_elo = min;
                 filter.max_elo = max;
             }
@@ -291,6 +325,37 @@ impl ExplorerPanel {
             format!("Explorer: {text}.")
         })
     }
+}
+
+/// `NAME [white|black]` (the side word in any case), or `"NAME" [side]`:
+/// a quoted name keeps a last word that names a colour ("Barry White").
+fn player_words(text: &str) -> Result<(&str, PlayerSide), String> {
+    let side_of = |word: &str| match word.to_lowercase().as_str() {
+        "white" => Some(PlayerSide::White),
+        "black" => Some(PlayerSide::Black),
+        _ => None,
+    };
+    if let Some(quoted) = text.strip_prefix('"') {
+        let Some((name, after)) = quoted.split_once('"') else {
+            return Err("player: the quoted name has no closing \"".into());
+        };
+        let after = after.trim();
+        return match (after, side_of(after)) {
+            ("", _) => Ok((name.trim(), PlayerSide::Any)),
+            (_, Some(side)) => Ok((name.trim(), side)),
+            _ => Err(format!(
+                "player \"{}\" takes white or black after the name, not {after}",
+                name.trim()
+            )),
+        };
+    }
+    Ok(match text.rsplit_once(char::is_whitespace) {
+        Some((name, word)) => match side_of(word) {
+            Some(side) => (name.trim(), side),
+            None => (text, PlayerSide::Any),
+        },
+        None => (text, PlayerSide::Any),
+    })
 }
 
 /// A date as the filter keeps it (YYYYMMDD): `YYYY`, `YYYY.MM` or
@@ -349,6 +414,17 @@ fn day_text(day: u32) -> String {
     }
 }
 
+/// An end date as it was given: `2016.06` is kept as the end of June
+/// (20160631) and `2016` as the end of the year, and shown so.
+fn until_text(day: u32) -> String {
+    let (year, month, d) = (day / 10_000, day / 100 % 100, day % 100);
+    match (month, d) {
+        (12, 31) => format!("{year}"),
+        (m, 31) => format!("{year}.{m:02}"),
+        _ => day_text(day),
+    }
+}
+
 /// The filter in a few words, as the panel's title shows it.
 pub fn filter_text(filter: &Filter) -> String {
     let mut parts = Vec::new();
@@ -363,7 +439,7 @@ pub fn filter_text(filter: &Filter) -> String {
         parts.push(format!("since {}", day_text(since)));
     }
     if let Some(until) = filter.until {
-        parts.push(format!("until {}", day_text(until)));
+        parts.push(format!("until {}", until_text(until)));
     }
     if let Some(result) = filter.result {
         parts.push(["won by White", "draws", "won by Black"][usize::from(result.min(2))].into());

@@ -52,7 +52,7 @@ pub enum Pending {
     Tree(Box<GameTree>),
     LoadGame(PathBuf, usize),
     /// A game of the game database (its file, the game's id).
-    LoadDbGame(PathBuf, i64),
+    LoadDbGame(PathBuf, i64, Option<Box<shakmaty::Chess>>),
     /// The new-game dialog.
     NewGame,
 }

@@ -18,7 +18,7 @@ use crate::tui::shared::explorer::{Answer, ExplorerPanel};
 use crate::tui::theme::Theme;
 
 use super::fitted::fitted;
-use super::{fit, human_count, section};
+use super::{fit, human_count, section, thousands};
 
 /// At most this many moves are listed where the panels all fit (a compact
 /// terminal gives it what is left).
@@ -34,26 +34,34 @@ pub struct ExplorerView<'a> {
     pub theme: &'a Theme,
 }
 
-/// The rows the panel would like below its title: a header and its moves,
-/// or its message.
-pub fn wanted_rows(panel: &ExplorerPanel) -> u16 {
+/// A problem's message takes at most this many rows (it is in the status
+/// line too, cut there at the terminal's width).
+const MOST_MESSAGE_ROWS: usize = 8;
+
+/// The rows the panel would like below its title at `width` columns: a
+/// header and its moves, or its message (a problem in full, wrapped).
+pub fn wanted_rows(panel: &ExplorerPanel, width: u16) -> u16 {
     match &panel.answer {
         Some(Answer {
             result: Ok(explorer),
             ..
         }) if !explorer.moves.is_empty() => 1 + explorer.moves.len().min(MOST_ROWS) as u16,
+        Some(Answer {
+            result: Err(problem),
+            ..
+        }) => {
+            let text = panel.problem_text(problem);
+            let lines = wrapped(&text, usize::from(width), MOST_MESSAGE_ROWS).len();
+            lines.clamp(3, MOST_MESSAGE_ROWS) as u16
+        }
         // A message: two or three rows at the panel's width.
         _ => 3,
     }
 }
 
-/// "1 game", "950 games", "12.3k games".
+/// "1 game", "950 games", "62,136 games".
 fn games_text(n: u64) -> String {
-    format!(
-        "{} {}",
-        human_count(n),
-        if n == 1 { "game" } else { "games" }
-    )
+    format!("{} {}", thousands(n), if n == 1 { "game" } else { "games" })
 }
 
 /// The bar of `width` cells: White's wins, draws, Black's wins, over the
@@ -240,10 +248,20 @@ fn capitalised(text: &str) -> String {
 
 /// `text` in lines of at most `width` columns, broken between words, at
 /// most `rows` of them: the last one kept ends in "…" where more did not
-/// fit (a word longer than a line is cut).
+/// fit. A word longer than a line (a file's path) is broken across lines,
+/// so that all of it can be read.
 pub fn wrapped(text: &str, width: usize, rows: usize) -> Vec<String> {
     let mut lines: Vec<String> = Vec::new();
-    for word in text.split_whitespace() {
+    let width_ = width.max(1);
+    let pieces = text.split_whitespace().flat_map(|word| {
+        let chars: Vec<char> = word.chars().collect();
+        chars
+            .chunks(width_)
+            .map(|c| c.iter().collect::<String>())
+            .collect::<Vec<_>>()
+    });
+    for word in pieces {
+        let word = word.as_str();
         match lines.last_mut() {
             Some(line) if line.chars().count() + 1 + word.chars().count() <= width => {
                 line.push(' ');
@@ -268,6 +286,17 @@ fn side(turn: Color) -> &'static str {
     }
 }
 
+/// A move's games in its column of 6: exact with separators where that
+/// fits (up to 99,999), else rounded (123.5k).
+fn games_column(n: u64) -> String {
+    let exact = thousands(n);
+    if exact.len() <= 6 {
+        exact
+    } else {
+        human_count(n)
+    }
+}
+
 /// One move's row.
 fn row(stat: &MoveStat, turn: Color, bar_width: usize, picked: bool) -> String {
     let pointer = if picked { "▶" } else { " " };
@@ -282,7 +311,7 @@ fn row(stat: &MoveStat, turn: Color, bar_width: usize, picked: bool) -> String {
     format!(
         "{pointer}{:<7}{:>6} {bar}{score:>4} {rating:>4}",
         fit(&stat.san, 7),
-        human_count(stat.games()),
+        games_column(stat.games()),
     )
 }
 

@@ -40,6 +40,19 @@ pub fn human_count(n: u64) -> String {
     }
 }
 
+/// An exact count with thousands separators: 950, 1,656, 62,136.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// A panel section: a dim rule across the top with `title` in it. Draws it
 /// and returns the area inside.
 pub fn section(frame: &mut Frame, title: impl Into<String>, area: Rect, theme: &Theme) -> Rect {
@@ -67,6 +80,12 @@ pub fn fit(text: &str, width: usize) -> String {
         Some(space) if !text[kept.len()..].starts_with(' ') => kept[..space].trim_end(),
         _ => kept.trim_end(),
     };
+    // Cut after a whole part: never on a separator left dangling
+    // ("Explorer · 62,136 games ·…").
+    let whole = match whole.trim_end_matches(['·', ',', ' ']) {
+        "" => whole,
+        trimmed => trimmed,
+    };
     format!("{whole}…")
 }
 
@@ -81,5 +100,14 @@ mod tests {
         assert_eq!(fit("1.e4 e5 2.Nf3 Nc6", 14), "1.e4 e5 2.Nf3…");
         assert_eq!(fit("Kasparovich", 6), "Kaspa…");
         assert_eq!(fit("abc", 0), "");
+        // No separator left dangling before the "…".
+        assert_eq!(
+            fit("Explorer · 62,136 games · cancer0707", 27),
+            "Explorer · 62,136 games…"
+        );
+        assert_eq!(fit("Carlsen, Magnus", 10), "Carlsen…");
+        assert_eq!(super::thousands(62_136), "62,136");
+        assert_eq!(super::thousands(1_234_567), "1,234,567");
+        assert_eq!(super::thousands(950), "950");
     }
 }

@@ -29,8 +29,10 @@ impl Analysis {
         explorer.shown = !explorer.shown;
         if explorer.shown {
             cx.side.chosen = Some(Panel::Explorer);
+            // Del (or Backspace) deletes a move: said for who pressed x
+            // out of another program's habit.
             cx.say(
-                "Explorer: ↑↓ pick a move, Enter plays it; :explore filters (x hides).",
+                "Explorer: ↑↓ pick, Enter plays, G games, x hides. (Del or ⌫ deletes a move.)",
                 Tone::Info,
             );
         } else {
@@ -38,11 +40,20 @@ impl Analysis {
         }
     }
 
-    /// The keys the explorer takes while it shows: ↑↓ pick a move, Enter
-    /// plays it (unless a piece is picked up on the board: Enter puts it
-    /// down). False for the others.
+    /// The explorer shows and is the panel in view: where the side panels
+    /// take turns (a compact terminal, Tab), another may be in its place.
+    pub fn explorer_in_view(&self, cx: &Shared) -> bool {
+        cx.explorer.shown
+            && (!crate::tui::layout::panels::compact(cx.size)
+                || cx.side.shown(&self.tab_panels(cx)) == Some(Panel::Explorer))
+    }
+
+    /// The keys the explorer takes while it is in view: ↑↓ pick a move,
+    /// Enter plays it (unless a piece is picked up on the board: Enter puts
+    /// it down). False for the others (hidden behind another panel, ↑↓
+    /// walk the variations and Enter picks up a piece as before).
     pub(super) fn explorer_key(&mut self, cx: &mut Shared, key: KeyEvent, now: Instant) -> bool {
-        if !cx.explorer.shown {
+        if !self.explorer_in_view(cx) {
             return false;
         }
         match key.code {
@@ -95,6 +106,8 @@ impl Analysis {
                 cx.say(text, Tone::Info);
             }
             _ if rest == "games" => self.list_explored_games(cx),
+            // `:explore` alone: as `x`, show or hide the panel.
+            _ if rest.is_empty() => self.toggle_explorer(cx),
             _ => match cx.explorer.command(rest) {
                 Ok(text) => {
                     cx.side.chosen = Some(Panel::Explorer);

@@ -30,12 +30,12 @@ pub const HELP: &[(&str, &str)] = &[
     ),
     ("1-5", "play the first move of that engine line"),
     (
-        "p, Del",
+        "p, Del ⌫",
         "promote the variation; delete the move and what follows",
     ),
     (
-        "x, :explore",
-        "database moves here (:db FILE); ↑↓ pick, Enter plays",
+        "x G, :explore",
+        "database moves here (:db FILE); ↑↓ Enter play one; G games",
     ),
     (
         "t",
@@ -111,9 +111,9 @@ pub const KEY_LINES: [&str; 5] = [
 pub const EXPLORER_KEY_LINES: [&str; 5] = [
     " ←→ moves · ↑↓ pick an explorer move · Enter plays it · G its games · :explore filters · x hides · ? help",
     " ←→ moves · ↑↓ pick an explorer move · Enter plays it · :explore filters · x hides · ? help",
-    " ←→ moves · ↑↓ Enter explorer · x hides · Tab panels · ? help",
+    " ←→ moves · ↑↓ Enter explorer · G games · Tab panels · ? help",
     " ←→ moves · ↑↓ Enter explorer · Tab panels · ? help",
-    " ←→ moves · ↑↓ Enter explorer · x hides · ? help",
+    " ←→ moves · ↑↓ Enter explorer · G games · x hides · ? help",
 ];
 
 impl Analysis {
@@ -204,7 +204,8 @@ impl Analysis {
             KeyCode::Char('P') => self.play_on_from_here(cx),
             KeyCode::Char('x') => self.toggle_explorer(cx),
             KeyCode::Char('G') => self.list_explored_games(cx),
-            KeyCode::Delete => {
+            // Backspace too: a laptop's Delete is often Fn-Backspace.
+            KeyCode::Delete | KeyCode::Backspace => {
                 if cursor != 0 {
                     cx.overlay = Overlay::Confirm(Confirm::Delete);
                 }
@@ -325,6 +326,18 @@ impl Analysis {
             },
             "save" | "save!" => {
                 let path = (!rest.is_empty()).then(|| PathBuf::from(expand_home(rest)));
+                // The explorer's database is no PGN file: writing a game
+                // over it would lose every game in it.
+                if let Some(path) = &path
+                    && cx.explorer.is_database(path)
+                {
+                    let text = format!(
+                        "{} is the explorer's game database, not a PGN file: save to a .pgn file (kibitz db import adds it to the database).",
+                        path.display()
+                    );
+                    cx.say(text, Tone::Error);
+                    return true;
+                }
                 self.save_analysis(cx, path, word == "save!");
             }
             "open" if !rest.is_empty() => {

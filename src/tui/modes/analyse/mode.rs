@@ -275,7 +275,7 @@ impl BoardMode for Analysis {
     }
 
     fn key_line(&self, cx: &Shared) -> &'static str {
-        let forms: &[&'static str] = if cx.explorer.shown {
+        let forms: &[&'static str] = if self.explorer_in_view(cx) {
             &super::keys::EXPLORER_KEY_LINES
         } else {
             &KEY_LINES

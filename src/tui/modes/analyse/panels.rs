@@ -25,10 +25,14 @@ impl Analysis {
                 .map_or(0, |_| TIME_CHART_HEIGHT);
         let breakdown = self.breakdown;
         // The explorer: its title and what it wants below it.
+        let side_width = crate::tui::layout::screen(ratatui::layout::Rect::new(
+            0, 0, cx.size.0, cx.size.1,
+        ))
+        .map_or(cx.size.0 / 2, |s| s.panel.width);
         let explorer = cx
             .explorer
             .shown
-            .then(|| crate::tui::widgets::explorer::wanted_rows(&cx.explorer) + 1);
+            .then(|| crate::tui::widgets::explorer::wanted_rows(&cx.explorer, side_width) + 1);
         // The title, the header, the total, the note on the engine's
         // scores, and a row a term.
         let terms = eval::Term::ALL.len() as u16 + 4;
