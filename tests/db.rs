@@ -420,6 +420,16 @@ fn a_damaged_database_gets_a_message_not_a_panic() {
 
 #[test]
 fn ctrl_c_keeps_the_games_read_and_the_next_import_adds_the_rest() {
+    stop_keeps_the_games_read("-INT");
+}
+
+/// A kill (SIGTERM, as `kill` and `timeout` send) stops as Ctrl-C does.
+#[test]
+fn a_kill_keeps_the_games_read_as_ctrl_c_does() {
+    stop_keeps_the_games_read("-TERM");
+}
+
+fn stop_keeps_the_games_read(signal: &str) {
     let home = TempHome::new("db-stop");
     let pgn = home.join("many.pgn");
     let mut file = std::io::BufWriter::new(std::fs::File::create(&pgn).unwrap());
@@ -443,7 +453,7 @@ fn ctrl_c_keeps_the_games_read_and_the_next_import_adds_the_rest() {
         .unwrap();
     std::thread::sleep(Duration::from_millis(400));
     let sent = std::process::Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
+        .args([signal, &child.id().to_string()])
         .status()
         .unwrap();
     assert!(sent.success());

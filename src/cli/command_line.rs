@@ -131,16 +131,23 @@ impl Commands {
     }
 }
 
-/// A flag the first Ctrl-C sets (instead of ending the process), for the
-/// commands that keep what they finished when stopped; a second Ctrl-C
-/// ends the process at once.
+/// A flag the first Ctrl-C (or a polite kill, SIGTERM) sets instead of
+/// ending the process, for the commands that keep what they finished when
+/// stopped; a second one ends the process at once (130 after Ctrl-C, 143
+/// after SIGTERM, as a shell reports them).
 #[cfg(feature = "tui")]
 fn stop_on_interrupt() -> Option<std::sync::Arc<std::sync::atomic::AtomicBool>> {
-    use signal_hook::consts::SIGINT;
+    use signal_hook::consts::{SIGINT, SIGTERM};
     let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    signal_hook::flag::register_conditional_shutdown(SIGINT, 130, std::sync::Arc::clone(&flag))
+    for (signal, code) in [(SIGINT, 130), (SIGTERM, 143)] {
+        signal_hook::flag::register_conditional_shutdown(
+            signal,
+            code,
+            std::sync::Arc::clone(&flag),
+        )
         .ok()?;
-    signal_hook::flag::register(SIGINT, std::sync::Arc::clone(&flag)).ok()?;
+        signal_hook::flag::register(signal, std::sync::Arc::clone(&flag)).ok()?;
+    }
     Some(flag)
 }
 
