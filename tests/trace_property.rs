@@ -309,6 +309,9 @@ fn trace_args(position: &Chess, depth: u32, flags: u8) -> TraceArgs {
         selective: on(4),
         pvs: on(5),
         iterative: on(6),
+        // Greer's move-chain search, with one table move.
+        chains: on(7),
+        table_moves: u8::from(on(7)),
         max_events: 200_000,
         summary_only: false,
         output: JsonFlag { json: false },

@@ -50,6 +50,14 @@ pub struct TeachArgs {
     /// Selective search: null move, reductions, futility pruning, extensions.
     #[arg(long)]
     pub selective: bool,
+    /// Greer's move-chain search instead of alpha-beta: moves that start a
+    /// stored chain are searched, the others forward-pruned (the tree marks
+    /// chain and table moves).
+    #[arg(long, conflicts_with_all = ["no_alpha_beta", "pvs", "iterative", "game_tree"])]
+    pub chains: bool,
+    /// Search this many move-table moves first at each node (0 to 8).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=8))]
+    pub table_moves: u8,
     /// Open the lesson at this step (as the header counts them; past the
     /// end: the last step).
     #[arg(long, conflicts_with = "played")]
@@ -91,6 +99,8 @@ impl TeachArgs {
             pvs: textbook.pvs || self.pvs,
             iterative_deepening: textbook.iterative_deepening || self.iterative,
             selective: textbook.selective || self.selective,
+            move_chains: self.chains,
+            table_moves: self.table_moves,
             ..textbook
         }
     }

@@ -62,6 +62,14 @@ pub struct TraceArgs {
     /// Iterative deepening: search depth 1, 2, ... up to --depth (default: one search at --depth).
     #[arg(long)]
     pub iterative: bool,
+    /// Greer's move-chain search instead of alpha-beta: moves that start a
+    /// stored chain (a line that cut off before) are searched and the others
+    /// forward-pruned; one search at --depth, no transposition table.
+    #[arg(long, conflicts_with_all = ["no_pruning", "pvs", "iterative", "game_tree"])]
+    pub chains: bool,
+    /// Search this many move-table moves first at each node (0 to 8).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=8))]
+    pub table_moves: u8,
     /// Keep at most this many events (the rest are counted).
     #[arg(long, default_value_t = 200_000)]
     pub max_events: usize,
@@ -96,6 +104,8 @@ impl TraceArgs {
             pvs: self.pvs,
             selective: self.selective,
             iterative_deepening: self.iterative,
+            move_chains: self.chains,
+            table_moves: self.table_moves,
             ..SearchOptions::textbook()
         })
     }
@@ -190,7 +200,9 @@ pub fn run_trace(
 /// what is on is named, so a search without the table or quiescence does
 /// not mention them.
 fn search_description(options: &SearchOptions, depth: u32) -> String {
-    let mut parts: Vec<&str> = vec![if !options.alpha_beta {
+    let mut parts: Vec<&str> = vec![if options.move_chains {
+        "Greer's move-chain search (forward-pruned alpha-beta, full window)"
+    } else if !options.alpha_beta {
         "plain minimax"
     } else if options.pvs {
         "principal-variation search"
@@ -611,6 +623,8 @@ pub fn trace(args: &TraceArgs, out: &mut dyn Write) -> Result<(), CliError> {
                     "transposition_table": options.transposition_table,
                     "quiescence": options.quiescence,
                     "selective": options.selective,
+                    "move_chains": options.move_chains,
+                    "table_moves": options.table_moves,
                 },
                 "unused_flags": args.unused_flags(),
                 "value": summary.value,
@@ -680,6 +694,21 @@ pub fn trace(args: &TraceArgs, out: &mut dyn Write) -> Result<(), CliError> {
             out,
             "transposition table probes {}, hits {}, cutoffs {}",
             totals.tt_probes, totals.tt_hits, totals.tt_cutoffs,
+        )?;
+    }
+    if let Some(chains) = &summary.stats.chains {
+        writeln!(
+            out,
+            "move chains: {} alpha-beta nodes ({} interior, {} at the horizon), chains applied at {} nodes, {} moves pruned, {} chains stored, {} dropped as illegal; table moves searched {} (at {} nodes)",
+            chains.alpha_beta_nodes(),
+            chains.interior,
+            chains.horizon,
+            chains.chain_nodes,
+            chains.pruned,
+            chains.chains_stored,
+            chains.chains_invalid,
+            chains.table_moves,
+            chains.table_nodes,
         )?;
     }
     super::trace_stats::write_iterations(out, &summary.stats, &options)?;

@@ -26,6 +26,7 @@ use shakmaty::{Color, Move};
 
 use super::correction::Corrections;
 use super::evalcache::EvalCache;
+use super::movechains::MoveChains;
 use super::movetables::{MoveTables, TableId, TableWeights};
 use super::values::MAX_PLY;
 
@@ -55,6 +56,9 @@ pub struct Heuristics {
     capture_history: [[[[i32; 6]; 64]; 6]; 2],
     /// Greer's move tables: kept for the whole game, not per search.
     pub tables: MoveTables,
+    /// Greer's move chains (`movechains.rs`), the move-chain search's
+    /// short-term memory: kept for the whole game, like the tables.
+    pub chains: MoveChains,
     /// Not an ordering heuristic, but memory the search keeps from one
     /// search to the next in the same place: evaluations by position key.
     pub evals: EvalCache,
@@ -71,6 +75,7 @@ impl Default for Heuristics {
             counters: [[[None; 64]; 6]; 2],
             capture_history: [[[[0; 6]; 64]; 6]; 2],
             tables: MoveTables::default(),
+            chains: MoveChains::default(),
             evals: EvalCache::default(),
             corrections: Corrections::default(),
         }

@@ -5,12 +5,14 @@
 //! the stop signal. For scripts and tests that want no thread,
 //! [`search::search`] runs one search on the caller's thread.
 
+pub mod chain_search;
 mod correction;
 pub mod draw_offer;
 pub mod eval;
 mod evalcache;
 pub mod heuristics;
 pub mod level;
+pub mod movechains;
 mod movegen;
 pub mod movetables;
 mod negamax;

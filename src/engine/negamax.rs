@@ -192,7 +192,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
     /// Stage 1, the horizon. A repetition there is still a draw, whatever
     /// the captures say; otherwise the quiescence search plays the captures
     /// out (or, without it, the static evaluation is the value).
-    fn horizon(
+    pub(super) fn horizon(
         &mut self,
         position: &Chess,
         key: u64,
@@ -237,7 +237,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
 
     /// Stage 2: the rules of the game and the endgame tables settle some
     /// nodes with no search at all. `Some(value)` ends the node.
-    fn settled(&mut self, position: &Chess, ply: u32) -> Option<i32> {
+    pub(super) fn settled(&mut self, position: &Chess, ply: u32) -> Option<i32> {
         if self.is_draw(position) {
             return Some(self.shortcut(ply, Shortcut::Draw, DRAW));
         }
@@ -553,7 +553,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
 
     /// A move raised alpha: the node's line becomes that move followed by
     /// the line found below it (the triangular PV table).
-    fn extend_pv(&mut self, ply: u32, m: Move) {
+    pub(super) fn extend_pv(&mut self, ply: u32, m: Move) {
         let ply_index = ply as usize;
         let (head, tail) = self.pv.split_at_mut(ply_index + 1);
         let line = &mut head[ply_index];
@@ -602,7 +602,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
     /// weight on its squares; the other moves lose weight: those tried
     /// before it, or under Greer's own rule every other legal move, tried
     /// or not (it takes a move generation per cutoff, which is its cost).
-    fn teach_tables(&mut self, ply: u32, position: &Chess, tried: &[Move]) {
+    pub(super) fn teach_tables(&mut self, ply: u32, position: &Chess, tried: &[Move]) {
         let color = position.turn();
         let line = &self.pv[ply as usize];
         let mut all_others;

@@ -211,6 +211,11 @@ pub struct SearchOptions {
     /// Which moves lose table weight at a cutoff: the ones tried before it,
     /// or (Greer's rule) every other legal move.
     pub table_decrement: Decrement,
+    /// Greer's move-chain search (`chain_search.rs`) in place of the
+    /// engine's: a forward-pruned, fixed-depth alpha-beta for research and
+    /// teaching, never for play (it is not offered over UCI or in the
+    /// settings).
+    pub move_chains: bool,
 }
 
 /// Table moves searched first by default (measured: see CHANGELOG.md).
@@ -237,6 +242,7 @@ impl Default for SearchOptions {
             table_moves: DEFAULT_TABLE_MOVES,
             table_threshold: DEFAULT_TABLE_THRESHOLD,
             table_decrement: Decrement::default(),
+            move_chains: false,
         }
     }
 }

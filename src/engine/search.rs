@@ -104,6 +104,13 @@ pub fn search<T: Tracer>(
 ) -> SearchResult {
     ctx.tt.new_search();
     ctx.heuristics.new_search();
+    // Greer's move-chain search (`chain_search.rs`) is a research tool:
+    // one fixed-depth search, on this thread.
+    if options.move_chains {
+        let role = Role::Main { helper_nodes: None };
+        return Searcher::new(position, history, limits, options, ctx, tracer, role)
+            .chain_iterate(position, limits);
+    }
     let helpers = std::mem::take(&mut ctx.helpers);
     if helpers.is_empty() || T::ENABLED || limits.nodes.is_some() {
         let role = Role::Main { helper_nodes: None };

@@ -100,6 +100,49 @@ pub struct SearchStats {
     /// search, where sums over threads would mix trees of different
     /// depths. Its table hits include entries the helpers wrote.
     pub helper_threads: u32,
+    /// What Greer's move-chain search did, when it was the search (see
+    /// `chain_search.rs`); absent for the engine's own search.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub chains: Option<ChainStats>,
+}
+
+/// The move-chain search's own counts (Greer's Table 1 is made of them).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct ChainStats {
+    /// Nodes of the alpha-beta stage with depth left (the root included).
+    pub interior: u64,
+    /// Nodes of the alpha-beta stage at the horizon (depth 0), each handed
+    /// to the quiescence search. Interior plus horizon is what Table 1
+    /// counts ("the negamax alpha-beta search stage only").
+    pub horizon: u64,
+    /// Interior nodes where at least one table move was searched.
+    pub table_nodes: u64,
+    /// Table moves searched, over all interior nodes.
+    pub table_moves: u64,
+    /// Interior nodes whose best move was a table move.
+    pub table_best: u64,
+    /// Interior nodes where a chain applied, so moves without one were
+    /// pruned.
+    pub chain_nodes: u64,
+    /// Moves searched because a chain started with them.
+    pub chain_moves: u64,
+    /// Moves searched because a chain being followed forced them.
+    pub forced_moves: u64,
+    /// Chains found illegal where they would have been used, and dropped.
+    pub chains_invalid: u64,
+    /// Chains stored (new or replacing one).
+    pub chains_stored: u64,
+    /// Moves forward-pruned unsearched.
+    pub pruned: u64,
+    /// Moves searched at interior nodes.
+    pub moves_searched: u64,
+}
+
+impl ChainStats {
+    /// Table 1's node count: the alpha-beta stage, without quiescence.
+    pub fn alpha_beta_nodes(&self) -> u64 {
+        self.interior + self.horizon
+    }
 }
 
 /// The effective branching factor of one iteration, by both common

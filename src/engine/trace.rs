@@ -47,6 +47,10 @@ pub enum OrderReason {
     /// by their true minimax values, best first (alpha-beta's best case,
     /// which no real search reaches; see `teach::game_tree`).
     BestFirst,
+    /// Greer's move-chain search: a move that starts a chain stored
+    /// earlier (a line that caused a cutoff), or the chain's next move in
+    /// the line it forces (see `chain_search.rs`).
+    MoveChain,
 }
 
 impl OrderReason {
@@ -64,6 +68,7 @@ impl OrderReason {
             OrderReason::Unordered => "unordered",
             OrderReason::Evasion => "check evasion",
             OrderReason::BestFirst => "best first",
+            OrderReason::MoveChain => "move chain",
         }
     }
 }
@@ -126,6 +131,9 @@ pub enum Pruning {
     Futility,
     /// Delta pruning in quiescence: even winning the piece stays below alpha.
     Delta,
+    /// Greer's move-chain search: the node's moves with a chain (and its
+    /// table moves) are searched, the others forward-pruned unsearched.
+    MoveChain,
 }
 
 impl Pruning {
@@ -135,6 +143,7 @@ impl Pruning {
             Pruning::LosingCapture => "losing capture",
             Pruning::Futility => "futility pruning",
             Pruning::Delta => "delta pruning",
+            Pruning::MoveChain => "move-chain pruning",
         }
     }
 }

@@ -139,6 +139,9 @@ fn reason_words(reason: OrderReason, quiet_cutoffs: bool) -> &'static str {
         OrderReason::BestFirst => {
             "best first by its true value: the ordering switch shows alpha-beta's best case"
         }
+        OrderReason::MoveChain => {
+            "a move chain: a line that caused a cutoff earlier starts with this move (or goes on with it), so it is searched and moves without a chain are not"
+        }
     }
 }
 
@@ -152,6 +155,9 @@ fn pruning_words(reason: Pruning) -> &'static str {
             "futility pruning: so far below alpha that a quiet move cannot make up the difference"
         }
         Pruning::Delta => "delta pruning: even winning the piece would not reach alpha",
+        Pruning::MoveChain => {
+            "move-chain pruning: other moves here start a stored chain, so a move without one is not searched (Greer's forward pruning)"
+        }
     }
 }
 

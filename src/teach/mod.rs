@@ -144,13 +144,18 @@ pub struct Recording {
 /// table + quiescence".
 pub fn algorithm_text(options: SearchOptions) -> String {
     let o = &effective_options(options);
-    let mut parts = vec![if !o.alpha_beta {
+    let mut parts = vec![if o.move_chains {
+        "move chains"
+    } else if !o.alpha_beta {
         "minimax"
     } else if o.pvs {
         "principal-variation search"
     } else {
         "alpha-beta"
     }];
+    if o.move_chains && o.table_moves > 0 {
+        parts.push("tables");
+    }
     if o.move_ordering {
         parts.push("ordering");
     }
@@ -201,7 +206,19 @@ pub enum RecordError {
 /// deepening work through its windows), so they do not apply. The
 /// comparison's "minimax" row is then the very search being watched.
 pub fn effective_options(options: SearchOptions) -> SearchOptions {
-    if options.alpha_beta {
+    if options.move_chains {
+        // Greer's move-chain search is one fixed-depth, full-window
+        // alpha-beta with no table of positions (see
+        // `engine/chain_search.rs`): the switches it has no use for are off.
+        SearchOptions {
+            alpha_beta: true,
+            transposition_table: false,
+            pvs: false,
+            iterative_deepening: false,
+            aspiration: false,
+            ..options
+        }
+    } else if options.alpha_beta {
         options
     } else {
         compare::plain_minimax()

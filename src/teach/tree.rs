@@ -20,7 +20,7 @@ use std::sync::Arc;
 use super::game_tree::{self, GameTree};
 use super::step::{Bound, Step, Via};
 use crate::engine::SearchOptions;
-use crate::engine::trace::{Estimate, Pruning, ReSearchReason, Shortcut, TraceEvent};
+use crate::engine::trace::{Estimate, OrderReason, Pruning, ReSearchReason, Shortcut, TraceEvent};
 
 /// A node's index in [`SearchTree::nodes`]: nodes are numbered in the order
 /// the search entered them.
@@ -61,6 +61,9 @@ pub struct TreeNode {
     pub size: u32,
     /// This search of the move repeats an earlier one, and why.
     pub research: Option<ReSearchReason>,
+    /// Why the move into it was searched, when that is one of Greer's
+    /// memories (a table move, a move chain): the tree marks those.
+    pub greer: Option<OrderReason>,
     pub children: Vec<NodeId>,
     /// Its moves skipped without a search: `SearchTree::pruned[first..][..count]`.
     pruned_first: u32,
@@ -493,6 +496,8 @@ pub struct TreeBuilder {
     path: Vec<NodeId>,
     iteration: Option<i32>,
     research: Option<ReSearchReason>,
+    /// The reason of the last move tried, if a table move or a chain.
+    greer: Option<OrderReason>,
 }
 
 impl TreeBuilder {
@@ -509,6 +514,7 @@ impl TreeBuilder {
             path: Vec::new(),
             iteration: None,
             research: None,
+            greer: None,
         }
     }
 
@@ -533,7 +539,15 @@ impl TreeBuilder {
         }
         match *event {
             TraceEvent::Iteration { depth } => self.iteration = Some(depth),
-            TraceEvent::MoveTried { .. } | TraceEvent::NullMove { .. } => self.research = None,
+            TraceEvent::MoveTried { reason, .. } => {
+                self.research = None;
+                self.greer = matches!(reason, OrderReason::TableMove | OrderReason::MoveChain)
+                    .then_some(reason);
+            }
+            TraceEvent::NullMove { .. } => {
+                self.research = None;
+                self.greer = None;
+            }
             TraceEvent::ReSearch { reason, .. } => self.research = Some(reason),
             TraceEvent::TtProbe { cutoff: true, .. } => {
                 if let Some(node) = self.top() {
@@ -621,6 +635,11 @@ impl TreeBuilder {
                     size: 1,
                     research: if parent.is_some() && !via.is_test() {
                         self.research.take()
+                    } else {
+                        None
+                    },
+                    greer: if parent.is_some() && !via.is_test() {
+                        self.greer.take()
                     } else {
                         None
                     },

@@ -9,7 +9,7 @@ use shakmaty::{Color, Move, Position};
 use super::step::{Bound, Via};
 use super::tree::{NodeId, NodeKind, PrunedMove, Row, SearchTree, Values};
 use super::values::{count_text, value_text, window_text};
-use crate::engine::trace::{Estimate, Pruning, ReSearchReason, Shortcut};
+use crate::engine::trace::{Estimate, OrderReason, Pruning, ReSearchReason, Shortcut};
 use crate::game::notation::san_line;
 
 impl SearchTree {
@@ -262,6 +262,11 @@ impl SearchTree {
                 "static"
             };
             marks.push(format!("{what} {}", in_view(value)));
+        }
+        match node.greer {
+            Some(OrderReason::TableMove) => marks.push("table move".to_string()),
+            Some(OrderReason::MoveChain) => marks.push("move chain".to_string()),
+            _ => {}
         }
         match node.research {
             Some(ReSearchReason::FailedHigh) => marks.push("re-search, full window".to_string()),

@@ -4,7 +4,7 @@
 
 use std::io::Write;
 
-use clap::Args;
+use clap::{Args, Subcommand};
 use serde_json::json;
 use shakmaty::{Chess, Position, Square};
 
@@ -24,12 +24,15 @@ pub const MAX_MOVETABLES_DEPTH: u32 = 20;
 /// for which moves lose weight at a cutoff.
 #[derive(Args, Debug)]
 #[command(mut_arg("json", |a| a.help("JSON: 12 tables, each with colour, piece, 64 weights and 64 touches a1..h8; the links; the history heuristic's 12 tables")))]
+#[command(subcommand_negates_reqs = true, args_conflicts_with_subcommands = true)]
 pub struct MovetablesArgs {
+    #[command(subcommand)]
+    pub command: Option<MovetablesCommand>,
     #[command(flatten)]
     pub position: PositionArgs,
     /// Search depth (plies), 1 to 20.
-    #[arg(long)]
-    pub depth: u32,
+    #[arg(long, required = true)]
+    pub depth: Option<u32>,
     #[command(flatten)]
     pub output: JsonFlag,
     /// Which moves lose weight at a cutoff: `tried` (the moves searched
@@ -38,12 +41,25 @@ pub struct MovetablesArgs {
     pub decrement: Decrement,
 }
 
+/// `kibitz movetables` subcommands.
+#[derive(Subcommand, Debug)]
+pub enum MovetablesCommand {
+    /// Greer's Table 1 reproduced: nodes of the move-chain search alone and with 1, 2 and 4 table moves, over the 98 positions of a game, beside the paper's figures.
+    Experiment(ExperimentArgs),
+}
+
 impl MovetablesArgs {
     pub fn run(&self, out: &mut dyn Write) -> Result<(), CliError> {
+        if let Some(MovetablesCommand::Experiment(args)) = &self.command {
+            return args.run(out);
+        }
+        let depth = self
+            .depth
+            .ok_or_else(|| CliError::BadInput("movetables needs --depth".into()))?;
         movetables(
             self.position.fen(),
             &self.position.moves,
-            self.depth,
+            depth,
             self.decrement,
             self.output.json,
             out,
@@ -52,7 +68,7 @@ impl MovetablesArgs {
 }
 
 /// `--decrement tried|all`.
-fn parse_decrement(text: &str) -> Result<Decrement, String> {
+pub(super) fn parse_decrement(text: &str) -> Result<Decrement, String> {
     Decrement::parse(text).ok_or_else(|| format!("'{text}' is not a decrement rule: tried or all"))
 }
 
@@ -263,7 +279,9 @@ pub(super) fn check_depth(depth: u32) -> Result<(), CliError> {
 }
 
 mod bench;
+pub mod experiment;
 pub use bench::bench_movetables;
+use experiment::ExperimentArgs;
 
 #[cfg(test)]
 mod tests;

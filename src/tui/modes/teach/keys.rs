@@ -246,6 +246,16 @@ impl Teach {
             );
             return;
         }
+        if self.setup.options.move_chains && super::CHAINS_NEVER.contains(&index) {
+            cx.say(
+                format!(
+                    "{}: the move-chain search has no such switch (it is one full-window alpha-beta search with no table).",
+                    TOGGLES[index]
+                ),
+                Tone::Info,
+            );
+            return;
+        }
         let name = self.toggle_name(index);
         let o = &mut self.setup.options;
         let flag = match index {

@@ -57,6 +57,11 @@ pub const TOGGLES: [&str; 7] = [
 /// the table, quiescence and the selective search.
 pub const TREE_NEVER: [usize; 3] = [2, 3, 6];
 
+/// The switches (of [`TOGGLES`]) Greer's move-chain search has no use for
+/// (`kibitz teach --chains`): it is always alpha-beta, one search at the
+/// depth, with no table and full windows.
+pub const CHAINS_NEVER: [usize; 4] = [0, 2, 4, 5];
+
 /// The end of the message a switch or a depth change leaves while the
 /// search is recorded again.
 pub const RECORDING: &str = ": recording the search again.";
@@ -369,6 +374,9 @@ impl Teach {
         if self.is_tree() && TREE_NEVER.contains(&index) {
             return false;
         }
+        if self.setup.options.move_chains && CHAINS_NEVER.contains(&index) {
+            return false;
+        }
         index == 0 || self.setup.options.alpha_beta
     }
 
@@ -459,6 +467,7 @@ impl Teach {
             elapsed_ms: 0,
             // Teach mode replays a recorded, single-threaded search.
             helper_threads: 0,
+            chains: None,
         })
     }
 
