@@ -440,3 +440,137 @@ fn a_figure_that_is_not_there_is_reported() {
         "white space in the pattern matches a line break"
     );
 }
+
+/// The rows of `kibitz movetables experiment --json [ARGS]`.
+fn experiment_rows(args: &[&str]) -> Vec<serde_json::Value> {
+    let mut all = vec!["movetables", "experiment", "--json"];
+    all.extend_from_slice(args);
+    stdout_of(&all)
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|r| r["type"] == "row")
+        .collect()
+}
+
+#[test]
+fn greers_table_1_is_the_binarys() {
+    let doc = documentation();
+    let command = "kibitz movetables experiment --json";
+    let rows = experiment_rows(&[]);
+    let number = |row: &serde_json::Value, field: &str, digits: usize| {
+        format!("{:.digits$}", row[field].as_f64().unwrap())
+    };
+    let percent =
+        |row: &serde_json::Value| format!("{:.1}", row["table_share"].as_f64().unwrap() * 100.0);
+    let alone = &rows[0];
+    check(
+        &doc,
+        "| move chains alone | {} | {} | {}% | {} of {} | {} | {} |",
+        &figures([
+            number(alone, "mean_nodes", 1),
+            number(alone, "ratio", 3),
+            percent(alone),
+            alone["same_move"].to_string(),
+            "98".into(),
+            alone["paper_mean_nodes"].to_string(),
+            "1".into(),
+        ]),
+        command,
+    );
+    for row in &rows[1..] {
+        let n = row["table_moves"].as_u64().unwrap();
+        let paper =
+            row["paper_mean_nodes"].as_f64().unwrap() / alone["paper_mean_nodes"].as_f64().unwrap();
+        let pattern = if n == 1 {
+            "| chains + {} table move | {} | {} | {}% | {} of {} | {} | {} times |"
+        } else {
+            "| chains + {} table moves | {} | {} | {}% | {} of {} | {} | {} times |"
+        };
+        let expected = figures([
+            n.to_string(),
+            number(row, "mean_nodes", 1),
+            number(row, "ratio", 3),
+            percent(row),
+            row["same_move"].to_string(),
+            "98".into(),
+            row["paper_mean_nodes"].to_string(),
+            format!("{paper:.1}"),
+        ]);
+        assert!(
+            quoted(&doc, pattern).contains(&expected),
+            "docs/maps.md's Table 1 has no row {expected:?} (`{command}`)"
+        );
+    }
+    // The sentences that sum it up.
+    let ratios: Vec<f64> = rows[1..]
+        .iter()
+        .map(|r| r["ratio"].as_f64().unwrap())
+        .collect();
+    let low = ratios.iter().copied().fold(f64::INFINITY, f64::min);
+    let high = ratios.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    check(
+        &doc,
+        "changes that by {}-{} times",
+        &figures([format!("{low:.2}"), format!("{high:.2}")]),
+        command,
+    );
+    check(
+        &doc,
+        "the tables change the search by a factor of {} to {}.",
+        &figures([format!("{low:.2}"), format!("{high:.2}")]),
+        command,
+    );
+    let mean = alone["mean_nodes"].as_f64().unwrap();
+    check(
+        &doc,
+        "the chains alone search {} nodes a position to depth {} (the paper: {})",
+        &figures([format!("{mean:.0}"), "5".into(), "545".into()]),
+        command,
+    );
+    check(
+        &doc,
+        "as the paper's: {} nodes a position against {}, an effective branching factor of {} ({} to the fifth root)",
+        &figures([
+            format!("{mean:.0}"),
+            "545".into(),
+            format!("{:.1}", mean.powf(0.2)),
+            format!("{mean:.0}"),
+        ]),
+        command,
+    );
+    let same: Vec<u64> = rows[1..]
+        .iter()
+        .map(|r| r["same_move"].as_u64().unwrap())
+        .collect();
+    check(
+        &doc,
+        "({} to {} of {} the same)",
+        &figures([
+            same.iter().min().unwrap().to_string(),
+            same.iter().max().unwrap().to_string(),
+            "98".into(),
+        ]),
+        command,
+    );
+    let tried = experiment_rows(&["--decrement", "tried"]);
+    let ratios: Vec<f64> = tried[1..]
+        .iter()
+        .map(|r| r["ratio"].as_f64().unwrap())
+        .collect();
+    let low = ratios.iter().copied().fold(f64::INFINITY, f64::min);
+    let high = ratios.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let share = tried[1..]
+        .iter()
+        .map(|r| r["table_share"].as_f64().unwrap())
+        .fold(f64::INFINITY, f64::min);
+    check(
+        &doc,
+        "where {}% of nodes get a table move) the search grows, but by {} to {} times",
+        &figures([
+            format!("{:.0}", share * 100.0),
+            format!("{low:.2}"),
+            format!("{high:.2}"),
+        ]),
+        "kibitz movetables experiment --decrement tried --json",
+    );
+}

@@ -151,7 +151,7 @@ pub(crate) fn score_json(score: Score) -> serde_json::Value {
 
 pub(crate) fn stats_json(stats: &SearchStats) -> serde_json::Value {
     let totals = &stats.totals;
-    json!({
+    let mut value = json!({
         "main_nodes": totals.main,
         "quiescence_nodes": totals.quiescence,
         "leaves": totals.leaves,
@@ -168,5 +168,12 @@ pub(crate) fn stats_json(stats: &SearchStats) -> serde_json::Value {
         "effective_branching_factor": stats.effective_branching_factor(),
         "branching_factors": stats.branching_factors(),
         "iterations": stats.iterations,
-    })
+    });
+    // Greer's move-chain search adds its own counts.
+    if let Some(chains) = &stats.chains
+        && let Some(object) = value.as_object_mut()
+    {
+        object.insert("chains".into(), json!(chains));
+    }
+    value
 }
