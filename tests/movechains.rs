@@ -184,3 +184,55 @@ fn a_chain_trace_marks_chain_moves_and_their_pruning() {
     assert!(summary.contains("Greer's move-chain search"), "{summary}");
     assert!(summary.contains("chains applied at"), "{summary}");
 }
+
+#[test]
+fn teach_mode_steps_the_chain_search_and_says_why_moves_were_pruned() {
+    use kibitz::engine::SearchOptions;
+    use kibitz::engine::trace::Pruning;
+    use kibitz::teach::caption::caption;
+    use kibitz::teach::{self, MoveStatus, Replay, Setup};
+
+    let position = kibitz::game::fen::parse_fen(
+        "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+    )
+    .unwrap();
+    let options = SearchOptions {
+        move_chains: true,
+        table_moves: 1,
+        ..SearchOptions::textbook()
+    };
+    assert_eq!(
+        teach::algorithm_text(options),
+        "move chains + tables + ordering + quiescence"
+    );
+    let setup = Setup {
+        position,
+        tree: None,
+        history: Vec::new(),
+        depth: 3,
+        options,
+    };
+    let replay = Replay::new(teach::record(&setup, teach::MAX_EVENTS, &|| false).unwrap());
+    let mut step = replay.step(0);
+    let mut pruned_seen = false;
+    let mut chain_caption = false;
+    for k in 0..=replay.len() {
+        replay.seek(&mut step, k);
+        pruned_seen |= step.frames.iter().any(|frame| {
+            frame
+                .moves
+                .iter()
+                .any(|line| line.status == MoveStatus::Pruned(Pruning::MoveChain))
+        });
+        chain_caption |= caption(&replay, &step).contains("move chain");
+    }
+    assert!(pruned_seen, "a frame lists a move the chains pruned");
+    assert!(chain_caption, "a caption names a move chain");
+    // The tree view marks where the chains and the tables led.
+    let tree = kibitz::teach::tree::build(&setup.position, &options, replay.events());
+    let outline = tree.outline_text(kibitz::teach::tree::Values::Negamax);
+    assert!(
+        outline.contains("move chain") && outline.contains("table move"),
+        "{outline}"
+    );
+}
