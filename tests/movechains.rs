@@ -58,6 +58,7 @@ fn the_experiment_reports_every_setting_on_the_98_positions() {
             row["pruned"].as_u64().unwrap() > 0,
             "the chains prune: {row}"
         );
+        assert!(row["engine_move"].as_u64().unwrap() <= 98, "{row}");
     }
     // With tables, some nodes search a table move.
     assert!(rows[1]["table_moves_searched"].as_u64().unwrap() > 0);

@@ -465,12 +465,14 @@ fn greers_table_1_is_the_binarys() {
     let alone = &rows[0];
     check(
         &doc,
-        "| move chains alone | {} | {} | {}% | {} of {} | {} | {} |",
+        "| move chains alone | {} | {} | {}% | {} of {} | {} of {} | {} | {} |",
         &figures([
             number(alone, "mean_nodes", 1),
             number(alone, "ratio", 3),
             percent(alone),
             alone["same_move"].to_string(),
+            "98".into(),
+            alone["engine_move"].to_string(),
             "98".into(),
             alone["paper_mean_nodes"].to_string(),
             "1".into(),
@@ -482,9 +484,9 @@ fn greers_table_1_is_the_binarys() {
         let paper =
             row["paper_mean_nodes"].as_f64().unwrap() / alone["paper_mean_nodes"].as_f64().unwrap();
         let pattern = if n == 1 {
-            "| chains + {} table move | {} | {} | {}% | {} of {} | {} | {} times |"
+            "| chains + {} table move | {} | {} | {}% | {} of {} | {} of {} | {} | {} times |"
         } else {
-            "| chains + {} table moves | {} | {} | {}% | {} of {} | {} | {} times |"
+            "| chains + {} table moves | {} | {} | {}% | {} of {} | {} of {} | {} | {} times |"
         };
         let expected = figures([
             n.to_string(),
@@ -492,6 +494,8 @@ fn greers_table_1_is_the_binarys() {
             number(row, "ratio", 3),
             percent(row),
             row["same_move"].to_string(),
+            "98".into(),
+            row["engine_move"].to_string(),
             "98".into(),
             row["paper_mean_nodes"].to_string(),
             format!("{paper:.1}"),
@@ -550,6 +554,12 @@ fn greers_table_1_is_the_binarys() {
             same.iter().max().unwrap().to_string(),
             "98".into(),
         ]),
+        command,
+    );
+    check(
+        &doc,
+        "(the chains alone in {} of {} positions)",
+        &figures([alone["engine_move"].to_string(), "98".into()]),
         command,
     );
     let tried = experiment_rows(&["--decrement", "tried"]);
