@@ -24,7 +24,11 @@ pub const MAX_MOVETABLES_DEPTH: u32 = 20;
 /// for which moves lose weight at a cutoff.
 #[derive(Args, Debug)]
 #[command(mut_arg("json", |a| a.help("JSON: 12 tables, each with colour, piece, 64 weights and 64 touches a1..h8; the links; the history heuristic's 12 tables")))]
-#[command(subcommand_negates_reqs = true, args_conflicts_with_subcommands = true)]
+#[command(
+    subcommand_negates_reqs = true,
+    args_conflicts_with_subcommands = true,
+    disable_help_subcommand = true
+)]
 pub struct MovetablesArgs {
     #[command(subcommand)]
     pub command: Option<MovetablesCommand>,
