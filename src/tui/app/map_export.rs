@@ -54,8 +54,8 @@ impl App {
             return text;
         };
         let links = crate::tui::heatmap::words::overlay_links(&heat)
-            .map_or_else(String::new, |l| format!(", {l}"));
-        format!("{} {shared}{links}.", text.trim_end_matches('.'))
+            .map_or_else(String::new, |l| format!(" · {l}"));
+        format!("{} · {shared}{links}.", text.trim_end_matches('.'))
     }
 
     /// `:map links` on an overlay: the links between its two tables, in
