@@ -292,6 +292,10 @@ fn export_refuses_a_missing_folder_a_folder_and_a_fifo() {
     assert!(said(&board).contains("FIFO"), "{}", said(&board));
     board.typed("map export");
     assert!(said(&board).contains("FILE.csv"), "{}", said(&board));
+    // A word that only starts like it is not an export.
+    board.typed(&format!("map exportx {}", home.join("x.csv").display()));
+    assert!(said(&board).contains("is not a table"), "{}", said(&board));
+    assert!(!home.join("x.csv").exists());
 }
 
 /// The analysis board and teach mode export the map they show.

@@ -56,7 +56,9 @@ impl App {
         if typed == "map links" {
             return self.map_links();
         }
-        if let Some(rest) = typed.strip_prefix("map export") {
+        if let Some(rest) = typed.strip_prefix("map export")
+            && (rest.is_empty() || rest.starts_with(['!', ' ']))
+        {
             return self.map_export(rest);
         }
         if typed == "map" || typed == "map help" {
