@@ -77,7 +77,8 @@ fn cell(heat: &HeatMap, i: usize) -> Option<String> {
 /// counter); the counter map has no values, its band is "to" or "from".
 pub fn csv(heat: &HeatMap) -> String {
     let mut out = String::from("square,value,band,table,view,scope,source");
-    if let MapTable::Overlay(a, b) = heat.table {
+    // The counter map keeps the table chosen but shows none of it.
+    if let (MapTable::Overlay(a, b), Some(_)) = (heat.table, &heat.overlay) {
         out.push_str(&format!(",{},{}", a.code(), b.code()));
     }
     out.push('\n');

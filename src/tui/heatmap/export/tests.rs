@@ -114,6 +114,60 @@ fn the_csv_names_the_bands_as_the_board_marks_them() {
     );
 }
 
+/// The counter map over an overlay: two squares, no values, and as many
+/// columns in each row as in the header.
+#[test]
+fn the_counter_map_exports_its_two_squares() {
+    use shakmaty::{Color, Move, Role, Square};
+    let mut weights = hand_built();
+    let played = Move::Normal {
+        role: Role::Pawn,
+        from: Square::E2,
+        capture: None,
+        to: Square::E4,
+        promotion: None,
+    };
+    let reply = Move::Normal {
+        role: Role::Knight,
+        from: Square::G8,
+        capture: None,
+        to: Square::F6,
+        promotion: None,
+    };
+    // The counter slot of the white pawn's move to e4: by the refuted
+    // move's table, then its destination.
+    let wp = crate::engine::movetables::TableId::new(Color::White, Role::Pawn);
+    weights.counters[wp.index() * 64 + Square::E4.to_usize()] = Some(reply);
+    let mut state = MapState::default();
+    state.command("wn+bq").unwrap();
+    state.command("counter").unwrap();
+    let heat = state
+        .heat(Some(&weights), Some((Color::White, played)))
+        .unwrap();
+    let text = csv(&heat);
+    assert!(
+        text.starts_with("square,value,band,table,view,scope,source\n"),
+        "{text}"
+    );
+    assert!(text.lines().all(|l| l.matches(',').count() == 6), "{text}");
+    assert!(text.contains("\nf6,,to,wn+bq,touches,,counter\n"), "{text}");
+    assert!(
+        text.contains("\ng8,,from,wn+bq,touches,,counter\n"),
+        "{text}"
+    );
+    let diagram = diagram(&heat);
+    assert!(
+        diagram.starts_with(
+            "Counter-move map: white pawn to e4: last refuted by the black knight to f6\n"
+        ),
+        "{diagram}"
+    );
+    assert!(
+        diagram.contains("\n8    .    .    .    .    .    . from    .\n"),
+        "{diagram}"
+    );
+}
+
 #[test]
 fn the_name_says_the_format() {
     assert_eq!(Format::of(Path::new("map.csv")), Format::Csv);
