@@ -689,6 +689,42 @@ fn map_typed_shows_its_legend_and_the_real_engine_fills_it() {
     assert!(status.success(), "{status:?}");
 }
 
+/// The overlay and `:map export` on a real terminal, with the tables the
+/// real engine learns: the CSV written is the map the board shows.
+#[test]
+fn map_overlay_and_export_on_a_real_terminal() {
+    let home = common::TempHome::new("pty-map-export");
+    let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let (mut s, mut child, _master) = start(&home, &["--analyse", "--fen", fen]);
+    s.wait_for("the analysis board", |screen| {
+        screen.contains("Analysis · ply 0")
+    });
+    s.send(":");
+    s.send("map wn+bq");
+    s.send("\r");
+    s.wait_for("the overlay's legend", |screen| {
+        screen.contains("Map: wn ∩ bq · touches") && screen.contains("shared")
+    });
+    let path = home.join("overlay.csv");
+    s.send(":");
+    s.send(&format!("map export {}", path.display()));
+    s.send("\r");
+    s.wait_for("the export's words", |screen| screen.contains("written to"));
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(text.lines().count(), 65, "{text}");
+    assert!(
+        text.starts_with("square,value,band,table,view,scope,source,wn,bq\na1,"),
+        "{text}"
+    );
+    s.send("q");
+    s.wait_for("the quit question", |screen| {
+        screen.contains("Quit kibitz?")
+    });
+    s.send("y");
+    let status = s.wait_exit(&mut *child);
+    assert!(status.success(), "{status:?}");
+}
+
 /// A resize storm: 40 changes of the terminal's size between 179 x 71 and
 /// 80 x 24, each signalled by SIGWINCH (the kernel sends it when the
 /// pseudo-terminal's size changes), faster than the board redraws. The

@@ -56,11 +56,17 @@ impl App {
         if typed == "map links" {
             return self.map_links();
         }
+        if let Some(rest) = typed.strip_prefix("map export")
+            && (rest.is_empty() || rest.starts_with(['!', ' ']))
+        {
+            return self.map_export(rest);
+        }
         if typed == "map" || typed == "map help" {
             return self.map_words();
         }
         if typed == "map" || typed.starts_with("map ") {
             let answer = self.cx.map.command(&typed[3..]);
+            let answer = answer.map(|text| self.overlay_counts(text));
             return self.cx.map_changed(answer);
         }
         if let Some(rest) = typed.strip_prefix("teach") {
@@ -180,6 +186,9 @@ impl App {
     /// the plain-lines view (so they read at any width), with why links
     /// are few.
     fn map_links(&mut self) {
+        if let Some(crate::tui::heatmap::MapTable::Overlay(a, b)) = self.cx.map.shown {
+            return self.overlay_links(a, b);
+        }
         let table = match self.cx.map.shown {
             Some(crate::tui::heatmap::MapTable::One(id)) => Some(id),
             _ => None,
@@ -227,6 +236,12 @@ impl App {
     /// `:map` alone (or `:map help`): every word of `:map`, a line each.
     fn map_words(&mut self) {
         let mut lines = vec![self.cx.map.describe(), String::new()];
+        // An overlay's legend in full, which a narrow screen cuts.
+        if let Some(heat) = self.heat_shown().filter(|h| h.overlay.is_some()) {
+            let diagram = crate::tui::heatmap::export::diagram(&heat);
+            lines.extend(diagram.lines().skip(1).take(2).map(str::to_string));
+            lines.push(String::new());
+        }
         lines.extend(
             crate::tui::heatmap::MAP_WORDS
                 .iter()

@@ -15,6 +15,7 @@ pub mod database;
 mod describe;
 mod dialogs;
 mod files;
+mod map_export;
 mod side;
 
 use std::path::PathBuf;

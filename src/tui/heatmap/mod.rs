@@ -8,25 +8,40 @@ use shakmaty::{Color, Move};
 use crate::engine::movetables::{MapView, Scope, TableId, TableWeights};
 
 mod bands;
+pub mod export;
+pub mod overlay;
 #[cfg(test)]
 mod tests;
+pub mod words;
 
 use bands::positive;
 pub use bands::{BANDS, bands, compact, diverging_bands};
 
-/// What the map shows: one table or all twelve summed.
+/// What the map shows: one table, all twelve summed, or where two
+/// intersect (see [`overlay`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MapTable {
     One(TableId),
     All,
+    Overlay(TableId, TableId),
 }
 
 impl MapTable {
-    /// "white knight", "all tables".
+    /// "white knight", "all tables", "white knight ∩ black queen".
     pub fn name(self) -> String {
         match self {
             MapTable::One(id) => id.name(),
             MapTable::All => "all tables".into(),
+            MapTable::Overlay(a, b) => format!("{} ∩ {}", a.name(), b.name()),
+        }
+    }
+
+    /// In the tables' codes: "wn", "all", "wn+bq" (as `:map` takes it).
+    pub fn code(self) -> String {
+        match self {
+            MapTable::One(id) => id.code(),
+            MapTable::All => "all".into(),
+            MapTable::Overlay(a, b) => format!("{}+{}", a.code(), b.code()),
         }
     }
 }
@@ -84,17 +99,25 @@ pub struct HeatMap {
     pub counter: Option<String>,
     /// The history shown is the search's at its end (teach mode).
     pub history_at_end: bool,
+    /// An overlay's two tables' values, shared squares and links.
+    pub overlay: Option<overlay::Overlay>,
 }
 
 impl HeatMap {
     /// The mark of band `band` where squares carry one: 1 (most) to 6, or
     /// in the net view +3 (most gained) to -3 (most lost).
     pub fn band_label(&self, band: u8) -> String {
-        match self.view {
-            MapView::Net if band < 3 => format!("+{}", 3 - band),
-            MapView::Net => format!("-{}", band - 2),
-            MapView::Touches | MapView::Importance | MapView::Best => format!("{}", band + 1),
+        match self.diverging() {
+            true if band < 3 => format!("+{}", 3 - band),
+            true => format!("-{}", band - 2),
+            false => format!("{}", band + 1),
         }
+    }
+
+    /// Whether the bands are the net view's gains and losses: an overlay's
+    /// values are magnitudes, ranked 1 to 6 in every view.
+    pub fn diverging(&self) -> bool {
+        self.view == MapView::Net && !matches!(self.table, MapTable::Overlay(..))
     }
 }
 
@@ -113,12 +136,16 @@ pub type MapAnswer = Result<String, String>;
 
 /// Every word of `:map`, with what it does: `:map` alone lists them (a
 /// line each, so they read at any width).
-pub const MAP_WORDS: [(&str, &str); 13] = [
+pub const MAP_WORDS: [(&str, &str); 15] = [
     (
         ":map wn",
         "one table: colour w or b, then piece k q r b n p (:map bq, :map white knight)",
     ),
     (":map all", "all twelve tables combined"),
+    (
+        ":map wn+bq",
+        "where two tables intersect: squares nonzero in both, each the smaller value (:map overlay wn bq)",
+    ),
     (":map off", "the map off (m turns it on)"),
     (
         ":map touches",
@@ -157,6 +184,10 @@ pub const MAP_WORDS: [(&str, &str); 13] = [
         ":map links",
         "the strongest links of the table shown (of all, when none is), in words",
     ),
+    (
+        ":map export FILE",
+        "the map shown to FILE: FILE.csv a CSV, any other name a text diagram (:map export! replaces)",
+    ),
 ];
 
 /// What a word `:map` does not know is answered with: short enough for
@@ -175,6 +206,11 @@ impl MapState {
                 Some(MapTable::One(first))
             }
             Some(MapTable::All) => None,
+            // Leaving an overlay: its first table, from where `m` goes on.
+            Some(MapTable::Overlay(first, _)) => {
+                self.first = Some(first);
+                Some(MapTable::One(first))
+            }
             Some(MapTable::One(id)) => {
                 let at = TableId::ALL.iter().position(|&t| t == id).unwrap_or(0);
                 let next = TableId::ALL[(at + 1) % TableId::ALL.len()];
@@ -291,6 +327,11 @@ impl MapState {
                 self.source = MapSource::Tables;
                 show(self);
             }
+            _ if word == "overlay" || rest.contains('+') => match overlay::parse(&rest) {
+                Ok(Some((a, b))) => self.shown = Some(MapTable::Overlay(a, b)),
+                Ok(None) => return Err(format!("':map {rest}': {MAP_USAGE}.")),
+                Err(why) => return Err(why),
+            },
             _ => match TableId::parse(&rest) {
                 Some(id) => {
                     self.shown = Some(MapTable::One(id));
@@ -342,6 +383,7 @@ impl MapState {
             link: None,
             counter: None,
             history_at_end: weights.history_at_end,
+            overlay: None,
         };
         match self.source {
             MapSource::Tables => self.tables_heat(&mut heat, weights),
@@ -365,6 +407,13 @@ impl MapState {
                 heat.link = weights.links_in(self.scope).first().map(|l| l.short());
                 (counts.combined(self.view), counts.considered_by_any())
             }
+            MapTable::Overlay(a, b) => {
+                let links = overlay::links_between(weights.links_in(self.scope), a, b);
+                heat.link = links.first().map(|l| l.short());
+                let considered = counts.considered_squares(a) | counts.considered_squares(b);
+                let (first, second) = (counts.view(a, self.view), counts.view(b, self.view));
+                return overlay_heat(heat, first, second, considered, Some(links.len()));
+            }
         };
         heat.numbers = values;
         heat.learned = considered != 0;
@@ -380,24 +429,37 @@ impl MapState {
     }
 
     fn history_heat(&self, heat: &mut HeatMap, weights: &TableWeights) {
-        let mut values = [0i64; 64];
-        let ids: Vec<TableId> = match heat.table {
-            MapTable::One(id) => vec![id],
-            MapTable::All => TableId::ALL.to_vec(),
-        };
-        for id in ids {
-            for (total, &h) in values.iter_mut().zip(weights.history_table(id)) {
-                *total += match self.shown_view() {
-                    MapView::Touches | MapView::Importance => i64::from(h).abs(),
-                    MapView::Net => i64::from(h),
-                    MapView::Best => i64::from(h.max(0)),
-                };
+        let view = self.shown_view();
+        let table_of = |ids: &[TableId]| {
+            let mut values = [0i64; 64];
+            for &id in ids {
+                for (total, &h) in values.iter_mut().zip(weights.history_table(id)) {
+                    *total += match view {
+                        MapView::Touches | MapView::Importance => i64::from(h).abs(),
+                        MapView::Net => i64::from(h),
+                        MapView::Best => i64::from(h.max(0)),
+                    };
+                }
             }
-        }
+            values
+        };
+        let nonzero = |values: &[i64; 64]| {
+            (0..64)
+                .filter(|&i| values[i] != 0)
+                .fold(0u64, |m, i| m | 1 << i)
+        };
+        let values = match heat.table {
+            MapTable::One(id) => table_of(&[id]),
+            MapTable::All => table_of(&TableId::ALL),
+            MapTable::Overlay(a, b) => {
+                let (first, second) = (table_of(&[a]), table_of(&[b]));
+                let scored = nonzero(&first) | nonzero(&second);
+                // The history keeps no links.
+                return overlay_heat(heat, first, second, scored, None);
+            }
+        };
         heat.numbers = values;
-        let nonzero = (0..64)
-            .filter(|&i| values[i] != 0)
-            .fold(0u64, |m, i| m | 1 << i);
+        let nonzero = nonzero(&values);
         heat.learned = nonzero != 0;
         heat.bands = match self.shown_view() {
             MapView::Touches | MapView::Importance => bands(&values, nonzero),
@@ -405,6 +467,27 @@ impl MapState {
             MapView::Best => bands(&values, positive(&values)),
         };
     }
+}
+
+/// An overlay's map from its two tables' values (`learned`: the squares
+/// either table holds anything on).
+fn overlay_heat(
+    heat: &mut HeatMap,
+    first: [i64; 64],
+    second: [i64; 64],
+    learned: u64,
+    links: Option<usize>,
+) {
+    let (values, bands) = overlay::intersect(&first, &second);
+    heat.numbers = values;
+    heat.bands = bands;
+    heat.learned = learned != 0;
+    heat.overlay = Some(overlay::Overlay {
+        first,
+        second,
+        shared: bands.iter().flatten().count() as u32,
+        links,
+    });
 }
 
 /// The counter map: the from and to squares of the reply the engine has

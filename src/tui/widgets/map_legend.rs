@@ -9,8 +9,8 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 
 use super::fitted::fitted;
-use crate::engine::movetables::{MapView, Scope};
-use crate::tui::heatmap::{BANDS, HeatMap, MapSource, MapTable, history_label};
+use crate::engine::movetables::Scope;
+use crate::tui::heatmap::{BANDS, HeatMap, MapSource, MapTable, history_label, words};
 use crate::tui::theme::{MapPalette, Theme};
 
 pub struct MapLegend<'a> {
@@ -31,18 +31,17 @@ impl MapLegend<'_> {
         let sep = || Span::styled(" · ", dim);
         // What the view counts, exactly (after the scale, which the map
         // cannot be read without).
-        let counts = match (heat.source, heat.view) {
-            (MapSource::Tables, MapView::Touches) => "times considered",
-            (MapSource::Tables, MapView::Importance) => "|gains - losses|",
-            (MapSource::Tables, MapView::Net) => "gains - losses",
-            (MapSource::Tables, MapView::Best) => "net gains",
-            // The history's title names its score: no more to say.
-            (MapSource::History | MapSource::Counter, _) => "",
+        // The history's title names its score: no more to say.
+        let counts = words::counts(heat.source, heat.view);
+        // An overlay's title names its tables by their codes ("wn ∩ bq"):
+        // its count of shared squares and links need the room.
+        let table = match heat.table {
+            MapTable::Overlay(a, b) => format!("{} ∩ {}", a.code(), b.code()),
+            table => table.name(),
         };
         let title = match heat.source {
             MapSource::Tables => format!(
-                " Map: {} · {}{}",
-                heat.table.name(),
+                " Map: {table} · {}{}",
                 heat.view.title(),
                 match heat.scope {
                     Scope::Game => "",
@@ -56,7 +55,7 @@ impl MapLegend<'_> {
                 } else {
                     ""
                 },
-                heat.table.name(),
+                table,
                 history_label(heat.view)
             ),
             MapSource::Counter => " Counter-move".to_string(),
@@ -76,19 +75,22 @@ impl MapLegend<'_> {
         if !heat.learned {
             parts.push((1, vec![sep(), Span::raw("nothing learned")]));
         }
+        if let Some(shared) = words::overlay_shared(heat) {
+            parts.push((1, vec![sep(), Span::raw(shared)]));
+        }
         if heat.show_numbers && !self.numbers_fit {
             // Said early: on a small screen it is why # shows nothing.
             parts.push((1, vec![sep(), Span::raw("no room for numbers")]));
         }
-        let (most, least) = match heat.view {
-            MapView::Net => ("gained", "lost"),
-            MapView::Touches | MapView::Importance | MapView::Best => ("most", "least"),
+        let (most, least) = match heat.diverging() {
+            true => ("gained", "lost"),
+            false => ("most", "least"),
         };
         let mut scale = vec![sep()];
         match self.palette {
-            MapPalette::Digits => scale.push(Span::raw(match heat.view {
-                MapView::Net => "+3 most gained … -3 most lost".to_string(),
-                _ => "1 most … 6 least".to_string(),
+            MapPalette::Digits => scale.push(Span::raw(match heat.diverging() {
+                true => "+3 most gained … -3 most lost".to_string(),
+                false => "1 most … 6 least".to_string(),
             })),
             MapPalette::Indexed | MapPalette::Basic => {
                 // The swatches say which colour is which: 80 columns have
@@ -102,8 +104,8 @@ impl MapLegend<'_> {
                     if let Some(fg) = self.palette.text(band) {
                         style = style.fg(fg);
                     }
-                    let text = match (self.palette.digits(), heat.view) {
-                        (true, MapView::Net) => heat
+                    let text = match (self.palette.digits(), heat.diverging()) {
+                        (true, true) => heat
                             .band_label(band)
                             .chars()
                             .last()
@@ -121,30 +123,26 @@ impl MapLegend<'_> {
             let what = match heat.table {
                 MapTable::One(_) => "numbers",
                 MapTable::All => "numbers: sums",
+                MapTable::Overlay(..) => "numbers: the smaller",
             };
             parts.push((6, vec![sep(), Span::raw(what)]));
+        }
+        if let Some(links) = words::overlay_links(heat) {
+            parts.push((2, vec![sep(), Span::raw(links)]));
+        }
+        if let Some(value) = words::overlay_value(heat) {
+            parts.push((2, vec![sep(), Span::raw(value)]));
         }
         if !counts.is_empty() {
             parts.push((4, vec![sep(), Span::raw(counts)]));
         }
-        let blank = match (heat.source, heat.view) {
-            (MapSource::Tables, MapView::Touches) => "blank never considered",
-            (MapSource::Tables, MapView::Importance) => "blank 0: never considered or back to 0",
-            (MapSource::Tables, MapView::Net) => "blank 0 or never considered",
-            // A square that lost as much as it gained is blank here too.
-            (_, MapView::Best) => "blank no net gain",
-            // A score is kept by destination, not counted: one that came
-            // back to 0 looks like none.
-            (_, MapView::Touches | MapView::Importance | MapView::Net) => {
-                "blank 0: never scored or back to 0"
-            }
-        };
-        parts.push((5, vec![sep(), Span::raw(blank)]));
+        parts.push((5, vec![sep(), Span::raw(words::blank(heat))]));
         if let Some(link) = &heat.link {
             parts.push((3, vec![sep(), Span::raw(format!("link {link}"))]));
         }
         parts.push((
-            2,
+            // An overlay's links and value go before the keys.
+            if heat.overlay.is_some() { 3 } else { 2 },
             vec![sep(), Span::styled("m next, M view, # numbers", dim)],
         ));
         parts
