@@ -60,14 +60,19 @@ struct Planned {
     reason: OrderReason,
     /// The chain's moves after this one, which the child must follow.
     forced: Vec<Move>,
+    /// Whether this move is itself forced by a chain being followed.
+    followed: bool,
 }
 
 impl<T: Tracer> Searcher<'_, '_, T> {
     /// The move-chain search of `position` to the limit's depth, once.
     pub(super) fn chain_iterate(&mut self, position: &Chess, limits: &Limits) -> SearchResult {
         // The chain nodes never ask the table; the quiescence search would,
-        // so it is told there is none.
+        // so it is told there is none. It is the plain quiescence search
+        // too (no delta or exchange pruning): the chains are the only
+        // pruning this search has, so what it saves is theirs.
         self.options.transposition_table = false;
+        self.options.selective = false;
         let depth = limits
             .depth
             .unwrap_or(DEFAULT_CHAIN_DEPTH)
@@ -213,6 +218,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                 return 0;
             }
             tried.push(m);
+            self.count_tried(planned, index);
             if value <= best {
                 continue;
             }
@@ -274,14 +280,12 @@ impl<T: Tracer> Searcher<'_, '_, T> {
             && !in_check
             && ordered.iter().any(|&(m, _)| m == next)
         {
-            let stats = self.chain_stats();
-            stats.forced_moves += 1;
-            stats.moves_searched += 1;
             self.prune_all_but(ply, &ordered, &[next]);
             return vec![Planned {
                 mv: next,
                 reason: OrderReason::MoveChain,
                 forced: rest.to_vec(),
+                followed: true,
             }];
         }
         let color = position.turn();
@@ -302,6 +306,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                 mv,
                 reason: OrderReason::TableMove,
                 forced: Vec::new(),
+                followed: false,
             })
             .collect();
         let mut others = Vec::new();
@@ -314,6 +319,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                     mv: m,
                     reason: OrderReason::MoveChain,
                     forced: line[1..].to_vec(),
+                    followed: false,
                 }),
                 Chain::Invalid => {
                     self.ctx.heuristics.chains.remove(color, m);
@@ -323,25 +329,38 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                 Chain::Absent => others.push((m, reason)),
             }
         }
-        let chain_moves = (plan.len() - table.len()) as u64;
-        let stats = self.chain_stats();
-        stats.table_moves += table.len() as u64;
-        stats.table_nodes += u64::from(!table.is_empty());
-        stats.chain_moves += chain_moves;
-        stats.moves_searched += plan.len() as u64;
+        let chain_moves = plan.len() - table.len();
         if chain_moves > 0 && !in_check {
-            stats.chain_nodes += 1;
+            self.chain_stats().chain_nodes += 1;
             let kept: Vec<Move> = plan.iter().map(|p| p.mv).collect();
             self.prune_all_but(ply, &ordered, &kept);
         } else {
-            self.chain_stats().moves_searched += others.len() as u64;
             plan.extend(others.into_iter().map(|(mv, reason)| Planned {
                 mv,
                 reason,
                 forced: Vec::new(),
+                followed: false,
             }));
         }
         plan
+    }
+
+    /// Count a move searched (not one only planned: a cutoff ends the
+    /// plan early), by why it was searched.
+    fn count_tried(&mut self, planned: &Planned, index: usize) {
+        let stats = self.chain_stats();
+        stats.moves_searched += 1;
+        match planned.reason {
+            OrderReason::TableMove => {
+                stats.table_moves += 1;
+                // Table moves come first: the first one tried makes the
+                // node one where the tables were used.
+                stats.table_nodes += u64::from(index == 0);
+            }
+            OrderReason::MoveChain if planned.followed => stats.forced_moves += 1,
+            OrderReason::MoveChain => stats.chain_moves += 1,
+            _ => {}
+        }
     }
 
     /// The legal moves in the engine's order (no table move: the tables'
