@@ -24,6 +24,9 @@ fn the_experiment_reports_every_setting_on_the_98_positions() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    let text = run_kibitz(&["movetables", "experiment"]);
+    let text = String::from_utf8(text.stdout).unwrap();
+    assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
     let lines = json_lines(&out.stdout);
     let (rows, total) = lines.split_at(lines.len() - 1);
     let total = &total[0];
@@ -73,11 +76,12 @@ fn the_experiment_takes_positions_from_an_epd_file() {
     let epd = home.join("three.epd");
     std::fs::write(
         &epd,
-        "# three positions\n\
+        "\u{feff}# three positions, a byte-order mark first\n\
          rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - bm e5; id \"one\";\n\
          \n\
          r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4\n\
-         6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - -\n",
+         6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - -\n\
+         3R2k1/5ppp/8/8/8/8/5PPP/6K1 b - -\n",
     )
     .unwrap();
     let epd = epd.to_str().unwrap();
@@ -89,7 +93,9 @@ fn the_experiment_takes_positions_from_an_epd_file() {
         "--depth",
         "3",
         "--table-moves",
-        "2",
+        "2,2,0",
+        "--threshold",
+        "-5",
         "--json",
     ]);
     assert!(
@@ -98,9 +104,16 @@ fn the_experiment_takes_positions_from_an_epd_file() {
         String::from_utf8_lossy(&out.stderr)
     );
     let lines = json_lines(&out.stdout);
-    assert_eq!(lines.len(), 3, "chains alone, 2 table moves, total");
+    assert_eq!(lines.len(), 3, "chains alone, 2 table moves (once), total");
+    assert_eq!(lines[1]["table_moves"], 2);
+    // The mated position has nothing to search: left out and counted.
     assert_eq!(lines[2]["positions"], 3);
+    assert_eq!(lines[2]["skipped"], 1);
     assert_eq!(lines[2]["depth"], 3);
+    assert_eq!(lines[2]["threshold"], -5);
+    // Not the paper's positions or depth: its figures are not set beside.
+    assert!(lines[0]["paper_mean_nodes"].is_null());
+    assert!(lines[0]["same_move"].as_u64().unwrap() <= 3);
     // The text table names the file and both settings.
     let text = run_kibitz(&["movetables", "experiment", "--epd", epd, "--depth", "3"]);
     let text = String::from_utf8(text.stdout).unwrap();
@@ -108,6 +121,11 @@ fn the_experiment_takes_positions_from_an_epd_file() {
         text.contains("three.epd") && text.contains("move chains alone"),
         "{text}"
     );
+    assert!(
+        text.contains("1 position with no legal move skipped"),
+        "{text}"
+    );
+    assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
 }
 
 #[test]
@@ -132,6 +150,9 @@ fn bad_experiment_input_is_refused_with_exit_2() {
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(stderr.contains(words), "{all:?}: {stderr}");
     }
+    // The chain search has no selective rules to switch on.
+    let out = run_kibitz(&["trace", "--chains", "--selective", "--depth", "2"]);
+    assert_eq!(out.status.code(), Some(2));
     // The plain command still wants its depth, and still works with it.
     assert_eq!(run_kibitz(&["movetables"]).status.code(), Some(2));
     assert!(run_kibitz(&["movetables", "--depth", "2"]).status.success());

@@ -533,7 +533,7 @@ fn greers_table_1_is_the_binarys() {
     );
     check(
         &doc,
-        "as the paper's: {} nodes a position against {}, an effective branching factor of {} ({} to the fifth root)",
+        "as little as the paper's: {} nodes a position against {}, an effective branching factor of {} ({} to the fifth root)",
         &figures([
             format!("{mean:.0}"),
             "545".into(),
@@ -554,6 +554,12 @@ fn greers_table_1_is_the_binarys() {
             same.iter().max().unwrap().to_string(),
             "98".into(),
         ]),
+        command,
+    );
+    check(
+        &doc,
+        "search grew about 23 times with table moves, kibitz's by {} to {} times",
+        &figures([format!("{low:.2}"), format!("{high:.2}")]),
         command,
     );
     check(

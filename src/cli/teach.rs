@@ -53,7 +53,7 @@ pub struct TeachArgs {
     /// Greer's move-chain search instead of alpha-beta: moves that start a
     /// stored chain are searched, the others forward-pruned (the tree marks
     /// chain and table moves).
-    #[arg(long, conflicts_with_all = ["no_alpha_beta", "pvs", "iterative", "game_tree"])]
+    #[arg(long, conflicts_with_all = ["no_alpha_beta", "pvs", "iterative", "selective", "game_tree"])]
     pub chains: bool,
     /// Search this many move-table moves first at each node (0 to 8).
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=8))]
@@ -101,6 +101,13 @@ impl TeachArgs {
             selective: textbook.selective || self.selective,
             move_chains: self.chains,
             table_moves: self.table_moves,
+            // The chain search's tables learn by the paper's rule, as in
+            // `kibitz movetables experiment`.
+            table_decrement: if self.chains {
+                crate::engine::movetables::Decrement::All
+            } else {
+                textbook.table_decrement
+            },
             ..textbook
         }
     }

@@ -65,7 +65,7 @@ pub struct TraceArgs {
     /// Greer's move-chain search instead of alpha-beta: moves that start a
     /// stored chain (a line that cut off before) are searched and the others
     /// forward-pruned; one search at --depth, no transposition table.
-    #[arg(long, conflicts_with_all = ["no_pruning", "pvs", "iterative", "game_tree"])]
+    #[arg(long, conflicts_with_all = ["no_pruning", "pvs", "iterative", "selective", "game_tree"])]
     pub chains: bool,
     /// Search this many move-table moves first at each node (0 to 8).
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=8))]
@@ -106,6 +106,13 @@ impl TraceArgs {
             iterative_deepening: self.iterative,
             move_chains: self.chains,
             table_moves: self.table_moves,
+            // The chain search's tables learn by the paper's rule, as in
+            // `kibitz movetables experiment`.
+            table_decrement: if self.chains {
+                crate::engine::movetables::Decrement::All
+            } else {
+                crate::engine::movetables::Decrement::Tried
+            },
             ..SearchOptions::textbook()
         })
     }
@@ -201,7 +208,11 @@ pub fn run_trace(
 /// not mention them.
 fn search_description(options: &SearchOptions, depth: u32) -> String {
     let mut parts: Vec<&str> = vec![if options.move_chains {
-        "Greer's move-chain search (forward-pruned alpha-beta, full window)"
+        if options.table_moves > 0 {
+            "Greer's move-chain search (forward-pruned alpha-beta, full window), table moves first (at a cutoff every other legal move loses table weight)"
+        } else {
+            "Greer's move-chain search (forward-pruned alpha-beta, full window)"
+        }
     } else if !options.alpha_beta {
         "plain minimax"
     } else if options.pvs {
@@ -625,6 +636,7 @@ pub fn trace(args: &TraceArgs, out: &mut dyn Write) -> Result<(), CliError> {
                     "selective": options.selective,
                     "move_chains": options.move_chains,
                     "table_moves": options.table_moves,
+                    "table_decrement": options.table_decrement.name(),
                 },
                 "unused_flags": args.unused_flags(),
                 "value": summary.value,

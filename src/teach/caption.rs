@@ -692,6 +692,10 @@ fn return_caption(replay: &Replay, step: &Step, top: &Frame, value: i32) -> Stri
                 format!(": the search chooses {best}.")
             },
             match (last, &top.tree) {
+                // The comparison runs full searches; the chains prune moves
+                // unsearched, so their value is theirs alone.
+                (true, None) if recording.setup.options.move_chains =>
+                    " The comparison beside it runs full searches, which leave no move unsearched. The move chains pruned moves without a search, so their value can differ from the full searches': set it beside the comparison's last row (the same quiescence, every move searched). That is the whole search: Home watches it again.",
                 // The comparison of methods is on screen beside this: what
                 // its numbers show, in words.
                 (true, None) =>

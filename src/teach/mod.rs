@@ -216,6 +216,8 @@ pub fn effective_options(options: SearchOptions) -> SearchOptions {
             pvs: false,
             iterative_deepening: false,
             aspiration: false,
+            // Its quiescence is the plain one (see `chain_search.rs`).
+            selective: false,
             ..options
         }
     } else if options.alpha_beta {

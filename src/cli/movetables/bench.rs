@@ -169,8 +169,8 @@ pub(super) fn bench_games(pgn: Option<&Path>) -> Result<(Vec<Vec<Chess>>, String
             BENCH_GAMES_NAME.to_string()
         }
         Some(path) => {
-            let file = crate::fsutil::open_regular(path)
-                .map_err(|e| CliError::BadInput(format!("cannot read {}: {e}", path.display())))?;
+            let file =
+                crate::fsutil::open_regular(path).map_err(|e| CliError::BadInput(e.to_string()))?;
             read_games(file, &mut collect)?;
             format!("{} ({} games)", path.display(), games.len())
         }

@@ -44,7 +44,8 @@ pub struct ExperimentArgs {
     #[arg(long, default_value_t = 5)]
     pub depth: u32,
     /// Numbers of table moves to compare with the chains alone (the
-    /// paper's 1, 2 and 4), comma-separated.
+    /// paper's 1, 2 and 4), comma-separated; the chains alone (0) always
+    /// come first.
     #[arg(long, value_delimiter = ',', default_value = "1,2,4")]
     pub table_moves: Vec<u8>,
     /// Positions to search in order, one FEN or 4-field EPD per line
@@ -105,7 +106,13 @@ impl ExperimentRow {
 /// first.
 #[derive(Debug, Clone)]
 pub struct Experiment {
+    /// Positions searched (those with a legal move).
     pub positions: usize,
+    /// Positions with no legal move (mate or stalemate), left out.
+    pub skipped: usize,
+    /// Whether the positions are the built-in game's, as the paper's are
+    /// one game's 98.
+    pub built_in: bool,
     /// The best move of the engine's own search (full width, with its
     /// table and reductions) to the same depth: the move-quality check the
     /// paper leaves out.
@@ -113,6 +120,19 @@ pub struct Experiment {
     pub depth: u32,
     pub source: String,
     pub rows: Vec<ExperimentRow>,
+}
+
+impl Experiment {
+    /// Whether this run is the paper's: the built-in 98 positions at depth
+    /// 5, where its figures can stand beside kibitz's.
+    pub fn is_papers(&self) -> bool {
+        self.built_in && self.depth == 5 && self.positions == BUILT_IN_PLIES
+    }
+
+    /// Positions searched.
+    pub fn searched(&self) -> usize {
+        self.positions
+    }
 }
 
 impl ExperimentArgs {
@@ -135,6 +155,7 @@ impl ExperimentArgs {
         };
         let experiment = run_experiment(
             &positions,
+            self.epd.is_none(),
             &source,
             self.depth,
             &self.table_moves,
@@ -142,9 +163,9 @@ impl ExperimentArgs {
             self.threshold,
         );
         if self.output.json {
-            write_json(&experiment, self.decrement, out)
+            write_json(&experiment, self.decrement, self.threshold, out)
         } else {
-            write_table(&experiment, self.decrement, out)
+            write_table(&experiment, self.decrement, self.threshold, out)
         }
     }
 }
@@ -165,14 +186,14 @@ pub fn built_in_positions() -> Result<(Vec<Chess>, String), CliError> {
 
 /// Positions from an EPD or FEN file, in file order.
 fn read_epd(path: &std::path::Path) -> Result<Vec<Chess>, CliError> {
-    let file = crate::fsutil::open_regular(path)
-        .map_err(|e| CliError::BadInput(format!("cannot read {}: {e}", path.display())))?;
+    let file = crate::fsutil::open_regular(path).map_err(|e| CliError::BadInput(e.to_string()))?;
     let mut positions = Vec::new();
     for (index, line) in BufReader::new(file).lines().enumerate() {
         let line = line.map_err(|e| {
             CliError::BadInput(format!("{}: line {}: {e}", path.display(), index + 1))
         })?;
-        let text = line.trim();
+        // (A byte-order mark some editors write is not part of the FEN.)
+        let text = line.trim_start_matches('\u{feff}').trim();
         if text.is_empty() || text.starts_with('#') {
             continue;
         }
@@ -200,15 +221,34 @@ fn read_epd(path: &std::path::Path) -> Result<Vec<Chess>, CliError> {
 /// Search every position once per setting, in order, with one set of
 /// chains and tables per setting carried from each search to the next.
 pub fn run_experiment(
-    positions: &[Chess],
+    all_positions: &[Chess],
+    built_in: bool,
     source: &str,
     depth: u32,
     table_moves: &[u8],
     decrement: Decrement,
     threshold: i32,
 ) -> Experiment {
+    // A position with no legal move (mate, stalemate) has nothing to
+    // search: it is left out and counted. Its key stays in the history, as
+    // a game's would.
+    let searched: Vec<(usize, &Chess)> = all_positions
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| !p.legal_moves().is_empty())
+        .collect();
+    let positions: Vec<Chess> = searched.iter().map(|(_, p)| (*p).clone()).collect();
+    let keys_before: Vec<Vec<u64>> = searched
+        .iter()
+        .map(|&(i, _)| all_positions[..i].iter().map(position_key).collect())
+        .collect();
+    // The chains alone first, then each number of table moves once.
     let mut settings = vec![0u8];
-    settings.extend(table_moves.iter().filter(|&&x| x != 0));
+    for &count in table_moves {
+        if !settings.contains(&count) {
+            settings.push(count);
+        }
+    }
     let rows = settings
         .iter()
         .map(|&count| {
@@ -225,26 +265,20 @@ pub fn run_experiment(
             let mut chains = ChainStats::default();
             let mut quiescence = 0;
             let mut best_moves = Vec::with_capacity(positions.len());
-            let mut keys = Vec::new();
-            for position in positions {
-                if position.legal_moves().is_empty() {
-                    best_moves.push(None);
-                } else {
-                    let result = search_kept(
-                        position,
-                        &keys,
-                        &Limits::depth(depth),
-                        options,
-                        (&mut tt, &mut heuristics),
-                        &|| false,
-                        &mut NoTrace,
-                    );
-                    let stats = result.stats.chains.unwrap_or_default();
-                    quiescence += result.nodes - stats.alpha_beta_nodes();
-                    add(&mut chains, &stats);
-                    best_moves.push(result.best_move);
-                }
-                keys.push(position_key(position));
+            for (position, keys) in positions.iter().zip(&keys_before) {
+                let result = search_kept(
+                    position,
+                    keys,
+                    &Limits::depth(depth),
+                    options,
+                    (&mut tt, &mut heuristics),
+                    &|| false,
+                    &mut NoTrace,
+                );
+                let stats = result.stats.chains.unwrap_or_default();
+                quiescence += result.nodes - stats.alpha_beta_nodes();
+                add(&mut chains, &stats);
+                best_moves.push(result.best_move);
             }
             ExperimentRow {
                 table_moves: count,
@@ -256,7 +290,9 @@ pub fn run_experiment(
         .collect();
     Experiment {
         positions: positions.len(),
-        engine_moves: engine_moves(positions, depth),
+        skipped: all_positions.len() - positions.len(),
+        built_in,
+        engine_moves: engine_moves(&positions, &keys_before, depth),
         depth,
         source: source.to_string(),
         rows,
@@ -265,27 +301,23 @@ pub fn run_experiment(
 
 /// The engine's own best move in each position, searched in order as in a
 /// game (one table and one set of heuristics kept between the moves).
-fn engine_moves(positions: &[Chess], depth: u32) -> Vec<Option<Move>> {
+fn engine_moves(positions: &[Chess], keys: &[Vec<u64>], depth: u32) -> Vec<Option<Move>> {
     let mut tt = TranspositionTable::new(16);
     let mut heuristics = Box::<Heuristics>::default();
-    let mut keys = Vec::new();
     positions
         .iter()
-        .map(|position| {
-            let best = (!position.legal_moves().is_empty()).then(|| {
-                search_kept(
-                    position,
-                    &keys,
-                    &Limits::depth(depth),
-                    SearchOptions::default(),
-                    (&mut tt, &mut heuristics),
-                    &|| false,
-                    &mut NoTrace,
-                )
-                .best_move
-            });
-            keys.push(position_key(position));
-            best.flatten()
+        .zip(keys)
+        .map(|(position, keys)| {
+            search_kept(
+                position,
+                keys,
+                &Limits::depth(depth),
+                SearchOptions::default(),
+                (&mut tt, &mut heuristics),
+                &|| false,
+                &mut NoTrace,
+            )
+            .best_move
         })
         .collect()
 }
@@ -323,6 +355,7 @@ fn label(table_moves: u8) -> String {
 fn write_json(
     experiment: &Experiment,
     decrement: Decrement,
+    threshold: i32,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
     let Some(base) = experiment.rows.first() else {
@@ -339,7 +372,7 @@ fn write_json(
                 "nodes": row.chains.alpha_beta_nodes(),
                 "mean_nodes": round1(row.mean_nodes(positions)),
                 "quiescence_nodes": row.quiescence,
-                "ratio": round3(row.mean_nodes(positions) / base.mean_nodes(positions).max(f64::MIN_POSITIVE)),
+                "ratio": round3(ratio(row.mean_nodes(positions), base.mean_nodes(positions))),
                 "table_share": round3(row.table_share()),
                 "table_moves_searched": row.chains.table_moves,
                 "table_best": row.chains.table_best,
@@ -347,7 +380,7 @@ fn write_json(
                 "pruned": row.chains.pruned,
                 "same_move": row.same_moves(base),
                 "engine_move": row.agrees_with(&experiment.engine_moves),
-                "paper_mean_nodes": paper_nodes(row.table_moves),
+                "paper_mean_nodes": if experiment.is_papers() { paper_nodes(row.table_moves) } else { None },
             })
         )?;
     }
@@ -359,7 +392,9 @@ fn write_json(
             "positions": positions,
             "depth": experiment.depth,
             "source": experiment.source,
+            "skipped": experiment.skipped,
             "decrement": decrement.name(),
+            "threshold": threshold,
             "paper_table_share": PAPER_TABLE_SHARE,
         })
     )?;
@@ -377,57 +412,112 @@ fn round3(x: f64) -> f64 {
 fn write_table(
     experiment: &Experiment,
     decrement: Decrement,
+    threshold: i32,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
     let Some(base) = experiment.rows.first() else {
         return Ok(());
     };
     let positions = experiment.positions;
+    let rule = match decrement {
+        Decrement::All => "every other legal move loses table weight (the paper's rule)",
+        Decrement::Tried => "the moves tried before it lose table weight",
+    };
+    let mut title = format!(
+        "Greer's Table 1: the move-chain search to depth {} over {}; chains and tables kept from each search to the next; at a cutoff {rule}; table threshold {threshold}.",
+        experiment.depth, experiment.source,
+    );
+    if experiment.skipped > 0 {
+        title.push_str(&format!(
+            " {} with no legal move skipped.",
+            count_words(experiment.skipped, "position")
+        ));
+    }
+    for line in wrap(&title, 78) {
+        writeln!(out, "{line}")?;
+    }
+    writeln!(out)?;
+    let paper = experiment.is_papers();
     writeln!(
         out,
-        "Greer's Table 1: the move-chain search to depth {}, {} (chains and tables kept from each search to the next; at a cutoff {})",
-        experiment.depth,
-        experiment.source,
-        match decrement {
-            Decrement::All => "every other legal move loses table weight, the paper's rule",
-            Decrement::Tried => "the moves tried before it lose table weight",
-        }
-    )?;
-    writeln!(
-        out,
-        "{:<18}  {:>10}  {:>9}  {:>11}  {:>9}  {:>12}  {:>6}  {:>11}",
+        "{:<18} {:>8} {:>6} {:>6} {:>5} {:>6}{}",
         "search",
-        "mean nodes",
-        "vs chains",
-        "table share",
-        "same move",
-        "engine's move",
-        "paper",
-        "paper ratio"
+        "nodes",
+        "ratio",
+        "tables",
+        "same",
+        "engine",
+        if paper { "   paper  ratio" } else { "" }
     )?;
     let paper_base = paper_nodes(0).unwrap_or(1) as f64;
     for row in &experiment.rows {
         let mean = row.mean_nodes(positions);
-        let paper = paper_nodes(row.table_moves);
-        writeln!(
-            out,
-            "{:<18}  {:>10.1}  {:>8.2}x  {:>10.1}%  {:>9}  {:>12}  {:>6}  {:>11}",
+        let mut line = format!(
+            "{:<18} {:>8.1} {:>5.2}x {:>5.1}% {:>5} {:>6}",
             label(row.table_moves),
             mean,
-            mean / base.mean_nodes(positions).max(f64::MIN_POSITIVE),
+            ratio(mean, base.mean_nodes(positions)),
             row.table_share() * 100.0,
             row.same_moves(base),
             row.agrees_with(&experiment.engine_moves),
-            paper.map_or("-".to_string(), |n| n.to_string()),
-            paper.map_or("-".to_string(), |n| format!(
-                "{:.1}x",
-                n as f64 / paper_base
-            )),
-        )?;
+        );
+        if paper {
+            let nodes = paper_nodes(row.table_moves);
+            line.push_str(&format!(
+                " {:>7} {:>6}",
+                nodes.map_or("-".to_string(), |n| n.to_string()),
+                nodes.map_or("-".to_string(), |n| format!(
+                    "{:.1}x",
+                    n as f64 / paper_base
+                )),
+            ));
+        }
+        writeln!(out, "{line}")?;
     }
-    writeln!(
-        out,
-        "mean nodes: alpha-beta stage a position (interior and horizon nodes, as the paper counts); table share: interior nodes where a table move was searched (paper: about 30%); same move: positions where it chose the chains' own move; engine's move: where it chose the move of kibitz's full search to the same depth (of {positions})"
-    )?;
+    writeln!(out)?;
+    let notes = format!(
+        "nodes: the mean a position of the alpha-beta stage (interior and horizon nodes, as the paper counts). ratio: against the chains alone. tables: the interior nodes where a table move was searched (the paper: about 30%). same: positions where the setting chose the chains' own move; engine: where it chose the move of kibitz's full search to the same depth (of {}).{}",
+        experiment.searched(),
+        if paper {
+            " paper: the paper's mean nodes and their ratio to its chains alone (98 positions of one game, depth 5)."
+        } else {
+            " The paper's figures are for 98 positions of one game at depth 5, so they are not shown beside these."
+        }
+    );
+    for line in wrap(&notes, 78) {
+        writeln!(out, "{line}")?;
+    }
     Ok(())
+}
+
+/// `a` against `b`, with nothing against nothing as 1.
+fn ratio(a: f64, b: f64) -> f64 {
+    if b == 0.0 { 1.0 } else { a / b }
+}
+
+fn count_words(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
+/// `text` in lines of at most `width` characters, broken between words.
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
 }

@@ -134,6 +134,27 @@ fn where_a_chain_applies_only_table_and_chain_moves_are_searched() {
         .count();
     assert_eq!(interior as u64, stats.interior);
     assert!(result.nodes > stats.alpha_beta_nodes());
+    // Moves are counted as searched when tried, not when planned (a cutoff
+    // ends a plan early).
+    let tried = |reason: OrderReason| {
+        nodes
+            .iter()
+            .filter(|n| !n.quiescence)
+            .flat_map(|n| &n.tried)
+            .filter(|&&r| r == reason)
+            .count() as u64
+    };
+    assert_eq!(tried(OrderReason::TableMove), stats.table_moves);
+    assert_eq!(
+        tried(OrderReason::MoveChain),
+        stats.chain_moves + stats.forced_moves
+    );
+    let all: u64 = nodes
+        .iter()
+        .filter(|n| !n.quiescence)
+        .map(|n| n.tried.len() as u64)
+        .sum();
+    assert_eq!(all, stats.moves_searched);
 }
 
 #[test]

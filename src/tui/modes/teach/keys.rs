@@ -249,7 +249,7 @@ impl Teach {
         if self.setup.options.move_chains && super::CHAINS_NEVER.contains(&index) {
             cx.say(
                 format!(
-                    "{}: the move-chain search has no such switch (it is one full-window alpha-beta search with no table).",
+                    "{}: not a switch of the move-chain search.",
                     TOGGLES[index]
                 ),
                 Tone::Info,

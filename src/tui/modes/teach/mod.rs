@@ -59,8 +59,8 @@ pub const TREE_NEVER: [usize; 3] = [2, 3, 6];
 
 /// The switches (of [`TOGGLES`]) Greer's move-chain search has no use for
 /// (`kibitz teach --chains`): it is always alpha-beta, one search at the
-/// depth, with no table and full windows.
-pub const CHAINS_NEVER: [usize; 4] = [0, 2, 4, 5];
+/// depth, with no table, full windows and no selective rule but its own.
+pub const CHAINS_NEVER: [usize; 5] = [0, 2, 4, 5, 6];
 
 /// The end of the message a switch or a depth change leaves while the
 /// search is recorded again.
