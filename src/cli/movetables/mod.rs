@@ -3,6 +3,7 @@
 //! change the size of the search over every position of real games).
 
 use std::io::Write;
+use std::path::PathBuf;
 
 use clap::Args;
 use serde_json::json;
@@ -23,10 +24,29 @@ pub const MAX_MOVETABLES_DEPTH: u32 = 20;
 /// `kibitz movetables`: the position, the depth, the output and the rule
 /// for which moves lose weight at a cutoff.
 #[derive(Args, Debug)]
-#[command(mut_arg("json", |a| a.help("JSON: 12 tables, each with colour, piece, 64 weights and 64 touches a1..h8; the links; the history heuristic's 12 tables")))]
+#[command(mut_arg("json", |a| a.help("JSON: 12 tables, each with colour, piece, 64 weights and 64 touches a1..h8; the links; the history heuristic's 12 tables (with --pgn: one line a snapshot, with ply, move, fen, nodes, tables and links)")))]
+#[command(mut_arg("fen", |a| a.conflicts_with("pgn")))]
+#[command(mut_arg("moves", |a| a.conflicts_with("pgn")))]
 pub struct MovetablesArgs {
     #[command(flatten)]
     pub position: PositionArgs,
+    /// Play through a game of this PGN file, searching each position as
+    /// the engine would in the game (the tables kept from move to move),
+    /// and write the tables after each searched move.
+    #[arg(long)]
+    pub pgn: Option<PathBuf>,
+    /// With --pgn: which game of the file (1 = the first; default 1).
+    #[arg(long, value_name = "N", requires = "pgn", value_parser = parse_count)]
+    pub game: Option<usize>,
+    /// With --pgn: keep the tables after the plies that are multiples of N
+    /// (ply 0 is the game's first position), and always after the last
+    /// (default 1: every ply).
+    #[arg(long, value_name = "N", requires = "pgn", value_parser = parse_count)]
+    pub every: Option<usize>,
+    /// With --pgn: CSV, one row per snapshot, table and square:
+    /// ply,move,table,square,weight,touches,importance.
+    #[arg(long, requires = "pgn", conflicts_with = "json")]
+    pub csv: bool,
     /// Search depth (plies), 1 to 20.
     #[arg(long)]
     pub depth: u32,
@@ -40,6 +60,24 @@ pub struct MovetablesArgs {
 
 impl MovetablesArgs {
     pub fn run(&self, out: &mut dyn Write) -> Result<(), CliError> {
+        if let Some(pgn) = &self.pgn {
+            let format = match (self.output.json, self.csv) {
+                (true, _) => over_game::Format::Json,
+                (false, true) => over_game::Format::Csv,
+                (false, false) => over_game::Format::Text,
+            };
+            return over_game::movetables_over_game(
+                over_game::OverGame {
+                    pgn,
+                    game: self.game.unwrap_or(1),
+                    every: self.every.unwrap_or(1),
+                    depth: self.depth,
+                    decrement: self.decrement,
+                    format,
+                },
+                out,
+            );
+        }
         movetables(
             self.position.fen(),
             &self.position.moves,
@@ -48,6 +86,14 @@ impl MovetablesArgs {
             self.output.json,
             out,
         )
+    }
+}
+
+/// `--game N` and `--every N`: a whole number from 1.
+fn parse_count(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(format!("'{text}' is not a whole number from 1")),
     }
 }
 
@@ -264,6 +310,7 @@ pub(super) fn check_depth(depth: u32) -> Result<(), CliError> {
 
 mod bench;
 pub use bench::bench_movetables;
+pub mod over_game;
 
 #[cfg(test)]
 mod tests;
