@@ -9,6 +9,7 @@
 //! this one.
 
 pub mod eval_graph;
+pub mod game_tables;
 pub mod move_rows;
 pub mod move_tree;
 mod engine;
@@ -116,6 +117,8 @@ pub struct Analysis {
     /// `P` asked for a game from this node: the new-game dialog is open.
     pub play_on: Option<usize>,
     pub review: Option<ReviewState>,
+    /// `:map game-history`: the move tables learnt over the main line.
+    pub game_tables: Option<game_tables::GameTables>,
     /// `a` said to go on past the analysis limit in this position (moving
     /// to another position brings the limit back).
     pub going_on: bool,
@@ -141,6 +144,7 @@ impl Analysis {
             modified: false,
             breakdown: false,
             review: None,
+            game_tables: None,
             threat: None,
             play_on: None,
             going_on: false,
@@ -252,6 +256,8 @@ impl Analysis {
             let analysis = &mut *self;
             analysis.cursor = node;
         }
+        // A move added at the end of the main line makes it another game.
+        self.check_game_tables(cx);
         self.sync_board(cx, now);
     }
 
@@ -354,6 +360,7 @@ impl Analysis {
                 "The variation moved up a level."
             };
             cx.say(text, Tone::Info);
+            self.check_game_tables(cx);
             self.sync_board(cx, now);
         } else {
             cx.say("This move is on the main line already.", Tone::Info);
@@ -370,6 +377,7 @@ impl Analysis {
             // The review's node numbers are gone with the old arena.
             self.drop_review(cx);
             cx.say(format!("Deleted {san} and what followed."), Tone::Info);
+            self.check_game_tables(cx);
             self.sync_board(cx, now);
         }
     }
