@@ -195,6 +195,9 @@ impl Analysis {
     /// The tree node under the cursor changed (or the tree did): rebuild
     /// the board's game and start analysing the new position.
     pub fn sync_board(&mut self, cx: &mut Shared, now: Instant) {
+        // Tables learnt over another main line (a move added at its end, a
+        // variation promoted, a move deleted, a game played on) go.
+        self.check_game_tables(cx);
         let analysis = &*self;
         let tree = &analysis.tree;
         let mut game = Game::new(tree.start.clone());
@@ -256,8 +259,6 @@ impl Analysis {
             let analysis = &mut *self;
             analysis.cursor = node;
         }
-        // A move added at the end of the main line makes it another game.
-        self.check_game_tables(cx);
         self.sync_board(cx, now);
     }
 
@@ -360,7 +361,6 @@ impl Analysis {
                 "The variation moved up a level."
             };
             cx.say(text, Tone::Info);
-            self.check_game_tables(cx);
             self.sync_board(cx, now);
         } else {
             cx.say("This move is on the main line already.", Tone::Info);
@@ -377,7 +377,6 @@ impl Analysis {
             // The review's node numbers are gone with the old arena.
             self.drop_review(cx);
             cx.say(format!("Deleted {san} and what followed."), Tone::Info);
-            self.check_game_tables(cx);
             self.sync_board(cx, now);
         }
     }
