@@ -1,4 +1,5 @@
-//! `kibitz movetables` (the twelve move tables after a search) and
+//! `kibitz movetables` (the twelve move tables after a search, or after each
+//! move of a game with `--pgn`: `over_game.rs`) and
 //! `kibitz bench --movetables` (Greer's Table 1 for kibitz: how the tables
 //! change the size of the search over every position of real games).
 
