@@ -725,6 +725,33 @@ fn map_overlay_and_export_on_a_real_terminal() {
     assert!(status.success(), "{status:?}");
 }
 
+#[test]
+fn map_game_history_learns_over_the_game_on_its_thread_and_follows_the_cursor() {
+    let home = common::TempHome::new("pty-game-history");
+    let pgn = common::testdata("pgn/molinari-bordais-1979.pgn");
+    let (mut s, mut child, _master) = start(&home, &["--pgn", pgn.to_str().unwrap()]);
+    s.wait_for("the analysis board", |screen| {
+        screen.contains("Analysis · ply 0")
+    });
+    s.send(":");
+    s.send("map game-history");
+    s.send("\r");
+    s.send(":");
+    s.send("map wn");
+    s.send("\r");
+    // The walk runs on its own thread (ten searches to depth 5).
+    s.wait_for("the tables learnt at ply 0", |screen| {
+        screen.contains("Map: white knight") && screen.contains("over the game · ply 0/10")
+    });
+    s.send("\x1b[C");
+    s.send("\x1b[C");
+    s.send("\x1b[C");
+    s.wait_for("the map at ply 3", |screen| {
+        screen.contains("ply 3, Black to move") && screen.contains("over the game · ply 3/10")
+    });
+    quit(&mut s, &mut *child, "game-history");
+}
+
 /// A resize storm: 40 changes of the terminal's size between 179 x 71 and
 /// 80 x 24, each signalled by SIGWINCH (the kernel sends it when the
 /// pseudo-terminal's size changes), faster than the board redraws. The

@@ -54,7 +54,7 @@ pub enum Commands {
     Analyze(AnalyzeArgs),
     /// Search a fixed set of positions; the last line is `nodes N nps M`.
     Bench(BenchArgs),
-    /// Print the twelve move tables (one per colour and piece) after a search.
+    /// Print the twelve move tables (one per colour and piece) after a search, or after each move of a game (--pgn).
     Movetables(MovetablesArgs),
     /// Count the leaf nodes of the move tree (move generator test).
     Perft(PerftArgs),

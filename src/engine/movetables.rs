@@ -30,6 +30,7 @@
 
 use shakmaty::{Chess, Color, Move, Position, Square};
 
+pub mod over_game;
 mod weights;
 
 pub use weights::{Counts, MapView, Scope, TABLES, TableId, TableLink, TableUpdate, TableWeights};

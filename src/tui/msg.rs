@@ -60,6 +60,17 @@ pub enum Msg {
     ReviewDone {
         id: u64,
     },
+    /// The move tables learnt over the main line (`:map game-history`),
+    /// after the search of the position after `ply` moves.
+    GameTables {
+        id: u64,
+        ply: usize,
+        tables: std::sync::Arc<crate::engine::movetables::TableWeights>,
+    },
+    /// The walk over the main line finished (or was stopped).
+    GameTablesDone {
+        id: u64,
+    },
     /// Teach mode's record of a search, or why there is none.
     Recorded {
         id: u64,

@@ -21,6 +21,9 @@ use super::overlays::review_all::ReviewAllEvent;
 const GAME_LIST_BATCH: usize = 500;
 /// The review's own hash table (the analysis engine keeps its own).
 const REVIEW_HASH_MB: usize = 32;
+/// The table of the walk over a game (`:map game-history`): the size
+/// `kibitz movetables --pgn` searches with, so the two learn the same.
+pub const GAME_TABLES_HASH_MB: usize = 16;
 
 /// What the interface asks of the outside world (files and threads);
 /// the event loop carries these out and answers with `Msg`s.
@@ -56,6 +59,16 @@ pub enum Request {
     /// Stop the background search with this id (a review, a recording, a
     /// comparison), if it still runs.
     Cancel(u64),
+    /// Learn the move tables over a game (`:map game-history`): search the
+    /// main line's positions in turn to `depth`, the tables kept from move
+    /// to move, and send the tables after each search.
+    GameTables {
+        id: u64,
+        /// The main line: the start, then the position after each move.
+        line: Vec<shakmaty::Chess>,
+        depth: u32,
+        options: crate::engine::SearchOptions,
+    },
     /// Teach mode's comparison: the position searched by each method.
     Compare {
         id: u64,
@@ -82,6 +95,7 @@ pub struct Stops {
     pub list: Running,
     pub record: Running,
     pub compare: Running,
+    pub game_tables: Running,
     /// The game database's worker, once asked for anything.
     pub db: Option<crossbeam_channel::Sender<super::db_worker::DbRequest>>,
 }
@@ -94,6 +108,7 @@ impl Stops {
             &mut self.review_all,
             &mut self.record,
             &mut self.compare,
+            &mut self.game_tables,
         ] {
             if slot.as_ref().is_some_and(|(running, _)| *running == id) {
                 stop(slot);
@@ -290,6 +305,24 @@ pub fn background_request(
                 }),
             );
         }
+        Request::GameTables {
+            id,
+            line,
+            depth,
+            options,
+        } => {
+            let stop = replace_stop(&mut stops.game_tables, id);
+            let tx = tx.clone();
+            spawn(
+                "kibitz-game-tables",
+                Box::new(move || {
+                    let stopped = || stop.load(Ordering::Relaxed);
+                    learn_game_tables(id, &line, depth, options, &stopped, &mut |msg| {
+                        tx.send(msg).is_ok()
+                    });
+                }),
+            );
+        }
         Request::Compare {
             id,
             position,
@@ -318,6 +351,41 @@ pub fn background_request(
                 }),
             );
         }
+    }
+}
+
+/// The work of `Request::GameTables`, on the caller's thread: the move
+/// tables learnt over `line` (see `engine::movetables::over_game`), sent
+/// as `Msg::GameTables` after each search and `Msg::GameTablesDone` at the
+/// end (stopped or not). `send` returns false when nobody listens any more,
+/// which stops the walk too.
+pub fn learn_game_tables(
+    id: u64,
+    line: &[shakmaty::Chess],
+    depth: u32,
+    options: crate::engine::SearchOptions,
+    stop: &dyn Fn() -> bool,
+    send: &mut dyn FnMut(Msg) -> bool,
+) {
+    use crate::engine::movetables::over_game::learn_over_game;
+    let gone = std::cell::Cell::new(false);
+    let mut tt = crate::engine::tt::TranspositionTable::new(GAME_TABLES_HASH_MB);
+    let mut heuristics = Box::<crate::engine::heuristics::Heuristics>::default();
+    learn_over_game(
+        line,
+        depth,
+        options,
+        (&mut tt, &mut heuristics),
+        &|| gone.get() || stop(),
+        &mut |ply, _, heuristics| {
+            let tables = Arc::new(heuristics.maps());
+            if !send(Msg::GameTables { id, ply, tables }) {
+                gone.set(true);
+            }
+        },
+    );
+    if !gone.get() {
+        send(Msg::GameTablesDone { id });
     }
 }
 

@@ -86,7 +86,9 @@ struct Map {
 fn heat_map(app: &App) -> Option<HeatMap> {
     let shown = app.mode.get().board(&app.cx);
     let last = shown.last_move.map(|m| (!shown.position.turn(), m));
-    app.cx.map.heat(app.map_tables(), last)
+    let mut heat = app.cx.map.heat(app.map_tables(), last)?;
+    heat.note = app.mode.get().map_note(&app.cx);
+    Some(heat)
 }
 
 /// One panel beside or under the board: the mode's own, or one every

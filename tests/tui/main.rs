@@ -15,6 +15,7 @@ mod evening_play;
 mod evening_status;
 mod explorer_trial;
 mod explorer_tui;
+mod game_tables_tui;
 mod map_export;
 mod movetables_tui;
 mod resize;

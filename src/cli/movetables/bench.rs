@@ -7,14 +7,15 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use serde_json::json;
-use shakmaty::{Chess, Position};
+use shakmaty::Chess;
 
-use super::{HASH_MB, check_depth, search_with};
+use super::{HASH_MB, check_depth};
 use crate::cli::CliError;
+use crate::engine::SearchOptions;
 use crate::engine::heuristics::Heuristics;
+use crate::engine::movetables::over_game::learn_over_game;
 use crate::engine::protocol::MAX_TABLE_MOVES;
 use crate::engine::tt::TranspositionTable;
-use crate::engine::{SearchOptions, position_key};
 use crate::game::import::read_games;
 
 /// The games `kibitz bench --movetables` walks by default: the six games of
@@ -72,20 +73,21 @@ pub fn bench_movetables(
             let mut tt = TranspositionTable::new(HASH_MB);
             let mut heuristics = Box::<Heuristics>::default();
             for game in &games {
-                tt.clear();
-                heuristics.clear();
-                let mut keys = Vec::new();
-                // The last position is where the game ended: no move to find.
-                for position in &game[..game.len() - 1] {
-                    if !position.legal_moves().is_empty() {
-                        let start = Instant::now();
-                        let result =
-                            search_with(position, &keys, depth, options, &mut tt, &mut heuristics);
+                // A new game for each: the walk clears the table and the
+                // heuristics, then keeps them between the game's moves.
+                let mut start = Instant::now();
+                learn_over_game(
+                    game,
+                    depth,
+                    options,
+                    (&mut tt, &mut heuristics),
+                    &|| false,
+                    &mut |_, result, _| {
                         time += result.elapsed.min(start.elapsed());
                         nodes += result.nodes;
-                    }
-                    keys.push(position_key(position));
-                }
+                        start = Instant::now();
+                    },
+                );
             }
             rows.push(Row {
                 table_moves,

@@ -1,8 +1,10 @@
-//! `kibitz movetables` (the twelve move tables after a search) and
+//! `kibitz movetables` (the twelve move tables after a search, or after each
+//! move of a game with `--pgn`: `over_game.rs`) and
 //! `kibitz bench --movetables` (Greer's Table 1 for kibitz: how the tables
 //! change the size of the search over every position of real games).
 
 use std::io::Write;
+use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 use serde_json::json;
@@ -23,7 +25,9 @@ pub const MAX_MOVETABLES_DEPTH: u32 = 20;
 /// `kibitz movetables`: the position, the depth, the output and the rule
 /// for which moves lose weight at a cutoff.
 #[derive(Args, Debug)]
-#[command(mut_arg("json", |a| a.help("JSON: 12 tables, each with colour, piece, 64 weights and 64 touches a1..h8; the links; the history heuristic's 12 tables")))]
+#[command(mut_arg("json", |a| a.help("JSON: 12 tables, each with colour, piece, 64 weights and 64 touches a1..h8; the links; the history heuristic's 12 tables (with --pgn: one line a snapshot, with ply, move, fen, nodes, tables and links)")))]
+#[command(mut_arg("fen", |a| a.conflicts_with("pgn")))]
+#[command(mut_arg("moves", |a| a.conflicts_with("pgn")))]
 #[command(
     subcommand_negates_reqs = true,
     args_conflicts_with_subcommands = true,
@@ -34,6 +38,23 @@ pub struct MovetablesArgs {
     pub command: Option<MovetablesCommand>,
     #[command(flatten)]
     pub position: PositionArgs,
+    /// Play through a game of this PGN file, searching each position as
+    /// the engine would in the game (the tables kept from move to move),
+    /// and write the tables after each searched move.
+    #[arg(long)]
+    pub pgn: Option<PathBuf>,
+    /// With --pgn: which game of the file (1 = the first; default 1).
+    #[arg(long, value_name = "N", requires = "pgn", value_parser = parse_count)]
+    pub game: Option<usize>,
+    /// With --pgn: keep the tables after the plies that are multiples of N
+    /// (ply 0 is the game's first position), and always after the last
+    /// (default 1: every ply).
+    #[arg(long, value_name = "N", requires = "pgn", value_parser = parse_count)]
+    pub every: Option<usize>,
+    /// With --pgn: CSV, one row per snapshot, table and square:
+    /// ply,move,table,square,weight,touches,importance.
+    #[arg(long, requires = "pgn", conflicts_with = "json")]
+    pub csv: bool,
     /// Search depth (plies), 1 to 20.
     #[arg(long, required = true)]
     pub depth: Option<u32>,
@@ -60,6 +81,24 @@ impl MovetablesArgs {
         let depth = self
             .depth
             .ok_or_else(|| CliError::BadInput("movetables needs --depth".into()))?;
+        if let Some(pgn) = &self.pgn {
+            let format = match (self.output.json, self.csv) {
+                (true, _) => over_game::Format::Json,
+                (false, true) => over_game::Format::Csv,
+                (false, false) => over_game::Format::Text,
+            };
+            return over_game::movetables_over_game(
+                over_game::OverGame {
+                    pgn,
+                    game: self.game.unwrap_or(1),
+                    every: self.every.unwrap_or(1),
+                    depth,
+                    decrement: self.decrement,
+                    format,
+                },
+                out,
+            );
+        }
         movetables(
             self.position.fen(),
             &self.position.moves,
@@ -68,6 +107,14 @@ impl MovetablesArgs {
             self.output.json,
             out,
         )
+    }
+}
+
+/// `--game N` and `--every N`: a whole number from 1.
+fn parse_count(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(format!("'{text}' is not a whole number from 1")),
     }
 }
 
@@ -286,6 +333,7 @@ mod bench;
 pub mod experiment;
 pub use bench::bench_movetables;
 use experiment::ExperimentArgs;
+pub mod over_game;
 
 #[cfg(test)]
 mod tests;

@@ -260,7 +260,9 @@ impl App {
             msg @ (Msg::Recorded { .. }
             | Msg::Compared { .. }
             | Msg::Review { .. }
-            | Msg::ReviewDone { .. }) => {
+            | Msg::ReviewDone { .. }
+            | Msg::GameTables { .. }
+            | Msg::GameTablesDone { .. }) => {
                 let cx = &mut self.cx;
                 self.mode.get_mut().task(cx, msg, now);
                 true

@@ -101,6 +101,10 @@ pub struct HeatMap {
     pub history_at_end: bool,
     /// An overlay's two tables' values, shared squares and links.
     pub overlay: Option<overlay::Overlay>,
+    /// Where the tables shown were learnt, when the mode says (the
+    /// analysis board's `:map game-history`: "over the game · ply 12/98"),
+    /// the most needed first.
+    pub note: Vec<String>,
 }
 
 impl HeatMap {
@@ -136,7 +140,7 @@ pub type MapAnswer = Result<String, String>;
 
 /// Every word of `:map`, with what it does: `:map` alone lists them (a
 /// line each, so they read at any width).
-pub const MAP_WORDS: [(&str, &str); 15] = [
+pub const MAP_WORDS: [(&str, &str); 16] = [
     (
         ":map wn",
         "one table: colour w or b, then piece k q r b n p (:map bq, :map white knight)",
@@ -173,7 +177,11 @@ pub const MAP_WORDS: [(&str, &str); 15] = [
     ),
     (
         ":map history",
-        "the history heuristic's twelve tables, in the same views",
+        "the history heuristic's twelve tables (the search's move-ordering scores), in the same views",
+    ),
+    (
+        ":map game-history [on|off]",
+        "analysis board: the tables learnt over the game's main line, at the move you are on (not :map history)",
     ),
     (
         ":map counter",
@@ -323,6 +331,9 @@ impl MapState {
                 self.source = MapSource::Counter;
                 show(self);
             }
+            ("game-history", _) => {
+                return Err("':map game-history' works on the analysis board (:analyse).".into());
+            }
             ("tables" | "greer", "") => {
                 self.source = MapSource::Tables;
                 show(self);
@@ -384,6 +395,7 @@ impl MapState {
             counter: None,
             history_at_end: weights.history_at_end,
             overlay: None,
+            note: Vec::new(),
         };
         match self.source {
             MapSource::Tables => self.tables_heat(&mut heat, weights),

@@ -149,6 +149,12 @@ pub trait BoardMode {
         cx.engine_tables.as_deref()
     }
 
+    /// What the map's legend adds about the tables shown (where they were
+    /// learnt), the most needed first.
+    fn map_note(&self, _cx: &Shared) -> Vec<String> {
+        Vec::new()
+    }
+
     /// The position in words, for `D`.
     fn description(&self, cx: &Shared, now: Instant) -> Vec<String>;
 

@@ -69,6 +69,7 @@ impl MapLegend<'_> {
         )];
         if let Some(counter) = &heat.counter {
             parts.push((1, vec![sep(), Span::raw(counter.clone())]));
+            parts.extend(self.note());
             parts.push((2, vec![sep(), Span::styled(":map tables returns", dim)]));
             return parts;
         }
@@ -119,6 +120,9 @@ impl MapLegend<'_> {
             }
         }
         parts.push((1, scale));
+        // Which tables these are (learnt over the game, at which ply):
+        // after the scale, which the map cannot be read without.
+        parts.extend(self.note());
         if heat.show_numbers && self.numbers_fit {
             let what = match heat.table {
                 MapTable::One(_) => "numbers",
@@ -146,6 +150,24 @@ impl MapLegend<'_> {
             vec![sep(), Span::styled("m next, M view, # numbers", dim)],
         ));
         parts
+    }
+
+    /// The mode's note on the tables shown: its first part as needed as
+    /// the scale, the rest before the keys (which the help has too).
+    fn note(&self) -> Vec<(u8, Vec<Span<'static>>)> {
+        let dim = Style::default().fg(self.theme.dim);
+        self.heat
+            .note
+            .iter()
+            .enumerate()
+            .map(|(i, text)| {
+                let rank = if i == 0 { 1 } else { 2 };
+                (
+                    rank,
+                    vec![Span::styled(" · ", dim), Span::raw(text.clone())],
+                )
+            })
+            .collect()
     }
 
     pub fn draw(&self, frame: &mut Frame, area: Rect) {

@@ -346,6 +346,10 @@ impl Analysis {
             "open" => cx.open_dialog(),
             "games" | "list" => cx.open_game_list(),
             "explore" | "explorer" | "db" => self.explorer_command(cx, word, rest),
+            "map" if rest.split_whitespace().next() == Some("game-history") => {
+                let arg = rest["game-history".len()..].trim();
+                self.game_history_command(cx, arg);
+            }
             "start" => self.goto(cx, 0, now),
             "undo" | "takeback" | "hint" | "draw" | "resign" => cx.say(FOR_GAMES, Tone::Info),
             "end" => {

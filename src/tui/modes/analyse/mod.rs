@@ -9,6 +9,7 @@
 //! this one.
 
 pub mod eval_graph;
+pub mod game_tables;
 pub mod move_rows;
 pub mod move_tree;
 mod engine;
@@ -116,6 +117,8 @@ pub struct Analysis {
     /// `P` asked for a game from this node: the new-game dialog is open.
     pub play_on: Option<usize>,
     pub review: Option<ReviewState>,
+    /// `:map game-history`: the move tables learnt over the main line.
+    pub game_tables: Option<game_tables::GameTables>,
     /// `a` said to go on past the analysis limit in this position (moving
     /// to another position brings the limit back).
     pub going_on: bool,
@@ -141,6 +144,7 @@ impl Analysis {
             modified: false,
             breakdown: false,
             review: None,
+            game_tables: None,
             threat: None,
             play_on: None,
             going_on: false,
@@ -191,6 +195,9 @@ impl Analysis {
     /// The tree node under the cursor changed (or the tree did): rebuild
     /// the board's game and start analysing the new position.
     pub fn sync_board(&mut self, cx: &mut Shared, now: Instant) {
+        // Tables learnt over another main line (a move added at its end, a
+        // variation promoted, a move deleted, a game played on) go.
+        self.check_game_tables(cx);
         let analysis = &*self;
         let tree = &analysis.tree;
         let mut game = Game::new(tree.start.clone());

@@ -11,6 +11,7 @@ use ratatui::text::Span;
 use shakmaty::{Move, Position};
 
 use crate::engine::Report;
+use crate::engine::movetables::TableWeights;
 use crate::tui::layout::{self, Panel, Screen, Slot};
 use crate::tui::modes::{BoardMode, BoardShown, describe_board, pick_key_line};
 use crate::tui::msg::Msg;
@@ -98,6 +99,8 @@ impl BoardMode for Analysis {
         match msg {
             Msg::Review { id, ply, eval } => self.review_progress(cx, id, ply, eval),
             Msg::ReviewDone { id } => self.review_done(cx, id),
+            Msg::GameTables { id, ply, tables } => self.game_tables_progress(id, ply, tables),
+            Msg::GameTablesDone { id } => self.game_tables_done(id),
             _ => {}
         }
     }
@@ -122,6 +125,7 @@ impl BoardMode for Analysis {
     /// The endless search and the review stop.
     fn leave(&mut self, cx: &mut Shared, _now: Instant) {
         self.stop_review(cx);
+        self.stop_game_tables(cx);
         if self.search.take().is_some() {
             cx.engine.stop();
         }
@@ -134,6 +138,19 @@ impl BoardMode for Analysis {
 
     fn unsaved(&self) -> bool {
         self.modified
+    }
+
+    /// With `:map game-history` on: the tables learnt over the game at the
+    /// move the cursor is on (none where the walk has not got yet).
+    fn map_tables<'a>(&'a self, cx: &'a Shared) -> Option<&'a TableWeights> {
+        match &self.game_tables {
+            Some(_) => self.shown_game_tables(),
+            None => cx.engine_tables.as_deref(),
+        }
+    }
+
+    fn map_note(&self, _cx: &Shared) -> Vec<String> {
+        self.game_tables_note()
     }
 
     fn description(&self, cx: &Shared, _now: Instant) -> Vec<String> {
