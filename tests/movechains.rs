@@ -122,7 +122,11 @@ fn the_experiment_takes_positions_from_an_epd_file() {
         "{text}"
     );
     assert!(
-        text.contains("1 position with no legal move skipped"),
+        // (The title is wrapped at a word: read it as one line.)
+        text.split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .contains("1 position with no legal move skipped."),
         "{text}"
     );
     assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
@@ -256,5 +260,48 @@ fn teach_mode_steps_the_chain_search_and_says_why_moves_were_pruned() {
     assert!(
         outline.contains("move chain") && outline.contains("table move"),
         "{outline}"
+    );
+}
+
+#[test]
+fn a_game_can_be_walked_by_the_chain_search_with_its_chains_kept() {
+    let pgn = common::testdata("pgn/molinari-bordais-1979.pgn");
+    let pgn = pgn.to_str().unwrap();
+    let walk = |chains: bool| {
+        let mut args = vec!["movetables", "--pgn", pgn, "--depth", "3", "--json"];
+        if chains {
+            args.push("--chains");
+        }
+        let out = run_kibitz(&args);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        json_lines(&out.stdout)
+    };
+    let (plain, chained) = (walk(false), walk(true));
+    assert_eq!(plain.len(), chained.len());
+    // The chain search prunes: fewer nodes over the game, other tables.
+    let nodes = |lines: &[Value]| {
+        lines
+            .iter()
+            .map(|l| l["nodes"].as_u64().unwrap())
+            .sum::<u64>()
+    };
+    assert!(nodes(&chained) < nodes(&plain));
+    assert_ne!(
+        plain.last().unwrap()["tables"],
+        chained.last().unwrap()["tables"]
+    );
+    let text = run_kibitz(&["movetables", "--pgn", pgn, "--depth", "3", "--chains"]);
+    let text = String::from_utf8(text.stdout).unwrap();
+    assert!(text.contains("by Greer's move-chain search"), "{text}");
+    // Without a game there is nothing to walk.
+    assert_eq!(
+        run_kibitz(&["movetables", "--depth", "3", "--chains"])
+            .status
+            .code(),
+        Some(2)
     );
 }

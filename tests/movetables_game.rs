@@ -34,6 +34,7 @@ fn over_game(path: &Path, every: usize, depth: u32, format: Format) -> String {
             every,
             depth,
             decrement: Decrement::Tried,
+            chains: false,
             format,
         },
         &mut out,

@@ -282,6 +282,7 @@ fn the_walk_sends_each_ply_and_its_last_tables_are_the_clis_last_snapshot() {
             every: 100,
             depth: 5,
             decrement: Decrement::Tried,
+            chains: false,
             format: Format::Json,
         },
         &mut out,

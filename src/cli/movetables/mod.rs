@@ -64,6 +64,11 @@ pub struct MovetablesArgs {
     /// before the cutoff) or `all` (every other legal move, Greer's rule).
     #[arg(long, default_value = "tried", value_parser = parse_decrement)]
     pub decrement: Decrement,
+    /// With --pgn: search each position with Greer's move-chain search
+    /// (its chains kept from move to move, like the tables) instead of the
+    /// engine's.
+    #[arg(long, requires = "pgn")]
+    pub chains: bool,
 }
 
 /// `kibitz movetables` subcommands.
@@ -94,6 +99,7 @@ impl MovetablesArgs {
                     every: self.every.unwrap_or(1),
                     depth,
                     decrement: self.decrement,
+                    chains: self.chains,
                     format,
                 },
                 out,

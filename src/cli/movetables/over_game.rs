@@ -46,6 +46,8 @@ pub struct OverGame<'a> {
     pub every: usize,
     pub depth: u32,
     pub decrement: Decrement,
+    /// Greer's move-chain search instead of the engine's.
+    pub chains: bool,
     pub format: Format,
 }
 
@@ -81,6 +83,7 @@ pub fn movetables_over_game(args: OverGame, out: &mut dyn Write) -> Result<(), C
     let keep = |ply: usize| ply.is_multiple_of(args.every) || ply == last;
     let options = SearchOptions {
         table_decrement: args.decrement,
+        move_chains: args.chains,
         ..SearchOptions::default()
     };
     match args.format {
@@ -90,7 +93,7 @@ pub fn movetables_over_game(args: OverGame, out: &mut dyn Write) -> Result<(), C
             let tag = |name: &str| printable(tree.headers.get(name).unwrap_or("?")).into_owned();
             writeln!(
                 out,
-                "Move tables over game {} of {} ({} - {}, {}): {} positions searched to depth {}, the tables kept from move to move",
+                "Move tables over game {} of {} ({} - {}, {}): {} positions searched to depth {}{}, the tables kept from move to move",
                 args.game,
                 args.pgn.display(),
                 tag("White"),
@@ -98,6 +101,11 @@ pub fn movetables_over_game(args: OverGame, out: &mut dyn Write) -> Result<(), C
                 tree.result,
                 line.len() - 1,
                 args.depth,
+                if args.chains {
+                    " by Greer's move-chain search (its chains kept too)"
+                } else {
+                    ""
+                },
             )?;
             writeln!(
                 out,
