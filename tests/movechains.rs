@@ -294,6 +294,14 @@ fn a_game_can_be_walked_by_the_chain_search_with_its_chains_kept() {
         plain.last().unwrap()["tables"],
         chained.last().unwrap()["tables"]
     );
+    // Each snapshot names its settings; the chain search's default rule is
+    // the paper's, and its counts come along.
+    let last = chained.last().unwrap();
+    assert_eq!(last["decrement"], "all");
+    assert_eq!(last["depth"], 3);
+    assert!(last["chains"]["interior"].as_u64().unwrap() > 0, "{last}");
+    assert_eq!(plain.last().unwrap()["decrement"], "tried");
+    assert!(plain.last().unwrap().get("chains").is_none());
     let text = run_kibitz(&["movetables", "--pgn", pgn, "--depth", "3", "--chains"]);
     let text = String::from_utf8(text.stdout).unwrap();
     assert!(text.contains("by Greer's move-chain search"), "{text}");

@@ -240,11 +240,20 @@ fn a_game_that_is_not_there_or_cannot_be_played_exits_2_saying_why() {
         path.to_str().unwrap().to_string()
     };
     let bad = write("bad.pgn", b"[Event \"x\"]\n\n1. e4 e5 2. Ke3 Nc6 *\n");
-    let error = refused(&with(&[&bad]));
+    // A game with a bad move is walked up to it, as the board opens it,
+    // with a note that says where it stopped.
+    let out = run_kibitz(&with(&[&bad, "--json"]));
+    assert!(out.status.success(), "{out:?}");
+    let note = String::from_utf8(out.stderr).unwrap();
     assert!(
-        error.contains("game 1, ply 3: 'Ke3' is not a legal move there"),
-        "{error}"
+        note.contains("game 1, ply 3: 'Ke3' is not a legal move there")
+            && note.contains("learnt over the 2 plies before it"),
+        "{note}"
     );
+    assert_eq!(String::from_utf8(out.stdout).unwrap().lines().count(), 2);
+    let first_bad = write("first.pgn", b"[Event \"x\"]\n\n1. Ke2 e5 *\n");
+    let error = refused(&with(&[&first_bad]));
+    assert!(error.contains("'Ke2' is not a legal move there"), "{error}");
     let empty = write("empty.pgn", b"[Event \"x\"]\n[Result \"*\"]\n\n*\n");
     let error = refused(&with(&[&empty]));
     assert!(

@@ -61,14 +61,26 @@ pub struct MovetablesArgs {
     #[command(flatten)]
     pub output: JsonFlag,
     /// Which moves lose weight at a cutoff: `tried` (the moves searched
-    /// before the cutoff) or `all` (every other legal move, Greer's rule).
-    #[arg(long, default_value = "tried", value_parser = parse_decrement)]
-    pub decrement: Decrement,
+    /// before the cutoff) or `all` (every other legal move, Greer's rule);
+    /// default `tried`, or `all` with --chains, as in the paper.
+    #[arg(long, value_parser = parse_decrement)]
+    pub decrement: Option<Decrement>,
     /// With --pgn: search each position with Greer's move-chain search
     /// (its chains kept from move to move, like the tables) instead of the
     /// engine's.
     #[arg(long, requires = "pgn")]
     pub chains: bool,
+}
+
+impl MovetablesArgs {
+    /// The rule asked for, or the default: the paper's with its search.
+    fn decrement(&self) -> Decrement {
+        self.decrement.unwrap_or(if self.chains {
+            Decrement::All
+        } else {
+            Decrement::Tried
+        })
+    }
 }
 
 /// `kibitz movetables` subcommands.
@@ -98,7 +110,7 @@ impl MovetablesArgs {
                     game: self.game.unwrap_or(1),
                     every: self.every.unwrap_or(1),
                     depth,
-                    decrement: self.decrement,
+                    decrement: self.decrement(),
                     chains: self.chains,
                     format,
                 },
@@ -109,7 +121,7 @@ impl MovetablesArgs {
             self.position.fen(),
             &self.position.moves,
             depth,
-            self.decrement,
+            self.decrement(),
             self.output.json,
             out,
         )

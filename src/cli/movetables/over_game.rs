@@ -93,23 +93,30 @@ pub fn movetables_over_game(args: OverGame, out: &mut dyn Write) -> Result<(), C
             let tag = |name: &str| printable(tree.headers.get(name).unwrap_or("?")).into_owned();
             writeln!(
                 out,
-                "Move tables over game {} of {} ({} - {}, {}): {} positions searched to depth {}{}, the tables kept from move to move",
+                "Move tables over game {} of {} ({} - {}, {}): {} searched to depth {}{}, the tables kept from move to move; at a cutoff {}",
                 args.game,
                 args.pgn.display(),
                 tag("White"),
                 tag("Black"),
                 tree.result,
-                line.len() - 1,
+                match line.len() - 1 {
+                    1 => "1 position".to_string(),
+                    n => format!("{n} positions"),
+                },
                 args.depth,
                 if args.chains {
                     " by Greer's move-chain search (its chains kept too)"
                 } else {
                     ""
                 },
+                match args.decrement {
+                    Decrement::All => "every other legal move loses weight (--decrement all)",
+                    Decrement::Tried => "the moves tried before it lose weight (--decrement tried)",
+                },
             )?;
             writeln!(
                 out,
-                "{:>5}  {:<8}  {:>9}  {:>9}  {:>9}",
+                "{:>5}  {:<8}  {:>9}  {:>9}  {:>9}   (nodes: that search; gains, losses: since the game began)",
                 "ply", "move", "nodes", "gains", "losses"
             )?;
         }
@@ -137,6 +144,9 @@ pub fn movetables_over_game(args: OverGame, out: &mut dyn Write) -> Result<(), C
                 fen: Fen::from_position(&line[ply], EnPassantMode::Legal).to_string(),
                 nodes: result.nodes,
                 maps: &maps,
+                depth: args.depth,
+                decrement: args.decrement,
+                chains: result.stats.chains,
             };
             if let Err(e) = snapshot.write(args.format, out) {
                 *failed.borrow_mut() = Some(e);
@@ -175,6 +185,10 @@ struct Snapshot<'a> {
     /// The search's nodes.
     nodes: u64,
     maps: &'a TableWeights,
+    depth: u32,
+    decrement: Decrement,
+    /// The move-chain search's counts, when it was the search.
+    chains: Option<crate::engine::stats::ChainStats>,
 }
 
 impl Snapshot<'_> {
@@ -182,21 +196,24 @@ impl Snapshot<'_> {
         let (gains, losses) = self.maps.gains_and_losses();
         match format {
             Format::Json => {
-                let (tables, _, links) = tables_json(self.maps);
-                writeln!(
-                    out,
-                    "{}",
-                    json!({
-                        "ply": self.ply,
-                        "move": self.san,
-                        "fen": self.fen,
-                        "nodes": self.nodes,
-                        "gains": gains,
-                        "losses": losses,
-                        "tables": tables,
-                        "links": links,
-                    })
-                )
+                let (tables, history, links) = tables_json(self.maps);
+                let mut line = json!({
+                    "ply": self.ply,
+                    "move": self.san,
+                    "fen": self.fen,
+                    "depth": self.depth,
+                    "decrement": self.decrement.name(),
+                    "nodes": self.nodes,
+                    "gains": gains,
+                    "losses": losses,
+                    "tables": tables,
+                    "links": links,
+                    "history": history,
+                });
+                if let (Some(chains), Some(object)) = (self.chains, line.as_object_mut()) {
+                    object.insert("chains".into(), json!(chains));
+                }
+                writeln!(out, "{line}")
             }
             Format::Csv => {
                 for id in TableId::ALL {
@@ -255,11 +272,16 @@ fn load(path: &Path, number: usize) -> Result<GameTree, CliError> {
         crate::review::batch::count_games(path).map_err(CliError::BadInput)?;
     }
     if let Some(error) = &tree.error {
-        return Err(CliError::BadInput(format!(
-            "{}: {}",
-            path.display(),
-            printable(&error.to_string())
-        )));
+        let said = format!("{}: {}", path.display(), printable(&error.to_string()));
+        if moves == 0 {
+            return Err(CliError::BadInput(said));
+        }
+        // The board opens such a game up to the bad move: so does this,
+        // and says where it stopped.
+        eprintln!(
+            "note: {said}; the tables are learnt over the {} before it",
+            plies_words(moves)
+        );
     }
     if moves == 0 {
         return Err(CliError::BadInput(format!(
@@ -268,6 +290,15 @@ fn load(path: &Path, number: usize) -> Result<GameTree, CliError> {
         )));
     }
     Ok(tree)
+}
+
+/// "1 ply", "98 plies".
+fn plies_words(n: usize) -> String {
+    if n == 1 {
+        "1 ply".to_string()
+    } else {
+        format!("{n} plies")
+    }
 }
 
 #[cfg(test)]
