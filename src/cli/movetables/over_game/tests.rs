@@ -43,6 +43,9 @@ fn a_csv_snapshot_is_a_row_per_table_and_square_with_greers_importance() {
         fen: String::new(),
         nodes: 0,
         maps: &maps,
+        depth: 3,
+        decrement: Decrement::Tried,
+        chains: None,
     };
     let mut out = Vec::new();
     snapshot.write(Format::Csv, &mut out).unwrap();
