@@ -741,13 +741,13 @@ fn map_game_history_learns_over_the_game_on_its_thread_and_follows_the_cursor() 
     s.send("\r");
     // The walk runs on its own thread (ten searches to depth 5).
     s.wait_for("the tables learnt at ply 0", |screen| {
-        screen.contains("Map: white knight") && screen.contains("over the game · ply 0/10")
+        screen.contains("Map: white knight") && screen.contains("game ply 0/10")
     });
     s.send("\x1b[C");
     s.send("\x1b[C");
     s.send("\x1b[C");
     s.wait_for("the map at ply 3", |screen| {
-        screen.contains("ply 3, Black to move") && screen.contains("over the game · ply 3/10")
+        screen.contains("ply 3, Black to move") && screen.contains("game ply 3/10")
     });
     quit(&mut s, &mut *child, "game-history");
 }

@@ -104,7 +104,7 @@ fn the_map_follows_the_move_the_cursor_is_on() {
     let (mut board, id) = learning((120, 40), false);
     to_ply(&mut board, 0);
     assert!(
-        board.legend().contains("learning… 0/10"),
+        board.legend().contains("learning… 0/10") && !board.legend().contains("nothing learned"),
         "{}",
         board.legend()
     );
@@ -112,7 +112,7 @@ fn the_map_follows_the_move_the_cursor_is_on() {
     feed_five(&mut board, id);
     // At the start: the tables after the first search, g1-f3.
     assert!(
-        board.legend().contains("over the game · ply 0/10"),
+        board.legend().contains("game ply 0/10"),
         "{}",
         board.legend()
     );
@@ -121,7 +121,7 @@ fn the_map_follows_the_move_the_cursor_is_on() {
     // Ply 3 (after 2. c4... before 2... Nc6): the b1-c3 tables; f3 blank.
     to_ply(&mut board, 3);
     assert!(
-        board.legend().contains("over the game · ply 3/10"),
+        board.legend().contains("game ply 3/10"),
         "{}",
         board.legend()
     );
@@ -172,7 +172,7 @@ fn at_the_end_the_last_search_and_off_the_main_line_the_branch_point() {
     // The final position (after the mate): no search there, the last one's.
     to_ply(&mut board, 10);
     assert!(
-        board.legend().contains("over the game · ply 10/10"),
+        board.legend().contains("game ply 10/10"),
         "{}",
         board.legend()
     );
@@ -184,7 +184,7 @@ fn at_the_end_the_last_search_and_off_the_main_line_the_branch_point() {
     assert_eq!(board.ply(), 5);
     let legend = board.legend();
     assert!(
-        legend.contains("over the game · ply 4/10 · the branch point of this line"),
+        legend.contains("game ply 4/10 · the branch point of this line"),
         "{legend}"
     );
     assert!(

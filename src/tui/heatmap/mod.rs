@@ -102,7 +102,7 @@ pub struct HeatMap {
     /// An overlay's two tables' values, shared squares and links.
     pub overlay: Option<overlay::Overlay>,
     /// Where the tables shown were learnt, when the mode says (the
-    /// analysis board's `:map game-history`: "over the game · ply 12/98"),
+    /// analysis board's `:map game-history`: "game ply 12/98"),
     /// the most needed first.
     pub note: Vec<String>,
 }

@@ -73,7 +73,9 @@ impl MapLegend<'_> {
             parts.push((2, vec![sep(), Span::styled(":map tables returns", dim)]));
             return parts;
         }
-        if !heat.learned {
+        // (A mode's note says why there is nothing yet, as "learning…"
+        // does: then it speaks instead.)
+        if !heat.learned && heat.note.is_empty() {
             parts.push((1, vec![sep(), Span::raw("nothing learned")]));
         }
         if let Some(shared) = words::overlay_shared(heat) {

@@ -63,7 +63,7 @@ impl GameTables {
     pub fn note(&self, ply: usize, on_main: bool) -> Vec<String> {
         let plies = self.plies();
         let mut note = match (self.at(ply).is_some(), self.done) {
-            (true, _) => vec![format!("over the game · ply {ply}/{plies}")],
+            (true, _) => vec![format!("game ply {ply}/{plies}")],
             (false, false) => vec![
                 format!("learning… {}/{plies}", self.learnt()),
                 "tables over the game".to_string(),
