@@ -170,7 +170,7 @@ impl Analysis {
         }
         cx.say(
             format!(
-                "Learning the tables over the main line ({}, depth {GAME_TABLES_DEPTH}): the map follows the move you are on (:map game-history off returns).",
+                "Learning the game's tables ({}, depth {GAME_TABLES_DEPTH}): the map follows your move.",
                 if plies == 1 { "1 ply".to_string() } else { format!("{plies} plies") }
             ),
             Tone::Info,
