@@ -520,6 +520,18 @@ fn greers_table_1_is_the_binarys() {
     );
     check(
         &doc,
+        "move chains alone {} nodes a position at depth {} (the paper: {}); with 1, 2, 4 table moves {}-{} times that",
+        &figures([
+            format!("{:.0}", rows[0]["mean_nodes"].as_f64().unwrap()),
+            "5".into(),
+            "545".into(),
+            format!("{low:.2}"),
+            format!("{high:.2}"),
+        ]),
+        command,
+    );
+    check(
+        &doc,
         "the tables change the search by a factor of {} to {}.",
         &figures([format!("{low:.2}"), format!("{high:.2}")]),
         command,
