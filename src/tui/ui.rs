@@ -20,11 +20,11 @@ use super::shared::{Tone, destination};
 use super::theme::{MapPalette, Theme};
 use super::widgets::board::{Board, numbers_fit};
 use super::widgets::book::Book;
-use super::widgets::fit;
 use super::widgets::map_legend::MapLegend;
 use super::widgets::stats::{StatsLine, StatsPanel};
 use super::widgets::tablebase::Tablebase;
 use super::widgets::tabs::Tabs;
+use super::widgets::{fit, fit_parts};
 use crate::tui::widgets::fitted::fitted;
 
 pub fn draw(frame: &mut Frame, app: &App, now: Instant) {
@@ -368,7 +368,7 @@ fn status_parts(width: usize, message: &str, opening: Option<(&str, &str)>) -> (
     };
     let message_width = message.chars().count();
     let Some((eco, name)) = opening else {
-        return (fit(&message, width), String::new());
+        return (fit_parts(&message, width), String::new());
     };
     let gap = if message.is_empty() { 0 } else { GAP };
     let room = width.saturating_sub(message_width + gap);
@@ -384,7 +384,7 @@ fn status_parts(width: usize, message: &str, opening: Option<(&str, &str)>) -> (
         String::new()
     };
     let left = width.saturating_sub(opening.chars().count());
-    (fit(&message, left), opening)
+    (fit_parts(&message, left), opening)
 }
 
 #[cfg(test)]
