@@ -75,12 +75,17 @@ impl MapLegend<'_> {
         if !heat.learned {
             parts.push((1, vec![sep(), Span::raw("nothing learned")]));
         }
-        if let Some(shared) = words::overlay_shared(heat) {
-            parts.push((1, vec![sep(), Span::raw(shared)]));
+        // An overlay's shared squares and links, short ("61 shared · 12
+        // links") to fit 80 columns beside the scale, which ranks above
+        // them: the map cannot be read without it.
+        if let Some(counts) = words::overlay_short(heat) {
+            parts.push((2, vec![sep(), Span::raw(counts)]));
         }
         if heat.show_numbers && !self.numbers_fit {
-            // Said early: on a small screen it is why # shows nothing.
-            parts.push((1, vec![sep(), Span::raw("no room for numbers")]));
+            // Said early: on a small screen it is why # shows nothing. An
+            // overlay's legend keeps its scale and counts first.
+            let rank = if heat.overlay.is_some() { 2 } else { 1 };
+            parts.push((rank, vec![sep(), Span::raw("no room for numbers")]));
         }
         let (most, least) = match heat.diverging() {
             true => ("gained", "lost"),
@@ -127,21 +132,20 @@ impl MapLegend<'_> {
             };
             parts.push((6, vec![sep(), Span::raw(what)]));
         }
-        if let Some(links) = words::overlay_links(heat) {
-            parts.push((2, vec![sep(), Span::raw(links)]));
-        }
         if let Some(value) = words::overlay_value(heat) {
-            parts.push((2, vec![sep(), Span::raw(value)]));
+            parts.push((3, vec![sep(), Span::raw(value)]));
         }
         if !counts.is_empty() {
             parts.push((4, vec![sep(), Span::raw(counts)]));
         }
         parts.push((5, vec![sep(), Span::raw(words::blank(heat))]));
         if let Some(link) = &heat.link {
-            parts.push((3, vec![sep(), Span::raw(format!("link {link}"))]));
+            // An overlay's keys go before its strongest link.
+            let rank = if heat.overlay.is_some() { 4 } else { 3 };
+            parts.push((rank, vec![sep(), Span::raw(format!("link {link}"))]));
         }
         parts.push((
-            // An overlay's links and value go before the keys.
+            // An overlay's counts and value go before the keys.
             if heat.overlay.is_some() { 3 } else { 2 },
             vec![sep(), Span::styled("m next, M view, # numbers", dim)],
         ));
