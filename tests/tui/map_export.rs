@@ -326,6 +326,16 @@ fn export_from_the_analysis_board_and_teach_mode() {
     assert!(said(&board).contains("written to"), "{}", said(&board));
     let text = std::fs::read_to_string(&path).unwrap();
     assert!(text.contains(",all,touches,game,tables\n"), "{text}");
+    // Teach mode steps one search: its map is not the game's.
+    let path = home.join("teach.txt");
+    board.typed(&format!("map export {}", path.display()));
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        text.starts_with(
+            "Move-table map: all tables · touches · the search replayed, up to this step\n"
+        ),
+        "{text}"
+    );
 }
 
 /// The status line's row on the screen (above the legend).

@@ -65,10 +65,7 @@ impl App {
             return;
         };
         let links = crate::tui::heatmap::overlay::links_between(tables.links_in(scope), a, b);
-        let when = match scope {
-            crate::engine::movetables::Scope::Game => "since the game began",
-            crate::engine::movetables::Scope::Search => "in this search",
-        };
+        let when = crate::tui::heatmap::words::scope_words(scope, tables.history_at_end);
         let between = format!("{} and {}", a.name(), b.name());
         let head = match links.len() {
             0 => format!("No links between the {between} {when}."),

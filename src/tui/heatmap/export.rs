@@ -111,9 +111,9 @@ pub fn csv(heat: &HeatMap) -> String {
 
 /// The map's first line: what it is.
 pub fn title(heat: &HeatMap) -> String {
-    let scope = match heat.scope {
-        Scope::Game => "since the game began",
-        Scope::Search => "this search",
+    let scope = match (heat.history_at_end, heat.scope) {
+        (false, Scope::Search) => "this search",
+        (replay, scope) => words::scope_words(scope, replay),
     };
     match heat.source {
         MapSource::Tables => format!(

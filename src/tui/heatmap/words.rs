@@ -2,7 +2,7 @@
 //! legend under the board and the exported map (`:map export`), so the two
 //! say the same.
 
-use crate::engine::movetables::MapView;
+use crate::engine::movetables::{MapView, Scope};
 
 use super::{HeatMap, MapSource, MapTable};
 
@@ -90,4 +90,16 @@ pub fn overlay_shared(heat: &HeatMap) -> Option<String> {
         1 => "1 square shared".to_string(),
         n => format!("{n} squares shared"),
     })
+}
+
+/// The scope of the tables shown, in words: teach mode's tables (the
+/// replay's, which mark the history as the search's at its end) are those
+/// of the one search being stepped, as its cutoffs up to the step shown
+/// taught them, whatever `:map scope` says.
+pub fn scope_words(scope: Scope, replay: bool) -> &'static str {
+    match (replay, scope) {
+        (true, _) => "the search replayed, up to this step",
+        (false, Scope::Game) => "since the game began",
+        (false, Scope::Search) => "in this search",
+    }
 }
