@@ -202,11 +202,18 @@ fn draw_input(frame: &mut Frame, app: &App, screen: &Screen, theme: &Theme, map:
     if app.cx.input.is_none()
         && let Some(heat) = &map.heat
     {
+        let fit = numbers_fit(screen.board.sq_h);
+        // Under the cursor a band's digit has no row of its own where the
+        // numbers take the row above the piece (or the square has one row).
+        let hidden = map.palette.digits()
+            && app.cx.overlay == Overlay::None
+            && (screen.board.sq_h < 2 || (heat.show_numbers && fit));
         MapLegend {
             heat,
             palette: map.palette,
             theme,
-            numbers_fit: numbers_fit(screen.board.sq_h),
+            numbers_fit: fit,
+            hidden_mark: hidden.then_some(app.cx.board.cursor),
         }
         .draw(frame, area);
         return;

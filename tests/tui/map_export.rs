@@ -145,6 +145,14 @@ fn the_overlay_under_no_color() {
         board.legend()
     );
     insta::assert_snapshot!("overlay_wn_bq_no_color_80x24", board.screen());
+    // With the numbers on, the cursor's square has no row for its band's
+    // digit: the legend says it.
+    board.set_cursor(Square::F3);
+    board.key(KeyCode::Char('#'));
+    let legend = board.legend();
+    assert!(legend.contains(" · f3 1"), "{legend}");
+    board.set_cursor(Square::A8);
+    assert!(!board.legend().contains(" · a8"), "{}", board.legend());
 }
 
 #[test]

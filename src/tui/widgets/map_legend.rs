@@ -19,6 +19,10 @@ pub struct MapLegend<'a> {
     pub theme: &'a Theme,
     /// Whether the board's squares have room for the numbers.
     pub numbers_fit: bool,
+    /// The square under the cursor, where its band's mark is hidden (the
+    /// cursor's brackets take the piece's row and the numbers the row
+    /// above): the legend says it instead.
+    pub hidden_mark: Option<shakmaty::Square>,
 }
 
 impl MapLegend<'_> {
@@ -124,6 +128,17 @@ impl MapLegend<'_> {
             }
         }
         parts.push((1, scale));
+        if let Some(square) = self.hidden_mark
+            && let Some(band) = heat.bands[square.to_usize()]
+        {
+            parts.push((
+                1,
+                vec![
+                    sep(),
+                    Span::raw(format!("{square} {}", heat.band_label(band))),
+                ],
+            ));
+        }
         if heat.show_numbers && self.numbers_fit {
             let what = match heat.table {
                 MapTable::One(_) => "numbers",
