@@ -20,11 +20,11 @@ use super::shared::{Tone, destination};
 use super::theme::{MapPalette, Theme};
 use super::widgets::board::{Board, numbers_fit};
 use super::widgets::book::Book;
-use super::widgets::fit;
 use super::widgets::map_legend::MapLegend;
 use super::widgets::stats::{StatsLine, StatsPanel};
 use super::widgets::tablebase::Tablebase;
 use super::widgets::tabs::Tabs;
+use super::widgets::{fit, fit_parts};
 use crate::tui::widgets::fitted::fitted;
 
 pub fn draw(frame: &mut Frame, app: &App, now: Instant) {
@@ -204,11 +204,18 @@ fn draw_input(frame: &mut Frame, app: &App, screen: &Screen, theme: &Theme, map:
     if app.cx.input.is_none()
         && let Some(heat) = &map.heat
     {
+        let fit = numbers_fit(screen.board.sq_h);
+        // Under the cursor a band's digit has no row of its own where the
+        // numbers take the row above the piece (or the square has one row).
+        let hidden = map.palette.digits()
+            && app.cx.overlay == Overlay::None
+            && (screen.board.sq_h < 2 || (heat.show_numbers && fit));
         MapLegend {
             heat,
             palette: map.palette,
             theme,
-            numbers_fit: numbers_fit(screen.board.sq_h),
+            numbers_fit: fit,
+            hidden_mark: hidden.then_some(app.cx.board.cursor),
         }
         .draw(frame, area);
         return;
@@ -370,7 +377,7 @@ fn status_parts(width: usize, message: &str, opening: Option<(&str, &str)>) -> (
     };
     let message_width = message.chars().count();
     let Some((eco, name)) = opening else {
-        return (fit(&message, width), String::new());
+        return (fit_parts(&message, width), String::new());
     };
     let gap = if message.is_empty() { 0 } else { GAP };
     let room = width.saturating_sub(message_width + gap);
@@ -386,7 +393,7 @@ fn status_parts(width: usize, message: &str, opening: Option<(&str, &str)>) -> (
         String::new()
     };
     let left = width.saturating_sub(opening.chars().count());
-    (fit(&message, left), opening)
+    (fit_parts(&message, left), opening)
 }
 
 #[cfg(test)]

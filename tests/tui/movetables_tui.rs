@@ -641,8 +641,9 @@ fn a_square_whose_gains_and_losses_cancel_is_not_blank() {
             tables.clone(),
         );
         let bands = board.bands();
-        assert_eq!(bands.lines().nth(7).unwrap(), "......O.", "{bands}");
-        assert_eq!(bands.lines().nth(5).unwrap(), ".....O..", "{bands}");
+        // Tied as the strongest: the top band, red.
+        assert_eq!(bands.lines().nth(7).unwrap(), "......R.", "{bands}");
+        assert_eq!(bands.lines().nth(5).unwrap(), ".....R..", "{bands}");
         let legend = board.legend();
         assert!(!legend.contains("nothing learned"), "{legend}");
         if size.0 >= 120 {
@@ -1066,8 +1067,9 @@ fn no_color_band_marks_sit_beside_their_piece_and_brackets_leave_them() {
     let cy = e4.y + e4.height / 2;
     // The rank's label is on the piece's row.
     assert_eq!(buffer[(0, cy)].symbol(), "4");
-    // e2 and e4 were considered once each: one band, the second of six.
-    assert_eq!(row(e4, cy), "2(♙) ", "e4's piece row");
+    // e2 and e4 were considered once each: tied as the strongest, the
+    // top band.
+    assert_eq!(row(e4, cy), "1(♙) ", "e4's piece row");
     assert_eq!(
         row(e4, e4.y).trim(),
         "",

@@ -23,10 +23,7 @@ impl App {
     /// `:map export FILE` (`:map export! FILE` replaces a file there):
     /// the map shown, as CSV for `FILE.csv`, else as a text diagram.
     pub(super) fn map_export(&mut self, rest: &str) {
-        let (force, path) = match rest.strip_prefix('!') {
-            Some(path) => (true, path.trim()),
-            None => (false, rest.trim()),
-        };
+        let (force, path) = export::file_words(rest);
         if path.is_empty() {
             self.cx.say(
                 ":map export FILE: FILE.csv writes a CSV, any other name a text diagram.",
@@ -34,28 +31,28 @@ impl App {
             );
             return;
         }
-        let path = std::path::PathBuf::from(crate::tui::overlays::open_file::expand_home(path));
+        let path = export::path_of(path, std::env::var_os("HOME").as_deref());
         match export::write(self.heat_shown().as_ref(), &path, force) {
             Ok(text) => self.cx.say(text, Tone::Info),
             Err(why) => self.cx.say(why, Tone::Error),
         }
     }
 
-    /// The status line's words after a `:map` word, with an overlay's
-    /// count of shared squares and links.
+    /// The status line's words after a `:map` word or key: an overlay's
+    /// count of shared squares and links, short, right after its tables'
+    /// names, where 80 columns keep them ("Move-table map: white knight ∩
+    /// black queen · 2 shared · 3 links · touches.").
     pub(super) fn overlay_counts(&self, text: String) -> String {
         let Some(heat) = self.heat_shown() else {
             return text;
         };
-        let (Some(shared), MapTable::Overlay(..)) = (
-            crate::tui::heatmap::words::overlay_shared(&heat),
-            heat.table,
-        ) else {
+        let (Some(counts), MapTable::Overlay(..)) =
+            (crate::tui::heatmap::words::overlay_short(&heat), heat.table)
+        else {
             return text;
         };
-        let links = crate::tui::heatmap::words::overlay_links(&heat)
-            .map_or_else(String::new, |l| format!(" · {l}"));
-        format!("{} · {shared}{links}.", text.trim_end_matches('.'))
+        let name = heat.table.name();
+        text.replacen(&name, &format!("{name} · {counts}"), 1)
     }
 
     /// `:map links` on an overlay: the links between its two tables, in
@@ -68,10 +65,7 @@ impl App {
             return;
         };
         let links = crate::tui::heatmap::overlay::links_between(tables.links_in(scope), a, b);
-        let when = match scope {
-            crate::engine::movetables::Scope::Game => "since the game began",
-            crate::engine::movetables::Scope::Search => "in this search",
-        };
+        let when = crate::tui::heatmap::words::scope_words(scope, tables.history_at_end);
         let between = format!("{} and {}", a.name(), b.name());
         let head = match links.len() {
             0 => format!("No links between the {between} {when}."),

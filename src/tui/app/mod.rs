@@ -537,6 +537,8 @@ impl App {
             KeyCode::Char(c @ ('m' | 'M' | '#')) => {
                 let tables = self.map_tables().cloned();
                 if let Some(answer) = self.cx.map.key(c, tables.as_ref()) {
+                    // `M` and `#` on an overlay keep its counts said.
+                    let answer = answer.map(|text| self.overlay_counts(text));
                     self.cx.map_changed(answer);
                 }
             }

@@ -35,7 +35,7 @@ pub fn diverging_bands(values: &[i64; 64]) -> [Option<u8>; 64] {
 /// Rank the squares of `banded` (a bit per square, a1 = bit 0) into
 /// [`BANDS`] bands by their value's rank among them, so one huge square
 /// does not push all the others into the last band; equal values share a
-/// band. The other squares get none: they are left blank.
+/// band, and the strongest share the first. The other squares get none: they are left blank.
 pub fn bands(values: &[i64; 64], banded: u64) -> [Option<u8>; 64] {
     let in_band = |i: usize| banded & (1 << i) != 0;
     let mut sorted = [0i64; 64];
@@ -56,7 +56,12 @@ pub fn bands(values: &[i64; 64], banded: u64) -> [Option<u8>; 64] {
             // in the middle bands, not all at the top.
             let first = sorted.partition_point(|&s| s > v);
             let last = sorted.partition_point(|&s| s >= v) - 1;
-            *band = Some(((first + last) * BANDS / (2 * count)) as u8);
+            // The strongest squares are the top band however many tie
+            // for it, so the key's "most" colour is on the board.
+            *band = Some(match first {
+                0 => 0,
+                _ => ((first + last) * BANDS / (2 * count)) as u8,
+            });
         }
     }
     out

@@ -12,7 +12,7 @@ use std::path::Path;
 
 use shakmaty::Square;
 
-use crate::engine::movetables::{MapView, Scope};
+use crate::engine::movetables::Scope;
 
 use super::{HeatMap, MapSource, MapTable, history_label, words};
 
@@ -82,12 +82,14 @@ pub fn csv(heat: &HeatMap) -> String {
         out.push_str(&format!(",{},{}", a.code(), b.code()));
     }
     out.push('\n');
-    let (table, view, scope, source) = (
-        heat.table.code(),
-        heat.view.name(),
-        scope_name(heat),
-        source_name(heat.source),
-    );
+    // The view in the screen's words: the history's "|score|"; the
+    // counter map has no table or view shown, so none is written.
+    let (table, view) = match heat.source {
+        MapSource::Tables => (heat.table.code(), heat.view.name()),
+        MapSource::History => (heat.table.code(), history_label(heat.view)),
+        MapSource::Counter => (String::new(), ""),
+    };
+    let (scope, source) = (scope_name(heat), source_name(heat.source));
     for (i, square) in Square::ALL.into_iter().enumerate() {
         let (value, band) = match heat.source {
             MapSource::Counter => (String::new(), cell(heat, i).unwrap_or_default()),
@@ -109,9 +111,9 @@ pub fn csv(heat: &HeatMap) -> String {
 
 /// The map's first line: what it is.
 pub fn title(heat: &HeatMap) -> String {
-    let scope = match heat.scope {
-        Scope::Game => "since the game began",
-        Scope::Search => "this search",
+    let scope = match (heat.history_at_end, heat.scope) {
+        (false, Scope::Search) => "this search",
+        (replay, scope) => words::scope_words(scope, replay),
     };
     match heat.source {
         MapSource::Tables => format!(
@@ -139,8 +141,8 @@ pub fn title(heat: &HeatMap) -> String {
 /// What the values are, in a sentence.
 fn value_line(heat: &HeatMap) -> String {
     let what = match heat.source {
-        MapSource::Tables => words::counts(heat.source, heat.view),
-        MapSource::History => history_label(heat.view),
+        MapSource::Tables => words::shown_counts(heat),
+        MapSource::History => history_label(heat.view).to_string(),
         MapSource::Counter => return "to: where the reply lands; from: where it starts.".into(),
     };
     // "blank 0: never considered…" → "0, never considered…".
@@ -153,13 +155,8 @@ fn value_line(heat: &HeatMap) -> String {
             format!("Values: {what}, summed over the twelve tables. Blank (.): {blank}.")
         }
         MapTable::Overlay(a, b) => {
-            let net = if heat.view == MapView::Net {
-                ", without its sign"
-            } else {
-                ""
-            };
             format!(
-                "Values: where {} and {} are both nonzero, the smaller of the two ({what}{net}). Blank (.): {blank}.",
+                "Values: where {} and {} are both nonzero, the smaller of the two ({what}). Blank (.): {blank}.",
                 a.code(),
                 b.code()
             )
@@ -177,10 +174,7 @@ pub fn diagram(heat: &HeatMap) -> String {
         let links = match heat.overlay.as_ref().and_then(|o| o.links) {
             Some(n) => format!(
                 "; {} between {} and {}{}",
-                match n {
-                    1 => "1 link".to_string(),
-                    n => format!("{n} links"),
-                },
+                words::links_count(n),
                 a.code(),
                 b.code(),
                 heat.link
@@ -223,33 +217,143 @@ fn capital(text: &str) -> String {
     })
 }
 
+/// What follows `:map export`: whether to replace a file there (`!`, also
+/// written apart, `:map export ! NAME`) and the file's name, one pair of
+/// quotes around it taken off (`"a name.csv"`).
+pub fn file_words(rest: &str) -> (bool, &str) {
+    let rest = rest.trim();
+    let (force, name) = match rest.strip_prefix('!') {
+        Some(name) => (true, name.trim()),
+        None => (false, rest),
+    };
+    let unquoted = ['"', '\'']
+        .into_iter()
+        .find_map(|q| name.strip_prefix(q)?.strip_suffix(q))
+        .filter(|n| !n.is_empty());
+    (force, unquoted.unwrap_or(name))
+}
+
+/// The file `name` stands for, `home` the home folder: `~/x` in it, a
+/// bare `~` the folder itself (which the write refuses as a folder, rather
+/// than make a file named "~").
+pub fn path_of(name: &str, home: Option<&std::ffi::OsStr>) -> std::path::PathBuf {
+    match (name, name.strip_prefix("~/"), home) {
+        ("~", _, Some(home)) => std::path::PathBuf::from(home),
+        (_, Some(rest), Some(home)) => Path::new(home).join(rest),
+        _ => std::path::PathBuf::from(name),
+    }
+}
+
+/// A folder on the status line is cut to this many characters, in the
+/// middle, so the file's name and the verdict fit 80 columns.
+const FOLDER_ROOM: usize = 24;
+
+/// `folder` in at most `room` characters: its first part, "…" and as many
+/// of its last parts as fit ("/home/…/kibitz/maps"); a last part too long
+/// alone keeps its end ("…ong-folder-name").
+pub fn short_folder(folder: &str, room: usize) -> String {
+    if folder.chars().count() <= room {
+        return folder.to_string();
+    }
+    let parts: Vec<&str> = folder.split('/').collect();
+    let head = match parts.as_slice() {
+        ["", first, ..] => format!("/{first}"),
+        [first, ..] => (*first).to_string(),
+        [] => String::new(),
+    };
+    let mut tail = String::new();
+    for part in parts.iter().skip(2).rev() {
+        let next = if tail.is_empty() {
+            (*part).to_string()
+        } else {
+            format!("{part}/{tail}")
+        };
+        if head.chars().count() + 3 + next.chars().count() > room {
+            break;
+        }
+        tail = next;
+    }
+    if tail.is_empty() {
+        let chars: Vec<char> = folder.chars().collect();
+        let end: String = chars[chars.len() - (room.saturating_sub(1)).min(chars.len())..]
+            .iter()
+            .collect();
+        return format!("…{end}");
+    }
+    format!("{head}/…/{tail}")
+}
+
+/// The file's name, and its folder, short, where the path names one.
+fn name_and_folder(path: &Path) -> (String, Option<String>) {
+    let name = path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let folder = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .map(|p| short_folder(&p.display().to_string(), FOLDER_ROOM));
+    (name, folder)
+}
+
+/// The map written, for the status line: "Map wn+bq", "History map bq",
+/// "Counter-move map".
+fn which(heat: &HeatMap) -> String {
+    match heat.source {
+        MapSource::Tables => format!("Map {}", heat.table.code()),
+        MapSource::History => format!("History map {}", heat.table.code()),
+        MapSource::Counter => "Counter-move map".into(),
+    }
+}
+
 /// Write `heat` (the map shown; `None`: none is) to `path` as its name
 /// says, through [`crate::fsutil`] as the board writes a file the person
 /// named: its folder must be there, a folder or a FIFO is refused, a
 /// device is written into, and a file there is kept unless `force`
-/// (`:map export!`). The answer is the status line's words.
+/// (`:map export!`). The answer is the status line's words: the file's
+/// name first, then the verdict, a long folder cut in the middle, so 80
+/// columns keep what matters.
 pub fn write(heat: Option<&HeatMap>, path: &Path, force: bool) -> Result<String, String> {
     let Some(heat) = heat else {
         return Err("No map is shown: m or :map wn shows one, then :map export FILE.".into());
     };
-    crate::fsutil::check_board_target(path)?;
+    let (name, folder) = name_and_folder(path);
+    crate::fsutil::check_board_target(path).map_err(|why| shorten_paths(&why, path))?;
     if crate::fsutil::replaces_a_file(path) && !force {
-        return Err(format!(
-            "{} exists: :map export! {} replaces it.",
-            path.display(),
-            path.display()
-        ));
+        return Err(match folder {
+            Some(folder) => format!("{name} exists in {folder}: :map export! replaces it."),
+            None => format!("{name} exists: :map export! {name} replaces it."),
+        });
     }
     let format = Format::of(path);
     let text = text(heat, format);
-    crate::fsutil::write_user_file(path, &text)?;
+    crate::fsutil::write_user_file(path, &text).map_err(|why| shorten_paths(&why, path))?;
     let what = match format {
-        Format::Csv => "CSV, 64 rows (a square each) under a header".to_string(),
+        Format::Csv => "CSV, 64 rows and a header".to_string(),
         Format::Diagram => format!("diagram, {} lines", text.lines().count()),
     };
+    let inside = folder.map_or_else(String::new, |f| format!(" in {f}"));
     Ok(format!(
-        "Map ({}) written to {}: {what}.",
-        heat.table.code(),
-        path.display()
+        "{} written to {name}{inside}: {what}.",
+        which(heat)
     ))
+}
+
+/// A refusal's words, the file's name first and the paths in them
+/// written short, so the status line keeps the reason ("x.txt not
+/// written: /tmp/…/no/such: no such folder").
+fn shorten_paths(why: &str, path: &Path) -> String {
+    let full = path.display().to_string();
+    let (name, folder) = name_and_folder(path);
+    let mut why = match why.strip_prefix(&format!("cannot write {full}: ")) {
+        Some(reason) => format!("{name} not written: {reason}"),
+        None => why.to_string(),
+    };
+    let short = folder.map_or_else(|| name.clone(), |f| format!("{f}/{name}"));
+    why = why.replace(&full, &short);
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        let parent = parent.display().to_string();
+        why = why.replace(&parent, &short_folder(&parent, FOLDER_ROOM));
+    }
+    why
 }

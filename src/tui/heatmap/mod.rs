@@ -190,7 +190,7 @@ pub const MAP_WORDS: [(&str, &str); 16] = [
     (":map tables", "back to Greer's move tables"),
     (
         ":map links",
-        "the strongest links of the table shown (of all, when none is), in words",
+        "the strongest links of the table shown (of all, when none is; on an overlay, those between its two tables), in words",
     ),
     (
         ":map export FILE",
@@ -338,12 +338,12 @@ impl MapState {
                 self.source = MapSource::Tables;
                 show(self);
             }
-            _ if word == "overlay" || rest.contains('+') => match overlay::parse(&rest) {
+            _ if word == "overlay" || rest.contains(['+', '∩']) => match overlay::parse(&rest) {
                 Ok(Some((a, b))) => self.shown = Some(MapTable::Overlay(a, b)),
                 Ok(None) => return Err(format!("':map {rest}': {MAP_USAGE}.")),
                 Err(why) => return Err(why),
             },
-            _ => match TableId::parse(&rest) {
+            _ => match overlay::table(&rest) {
                 Some(id) => {
                     self.shown = Some(MapTable::One(id));
                     self.first = Some(id);

@@ -55,23 +55,55 @@ pub fn links_between(links: &[TableLink], a: TableId, b: TableId) -> Vec<&TableL
         .collect()
 }
 
-/// The two tables of `wn+bq`, or of `overlay wn bq` (`overlay white
-/// knight black queen` too). `Err`: what is wrong with the words, for the
-/// status line; `Ok(None)`: not an overlay.
+/// A table named by its code or its words, a plural too ("black queens").
+pub fn table(text: &str) -> Option<TableId> {
+    let text = text.trim();
+    TableId::parse(text).or_else(|| {
+        text.strip_suffix('s')
+            .filter(|t| t.contains(' '))
+            .and_then(TableId::parse)
+    })
+}
+
+/// The two tables of `wn+bq` (`wn ∩ bq`, as the legend writes it), or of
+/// `overlay wn bq` (`overlay white knight black queen`, `overlay wn+bq`
+/// too). `Err`: what is wrong with the words, for the status line;
+/// `Ok(None)`: not an overlay.
 pub fn parse(rest: &str) -> Result<Option<(TableId, TableId)>, String> {
-    let (a, b) = if let Some((a, b)) = rest.split_once('+') {
-        (a.trim().to_string(), b.trim().to_string())
-    } else if let Some(tail) = rest.strip_prefix("overlay") {
+    let rest = rest.trim();
+    let typed = format!("':map {rest}'");
+    let words = rest.strip_prefix("overlay").map(str::trim);
+    let joined = words.unwrap_or(rest).replace('∩', "+");
+    let (a, b) = if let Some((a, b)) = joined.split_once('+') {
+        match (a.trim(), b.trim()) {
+            ("", "") => return Err(format!("{typed}: two tables are missing: {USAGE}")),
+            ("", _) => return Err(format!("{typed}: the first table is missing: {USAGE}")),
+            (_, "") => return Err(format!("{typed}: a second table is missing: {USAGE}")),
+            (a, b) => (a.to_string(), b.to_string()),
+        }
+    } else if let Some(tail) = words {
         let words: Vec<&str> = tail.split_whitespace().collect();
+        let word = |w: &str| matches!(w, "white" | "black");
         match words.as_slice() {
-            [a, b] => (a.to_string(), b.to_string()),
-            [c1, p1, c2, p2] => (format!("{c1} {p1}"), format!("{c2} {p2}")),
-            _ => return Err(USAGE.into()),
+            [] => return Err(format!("{typed}: two tables are missing: {USAGE}")),
+            [a, b] if !word(a) => (a.to_string(), b.to_string()),
+            [c1, p1, c2, p2] if word(c1) && word(c2) => {
+                (format!("{c1} {p1}"), format!("{c2} {p2}"))
+            }
+            [_] | [_, _] => {
+                return Err(format!("{typed}: a second table is missing: {USAGE}"));
+            }
+            [_, _, _] => {
+                return Err(format!(
+                    "{typed}: name both tables the same way, wn bq or white knight black queen."
+                ));
+            }
+            _ => return Err(format!("{typed}: two tables, not more: {USAGE}")),
         }
     } else {
         return Ok(None);
     };
-    match (TableId::parse(&a), TableId::parse(&b)) {
+    match (table(&a), table(&b)) {
         (Some(a), Some(b)) if a == b => Err(format!(
             "An overlay is of two different tables: {} twice shows it alone (:map {}).",
             a.code(),

@@ -39,7 +39,7 @@ fn ties_share_a_band_and_one_value_is_the_top() {
     values[5] = 1;
     let bands = bands(&values, nonzero(&values));
     assert_eq!(bands[3], bands[4]);
-    assert_eq!(bands[3], Some(1), "places 0 and 1 of 3: the middle is 0.5");
+    assert_eq!(bands[3], Some(0), "the strongest share the top band");
     assert_eq!(bands[5], Some(4));
     let mut one = [0i64; 64];
     one[9] = -3;

@@ -19,6 +19,10 @@ pub struct MapLegend<'a> {
     pub theme: &'a Theme,
     /// Whether the board's squares have room for the numbers.
     pub numbers_fit: bool,
+    /// The square under the cursor, where its band's mark is hidden (the
+    /// cursor's brackets take the piece's row and the numbers the row
+    /// above): the legend says it instead.
+    pub hidden_mark: Option<shakmaty::Square>,
 }
 
 impl MapLegend<'_> {
@@ -78,12 +82,17 @@ impl MapLegend<'_> {
         if !heat.learned && heat.note.is_empty() {
             parts.push((1, vec![sep(), Span::raw("nothing learned")]));
         }
-        if let Some(shared) = words::overlay_shared(heat) {
-            parts.push((1, vec![sep(), Span::raw(shared)]));
+        // An overlay's shared squares and links, short ("61 shared · 12
+        // links") to fit 80 columns beside the scale, which ranks above
+        // them: the map cannot be read without it.
+        if let Some(counts) = words::overlay_short(heat) {
+            parts.push((2, vec![sep(), Span::raw(counts)]));
         }
         if heat.show_numbers && !self.numbers_fit {
-            // Said early: on a small screen it is why # shows nothing.
-            parts.push((1, vec![sep(), Span::raw("no room for numbers")]));
+            // Said early: on a small screen it is why # shows nothing. An
+            // overlay's legend keeps its scale and counts first.
+            let rank = if heat.overlay.is_some() { 2 } else { 1 };
+            parts.push((rank, vec![sep(), Span::raw("no room for numbers")]));
         }
         let (most, least) = match heat.diverging() {
             true => ("gained", "lost"),
@@ -122,6 +131,17 @@ impl MapLegend<'_> {
             }
         }
         parts.push((1, scale));
+        if let Some(square) = self.hidden_mark
+            && let Some(band) = heat.bands[square.to_usize()]
+        {
+            parts.push((
+                1,
+                vec![
+                    sep(),
+                    Span::raw(format!("{square} {}", heat.band_label(band))),
+                ],
+            ));
+        }
         // Which tables these are (learnt over the game, at which ply):
         // after the scale, which the map cannot be read without.
         parts.extend(self.note());
@@ -133,21 +153,20 @@ impl MapLegend<'_> {
             };
             parts.push((6, vec![sep(), Span::raw(what)]));
         }
-        if let Some(links) = words::overlay_links(heat) {
-            parts.push((2, vec![sep(), Span::raw(links)]));
-        }
         if let Some(value) = words::overlay_value(heat) {
-            parts.push((2, vec![sep(), Span::raw(value)]));
+            parts.push((3, vec![sep(), Span::raw(value)]));
         }
         if !counts.is_empty() {
             parts.push((4, vec![sep(), Span::raw(counts)]));
         }
         parts.push((5, vec![sep(), Span::raw(words::blank(heat))]));
         if let Some(link) = &heat.link {
-            parts.push((3, vec![sep(), Span::raw(format!("link {link}"))]));
+            // An overlay's keys go before its strongest link.
+            let rank = if heat.overlay.is_some() { 4 } else { 3 };
+            parts.push((rank, vec![sep(), Span::raw(format!("link {link}"))]));
         }
         parts.push((
-            // An overlay's links and value go before the keys.
+            // An overlay's counts and value go before the keys.
             if heat.overlay.is_some() { 3 } else { 2 },
             vec![sep(), Span::styled("m next, M view, # numbers", dim)],
         ));

@@ -77,7 +77,12 @@ pub fn fit(text: &str, width: usize) -> String {
     }
     let kept: String = text.chars().take(width - 1).collect();
     let whole = match kept.rfind(' ') {
-        Some(space) if !text[kept.len()..].starts_with(' ') => kept[..space].trim_end(),
+        // Back to the word's start only where a word is left before it:
+        // a long path with nothing before it is cut inside, not to a
+        // lone "…".
+        Some(space) if !text[kept.len()..].starts_with(' ') && !kept[..space].trim().is_empty() => {
+            kept[..space].trim_end()
+        }
         _ => kept.trim_end(),
     };
     // Cut after a whole part: never on a separator left dangling
@@ -89,9 +94,54 @@ pub fn fit(text: &str, width: usize) -> String {
     format!("{whole}…")
 }
 
+/// [`fit`] for a text of parts joined by " · " (the status line's): a cut
+/// goes back to the end of a whole part where one fits, so no number or
+/// "no" is left alone before the "…" ("4…" reads like a cut number).
+pub fn fit_parts(text: &str, width: usize) -> String {
+    const SEP: &str = " · ";
+    let cut = fit(text, width);
+    let Some(kept) = cut.strip_suffix('…') else {
+        return cut;
+    };
+    let rest = &text[kept.len().min(text.len())..];
+    if !text.starts_with(kept) || rest.starts_with(SEP) {
+        return cut;
+    }
+    match kept.rfind(SEP) {
+        Some(end) if !kept[..end].trim().is_empty() => format!("{}…", &kept[..end]),
+        _ => cut,
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::fit;
+    use super::{fit, fit_parts};
+
+    #[test]
+    fn a_long_first_word_is_cut_inside_not_to_a_lone_ellipsis() {
+        let said =
+            " /tmp/a/very/long/folder/name/map.csv exists: :map export! map.csv replaces it.";
+        let cut = fit(said, 20);
+        assert_eq!(cut, " /tmp/a/very/long/f…");
+    }
+
+    #[test]
+    fn parts_are_cut_whole() {
+        let said = "Move-table map: white knight ∩ black queen · 61 shared · 4 links · touches.";
+        // Not "… · 61 shared · 4…".
+        assert_eq!(
+            fit_parts(said, 62),
+            "Move-table map: white knight ∩ black queen · 61 shared…"
+        );
+        assert_eq!(fit_parts(said, 80), said);
+        // A cut at a part's end stays there.
+        assert_eq!(
+            fit_parts(said, 66),
+            "Move-table map: white knight ∩ black queen · 61 shared · 4 links…"
+        );
+        // The first part alone is cut at a word.
+        assert_eq!(fit_parts(said, 30), "Move-table map: white knight…");
+    }
 
     #[test]
     fn fit_cuts_at_a_word_with_an_ellipsis() {

@@ -109,7 +109,7 @@ fn the_csv_names_the_bands_as_the_board_marks_them() {
     assert_eq!(net.lines().count(), 65);
     let history = csv(&heat_of(&["history"]));
     assert!(
-        history.contains("\na1,0,,all,importance,,history\n"),
+        history.contains("\na1,0,,all,|score|,,history\n"),
         "{history}"
     );
 }
@@ -150,11 +150,9 @@ fn the_counter_map_exports_its_two_squares() {
         "{text}"
     );
     assert!(text.lines().all(|l| l.matches(',').count() == 6), "{text}");
-    assert!(text.contains("\nf6,,to,wn+bq,touches,,counter\n"), "{text}");
-    assert!(
-        text.contains("\ng8,,from,wn+bq,touches,,counter\n"),
-        "{text}"
-    );
+    // No table or view: the counter map shows neither.
+    assert!(text.contains("\nf6,,to,,,,counter\n"), "{text}");
+    assert!(text.contains("\ng8,,from,,,,counter\n"), "{text}");
     let diagram = diagram(&heat);
     assert!(
         diagram.starts_with(
@@ -181,4 +179,72 @@ fn no_map_no_export() {
     let why = write(None, Path::new("never-written.csv"), false).unwrap_err();
     assert!(why.starts_with("No map is shown"), "{why}");
     assert!(!Path::new("never-written.csv").exists());
+}
+
+/// What follows `:map export`: `!` apart or joined, one pair of quotes off.
+#[test]
+fn the_file_words() {
+    assert_eq!(file_words(" map.csv"), (false, "map.csv"));
+    assert_eq!(file_words("! y.csv"), (true, "y.csv"));
+    assert_eq!(file_words(" ! y.csv"), (true, "y.csv"));
+    assert_eq!(file_words("!y.csv"), (true, "y.csv"));
+    assert_eq!(
+        file_words(" \"quoted name.csv\""),
+        (false, "quoted name.csv")
+    );
+    assert_eq!(file_words("! 'a b.txt'"), (true, "a b.txt"));
+    assert_eq!(file_words(" \"\""), (false, "\"\""));
+}
+
+/// A long folder is cut in the middle, its last parts kept.
+#[test]
+fn a_long_folder_is_cut_in_the_middle() {
+    assert_eq!(short_folder("/tmp/maps", 24), "/tmp/maps");
+    assert_eq!(
+        short_folder("/home/someone/very/long/path/of/kibitz/maps", 24),
+        "/home/…/of/kibitz/maps"
+    );
+    assert_eq!(
+        short_folder("/home/a-folder-name-longer-than-the-room", 12),
+        "…an-the-room"
+    );
+}
+
+/// The overlay's net view says its values have no sign, in the diagram
+/// and the legend's words alike; no links is said as the legend says it.
+#[test]
+fn the_overlay_net_view_says_it_has_no_sign() {
+    let heat = heat_of(&["wn+bq", "net"]);
+    assert_eq!(
+        words::shown_counts(&heat),
+        "gains - losses, without its sign"
+    );
+    assert!(
+        diagram(&heat).contains("(gains - losses, without its sign)"),
+        "{}",
+        diagram(&heat)
+    );
+    let none = diagram(&heat_of(&["wn+wb"]));
+    assert!(none.contains("; no links between wn and wb."), "{none}");
+}
+
+/// `~` alone is the home folder (refused as a folder when written), not a
+/// file named "~"; `~/x` is in it.
+#[test]
+fn a_tilde_is_the_home_folder() {
+    let home = std::ffi::OsStr::new("/home/someone");
+    assert_eq!(path_of("~", Some(home)), Path::new("/home/someone"));
+    assert_eq!(
+        path_of("~/maps/a.csv", Some(home)),
+        Path::new("/home/someone/maps/a.csv")
+    );
+    assert_eq!(path_of("a~.csv", Some(home)), Path::new("a~.csv"));
+    let folder = std::env::temp_dir();
+    let why = write(
+        Some(&heat_of(&["wn"])),
+        &path_of("~", Some(folder.as_os_str())),
+        false,
+    )
+    .unwrap_err();
+    assert!(why.contains("directory"), "{why}");
 }

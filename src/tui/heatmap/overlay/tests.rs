@@ -164,6 +164,45 @@ fn the_words_of_an_overlay() {
     assert_eq!(state.shown, Some(MapTable::Overlay(WN, BQ)), "kept");
 }
 
+/// The trial's mistyped overlays: each is read, or answered with what is
+/// wrong.
+#[test]
+fn mistyped_overlays_are_read_or_named() {
+    let err = |text: &str| parse(text).unwrap_err();
+    assert!(
+        err("wn+").contains("a second table is missing"),
+        "{}",
+        err("wn+")
+    );
+    assert!(
+        err("+bq").contains("the first table is missing"),
+        "{}",
+        err("+bq")
+    );
+    assert!(
+        err("overlay wn").contains("a second table is missing"),
+        "{}",
+        err("overlay wn")
+    );
+    assert!(
+        err("overlay white knight bq").contains("the same way"),
+        "{}",
+        err("overlay white knight bq")
+    );
+    assert_eq!(parse("overlay wn+bq"), Ok(Some((WN, BQ))));
+    assert_eq!(parse("wn ∩ bq"), Ok(Some((WN, BQ))));
+    assert_eq!(
+        parse("overlay white knights black queens"),
+        Ok(Some((WN, BQ)))
+    );
+    assert_eq!(parse("white knights+bq"), Ok(Some((WN, BQ))));
+    let mut state = MapState::default();
+    assert!(state.command("wn ∩ bq").is_ok());
+    assert_eq!(state.shown, Some(MapTable::Overlay(WN, BQ)));
+    assert!(state.command("black queens").is_ok());
+    assert_eq!(state.shown, Some(MapTable::One(BQ)));
+}
+
 #[test]
 fn m_and_all_leave_the_overlay() {
     let mut state = MapState::default();
