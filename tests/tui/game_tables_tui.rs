@@ -336,3 +336,26 @@ fn the_walk_sends_each_ply_and_its_last_tables_are_the_clis_last_snapshot() {
     );
     assert_eq!(count, 1);
 }
+
+/// An export under `:map game-history` says which ply of the game its
+/// tables come from, in the diagram's title and a CSV column.
+#[test]
+fn an_export_names_the_game_ply_its_tables_come_from() {
+    let (mut board, id) = learning((120, 40), false);
+    feed_five(&mut board, id);
+    to_ply(&mut board, 3);
+    let home = crate::common::TempHome::new("game-history-export");
+    let diagram = home.join("ply3.txt");
+    let csv = home.join("ply3.csv");
+    board.typed(&format!("map export {}", diagram.display()));
+    board.typed(&format!("map export {}", csv.display()));
+    let text = std::fs::read_to_string(&diagram).unwrap();
+    assert!(
+        text.lines().next().unwrap().ends_with("· game ply 3/10"),
+        "{text}"
+    );
+    let rows = std::fs::read_to_string(&csv).unwrap();
+    let mut lines = rows.lines();
+    assert!(lines.next().unwrap().ends_with(",note"), "{rows}");
+    assert!(lines.all(|l| l.ends_with(",game ply 3/10")), "{rows}");
+}

@@ -17,7 +17,9 @@ impl App {
         let last = shown
             .last_move
             .map(|m| (!shakmaty::Position::turn(shown.position), m));
-        self.cx.map.heat(self.map_tables(), last)
+        let mut heat = self.cx.map.heat(self.map_tables(), last)?;
+        heat.note = self.mode.get().map_note(&self.cx);
+        Some(heat)
     }
 
     /// `:map export FILE` (`:map export! FILE` replaces a file there):

@@ -81,6 +81,12 @@ pub fn csv(heat: &HeatMap) -> String {
     if let (MapTable::Overlay(a, b), Some(_)) = (heat.table, &heat.overlay) {
         out.push_str(&format!(",{},{}", a.code(), b.code()));
     }
+    // The mode's note on where the tables come from ("game ply 12/98"), as
+    // a last column, when there is one.
+    let note = heat.note.first();
+    if note.is_some() {
+        out.push_str(",note");
+    }
     out.push('\n');
     // The view in the screen's words: the history's "|score|"; the
     // counter map has no table or view shown, so none is written.
@@ -104,6 +110,9 @@ pub fn csv(heat: &HeatMap) -> String {
         if let Some(overlay) = &heat.overlay {
             out.push_str(&format!(",{},{}", overlay.first[i], overlay.second[i]));
         }
+        if let Some(note) = note {
+            out.push_str(&format!(",{}", note.replace(',', ";")));
+        }
         out.push('\n');
     }
     out
@@ -111,6 +120,17 @@ pub fn csv(heat: &HeatMap) -> String {
 
 /// The map's first line: what it is.
 pub fn title(heat: &HeatMap) -> String {
+    let title = source_title(heat);
+    // Where the mode says the tables come from (the analysis board's
+    // `:map game-history`: "game ply 12/98"), so that two exports of the
+    // same game can be told apart.
+    match heat.note.first() {
+        Some(note) => format!("{title} · {note}"),
+        None => title,
+    }
+}
+
+fn source_title(heat: &HeatMap) -> String {
     let scope = match (heat.history_at_end, heat.scope) {
         (false, Scope::Search) => "this search",
         (replay, scope) => words::scope_words(scope, replay),
