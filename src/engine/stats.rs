@@ -138,6 +138,24 @@ pub struct ChainStats {
     pub moves_searched: u64,
 }
 
+impl std::ops::AddAssign for ChainStats {
+    /// Sums over several searches (the experiment's positions).
+    fn add_assign(&mut self, one: ChainStats) {
+        self.interior += one.interior;
+        self.horizon += one.horizon;
+        self.table_nodes += one.table_nodes;
+        self.table_moves += one.table_moves;
+        self.table_best += one.table_best;
+        self.chain_nodes += one.chain_nodes;
+        self.chain_moves += one.chain_moves;
+        self.forced_moves += one.forced_moves;
+        self.chains_invalid += one.chains_invalid;
+        self.chains_stored += one.chains_stored;
+        self.pruned += one.pruned;
+        self.moves_searched += one.moves_searched;
+    }
+}
+
 impl ChainStats {
     /// Table 1's node count: the alpha-beta stage, without quiescence.
     pub fn alpha_beta_nodes(&self) -> u64 {

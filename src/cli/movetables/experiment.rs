@@ -128,11 +128,6 @@ impl Experiment {
     pub fn is_papers(&self) -> bool {
         self.built_in && self.depth == 5 && self.positions == BUILT_IN_PLIES
     }
-
-    /// Positions searched.
-    pub fn searched(&self) -> usize {
-        self.positions
-    }
 }
 
 impl ExperimentArgs {
@@ -277,7 +272,7 @@ pub fn run_experiment(
                 );
                 let stats = result.stats.chains.unwrap_or_default();
                 quiescence += result.nodes - stats.alpha_beta_nodes();
-                add(&mut chains, &stats);
+                chains += stats;
                 best_moves.push(result.best_move);
             }
             ExperimentRow {
@@ -320,21 +315,6 @@ fn engine_moves(positions: &[Chess], keys: &[Vec<u64>], depth: u32) -> Vec<Optio
             .best_move
         })
         .collect()
-}
-
-fn add(sum: &mut ChainStats, one: &ChainStats) {
-    sum.interior += one.interior;
-    sum.horizon += one.horizon;
-    sum.table_nodes += one.table_nodes;
-    sum.table_moves += one.table_moves;
-    sum.table_best += one.table_best;
-    sum.chain_nodes += one.chain_nodes;
-    sum.chain_moves += one.chain_moves;
-    sum.forced_moves += one.forced_moves;
-    sum.chains_invalid += one.chains_invalid;
-    sum.chains_stored += one.chains_stored;
-    sum.pruned += one.pruned;
-    sum.moves_searched += one.moves_searched;
 }
 
 fn paper_nodes(table_moves: u8) -> Option<u64> {
@@ -477,7 +457,7 @@ fn write_table(
     writeln!(out)?;
     let notes = format!(
         "nodes: the mean a position of the alpha-beta stage (interior and horizon nodes, as the paper counts). ratio: against the chains alone. tables: the interior nodes where a table move was searched (the paper: about 30%). same: positions where the setting chose the chains' own move; engine: where it chose the move of kibitz's full search to the same depth (of {}).{}",
-        experiment.searched(),
+        experiment.positions,
         if paper {
             " paper: the paper's mean nodes and their ratio to its chains alone (98 positions of one game, depth 5)."
         } else {
