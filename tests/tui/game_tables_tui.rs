@@ -359,3 +359,41 @@ fn an_export_names_the_game_ply_its_tables_come_from() {
     assert!(lines.next().unwrap().ends_with(",note"), "{rows}");
     assert!(lines.all(|l| l.ends_with(",game ply 3/10")), "{rows}");
 }
+
+/// A second `on` says it is on instead of starting over; a move-table
+/// setting away from the defaults is named, since it changes what the walk
+/// learns.
+#[test]
+fn on_again_keeps_the_walk_and_settings_away_from_the_defaults_are_named() {
+    let (mut board, _) = learning((120, 40), false);
+    board.typed("map game-history on");
+    assert!(
+        !board
+            .serve()
+            .iter()
+            .any(|r| matches!(r, Request::GameTables { .. })),
+        "no second walk"
+    );
+    let (said, _) = board.status().unwrap();
+    assert!(
+        said.contains(":map game-history is on (0 of 10 plies learnt)"),
+        "{said}"
+    );
+
+    let settings = kibitz::config::Settings {
+        move_table_moves: 2,
+        move_table_decrement: Decrement::All,
+        ..kibitz::config::Settings::default()
+    };
+    let mut board = Board::options((120, 40))
+        .settings(settings)
+        .plain_text()
+        .analysis();
+    board.open(&testdata(MOLINARI), Some(1));
+    board.typed("map game-history on");
+    let (said, _) = board.status().unwrap();
+    assert!(
+        said.contains("(10 plies, depth 5, 2 table moves, rule all)"),
+        "{said}"
+    );
+}

@@ -141,6 +141,21 @@ impl Analysis {
             );
             return;
         }
+        // Already learnt (or learning) over this main line: nothing to
+        // start again.
+        if arg == "on"
+            && let Some(tables) = &self.game_tables
+        {
+            cx.say(
+                format!(
+                    ":map game-history is on ({} of {} learnt).",
+                    tables.learnt(),
+                    plies_text(tables.plies())
+                ),
+                Tone::Info,
+            );
+            return;
+        }
         let line = self.tree.mainline_positions();
         if line.len() < 2 {
             cx.say(
@@ -168,10 +183,30 @@ impl Analysis {
         if cx.map.shown.is_none() {
             cx.map.shown = Some(crate::tui::heatmap::MapTable::All);
         }
+        // The walk searches as the engine does, with the settings' table
+        // options: a setting away from the defaults is named, since it
+        // changes what is learnt (and `movetables --pgn` has no such
+        // setting).
+        let defaults = crate::engine::SearchOptions::default();
+        let mut settings = Vec::new();
+        if options.table_moves != defaults.table_moves {
+            settings.push(format!("{} table moves", options.table_moves));
+        }
+        if options.table_decrement != defaults.table_decrement {
+            settings.push(format!("rule {}", options.table_decrement.name()));
+        }
+        if options.table_threshold != defaults.table_threshold {
+            settings.push(format!("threshold {}", options.table_threshold));
+        }
+        let settings = if settings.is_empty() {
+            String::new()
+        } else {
+            format!(", {}", settings.join(", "))
+        };
         cx.say(
             format!(
-                "Learning the game's tables ({}, depth {GAME_TABLES_DEPTH}): the map follows your move.",
-                if plies == 1 { "1 ply".to_string() } else { format!("{plies} plies") }
+                "Learning the game's tables ({}, depth {GAME_TABLES_DEPTH}{settings}): the map follows your move.",
+                plies_text(plies)
             ),
             Tone::Info,
         );
@@ -222,5 +257,14 @@ impl Analysis {
         if let Some(learnt) = self.game_tables.as_mut().filter(|t| t.id == id) {
             learnt.done = true;
         }
+    }
+}
+
+/// "1 ply", "98 plies".
+fn plies_text(plies: usize) -> String {
+    if plies == 1 {
+        "1 ply".to_string()
+    } else {
+        format!("{plies} plies")
     }
 }
