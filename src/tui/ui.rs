@@ -60,7 +60,7 @@ fn draw_screen(frame: &mut Frame, app: &App, now: Instant) {
     };
     draw_top(frame, app, screen.top, &theme);
     let map = Map {
-        heat: heat_map(app),
+        heat: app.heat_shown(),
         palette: MapPalette::new(cx.services.settings.theme, cx.no_color),
     };
     draw_board(frame, app, &screen, &theme, &map);
@@ -80,15 +80,6 @@ fn draw_screen(frame: &mut Frame, app: &App, now: Instant) {
 struct Map {
     heat: Option<HeatMap>,
     palette: MapPalette,
-}
-
-/// The map of the tables on show (see [`App::map_tables`]).
-fn heat_map(app: &App) -> Option<HeatMap> {
-    let shown = app.mode.get().board(&app.cx);
-    let last = shown.last_move.map(|m| (!shown.position.turn(), m));
-    let mut heat = app.cx.map.heat(app.map_tables(), last)?;
-    heat.note = app.mode.get().map_note(&app.cx);
-    Some(heat)
 }
 
 /// One panel beside or under the board: the mode's own, or one every

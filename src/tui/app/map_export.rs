@@ -11,8 +11,10 @@ use crate::tui::shared::Tone;
 use super::App;
 
 impl App {
-    /// The map as the board draws it now (see `ui::heat_map`).
-    pub(super) fn heat_shown(&self) -> Option<HeatMap> {
+    /// The map as the board draws it now: the tables on show, the last
+    /// move marked, and the mode's note on where they come from. The board
+    /// draws this, and `:map export` writes it.
+    pub(crate) fn heat_shown(&self) -> Option<HeatMap> {
         let shown = self.mode.get().board(&self.cx);
         let last = shown
             .last_move
