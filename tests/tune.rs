@@ -1,4 +1,4 @@
-//! `kibitz tune selfplay` and `kibitz tune fit`, run as a user runs them.
+//! `kibitz tune selfplay`, `fit`, `net`, `spsa` and `match`, run as a user runs them.
 
 mod common;
 
@@ -284,4 +284,100 @@ fn selfplay_plays_with_the_evaluation_named_and_refuses_a_bad_network_file() {
         written.is_empty(),
         "nothing is written for a refused network"
     );
+}
+
+/// `tune spsa`: a short run moves the parameters it tunes and no other,
+/// the same seed on one thread plays the same run, the state file holds
+/// what the run printed, and `--start` takes that back.
+#[test]
+fn spsa_tunes_the_parameters_named_and_a_seed_repeats_the_run() {
+    let home = TempHome::new("tune-spsa");
+    let run = |name: &str| {
+        let out = home.join(name);
+        let output = home
+            .command()
+            .args(["tune", "spsa", "--iterations", "6", "--nodes", "300"])
+            .args(["--params", "rfp_margin,lmr_base", "--learning-rate", "0.5"])
+            .args(["--threads", "1", "--seed", "9", "--json", "--out"])
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{output:?}");
+        let summary = json_lines(&output.stdout).pop().unwrap();
+        let saved: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+        (summary, saved)
+    };
+    let (summary, saved) = run("a.json");
+    assert_eq!(summary["type"], "spsa");
+    assert_eq!(summary["iterations"], 6);
+    let games: u64 = ["plus_wins", "draws", "plus_losses"]
+        .iter()
+        .map(|k| summary[k].as_u64().unwrap())
+        .sum();
+    assert_eq!(games, 12);
+    let values = summary["values"].as_object().unwrap();
+    assert_eq!(
+        values.keys().collect::<Vec<_>>(),
+        ["lmr_base", "rfp_margin"],
+        "only the parameters named are tuned"
+    );
+    assert_eq!(saved["values"], summary["values"]);
+    let (again, _) = run("b.json");
+    assert_eq!(again["values"], summary["values"], "the same seed, the same run");
+    // The printed start is the rounded values, and `--start` takes it.
+    let start = summary["start"].as_str().unwrap().to_string();
+    for pair in start.split(',').filter(|p| !p.is_empty()) {
+        let (name, value) = pair.split_once('=').unwrap();
+        let tuned = values[name].as_f64().unwrap();
+        assert_eq!(value.parse::<f64>().unwrap(), tuned.round(), "{pair}");
+    }
+    let listed = home
+        .command()
+        .args(["tune", "spsa", "--list", "--start"])
+        .arg(if start.is_empty() { "rfp_margin=81" } else { &start })
+        .output()
+        .unwrap();
+    assert!(listed.status.success(), "{listed:?}");
+    let text = String::from_utf8_lossy(&listed.stdout);
+    assert!(text.contains("(the engine's: "), "{text}");
+    assert!(text.lines().any(|l| l.starts_with("probcut_margin")), "{text}");
+}
+
+/// `tune match`: the pairs add up, identical sides are level within the
+/// interval, and bad parameters exit 2 with the reason.
+#[test]
+fn match_reports_the_score_and_bad_parameters_exit_2() {
+    let home = TempHome::new("tune-match");
+    let output = home
+        .command()
+        .args(["tune", "match", "--b", "rfp_margin=80", "--pairs", "4"])
+        .args(["--nodes", "300", "--threads", "2", "--json"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let summary = json_lines(&output.stdout).pop().unwrap();
+    assert_eq!(summary["type"], "match");
+    let games: u64 = ["wins", "draws", "losses"]
+        .iter()
+        .map(|k| summary[k].as_u64().unwrap())
+        .sum();
+    assert_eq!(games, 8);
+    // The same parameters on both sides (80 is the default) play the same
+    // moves from the same opening: each pair is split evenly.
+    assert_eq!(summary["score"], 0.5, "{summary}");
+    assert!(summary["elo_low"].as_f64().unwrap() <= 0.0);
+    assert!(summary["elo_high"].as_f64().unwrap() >= 0.0);
+    for (args, says) in [
+        (vec!["match", "--a", "rfp_margin=5"], "out of range"),
+        (vec!["match", "--b", "nonsense=1"], "no search parameter"),
+        (vec!["match", "--pairs", "0"], "--pairs 0"),
+        (vec!["spsa", "--params", "lmr_base,nope"], "`nope`"),
+        (vec!["spsa", "--learning-rate", "0"], "--learning-rate"),
+        (vec!["spsa", "--start", "lmr_base"], "name=value"),
+    ] {
+        let output = home.command().arg("tune").args(&args).output().unwrap();
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {output:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains(says), "{args:?}: {stderr}");
+    }
 }

@@ -113,7 +113,15 @@ impl Commands {
             Commands::Book(command) => command.run(out),
             Commands::Pgn(args) => args.run(out),
             Commands::Tb(command) => command.run(out),
-            Commands::Tune(command) => command.run(out),
+            Commands::Tune(command) => {
+                let stop = matches!(
+                    command,
+                    super::tune::TuneCommand::Spsa(_) | super::tune::TuneCommand::Match(_)
+                )
+                    .then(stop_on_interrupt)
+                    .flatten();
+                command.run(stop, out)
+            }
             Commands::Describe(args) => args.run(out),
             Commands::Review(args) if args.all => {
                 super::review_all::run(args, stop_on_interrupt(), out)

@@ -31,6 +31,7 @@ pub mod trace_tree;
 pub mod train;
 mod train_session;
 pub mod tune;
+mod tune_search;
 
 use serde_json::json;
 use shakmaty::{Chess, Move, Position};

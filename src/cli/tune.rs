@@ -1,5 +1,6 @@
 //! `kibitz tune selfplay` and `kibitz tune fit`: the evaluation's weights
-//! fitted to the results of kibitz's own games (Texel's method).
+//! fitted to the results of kibitz's own games (Texel's method); `tune
+//! spsa` is in `tune_spsa.rs`.
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -27,14 +28,26 @@ pub enum TuneCommand {
     Fit(FitArgs),
     /// Train the evaluation network on `tune selfplay` data (FEN;result;score lines) and write it.
     Net(NetArgs),
+    /// Tune the search's margins, depths and reductions in self-play games
+    /// (SPSA) and print them.
+    Spsa(super::tune_search::SpsaArgs),
+    /// Play two sets of search parameters against each other in self-play
+    /// games and print the Elo difference.
+    Match(super::tune_search::MatchArgs),
 }
 
 impl TuneCommand {
-    pub fn run(&self, out: &mut dyn Write) -> Result<(), CliError> {
+    pub fn run(
+        &self,
+        stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+        out: &mut dyn Write,
+    ) -> Result<(), CliError> {
         match self {
             TuneCommand::Selfplay(args) => selfplay(args, out),
             TuneCommand::Fit(args) => fit(args, out),
             TuneCommand::Net(args) => net(args, out),
+            TuneCommand::Spsa(args) => super::tune_search::run(args, stop, out),
+            TuneCommand::Match(args) => super::tune_search::run_match(args, stop, out),
         }
     }
 }

@@ -18,6 +18,7 @@ pub mod movetables;
 mod negamax;
 pub mod nnue;
 pub mod ordering;
+pub mod params;
 mod pawns;
 pub mod protocol;
 mod pst;

@@ -351,6 +351,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                 node.static_eval,
                 null_allowed,
                 node.cut_node,
+                node.hit,
             ) {
                 return Some(value);
             }
@@ -486,10 +487,8 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                 index += 1;
                 continue;
             }
-            // Killers and the counter-move are quiet moves with a record:
-            // they are not reduced.
-            let reducible =
-                quiet && reason != OrderReason::Killer && reason != OrderReason::CounterMove;
+            // Quiet moves may be searched shallower (see `pvs.rs`).
+            let reducible = quiet;
             let extension = if Some(m) == node.hash_move {
                 node.hash_move_extension
             } else {

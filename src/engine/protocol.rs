@@ -216,6 +216,9 @@ pub struct SearchOptions {
     /// teaching, never for play (it is not offered over UCI or in the
     /// settings).
     pub move_chains: bool,
+    /// The selective rules' margins, depths and reductions (`params.rs`),
+    /// tuned in games by `kibitz tune spsa`.
+    pub params: super::params::SearchParams,
 }
 
 /// Table moves searched first by default (measured: see CHANGELOG.md).
@@ -243,6 +246,7 @@ impl Default for SearchOptions {
             table_threshold: DEFAULT_TABLE_THRESHOLD,
             table_decrement: Decrement::default(),
             move_chains: false,
+            params: super::params::SearchParams::default(),
         }
     }
 }

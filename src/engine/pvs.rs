@@ -16,9 +16,9 @@ use super::searcher::{Searcher, play_with_key};
 use super::trace::{OrderReason, ReSearchReason, TraceEvent, Tracer, WindowKind};
 use super::values::INFINITY;
 
-/// Late-move reductions start at this depth and this move index.
+/// Late-move reductions start at this depth (and at the move number
+/// `SearchParams::lmr_min_move`).
 const LMR_MIN_DEPTH: i32 = 3;
-const LMR_MIN_MOVE: usize = 3;
 // (Shifting a quiet move's reduction by its history score, a ply less or
 // more per 2,048 up to two, scored 49.5%, -3 +/- 25 Elo, over 400 games at
 // 2+0.02 against the build without it: not kept.)
@@ -60,17 +60,29 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         let reduction = if self.options.alpha_beta
             && index > 0
             && reducible
+            && (self.options.params.lmr_killers > 0
+                || !matches!(reason, OrderReason::Killer | OrderReason::CounterMove))
             && self.options.selective
             && depth >= LMR_MIN_DEPTH
-            && index >= LMR_MIN_MOVE
+            && index >= self.options.params.lmr_min_move.max(1) as usize
             && !in_check
             && !gives_check
         {
-            let r = self.reductions[(depth as usize).min(63)][index.min(63)];
+            let params = &self.options.params;
+            let mut r = self.reductions[(depth as usize).min(63)][index.min(63)];
             // At an expected cut node one move is enough to refute, and
             // the first ones tried are the likely refutations: the late
             // ones are reduced a ply more.
-            let r = r + i32::from(cut_node);
+            r += i32::from(cut_node);
+            // Killers and the counter-move are quiet moves with a record
+            // of refuting: a ply less (not at all with `lmr_killers` 0).
+            if matches!(reason, OrderReason::Killer | OrderReason::CounterMove) {
+                r -= 1;
+            }
+            // At a PV node the exact value matters: `lmr_pv` plies less.
+            if beta - alpha > 1 {
+                r -= params.lmr_pv;
+            }
             r.clamp(0, depth - 2)
         } else {
             0

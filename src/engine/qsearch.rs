@@ -24,9 +24,6 @@ use super::trace::{Estimate, OrderReason, Pruning, Shortcut, TraceEvent, Tracer,
 use super::tt::PackedMove;
 use super::values::{DRAW, INFINITY, MATE, MAX_PLY};
 
-/// Delta pruning: a capture that cannot raise the score to alpha even when
-/// it wins this much more than its exchange value is skipped.
-const DELTA_MARGIN: i32 = 200;
 
 /// The engine's quiescence search is bounded in how far it plays out
 /// captures that do not win material. Without a bound, a position full of
@@ -174,9 +171,11 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         for (index, &m) in moves.iter().enumerate() {
             if !in_check {
                 let delta = self.options.selective && ab;
+                // Delta pruning's margin (`SearchParams::delta_margin`).
+                let delta_margin = self.options.params.delta_margin;
                 // Whether a capture gaining `gain` could bring the score
                 // within reach of alpha (delta pruning skips it if not).
-                let reaches = |gain: i32| stand_pat + gain + DELTA_MARGIN > alpha;
+                let reaches = |gain: i32| stand_pat + gain + delta_margin > alpha;
                 // Most captures are settled by the exchange's bounds alone
                 // (see `see_bounds`): one that cannot reach alpha even
                 // winning its victim outright is skipped either way, and
@@ -207,7 +206,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                         let estimate = (reason == Pruning::Delta).then(|| Estimate {
                             static_eval: stand_pat,
                             gain: gain.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16,
-                            margin: DELTA_MARGIN as i16,
+                            margin: delta_margin.clamp(0, i32::from(i16::MAX)) as i16,
                         });
                         self.tracer.record(TraceEvent::MovePruned {
                             ply,

@@ -20,8 +20,6 @@ use super::time::{NEW_ITERATION_SHARE, time_scale};
 use super::trace::{OrderReason, TraceEvent, Tracer};
 use super::values::{INFINITY, MATE, MATE_BOUND};
 
-/// First aspiration window half-width; doubled after each failure.
-const ASPIRATION_WINDOW: i32 = 25;
 
 /// How many iterations in a row must return the same mate before a timed
 /// search stops early on it.
@@ -320,13 +318,15 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         previous: Option<i32>,
     ) -> i32 {
         let use_window = self.options.aspiration && self.options.alpha_beta && depth >= 4;
+        // The first window's half-width; doubled after each failure.
+        let window = self.options.params.aspiration_window.max(1);
         let (mut alpha, mut beta) = match previous {
             Some(v) if use_window && v.abs() < MATE_BOUND => {
-                (v - ASPIRATION_WINDOW, v + ASPIRATION_WINDOW)
+                (v - window, v + window)
             }
             _ => (-INFINITY, INFINITY),
         };
-        let mut delta = ASPIRATION_WINDOW;
+        let mut delta = window;
         loop {
             let value = self.root(position, root_moves, pv_index, depth, alpha, beta);
             if self.stopped {

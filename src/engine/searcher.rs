@@ -181,21 +181,7 @@ impl<'a, 'c, T: Tracer> Searcher<'a, 'c, T> {
     ) -> Searcher<'a, 'c, T> {
         let mut path = history.to_vec();
         path.push(position_key(position));
-        let reductions = (0..64)
-            .map(|depth: usize| {
-                let mut row = [0; 64];
-                for (index, r) in row.iter_mut().enumerate() {
-                    if depth > 0 && index > 0 {
-                        // Deeper nodes and later moves: reduce more, slowly.
-                        // (Reducing less, dividing by 2.5, scored 48.1% over
-                        // 188 games against this; a ply more for quiet moves
-                        // when the table's move is a capture, 46.0% over 187.)
-                        *r = (0.75 + (depth as f64).ln() * (index as f64).ln() / 2.25) as i32;
-                    }
-                }
-                row
-            })
-            .collect();
+        let reductions = options.params.reductions();
         let now = ctx.clock_start;
         let nnue = ctx
             .network

@@ -18,50 +18,27 @@
 //! None of them runs at a PV node or in check: there the exact value
 //! matters, and a side in check has too few moves to skip any.
 
+use arrayvec::ArrayVec;
 use shakmaty::{Chess, Move, Position};
 
-use super::movegen::{gives_check, has_pieces, passed_key, pieces};
-use super::searcher::Searcher;
+use super::movegen::{gives_check, has_pieces, noisy_moves, passed_key, pieces};
+use super::searcher::{Searcher, play_with_key};
 use super::see::see;
-use super::trace::{Estimate, OrderReason, Pruning, Shortcut, TraceEvent, Tracer, TtBound};
+use super::trace::{
+    Estimate, OrderReason, Pruning, Shortcut, TraceEvent, Tracer, TtBound, WindowKind,
+};
 use super::tt::TtHit;
 use super::values::{INFINITY, MATE_BOUND, TB_BOUND};
 
-// Tuning constants, in plies or centipawns.
-/// Null move: reduce by this much plus one ply per four of depth.
-const NULL_MOVE_REDUCTION: i32 = 3;
+// Tuning constants, in plies or centipawns. The margins, depths and
+// reductions that games tune are in `params.rs` (`SearchParams`); these are
+// the rules' fixed limits.
 const NULL_MOVE_MIN_DEPTH: i32 = 3;
 /// A null move's cutoff is verified (see [`Searcher::prune_node`]) from
 /// this depth on, or at any depth when the side to move has at most
 /// `NULL_VERIFY_PIECES` pieces besides its king and pawns.
 const NULL_VERIFY_DEPTH: i32 = 10;
 const NULL_VERIFY_PIECES: usize = 1;
-/// Reverse futility: at depth <= this, a static evaluation this far above
-/// beta per ply of depth is trusted to hold.
-const REVERSE_FUTILITY_DEPTH: i32 = 6;
-const REVERSE_FUTILITY_MARGIN: i32 = 80;
-/// Futility: at depth <= `FUTILITY_DEPTH`, quiet moves that cannot lift the
-/// evaluation to alpha even with this margin per ply are skipped.
-const FUTILITY_MARGIN: i32 = 120;
-const FUTILITY_DEPTH: i32 = 5;
-/// Late-move pruning: at depth <= this, quiet moves after the first
-/// `base + depth^2` quiet moves are skipped.
-const LATE_MOVE_PRUNING_DEPTH: i32 = 6;
-const LATE_MOVE_PRUNING_BASE: i32 = 3;
-// (Judging by whether the side to move is "improving", its static
-// evaluation above its last turn's, as many engines do: a ply less of
-// reverse-futility margin, half the late moves kept and a ply more of
-// reduction where it is not. Depth 11.6 on average against 11.0, yet
-// 47.5%, -17 +/- 25 Elo, over 400 games at 2+0.02 against the build
-// without it: not kept.)
-/// At depth <= this, captures losing more than this margin per ply by
-/// static exchange evaluation are skipped.
-const SEE_PRUNING_DEPTH: i32 = 3;
-const SEE_PRUNING_MARGIN: i32 = 100;
-// (Quiet moves skipped the same way at depth <= 5, when they put a piece
-// where it is lost by more than 60 per ply of depth and give no check,
-// scored 49.9%, -1 +/- 26 Elo, over 400 games at 2+0.02 against the build
-// without it: not kept.)
 /// Singular extensions from this depth on, when the table's entry for the
 /// node is at most this many plies shallower than the node. (From depth 8,
 /// the test missed the many shallower nodes where a game's tree mostly
@@ -69,9 +46,10 @@ const SEE_PRUNING_MARGIN: i32 = 100;
 /// against 6 over 200 games, and was dropped.)
 const SINGULAR_MIN_DEPTH: i32 = 6;
 const SINGULAR_TT_DEPTH_SLACK: i32 = 3;
-/// How far below the table's value every other move must stay, per ply of
-/// depth, for the table's move to count as singular.
-const SINGULAR_MARGIN: i32 = 2;
+/// ProbCut from this depth on; its shallow search is this many plies
+/// shallower than the node.
+const PROBCUT_MIN_DEPTH: i32 = 5;
+const PROBCUT_REDUCTION: i32 = 4;
 
 /// What the singular-extension test concluded.
 pub(super) enum Singular {
@@ -114,15 +92,47 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         static_eval: i32,
         null_allowed: bool,
         cut_node: bool,
+        hit: Option<TtHit>,
     ) -> Option<i32> {
         // Reverse futility: far above beta with little depth left, the
         // opponent's best reply is unlikely to recover that much.
-        if depth <= REVERSE_FUTILITY_DEPTH
-            && static_eval - REVERSE_FUTILITY_MARGIN * depth >= beta
+        let params = self.options.params;
+        if depth <= params.rfp_depth
+            && static_eval - params.rfp_margin * depth >= beta
             && beta.abs() < MATE_BOUND
         {
             return Some(self.shortcut(ply, Shortcut::ReverseFutility, static_eval));
         }
+        if let Some(value) = self.null_move(
+            position,
+            key,
+            depth,
+            beta,
+            ply,
+            static_eval,
+            null_allowed,
+            cut_node,
+        ) {
+            return Some(value);
+        }
+        self.probcut(position, key, depth, beta, ply, static_eval, cut_node, hit)
+    }
+
+    /// The null move (part of [`Searcher::prune_node`]): `Some(value)` ends
+    /// the node.
+    #[allow(clippy::too_many_arguments)]
+    fn null_move(
+        &mut self,
+        position: &Chess,
+        key: u64,
+        depth: i32,
+        beta: i32,
+        ply: u32,
+        static_eval: i32,
+        null_allowed: bool,
+        cut_node: bool,
+    ) -> Option<i32> {
+        let params = self.options.params;
         // Null move: give the opponent a free move; if we are still above
         // beta after a reduced search, a real move would be too. Not when
         // beta is a mate score: passing is exactly the move a side in
@@ -149,7 +159,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         // engines do: that hid a mate in 3 whose key move leaves the
         // defender in zugzwang, even at depth 20, and verifying the cutoff
         // by a reduced search from depth 6 on did not bring it back.)
-        let reduction = NULL_MOVE_REDUCTION + depth / 4;
+        let reduction = params.null_base + depth / params.null_divisor.max(1);
         if T::ENABLED {
             self.tracer.record(TraceEvent::NullMove {
                 ply,
@@ -230,6 +240,106 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         Some(self.shortcut(ply, Shortcut::NullMove, value))
     }
 
+    /// ProbCut: a capture that wins enough material to be far above beta
+    /// (beta plus `probcut_margin`) in a search a few plies shallower is
+    /// taken as proof that the full search would be above beta too, and
+    /// the node ends. The bet rests on how well a shallow search predicts
+    /// a deep one (Buro's ProbCut measured that correlation for Othello):
+    /// a margin wide enough makes the rare wrong prediction cheap. Only
+    /// captures whose exchange alone could reach that far are tried, each
+    /// first by the quiescence search (cheap, and most fail there), then
+    /// by the shallow search. A table entry at least as deep that already
+    /// says the node stays below the raised beta skips the test.
+    #[allow(clippy::too_many_arguments)]
+    fn probcut(
+        &mut self,
+        position: &Chess,
+        key: u64,
+        depth: i32,
+        beta: i32,
+        ply: u32,
+        static_eval: i32,
+        cut_node: bool,
+        hit: Option<TtHit>,
+    ) -> Option<i32> {
+        let margin = self.options.params.probcut_margin;
+        if margin <= 0 || depth < PROBCUT_MIN_DEPTH || beta.abs() >= MATE_BOUND {
+            return None;
+        }
+        let probe_beta = beta + margin;
+        if hit.is_some_and(|hit| {
+            hit.depth >= depth - PROBCUT_REDUCTION + 1
+                && hit.bound != TtBound::Lower
+                && hit.value < probe_beta
+        }) {
+            return None;
+        }
+        let mut moves = ArrayVec::<Move, 256>::new();
+        noisy_moves(position, &mut moves, false);
+        for (index, m) in moves.into_iter().enumerate() {
+            if see(position, m) < probe_beta - static_eval {
+                continue;
+            }
+            if T::ENABLED {
+                self.tracer.record(TraceEvent::MoveTried {
+                    ply,
+                    mv: m,
+                    index: index as u32,
+                    reason: OrderReason::GoodCapture,
+                    window: WindowKind::Null,
+                    reduction: (PROBCUT_REDUCTION - 1) as u8,
+                });
+            }
+            let (child, child_key) = play_with_key(Some(self.ctx.tt), position, key, m);
+            self.moved(ply + 1, position.turn(), Some(m));
+            self.path.push(child_key);
+            if let Some(slot) = self.played.get_mut(ply as usize + 1) {
+                *slot = Some(m);
+            }
+            let checked = child.is_check();
+            let mut value = -self.quiescence(
+                &child,
+                child_key,
+                -probe_beta,
+                -probe_beta + 1,
+                ply + 1,
+                checked,
+                0,
+                Some(m.to()),
+            );
+            if value >= probe_beta && !self.stopped {
+                value = -self.negamax(
+                    &child,
+                    child_key,
+                    depth - PROBCUT_REDUCTION,
+                    -probe_beta,
+                    -probe_beta + 1,
+                    ply + 1,
+                    true,
+                    !cut_node,
+                    checked,
+                );
+            }
+            self.path.pop();
+            if self.stopped {
+                return Some(0);
+            }
+            if value >= probe_beta {
+                self.store(
+                    key,
+                    ply,
+                    depth - PROBCUT_REDUCTION + 1,
+                    value,
+                    probe_beta - 1,
+                    probe_beta,
+                    Some(m),
+                );
+                return Some(self.shortcut(ply, Shortcut::ProbCut, value));
+            }
+        }
+        None
+    }
+
     /// Singular extension: when the table says one move is good here (a
     /// lower bound or exact value from a search nearly as deep), test
     /// whether it is the *only* good one: search the other moves, at half
@@ -267,7 +377,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         {
             return Singular::Extend(0);
         }
-        let singular_beta = hit.value - SINGULAR_MARGIN * depth;
+        let singular_beta = hit.value - self.options.params.singular_margin * depth / 8;
         self.excluded[ply_index] = Some(candidate);
         let value = self.negamax(
             position,
@@ -317,23 +427,24 @@ impl<T: Tracer> Searcher<'_, '_, T> {
             quiets_tried,
             ..
         } = *facts;
+        let params = &self.options.params;
         if best <= -MATE_BOUND {
             // Every move so far leads to mate: look at them all.
             None
-        } else if depth <= LATE_MOVE_PRUNING_DEPTH
-            && quiets_tried as i32 >= LATE_MOVE_PRUNING_BASE + depth * depth
+        } else if depth <= params.lmp_depth
+            && quiets_tried as i32 >= params.lmp_base + depth * depth
         {
             // Late-move pruning: near the horizon, once enough quiet moves
             // have failed, the rest (ordered last for a reason) are skipped.
             Some((Pruning::LateMove, -INFINITY))
         } else if index > 0
-            && depth <= FUTILITY_DEPTH
-            && static_eval + FUTILITY_MARGIN * depth <= alpha
+            && depth <= params.futility_depth
+            && static_eval + params.futility_margin * depth <= alpha
         {
             // Futility: close to the horizon and far below alpha, a quiet
             // move will not help (unless it gives check). It could have
             // scored at most the evaluation plus the margin.
-            Some((Pruning::Futility, static_eval + FUTILITY_MARGIN * depth))
+            Some((Pruning::Futility, static_eval + params.futility_margin * depth))
         } else {
             None
         }
@@ -362,9 +473,9 @@ impl<T: Tracer> Searcher<'_, '_, T> {
             // only if a rule gets that far.
             self.quiet_rule(facts).filter(|_| !gives_check(position, m))
         } else if reason == OrderReason::BadCapture
-            && depth <= SEE_PRUNING_DEPTH
+            && depth <= self.options.params.see_pruning_depth
             && best > -MATE_BOUND
-            && see(position, m) < -SEE_PRUNING_MARGIN * depth
+            && see(position, m) < -self.options.params.see_pruning_margin * depth
         {
             // Captures that lose material by exchange are not worth a
             // search this close to the horizon.
@@ -378,7 +489,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
             let estimate = (rule == Pruning::Futility).then(|| Estimate {
                 static_eval: facts.static_eval,
                 gain: 0,
-                margin: (FUTILITY_MARGIN * depth).clamp(0, i32::from(i16::MAX)) as i16,
+                margin: (self.options.params.futility_margin * depth).clamp(0, i32::from(i16::MAX)) as i16,
             });
             self.record_pruned(ply, m, rule, estimate);
         }

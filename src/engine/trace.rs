@@ -188,6 +188,8 @@ pub enum Shortcut {
     /// Multi-cut: in a singular-extension test, moves other than the
     /// table's best also reach beta.
     MultiCut,
+    /// ProbCut: a capture stays far above beta in a shallower search.
+    ProbCut,
     /// No legal move, in check.
     Checkmate,
     /// No legal move, not in check.
@@ -203,6 +205,7 @@ impl Shortcut {
             Shortcut::ReverseFutility => "reverse futility",
             Shortcut::NullMove => "null-move cutoff",
             Shortcut::MultiCut => "multi-cut",
+            Shortcut::ProbCut => "ProbCut",
             Shortcut::Checkmate => "checkmate",
             Shortcut::Stalemate => "stalemate",
         }

@@ -639,6 +639,10 @@ fn shortcut_caption(top: &Frame, reason: Shortcut, value: i32) -> String {
         ),
         Shortcut::NullMove => "The null move held: even after passing, the value stays at or above beta, so the node is cut off.".to_string(),
         Shortcut::MultiCut => "Multi-cut: besides the transposition table's best move, other moves also reach beta in a shallower search, so the node is cut off.".to_string(),
+        Shortcut::ProbCut => format!(
+            "ProbCut: a capture keeps {mover} well above beta even in a search a few plies shallower, so the full search is trusted to stay above beta too; the node returns {}.",
+            value_text(value, ply)
+        ),
         Shortcut::Checkmate => format!(
             "{mover} is in check with no legal move: checkmate, the worst value. Inside the search a mate is scored by its distance from the root, so a quicker mate is worth more; every node shows it counted in moves from that node (\"mate in 1\": the side to move mates with its next move)."
         ),

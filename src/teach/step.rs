@@ -288,7 +288,10 @@ impl Frame {
                 | Shortcut::Tablebase
                 | Shortcut::Checkmate
                 | Shortcut::Stalemate => Bound::Exact,
-                Shortcut::ReverseFutility | Shortcut::NullMove | Shortcut::MultiCut => {
+                Shortcut::ReverseFutility
+                | Shortcut::NullMove
+                | Shortcut::MultiCut
+                | Shortcut::ProbCut => {
                     Bound::AtLeast
                 }
                 // Mate-distance pruning returns a bound on the side the

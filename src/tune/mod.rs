@@ -20,6 +20,7 @@
 
 pub mod net;
 pub mod selfplay;
+pub mod spsa;
 
 use shakmaty::{Board, Position};
 use thiserror::Error;

@@ -1,0 +1,466 @@
+//! `kibitz tune spsa`: the search's parameters tuned in self-play games
+//! (`tune/spsa.rs` explains the method); `kibitz tune match`: two sets of
+//! them played against each other, to check what a run found.
+
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use clap::Args;
+use serde_json::json;
+
+use super::CliError;
+use super::flags::JsonFlag;
+use crate::engine::params::{SearchParams, TUNABLE};
+use crate::fsutil::write_user_file;
+use crate::tune::spsa::{
+    SpsaOptions, SpsaState, match_score, opening, play, play_pair, probe, update,
+};
+
+/// The state file is rewritten after this many game pairs.
+const SAVE_EVERY: u64 = 20;
+
+/// `kibitz tune spsa`: how long, which parameters, from where.
+#[derive(Args, Debug)]
+pub struct SpsaArgs {
+    /// Game pairs to play (SPSA iterations; two games each).
+    #[arg(long, default_value_t = 2000)]
+    pub iterations: u64,
+    /// Nodes each side searches a move.
+    #[arg(long, default_value_t = 10_000)]
+    pub nodes: u64,
+    /// The parameters to tune, comma-separated (default: all of them;
+    /// `--list` names them).
+    #[arg(long)]
+    pub params: Option<String>,
+    /// Start from these values (`name=value,...`, as the run prints them)
+    /// instead of the engine's.
+    #[arg(long)]
+    pub start: Option<String>,
+    /// The learning rate at the end of the run, in steps per game pair.
+    #[arg(long, default_value_t = 0.002)]
+    pub learning_rate: f64,
+    /// Game pairs played at once (default: one per core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Seed of the openings and of the nudges: the same seed and one
+    /// thread play the same run.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// The evaluation both sides play with: builtin (the shipped network,
+    /// as the engine plays), handwritten, or a network file.
+    #[arg(long, default_value = "builtin")]
+    pub eval: String,
+    /// Write the run's state here as it goes (JSON), so a stopped run can
+    /// go on with `--start`.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// List the parameters, their values and ranges, and stop.
+    #[arg(long)]
+    pub list: bool,
+    #[command(flatten)]
+    pub output: JsonFlag,
+}
+
+/// The tuned parameters' indices from `--params`.
+fn tuned(names: Option<&str>) -> Result<Vec<usize>, CliError> {
+    let Some(names) = names else {
+        return Ok((0..TUNABLE.len()).collect());
+    };
+    let mut tuned = Vec::new();
+    for name in names.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+        let index = TUNABLE.iter().position(|t| t.name == name).ok_or_else(|| {
+            CliError::BadInput(format!(
+                "--params: no search parameter is called `{name}` (`kibitz tune spsa --list` names them)"
+            ))
+        })?;
+        if !tuned.contains(&index) {
+            tuned.push(index);
+        }
+    }
+    if tuned.is_empty() {
+        return Err(CliError::BadInput("--params names no parameter".into()));
+    }
+    Ok(tuned)
+}
+
+/// The state as JSON: where the run is and each tuned value, unrounded.
+fn state_json(args: &SpsaArgs, options: &SpsaOptions, state: &SpsaState, seconds: f64) -> String {
+    let values: serde_json::Map<String, serde_json::Value> = options
+        .tuned
+        .iter()
+        .zip(&state.theta)
+        .map(|(&i, &v)| (TUNABLE[i].name.to_string(), json!((v * 100.0).round() / 100.0)))
+        .collect();
+    json!({
+        "type": "spsa",
+        "iterations": state.iterations,
+        "of": args.iterations,
+        "nodes": args.nodes,
+        "seed": args.seed,
+        "learning_rate": args.learning_rate,
+        "plus_wins": state.plus[0],
+        "draws": state.plus[1],
+        "plus_losses": state.plus[2],
+        "seconds": (seconds * 10.0).round() / 10.0,
+        "values": values,
+        "start": state.params(options).changed().join(","),
+    })
+    .to_string()
+}
+
+pub fn run(
+    args: &SpsaArgs,
+    stop: Option<std::sync::Arc<AtomicBool>>,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    let mut start = SearchParams::default();
+    if let Some(pairs) = &args.start {
+        start
+            .apply(pairs)
+            .map_err(|e| CliError::BadInput(format!("--start: {e}")))?;
+    }
+    if args.list {
+        for t in TUNABLE {
+            writeln!(
+                out,
+                "{:<20} {:>5}  range {}..={}  step {}{}",
+                t.name,
+                (t.get)(&start),
+                t.min,
+                t.max,
+                t.step,
+                if (t.get)(&start) == t.default {
+                    String::new()
+                } else {
+                    format!("  (the engine's: {})", t.default)
+                }
+            )?;
+        }
+        return Ok(());
+    }
+    if args.iterations == 0 || args.iterations > 10_000_000 {
+        return Err(CliError::BadInput(format!(
+            "--iterations {} is out of range 1..=10000000",
+            args.iterations
+        )));
+    }
+    if !(100..=10_000_000).contains(&args.nodes) {
+        return Err(CliError::BadInput(format!(
+            "--nodes {} is out of range 100..=10000000",
+            args.nodes
+        )));
+    }
+    if !(args.learning_rate > 0.0 && args.learning_rate <= 1.0) {
+        return Err(CliError::BadInput(format!(
+            "--learning-rate {} is out of range (0, 1]",
+            args.learning_rate
+        )));
+    }
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
+    if !(1..=256).contains(&threads) {
+        return Err(CliError::BadInput(format!(
+            "--threads {threads} is out of range 1..=256"
+        )));
+    }
+    if let Some(path) = &args.out {
+        crate::fsutil::check_output(path, &[]).map_err(CliError::BadInput)?;
+    }
+    let network = crate::engine::nnue::choose(&args.eval)
+        .map_err(|e| CliError::BadInput(format!("--eval: {e}")))?;
+    let options = SpsaOptions {
+        iterations: args.iterations,
+        nodes: args.nodes,
+        tuned: tuned(args.params.as_deref())?,
+        start,
+        learning_rate: args.learning_rate,
+        seed: args.seed,
+        network,
+    };
+    let stopped = || stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed));
+    let started = Instant::now();
+    let show_progress = std::io::stderr().is_terminal() && !args.output.json;
+    // The state and the next iteration to hand out.
+    let shared = Mutex::new((SpsaState::new(&options), 1u64));
+    let save_error = Mutex::new(None::<String>);
+    let save = |state: &SpsaState| {
+        if let Some(path) = &args.out
+            && let Err(e) = write_user_file(
+                path,
+                state_json(args, &options, state, started.elapsed().as_secs_f64()) + "\n",
+            )
+            && let Ok(mut slot) = save_error.lock()
+        {
+            slot.get_or_insert(e);
+        }
+    };
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                loop {
+                    let planned = {
+                        let Ok(mut guard) = shared.lock() else { break };
+                        let (state, next) = &mut *guard;
+                        if *next > options.iterations || stopped() {
+                            break;
+                        }
+                        let planned = probe(&options, state, *next);
+                        *next += 1;
+                        planned
+                    };
+                    let games = play_pair(&options, &planned, &stopped);
+                    // A pair cut short by a stop is not a result.
+                    if stopped() {
+                        break;
+                    }
+                    let Ok(mut guard) = shared.lock() else { break };
+                    let (state, _) = &mut *guard;
+                    update(&options, state, &planned, games);
+                    if state.iterations % SAVE_EVERY == 0 {
+                        save(state);
+                    }
+                    if show_progress {
+                        eprint!(
+                            "\rpair {}/{}  +{} ={} -{}  {:.0} s   ",
+                            state.iterations,
+                            options.iterations,
+                            state.plus[0],
+                            state.plus[1],
+                            state.plus[2],
+                            started.elapsed().as_secs_f64()
+                        );
+                    }
+                }
+            });
+        }
+    });
+    if show_progress {
+        eprintln!();
+    }
+    let (state, _) = shared
+        .into_inner()
+        .map_err(|_| CliError::BadInput("a tuning thread failed".into()))?;
+    save(&state);
+    if let Ok(Some(e)) = save_error.into_inner() {
+        return Err(CliError::BadInput(e));
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    if args.output.json {
+        writeln!(out, "{}", state_json(args, &options, &state, seconds))?;
+        return Ok(());
+    }
+    let tuned = state.params(&options);
+    writeln!(
+        out,
+        "{} game pairs at {} nodes a move in {:.0} s{}; the nudged-up side +{} ={} -{}",
+        state.iterations,
+        args.nodes,
+        seconds,
+        if state.iterations < args.iterations {
+            " (stopped)"
+        } else {
+            ""
+        },
+        state.plus[0],
+        state.plus[1],
+        state.plus[2]
+    )?;
+    for (&i, &value) in options.tuned.iter().zip(&state.theta) {
+        let t = &TUNABLE[i];
+        writeln!(
+            out,
+            "{:<20} {:>5} -> {:>5}  ({value:.1})",
+            t.name,
+            (t.get)(&options.start),
+            (t.get)(&tuned)
+        )?;
+    }
+    writeln!(out, "--start {}", tuned.changed().join(","))?;
+    Ok(())
+}
+
+/// `kibitz tune match`: two parameter sets, how many pairs, how deep.
+#[derive(Args, Debug)]
+pub struct MatchArgs {
+    /// The first side's parameters (`name=value,...`; default: the
+    /// engine's own).
+    #[arg(long, default_value = "")]
+    pub a: String,
+    /// The second side's parameters (default: the engine's own).
+    #[arg(long, default_value = "")]
+    pub b: String,
+    /// Game pairs to play (each opening twice, each side White once).
+    #[arg(long, default_value_t = 500)]
+    pub pairs: u64,
+    /// Nodes each side searches a move.
+    #[arg(long, default_value_t = 10_000)]
+    pub nodes: u64,
+    /// Game pairs played at once (default: one per core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Seed of the openings.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// The evaluation both sides play with: builtin, handwritten, or a
+    /// network file.
+    #[arg(long, default_value = "builtin")]
+    pub eval: String,
+    #[command(flatten)]
+    pub output: JsonFlag,
+}
+
+pub fn run_match(
+    args: &MatchArgs,
+    stop: Option<std::sync::Arc<AtomicBool>>,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    let side = |flag: &str, pairs: &str| {
+        let mut params = SearchParams::default();
+        params
+            .apply(pairs)
+            .map(|()| params)
+            .map_err(|e| CliError::BadInput(format!("{flag}: {e}")))
+    };
+    let (a, b) = (side("--a", &args.a)?, side("--b", &args.b)?);
+    if !(1..=10_000_000).contains(&args.pairs) {
+        return Err(CliError::BadInput(format!(
+            "--pairs {} is out of range 1..=10000000",
+            args.pairs
+        )));
+    }
+    if !(100..=10_000_000).contains(&args.nodes) {
+        return Err(CliError::BadInput(format!(
+            "--nodes {} is out of range 100..=10000000",
+            args.nodes
+        )));
+    }
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
+    if !(1..=256).contains(&threads) {
+        return Err(CliError::BadInput(format!(
+            "--threads {threads} is out of range 1..=256"
+        )));
+    }
+    let network = crate::engine::nnue::choose(&args.eval)
+        .map_err(|e| CliError::BadInput(format!("--eval: {e}")))?;
+    let stopped = || stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed));
+    let started = Instant::now();
+    let show_progress = std::io::stderr().is_terminal() && !args.output.json;
+    let next = std::sync::atomic::AtomicU64::new(0);
+    // Each pair's points for A (0..=2), and A's wins, draws and losses.
+    let results = Mutex::new((Vec::new(), [0u64; 3]));
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                loop {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    if index >= args.pairs || stopped() {
+                        break;
+                    }
+                    let seed = args
+                        .seed
+                        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                        .wrapping_add(index + 1);
+                    let start = opening(seed, network.as_deref());
+                    let first = play(&a, &b, &start, args.nodes, network.as_deref(), &stopped);
+                    let second =
+                        1.0 - play(&b, &a, &start, args.nodes, network.as_deref(), &stopped);
+                    if stopped() {
+                        break;
+                    }
+                    let Ok(mut guard) = results.lock() else { break };
+                    let (pairs, wdl) = &mut *guard;
+                    pairs.push(first + second);
+                    for game in [first, second] {
+                        wdl[if game > 0.75 {
+                            0
+                        } else if game > 0.25 {
+                            1
+                        } else {
+                            2
+                        }] += 1;
+                    }
+                    if show_progress {
+                        let m = match_score(pairs);
+                        eprint!(
+                            "\rpair {}/{}  +{} ={} -{}  {:+.0} Elo   ",
+                            pairs.len(),
+                            args.pairs,
+                            wdl[0],
+                            wdl[1],
+                            wdl[2],
+                            m.elo
+                        );
+                    }
+                }
+            });
+        }
+    });
+    if show_progress {
+        eprintln!();
+    }
+    let (pairs, wdl) = results
+        .into_inner()
+        .map_err(|_| CliError::BadInput("a match thread failed".into()))?;
+    if pairs.is_empty() {
+        return Err(CliError::BadInput("stopped before a pair was played".into()));
+    }
+    let m = match_score(&pairs);
+    let round = |x: f64| (x * 10.0).round() / 10.0;
+    if args.output.json {
+        writeln!(
+            out,
+            "{}",
+            json!({
+                "type": "match",
+                "a": a.changed().join(","),
+                "b": b.changed().join(","),
+                "pairs": pairs.len(),
+                "nodes": args.nodes,
+                "wins": wdl[0],
+                "draws": wdl[1],
+                "losses": wdl[2],
+                "score": (m.score * 10_000.0).round() / 10_000.0,
+                "elo": round(m.elo),
+                "elo_low": round(m.low),
+                "elo_high": round(m.high),
+                "seconds": round(started.elapsed().as_secs_f64()),
+            })
+        )?;
+    } else {
+        let name = |p: &SearchParams| {
+            let changed = p.changed();
+            if changed.is_empty() {
+                "the engine's".to_string()
+            } else {
+                changed.join(",")
+            }
+        };
+        writeln!(
+            out,
+            "A ({}) against B ({}): +{} ={} -{} in {} games at {} nodes a move, {:.1}%, {:+.0} Elo (95%: {:+.0} to {:+.0}){}",
+            name(&a),
+            name(&b),
+            wdl[0],
+            wdl[1],
+            wdl[2],
+            pairs.len() * 2,
+            args.nodes,
+            m.score * 100.0,
+            m.elo,
+            m.low,
+            m.high,
+            if (pairs.len() as u64) < args.pairs {
+                " (stopped)"
+            } else {
+                ""
+            }
+        )?;
+    }
+    Ok(())
+}
