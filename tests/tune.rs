@@ -323,7 +323,10 @@ fn spsa_tunes_the_parameters_named_and_a_seed_repeats_the_run() {
     );
     assert_eq!(saved["values"], summary["values"]);
     let (again, _) = run("b.json");
-    assert_eq!(again["values"], summary["values"], "the same seed, the same run");
+    assert_eq!(
+        again["values"], summary["values"],
+        "the same seed, the same run"
+    );
     // The printed start is the rounded values, and `--start` takes it.
     let start = summary["start"].as_str().unwrap().to_string();
     for pair in start.split(',').filter(|p| !p.is_empty()) {
@@ -334,13 +337,20 @@ fn spsa_tunes_the_parameters_named_and_a_seed_repeats_the_run() {
     let listed = home
         .command()
         .args(["tune", "spsa", "--list", "--start"])
-        .arg(if start.is_empty() { "rfp_margin=81" } else { &start })
+        .arg(if start.is_empty() {
+            "rfp_margin=81"
+        } else {
+            &start
+        })
         .output()
         .unwrap();
     assert!(listed.status.success(), "{listed:?}");
     let text = String::from_utf8_lossy(&listed.stdout);
     assert!(text.contains("(the engine's: "), "{text}");
-    assert!(text.lines().any(|l| l.starts_with("probcut_margin")), "{text}");
+    assert!(
+        text.lines().any(|l| l.starts_with("probcut_margin")),
+        "{text}"
+    );
 }
 
 /// `tune match`: the pairs add up, identical sides are level within the

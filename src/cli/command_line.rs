@@ -118,8 +118,8 @@ impl Commands {
                     command,
                     super::tune::TuneCommand::Spsa(_) | super::tune::TuneCommand::Match(_)
                 )
-                    .then(stop_on_interrupt)
-                    .flatten();
+                .then(stop_on_interrupt)
+                .flatten();
                 command.run(stop, out)
             }
             Commands::Describe(args) => args.run(out),

@@ -92,7 +92,12 @@ fn state_json(args: &SpsaArgs, options: &SpsaOptions, state: &SpsaState, seconds
         .tuned
         .iter()
         .zip(&state.theta)
-        .map(|(&i, &v)| (TUNABLE[i].name.to_string(), json!((v * 100.0).round() / 100.0)))
+        .map(|(&i, &v)| {
+            (
+                TUNABLE[i].name.to_string(),
+                json!((v * 100.0).round() / 100.0),
+            )
+        })
         .collect();
     json!({
         "type": "spsa",
@@ -408,7 +413,9 @@ pub fn run_match(
         .into_inner()
         .map_err(|_| CliError::BadInput("a match thread failed".into()))?;
     if pairs.is_empty() {
-        return Err(CliError::BadInput("stopped before a pair was played".into()));
+        return Err(CliError::BadInput(
+            "stopped before a pair was played".into(),
+        ));
     }
     let m = match_score(&pairs);
     let round = |x: f64| (x * 10.0).round() / 10.0;

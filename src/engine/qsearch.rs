@@ -24,7 +24,6 @@ use super::trace::{Estimate, OrderReason, Pruning, Shortcut, TraceEvent, Tracer,
 use super::tt::PackedMove;
 use super::values::{DRAW, INFINITY, MATE, MAX_PLY};
 
-
 /// The engine's quiescence search is bounded in how far it plays out
 /// captures that do not win material. Without a bound, a position full of
 /// pieces that can trade evenly (say eight rooks facing eight rooks) makes

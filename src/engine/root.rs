@@ -20,7 +20,6 @@ use super::time::{NEW_ITERATION_SHARE, time_scale};
 use super::trace::{OrderReason, TraceEvent, Tracer};
 use super::values::{INFINITY, MATE, MATE_BOUND};
 
-
 /// How many iterations in a row must return the same mate before a timed
 /// search stops early on it.
 const MATE_STABLE_ITERATIONS: u32 = 4;
@@ -321,9 +320,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         // The first window's half-width; doubled after each failure.
         let window = self.options.params.aspiration_window.max(1);
         let (mut alpha, mut beta) = match previous {
-            Some(v) if use_window && v.abs() < MATE_BOUND => {
-                (v - window, v + window)
-            }
+            Some(v) if use_window && v.abs() < MATE_BOUND => (v - window, v + window),
             _ => (-INFINITY, INFINITY),
         };
         let mut delta = window;

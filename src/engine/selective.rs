@@ -268,7 +268,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         }
         let probe_beta = beta + margin;
         if hit.is_some_and(|hit| {
-            hit.depth >= depth - PROBCUT_REDUCTION + 1
+            hit.depth > depth - PROBCUT_REDUCTION
                 && hit.bound != TtBound::Lower
                 && hit.value < probe_beta
         }) {
@@ -444,7 +444,10 @@ impl<T: Tracer> Searcher<'_, '_, T> {
             // Futility: close to the horizon and far below alpha, a quiet
             // move will not help (unless it gives check). It could have
             // scored at most the evaluation plus the margin.
-            Some((Pruning::Futility, static_eval + params.futility_margin * depth))
+            Some((
+                Pruning::Futility,
+                static_eval + params.futility_margin * depth,
+            ))
         } else {
             None
         }
@@ -489,7 +492,8 @@ impl<T: Tracer> Searcher<'_, '_, T> {
             let estimate = (rule == Pruning::Futility).then(|| Estimate {
                 static_eval: facts.static_eval,
                 gain: 0,
-                margin: (self.options.params.futility_margin * depth).clamp(0, i32::from(i16::MAX)) as i16,
+                margin: (self.options.params.futility_margin * depth).clamp(0, i32::from(i16::MAX))
+                    as i16,
             });
             self.record_pruned(ply, m, rule, estimate);
         }

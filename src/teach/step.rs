@@ -291,9 +291,7 @@ impl Frame {
                 Shortcut::ReverseFutility
                 | Shortcut::NullMove
                 | Shortcut::MultiCut
-                | Shortcut::ProbCut => {
-                    Bound::AtLeast
-                }
+                | Shortcut::ProbCut => Bound::AtLeast,
                 // Mate-distance pruning returns a bound on the side the
                 // window was narrowed from.
                 Shortcut::MateDistance if value >= self.entry_beta => Bound::AtLeast,

@@ -268,10 +268,7 @@ pub fn play(
         TranspositionTable::new(TABLE_MB),
         TranspositionTable::new(TABLE_MB),
     ];
-    let mut memories = [
-        Box::<Heuristics>::default(),
-        Box::<Heuristics>::default(),
-    ];
+    let mut memories = [Box::<Heuristics>::default(), Box::<Heuristics>::default()];
     let limits = Limits {
         nodes: Some(nodes),
         ..Limits::default()

@@ -26,6 +26,9 @@ fn default_reductions_are_the_formula() {
     let table = SearchParams::default().reductions();
     assert_eq!(table[1][1], 0);
     assert_eq!(table[3][3], 1);
-    assert_eq!(table[10][20], (0.75 + 10f64.ln() * 20f64.ln() / 2.25) as i32);
+    assert_eq!(
+        table[10][20],
+        (0.75 + 10f64.ln() * 20f64.ln() / 2.25) as i32
+    );
     assert_eq!(table[63][63], 8);
 }

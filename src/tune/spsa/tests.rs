@@ -31,7 +31,10 @@ fn probes_are_symmetric_and_reproducible() {
         assert!((t.min..=t.max).contains(&plus) && (t.min..=t.max).contains(&minus));
         // Rounded, the two sides straddle the default by about the step.
         let mid = f64::from(plus + minus) / 2.0;
-        assert!((mid - f64::from(t.default)).abs() <= 1.0, "{t:?} {plus} {minus}");
+        assert!(
+            (mid - f64::from(t.default)).abs() <= 1.0,
+            "{t:?} {plus} {minus}"
+        );
         assert_eq!(plus > minus, first.signs[index] > 0.0, "{t:?}");
     }
     // The steps shrink over the run and end at each parameter's `step`.
@@ -41,7 +44,10 @@ fn probes_are_symmetric_and_reproducible() {
         assert!((last.c[index] - TUNABLE[i].step).abs() < 1e-9);
     }
     // Parameters not tuned stay at the start.
-    assert_eq!(first.plus.futility_margin, SearchParams::default().futility_margin);
+    assert_eq!(
+        first.plus.futility_margin,
+        SearchParams::default().futility_margin
+    );
 }
 
 /// SPSA climbs: against a made-up judge that lets the side whose margin is
@@ -59,7 +65,7 @@ fn spsa_finds_the_better_value_of_a_noisy_judge() {
         // A noisy judge: the nearer side wins three games in four.
         let mut game = || {
             let nearer = distance(&p.plus) < distance(&p.minus);
-            let lucky = noise.next_u64() % 4 != 0;
+            let lucky = !noise.next_u64().is_multiple_of(4);
             match (distance(&p.plus) == distance(&p.minus), nearer == lucky) {
                 (true, _) => 0.5,
                 (false, true) => 1.0,
@@ -101,7 +107,10 @@ fn a_pair_of_games_is_played() {
     update(&options, &mut state, &p, games);
     assert_eq!(state.iterations, 1);
     // A stop ends a game at once, as a draw.
-    assert_eq!(play(&p.plus, &p.minus, &(position, keys), 200, None, &|| true), 0.5);
+    assert_eq!(
+        play(&p.plus, &p.minus, &(position, keys), 200, None, &|| true),
+        0.5
+    );
 }
 
 /// The Elo figures of a few hand-checked scores: 50% is level, 75% is
