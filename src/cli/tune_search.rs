@@ -31,8 +31,8 @@ pub struct SpsaArgs {
     /// Nodes each side searches a move.
     #[arg(long, default_value_t = 10_000)]
     pub nodes: u64,
-    /// The parameters to tune, comma-separated (default: all of them;
-    /// `--list` names them).
+    /// The parameters to tune, comma-separated (default: every one that is
+    /// not 0, that is off; `--list` names them).
     #[arg(long)]
     pub params: Option<String>,
     /// Start from these values (`name=value,...`, as the run prints them)
@@ -64,10 +64,15 @@ pub struct SpsaArgs {
     pub output: JsonFlag,
 }
 
-/// The tuned parameters' indices from `--params`.
-fn tuned(names: Option<&str>) -> Result<Vec<usize>, CliError> {
+/// The tuned parameters' indices from `--params`; without it, every
+/// parameter that is on at the start (0 switches ProbCut and the
+/// reduction switches off, and turning a rule on is a head-to-head's
+/// question, not a step's).
+fn tuned(names: Option<&str>, start: &SearchParams) -> Result<Vec<usize>, CliError> {
     let Some(names) = names else {
-        return Ok((0..TUNABLE.len()).collect());
+        return Ok((0..TUNABLE.len())
+            .filter(|&i| (TUNABLE[i].get)(start) != 0)
+            .collect());
     };
     let mut tuned = Vec::new();
     for name in names.split(',').map(str::trim).filter(|n| !n.is_empty()) {
@@ -180,7 +185,7 @@ pub fn run(
     let options = SpsaOptions {
         iterations: args.iterations,
         nodes: args.nodes,
-        tuned: tuned(args.params.as_deref())?,
+        tuned: tuned(args.params.as_deref(), &start)?,
         start,
         learning_rate: args.learning_rate,
         seed: args.seed,

@@ -82,6 +82,9 @@ search_params! {
     lmr_killers: 0, 0..=1, step 0.5;
     /// Plies less of reduction at a PV node.
     lmr_pv: 0, 0..=2, step 0.5;
+    /// A quiet move's reduction shifts a ply per this many points of its
+    /// history, at most two either way (history runs to +-16,384). 0: off.
+    lmr_history: 0, 0..=16384, step 500.0;
     /// Reverse futility: at depth <= this, a static evaluation this far
     /// above beta per ply of depth is trusted to hold. (Judging by whether
     /// the side to move is "improving", its static evaluation above its
