@@ -99,9 +99,10 @@ search_params! {
     futility_depth: 5, 1..=10, step 0.6;
     futility_margin: 120, 40..=300, step 10.0;
     /// Late-move pruning: at depth <= this, quiet moves after the first
-    /// `base + depth^2` quiet moves are skipped.
+    /// `(base + depth^2) * scale / 100` quiet moves are skipped.
     lmp_depth: 6, 2..=10, step 0.6;
     lmp_base: 3, 1..=10, step 0.6;
+    lmp_scale: 100, 30..=200, step 6.0;
     /// At depth <= this, captures losing more than the margin per ply by
     /// static exchange evaluation are skipped. (Quiet moves skipped the
     /// same way at depth <= 5, when they put a piece where it is lost by

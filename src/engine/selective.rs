@@ -432,7 +432,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
             // Every move so far leads to mate: look at them all.
             None
         } else if depth <= params.lmp_depth
-            && quiets_tried as i32 >= params.lmp_base + depth * depth
+            && quiets_tried as i32 >= (params.lmp_base + depth * depth) * params.lmp_scale / 100
         {
             // Late-move pruning: near the horizon, once enough quiet moves
             // have failed, the rest (ordered last for a reason) are skipped.
