@@ -73,8 +73,8 @@ search_params! {
     /// hundredths. (Reducing less, dividing by 2.5, scored 48.1% over 188
     /// games against 2.25; a ply more for quiet moves when the table's move
     /// is a capture, 46.0% over 187.)
-    lmr_base: 75, 0..=200, step 10.0;
-    lmr_divisor: 225, 120..=500, step 15.0;
+    lmr_base: 77, 0..=200, step 10.0;
+    lmr_divisor: 219, 120..=500, step 15.0;
     /// Late-move reductions start at this move number (and depth 3).
     lmr_min_move: 3, 1..=8, step 0.6;
     /// Whether killers and the counter-move are reduced too (1), a ply
@@ -93,11 +93,11 @@ search_params! {
     /// on average against 11.0, yet 47.5%, -17 +/- 25 Elo, over 400 games
     /// at 2+0.02 against the build without it: not kept.)
     rfp_depth: 6, 2..=10, step 0.6;
-    rfp_margin: 80, 30..=200, step 8.0;
+    rfp_margin: 84, 30..=200, step 8.0;
     /// Futility: at depth <= this, quiet moves that cannot lift the
     /// evaluation to alpha even with this margin per ply are skipped.
     futility_depth: 5, 1..=10, step 0.6;
-    futility_margin: 120, 40..=300, step 10.0;
+    futility_margin: 115, 40..=300, step 10.0;
     /// Late-move pruning: at depth <= this, quiet moves after the first
     /// `(base + depth^2) * scale / 100` quiet moves are skipped.
     lmp_depth: 6, 2..=10, step 0.6;
@@ -110,7 +110,7 @@ search_params! {
     /// +/- 26 Elo, over 400 games at 2+0.02 against the build without it:
     /// not kept.)
     see_pruning_depth: 3, 1..=8, step 0.6;
-    see_pruning_margin: 100, 20..=300, step 10.0;
+    see_pruning_margin: 97, 20..=300, step 10.0;
     /// Null move: reduce by `base` plus one ply per `divisor` of depth.
     null_base: 3, 1..=6, step 0.5;
     null_divisor: 4, 2..=10, step 0.6;
@@ -120,12 +120,12 @@ search_params! {
     singular_margin: 16, 4..=64, step 2.0;
     /// Quiescence: a capture that cannot lift the evaluation to alpha even
     /// with its gain and this margin is skipped (delta pruning).
-    delta_margin: 200, 50..=400, step 15.0;
+    delta_margin: 205, 50..=400, step 15.0;
     /// ProbCut (see `selective.rs`): a capture whose shallow search stays
     /// this far above beta ends the node. 0: off.
-    probcut_margin: 0, 0..=400, step 15.0;
+    probcut_margin: 150, 0..=400, step 15.0;
     /// The first aspiration window's half-width, doubled after each failure.
-    aspiration_window: 25, 8..=80, step 3.0;
+    aspiration_window: 24, 8..=80, step 3.0;
 }
 
 impl SearchParams {

@@ -51,6 +51,9 @@
 //!   shallower first and re-search only if they surprise. A ply more at a
 //!   node expected to fail high (a cut node), where one refutation is all
 //!   the search needs and the first moves tried are the likely ones.
+//! - ProbCut (selective.rs): a capture that stays well above beta in a
+//!   search a few plies shallower is trusted to stay above beta in the
+//!   full one, and the node fails high at once.
 //! - Check extension: a side in check has few replies and the line is
 //!   forcing; search it one ply deeper so mates are not cut off at the
 //!   horizon.

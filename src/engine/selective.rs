@@ -9,8 +9,8 @@
 //! `SearchOptions::selective` is, so a learner can compare the textbook
 //! tree with the pruned one.
 //!
-//! - Before any move is searched: reverse futility and the null move
-//!   ([`Searcher::prune_node`]), then the singular-extension test
+//! - Before any move is searched: reverse futility, the null move and
+//!   ProbCut ([`Searcher::prune_node`]), then the singular-extension test
 //!   ([`Searcher::singular_test`]).
 //! - Inside the move loop: late-move pruning, losing captures and futility
 //!   ([`Searcher::prune_move`]).

@@ -20,15 +20,34 @@ fn defaults_lie_in_their_ranges_and_round_trip() {
     assert!(again.apply("rfp_margin").is_err());
 }
 
-/// The table the engine always used: 0.75 + ln d ln m / 2.25.
+/// The table is `base + ln d * ln m / divisor`, in hundredths: checked
+/// against the formula written out, and against the table the engine
+/// used before the parameters were tuned (0.75 and 2.25).
 #[test]
-fn default_reductions_are_the_formula() {
-    let table = SearchParams::default().reductions();
-    assert_eq!(table[1][1], 0);
-    assert_eq!(table[3][3], 1);
-    assert_eq!(
-        table[10][20],
-        (0.75 + 10f64.ln() * 20f64.ln() / 2.25) as i32
+fn reductions_are_the_formula() {
+    let params = SearchParams::default();
+    let table = params.reductions();
+    let formula =
+        |d: f64, m: f64, base: f64, divisor: f64| (base + d.ln() * m.ln() / divisor) as i32;
+    let (base, divisor) = (
+        f64::from(params.lmr_base) / 100.0,
+        f64::from(params.lmr_divisor) / 100.0,
     );
-    assert_eq!(table[63][63], 8);
+    for (d, m) in [(1, 1), (3, 3), (10, 20), (63, 63), (8, 40)] {
+        assert_eq!(
+            table[d][m],
+            formula(d as f64, m as f64, base, divisor),
+            "{d} {m}"
+        );
+    }
+    assert_eq!(table[0][5], 0);
+    assert_eq!(table[5][0], 0);
+    let old = SearchParams {
+        lmr_base: 75,
+        lmr_divisor: 225,
+        ..params
+    }
+    .reductions();
+    assert_eq!(old[3][3], 1);
+    assert_eq!(old[63][63], 8);
 }
