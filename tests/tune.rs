@@ -360,7 +360,7 @@ fn match_reports_the_score_and_bad_parameters_exit_2() {
     let home = TempHome::new("tune-match");
     let output = home
         .command()
-        .args(["tune", "match", "--b", "rfp_margin=80", "--pairs", "4"])
+        .args(["tune", "match", "--pairs", "4"])
         .args(["--nodes", "300", "--threads", "2", "--json"])
         .output()
         .unwrap();
@@ -372,8 +372,8 @@ fn match_reports_the_score_and_bad_parameters_exit_2() {
         .map(|k| summary[k].as_u64().unwrap())
         .sum();
     assert_eq!(games, 8);
-    // The same parameters on both sides (80 is the default) play the same
-    // moves from the same opening: each pair is split evenly.
+    // The same parameters on both sides (the engine's) play the same moves
+    // from the same opening: each pair is split evenly.
     assert_eq!(summary["score"], 0.5, "{summary}");
     assert!(summary["elo_low"].as_f64().unwrap() <= 0.0);
     assert!(summary["elo_high"].as_f64().unwrap() >= 0.0);
@@ -390,4 +390,32 @@ fn match_reports_the_score_and_bad_parameters_exit_2() {
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert!(stderr.contains(says), "{args:?}: {stderr}");
     }
+}
+
+/// Stopped by SIGTERM (as Ctrl-C), `tune match` prints the score of the
+/// pairs played, says it stopped, and exits 130.
+#[test]
+fn a_stopped_match_keeps_its_score_and_exits_130() {
+    let home = TempHome::new("tune-match-stop");
+    let child = home
+        .command()
+        .args(["tune", "match", "--pairs", "100000", "--nodes", "500"])
+        .args(["--threads", "1"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let status = std::process::Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let output = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(130), "{stdout}\n{stderr}");
+    assert!(stdout.contains("(stopped)"), "{stdout}");
+    assert!(!stdout.contains("-0 Elo"), "{stdout}");
+    assert!(stderr.contains("game pairs played"), "{stderr}");
 }

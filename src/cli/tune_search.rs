@@ -259,9 +259,27 @@ pub fn run(
         return Err(CliError::BadInput(e));
     }
     let seconds = started.elapsed().as_secs_f64();
+    let stopped_early = state.iterations < args.iterations;
+    // A stop keeps what was played: the state so far is printed (and
+    // saved), then the exit code says the run did not finish.
+    let stopped_error = || {
+        CliError::Stopped(format!(
+            "stopped: {} of {} game pairs played{}",
+            state.iterations,
+            args.iterations,
+            args.out.as_ref().map_or(String::new(), |p| format!(
+                "; {} holds the state",
+                p.display()
+            ))
+        ))
+    };
     if args.output.json {
         writeln!(out, "{}", state_json(args, &options, &state, seconds))?;
-        return Ok(());
+        return if stopped_early {
+            Err(stopped_error())
+        } else {
+            Ok(())
+        };
     }
     let tuned = state.params(&options);
     writeln!(
@@ -270,11 +288,7 @@ pub fn run(
         state.iterations,
         args.nodes,
         seconds,
-        if state.iterations < args.iterations {
-            " (stopped)"
-        } else {
-            ""
-        },
+        if stopped_early { " (stopped)" } else { "" },
         state.plus[0],
         state.plus[1],
         state.plus[2]
@@ -290,6 +304,9 @@ pub fn run(
         )?;
     }
     writeln!(out, "--start {}", tuned.changed().join(","))?;
+    if stopped_early {
+        return Err(stopped_error());
+    }
     Ok(())
 }
 
@@ -418,12 +435,13 @@ pub fn run_match(
         .into_inner()
         .map_err(|_| CliError::BadInput("a match thread failed".into()))?;
     if pairs.is_empty() {
-        return Err(CliError::BadInput(
-            "stopped before a pair was played".into(),
+        return Err(CliError::Stopped(
+            "stopped before a game pair was played".into(),
         ));
     }
     let m = match_score(&pairs);
     let round = |x: f64| (x * 10.0).round() / 10.0;
+    let stopped_early = (pairs.len() as u64) < args.pairs;
     if args.output.json {
         writeln!(
             out,
@@ -467,12 +485,15 @@ pub fn run_match(
             m.elo,
             m.low,
             m.high,
-            if (pairs.len() as u64) < args.pairs {
-                " (stopped)"
-            } else {
-                ""
-            }
+            if stopped_early { " (stopped)" } else { "" }
         )?;
+    }
+    if stopped_early {
+        return Err(CliError::Stopped(format!(
+            "stopped: {} of {} game pairs played; the score above is theirs",
+            pairs.len(),
+            args.pairs
+        )));
     }
     Ok(())
 }

@@ -383,7 +383,9 @@ pub struct MatchScore {
 /// The Elo difference a score means under the logistic model.
 pub fn elo_of(score: f64) -> f64 {
     let s = score.clamp(1e-6, 1.0 - 1e-6);
-    -400.0 * (1.0 / s - 1.0).log10()
+    // (Adding 0 turns the -0 that an even score gives into 0, which
+    // prints without a sign.)
+    -400.0 * (1.0 / s - 1.0).log10() + 0.0
 }
 
 pub fn match_score(pairs: &[f64]) -> MatchScore {
