@@ -50,6 +50,13 @@ impl Rng {
         Rng(seed.max(1))
     }
 
+    /// The generator of the `n`th item of a run seeded with `seed` (a game,
+    /// a tuning pair): each item its own stream, so an item is the same
+    /// whichever thread takes it.
+    pub fn for_item(seed: u64, n: u64) -> Rng {
+        Rng::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(n))
+    }
+
     /// Seeded from the clock.
     pub fn from_time() -> Rng {
         let nanos = std::time::SystemTime::now()

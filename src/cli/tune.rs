@@ -53,7 +53,7 @@ impl TuneCommand {
 }
 
 /// The number of cores, for the thread counts that default to it.
-fn cores() -> usize {
+pub(super) fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, usize::from)
 }
 
@@ -64,7 +64,7 @@ const MAX_DATA_BYTES: u64 = 1024 * 1024 * 1024;
 const SAVE_EVERY: u64 = 50;
 
 /// `value` inside `range`, or the message that names the flag.
-fn in_range<T: PartialOrd + std::fmt::Display>(
+pub(super) fn in_range<T: PartialOrd + std::fmt::Display>(
     flag: &str,
     value: T,
     range: std::ops::RangeInclusive<T>,
@@ -181,11 +181,7 @@ pub fn selfplay(args: &SelfPlayArgs, out: &mut dyn Write) -> Result<(), CliError
                         network: network.clone(),
                         ..SelfPlayOptions::default()
                     };
-                    let mut rng = Rng::new(
-                        args.seed
-                            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-                            .wrapping_add(index + 1),
-                    );
+                    let mut rng = Rng::for_item(args.seed, index + 1);
                     let game = play_game(&options, &mut rng);
                     let Ok(mut c) = collected.lock() else { break };
                     let Some(game) = game else {

@@ -13,6 +13,7 @@ use serde_json::json;
 
 use super::CliError;
 use super::flags::JsonFlag;
+use super::tune::{cores, in_range};
 use crate::engine::params::{SearchParams, TUNABLE};
 use crate::fsutil::write_user_file;
 use crate::tune::spsa::{
@@ -21,6 +22,15 @@ use crate::tune::spsa::{
 
 /// The state file is rewritten after this many game pairs.
 const SAVE_EVERY: u64 = 20;
+/// The nodes a move `--nodes` accepts.
+const NODES: std::ops::RangeInclusive<u64> = 100..=10_000_000;
+
+/// `--threads`, by default one per core, checked.
+fn threads(asked: Option<usize>) -> Result<usize, CliError> {
+    let threads = asked.unwrap_or_else(cores);
+    in_range("--threads", threads, 1..=256)?;
+    Ok(threads)
+}
 
 /// `kibitz tune spsa`: how long, which parameters, from where.
 #[derive(Args, Debug)]
@@ -151,32 +161,15 @@ pub fn run(
         }
         return Ok(());
     }
-    if args.iterations == 0 || args.iterations > 10_000_000 {
-        return Err(CliError::BadInput(format!(
-            "--iterations {} is out of range 1..=10000000",
-            args.iterations
-        )));
-    }
-    if !(100..=10_000_000).contains(&args.nodes) {
-        return Err(CliError::BadInput(format!(
-            "--nodes {} is out of range 100..=10000000",
-            args.nodes
-        )));
-    }
+    in_range("--iterations", args.iterations, 1..=10_000_000)?;
+    in_range("--nodes", args.nodes, NODES)?;
     if !(args.learning_rate > 0.0 && args.learning_rate <= 1.0) {
         return Err(CliError::BadInput(format!(
             "--learning-rate {} is out of range (0, 1]",
             args.learning_rate
         )));
     }
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
-    if !(1..=256).contains(&threads) {
-        return Err(CliError::BadInput(format!(
-            "--threads {threads} is out of range 1..=256"
-        )));
-    }
+    let threads = threads(args.threads)?;
     if let Some(path) = &args.out {
         crate::fsutil::check_output(path, &[]).map_err(CliError::BadInput)?;
     }
@@ -353,26 +346,9 @@ pub fn run_match(
             .map_err(|e| CliError::BadInput(format!("{flag}: {e}")))
     };
     let (a, b) = (side("--a", &args.a)?, side("--b", &args.b)?);
-    if !(1..=10_000_000).contains(&args.pairs) {
-        return Err(CliError::BadInput(format!(
-            "--pairs {} is out of range 1..=10000000",
-            args.pairs
-        )));
-    }
-    if !(100..=10_000_000).contains(&args.nodes) {
-        return Err(CliError::BadInput(format!(
-            "--nodes {} is out of range 100..=10000000",
-            args.nodes
-        )));
-    }
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
-    if !(1..=256).contains(&threads) {
-        return Err(CliError::BadInput(format!(
-            "--threads {threads} is out of range 1..=256"
-        )));
-    }
+    in_range("--pairs", args.pairs, 1..=10_000_000)?;
+    in_range("--nodes", args.nodes, NODES)?;
+    let threads = threads(args.threads)?;
     let network = crate::engine::nnue::choose(&args.eval)
         .map_err(|e| CliError::BadInput(format!("--eval: {e}")))?;
     let stopped = || stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed));
@@ -389,11 +365,10 @@ pub fn run_match(
                     if index >= args.pairs || stopped() {
                         break;
                     }
-                    let seed = args
-                        .seed
-                        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-                        .wrapping_add(index + 1);
-                    let start = opening(seed, network.as_deref());
+                    let start = opening(
+                        crate::core::Rng::for_item(args.seed, index + 1),
+                        network.as_deref(),
+                    );
                     let first = play(&a, &b, &start, args.nodes, network.as_deref(), &stopped);
                     let second =
                         1.0 - play(&b, &a, &start, args.nodes, network.as_deref(), &stopped);

@@ -53,6 +53,30 @@ impl Default for SelfPlayOptions {
 
 /// Plies in a row beyond the win margin before a game is adjudicated.
 pub const ADJUDICATE_PLIES: u32 = 6;
+
+/// Adjudication: a score far beyond the margin for several plies in a row
+/// (both sides' searches agreeing) is a win; playing it out teaches
+/// nothing about the positions that decided it.
+#[derive(Debug, Default)]
+pub struct WinStreak {
+    leader: Option<Color>,
+    plies: u32,
+}
+
+impl WinStreak {
+    /// One search's value, for `turn`, the side to move: the winner once
+    /// the same side has led by `margin` for `ADJUDICATE_PLIES` plies.
+    pub fn record(&mut self, turn: Color, value: i32, margin: i32) -> Option<Color> {
+        let leader = (value.abs() >= margin).then(|| if value > 0 { turn } else { !turn });
+        match leader {
+            Some(side) if self.leader == Some(side) => self.plies += 1,
+            Some(side) => (self.leader, self.plies) = (Some(side), 1),
+            None => (self.leader, self.plies) = (None, 0),
+        }
+        self.leader.filter(|_| self.plies >= ADJUDICATE_PLIES)
+    }
+}
+
 /// Openings whose first search says one side is this far ahead are thrown
 /// away: random moves can drop a piece, and such games teach little.
 const OPENING_MARGIN: i32 = 200;
@@ -96,7 +120,7 @@ pub fn play_game(options: &SelfPlayOptions, rng: &mut Rng) -> Option<PlayedGame>
         ..Limits::default()
     };
     let mut kept = Vec::new();
-    let mut winning_streak: (Option<Color>, u32) = (None, 0);
+    let mut streak = WinStreak::default();
     let mut ply = options.random_plies;
     let result = loop {
         if let Some(outcome) = position.outcome().known() {
@@ -128,24 +152,7 @@ pub fn play_game(options: &SelfPlayOptions, rng: &mut Rng) -> Option<PlayedGame>
         if ply == options.random_plies && found.value.abs() > OPENING_MARGIN {
             return None;
         }
-        // Adjudication: a score far beyond the margin for several plies in
-        // a row (both sides agreeing) is a win; playing it out teaches the
-        // tuner nothing about the positions that decided it.
-        let leader = (found.value.abs() >= options.win_margin).then(|| {
-            if found.value > 0 {
-                position.turn()
-            } else {
-                !position.turn()
-            }
-        });
-        winning_streak = match (leader, winning_streak) {
-            (Some(side), (Some(previous), n)) if side == previous => (Some(side), n + 1),
-            (Some(side), _) => (Some(side), 1),
-            (None, _) => (None, 0),
-        };
-        if let (Some(side), n) = winning_streak
-            && n >= ADJUDICATE_PLIES
-        {
+        if let Some(side) = streak.record(position.turn(), found.value, options.win_margin) {
             break winner_score(side);
         }
         let quiet = !position.is_check() && !best.is_capture() && !best.is_promotion();

@@ -38,7 +38,7 @@ use crate::engine::search::search_kept_with;
 use crate::engine::trace::NoTrace;
 use crate::engine::tt::TranspositionTable;
 use crate::engine::{Limits, SearchOptions};
-use crate::tune::selfplay::ADJUDICATE_PLIES;
+use crate::tune::selfplay::WinStreak;
 
 /// Spall's exponents for the learning rate and the step.
 const ALPHA: f64 = 0.602;
@@ -49,8 +49,8 @@ const OPENING_PLIES: u32 = 8;
 /// again: a lopsided game says nothing about the parameters.
 const OPENING_MARGIN: i32 = 150;
 const OPENING_NODES: u64 = 2_000;
-/// Scores beyond this (centipawns) for `ADJUDICATE_PLIES` plies in a row
-/// end a game as a win; a game still going after `MAX_PLIES` is a draw.
+/// Scores beyond this (centipawns) for several plies in a row end a game
+/// as a win (`selfplay::WinStreak`); a game still going after `MAX_PLIES` is a draw.
 const WIN_MARGIN: i32 = 1_000;
 const MAX_PLIES: u32 = 300;
 const TABLE_MB: usize = 16;
@@ -140,12 +140,7 @@ pub fn probe(options: &SpsaOptions, state: &SpsaState, k: u64) -> Probe {
     let n = options.iterations.max(1) as f64;
     let big_a = 0.1 * n;
     let k_f = k.max(1) as f64;
-    let mut rng = Rng::new(
-        options
-            .seed
-            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-            .wrapping_add(k),
-    );
+    let mut rng = Rng::for_item(options.seed, k);
     let mut c = Vec::new();
     let mut a = Vec::new();
     let mut signs = Vec::new();
@@ -209,8 +204,7 @@ pub fn update(options: &SpsaOptions, state: &mut SpsaState, probe: &Probe, games
 
 /// A balanced opening of random moves for a probe: its position and the
 /// keys of the positions before it (for repetitions).
-pub fn opening(seed: u64, network: Option<&Network>) -> (Chess, Vec<u64>) {
-    let mut rng = Rng::new(seed);
+pub fn opening(mut rng: Rng, network: Option<&Network>) -> (Chess, Vec<u64>) {
     let mut fallback = None;
     for _ in 0..100 {
         let mut position = Chess::default();
@@ -273,7 +267,7 @@ pub fn play(
         nodes: Some(nodes),
         ..Limits::default()
     };
-    let mut streak: (Option<Color>, u32) = (None, 0);
+    let mut streak = WinStreak::default();
     let mut ply = 0;
     loop {
         if let Some(outcome) = position.outcome().known() {
@@ -311,23 +305,7 @@ pub fn play(
         let Some(best) = found.best_move else {
             return 0.5;
         };
-        // Both sides' searches agreeing, several plies in a row, that one
-        // side is far ahead: the game is over in all but the moves.
-        let leader = (found.value.abs() >= WIN_MARGIN).then(|| {
-            if found.value > 0 {
-                position.turn()
-            } else {
-                !position.turn()
-            }
-        });
-        streak = match (leader, streak) {
-            (Some(side), (Some(previous), n)) if side == previous => (Some(side), n + 1),
-            (Some(side), _) => (Some(side), 1),
-            (None, _) => (None, 0),
-        };
-        if let (Some(side), n) = streak
-            && n >= ADJUDICATE_PLIES
-        {
+        if let Some(side) = streak.record(position.turn(), found.value, WIN_MARGIN) {
             return white_score(side);
         }
         keys.push(key);
@@ -347,7 +325,7 @@ fn white_score(winner: Color) -> f64 {
 /// opening: the nudged-up side's score in each.
 pub fn play_pair(options: &SpsaOptions, probe: &Probe, stop: &dyn Fn() -> bool) -> [f64; 2] {
     let network = options.network.as_deref();
-    let start = opening(probe.opening_seed, network);
+    let start = opening(Rng::new(probe.opening_seed), network);
     let first = play(
         &probe.plus,
         &probe.minus,

@@ -97,7 +97,7 @@ fn a_pair_of_games_is_played() {
     let options = options(&["rfp_margin"], 10);
     let mut state = SpsaState::new(&options);
     let p = probe(&options, &state, 1);
-    let (position, keys) = opening(p.opening_seed, None);
+    let (position, keys) = opening(Rng::new(p.opening_seed), None);
     assert_eq!(keys.len(), OPENING_PLIES as usize);
     assert!(!position.legal_moves().is_empty());
     let games = play_pair(&options, &p, &|| false);
