@@ -231,6 +231,17 @@ fn check_mistake(exercise: &Exercise, position: &Chess, answer: Move, solution: 
             score_text(best.score)
         ));
     }
+    // A mate thrown away is what to say first, whatever else is true of
+    // the answer: two moves that both miss a mate in one can differ from
+    // each other by a few hundredths, and which is higher is noise.
+    let mates = |score: Score| matches!(score, Score::Mate(n) if n > 0);
+    if mates(best.score) && !mates(mine.score) {
+        return Verdict::wrong(format!(
+            "{said} ({}) misses the mate of the best {best_san} ({})",
+            score_text(mine.score),
+            score_text(best.score)
+        ));
+    }
     let margin = exercise.margin_cp.unwrap_or(DEFAULT_MARGIN_CP).max(0);
     let theirs = played.and_then(|m| value_of(m).map(|v| (m, v)));
     if let Some((m, v)) = theirs
