@@ -67,3 +67,25 @@ pub fn parse_color(text: &str) -> Result<Color, String> {
         _ => Err(format!("'{text}' is not a colour (white or black)")),
     }
 }
+
+/// The number of cores, for the thread counts that default to it.
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
+}
+
+/// `value` inside `range`, or the message that names the flag.
+pub fn in_range<T: PartialOrd + std::fmt::Display>(
+    flag: &str,
+    value: T,
+    range: std::ops::RangeInclusive<T>,
+) -> Result<(), CliError> {
+    if range.contains(&value) {
+        Ok(())
+    } else {
+        Err(CliError::BadInput(format!(
+            "{flag} {value} is out of range {}..={}",
+            range.start(),
+            range.end()
+        )))
+    }
+}

@@ -11,7 +11,7 @@ use clap::{Args, Subcommand};
 use serde_json::json;
 
 use super::CliError;
-use super::flags::JsonFlag;
+use super::flags::{JsonFlag, cores, in_range};
 use crate::core::Rng;
 use crate::engine::eval::EvalParams;
 use crate::fsutil::{check_output, read_text_capped, write_user_file};
@@ -52,33 +52,11 @@ impl TuneCommand {
     }
 }
 
-/// The number of cores, for the thread counts that default to it.
-pub(super) fn cores() -> usize {
-    std::thread::available_parallelism().map_or(1, usize::from)
-}
-
 /// The largest data file read (about 15 million positions).
 const MAX_DATA_BYTES: u64 = 1024 * 1024 * 1024;
 /// The data file is rewritten after this many games, so an interrupted run
 /// keeps most of its work.
 const SAVE_EVERY: u64 = 50;
-
-/// `value` inside `range`, or the message that names the flag.
-pub(super) fn in_range<T: PartialOrd + std::fmt::Display>(
-    flag: &str,
-    value: T,
-    range: std::ops::RangeInclusive<T>,
-) -> Result<(), CliError> {
-    if range.contains(&value) {
-        Ok(())
-    } else {
-        Err(CliError::BadInput(format!(
-            "{flag} {value} is out of range {}..={}",
-            range.start(),
-            range.end()
-        )))
-    }
-}
 
 /// `kibitz tune selfplay`: how many games, how deep, where to write.
 #[derive(Args, Debug)]

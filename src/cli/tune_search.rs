@@ -12,8 +12,7 @@ use clap::Args;
 use serde_json::json;
 
 use super::CliError;
-use super::flags::JsonFlag;
-use super::tune::{cores, in_range};
+use super::flags::{JsonFlag, cores, in_range};
 use crate::engine::params::{SearchParams, TUNABLE};
 use crate::fsutil::write_user_file;
 use crate::tune::spsa::{
