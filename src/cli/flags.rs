@@ -89,3 +89,40 @@ pub fn in_range<T: PartialOrd + std::fmt::Display>(
         )))
     }
 }
+
+/// The file a long run (self-play, tuning) rewrites as it goes, from
+/// several threads. A failed write does not stop the run, which may be
+/// hours from its end: the first failure is kept and reported when the run
+/// is over, after one last try.
+pub struct RunFile<'a> {
+    path: Option<&'a std::path::Path>,
+    failed: std::sync::Mutex<Option<String>>,
+}
+
+impl<'a> RunFile<'a> {
+    /// `None`: the run writes no file.
+    pub fn new(path: Option<&'a std::path::Path>) -> RunFile<'a> {
+        RunFile {
+            path,
+            failed: std::sync::Mutex::new(None),
+        }
+    }
+
+    /// Writes through the safe write path; a failure is kept, not raised.
+    pub fn save(&self, contents: impl AsRef<[u8]>) {
+        if let Some(path) = self.path
+            && let Err(e) = crate::fsutil::write_user_file(path, contents)
+            && let Ok(mut slot) = self.failed.lock()
+        {
+            slot.get_or_insert(e);
+        }
+    }
+
+    /// The first failure, if a write failed.
+    pub fn finish(self) -> Result<(), CliError> {
+        match self.failed.into_inner() {
+            Ok(Some(e)) => Err(CliError::BadInput(e)),
+            _ => Ok(()),
+        }
+    }
+}

@@ -11,7 +11,7 @@ use clap::{Args, Subcommand};
 use serde_json::json;
 
 use super::CliError;
-use super::flags::{JsonFlag, cores, in_range};
+use super::flags::{JsonFlag, RunFile, cores, in_range};
 use crate::core::Rng;
 use crate::engine::eval::EvalParams;
 use crate::fsutil::{check_output, read_text_capped, write_user_file};
@@ -134,15 +134,11 @@ pub fn selfplay(args: &SelfPlayArgs, out: &mut dyn Write) -> Result<(), CliError
         results: [0; 3],
     });
     let next_game = std::sync::atomic::AtomicU64::new(0);
-    let save_error = Mutex::new(None::<String>);
+    let file = RunFile::new(Some(&args.out));
     let save = |c: &Collected| {
         let mut text = c.header.clone();
         text.extend(c.lines.values().map(String::as_str));
-        if let Err(e) = write_user_file(&args.out, text)
-            && let Ok(mut slot) = save_error.lock()
-        {
-            slot.get_or_insert(e);
-        }
+        file.save(text);
     };
     std::thread::scope(|scope| {
         for _ in 0..threads {
@@ -201,9 +197,7 @@ pub fn selfplay(args: &SelfPlayArgs, out: &mut dyn Write) -> Result<(), CliError
         .into_inner()
         .map_err(|_| CliError::BadInput("a self-play thread failed".into()))?;
     save(&c);
-    if let Ok(Some(e)) = save_error.into_inner() {
-        return Err(CliError::BadInput(e));
-    }
+    file.finish()?;
     let seconds = started.elapsed().as_secs_f64();
     if args.output.json {
         writeln!(

@@ -12,9 +12,9 @@ use clap::Args;
 use serde_json::json;
 
 use super::CliError;
-use super::flags::{JsonFlag, cores, in_range};
+use super::flags::{JsonFlag, RunFile, cores, in_range};
+use crate::engine::nnue::Network;
 use crate::engine::params::{SearchParams, TUNABLE};
-use crate::fsutil::write_user_file;
 use crate::tune::spsa::{
     SpsaOptions, SpsaState, match_score, opening, play, play_pair, probe, update,
 };
@@ -24,11 +24,37 @@ const SAVE_EVERY: u64 = 20;
 /// The nodes a move `--nodes` accepts.
 const NODES: std::ops::RangeInclusive<u64> = 100..=10_000_000;
 
-/// `--threads`, by default one per core, checked.
-fn threads(asked: Option<usize>) -> Result<usize, CliError> {
-    let threads = asked.unwrap_or_else(cores);
-    in_range("--threads", threads, 1..=256)?;
-    Ok(threads)
+// The flags `tune spsa` and `tune match` share: how many game pairs at
+// once, which seed, which evaluation. (No doc comment: clap would take it
+// for both commands' about text.)
+#[derive(Args, Debug)]
+pub struct GameFlags {
+    /// Game pairs played at once (default: one per core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Seed of the openings (and of SPSA's nudges): the same seed on one
+    /// thread plays the same games.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// The evaluation both sides play with: builtin (the shipped network,
+    /// as the engine plays), handwritten, or a network file.
+    #[arg(long, default_value = "builtin")]
+    pub eval: String,
+}
+
+impl GameFlags {
+    /// `--threads`, by default one per core, checked.
+    fn threads(&self) -> Result<usize, CliError> {
+        let threads = self.threads.unwrap_or_else(cores);
+        in_range("--threads", threads, 1..=256)?;
+        Ok(threads)
+    }
+
+    /// `--eval`'s network (None: the hand-written evaluation).
+    fn network(&self) -> Result<Option<std::sync::Arc<Network>>, CliError> {
+        crate::engine::nnue::choose(&self.eval)
+            .map_err(|e| CliError::BadInput(format!("--eval: {e}")))
+    }
 }
 
 /// `kibitz tune spsa`: how long, which parameters, from where.
@@ -51,17 +77,8 @@ pub struct SpsaArgs {
     /// The learning rate at the end of the run, in steps per game pair.
     #[arg(long, default_value_t = 0.002)]
     pub learning_rate: f64,
-    /// Game pairs played at once (default: one per core).
-    #[arg(long)]
-    pub threads: Option<usize>,
-    /// Seed of the openings and of the nudges: the same seed and one
-    /// thread play the same run.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// The evaluation both sides play with: builtin (the shipped network,
-    /// as the engine plays), handwritten, or a network file.
-    #[arg(long, default_value = "builtin")]
-    pub eval: String,
+    #[command(flatten)]
+    pub games: GameFlags,
     /// Write the run's state here as it goes (JSON), so a stopped run can
     /// go on with `--start`.
     #[arg(long)]
@@ -118,7 +135,7 @@ fn state_json(args: &SpsaArgs, options: &SpsaOptions, state: &SpsaState, seconds
         "iterations": state.iterations,
         "of": args.iterations,
         "nodes": args.nodes,
-        "seed": args.seed,
+        "seed": args.games.seed,
         "learning_rate": args.learning_rate,
         "plus_wins": state.plus[0],
         "draws": state.plus[1],
@@ -168,19 +185,18 @@ pub fn run(
             args.learning_rate
         )));
     }
-    let threads = threads(args.threads)?;
+    let threads = args.games.threads()?;
     if let Some(path) = &args.out {
         crate::fsutil::check_output(path, &[]).map_err(CliError::BadInput)?;
     }
-    let network = crate::engine::nnue::choose(&args.eval)
-        .map_err(|e| CliError::BadInput(format!("--eval: {e}")))?;
+    let network = args.games.network()?;
     let options = SpsaOptions {
         iterations: args.iterations,
         nodes: args.nodes,
         tuned: tuned(args.params.as_deref(), &start)?,
         start,
         learning_rate: args.learning_rate,
-        seed: args.seed,
+        seed: args.games.seed,
         network,
     };
     let stopped = || stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed));
@@ -188,16 +204,10 @@ pub fn run(
     let show_progress = std::io::stderr().is_terminal() && !args.output.json;
     // The state and the next iteration to hand out.
     let shared = Mutex::new((SpsaState::new(&options), 1u64));
-    let save_error = Mutex::new(None::<String>);
+    let file = RunFile::new(args.out.as_deref());
     let save = |state: &SpsaState| {
-        if let Some(path) = &args.out
-            && let Err(e) = write_user_file(
-                path,
-                state_json(args, &options, state, started.elapsed().as_secs_f64()) + "\n",
-            )
-            && let Ok(mut slot) = save_error.lock()
-        {
-            slot.get_or_insert(e);
+        if args.out.is_some() {
+            file.save(state_json(args, &options, state, started.elapsed().as_secs_f64()) + "\n");
         }
     };
     std::thread::scope(|scope| {
@@ -247,9 +257,7 @@ pub fn run(
         .into_inner()
         .map_err(|_| CliError::BadInput("a tuning thread failed".into()))?;
     save(&state);
-    if let Ok(Some(e)) = save_error.into_inner() {
-        return Err(CliError::BadInput(e));
-    }
+    file.finish()?;
     let seconds = started.elapsed().as_secs_f64();
     let stopped_early = state.iterations < args.iterations;
     // A stop keeps what was played: the state so far is printed (and
@@ -318,16 +326,8 @@ pub struct MatchArgs {
     /// Nodes each side searches a move.
     #[arg(long, default_value_t = 10_000)]
     pub nodes: u64,
-    /// Game pairs played at once (default: one per core).
-    #[arg(long)]
-    pub threads: Option<usize>,
-    /// Seed of the openings.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// The evaluation both sides play with: builtin, handwritten, or a
-    /// network file.
-    #[arg(long, default_value = "builtin")]
-    pub eval: String,
+    #[command(flatten)]
+    pub games: GameFlags,
     #[command(flatten)]
     pub output: JsonFlag,
 }
@@ -347,9 +347,8 @@ pub fn run_match(
     let (a, b) = (side("--a", &args.a)?, side("--b", &args.b)?);
     in_range("--pairs", args.pairs, 1..=10_000_000)?;
     in_range("--nodes", args.nodes, NODES)?;
-    let threads = threads(args.threads)?;
-    let network = crate::engine::nnue::choose(&args.eval)
-        .map_err(|e| CliError::BadInput(format!("--eval: {e}")))?;
+    let threads = args.games.threads()?;
+    let network = args.games.network()?;
     let stopped = || stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed));
     let started = Instant::now();
     let show_progress = std::io::stderr().is_terminal() && !args.output.json;
@@ -365,7 +364,7 @@ pub fn run_match(
                         break;
                     }
                     let start = opening(
-                        crate::core::Rng::for_item(args.seed, index + 1),
+                        crate::core::Rng::for_item(args.games.seed, index + 1),
                         network.as_deref(),
                     );
                     let first = play(&a, &b, &start, args.nodes, network.as_deref(), &stopped);
