@@ -15,6 +15,11 @@
 //! The pawns are the index because they are the slowest-changing part of a
 //! position: a game keeps the same pawn structure for many moves, so what
 //! one search learns serves the next ones.
+//!
+//! (A second pair of tables, the same errors indexed by each side's pieces
+//! other than pawns and added beside the pawns' at full weight, scored -2.9
+//! Elo, 95% -18.5 to +12.7, over 600 game pairs at 15,000 nodes against the
+//! pawns' alone: not kept.)
 
 use shakmaty::{Board, Color};
 

@@ -47,6 +47,11 @@ pub const NEW_ITERATION_SHARE: f64 = 0.55;
 /// kept the best move; `drop` is how far the value fell since the last
 /// iteration, in centipawns (negative when it rose). The hard limit is
 /// never moved.
+///
+/// (Scaling it also by the best move's share of the root's nodes over the
+/// search so far, from 0.5 at 95% through 1 at 70% to 1.5 at 45% and
+/// below, as many engines' clocks do, scored +94 =201 -105, -10 +/- 24
+/// Elo, over 400 games at 2+0.02 against the build without it: not kept.)
 pub fn time_scale(stable: u32, drop: Option<i32>) -> f64 {
     let stability = match stable {
         0 => 1.4,
