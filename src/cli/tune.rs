@@ -22,7 +22,8 @@ use crate::tune::{Pass, parse_data, tune};
 #[derive(Subcommand, Debug)]
 pub enum TuneCommand {
     /// Play kibitz against itself and write its quiet positions, each with
-    /// its game's result (`FEN;result` lines), for `tune fit`.
+    /// its game's result and its search's score (`FEN;result;score`
+    /// lines), for `tune fit` and `tune net`.
     Selfplay(SelfPlayArgs),
     /// Fit the evaluation's weights to a data file and print them.
     Fit(FitArgs),
@@ -235,7 +236,8 @@ pub fn selfplay(args: &SelfPlayArgs, out: &mut dyn Write) -> Result<(), CliError
 /// `kibitz tune fit`: the data, which weights, how long.
 #[derive(Args, Debug)]
 pub struct FitArgs {
-    /// `FEN;result` lines, as `tune selfplay` writes them.
+    /// `FEN;result` or `FEN;result;score` lines, as `tune selfplay` writes
+    /// them (the score is not used).
     #[arg(long)]
     pub data: PathBuf,
     /// At most this many passes over the weights.
