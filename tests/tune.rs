@@ -375,8 +375,23 @@ fn match_reports_the_score_and_bad_parameters_exit_2() {
     // The same parameters on both sides (the engine's) play the same moves
     // from the same opening: each pair is split evenly.
     assert_eq!(summary["score"], 0.5, "{summary}");
+    assert_eq!(summary["same_games"], 4, "{summary}");
     assert!(summary["elo_low"].as_f64().unwrap() <= 0.0);
     assert!(summary["elo_high"].as_f64().unwrap() >= 0.0);
+    // In text the tie is said to be no measurement at all; a setting that
+    // changes the moves is not said to play alike.
+    let text = |a: &str| {
+        let output = home
+            .command()
+            .args(["tune", "match", "--pairs", "2", "--nodes", "300"])
+            .args(["--threads", "1", "--a", a])
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{output:?}");
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    };
+    assert!(text("").contains("Both played the same moves in every game"));
+    assert!(!text("lmr_base=0,rfp_margin=200").contains("Both played the same moves"));
     for (args, says) in [
         (vec!["match", "--a", "rfp_margin=5"], "out of range"),
         (vec!["match", "--b", "nonsense=1"], "no search parameter"),

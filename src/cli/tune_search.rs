@@ -353,8 +353,9 @@ pub fn run_match(
     let started = Instant::now();
     let show_progress = std::io::stderr().is_terminal() && !args.output.json;
     let next = std::sync::atomic::AtomicU64::new(0);
-    // Each pair's points for A (0..=2), and A's wins, draws and losses.
-    let results = Mutex::new((Vec::new(), [0u64; 3]));
+    // Each pair's points for A (0..=2), A's wins, draws and losses, and
+    // the pairs whose two games were move for move the same.
+    let results = Mutex::new((Vec::new(), [0u64; 3], 0u64));
     std::thread::scope(|scope| {
         for _ in 0..threads {
             scope.spawn(|| {
@@ -367,15 +368,16 @@ pub fn run_match(
                         crate::core::Rng::for_item(args.games.seed, index + 1),
                         network.as_deref(),
                     );
-                    let first = play(&a, &b, &start, args.nodes, network.as_deref(), &stopped);
-                    let second =
-                        1.0 - play(&b, &a, &start, args.nodes, network.as_deref(), &stopped);
+                    let a_white = play(&a, &b, &start, args.nodes, network.as_deref(), &stopped);
+                    let b_white = play(&b, &a, &start, args.nodes, network.as_deref(), &stopped);
                     if stopped() {
                         break;
                     }
+                    let (first, second) = (a_white.score, 1.0 - b_white.score);
                     let Ok(mut guard) = results.lock() else { break };
-                    let (pairs, wdl) = &mut *guard;
+                    let (pairs, wdl, same) = &mut *guard;
                     pairs.push(first + second);
+                    *same += u64::from(a_white.moves == b_white.moves);
                     for game in [first, second] {
                         wdl[if game > 0.75 {
                             0
@@ -404,7 +406,7 @@ pub fn run_match(
     if show_progress {
         eprintln!();
     }
-    let (pairs, wdl) = results
+    let (pairs, wdl, same) = results
         .into_inner()
         .map_err(|_| CliError::BadInput("a match thread failed".into()))?;
     if pairs.is_empty() {
@@ -432,6 +434,7 @@ pub fn run_match(
                 "elo": round(m.elo),
                 "elo_low": round(m.low),
                 "elo_high": round(m.high),
+                "same_games": same,
                 "seconds": round(started.elapsed().as_secs_f64()),
             })
         )?;
@@ -460,6 +463,21 @@ pub fn run_match(
             m.high,
             if stopped_early { " (stopped)" } else { "" }
         )?;
+        // Two settings that play the same moves score exactly level: say
+        // so, or "+0 Elo (95%: +0 to +0)" would read as a measured tie.
+        if same == pairs.len() as u64 {
+            writeln!(
+                out,
+                "Both played the same moves in every game: at {} nodes a move the difference never changed a move.",
+                args.nodes
+            )?;
+        } else if same > 0 {
+            writeln!(
+                out,
+                "{same} of the {} pairs were the same game with either setting.",
+                pairs.len()
+            )?;
+        }
     }
     if stopped_early {
         return Err(CliError::Stopped(format!(

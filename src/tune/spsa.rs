@@ -246,9 +246,16 @@ pub fn opening(mut rng: Rng, network: Option<&Network>) -> (Chess, Vec<u64>) {
     fallback.unwrap_or_else(|| (Chess::default(), Vec::new()))
 }
 
+/// A game `play` played: White's score (1, 0.5 or 0) and a hash of its
+/// moves, so that a match can tell when two settings played the same game.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Played {
+    pub score: f64,
+    pub moves: u64,
+}
+
 /// Play one game from `start` between two parameter sets, each side with
-/// its own table and move memory, as two engines would. Returns White's
-/// score (1, 0.5 or 0).
+/// its own table and move memory, as two engines would.
 pub fn play(
     white: &SearchParams,
     black: &SearchParams,
@@ -256,7 +263,7 @@ pub fn play(
     nodes: u64,
     network: Option<&Network>,
     stop: &dyn Fn() -> bool,
-) -> f64 {
+) -> Played {
     let (mut position, mut keys) = start.clone();
     let mut tables = [
         TranspositionTable::new(TABLE_MB),
@@ -269,12 +276,15 @@ pub fn play(
     };
     let mut streak = WinStreak::default();
     let mut ply = 0;
+    let mut moves = 0u64;
+    let played = |score: f64, moves: u64| Played { score, moves };
     loop {
         if let Some(outcome) = position.outcome().known() {
-            return match outcome {
+            let score = match outcome {
                 KnownOutcome::Decisive { winner } => white_score(winner),
                 KnownOutcome::Draw => 0.5,
             };
+            return played(score, moves);
         }
         let key = position_key(&position);
         if position.halfmoves() >= 100
@@ -282,7 +292,7 @@ pub fn play(
             || ply >= MAX_PLIES
             || stop()
         {
-            return 0.5;
+            return played(0.5, moves);
         }
         let (params, side) = match position.turn() {
             Color::White => (white, 0),
@@ -303,11 +313,16 @@ pub fn play(
             network,
         );
         let Some(best) = found.best_move else {
-            return 0.5;
+            return played(0.5, moves);
         };
         if let Some(side) = streak.record(position.turn(), found.value, WIN_MARGIN) {
-            return white_score(side);
+            return played(white_score(side), moves);
         }
+        // FNV-1a over (from, to, promotion): a game's moves, as one number.
+        let code = best.to() as u64
+            | best.from().map_or(64, |sq| sq as u64) << 6
+            | best.promotion().map_or(0, |role| role as u64) << 13;
+        moves = (moves ^ code).wrapping_mul(0x0000_0100_0000_01B3);
         keys.push(key);
         position.play_unchecked(best);
         ply += 1;
@@ -342,7 +357,7 @@ pub fn play_pair(options: &SpsaOptions, probe: &Probe, stop: &dyn Fn() -> bool) 
         network,
         stop,
     );
-    [first, 1.0 - second]
+    [first.score, 1.0 - second.score]
 }
 
 /// A head-to-head's score and Elo difference with its 95% interval, from

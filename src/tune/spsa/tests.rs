@@ -108,7 +108,7 @@ fn a_pair_of_games_is_played() {
     assert_eq!(state.iterations, 1);
     // A stop ends a game at once, as a draw.
     assert_eq!(
-        play(&p.plus, &p.minus, &(position, keys), 200, None, &|| true),
+        play(&p.plus, &p.minus, &(position, keys), 200, None, &|| true).score,
         0.5
     );
 }
