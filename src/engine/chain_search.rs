@@ -197,11 +197,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                 });
             }
             let (child, child_key) = play_with_key(None, position, key, m);
-            self.moved(ply + 1, color, Some(m));
-            self.path.push(child_key);
-            if let Some(slot) = self.played.get_mut(ply as usize + 1) {
-                *slot = Some(m);
-            }
+            self.enter_child(ply, color, Some(m), child_key);
             let gives_check = child.is_check();
             let value = -self.chain_node(
                 &child,

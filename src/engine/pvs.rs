@@ -48,14 +48,9 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         // look in the table: no prefetch then.
         let probes = depth > 1 || !self.options.selective;
         let (child, child_key) = play_with_key(probes.then_some(self.ctx.tt), position, key, m);
-        self.moved(ply + 1, position.turn(), Some(m));
-        self.path.push(child_key);
+        self.enter_child(ply, position.turn(), Some(m), child_key);
         let gives_check = child.is_check();
         let next_ply = ply + 1;
-        // The move tables' links start from the move that led to a node.
-        if let Some(slot) = self.played.get_mut(next_ply as usize) {
-            *slot = Some(m);
-        }
         // Late quiet moves are searched shallower first (late-move
         // reductions): they are rarely best, and a surprise is re-searched.
         let reduction = if self.options.alpha_beta

@@ -464,6 +464,26 @@ impl<T: Tracer> Searcher<'_, '_, T> {
 }
 
 impl<T: Tracer> Searcher<'_, '_, T> {
+    /// Steps from `ply` into the child that `m` (`None`: the null move)
+    /// leads to, whose key is `child_key`: the network's accumulators, the
+    /// path of keys that repetitions are found on, and the move that led
+    /// there, which the move tables' links start from. The caller pops the
+    /// path on the way back.
+    #[inline]
+    pub(super) fn enter_child(
+        &mut self,
+        ply: u32,
+        turn: shakmaty::Color,
+        m: Option<Move>,
+        child_key: u64,
+    ) {
+        self.moved(ply + 1, turn, m);
+        self.path.push(child_key);
+        if let Some(slot) = self.played.get_mut(ply as usize + 1) {
+            *slot = m;
+        }
+    }
+
     /// Tell the network's sums (if the search uses a network) that the
     /// position at `ply` is its parent's after `turn` played `m`; `None`
     /// for a null move.

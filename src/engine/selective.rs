@@ -167,11 +167,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
             });
         }
         let null_key = passed_key(position, key, &passed);
-        self.moved(ply + 1, position.turn(), None);
-        self.path.push(null_key);
-        if let Some(slot) = self.played.get_mut(ply as usize + 1) {
-            *slot = None;
-        }
+        self.enter_child(ply, position.turn(), None, null_key);
         let value = -self.negamax(
             &passed,
             null_key,
@@ -291,11 +287,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                 });
             }
             let (child, child_key) = play_with_key(Some(self.ctx.tt), position, key, m);
-            self.moved(ply + 1, position.turn(), Some(m));
-            self.path.push(child_key);
-            if let Some(slot) = self.played.get_mut(ply as usize + 1) {
-                *slot = Some(m);
-            }
+            self.enter_child(ply, position.turn(), Some(m), child_key);
             let checked = child.is_check();
             let mut value = -self.quiescence(
                 &child,
@@ -471,6 +463,13 @@ impl<T: Tracer> Searcher<'_, '_, T> {
             quiet,
             ..
         } = *facts;
+        // (Two more quiet-move rules, each measured over 600 game pairs at
+        // 15,000 nodes against none and not kept: a quiet move whose
+        // history is below -300 a ply at depth 3 and less, which acted in
+        // one pair of 600 (this history's values stay small: bonuses of
+        // depth squared, halved each search), -0.3 Elo; a quiet move that
+        // loses more than 60 centipawns a ply by static exchange, at depth
+        // 6 and less, +2.6, 95% -12.8 to +18.0.)
         let skip = if quiet {
             // Both quiet-move rules spare moves that give check: find out
             // only if a rule gets that far.
