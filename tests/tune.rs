@@ -390,8 +390,12 @@ fn match_reports_the_score_and_bad_parameters_exit_2() {
         assert!(output.status.success(), "{output:?}");
         String::from_utf8_lossy(&output.stdout).into_owned()
     };
-    assert!(text("").contains("Both played the same moves in every game"));
-    assert!(!text("lmr_base=0,rfp_margin=200").contains("Both played the same moves"));
+    assert!(text("").contains("A and B are the same settings"));
+    // rfp_depth 10 against 6: only nodes deeper than a 300-node search
+    // reaches would see it.
+    assert!(text("rfp_depth=10").contains("Both played the same moves in every game"));
+    let changed = text("lmr_base=0,rfp_margin=200");
+    assert!(!changed.contains("same moves in every game"), "{changed}");
     for (args, says) in [
         (vec!["match", "--a", "rfp_margin=5"], "out of range"),
         (vec!["match", "--b", "nonsense=1"], "no search parameter"),

@@ -465,7 +465,12 @@ pub fn run_match(
         )?;
         // Two settings that play the same moves score exactly level: say
         // so, or "+0 Elo (95%: +0 to +0)" would read as a measured tie.
-        if same == pairs.len() as u64 {
+        if same == pairs.len() as u64 && a == b {
+            writeln!(
+                out,
+                "A and B are the same settings: they played the same moves in every game."
+            )?;
+        } else if same == pairs.len() as u64 {
             writeln!(
                 out,
                 "Both played the same moves in every game: at {} nodes a move the difference never changed a move.",
