@@ -57,8 +57,8 @@ use shakmaty::{Board, CastlingSide, Color, Move, Piece, Role, Square};
 use thiserror::Error;
 
 /// The network shipped inside kibitz: `assets/kibitz.nnue`, made by
-/// `kibitz tune net` from `kibitz tune selfplay` games (README, "The
-/// evaluation network", says how to make it again).
+/// `kibitz tune net` from `kibitz tune selfplay` games (docs/engine.md,
+/// "The evaluation network", says how to make it again).
 const BUILTIN: &[u8] = include_bytes!("../../assets/kibitz.nnue");
 
 /// Whether full-strength searches evaluate with the shipped network
