@@ -138,6 +138,65 @@ fn net_trains_a_network_the_engine_reads_and_compares_it_with_the_hand_written_e
         .expect("the engine reads what tune net wrote");
 }
 
+#[test]
+fn net_fine_tunes_a_network_from_epoch_0_and_never_writes_over_it() {
+    let home = TempHome::new("tune-net-init");
+    let data = home.join("data.txt");
+    let output = home
+        .command()
+        .args(["tune", "selfplay", "--games", "6", "--nodes", "300"])
+        .args(["--seed", "4", "--out"])
+        .arg(&data)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let tuned = home.join("tuned.nnue");
+    let output = home
+        .command()
+        .args(["tune", "net", "--epochs", "2", "--batch", "256", "--json"])
+        .args(["--threads", "1", "--init", "builtin", "--out"])
+        .arg(&tuned)
+        .arg("--data")
+        .arg(&data)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let numbers: Vec<u64> = json_lines(&output.stdout)
+        .iter()
+        .filter(|l| l["type"] == "epoch")
+        .map(|l| l["epoch"].as_u64().unwrap())
+        .collect();
+    assert_eq!(numbers, [0, 1, 2], "epoch 0 is the network started from");
+    let before = std::fs::read(&tuned).unwrap();
+    kibitz::engine::nnue::Network::from_bytes(&before).expect("a network the engine reads");
+    // Starting from a file and writing over it is refused; so is starting
+    // from the hand-written evaluation.
+    for (init, expected) in [
+        (tuned.clone().into_os_string(), "it is the input file"),
+        ("handwritten".into(), "--init"),
+        (home.join("none.nnue").into_os_string(), "--init"),
+    ] {
+        let output = home
+            .command()
+            .args(["tune", "net", "--epochs", "1", "--init"])
+            .arg(&init)
+            .arg("--out")
+            .arg(&tuned)
+            .arg("--data")
+            .arg(&data)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{init:?}: {stderr}");
+        assert!(stderr.contains(expected), "{init:?}: {stderr}");
+    }
+    assert_eq!(
+        std::fs::read(&tuned).unwrap(),
+        before,
+        "the network is left as it was"
+    );
+}
+
 fn data_positions(path: &std::path::Path) -> u64 {
     std::fs::read_to_string(path)
         .expect("the data file tune selfplay wrote")

@@ -396,6 +396,12 @@ pub struct NetArgs {
     /// (eight, chosen by the number of pieces).
     #[arg(long)]
     pub one_output: bool,
+    /// Start from this network (a file `tune net` wrote, or builtin)
+    /// instead of random weights: fine-tuning it on new games. Epoch 0 is
+    /// the network as it was, kept if no epoch predicts the held-out games
+    /// better.
+    #[arg(long, conflicts_with = "one_output")]
+    pub init: Option<String>,
     #[command(flatten)]
     pub output: JsonFlag,
 }
@@ -412,6 +418,7 @@ impl NetArgs {
             seed: self.seed,
             mirror: self.mirror,
             one_output: self.one_output,
+            init: None,
         }
     }
 }
@@ -419,7 +426,19 @@ impl NetArgs {
 /// Train the evaluation network on self-play data and write it to `out`.
 pub fn net(args: &NetArgs, out: &mut dyn Write) -> Result<(), CliError> {
     use crate::tune::net::{Epoch, read_data, train};
-    let options = &args.options();
+    let mut options = args.options();
+    if let Some(init) = &args.init {
+        options.init = Some(
+            crate::engine::nnue::choose(init)
+                .map_err(|e| CliError::BadInput(format!("--init: {e}")))?
+                .ok_or_else(|| {
+                    CliError::BadInput(
+                        "--init: the hand-written evaluation is not a network to start from".into(),
+                    )
+                })?,
+        );
+    }
+    let options = &options;
     in_range("--threads", options.threads, 1..=256)?;
     in_range("--epochs", options.epochs, 1..=10_000)?;
     in_range("--lambda", options.lambda, 0.0..=1.0)?;
@@ -433,7 +452,18 @@ pub fn net(args: &NetArgs, out: &mut dyn Write) -> Result<(), CliError> {
     if args.data.is_empty() {
         return Err(CliError::BadInput("--data: give at least one file".into()));
     }
-    let inputs: Vec<&Path> = args.data.iter().map(std::path::PathBuf::as_path).collect();
+    // The network started from is an input too: never written over.
+    let init_file = args
+        .init
+        .as_deref()
+        .filter(|name| Path::new(name).exists())
+        .map(Path::new);
+    let inputs: Vec<&Path> = args
+        .data
+        .iter()
+        .map(std::path::PathBuf::as_path)
+        .chain(init_file)
+        .collect();
     check_output(&args.out, &inputs).map_err(CliError::BadInput)?;
     let started = Instant::now();
     let mut samples = Vec::new();

@@ -227,6 +227,20 @@ impl Network {
         }
     }
 
+    /// The network's parts, as [`Network::from_parts`] takes them (for the
+    /// trainer, which can start from a network instead of random weights).
+    #[allow(clippy::type_complexity)]
+    pub fn parts(
+        &self,
+    ) -> (
+        &[[i16; HIDDEN]; INPUTS],
+        &[i16; HIDDEN],
+        &[[i16; 2 * HIDDEN]; OUTPUT_BUCKETS],
+        &[i32; OUTPUT_BUCKETS],
+    ) {
+        (&self.rows, &self.bias, &self.output, &self.output_bias)
+    }
+
     /// Read a network file.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
         if bytes.len() < 12 || &bytes[..4] != MAGIC {

@@ -232,6 +232,26 @@ impl FloatNet {
         net
     }
 
+    /// The floats an integer network stands for: each weight divided by
+    /// its scale, so the float network rounds back to the same integers.
+    /// Training from here fine-tunes a network on new games instead of
+    /// learning everything again.
+    pub fn from_network(network: &Network) -> FloatNet {
+        let (rows, bias, output, output_bias) = network.parts();
+        let (qa, qb) = (QA as f32, QB as f32);
+        FloatNet {
+            rows: rows.iter().flatten().map(|&w| f32::from(w) / qa).collect(),
+            bias: bias.iter().map(|&w| f32::from(w) / qa).collect(),
+            output: output
+                .iter()
+                .flatten()
+                .map(|&w| f32::from(w) / qb)
+                .collect(),
+            output_bias: output_bias.iter().map(|&w| w as f32 / qb).collect(),
+            outputs: OUTPUT_BUCKETS,
+        }
+    }
+
     fn params_mut(&mut self) -> impl Iterator<Item = &mut f32> {
         self.rows
             .iter_mut()
@@ -422,6 +442,9 @@ pub struct TrainOptions {
     /// One output for every position instead of one per material stage
     /// (for little data, or to compare).
     pub one_output: bool,
+    /// Start from this network instead of random weights (fine-tuning);
+    /// it has an output per material stage, so `one_output` must be off.
+    pub init: Option<std::sync::Arc<Network>>,
 }
 
 impl Default for TrainOptions {
@@ -435,6 +458,7 @@ impl Default for TrainOptions {
             seed: 1,
             mirror: false,
             one_output: false,
+            init: None,
         }
     }
 }
@@ -528,7 +552,10 @@ pub fn train(
     } else {
         OUTPUT_BUCKETS
     };
-    let mut net = FloatNet::random(&mut rng, outputs);
+    let mut net = match &options.init {
+        Some(network) if !options.one_output => FloatNet::from_network(network),
+        _ => FloatNet::random(&mut rng, outputs),
+    };
     let threads = options.threads.max(1);
     let mut grads = vec![FloatNet::zeros(outputs); threads];
     let mut moment = FloatNet::zeros(outputs);
@@ -538,6 +565,20 @@ pub fn train(
     let mut order: Vec<u32> = (0..training.len() as u32).collect();
     let mut epochs = Vec::new();
     let mut best: Option<(f64, u32, FloatNet)> = None;
+    if options.init.is_some() {
+        // Epoch 0 is the starting network: if no epoch predicts the
+        // held-out games better, fine-tuning changed nothing worth keeping
+        // and the network is written back as it was.
+        let epoch = Epoch {
+            number: 0,
+            learning_rate: 0.0,
+            training_error: mean_error(&net, &training, sigma, options.lambda),
+            held_out_error: mean_error(&net, &held_out, sigma, options.lambda),
+        };
+        best = Some((epoch.held_out_error, 0, net.clone()));
+        on_epoch(&epoch);
+        epochs.push(epoch);
+    }
     for number in 1..=options.epochs {
         // The step shrinks tenfold for the last third: big steps find the
         // valley, small ones settle in it.

@@ -118,6 +118,7 @@ fn the_network_learns_that_an_extra_queen_wins_and_rounds_close_to_its_floats() 
         seed: 3,
         mirror: false,
         one_output: false,
+        init: None,
     };
     let mut errors = Vec::new();
     let trained = train(samples.clone(), &options, &mut |e| {
@@ -140,4 +141,65 @@ fn the_network_learns_that_an_extra_queen_wins_and_rounds_close_to_its_floats() 
     }
     assert!(value("4k3/8/8/8/8/8/8/4K3 w - - 0 1").abs() < 100);
     assert!(trained.rounding_error < 5.0, "{}", trained.rounding_error);
+}
+
+#[test]
+fn a_network_read_back_into_floats_rounds_to_the_same_integers() {
+    let network = FloatNet::random(&mut Rng::new(5), OUTPUT_BUCKETS).quantize();
+    let again = FloatNet::from_network(&network).quantize();
+    assert_eq!(again.to_bytes(), network.to_bytes());
+}
+
+#[test]
+fn fine_tuning_reports_the_starting_network_as_epoch_0_and_keeps_it_unless_beaten() {
+    let text: String = (0..200)
+        .map(|g| {
+            let (result, score) = if g % 3 != 0 {
+                ("1-0", 900)
+            } else {
+                ("1/2-1/2", 0)
+            };
+            let fen = if g % 3 != 0 {
+                "4k3/8/8/8/3Q4/8/8/4K3 w - - 0 1"
+            } else {
+                "4k3/8/8/8/8/8/8/4K3 w - - 0 1"
+            };
+            format!("# game {g}\n{fen};{result};{score}\n")
+        })
+        .collect();
+    let samples = data(&text);
+    let start = FloatNet::random(&mut Rng::new(9), OUTPUT_BUCKETS).quantize();
+    let options = TrainOptions {
+        epochs: 3,
+        batch: 16,
+        learning_rate: 0.01,
+        threads: 1,
+        init: Some(std::sync::Arc::new(start)),
+        ..TrainOptions::default()
+    };
+    let mut numbers = Vec::new();
+    let trained = train(samples.clone(), &options, &mut |e| numbers.push(e.number)).unwrap();
+    assert_eq!(numbers, [0, 1, 2, 3]);
+    let held_out: Vec<f64> = trained.epochs.iter().map(|e| e.held_out_error).collect();
+    // Random weights predict a queen up badly: training improves on them,
+    // and the kept epoch is the best held-out one, epoch 0 included.
+    assert!(held_out[3] < held_out[0], "{held_out:?}");
+    let best = held_out
+        .iter()
+        .enumerate()
+        .min_by(|a, b| a.1.total_cmp(b.1))
+        .map(|(i, _)| i as u32)
+        .unwrap();
+    assert_eq!(trained.best_epoch, best);
+    // A step size too small to move anything: epoch 0 stays the best, and
+    // the network comes back as it went in.
+    let options = TrainOptions {
+        learning_rate: 1e-12,
+        epochs: 1,
+        ..options
+    };
+    let start = options.init.clone().unwrap();
+    let trained = train(samples, &options, &mut |_| {}).unwrap();
+    assert_eq!(trained.best_epoch, 0);
+    assert_eq!(trained.net.quantize().to_bytes(), start.to_bytes());
 }
