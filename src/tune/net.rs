@@ -443,7 +443,7 @@ pub struct TrainOptions {
     /// (for little data, or to compare).
     pub one_output: bool,
     /// Start from this network instead of random weights (fine-tuning);
-    /// it has an output per material stage, so `one_output` must be off.
+    /// it has an output per material stage, so `one_output` is ignored.
     pub init: Option<std::sync::Arc<Network>>,
 }
 
@@ -547,15 +547,14 @@ pub fn train(
     }
     let sigma = fit_sigma(&training);
     let mut rng = Rng::new(options.seed);
-    let outputs = if options.one_output {
-        1
-    } else {
-        OUTPUT_BUCKETS
-    };
+    // A network started from brings its own outputs, one per material
+    // stage, whatever `one_output` says.
     let mut net = match &options.init {
-        Some(network) if !options.one_output => FloatNet::from_network(network),
-        _ => FloatNet::random(&mut rng, outputs),
+        Some(network) => FloatNet::from_network(network),
+        None if options.one_output => FloatNet::random(&mut rng, 1),
+        None => FloatNet::random(&mut rng, OUTPUT_BUCKETS),
     };
+    let outputs = net.outputs;
     let threads = options.threads.max(1);
     let mut grads = vec![FloatNet::zeros(outputs); threads];
     let mut moment = FloatNet::zeros(outputs);
