@@ -27,7 +27,12 @@ const MOVETIME_MARGIN: Duration = Duration::from_millis(10);
 /// middlegame, where it decides most, and scored 53.8% against 30; 20
 /// scored 53.4% against 25; 16 scored 44.7% over 114 games against 20.
 /// Each move takes a twentieth of what is left, so the clock still shrinks
-/// geometrically and the increment carries the endgame.)
+/// geometrically and the increment carries the endgame.
+/// Planning up to 30% more while 20 to 30 pieces are on the board, in
+/// proportion, which spent 13% more a move over the first ten moves out of
+/// the opening and 4-7% less from move 21 on, scored +341 =560 -299, 51.7%,
+/// +12 Elo (95% -2 to +26), over 1,200 games at 2+0.02 against the build
+/// without it, with the network: not beyond its error bar, so not kept.)
 const DEFAULT_MOVES_TO_GO: u32 = 20;
 /// Never plan to spend more than this share of the remaining time on one move.
 const MAX_SHARE_SOFT: f64 = 0.4;
