@@ -30,9 +30,10 @@ const MOVETIME_MARGIN: Duration = Duration::from_millis(10);
 /// geometrically and the increment carries the endgame.
 /// Planning up to 30% more while 20 to 30 pieces are on the board, in
 /// proportion, which spent 13% more a move over the first ten moves out of
-/// the opening and 4-7% less from move 21 on, scored +341 =560 -299, 51.7%,
-/// +12 Elo (95% -2 to +26), over 1,200 games at 2+0.02 against the build
-/// without it, with the network: not beyond its error bar, so not kept.)
+/// the opening and 4-7% less from move 21 on, scored +544 =926 -530, 50.4%,
+/// +2 Elo (95% -9 to +14), over 2,000 games at 2+0.02 against the build
+/// without it, with the network (five runs of 400 with different opening
+/// orders: +22, +6, +9, +10, -36): not kept.)
 const DEFAULT_MOVES_TO_GO: u32 = 20;
 /// Never plan to spend more than this share of the remaining time on one move.
 const MAX_SHARE_SOFT: f64 = 0.4;
