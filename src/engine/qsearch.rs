@@ -117,6 +117,11 @@ impl<T: Tracer> Searcher<'_, '_, T> {
             if !self.options.selective && position.legal_moves().is_empty() {
                 return self.shortcut(ply, Shortcut::Stalemate, DRAW);
             }
+            // (Standing pat on the evaluation corrected by the correction
+            // history, as the pruning rules above the horizon use it, in the
+            // engine's own search: +106 =191 -103, 50.4%, +3 +/- 25 Elo, over
+            // 400 games at 2+0.02 against the build without it, with the
+            // network: not kept.)
             stand_pat = self.evaluate(position, key, ply);
             self.stats.totals.leaves += 1;
             if T::ENABLED {
