@@ -12,9 +12,11 @@
 //!
 //! The network knows no terms. It sees only which piece stands on which
 //! square, and it learns what those placements are worth from positions
-//! scored by kibitz's own search (the shipped one from 3.3 million of them:
-//! `kibitz tune selfplay`, trained by `kibitz tune net`, see
-//! `src/tune/net.rs`).
+//! scored by kibitz's own search (`kibitz tune selfplay`, trained by
+//! `kibitz tune net`, see `src/tune/net.rs`). The shipped one is the sixth
+//! round; each round learnt from games the evaluation before it played
+//! (the first from the hand-written one's), 14.1 million positions in
+//! all (docs/engine.md, "The evaluation network").
 //!
 //! The shape is the smallest that works well, the one most engines start
 //! with:
