@@ -84,6 +84,7 @@ fn analyze_multipv_reports_distinct_lines() {
 fn analyze_cut_short_ends_with_the_line_it_plays_and_repeats_nothing() {
     // A node limit stops the search in the middle of an iteration, the same
     // way on every run.
+    let mut bounds = Vec::new();
     for position in [
         &["--nodes", "60000"][..],
         &["--nodes", "90000", "--moves", "e4", "c5", "Nf3", "d6"][..],
@@ -93,6 +94,9 @@ fn analyze_cut_short_ends_with_the_line_it_plays_and_repeats_nothing() {
             "--fen",
             "8/5pk1/6p1/3R4/7P/6P1/r4PK1/8 w - - 0 40",
         ][..],
+        // Stopped while a line of the next depth fails high: the move
+        // played comes from that line, and its score is only a bound.
+        &["--nodes", "20000", "--fen", "8/8/8/4k3/8/8/8/KQ6 w - - 0 1"][..],
     ] {
         let json = kibitz(&[&["analyze", "--json"][..], position].concat());
         assert!(json.status.success(), "{}", stderr(&json));
@@ -122,8 +126,24 @@ fn analyze_cut_short_ends_with_the_line_it_plays_and_repeats_nothing() {
                 assert_ne!(said(a), said(b), "{position:?}: a line written twice");
             }
         }
+        // The best move's score is as much a bound as the line it came from.
+        let main = infos.iter().rev().find(|l| l["multipv"] == 1).unwrap();
+        let bound = if main["score"] == best["score"] {
+            main["bound"].as_str().unwrap()
+        } else {
+            "exact"
+        };
+        assert_eq!(best["bound"], bound, "{position:?}: {infos:#?}");
+        bounds.push(bound.to_string());
         let text = kibitz(&[&["analyze"][..], position].concat());
         let written = stdout(&text);
+        let bestmove = written.lines().last().unwrap();
+        assert!(bestmove.starts_with("bestmove "), "{written}");
+        assert_eq!(
+            bestmove.contains(&format!("({bound} bound)")),
+            bound != "exact",
+            "{position:?}: {written}"
+        );
         let stats: Vec<&str> = written
             .lines()
             .filter_map(|l| l.strip_prefix("  depth "))
@@ -132,6 +152,10 @@ fn analyze_cut_short_ends_with_the_line_it_plays_and_repeats_nothing() {
         let unique: std::collections::BTreeSet<&&str> = stats.iter().collect();
         assert_eq!(unique.len(), stats.len(), "{position:?}: {written}");
     }
+    assert!(
+        bounds.iter().any(|b| b == "lower"),
+        "no search above was cut short on a bound: {bounds:?}"
+    );
 }
 
 #[test]

@@ -129,6 +129,11 @@ pub fn analyze(args: &AnalyzeArgs, out: &mut dyn Write) -> Result<(), CliError> 
     // line that says nothing new (the counts are in the bestmove line) is
     // not written twice.
     let mut written: Vec<(usize, u32, Score, Bound, Vec<Move>)> = Vec::new();
+    // The score and bound of the last main line written: a search cut short
+    // in the middle of an iteration may play the move of a line that only
+    // failed high or low there, and the best move's score is then a bound
+    // too, not the value of the finished depth it is reported with.
+    let mut main_line: Option<(Score, Bound)> = None;
     for report in engine.reports().iter() {
         match report {
             Report::Pong(_) => {}
@@ -158,6 +163,9 @@ pub fn analyze(args: &AnalyzeArgs, out: &mut dyn Write) -> Result<(), CliError> 
                     )?;
                     written.retain(|w| w.0 != info.multipv);
                     written.push(key);
+                    if info.multipv == 1 {
+                        main_line = Some((info.score, info.bound));
+                    }
                 }
             }
             // The engine reports the statistics of each finished iteration
@@ -190,6 +198,9 @@ pub fn analyze(args: &AnalyzeArgs, out: &mut dyn Write) -> Result<(), CliError> 
                 if let Some((_, line)) = pending_stats.take() {
                     writeln!(out, "  {line}")?;
                 }
+                let bound = main_line
+                    .filter(|(said, _)| *said == score)
+                    .map_or(Bound::Exact, |(_, bound)| bound);
                 if args.output.json {
                     writeln!(
                         out,
@@ -200,6 +211,7 @@ pub fn analyze(args: &AnalyzeArgs, out: &mut dyn Write) -> Result<(), CliError> 
                             "san": best_move.map(|m| san_line(&position, &[m]).join("")),
                             "ponder": ponder.map(uci),
                             "score": score_json(score),
+                            "bound": bound_name(bound),
                             "depth": depth,
                             "nodes": nodes,
                             "opening": opening.map(|o| json!({"eco": o.eco, "name": o.name})),
@@ -212,10 +224,11 @@ pub fn analyze(args: &AnalyzeArgs, out: &mut dyn Write) -> Result<(), CliError> 
                     match best_move {
                         Some(m) => writeln!(
                             out,
-                            "bestmove {} ({}) score {} depth {depth} nodes {nodes}{named}",
+                            "bestmove {} ({}) score {}{} depth {depth} nodes {nodes}{named}",
                             uci(m),
                             san_line(&position, &[m]).join(""),
                             score_text_white(score, side),
+                            bound_text(bound),
                         )?,
                         None => writeln!(
                             out,
@@ -279,11 +292,7 @@ fn write_info(
             })
         )?;
     } else {
-        let bound = match info.bound {
-            Bound::Exact => "",
-            Bound::Lower => " (lower bound)",
-            Bound::Upper => " (upper bound)",
-        };
+        let bound = bound_text(info.bound);
         writeln!(
             out,
             "depth {:>2}/{:<2} line {} score {:>7}{bound} nodes {:>7} nps {:>7} time {:>6.2}s  {}",
@@ -298,6 +307,15 @@ fn write_info(
         )?;
     }
     Ok(())
+}
+
+/// What the text output writes after a score that is a bound.
+fn bound_text(bound: Bound) -> &'static str {
+    match bound {
+        Bound::Exact => "",
+        Bound::Lower => " (lower bound)",
+        Bound::Upper => " (upper bound)",
+    }
 }
 
 fn bound_name(bound: Bound) -> &'static str {
