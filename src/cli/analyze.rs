@@ -129,11 +129,6 @@ pub fn analyze(args: &AnalyzeArgs, out: &mut dyn Write) -> Result<(), CliError> 
     // line that says nothing new (the counts are in the bestmove line) is
     // not written twice.
     let mut written: Vec<(usize, u32, Score, Bound, Vec<Move>)> = Vec::new();
-    // The score and bound of the last main line written: a search cut short
-    // in the middle of an iteration may play the move of a line that only
-    // failed high or low there, and the best move's score is then a bound
-    // too, not the value of the finished depth it is reported with.
-    let mut main_line: Option<(Score, Bound)> = None;
     for report in engine.reports().iter() {
         match report {
             Report::Pong(_) => {}
@@ -163,9 +158,6 @@ pub fn analyze(args: &AnalyzeArgs, out: &mut dyn Write) -> Result<(), CliError> 
                     )?;
                     written.retain(|w| w.0 != info.multipv);
                     written.push(key);
-                    if info.multipv == 1 {
-                        main_line = Some((info.score, info.bound));
-                    }
                 }
             }
             // The engine reports the statistics of each finished iteration
@@ -198,9 +190,15 @@ pub fn analyze(args: &AnalyzeArgs, out: &mut dyn Write) -> Result<(), CliError> 
                 if let Some((_, line)) = pending_stats.take() {
                     writeln!(out, "  {line}")?;
                 }
-                let bound = main_line
-                    .filter(|(said, _)| *said == score)
-                    .map_or(Bound::Exact, |(_, bound)| bound);
+                // A search cut short in the middle of an iteration may play
+                // the move of a line that only failed high or low there: the
+                // best move's score is then the bound the last main line
+                // written said, not the value of the finished depth it is
+                // reported with.
+                let bound = written
+                    .iter()
+                    .find(|w| w.0 == 1 && w.2 == score)
+                    .map_or(Bound::Exact, |w| w.3);
                 if args.output.json {
                     writeln!(
                         out,
