@@ -183,6 +183,7 @@ pub fn analyze(args: &AnalyzeArgs, out: &mut dyn Write) -> Result<(), CliError> 
                 best_move,
                 ponder,
                 score,
+                bound,
                 depth,
                 nodes,
                 ..
@@ -190,15 +191,6 @@ pub fn analyze(args: &AnalyzeArgs, out: &mut dyn Write) -> Result<(), CliError> 
                 if let Some((_, line)) = pending_stats.take() {
                     writeln!(out, "  {line}")?;
                 }
-                // A search cut short in the middle of an iteration may play
-                // the move of a line that only failed high or low there: the
-                // best move's score is then the bound the last main line
-                // written said, not the value of the finished depth it is
-                // reported with.
-                let bound = written
-                    .iter()
-                    .find(|w| w.0 == 1 && w.2 == score)
-                    .map_or(Bound::Exact, |w| w.3);
                 if args.output.json {
                     writeln!(
                         out,

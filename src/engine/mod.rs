@@ -305,6 +305,7 @@ fn book_move(
         ponder: None,
         // A book move carries no search score.
         score: Score::Centipawns(0),
+        bound: Bound::Exact,
         depth: 0,
         nodes: 0,
         source: MoveSource::Book {
@@ -349,6 +350,7 @@ fn tablebase_move(
         best_move: Some(best_move),
         ponder: None,
         score,
+        bound: Bound::Exact,
         depth: 0,
         nodes: 0,
         source: MoveSource::Tablebase {
@@ -429,13 +431,16 @@ fn go(
         }
     }
     let chosen = level::choose(&result.lines, &spec, rng);
-    let (best_move, ponder, score) = match result.lines.get(chosen) {
+    // Only the first line can be a bound (of an iteration cut short); a
+    // weaker level's other choices come from finished iterations.
+    let (best_move, ponder, score, bound) = match result.lines.get(chosen) {
         Some(line) if chosen > 0 => (
             line.pv.first().copied(),
             line.pv.get(1).copied(),
             line.score,
+            Bound::Exact,
         ),
-        _ => (result.best_move, result.ponder, result.score),
+        _ => (result.best_move, result.ponder, result.score, result.bound),
     };
     let source = match best_move {
         None => MoveSource::NoMove,
@@ -512,6 +517,7 @@ fn go(
         best_move,
         ponder,
         score,
+        bound,
         depth: result.depth,
         nodes: result.nodes,
         source,

@@ -340,6 +340,16 @@ impl Bound {
             (bound, _) => bound,
         }
     }
+
+    /// What the screens write before a score that is this bound: nothing,
+    /// `≥ ` or `≤ `.
+    pub fn mark(self) -> &'static str {
+        match self {
+            Bound::Exact => "",
+            Bound::Lower => "≥ ",
+            Bound::Upper => "≤ ",
+        }
+    }
 }
 
 /// One progress report: a finished iteration for one PV line, or (with
@@ -397,6 +407,10 @@ pub enum Report {
         best_move: Option<Move>,
         ponder: Option<Move>,
         score: Score,
+        /// What `score` is: exact, or the bound a line of an iteration cut
+        /// short in the middle proved (its move is then played on that
+        /// bound). Book and tablebase moves are exact.
+        bound: Bound,
         depth: u32,
         nodes: u64,
         source: MoveSource,

@@ -47,12 +47,11 @@ impl EngineLine {
     /// The score as the panels write it: `+0.35`, or `≥ +0.35` / `≤ +0.35`
     /// when the search proved only a bound.
     pub fn score_label(&self) -> String {
-        let score = crate::text::score_text(self.score);
-        match self.bound {
-            Bound::Exact => score,
-            Bound::Lower => format!("≥ {score}"),
-            Bound::Upper => format!("≤ {score}"),
-        }
+        format!(
+            "{}{}",
+            self.bound.mark(),
+            crate::text::score_text(self.score)
+        )
     }
 
     /// Replace the search's score by what the tables say of the position

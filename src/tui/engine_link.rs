@@ -148,6 +148,7 @@ mod tests {
             best_move: None,
             ponder: None,
             score: crate::engine::Score::Centipawns(0),
+            bound: crate::engine::Bound::Exact,
             depth: 1,
             nodes: 1,
             source: crate::engine::MoveSource::Search,

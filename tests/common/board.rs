@@ -408,6 +408,7 @@ impl Board {
             best_move: Some(m),
             ponder: None,
             score,
+            bound: Bound::Exact,
             depth,
             nodes,
             source: MoveSource::Search,

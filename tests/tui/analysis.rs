@@ -1083,6 +1083,7 @@ fn t_shows_the_threat_of_the_side_not_to_move() {
         best_move: Some(qxf7),
         ponder: None,
         score: Score::Mate(1),
+        bound: Bound::Exact,
         depth: 3,
         nodes: 100,
         source: kibitz::engine::MoveSource::Search,

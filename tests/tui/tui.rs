@@ -315,6 +315,31 @@ fn hint_shows_the_engine_suggestion() {
     assert!(h.app.cx.message.clone().unwrap().0.contains("Hint: Nf3"));
 }
 
+/// A hint from a search cut short in the middle of an iteration says its
+/// score is only a bound, turned to White's view: Black's lower bound is
+/// White's upper one.
+#[test]
+fn a_hint_scored_on_a_bound_says_so() {
+    let mut h = harness(None);
+    h.start();
+    h.searches();
+    h.key(KeyCode::Char('i'));
+    let id = h.searches()[0];
+    let m = h.line(&["g1f3"])[0];
+    h.update(Msg::Engine(Report::BestMove {
+        search_id: id,
+        best_move: Some(m),
+        ponder: None,
+        score: Score::Centipawns(35),
+        bound: Bound::Lower,
+        depth: 9,
+        nodes: 50_000,
+        source: kibitz::engine::MoveSource::Search,
+    }));
+    let said = h.app.cx.message.clone().unwrap().0;
+    assert!(said.contains("Hint: Nf3 (≥ +0.35)"), "{said}");
+}
+
 #[test]
 fn resign_and_draw_offers() {
     let mut h = harness(None);
@@ -498,6 +523,7 @@ fn book_panel_and_book_moves_are_shown() {
         best_move: Some(m),
         ponder: None,
         score: Score::Centipawns(0),
+        bound: Bound::Exact,
         depth: 0,
         nodes: 0,
         source: kibitz::engine::MoveSource::Book {

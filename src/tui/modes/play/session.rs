@@ -317,6 +317,7 @@ impl Play {
             Report::BestMove {
                 best_move,
                 score,
+                bound,
                 source,
                 ..
             } => {
@@ -358,7 +359,8 @@ impl Play {
                         let side = cx.board.game.position().turn();
                         cx.say(
                             format!(
-                                "Hint: {san} ({})",
+                                "Hint: {san} ({}{})",
+                                bound.for_white(side).mark(),
                                 crate::text::score_text_white(score, side)
                             ),
                             Tone::Info,
