@@ -13,18 +13,19 @@
 //! The network knows no terms. It sees only which piece stands on which
 //! square, and it learns what those placements are worth from positions
 //! scored by kibitz's own search (`kibitz tune selfplay`, trained by
-//! `kibitz tune net`, see `src/tune/net.rs`). The shipped one is the sixth
-//! round; each round learnt from games the evaluation before it played
-//! (the first from the hand-written one's), 14.1 million positions in
-//! all (docs/engine.md, "The evaluation network").
+//! `kibitz tune net`, see `src/tune/net.rs`). The shipped one is the ninth
+//! network, the first with king buckets; each round learnt from games the
+//! evaluation before it played (the first from the hand-written one's),
+//! 16.9 million positions in all (docs/engine.md, "The evaluation
+//! network").
 //!
 //! The shape is the smallest that works well, the one most engines start
 //! with:
 //!
 //! ```text
-//!   768 inputs ──► 128 ──┐  (side to move's view)
+//!   768 inputs ──► 128 ──┐  (side to move's view; rows of 1 of 8, by its king)
 //!                        ├─► 256 ──► SCReLU ──► 1 output (of 8, by material)
-//!   768 inputs ──► 128 ──┘  (the other side's view)
+//!   768 inputs ──► 128 ──┘  (the other side's view; rows by its own king)
 //! ```
 //!
 //! - **Inputs**: one per (piece colour, piece type, square): 2 × 6 × 64 =
@@ -39,6 +40,15 @@
 //!   inputs, so the search could update the sum by adding and subtracting a
 //!   few rows instead of starting again: that is the "efficiently
 //!   updatable" of the name.
+//! - **King buckets**: there are eight first layers, and each view's own
+//!   king chooses the one its sums are made with ([`king_bucket`]: castled
+//!   in a corner, still in the centre of the first rank, on the second
+//!   rank, or out in the open, each on the queen's or the king's half).
+//!   A knight on f3 means one thing beside a king on g1 and another beside
+//!   a king on c1; with one layer the network could only learn that from
+//!   the few neurons that combine the two. The price: when a king moves
+//!   to another bucket, its view's sums are made again from the board, and
+//!   the first layer is eight times larger (1.5 MB).
 //! - **SCReLU**: each of the 256 sums (the side to move's 128 first) is
 //!   clipped to 0..1 and squared, then a weighted sum gives the value.
 //! - **Output buckets**: there are eight sets of output weights, and the
@@ -134,6 +144,58 @@ const MAX_VALUE: i32 = 10_000;
 /// Output weight sets, chosen by the number of pieces on the board.
 pub const OUTPUT_BUCKETS: usize = 8;
 
+/// First-layer weight sets, chosen for each view by where that view's own
+/// king stands (see [`king_bucket`]).
+pub const KING_BUCKETS: usize = 8;
+/// Rows of the first layer: every input once per king bucket.
+pub const ROWS: usize = KING_BUCKETS * INPUTS;
+
+/// The king bucket for a king on `square` as seen from its own side
+/// (`square` already turned round for Black, so that its first rank is
+/// rank 1): four regions, each split into the queen's half (files a-d)
+/// and the king's half (e-h). The regions are where a king's surroundings
+/// mean different things: castled in a corner of the first rank (a-c,
+/// f-h), still in the centre of it (d, e), stepped up to the second rank,
+/// and out in the open (the third rank and beyond, mostly endings).
+#[inline]
+pub fn relative_king_bucket(square: usize) -> usize {
+    let (file, rank) = (square % 8, square / 8);
+    let region = match rank {
+        0 if file == 3 || file == 4 => 1,
+        0 => 0,
+        1 => 2,
+        _ => 3,
+    };
+    region * 2 + usize::from(file >= 4)
+}
+
+/// The king bucket of `view`'s king on `square` (a board square).
+#[inline]
+pub fn king_bucket(view: Color, square: Square) -> usize {
+    relative_king_bucket(match view {
+        Color::White => usize::from(square),
+        Color::Black => usize::from(square) ^ 56,
+    })
+}
+
+/// `view`'s king bucket on `board` (0 on a board without that king,
+/// which no game reaches).
+fn bucket_on(board: &Board, view: Color) -> usize {
+    board
+        .king_of(view)
+        .map_or(0, |king| king_bucket(view, king))
+}
+
+/// All-zero first-layer rows, made on the heap (1.5 MB would not fit a
+/// test thread's stack).
+pub fn zero_rows() -> Box<[[i16; HIDDEN]; ROWS]> {
+    let rows = vec![[0i16; HIDDEN]; ROWS].into_boxed_slice();
+    match rows.try_into() {
+        Ok(rows) => rows,
+        Err(_) => unreachable!("the vector has ROWS rows"),
+    }
+}
+
 /// The output bucket for a board with `pieces` pieces (kings included):
 /// 2-5 → 0, 6-9 → 1, … 30-32 → 7.
 #[inline]
@@ -142,29 +204,34 @@ pub fn output_bucket(pieces: usize) -> usize {
 }
 
 const MAGIC: &[u8; 4] = b"KBNN";
-/// Format 3 has output buckets; format 2 (one output, the first shipped
-/// network's) is still read, its output used for every bucket.
-const VERSION: u32 = 3;
+/// Format 4 has king buckets; format 3 (output buckets, one first layer)
+/// and format 2 (one output, the first shipped network's) are still read,
+/// their one first layer used for every king bucket and their one output
+/// for every output bucket, so they evaluate as they always did.
+const VERSION: u32 = 4;
+const VERSION_ONE_LAYER: u32 = 3;
 const VERSION_ONE_OUTPUT: u32 = 2;
-/// Magic, version, hidden size, then the weights, then a checksum, for a
-/// network with `outputs` output weight sets (format 3 also stores that
-/// number).
-const fn file_bytes(outputs: usize, header: usize) -> usize {
-    header + 2 * (INPUTS * HIDDEN + HIDDEN + outputs * 2 * HIDDEN) + 4 * outputs + 4
+/// Magic, version, hidden size (format 3 and 4 then the outputs, format 4
+/// then the king buckets), then the weights, then a checksum, for a
+/// network with `rows` first-layer rows and `outputs` output weight sets.
+const fn file_bytes(rows: usize, outputs: usize, header: usize) -> usize {
+    header + 2 * (rows * HIDDEN + HIDDEN + outputs * 2 * HIDDEN) + 4 * outputs + 4
 }
-const FILE_BYTES: usize = file_bytes(OUTPUT_BUCKETS, 16);
+const FILE_BYTES: usize = file_bytes(ROWS, OUTPUT_BUCKETS, 20);
 #[cfg(test)]
-const FILE_BYTES_ONE_OUTPUT: usize = file_bytes(1, 12);
+const FILE_BYTES_ONE_OUTPUT: usize = file_bytes(INPUTS, 1, 12);
 
 /// Why a network file was refused.
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum NetworkError {
     #[error("not a kibitz network (it does not start with KBNN)")]
     NotANetwork,
-    #[error("network format {0}; this kibitz reads formats {VERSION_ONE_OUTPUT} and {VERSION}")]
+    #[error("network format {0}; this kibitz reads formats {VERSION_ONE_OUTPUT} to {VERSION}")]
     Version(u32),
-    #[error("the network has {0} outputs; format {VERSION} needs {OUTPUT_BUCKETS}")]
+    #[error("the network has {0} outputs; formats 3 and 4 need {OUTPUT_BUCKETS}")]
     Outputs(u32),
+    #[error("the network has {0} king buckets; format {VERSION} needs {KING_BUCKETS}")]
+    KingBuckets(u32),
     #[error("the network has {0} neurons a view; this kibitz needs {HIDDEN}")]
     Hidden(u32),
     #[error("the network file is {0} bytes; a {HIDDEN}-neuron network of this format is {1}")]
@@ -187,19 +254,29 @@ pub fn input(view: Color, piece: Piece, square: Square) -> usize {
     own * 384 + (usize::from(piece.role) - 1) * 64 + square
 }
 
+/// The row of input `input` (see [`input`]) for a view whose king is in
+/// bucket `bucket`.
+#[inline]
+pub fn feature(bucket: usize, input: usize) -> usize {
+    bucket * INPUTS + input
+}
+
 /// The first layer's sums for both views, by `Color as usize` (shakmaty
-/// numbers Black 0 and White 1).
+/// numbers Black 0 and White 1), and the king bucket each view's sums
+/// were made with.
 #[derive(Clone)]
 #[repr(C, align(64))]
 pub struct Accumulator {
     pub views: [[i16; HIDDEN]; 2],
+    pub buckets: [u8; 2],
 }
 
 /// A trained network, in the engine's integer form.
 #[derive(Clone)]
 pub struct Network {
-    /// Row `i` is added to a view's sums when input `i` is lit.
-    rows: Box<[[i16; HIDDEN]; INPUTS]>,
+    /// Row [`feature`]`(b, i)` is added to a view's sums when input `i` is
+    /// lit and the view's king is in bucket `b`.
+    rows: Box<[[i16; HIDDEN]; ROWS]>,
     bias: [i16; HIDDEN],
     /// For each output bucket: the side to move's 128 neurons' weights,
     /// then the other side's.
@@ -216,7 +293,7 @@ impl std::fmt::Debug for Network {
 impl Network {
     /// A network from its parts (the trainer's quantized weights).
     pub fn from_parts(
-        rows: Box<[[i16; HIDDEN]; INPUTS]>,
+        rows: Box<[[i16; HIDDEN]; ROWS]>,
         bias: [i16; HIDDEN],
         output: Box<[[i16; 2 * HIDDEN]; OUTPUT_BUCKETS]>,
         output_bias: [i32; OUTPUT_BUCKETS],
@@ -235,7 +312,7 @@ impl Network {
     pub fn parts(
         &self,
     ) -> (
-        &[[i16; HIDDEN]; INPUTS],
+        &[[i16; HIDDEN]; ROWS],
         &[i16; HIDDEN],
         &[[i16; 2 * HIDDEN]; OUTPUT_BUCKETS],
         &[i32; OUTPUT_BUCKETS],
@@ -251,19 +328,25 @@ impl Network {
         let word = |at: usize| {
             u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
         };
-        let (outputs, header) = match word(4) {
-            VERSION_ONE_OUTPUT => (1, 12),
-            VERSION if bytes.len() >= 16 => (word(12) as usize, 16),
-            VERSION => return Err(NetworkError::Size(bytes.len(), FILE_BYTES)),
+        let (outputs, layers, header) = match word(4) {
+            VERSION_ONE_OUTPUT => (1, 1, 12),
+            VERSION_ONE_LAYER if bytes.len() >= 16 => (word(12) as usize, 1, 16),
+            VERSION if bytes.len() >= 20 => (word(12) as usize, word(16) as usize, 20),
+            VERSION | VERSION_ONE_LAYER => {
+                return Err(NetworkError::Size(bytes.len(), FILE_BYTES));
+            }
             other => return Err(NetworkError::Version(other)),
         };
         if word(8) != HIDDEN as u32 {
             return Err(NetworkError::Hidden(word(8)));
         }
-        if header == 16 && outputs != OUTPUT_BUCKETS {
+        if header >= 16 && outputs != OUTPUT_BUCKETS {
             return Err(NetworkError::Outputs(outputs as u32));
         }
-        let size = file_bytes(outputs, header);
+        if header == 20 && layers != KING_BUCKETS {
+            return Err(NetworkError::KingBuckets(layers as u32));
+        }
+        let size = file_bytes(layers * INPUTS, outputs, header);
         if bytes.len() != size {
             return Err(NetworkError::Size(bytes.len(), size));
         }
@@ -276,10 +359,17 @@ impl Network {
             at += 2;
             value
         };
-        let mut rows = Box::new([[0i16; HIDDEN]; INPUTS]);
-        for row in rows.iter_mut() {
+        let mut rows = zero_rows();
+        for row in rows.iter_mut().take(layers * INPUTS) {
             for weight in row.iter_mut() {
                 *weight = next();
+            }
+        }
+        if layers == 1 {
+            // Formats 2 and 3: the one first layer serves every bucket.
+            let (first, rest) = rows.split_at_mut(INPUTS);
+            for bucket in rest.chunks_mut(INPUTS) {
+                bucket.copy_from_slice(first);
             }
         }
         let bias = std::array::from_fn(|_| next());
@@ -311,6 +401,7 @@ impl Network {
         bytes.extend_from_slice(&VERSION.to_le_bytes());
         bytes.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
         bytes.extend_from_slice(&(OUTPUT_BUCKETS as u32).to_le_bytes());
+        bytes.extend_from_slice(&(KING_BUCKETS as u32).to_le_bytes());
         let weights = self
             .rows
             .iter()
@@ -332,10 +423,15 @@ impl Network {
     pub fn accumulate(&self, board: &Board) -> Accumulator {
         let mut acc = Accumulator {
             views: [self.bias; 2],
+            buckets: [0; 2],
         };
+        for view in Color::ALL {
+            acc.buckets[view as usize] = bucket_on(board, view) as u8;
+        }
         for (square, piece) in board {
             for view in Color::ALL {
-                let row = &self.rows[input(view, piece, square)];
+                let bucket = usize::from(acc.buckets[view as usize]);
+                let row = &self.rows[feature(bucket, input(view, piece, square))];
                 for (sum, w) in acc.views[view as usize].iter_mut().zip(row) {
                     *sum = sum.wrapping_add(*w);
                 }
@@ -380,6 +476,24 @@ pub struct Delta {
 }
 
 impl Delta {
+    /// Whether a king moves to another king bucket (see [`king_bucket`]):
+    /// then its view's sums are made again from the board, since every
+    /// row of that view changes.
+    #[inline]
+    pub fn moves_king_across_buckets(&self) -> bool {
+        let king =
+            |change: &Option<(Piece, Square)>| change.filter(|(piece, _)| piece.role == Role::King);
+        match (
+            self.off.iter().find_map(king),
+            self.on.iter().find_map(king),
+        ) {
+            (Some((piece, from)), Some((_, to))) => {
+                king_bucket(piece.color, from) != king_bucket(piece.color, to)
+            }
+            _ => false,
+        }
+    }
+
     /// Nothing changes (a null move: the same pieces, the other side to
     /// move, which the output reads from the views' order).
     pub const NONE: Delta = Delta {
@@ -460,7 +574,8 @@ impl Stack {
         let plies = plies.max(1);
         let mut accs = vec![
             Accumulator {
-                views: [[0; HIDDEN]; 2]
+                views: [[0; HIDDEN]; 2],
+                buckets: [0; 2],
             };
             plies
         ];
@@ -518,10 +633,24 @@ impl Stack {
             // Ply 0 is always fresh, so this stops.
             from -= 1;
         }
-        for at in from + 1..=ply {
-            let (before, after) = self.accs.split_at_mut(at);
-            net.update(&before[at - 1], &mut after[0], &self.deltas[at]);
-            self.fresh[at] = true;
+        if self.deltas[from + 1..=ply]
+            .iter()
+            .any(Delta::moves_king_across_buckets)
+        {
+            // A king changed bucket on the way: every row of its view
+            // changes, so the sums are made again from this board (the
+            // plies in between, whose boards are not at hand, stay stale).
+            // (Making only that king's view again, and updating the other,
+            // when the move was the last one, was no faster: 1.27 M nodes
+            // a second against 1.28 M in `kibitz bench --eval builtin`.)
+            self.accs[ply] = net.accumulate(board);
+            self.fresh[ply] = true;
+        } else {
+            for at in from + 1..=ply {
+                let (before, after) = self.accs.split_at_mut(at);
+                net.update(&before[at - 1], &mut after[0], &self.deltas[at]);
+                self.fresh[at] = true;
+            }
         }
         let value = net.evaluate_with(&self.accs[ply], turn, board.occupied().count());
         // Unit tests check every incremental value against one made from
@@ -540,10 +669,13 @@ impl Network {
     /// `after` once; castling and the rest copy first.
     #[inline(always)]
     fn update(&self, before: &Accumulator, after: &mut Accumulator, delta: &Delta) {
+        after.buckets = before.buckets;
         for view in Color::ALL {
             let v = view as usize;
+            let bucket = usize::from(before.buckets[v]);
             let row = |change: Option<(Piece, Square)>| {
-                change.map(|(piece, square)| &self.rows[input(view, piece, square)])
+                change
+                    .map(|(piece, square)| &self.rows[feature(bucket, input(view, piece, square))])
             };
             let (old, out) = (&before.views[v], &mut after.views[v]);
             match (

@@ -7,8 +7,11 @@ use shakmaty::{Chess, Position, Role};
 /// White: one neuron of each view lights for "own queen", the output
 /// reads it with opposite signs for the side to move and the other.
 fn queen_counter() -> Network {
-    let mut rows = Box::new([[0i16; HIDDEN]; INPUTS]);
-    for square in Square::ALL {
+    let mut rows = zero_rows();
+    for (square, bucket) in Square::ALL
+        .into_iter()
+        .flat_map(|s| (0..KING_BUCKETS).map(move |b| (s, b)))
+    {
         let queen = input(
             Color::White,
             Piece {
@@ -17,7 +20,7 @@ fn queen_counter() -> Network {
             },
             square,
         );
-        rows[queen][0] = QA as i16; // 1.0
+        rows[feature(bucket, queen)][0] = QA as i16; // 1.0
     }
     let mut output = [0i16; 2 * HIDDEN];
     output[0] = QB as i16; // +1.0 for the side to move's own queen
@@ -33,7 +36,9 @@ fn queen_counter() -> Network {
 fn random_network(seed: u64) -> Network {
     let mut rng = crate::core::Rng::new(seed);
     let mut small = |_: usize| (rng.next_u64() % 61) as i16 - 30;
-    let mut rows = Box::new([[0i16; HIDDEN]; INPUTS]);
+    // Every king bucket's rows differ, so a view made with the wrong
+    // bucket's rows would show.
+    let mut rows = zero_rows();
     for row in rows.iter_mut() {
         for w in row.iter_mut() {
             *w = small(0);
@@ -105,7 +110,7 @@ fn updating_the_sums_move_by_move_agrees_with_making_them_afresh() {
         "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
         "4k3/1P6/8/8/8/8/6p1/4K2R b K - 0 1",
     ];
-    let mut kinds = [0usize; 4];
+    let mut kinds = [0usize; 5];
     let mut seed = 5u64;
     for fen in starts {
         for _ in 0..10 {
@@ -120,6 +125,9 @@ fn updating_the_sums_move_by_move_agrees_with_making_them_afresh() {
                     .wrapping_mul(6364136223846793005)
                     .wrapping_add(1442695040888963407);
                 let m = moves[(seed >> 33) as usize % moves.len()];
+                if Delta::of(position.turn(), m).moves_king_across_buckets() {
+                    kinds[4] += 1;
+                }
                 kinds[match m {
                     Move::Castle { .. } => 0,
                     Move::EnPassant { .. } => 1,
@@ -145,7 +153,7 @@ fn updating_the_sums_move_by_move_agrees_with_making_them_afresh() {
     }
     assert!(
         kinds.iter().all(|&k| k > 0),
-        "every kind of move was played: {kinds:?}"
+        "every kind of move (castling, en passant, promotion, other, a king to another bucket) was played: {kinds:?}"
     );
 }
 
@@ -220,6 +228,87 @@ fn the_piece_count_chooses_the_output() {
     );
 }
 
+/// The first layer with every king bucket's rows set to bucket 0's, as a
+/// file without king buckets is read.
+fn one_layer(net: &Network) -> Box<[[i16; HIDDEN]; ROWS]> {
+    let mut rows = net.rows.clone();
+    let (first, rest) = rows.split_at_mut(INPUTS);
+    for bucket in rest.chunks_mut(INPUTS) {
+        bucket.copy_from_slice(first);
+    }
+    rows
+}
+
+#[test]
+fn each_view_chooses_its_rows_by_where_its_own_king_stands() {
+    use Square::*;
+    let white: Vec<usize> = [B1, D1, E1, G1, H2, C4, A8, H8]
+        .map(|s| king_bucket(Color::White, s))
+        .into();
+    assert_eq!(white, [0, 2, 3, 1, 5, 6, 6, 7]);
+    // Black's king is seen from Black's side: g8 is its g1.
+    let black: Vec<usize> = [G8, E8, D7, A1]
+        .map(|s| king_bucket(Color::Black, s))
+        .into();
+    assert_eq!(black, [1, 3, 4, 6]);
+    // A network whose rows count a white queen only in one bucket sees it
+    // only with White's king there.
+    let mut rows = zero_rows();
+    let queen = Piece {
+        color: Color::White,
+        role: Role::Queen,
+    };
+    for square in Square::ALL {
+        rows[feature(1, input(Color::White, queen, square))][0] = QA as i16;
+    }
+    let mut output = [0i16; 2 * HIDDEN];
+    output[0] = QB as i16;
+    let net = Network::from_parts(
+        rows,
+        [0; HIDDEN],
+        Box::new([output; OUTPUT_BUCKETS]),
+        [0; OUTPUT_BUCKETS],
+    );
+    let castled: Chess = crate::game::fen::parse_fen("4k3/8/8/8/8/8/8/3Q2K1 w - - 0 1").unwrap();
+    let central: Chess = crate::game::fen::parse_fen("4k3/8/8/8/8/8/8/3QK3 w - - 0 1").unwrap();
+    assert_eq!(net.evaluate(castled.board(), Color::White), SCALE);
+    assert_eq!(net.evaluate(central.board(), Color::White), 0);
+}
+
+/// A format-3 file (output buckets, one first layer: the sixth shipped
+/// network's) is read with its first layer serving every king bucket.
+#[test]
+fn a_file_without_king_buckets_is_read_for_every_bucket() {
+    let net = random_network(7);
+    let mut old = Vec::new();
+    old.extend_from_slice(MAGIC);
+    old.extend_from_slice(&VERSION_ONE_LAYER.to_le_bytes());
+    old.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
+    old.extend_from_slice(&(OUTPUT_BUCKETS as u32).to_le_bytes());
+    let weights = net.rows[..INPUTS]
+        .iter()
+        .flatten()
+        .chain(&net.bias)
+        .chain(net.output.iter().flatten());
+    for w in weights {
+        old.extend_from_slice(&w.to_le_bytes());
+    }
+    for b in &net.output_bias {
+        old.extend_from_slice(&b.to_le_bytes());
+    }
+    let sum = checksum(&old);
+    old.extend_from_slice(&sum.to_le_bytes());
+    assert_eq!(old.len(), file_bytes(INPUTS, OUTPUT_BUCKETS, 16));
+    let read = Network::from_bytes(&old).unwrap();
+    let same = Network::from_parts(
+        one_layer(&net),
+        net.bias,
+        net.output.clone(),
+        net.output_bias,
+    );
+    assert_eq!(read.to_bytes(), same.to_bytes());
+}
+
 /// A format-2 file (one output, as the first shipped network was
 /// written) is read with its output serving every bucket.
 #[test]
@@ -229,8 +318,7 @@ fn a_one_output_file_is_read_for_every_bucket() {
     old.extend_from_slice(MAGIC);
     old.extend_from_slice(&VERSION_ONE_OUTPUT.to_le_bytes());
     old.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
-    for w in net
-        .rows
+    for w in net.rows[..INPUTS]
         .iter()
         .flatten()
         .chain(&net.bias)
@@ -244,7 +332,7 @@ fn a_one_output_file_is_read_for_every_bucket() {
     assert_eq!(old.len(), FILE_BYTES_ONE_OUTPUT);
     let read = Network::from_bytes(&old).unwrap();
     let same = Network::from_parts(
-        net.rows.clone(),
+        one_layer(&net),
         net.bias,
         Box::new([net.output[2]; OUTPUT_BUCKETS]),
         [net.output_bias[2]; OUTPUT_BUCKETS],
@@ -285,6 +373,12 @@ fn a_network_survives_its_file_and_a_damaged_file_is_refused() {
     assert_eq!(
         Network::from_bytes(&other).err(),
         Some(NetworkError::Outputs(1))
+    );
+    let mut other = bytes.clone();
+    other[16] = 2;
+    assert_eq!(
+        Network::from_bytes(&other).err(),
+        Some(NetworkError::KingBuckets(2))
     );
     let mut other = bytes.clone();
     other[4] = 9;
