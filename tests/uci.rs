@@ -627,12 +627,12 @@ fn last_cp(lines: &[String]) -> i32 {
 
 #[test]
 fn eval_file_loads_a_network_and_a_bad_one_leaves_the_evaluation_alone() {
-    use kibitz::engine::nnue::{HIDDEN, INPUTS, Network, OUTPUT_BUCKETS};
+    use kibitz::engine::nnue::{HIDDEN, Network, OUTPUT_BUCKETS, zero_rows};
     let mut uci = Uci::start();
     // A network with every weight zero values every position at 0: with
     // it, Black's missing queen is worth nothing.
     let blank = Network::from_parts(
-        Box::new([[0; HIDDEN]; INPUTS]),
+        zero_rows(),
         [0; HIDDEN],
         Box::new([[0; 2 * HIDDEN]; OUTPUT_BUCKETS]),
         [0; OUTPUT_BUCKETS],
