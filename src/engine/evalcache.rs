@@ -7,6 +7,9 @@
 //! re-searches (PVS, reductions, aspiration windows) revisit their own. The
 //! evaluation depends on the board alone, so a position's hash key is enough
 //! to find it, and a hit returns exactly the value that evaluating would.
+//! It serves the hand-written evaluation only: the network's value, kept
+//! up to date move by move, is cheaper to make than to look up here
+//! (`Searcher::evaluate`).
 
 /// 2^16 entries of 8 bytes: 512 KiB, small enough to stay mostly in cache.
 const BITS: u32 = 16;

@@ -47,8 +47,9 @@
 //!   A knight on f3 means one thing beside a king on g1 and another beside
 //!   a king on c1; with one layer the network could only learn that from
 //!   the few neurons that combine the two. The price: when a king moves
-//!   to another bucket, its view's sums are made again from the board, and
-//!   the first layer is eight times larger (1.5 MB).
+//!   to another bucket, its view's sums are made again (from the sums that
+//!   bucket last had, see `stack.rs`), and the first layer is eight times
+//!   larger (1.5 MB).
 //! - **SCReLU**: each of the 256 sums (the side to move's 128 first) is
 //!   clipped to 0..1 and squared, then a weighted sum gives the value.
 //! - **Output buckets**: there are eight sets of output weights, and the
@@ -67,6 +68,9 @@
 
 use shakmaty::{Board, CastlingSide, Color, Move, Piece, Role, Square};
 use thiserror::Error;
+
+mod stack;
+pub use stack::Stack;
 
 /// The network shipped inside kibitz: `assets/kibitz.nnue`, made by
 /// `kibitz tune net` from `kibitz tune selfplay` games (docs/engine.md,
@@ -224,6 +228,8 @@ const FILE_BYTES_ONE_OUTPUT: usize = file_bytes(INPUTS, 1, 12);
 /// Why a network file was refused.
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum NetworkError {
+    #[error("the network file is empty")]
+    Empty,
     #[error("not a kibitz network (it does not start with KBNN)")]
     NotANetwork,
     #[error("network format {0}; this kibitz reads formats {VERSION_ONE_OUTPUT} to {VERSION}")]
@@ -322,6 +328,9 @@ impl Network {
 
     /// Read a network file.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
+        if bytes.is_empty() {
+            return Err(NetworkError::Empty);
+        }
         if bytes.len() < 12 || &bytes[..4] != MAGIC {
             return Err(NetworkError::NotANetwork);
         }
@@ -477,7 +486,7 @@ pub struct Delta {
 
 impl Delta {
     /// Whether a king moves to another king bucket (see [`king_bucket`]):
-    /// then its view's sums are made again from the board, since every
+    /// then its view's sums are made again for the new board, since every
     /// row of that view changes.
     #[inline]
     pub fn moves_king_across_buckets(&self) -> bool {
@@ -548,167 +557,6 @@ impl Delta {
                 off: [None; 2],
                 on: [piece(role).map(|p| (p, to)), None],
             },
-        }
-    }
-}
-
-/// The accumulators along the line the search is on, one per ply, each
-/// made from its parent's by the move between them, and only when the
-/// position is evaluated: many nodes end (a table cutoff, a repetition)
-/// before they need their value, and skip the work.
-pub struct Stack {
-    accs: Vec<Accumulator>,
-    /// `deltas[ply]`: the change from ply - 1 to ply.
-    deltas: Vec<Delta>,
-    /// `fresh[ply]`: `accs[ply]` holds the sums of the position now at
-    /// that ply.
-    fresh: Vec<bool>,
-    /// Whether this processor has AVX2 (asked once, here, not per node).
-    #[cfg(target_arch = "x86_64")]
-    avx2: bool,
-}
-
-impl Stack {
-    /// A stack for `plies` plies from the root position `root`.
-    pub fn new(net: &Network, root: &Board, plies: usize) -> Stack {
-        let plies = plies.max(1);
-        let mut accs = vec![
-            Accumulator {
-                views: [[0; HIDDEN]; 2],
-                buckets: [0; 2],
-            };
-            plies
-        ];
-        accs[0] = net.accumulate(root);
-        let mut fresh = vec![false; plies];
-        fresh[0] = true;
-        Stack {
-            accs,
-            deltas: vec![Delta::NONE; plies],
-            fresh,
-            #[cfg(target_arch = "x86_64")]
-            avx2: std::is_x86_feature_detected!("avx2"),
-        }
-    }
-
-    /// The position at `ply` is now its parent's after `delta`.
-    #[inline]
-    pub fn push(&mut self, ply: usize, delta: Delta) {
-        if ply < self.deltas.len() {
-            self.deltas[ply] = delta;
-            self.fresh[ply] = false;
-        }
-    }
-
-    /// The value of the position at `ply` for `turn`, the side to move
-    /// there: its sums brought up to date from the nearest fresh ancestor
-    /// (or made from `board` when the line is deeper than the stack).
-    pub fn evaluate(&mut self, net: &Network, ply: usize, board: &Board, turn: Color) -> i32 {
-        if ply >= self.accs.len() {
-            return net.evaluate(board, turn);
-        }
-        #[cfg(target_arch = "x86_64")]
-        if self.avx2 {
-            // SAFETY: `avx2` is set only when the processor has AVX2 (see
-            // `Stack::new`), the one requirement of this function.
-            return unsafe { self.evaluate_avx2(net, ply, board, turn) };
-        }
-        self.evaluate_here(net, ply, board, turn)
-    }
-
-    /// [`Stack::evaluate`] compiled for processors with AVX2: the same
-    /// code, but the compiler may use 256-bit registers, 16 neurons at a
-    /// time instead of 8. The shipped binary targets every x86-64
-    /// processor, so it asks at run time.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    fn evaluate_avx2(&mut self, net: &Network, ply: usize, board: &Board, turn: Color) -> i32 {
-        self.evaluate_here(net, ply, board, turn)
-    }
-
-    #[inline(always)]
-    fn evaluate_here(&mut self, net: &Network, ply: usize, board: &Board, turn: Color) -> i32 {
-        let mut from = ply;
-        while !self.fresh[from] {
-            // Ply 0 is always fresh, so this stops.
-            from -= 1;
-        }
-        if self.deltas[from + 1..=ply]
-            .iter()
-            .any(Delta::moves_king_across_buckets)
-        {
-            // A king changed bucket on the way: every row of its view
-            // changes, so the sums are made again from this board (the
-            // plies in between, whose boards are not at hand, stay stale).
-            // (Making only that king's view again, and updating the other,
-            // when the move was the last one, was no faster: 1.27 M nodes
-            // a second against 1.28 M in `kibitz bench --eval builtin`.)
-            self.accs[ply] = net.accumulate(board);
-            self.fresh[ply] = true;
-        } else {
-            for at in from + 1..=ply {
-                let (before, after) = self.accs.split_at_mut(at);
-                net.update(&before[at - 1], &mut after[0], &self.deltas[at]);
-                self.fresh[at] = true;
-            }
-        }
-        let value = net.evaluate_with(&self.accs[ply], turn, board.occupied().count());
-        // Unit tests check every incremental value against one made from
-        // nothing (see the search test below).
-        #[cfg(test)]
-        assert_eq!(value, net.evaluate(board, turn), "ply {ply}");
-        value
-    }
-}
-
-impl Network {
-    /// `after` = `before` with the rows of the pieces `delta` takes off
-    /// subtracted and those it puts on added, in both views. The usual
-    /// moves (a quiet move: one piece off, one on; a capture: two off, one
-    /// on) go in one pass over the sums, reading `before` once and writing
-    /// `after` once; castling and the rest copy first.
-    #[inline(always)]
-    fn update(&self, before: &Accumulator, after: &mut Accumulator, delta: &Delta) {
-        after.buckets = before.buckets;
-        for view in Color::ALL {
-            let v = view as usize;
-            let bucket = usize::from(before.buckets[v]);
-            let row = |change: Option<(Piece, Square)>| {
-                change
-                    .map(|(piece, square)| &self.rows[feature(bucket, input(view, piece, square))])
-            };
-            let (old, out) = (&before.views[v], &mut after.views[v]);
-            match (
-                row(delta.on[0]),
-                row(delta.on[1]),
-                row(delta.off[0]),
-                row(delta.off[1]),
-            ) {
-                (Some(on), None, Some(off), None) => {
-                    for (((o, a), n), f) in out.iter_mut().zip(old).zip(on).zip(off) {
-                        *o = a.wrapping_add(*n).wrapping_sub(*f);
-                    }
-                }
-                (Some(on), None, Some(off1), Some(off2)) => {
-                    let sums = out.iter_mut().zip(old).zip(on).zip(off1).zip(off2);
-                    for ((((o, a), n), f1), f2) in sums {
-                        *o = a.wrapping_add(*n).wrapping_sub(*f1).wrapping_sub(*f2);
-                    }
-                }
-                (on1, on2, off1, off2) => {
-                    out.copy_from_slice(old);
-                    for row in [on1, on2].into_iter().flatten() {
-                        for (s, w) in out.iter_mut().zip(row) {
-                            *s = s.wrapping_add(*w);
-                        }
-                    }
-                    for row in [off1, off2].into_iter().flatten() {
-                        for (s, w) in out.iter_mut().zip(row) {
-                            *s = s.wrapping_sub(*w);
-                        }
-                    }
-                }
-            }
         }
     }
 }
