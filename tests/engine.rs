@@ -562,3 +562,39 @@ fn a_lone_legal_move_in_a_game_is_played_at_once() {
         assert!(cp < -200, "Black's score {cp}");
     }
 }
+
+/// A search stopped by its node budget in the middle of an iteration may
+/// answer with that iteration's best line so far, a lower bound: the depth
+/// beside the score is then that iteration's, as in the last line reported
+/// (not the last finished depth, whose search never gave this score).
+#[test]
+fn a_bound_from_an_iteration_cut_short_names_that_iterations_depth() {
+    let engine = Engine::new(8).unwrap();
+    let position = Chess::default();
+    let mut bounds = 0;
+    for (id, nodes) in (1..).zip((4_000..60_000).step_by(4_000)) {
+        engine.send(Command::NewGame);
+        let limits = Limits {
+            nodes: Some(nodes),
+            ..Limits::default()
+        };
+        engine.send(go(id, &position, limits));
+        let (infos, best) = wait_best(&engine, id);
+        let Report::BestMove {
+            score,
+            bound,
+            depth,
+            ..
+        } = best
+        else {
+            unreachable!()
+        };
+        let Some(Report::Info(last)) = infos.last() else {
+            panic!("{nodes} nodes: no line reported");
+        };
+        assert_eq!((last.depth, last.score), (depth, score), "{nodes} nodes");
+        assert_eq!(last.bound, bound, "{nodes} nodes");
+        bounds += usize::from(bound != kibitz::engine::Bound::Exact);
+    }
+    assert!(bounds > 0, "no budget cut an iteration with a line found");
+}

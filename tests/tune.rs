@@ -108,14 +108,14 @@ fn net_trains_a_network_the_engine_reads_and_compares_it_with_the_hand_written_e
         .unwrap();
     assert!(output.status.success(), "{output:?}");
     let net = home.join("kibitz.nnue");
+    // Seven copies: 56 games, so that the 50th is held out.
     let output = home
         .command()
         .args(["tune", "net", "--epochs", "3", "--batch", "256", "--json"])
         .args(["--threads", "2", "--out"])
         .arg(&net)
         .arg("--data")
-        .arg(&data)
-        .arg(&data)
+        .args(std::iter::repeat_n(&data, 7))
         .output()
         .unwrap();
     assert!(output.status.success(), "{output:?}");
@@ -128,14 +128,33 @@ fn net_trains_a_network_the_engine_reads_and_compares_it_with_the_hand_written_e
     assert_eq!(
         result["training_positions"].as_u64().unwrap()
             + result["held_out_positions"].as_u64().unwrap(),
-        2 * positions,
-        "both copies of the data are read"
+        7 * positions,
+        "every copy of the data is read"
+    );
+    assert!(
+        result["held_out_positions"].as_u64().unwrap() > 0,
+        "{result}"
     );
     let classical = result["classical_held_out_error"].as_f64().unwrap();
     assert!((0.0..0.25).contains(&classical), "{result}");
     let bytes = std::fs::read(&net).unwrap();
     kibitz::engine::nnue::Network::from_bytes(&bytes)
         .expect("the engine reads what tune net wrote");
+
+    // Eight games hold none out: no held-out figure is made up.
+    let output = home
+        .command()
+        .args(["tune", "net", "--epochs", "1", "--batch", "256", "--out"])
+        .arg(&net)
+        .arg("--data")
+        .arg(&data)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.contains("none held out"), "{text}");
+    assert!(text.contains("held out -"), "{text}");
+    assert!(!text.contains("0.000000"), "{text}");
 }
 
 #[test]

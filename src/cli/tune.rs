@@ -485,11 +485,11 @@ pub fn net(args: &NetArgs, out: &mut dyn Write) -> Result<(), CliError> {
             .to_string()
         } else {
             format!(
-                "epoch {:>3}  rate {:.5}  error {:.6}  held out {:.6}  {:.0} s",
+                "epoch {:>3}  rate {:.5}  error {:.6}  held out {}  {:.0} s",
                 epoch.number,
                 epoch.learning_rate,
                 epoch.training_error,
-                epoch.held_out_error,
+                error_text(epoch.held_out_error),
                 started.elapsed().as_secs_f64()
             )
         };
@@ -519,19 +519,32 @@ pub fn net(args: &NetArgs, out: &mut dyn Write) -> Result<(), CliError> {
             })
         )?;
     } else {
+        let kept = if trained.held_out == 0 {
+            format!(
+                "none held out: every {every}th game is, and the data has fewer than {every} games, so there is no held-out error; kept the last epoch, {}",
+                trained.best_epoch,
+                every = crate::tune::net::HELD_OUT_EVERY,
+            )
+        } else {
+            format!(
+                "{} held out, by game; kept epoch {}, held out error {} (the hand-written evaluation's: {})",
+                trained.held_out,
+                trained.best_epoch,
+                error_text(
+                    trained
+                        .epochs
+                        .iter()
+                        .find(|e| e.number == trained.best_epoch)
+                        .map_or(f64::NAN, |e| e.held_out_error)
+                ),
+                error_text(trained.classical_held_out_error),
+            )
+        };
         writeln!(
             out,
-            "{} positions ({} held out, by game), sigma {:.0} cp; kept epoch {}, held out error {:.6} (the hand-written evaluation's: {:.6}); integer network within {:.1} cp of the float one on average, read in {:.1} s, {:.1} s in all -> {}",
+            "{} positions ({kept}), sigma {:.0} cp; integer network within {:.1} cp of the float one on average, read in {:.1} s, {:.1} s in all -> {}",
             trained.training + trained.held_out,
-            trained.held_out,
             trained.sigma,
-            trained.best_epoch,
-            trained
-                .epochs
-                .iter()
-                .find(|e| e.number == trained.best_epoch)
-                .map_or(0.0, |e| e.held_out_error),
-            trained.classical_held_out_error,
             trained.rounding_error,
             read_seconds,
             seconds,
@@ -539,4 +552,14 @@ pub fn net(args: &NetArgs, out: &mut dyn Write) -> Result<(), CliError> {
         )?;
     }
     Ok(())
+}
+
+/// An error for the text output: six decimals, or "-" when there is none
+/// (nothing held out).
+fn error_text(error: f64) -> String {
+    if error.is_nan() {
+        "-".to_string()
+    } else {
+        format!("{error:.6}")
+    }
 }

@@ -442,6 +442,13 @@ fn go(
         ),
         _ => (result.best_move, result.ponder, result.score, result.bound),
     };
+    // The depth that gave `score`: a bound from an iteration cut short is
+    // that iteration's, one deeper than the last finished one, and saying
+    // the finished depth beside it would name a search that never gave it.
+    let depth = result
+        .lines
+        .get(chosen)
+        .map_or(result.depth, |line| line.depth);
     let source = match best_move {
         None => MoveSource::NoMove,
         Some(_) if shakmaty::Position::legal_moves(&request.position).len() == 1 => {
@@ -518,7 +525,7 @@ fn go(
         ponder,
         score,
         bound,
-        depth: result.depth,
+        depth,
         nodes: result.nodes,
         source,
     });

@@ -411,6 +411,8 @@ pub enum Report {
         /// short in the middle proved (its move is then played on that
         /// bound). Book and tablebase moves are exact.
         bound: Bound,
+        /// The depth of the search that gave `score` (for a bound, the
+        /// iteration cut short; 0 for book and tablebase moves).
         depth: u32,
         nodes: u64,
         source: MoveSource,

@@ -49,7 +49,7 @@ const MAX_PIECES: usize = 32;
 /// stay inside an `i16`, and so does an output weight of 1.98 × 1024.
 const WEIGHT_LIMIT: f32 = 1.98;
 /// Held out: games whose number is a multiple of this.
-const HELD_OUT_EVERY: u32 = 50;
+pub const HELD_OUT_EVERY: u32 = 50;
 /// The first input of a view's own king (type 6, its own half).
 const OWN_KING: u16 = 5 * 64;
 
@@ -107,7 +107,8 @@ pub fn read_data(path: &Path, samples: &mut Vec<NetSample>) -> Result<(), NetDat
     let file = path.display().to_string();
     let handle = crate::fsutil::open_regular(path).map_err(|e| NetDataError::Read {
         file: file.clone(),
-        why: e.to_string(),
+        // The reason alone: the message names the file once, before it.
+        why: e.why.to_string(),
     })?;
     let games_before = samples.last().map_or(0, |s| s.game + 1);
     let mut game = games_before;
@@ -529,6 +530,7 @@ pub struct Epoch {
     pub number: u32,
     pub learning_rate: f32,
     pub training_error: f64,
+    /// NaN when no game is held out.
     pub held_out_error: f64,
 }
 
@@ -540,13 +542,14 @@ pub struct Trained {
     pub held_out: usize,
     pub epochs: Vec<Epoch>,
     /// Mean |integer network − float network| over the held-out
-    /// positions, centipawns.
+    /// positions (the training ones when none is held out), centipawns.
     pub rounding_error: f64,
     /// The epoch whose network was kept: the lowest held-out error (the
     /// last when nothing is held out).
     pub best_epoch: u32,
     /// The hand-written evaluation's error on the held-out positions,
-    /// against the same target: the figure a network must beat.
+    /// against the same target: the figure a network must beat (NaN when
+    /// no game is held out).
     pub classical_held_out_error: f64,
 }
 
@@ -578,7 +581,9 @@ pub fn fit_sigma(samples: &[NetSample]) -> f32 {
 
 fn mean_error(net: &FloatNet, samples: &[NetSample], sigma: f32, lambda: f32) -> f64 {
     if samples.is_empty() {
-        return 0.0;
+        // No positions, no error: "not a number" rather than a perfect 0
+        // (fewer games than one in `HELD_OUT_EVERY` hold none out).
+        return f64::NAN;
     }
     let k = SCALE as f32 / sigma;
     let (mut us, mut them) = ([0.0f32; HIDDEN], [0.0f32; HIDDEN]);
@@ -723,14 +728,22 @@ pub fn train(
         _ => (options.epochs, net),
     };
     let quantized = net.quantize();
-    let mean = |of: &dyn Fn(&NetSample) -> f64| {
-        if held_out.is_empty() {
-            0.0
+    let mean_over = |samples: &[NetSample], of: &dyn Fn(&NetSample) -> f64| {
+        if samples.is_empty() {
+            f64::NAN
         } else {
-            held_out.iter().map(of).sum::<f64>() / held_out.len() as f64
+            samples.iter().map(of).sum::<f64>() / samples.len() as f64
         }
     };
-    let rounding_error = mean(&|s| {
+    let mean = |of: &dyn Fn(&NetSample) -> f64| mean_over(&held_out, of);
+    // Rounding is no question of generalising: with nothing held out, it
+    // is measured on the training positions.
+    let rounded = if held_out.is_empty() {
+        &training
+    } else {
+        &held_out
+    };
+    let rounding_error = mean_over(rounded, &|s| {
         let turn = if s.white_to_move {
             Color::White
         } else {

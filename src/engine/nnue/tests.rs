@@ -362,6 +362,7 @@ fn a_network_survives_its_file_and_a_damaged_file_is_refused() {
         Network::from_bytes(b"PK\x03\x04").err(),
         Some(NetworkError::NotANetwork)
     );
+    assert_eq!(Network::from_bytes(b"").err(), Some(NetworkError::Empty));
     let mut other = bytes.clone();
     other[8] = 0;
     assert_eq!(

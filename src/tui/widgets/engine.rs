@@ -93,16 +93,21 @@ impl EnginePanel<'_> {
         } else {
             match (self.thinking, self.source) {
                 (None, _) if self.searching => vec![Line::from("thinking...")],
-                (None, Some((san, MoveSource::Book { weight, total }))) => vec![
-                    Line::from(vec![
+                (None, Some((san, MoveSource::Book { weight, total }))) => {
+                    let mut lines = vec![Line::from(vec![
                         Span::styled("book move  ", dim),
                         Span::styled(san.clone(), bold),
-                    ]),
-                    Line::from(format!(
-                        "weight {weight} of {total} ({:.0}%)",
-                        f64::from(*weight) * 100.0 / f64::from((*total).max(1))
-                    )),
-                ],
+                    ])];
+                    // The move is on the board; how the book weighs it is
+                    // the book's knowledge, kept back with the book panel.
+                    if self.spoilers != Spoilers::Hidden {
+                        lines.push(Line::from(format!(
+                            "weight {weight} of {total} ({:.0}%)",
+                            f64::from(*weight) * 100.0 / f64::from((*total).max(1))
+                        )));
+                    }
+                    lines
+                }
                 (None, _) => vec![Line::styled("waiting for its turn", dim)],
                 // Spoiler-free: how hard it thought, not what it found.
                 (Some(t), _) if self.spoilers == Spoilers::Hidden => {
@@ -183,5 +188,56 @@ impl EnginePanel<'_> {
             lines.push(Line::styled(HIDDEN, dim));
         }
         frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), inner);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+
+    use super::*;
+    use crate::config::ThemeName;
+
+    /// The panel's text after the engine played a book move.
+    fn after_a_book_move(spoilers: Spoilers) -> String {
+        let theme = Theme::for_terminal(ThemeName::default(), false);
+        let source = (
+            "e4".to_string(),
+            MoveSource::Book {
+                weight: 3,
+                total: 4,
+            },
+        );
+        let panel = EnginePanel {
+            hidden: false,
+            spoilers,
+            thinking: None,
+            source: Some(&source),
+            searching: false,
+            end: None,
+            theme: &theme,
+        };
+        let mut terminal = Terminal::new(TestBackend::new(40, 6)).expect("a test terminal");
+        terminal
+            .draw(|frame| panel.draw(frame, frame.area()))
+            .expect("drawn");
+        let buffer = terminal.backend().buffer();
+        buffer
+            .content()
+            .chunks(usize::from(buffer.area.width))
+            .map(|row| row.iter().map(|cell| cell.symbol()).collect::<String>())
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    #[test]
+    fn a_book_moves_weight_is_kept_back_with_the_book() {
+        let hidden = after_a_book_move(Spoilers::Hidden);
+        assert!(hidden.contains("book move  e4"), "{hidden}");
+        assert!(!hidden.contains("weight"), "{hidden}");
+        assert!(hidden.contains("hidden: score, line, book"), "{hidden}");
+        let shown = after_a_book_move(Spoilers::Shown);
+        assert!(shown.contains("weight 3 of 4 (75%)"), "{shown}");
     }
 }
