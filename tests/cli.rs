@@ -134,6 +134,10 @@ fn analyze_cut_short_ends_with_the_line_it_plays_and_repeats_nothing() {
             "exact"
         };
         assert_eq!(best["bound"], bound, "{position:?}: {infos:#?}");
+        if bound != "exact" {
+            // And its depth is the depth that gave the bound.
+            assert_eq!(best["depth"], main["depth"], "{position:?}: {infos:#?}");
+        }
         bounds.push(bound.to_string());
         let text = kibitz(&[&["analyze"][..], position].concat());
         let written = stdout(&text);
@@ -156,6 +160,30 @@ fn analyze_cut_short_ends_with_the_line_it_plays_and_repeats_nothing() {
         bounds.iter().any(|b| b == "lower"),
         "no search above was cut short on a bound: {bounds:?}"
     );
+}
+
+#[test]
+fn analyze_json_says_why_there_is_no_move() {
+    for (fen, why) in [
+        // Fool's mate: White is checkmated.
+        (
+            "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",
+            "checkmate",
+        ),
+        ("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", "stalemate"),
+    ] {
+        let out = kibitz(&["analyze", "--json", "--nodes", "1000", "--fen", fen]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let written = stdout(&out);
+        let best: serde_json::Value =
+            serde_json::from_str(written.lines().last().unwrap()).unwrap();
+        assert_eq!(best["bestmove"], serde_json::Value::Null, "{written}");
+        assert_eq!(best["no_move"], why, "{written}");
+    }
+    let out = kibitz(&["analyze", "--json", "--depth", "2"]);
+    let written = stdout(&out);
+    let best: serde_json::Value = serde_json::from_str(written.lines().last().unwrap()).unwrap();
+    assert_eq!(best["no_move"], serde_json::Value::Null, "{written}");
 }
 
 #[test]

@@ -205,6 +205,8 @@ pub fn analyze(args: &AnalyzeArgs, out: &mut dyn Write) -> Result<(), CliError> 
                             "depth": depth,
                             "nodes": nodes,
                             "opening": opening.map(|o| json!({"eco": o.eco, "name": o.name})),
+                            // Why there is no move: a mate's 0 is no draw.
+                            "no_move": best_move.is_none().then(|| game_over_reason(&position)),
                         })
                     )?;
                 } else {

@@ -331,8 +331,14 @@ impl Network {
         if bytes.is_empty() {
             return Err(NetworkError::Empty);
         }
-        if bytes.len() < 12 || &bytes[..4] != MAGIC {
+        // A file cut off in its header (KBNN and less than the rest of
+        // it) is a short network file, not some other file.
+        let start = &bytes[..bytes.len().min(MAGIC.len())];
+        if start != &MAGIC[..start.len()] {
             return Err(NetworkError::NotANetwork);
+        }
+        if bytes.len() < 12 {
+            return Err(NetworkError::Size(bytes.len(), FILE_BYTES));
         }
         let word = |at: usize| {
             u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])

@@ -363,6 +363,13 @@ fn a_network_survives_its_file_and_a_damaged_file_is_refused() {
         Some(NetworkError::NotANetwork)
     );
     assert_eq!(Network::from_bytes(b"").err(), Some(NetworkError::Empty));
+    for cut in [2, 4, 10] {
+        assert_eq!(
+            Network::from_bytes(&bytes[..cut]).err(),
+            Some(NetworkError::Size(cut, FILE_BYTES)),
+            "cut after {cut} bytes"
+        );
+    }
     let mut other = bytes.clone();
     other[8] = 0;
     assert_eq!(
