@@ -137,7 +137,8 @@ impl Stack {
         }
         let value = net.evaluate_with(&self.accs[ply], turn, board.occupied().count());
         // Unit tests check every incremental value against one made from
-        // nothing (see the search test below).
+        // nothing (`a_search_with_a_network_evaluates_every_node_as_from_nothing`
+        // in `nnue/tests.rs`).
         #[cfg(test)]
         assert_eq!(value, net.evaluate(board, turn), "ply {ply}");
         value
