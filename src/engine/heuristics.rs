@@ -205,6 +205,14 @@ fn piece_to(m: Move) -> (usize, usize) {
 /// Reward (or punish) one history score for a cutoff at `depth`: deeper
 /// cutoffs count more. Gravity: the update shrinks as the score nears the
 /// limit, so old successes fade as new ones arrive.
+///
+/// (Quiet history learning thirty-two times as fast, a bonus of 32 depth
+/// squared up to 3,200, so that a few cutoffs move a score a good part of
+/// the way to its limit: +105 =200 -95, +9 +/- 24 Elo, over 400 games at
+/// 2+0.02 against the build without it. With `lmr_history` at 8,192 on
+/// top, 49.3% after 209 games; with quiet moves also skipped at depth 3
+/// and less when their history was below -1,500 a ply, 46.1% after 190
+/// games: neither run finished, and none of the three was kept.)
 fn update_history(slot: &mut i32, depth: i32, rewarded: bool) {
     let bonus = (depth * depth).min(400);
     let delta = if rewarded { bonus } else { -bonus };
