@@ -233,12 +233,13 @@ fn uci_elo_with_limit_strength_plays_the_nearest_level() {
             .any(|l| l == "option name UCI_LimitStrength type check default false"),
         "{lines:?}"
     );
-    assert!(
-        lines
-            .iter()
-            .any(|l| l.starts_with("option name UCI_Elo type spin default 3125 min 600 max 3125")),
-        "{lines:?}"
+    // The range runs from level 1's measured rating to level 10's.
+    let ratings = kibitz::engine::level::MEASURED_RATING;
+    let elo_option = format!(
+        "option name UCI_Elo type spin default {} min {} max {}",
+        ratings[9], ratings[0], ratings[9]
     );
+    assert!(lines.iter().any(|l| l == &elo_option), "{lines:?}");
     uci.send("setoption name UCI_Elo value 5000");
     let lines = uci.until(|l| l.starts_with("info string"), LONG);
     assert!(lines.last().unwrap().contains("out of range"), "{lines:?}");

@@ -37,11 +37,11 @@ pub use protocol::{FALLBACK_DEPTH, UciCommand, UciParseError, UciReport};
 
 const ENGINE_NAME: &str = concat!("kibitz ", env!("CARGO_PKG_VERSION"));
 
-/// The session state between commands.
 /// The range of UCI `UCI_Elo`: the weakest and strongest measured levels.
-const MIN_UCI_ELO: u32 = 600;
-const MAX_UCI_ELO: u32 = 3125;
+const MIN_UCI_ELO: u32 = crate::engine::level::MEASURED_RATING[0];
+const MAX_UCI_ELO: u32 = crate::engine::level::MEASURED_RATING[9];
 
+/// The session state between commands.
 struct Session {
     engine: Engine,
     position: Chess,
