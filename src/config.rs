@@ -322,7 +322,7 @@ fn parse_aliases(value: &toml::Value, aliases: &mut Vec<(String, String)>) -> Re
     problem.map_or(Ok(()), Err)
 }
 
-/// An example file, shown by the help and the README.
+/// An example file, shown by the help and docs/configuration.md.
 pub const EXAMPLE: &str = r#"# kibitz configuration
 theme = "classic"        # classic, green, blue, mono
 pieces = "unicode"       # unicode, ascii

@@ -29,7 +29,7 @@ use super::search::Line;
 pub use crate::core::Rng;
 
 /// Each level's rating as measured in games against the rated ladder
-/// (README, "Strength levels": the maximum-likelihood fit, 95% intervals
+/// (docs/strength.md, "Strength levels": the maximum-likelihood fit, 95% intervals
 /// of about +/-180). Level 1 lost all 20 games to the weakest engine, so
 /// its figure is only a bound (below 790); 600 stands for it. Level 10 (the
 /// network) was measured again on d37c495, against stronger opponents.

@@ -240,11 +240,11 @@ impl NewGameForm {
         match field {
             0 => self.side_name(self.side),
             1 => match crate::engine::level::Level::new(self.level) {
-                // The measured rating (README, "Strength levels"), rounded:
+                // The measured rating (docs/strength.md, "Strength levels"), rounded:
                 // twenty games a side leave about +/-180. Level 1 lost every
                 // game to the ladder's weakest engine: only a bound is known
                 // (below 790), and the figure the code stands in for it (600,
-                // as README's table gives it) keeps it below level 2's.
+                // as the table gives it) keeps it below level 2's.
                 Some(level) if self.level == 1 => format!(
                     "{} / 10 · about {} (below 790)",
                     level.get(),
