@@ -487,7 +487,10 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                 index += 1;
                 continue;
             }
-            // Quiet moves may be searched shallower (see `pvs.rs`).
+            // Quiet moves may be searched shallower (see `pvs.rs`). (Losing
+            // captures too, which are ordered after the quiet moves: 47.5%,
+            // -17 +/- 25 Elo, over 400 games at 2+0.02 against the build
+            // without it: not kept.)
             let reducible = quiet;
             let extension = if Some(m) == node.hash_move {
                 node.hash_move_extension
