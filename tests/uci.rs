@@ -243,8 +243,9 @@ fn uci_elo_with_limit_strength_plays_the_nearest_level() {
     uci.send("setoption name UCI_Elo value 5000");
     let lines = uci.until(|l| l.starts_with("info string"), LONG);
     assert!(lines.last().unwrap().contains("out of range"), "{lines:?}");
-    // 724 is level 2's measured rating: two plies, whatever depth is asked.
-    uci.send("setoption name UCI_Elo value 724");
+    // Level 2's measured rating picks level 2: two plies, whatever depth
+    // is asked.
+    uci.send(&format!("setoption name UCI_Elo value {}", ratings[1]));
     uci.send("setoption name UCI_LimitStrength value true");
     uci.ready();
     uci.send("position startpos moves e2e4");

@@ -30,10 +30,10 @@ pub use crate::core::Rng;
 
 /// Each level's rating as measured in games against the rated ladder
 /// (docs/strength.md, "Strength levels": the maximum-likelihood fit, 95% intervals
-/// of about +/-180). Level 1 lost all 20 games to the weakest engine, so
-/// its figure is only a bound (below 790); 600 stands for it. Level 10 (the
-/// network) was measured again on d37c495, against stronger opponents.
-pub const MEASURED_RATING: [u32; 10] = [600, 724, 1331, 1766, 1940, 2059, 2426, 2498, 2720, 3434];
+/// of about +/-200), all on d37c495. Level 1 lost all 20 games to the
+/// weakest engine, so its figure is only a bound (below 790); 600 stands
+/// for it. Level 10 (the network) met stronger opponents than the others.
+pub const MEASURED_RATING: [u32; 10] = [600, 966, 1413, 1890, 1955, 2059, 2541, 2726, 2918, 3434];
 
 /// The measured rating of `level`.
 pub fn measured_rating(level: Level) -> u32 {
@@ -157,7 +157,7 @@ mod tests {
     #[test]
     fn ratings_map_to_the_nearest_level() {
         assert_eq!(level_for_rating(1350).get(), 3);
-        assert_eq!(level_for_rating(2000).get(), 6);
+        assert_eq!(level_for_rating(2050).get(), 6);
         assert_eq!(level_for_rating(0).get(), 1);
         assert_eq!(level_for_rating(3300).get(), 10);
         for level in 1..=10u8 {
