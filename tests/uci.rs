@@ -243,6 +243,11 @@ fn uci_elo_with_limit_strength_plays_the_nearest_level() {
     uci.send("setoption name UCI_Elo value 5000");
     let lines = uci.until(|l| l.starts_with("info string"), LONG);
     assert!(lines.last().unwrap().contains("out of range"), "{lines:?}");
+    // A negative number is a number, out of range too.
+    uci.send("setoption name UCI_Elo value -1");
+    let lines = uci.until(|l| l.starts_with("info string"), LONG);
+    let last = lines.last().unwrap();
+    assert!(last.contains("-1 is out of range 600..=3434"), "{lines:?}");
     // Level 2's measured rating picks level 2: two plies, whatever depth
     // is asked.
     uci.send(&format!("setoption name UCI_Elo value {}", ratings[1]));

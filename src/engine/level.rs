@@ -16,7 +16,7 @@
 //!    moves that are practically equal.
 //!
 //! Each level's real strength is measured in games against rated engines
-//! (the table in README.md), not guessed from these numbers.
+//! (the table in docs/strength.md), not guessed from these numbers.
 
 use super::protocol::Limits;
 /// The level itself is a plain number that a `GoRequest` carries, so it

@@ -120,17 +120,16 @@ impl Session {
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<Option<String>, String> {
         let spin = |value: Option<&str>, min: usize, max: usize| -> Result<usize, String> {
             let text = value.ok_or_else(|| format!("option '{name}' needs a value"))?;
-            let n: usize = text
+            // Any whole number is a number: a negative one is out of
+            // range, not "not a number".
+            let n: i128 = text
                 .trim()
                 .parse()
                 .map_err(|_| format!("option '{name}': '{text}' is not a number"))?;
-            if (min..=max).contains(&n) {
-                Ok(n)
-            } else {
-                Err(format!(
-                    "option '{name}': {n} is out of range {min}..={max}"
-                ))
-            }
+            usize::try_from(n)
+                .ok()
+                .filter(|n| (min..=max).contains(n))
+                .ok_or_else(|| format!("option '{name}': {n} is out of range {min}..={max}"))
         };
         match name.to_ascii_lowercase().as_str() {
             "hash" => {
