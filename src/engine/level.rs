@@ -30,7 +30,7 @@ pub use crate::core::Rng;
 
 /// Each level's rating as measured in games against the rated ladder
 /// (docs/strength.md, "Strength levels": the maximum-likelihood fit, 95% intervals
-/// of about +/-200), all on d37c495. Level 1 lost all 20 games to the
+/// of about -200/+250), all on d37c495. Level 1 lost all 20 games to the
 /// weakest engine, so its figure is only a bound (below 790); 600 stands
 /// for it. Level 10 (the network) met stronger opponents than the others.
 pub const MEASURED_RATING: [u32; 10] = [600, 966, 1413, 1890, 1955, 2059, 2541, 2726, 2918, 3434];

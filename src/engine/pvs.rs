@@ -22,7 +22,9 @@ const LMR_MIN_DEPTH: i32 = 3;
 // (Shifting a quiet move's reduction by its history score, a ply less or
 // more per 2,048 up to two, scored 49.5%, -3 +/- 25 Elo, over 400 games at
 // 2+0.02 against the build without it: it is `SearchParams::lmr_history`,
-// off by default.)
+// off by default. Late moves that give check reduced too, a ply less than
+// quiet moves: 49.9%, -1 +/- 24 Elo, the same way, with double singular
+// extensions: not kept.)
 
 impl<T: Tracer> Searcher<'_, '_, T> {
     /// Make move `m` from `position` and search the child, with PVS and

@@ -118,18 +118,26 @@ impl Session {
     /// Set an option; `Ok(Some(note))` when it was set otherwise than
     /// asked (a hash table larger than the machine's memory), and why.
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<Option<String>, String> {
-        let spin = |value: Option<&str>, min: usize, max: usize| -> Result<usize, String> {
+        // Any whole number is a number: one outside the option's range
+        // (a negative Hash, say) is out of range, not "not a number".
+        let whole = |value: Option<&str>, min: i128, max: i128| -> Result<i128, String> {
             let text = value.ok_or_else(|| format!("option '{name}' needs a value"))?;
-            // Any whole number is a number: a negative one is out of
-            // range, not "not a number".
             let n: i128 = text
                 .trim()
                 .parse()
                 .map_err(|_| format!("option '{name}': '{text}' is not a number"))?;
-            usize::try_from(n)
-                .ok()
-                .filter(|n| (min..=max).contains(n))
-                .ok_or_else(|| format!("option '{name}': {n} is out of range {min}..={max}"))
+            if (min..=max).contains(&n) {
+                Ok(n)
+            } else {
+                Err(format!(
+                    "option '{name}': {n} is out of range {min}..={max}"
+                ))
+            }
+        };
+        let spin = |value: Option<&str>, min: usize, max: usize| -> Result<usize, String> {
+            let n = whole(value, min as i128, max as i128)?;
+            // In range, so it fits.
+            Ok(usize::try_from(n).unwrap_or(min))
         };
         match name.to_ascii_lowercase().as_str() {
             "hash" => {
@@ -144,18 +152,13 @@ impl Session {
                 self.table_moves = u8::try_from(n).unwrap_or(DEFAULT_TABLE_MOVES);
             }
             "movetablethreshold" => {
-                let text = value.ok_or_else(|| format!("option '{name}' needs a value"))?;
-                let n: i32 = text
-                    .trim()
-                    .parse()
-                    .map_err(|_| format!("option '{name}': '{text}' is not a number"))?;
-                if !(-MAX_TABLE_THRESHOLD..=MAX_TABLE_THRESHOLD).contains(&n) {
-                    return Err(format!(
-                        "option '{name}': {n} is out of range {}..={MAX_TABLE_THRESHOLD}",
-                        -MAX_TABLE_THRESHOLD
-                    ));
-                }
-                self.table_threshold = n;
+                let n = whole(
+                    value,
+                    (-MAX_TABLE_THRESHOLD).into(),
+                    MAX_TABLE_THRESHOLD.into(),
+                )?;
+                // In range, so it fits.
+                self.table_threshold = i32::try_from(n).unwrap_or_default();
             }
             "movetabledecrement" => {
                 self.table_decrement = Decrement::parse(value.unwrap_or("")).ok_or_else(|| {

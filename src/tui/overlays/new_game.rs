@@ -241,7 +241,7 @@ impl NewGameForm {
             0 => self.side_name(self.side),
             1 => match crate::engine::level::Level::new(self.level) {
                 // The measured rating (docs/strength.md, "Strength levels"), rounded:
-                // twenty games a side leave about +/-200. Level 1 lost every
+                // twenty games a side leave about -200/+250. Level 1 lost every
                 // game to the ladder's weakest engine: only a bound is known
                 // (below 790), and the figure the code stands in for it (600,
                 // as the table gives it) keeps it below level 2's.
