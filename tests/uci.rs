@@ -47,6 +47,14 @@ fn garbage_gets_an_info_string_and_the_engine_carries_on() {
         ("position sideways", "position: expected"),
         ("setoption name Hash value lots", "not a number"),
         ("setoption name Hash value 0", "out of range"),
+        // No value after `value` is no value; a whole number too long for
+        // any integer is still a number, out of range.
+        ("setoption name Hash value ", "'Hash' needs a value"),
+        (
+            "setoption name Hash value 340282366920938463463374607431768211456",
+            "340282366920938463463374607431768211456 is out of range 1..=",
+        ),
+        ("setoption name Hash value -0x10", "'-0x10' is not a number"),
         ("setoption name Frobnicate value 3", "unknown option"),
         (
             "position startpos moves e2e4 e7e4",

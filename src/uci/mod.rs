@@ -119,19 +119,21 @@ impl Session {
     /// asked (a hash table larger than the machine's memory), and why.
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<Option<String>, String> {
         // Any whole number is a number: one outside the option's range
-        // (a negative Hash, say) is out of range, not "not a number".
+        // (a negative Hash, say, or one too long for any integer type) is
+        // out of range, not "not a number". An empty value is no value.
         let whole = |value: Option<&str>, min: i128, max: i128| -> Result<i128, String> {
-            let text = value.ok_or_else(|| format!("option '{name}' needs a value"))?;
-            let n: i128 = text
-                .trim()
-                .parse()
-                .map_err(|_| format!("option '{name}': '{text}' is not a number"))?;
-            if (min..=max).contains(&n) {
-                Ok(n)
-            } else {
-                Err(format!(
-                    "option '{name}': {n} is out of range {min}..={max}"
-                ))
+            let text = value
+                .map(str::trim)
+                .filter(|text| !text.is_empty())
+                .ok_or_else(|| format!("option '{name}' needs a value"))?;
+            let digits = text.strip_prefix(['+', '-']).unwrap_or(text);
+            let is_whole = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
+            match text.parse::<i128>() {
+                Ok(n) if (min..=max).contains(&n) => Ok(n),
+                Err(_) if !is_whole => Err(format!("option '{name}': '{text}' is not a number")),
+                _ => Err(format!(
+                    "option '{name}': {text} is out of range {min}..={max}"
+                )),
             }
         };
         let spin = |value: Option<&str>, min: usize, max: usize| -> Result<usize, String> {
