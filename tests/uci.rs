@@ -77,6 +77,43 @@ fn garbage_gets_an_info_string_and_the_engine_carries_on() {
     );
 }
 
+/// Option names are not case-sensitive, and a message names the option as
+/// `uci` listed it, not as the GUI typed it.
+#[test]
+fn a_bad_value_names_the_option_as_uci_lists_it() {
+    let mut uci = Uci::start();
+    uci.send("uci");
+    let lines = uci.until(|l| l == "uciok", LONG);
+    let mut checked = 0;
+    for line in &lines {
+        let Some(rest) = line.strip_prefix("option name ") else {
+            continue;
+        };
+        let Some((name, kind)) = rest.split_once(" type ") else {
+            continue;
+        };
+        if !(kind.starts_with("spin") || kind.starts_with("check")) {
+            continue;
+        }
+        uci.send(&format!(
+            "setoption name {} value bogus",
+            name.to_ascii_lowercase()
+        ));
+        let replies = uci.until(|l| l.starts_with("info string"), LONG);
+        let reply = replies.last().unwrap();
+        assert!(
+            reply.starts_with(&format!("info string option '{name}'")),
+            "{name}: {reply}"
+        );
+        checked += 1;
+    }
+    // Hash, MultiPV, Threads, Level, UCI_Elo, BookDepth, MoveTableMoves,
+    // MoveTableThreshold; UCI_LimitStrength, OwnBook, UCI_Chess960,
+    // KibitzTables, KibitzGenerateTables.
+    assert_eq!(checked, 13, "{lines:?}");
+    uci.ready();
+}
+
 #[test]
 fn multipv_gives_that_many_lines() {
     let mut uci = Uci::start();

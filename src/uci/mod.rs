@@ -114,10 +114,41 @@ fn info_string(text: &str) -> String {
     format!("info string {}", crate::text::echo::echo(text, false))
 }
 
+/// Every option's name as `uci` lists it.
+const OPTION_NAMES: [&str; 20] = [
+    "Hash",
+    "MultiPV",
+    "Threads",
+    "Level",
+    "UCI_LimitStrength",
+    "UCI_Elo",
+    "OwnBook",
+    "UCI_Chess960",
+    "BookFile",
+    "BookPolicy",
+    "BookDepth",
+    "SyzygyPath",
+    "KibitzTables",
+    "EvalFile",
+    "KibitzGenerateTables",
+    "MoveTableMoves",
+    "MoveTableThreshold",
+    "MoveTableDecrement",
+    "Clear Hash",
+    "Ponder",
+];
+
 impl Session {
     /// Set an option; `Ok(Some(note))` when it was set otherwise than
     /// asked (a hash table larger than the machine's memory), and why.
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<Option<String>, String> {
+        // Option names are not case-sensitive; a message names the option
+        // as `uci` lists it, whatever case the GUI sent.
+        let name = OPTION_NAMES
+            .iter()
+            .find(|known| known.eq_ignore_ascii_case(name))
+            .copied()
+            .unwrap_or(name);
         // Any whole number is a number: one outside the option's range
         // (a negative Hash, say, or one too long for any integer type) is
         // out of range, not "not a number". An empty value is no value.
@@ -687,82 +718,4 @@ pub fn run(input: impl BufRead) -> std::io::Result<()> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use std::time::Duration;
-
-    #[test]
-    fn parses_go_with_every_limit() {
-        let cmd: UciCommand = "go wtime 1000 btime -5 winc 10 binc 20 movestogo 7 depth 9 nodes 100 mate 3 movetime 50"
-            .parse()
-            .unwrap();
-        let UciCommand::Go {
-            limits,
-            ponder,
-            ignored,
-            problems,
-        } = cmd
-        else {
-            panic!()
-        };
-        assert!(!ponder);
-        assert!(ignored.is_empty() && problems.is_empty());
-        assert_eq!(limits.white_time, Some(Duration::from_millis(1000)));
-        assert_eq!(limits.black_time, Some(Duration::ZERO));
-        assert_eq!(limits.black_increment, Some(Duration::from_millis(20)));
-        assert_eq!(limits.moves_to_go, Some(7));
-        assert_eq!(limits.depth, Some(9));
-        assert_eq!(limits.nodes, Some(100));
-        assert_eq!(limits.mate, Some(3));
-        assert_eq!(limits.movetime, Some(Duration::from_millis(50)));
-    }
-
-    #[test]
-    fn parses_position_and_options() {
-        assert_eq!(
-            "position startpos moves e2e4 e7e5"
-                .parse::<UciCommand>()
-                .unwrap(),
-            UciCommand::Position {
-                fen: None,
-                moves: vec!["e2e4".into(), "e7e5".into()]
-            }
-        );
-        assert_eq!(
-            "setoption name Clear Hash".parse::<UciCommand>().unwrap(),
-            UciCommand::SetOption {
-                name: "Clear Hash".into(),
-                value: None
-            }
-        );
-        let UciCommand::Go {
-            limits, problems, ..
-        } = "go depth x nodes 500 wtime movestogo 0".parse().unwrap()
-        else {
-            panic!()
-        };
-        assert_eq!(limits.nodes, Some(500), "the good value counts");
-        assert_eq!(
-            (limits.depth, limits.white_time, limits.moves_to_go),
-            (None, None, None)
-        );
-        assert_eq!(
-            problems,
-            [
-                "'depth x': not a valid number",
-                "'wtime' needs a value",
-                "'movestogo 0': must be at least 1"
-            ]
-        );
-        let UciCommand::Go {
-            limits, ignored, ..
-        } = "go searchmoves e2e4 d2d4 wtime 500 frob".parse().unwrap()
-        else {
-            panic!()
-        };
-        assert_eq!(limits.white_time, Some(Duration::from_millis(500)));
-        assert_eq!(ignored, ["searchmoves", "e2e4", "d2d4", "frob"]);
-        assert!("position".parse::<UciCommand>().is_err());
-        assert!("xyzzy".parse::<UciCommand>().is_err());
-    }
-}
+mod tests;
