@@ -92,11 +92,14 @@ fn a_bad_value_names_the_option_as_uci_lists_it() {
         let Some((name, kind)) = rest.split_once(" type ") else {
             continue;
         };
-        if !(kind.starts_with("spin") || kind.starts_with("check")) {
-            continue;
-        }
+        // A file or folder that is not there, or a word that is no value.
+        let value = match kind.split(' ').next() {
+            Some("button") => continue,
+            Some("string") => "/no/such/path",
+            _ => "bogus",
+        };
         uci.send(&format!(
-            "setoption name {} value bogus",
+            "setoption name {} value {value}",
             name.to_ascii_lowercase()
         ));
         let replies = uci.until(|l| l.starts_with("info string"), LONG);
@@ -107,11 +110,24 @@ fn a_bad_value_names_the_option_as_uci_lists_it() {
         );
         checked += 1;
     }
-    // Hash, MultiPV, Threads, Level, UCI_Elo, BookDepth, MoveTableMoves,
-    // MoveTableThreshold; UCI_LimitStrength, OwnBook, UCI_Chess960,
-    // KibitzTables, KibitzGenerateTables.
-    assert_eq!(checked, 13, "{lines:?}");
-    uci.ready();
+    // Every option but the one button (Clear Hash): eight spin, five
+    // check, two combo and three string options.
+    assert_eq!(checked, 18, "{lines:?}");
+    // An empty combo value is no value; a check's value is read in any case.
+    uci.send("setoption name BookPolicy value");
+    let replies = uci.until(|l| l.starts_with("info string"), LONG);
+    assert_eq!(
+        replies.last().unwrap(),
+        "info string option 'BookPolicy' needs a value"
+    );
+    uci.send("setoption name OwnBook value FALSE");
+    uci.send("setoption name UCI_Chess960 value True");
+    uci.send("isready");
+    let replies = uci.until(|l| l == "readyok", LONG);
+    assert!(
+        !replies.iter().any(|l| l.starts_with("info string")),
+        "{replies:?}"
+    );
 }
 
 #[test]

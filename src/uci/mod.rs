@@ -167,6 +167,14 @@ impl Session {
                 )),
             }
         };
+        // A check option's value: `true` or `false`, in any case.
+        let check = |value: Option<&str>| -> Result<bool, String> {
+            match value.map(str::trim) {
+                Some(text) if text.eq_ignore_ascii_case("true") => Ok(true),
+                Some(text) if text.eq_ignore_ascii_case("false") => Ok(false),
+                _ => Err(format!("option '{name}' is true or false")),
+            }
+        };
         let spin = |value: Option<&str>, min: usize, max: usize| -> Result<usize, String> {
             let n = whole(value, min as i128, max as i128)?;
             // In range, so it fits.
@@ -211,11 +219,7 @@ impl Session {
             // The GUI's strength limit: the level whose measured rating is
             // nearest the asked one, while the limit is on.
             "uci_limitstrength" => {
-                self.limit_strength = match value.map(str::trim) {
-                    Some("true") => true,
-                    Some("false") => false,
-                    _ => return Err(format!("option '{name}' is true or false")),
-                };
+                self.limit_strength = check(value)?;
             }
             "uci_elo" => {
                 let elo = spin(value, MIN_UCI_ELO as usize, MAX_UCI_ELO as usize)?;
@@ -228,65 +232,59 @@ impl Session {
             }
             "ponder" => {}
             "kibitzgeneratetables" => {
-                self.generating = match value.map(str::trim) {
-                    Some("true") => true,
-                    Some("false") => false,
-                    _ => return Err(format!("option '{name}' is true or false")),
-                };
+                self.generating = check(value)?;
                 if self.generating && !self.generation_started {
                     self.load_tablebases();
                 }
             }
             "kibitztables" => {
-                self.builtin_tables = match value.map(str::trim) {
-                    Some("true") => true,
-                    Some("false") => false,
-                    _ => return Err(format!("option '{name}' is true or false")),
-                };
+                self.builtin_tables = check(value)?;
                 self.load_tablebases();
             }
             "evalfile" => {
                 let net = crate::engine::nnue::choose(value.unwrap_or(""))
-                    .map_err(|e| format!("{e}; the evaluation is unchanged"))?;
+                    .map_err(|e| format!("option '{name}': {e}; the evaluation is unchanged"))?;
                 self.engine.send(Command::SetNetwork(net));
             }
             "syzygypath" => {
                 let path = value.unwrap_or("").trim();
-                self.syzygy = (!path.is_empty() && path != "<empty>").then(|| path.into());
-                if let Some(dirs) = &self.syzygy
+                let syzygy: Option<std::path::PathBuf> =
+                    (!path.is_empty() && path != "<empty>").then(|| path.into());
+                // A folder that is not there leaves the tablebases as they
+                // were, as a bad book or network file does.
+                if let Some(dirs) = &syzygy
                     && let Some(missing) =
                         std::env::split_paths(dirs.as_os_str()).find(|d| !d.is_dir())
                 {
-                    let why = format!("Syzygy folder {} does not exist", missing.display());
-                    self.syzygy = None;
-                    self.load_tablebases();
-                    return Err(why);
+                    return Err(format!(
+                        "option '{name}': folder '{}' does not exist; the tablebases are unchanged",
+                        missing.display()
+                    ));
                 }
+                self.syzygy = syzygy;
                 self.load_tablebases();
             }
             "uci_chess960" => {
-                self.chess960 = match value.map(str::trim) {
-                    Some("true") => true,
-                    Some("false") => false,
-                    _ => return Err(format!("option '{name}' is true or false")),
-                };
+                self.chess960 = check(value)?;
             }
             "ownbook" => {
-                self.own_book = match value.map(str::trim) {
-                    Some("true") => true,
-                    Some("false") => false,
-                    _ => return Err(format!("option '{name}' is true or false")),
-                };
+                self.own_book = check(value)?;
             }
             "bookfile" => {
                 let file = value.unwrap_or("").trim();
                 let book = crate::book::load(file)
-                    .map_err(|why| format!("{why}; the book is unchanged"))?;
+                    .map_err(|why| format!("option '{name}': {why}; the book is unchanged"))?;
                 self.book = Some(Arc::new(book));
                 self.send_book();
             }
             "bookpolicy" => {
-                self.book_options.policy = value.unwrap_or("").trim().parse()?;
+                let text = value
+                    .map(str::trim)
+                    .filter(|text| !text.is_empty())
+                    .ok_or_else(|| format!("option '{name}' needs a value"))?;
+                self.book_options.policy = text
+                    .parse()
+                    .map_err(|why| format!("option '{name}': {why}"))?;
                 self.send_book();
             }
             "bookdepth" => {
