@@ -22,6 +22,7 @@ fn handshake_lists_options() {
         "option name Level type spin default 10 min 1 max 10",
         "option name Threads type spin default 1 min 1 max 256",
         "option name Clear Hash type button",
+        "option name BookPolicy type combo default weighted var weighted var best var off",
     ] {
         assert!(lines.iter().any(|l| l.starts_with(option)), "{option}");
     }
@@ -108,6 +109,18 @@ fn a_bad_value_names_the_option_as_uci_lists_it() {
             reply.starts_with(&format!("info string option '{name}'")),
             "{name}: {reply}"
         );
+        // The message repeats the value it refused.
+        assert!(reply.contains(value), "{name}: {reply}");
+        // No value is "needs a value" for every option that takes a word
+        // or a number (an empty string is a string: the default).
+        if !kind.starts_with("string") {
+            uci.send(&format!("setoption name {name} value"));
+            let replies = uci.until(|l| l.starts_with("info string"), LONG);
+            assert_eq!(
+                replies.last().unwrap(),
+                &format!("info string option '{name}' needs a value")
+            );
+        }
         checked += 1;
     }
     // Every option but the one button (Clear Hash): eight spin, five
@@ -122,12 +135,39 @@ fn a_bad_value_names_the_option_as_uci_lists_it() {
     );
     uci.send("setoption name OwnBook value FALSE");
     uci.send("setoption name UCI_Chess960 value True");
+    uci.send("setoption name BookPolicy value BEST");
     uci.send("isready");
     let replies = uci.until(|l| l == "readyok", LONG);
     assert!(
         !replies.iter().any(|l| l.starts_with("info string")),
         "{replies:?}"
     );
+}
+
+/// `SyzygyPath`: a file is not a folder, and the setting stays as it was;
+/// an empty part of a path (`dir:`) is skipped.
+#[test]
+fn syzygy_path_names_a_file_and_skips_empty_parts() {
+    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data");
+    let mut uci = Uci::start();
+    uci.send(&format!("setoption name SyzygyPath value {data}/README.md"));
+    let replies = uci.until(|l| l.starts_with("info string"), LONG);
+    assert_eq!(
+        replies.last().unwrap(),
+        &format!(
+            "info string option 'SyzygyPath': '{data}/README.md' is not a folder; \
+             the tablebases are unchanged"
+        )
+    );
+    for path in [format!("{data}/syzygy:"), format!(":{data}/syzygy::")] {
+        uci.send(&format!("setoption name SyzygyPath value {path}"));
+        uci.send("isready");
+        let replies = uci.until(|l| l == "readyok", LONG);
+        assert!(
+            !replies.iter().any(|l| l.starts_with("info string")),
+            "{path}: {replies:?}"
+        );
+    }
 }
 
 #[test]

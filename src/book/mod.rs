@@ -50,7 +50,7 @@ pub enum Policy {
 impl std::str::FromStr for Policy {
     type Err = String;
     fn from_str(text: &str) -> Result<Policy, String> {
-        match text {
+        match text.trim().to_ascii_lowercase().as_str() {
             "weighted" => Ok(Policy::Weighted),
             "best" => Ok(Policy::Best),
             "off" => Ok(Policy::Off),

@@ -367,6 +367,27 @@ pub struct TbProbe {
 }
 
 /// All tablebases: the built-in ones that are loaded, and Syzygy.
+/// The folders of a Syzygy path: one, or several joined as in `PATH`,
+/// with empty parts (`a::b`, a trailing `:`) skipped. Each must be a folder
+/// that exists; the first that is not is named in the error.
+pub fn syzygy_folders(dirs: &std::path::Path) -> Result<Vec<std::path::PathBuf>, String> {
+    let mut folders = Vec::new();
+    for dir in std::env::split_paths(dirs.as_os_str()) {
+        if dir.as_os_str().is_empty() {
+            continue;
+        }
+        match std::fs::metadata(&dir) {
+            Ok(meta) if meta.is_dir() => folders.push(dir),
+            Ok(_) => return Err(format!("'{}' is not a folder", dir.display())),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Err(format!("folder '{}' does not exist", dir.display()));
+            }
+            Err(e) => return Err(format!("folder '{}': {e}", dir.display())),
+        }
+    }
+    Ok(folders)
+}
+
 #[derive(Default)]
 pub struct Tablebases {
     pub builtin: Builtin,
@@ -403,10 +424,7 @@ impl Tablebases {
     /// of tables found.
     pub fn add_syzygy(&mut self, dirs: &std::path::Path) -> Result<usize, String> {
         let mut found = 0;
-        for dir in std::env::split_paths(dirs.as_os_str()) {
-            if !dir.is_dir() {
-                return Err(format!("Syzygy folder {} does not exist", dir.display()));
-            }
+        for dir in syzygy_folders(dirs).map_err(|why| format!("Syzygy {why}"))? {
             let tables = self
                 .syzygy
                 .get_or_insert_with(shakmaty_syzygy::Tablebase::new);

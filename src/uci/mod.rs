@@ -14,7 +14,7 @@ use std::time::Instant;
 
 use shakmaty::{CastlingMode, Chess, Position};
 
-use crate::book::{BUILTIN, BookOptions};
+use crate::book::BookOptions;
 use crate::engine::level::{Level, MAX_LEVEL, MIN_LEVEL};
 use crate::engine::movetables::Decrement;
 use crate::engine::protocol::{
@@ -30,6 +30,7 @@ use crate::game::notation::parse_uci;
 /// The limit is the engine's; re-exported so `uci::MAX_MULTIPV` keeps working.
 pub use crate::engine::MAX_MULTIPV;
 
+mod options;
 mod protocol;
 
 use protocol::ends_by_itself;
@@ -114,49 +115,20 @@ fn info_string(text: &str) -> String {
     format!("info string {}", crate::text::echo::echo(text, false))
 }
 
-/// Every option's name as `uci` lists it.
-const OPTION_NAMES: [&str; 20] = [
-    "Hash",
-    "MultiPV",
-    "Threads",
-    "Level",
-    "UCI_LimitStrength",
-    "UCI_Elo",
-    "OwnBook",
-    "UCI_Chess960",
-    "BookFile",
-    "BookPolicy",
-    "BookDepth",
-    "SyzygyPath",
-    "KibitzTables",
-    "EvalFile",
-    "KibitzGenerateTables",
-    "MoveTableMoves",
-    "MoveTableThreshold",
-    "MoveTableDecrement",
-    "Clear Hash",
-    "Ponder",
-];
-
 impl Session {
     /// Set an option; `Ok(Some(note))` when it was set otherwise than
     /// asked (a hash table larger than the machine's memory), and why.
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<Option<String>, String> {
         // Option names are not case-sensitive; a message names the option
         // as `uci` lists it, whatever case the GUI sent.
-        let name = OPTION_NAMES
-            .iter()
-            .find(|known| known.eq_ignore_ascii_case(name))
-            .copied()
-            .unwrap_or(name);
+        let name = options::known_name(name).unwrap_or(name);
         // Any whole number is a number: one outside the option's range
         // (a negative Hash, say, or one too long for any integer type) is
         // out of range, not "not a number". An empty value is no value.
-        let whole = |value: Option<&str>, min: i128, max: i128| -> Result<i128, String> {
-            let text = value
-                .map(str::trim)
-                .filter(|text| !text.is_empty())
-                .ok_or_else(|| format!("option '{name}' needs a value"))?;
+        let text = value.map(str::trim).filter(|text| !text.is_empty());
+        let given = || text.ok_or_else(|| format!("option '{name}' needs a value"));
+        let whole = |min: i128, max: i128| -> Result<i128, String> {
+            let text = given()?;
             let digits = text.strip_prefix(['+', '-']).unwrap_or(text);
             let is_whole = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
             match text.parse::<i128>() {
@@ -168,49 +140,42 @@ impl Session {
             }
         };
         // A check option's value: `true` or `false`, in any case.
-        let check = |value: Option<&str>| -> Result<bool, String> {
-            match value.map(str::trim) {
-                Some(text) if text.eq_ignore_ascii_case("true") => Ok(true),
-                Some(text) if text.eq_ignore_ascii_case("false") => Ok(false),
-                _ => Err(format!("option '{name}' is true or false")),
+        let check = || -> Result<bool, String> {
+            match given()? {
+                text if text.eq_ignore_ascii_case("true") => Ok(true),
+                text if text.eq_ignore_ascii_case("false") => Ok(false),
+                text => Err(format!("option '{name}': '{text}' is not true or false")),
             }
         };
-        let spin = |value: Option<&str>, min: usize, max: usize| -> Result<usize, String> {
-            let n = whole(value, min as i128, max as i128)?;
+        let spin = |min: usize, max: usize| -> Result<usize, String> {
+            let n = whole(min as i128, max as i128)?;
             // In range, so it fits.
             Ok(usize::try_from(n).unwrap_or(min))
         };
         match name.to_ascii_lowercase().as_str() {
             "hash" => {
-                let asked = spin(value, 1, MAX_HASH_MB)?;
+                let asked = spin(1, MAX_HASH_MB)?;
                 let (mb, cap) = crate::engine::tt::hash_size(asked);
                 self.engine.send(Command::SetHashSize(mb));
                 return Ok(cap.map(|cap| format!("Hash: {cap}")));
             }
-            "multipv" => self.multipv = spin(value, 1, MAX_MULTIPV)?,
+            "multipv" => self.multipv = spin(1, MAX_MULTIPV)?,
             "movetablemoves" => {
-                let n = spin(value, 0, MAX_TABLE_MOVES.into())?;
+                let n = spin(0, MAX_TABLE_MOVES.into())?;
                 self.table_moves = u8::try_from(n).unwrap_or(DEFAULT_TABLE_MOVES);
             }
             "movetablethreshold" => {
-                let n = whole(
-                    value,
-                    (-MAX_TABLE_THRESHOLD).into(),
-                    MAX_TABLE_THRESHOLD.into(),
-                )?;
+                let n = whole((-MAX_TABLE_THRESHOLD).into(), MAX_TABLE_THRESHOLD.into())?;
                 // In range, so it fits.
                 self.table_threshold = i32::try_from(n).unwrap_or_default();
             }
             "movetabledecrement" => {
-                self.table_decrement = Decrement::parse(value.unwrap_or("")).ok_or_else(|| {
-                    format!(
-                        "option '{name}': '{}' is not tried or all",
-                        value.unwrap_or("")
-                    )
-                })?;
+                let text = given()?;
+                self.table_decrement = Decrement::parse(text)
+                    .ok_or_else(|| format!("option '{name}': '{text}' is not tried or all"))?;
             }
             "level" => {
-                let level = spin(value, MIN_LEVEL.into(), MAX_LEVEL.into())?;
+                let level = spin(MIN_LEVEL.into(), MAX_LEVEL.into())?;
                 self.level = u8::try_from(level)
                     .ok()
                     .and_then(Level::new)
@@ -219,26 +184,26 @@ impl Session {
             // The GUI's strength limit: the level whose measured rating is
             // nearest the asked one, while the limit is on.
             "uci_limitstrength" => {
-                self.limit_strength = check(value)?;
+                self.limit_strength = check()?;
             }
             "uci_elo" => {
-                let elo = spin(value, MIN_UCI_ELO as usize, MAX_UCI_ELO as usize)?;
+                let elo = spin(MIN_UCI_ELO as usize, MAX_UCI_ELO as usize)?;
                 self.elo = u32::try_from(elo).unwrap_or(MAX_UCI_ELO);
             }
             "clear hash" => self.engine.send(Command::ClearHash),
             "threads" => {
-                let threads = spin(value, 1, MAX_THREADS)?;
+                let threads = spin(1, MAX_THREADS)?;
                 self.engine.send(Command::SetThreads(threads));
             }
             "ponder" => {}
             "kibitzgeneratetables" => {
-                self.generating = check(value)?;
+                self.generating = check()?;
                 if self.generating && !self.generation_started {
                     self.load_tablebases();
                 }
             }
             "kibitztables" => {
-                self.builtin_tables = check(value)?;
+                self.builtin_tables = check()?;
                 self.load_tablebases();
             }
             "evalfile" => {
@@ -248,27 +213,27 @@ impl Session {
             }
             "syzygypath" => {
                 let path = value.unwrap_or("").trim();
-                let syzygy: Option<std::path::PathBuf> =
-                    (!path.is_empty() && path != "<empty>").then(|| path.into());
                 // A folder that is not there leaves the tablebases as they
-                // were, as a bad book or network file does.
-                if let Some(dirs) = &syzygy
-                    && let Some(missing) =
-                        std::env::split_paths(dirs.as_os_str()).find(|d| !d.is_dir())
-                {
-                    return Err(format!(
-                        "option '{name}': folder '{}' does not exist; the tablebases are unchanged",
-                        missing.display()
-                    ));
-                }
-                self.syzygy = syzygy;
+                // were, as a bad book or network file does. Empty parts are
+                // skipped; a path of none is no tablebases.
+                let folders = if path == "<empty>" {
+                    Vec::new()
+                } else {
+                    crate::tablebase::syzygy_folders(path.as_ref()).map_err(|why| {
+                        format!("option '{name}': {why}; the tablebases are unchanged")
+                    })?
+                };
+                self.syzygy = (!folders.is_empty())
+                    .then(|| std::env::join_paths(&folders).ok())
+                    .flatten()
+                    .map(std::path::PathBuf::from);
                 self.load_tablebases();
             }
             "uci_chess960" => {
-                self.chess960 = check(value)?;
+                self.chess960 = check()?;
             }
             "ownbook" => {
-                self.own_book = check(value)?;
+                self.own_book = check()?;
             }
             "bookfile" => {
                 let file = value.unwrap_or("").trim();
@@ -278,17 +243,14 @@ impl Session {
                 self.send_book();
             }
             "bookpolicy" => {
-                let text = value
-                    .map(str::trim)
-                    .filter(|text| !text.is_empty())
-                    .ok_or_else(|| format!("option '{name}' needs a value"))?;
+                let text = given()?;
                 self.book_options.policy = text
                     .parse()
                     .map_err(|why| format!("option '{name}': {why}"))?;
                 self.send_book();
             }
             "bookdepth" => {
-                self.book_options.max_plies = spin(value, 0, 400)? as u32;
+                self.book_options.max_plies = spin(0, options::MAX_BOOK_DEPTH as usize)? as u32;
                 self.send_book();
             }
             _ => return Err(format!("unknown option '{name}'")),
@@ -560,98 +522,9 @@ pub fn run(input: impl BufRead) -> std::io::Result<()> {
                 let mut out = stdout.lock();
                 say(&mut out, &format!("id name {ENGINE_NAME}"))?;
                 say(&mut out, "id author the kibitz developers")?;
-                say(
-                    &mut out,
-                    &format!(
-                        "option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"
-                    ),
-                )?;
-                say(
-                    &mut out,
-                    &format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"),
-                )?;
-                // One thread unless the GUI asks for more: a GUI runs
-                // engines side by side and gives each its share of cores.
-                say(
-                    &mut out,
-                    &format!("option name Threads type spin default 1 min 1 max {MAX_THREADS}"),
-                )?;
-                say(
-                    &mut out,
-                    &format!(
-                        "option name Level type spin default {MAX_LEVEL} min {MIN_LEVEL} max {MAX_LEVEL}"
-                    ),
-                )?;
-                say(
-                    &mut out,
-                    "option name UCI_LimitStrength type check default false",
-                )?;
-                say(
-                    &mut out,
-                    &format!(
-                        "option name UCI_Elo type spin default {MAX_UCI_ELO} min {MIN_UCI_ELO} max {MAX_UCI_ELO}"
-                    ),
-                )?;
-                say(&mut out, "option name OwnBook type check default true")?;
-                say(
-                    &mut out,
-                    "option name UCI_Chess960 type check default false",
-                )?;
-                say(
-                    &mut out,
-                    &format!("option name BookFile type string default {BUILTIN}"),
-                )?;
-                say(
-                    &mut out,
-                    "option name BookPolicy type combo default weighted var weighted var best",
-                )?;
-                say(
-                    &mut out,
-                    &format!(
-                        "option name BookDepth type spin default {} min 0 max 400",
-                        BookOptions::default().max_plies
-                    ),
-                )?;
-                say(
-                    &mut out,
-                    "option name SyzygyPath type string default <empty>",
-                )?;
-                say(&mut out, "option name KibitzTables type check default true")?;
-                say(
-                    &mut out,
-                    &format!(
-                        "option name EvalFile type string default {}",
-                        if crate::engine::nnue::BY_DEFAULT {
-                            BUILTIN
-                        } else {
-                            crate::engine::nnue::HANDWRITTEN
-                        }
-                    ),
-                )?;
-                say(
-                    &mut out,
-                    "option name KibitzGenerateTables type check default false",
-                )?;
-                say(
-                    &mut out,
-                    &format!(
-                        "option name MoveTableMoves type spin default {DEFAULT_TABLE_MOVES} min 0 max {MAX_TABLE_MOVES}"
-                    ),
-                )?;
-                say(
-                    &mut out,
-                    &format!(
-                        "option name MoveTableThreshold type spin default {DEFAULT_TABLE_THRESHOLD} min -{MAX_TABLE_THRESHOLD} max {MAX_TABLE_THRESHOLD}"
-                    ),
-                )?;
-                say(
-                    &mut out,
-                    &format!(
-                        "option name MoveTableDecrement type combo default {} var tried var all",
-                        Decrement::default().name()
-                    ),
-                )?;
-                say(&mut out, "option name Clear Hash type button")?;
+                for option in options::listed() {
+                    say(&mut out, &option.to_string())?;
+                }
                 say(&mut out, "uciok")?;
             }
             UciCommand::Debug => {}

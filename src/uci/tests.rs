@@ -76,3 +76,20 @@ fn parses_position_and_options() {
     assert!("position".parse::<UciCommand>().is_err());
     assert!("xyzzy".parse::<UciCommand>().is_err());
 }
+
+#[test]
+fn every_listed_option_is_known_in_any_case() {
+    for option in options::listed() {
+        let line = option.to_string();
+        assert!(line.starts_with(&format!("option name {} type ", option.name)));
+        for typed in [
+            option.name.to_ascii_lowercase(),
+            option.name.to_ascii_uppercase(),
+        ] {
+            assert_eq!(options::known_name(&typed), Some(option.name), "{line}");
+        }
+    }
+    assert_eq!(options::known_name("ponder"), Some("Ponder"));
+    assert_eq!(options::known_name("Frobnicate"), None);
+    assert_eq!(options::known_name("Clear"), None, "a part is not a name");
+}
