@@ -170,6 +170,56 @@ fn syzygy_path_names_a_file_and_skips_empty_parts() {
     }
 }
 
+/// A game-style `go` the tables answer: their verdict as a score at depth
+/// 0, the move and the tables' reply as the line, and the reply to ponder.
+#[test]
+fn a_tablebase_move_comes_with_a_score_and_a_ponder_move() {
+    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/syzygy");
+    let mut uci = Uci::start();
+    uci.send("setoption name KibitzTables value false");
+    uci.send(&format!("setoption name SyzygyPath value {data}"));
+    // White's rook wins; Black, to move in the same ending, loses.
+    for (fen, verdict, score) in [
+        ("8/8/8/4k3/8/8/8/R3K3 w - - 0 1", "win", "cp 20000"),
+        ("8/8/8/4k3/8/8/8/R3K3 b - - 0 1", "loss", "cp -20000"),
+    ] {
+        // The tables load in the background: ask until they answer.
+        let started = Instant::now();
+        let lines = loop {
+            uci.send(&format!("position fen {fen}"));
+            uci.send("go wtime 60000 btime 60000");
+            let (_, lines) = uci.best_move(LONG);
+            if lines.iter().any(|l| l.starts_with("info string tablebase")) {
+                break lines;
+            }
+            assert!(started.elapsed() < LONG, "no tablebase answer: {lines:?}");
+            std::thread::sleep(Duration::from_millis(100));
+        };
+        assert!(
+            lines.contains(&format!("info string tablebase {verdict}")),
+            "{lines:?}"
+        );
+        let info = lines
+            .iter()
+            .find(|l| l.starts_with("info depth 0 "))
+            .unwrap_or_else(|| panic!("no score line: {lines:?}"));
+        assert!(info.contains(&format!(" score {score} ")), "{info}");
+        let pv: Vec<&str> = info.split(" pv ").nth(1).unwrap().split(' ').collect();
+        let best = lines.last().unwrap();
+        assert_eq!(best, &format!("bestmove {} ponder {}", pv[0], pv[1]));
+        // Both moves are legal in turn.
+        let mut position: Chess = fen
+            .parse::<shakmaty::fen::Fen>()
+            .unwrap()
+            .into_position(shakmaty::CastlingMode::Standard)
+            .unwrap();
+        for m in &pv {
+            let m = parse_uci(&position, m).unwrap();
+            position.play_unchecked(m);
+        }
+    }
+}
+
 #[test]
 fn multipv_gives_that_many_lines() {
     let mut uci = Uci::start();

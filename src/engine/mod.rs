@@ -345,10 +345,16 @@ fn tablebase_move(
             _ => Score::Centipawns(0),
         },
     };
+    // The reply to ponder on is the tables' best defence (or best win)
+    // after the move: a GUI that ponders gets the same answer it would
+    // from a search.
+    let mut after = request.position.clone();
+    shakmaty::Position::play_unchecked(&mut after, best_move);
+    let ponder = tables.probe(&after).and_then(|reply| reply.best_move);
     let _ = reports.send(Report::BestMove {
         search_id: request.search_id,
         best_move: Some(best_move),
-        ponder: None,
+        ponder,
         score,
         bound: Bound::Exact,
         depth: 0,

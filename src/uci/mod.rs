@@ -436,6 +436,9 @@ pub fn run(input: impl BufRead) -> std::io::Result<()> {
                     }
                     Report::BestMove {
                         source: MoveSource::Tablebase { wdl, dtm },
+                        best_move,
+                        ponder,
+                        score,
                         ..
                     } => {
                         running.fetch_sub(1, Ordering::SeqCst);
@@ -443,8 +446,15 @@ pub fn run(input: impl BufRead) -> std::io::Result<()> {
                             .filter(|d| *d != 0)
                             .map(|d| format!(" dtm {d} plies"))
                             .unwrap_or_default();
+                        // The tables' verdict as a score a GUI shows, with
+                        // depth 0: nothing was searched.
+                        let pv: String = best_move
+                            .iter()
+                            .chain(ponder)
+                            .map(|m| format!(" {}", m.to_uci(mode)))
+                            .collect();
                         format!(
-                            "info string tablebase {}{distance}\n{}",
+                            "info string tablebase {}{distance}\ninfo depth 0 score {score} nodes 0 time 0 pv{pv}\n{}",
                             wdl.name(),
                             UciReport(&report, mode)
                         )
