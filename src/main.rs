@@ -2,11 +2,10 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Context;
-use clap::Parser;
 
 use kibitz::cli::CliError;
 use kibitz::cli::board::{BoardError, Start};
-use kibitz::cli::command_line::{Cli, Commands};
+use kibitz::cli::command_line::{Cli, Commands, board_options_given};
 
 /// mimalloc instead of the C library's allocator: reading a big PGN file
 /// allocates on one thread and frees on another, and glibc's allocator
@@ -20,10 +19,24 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> anyhow::Result<ExitCode> {
     let started = std::time::Instant::now();
-    let cli = match parse_command_line() {
-        Ok(cli) => cli,
+    let (cli, board_options, name) = match parse_command_line() {
+        Ok(parsed) => parsed,
         Err(code) => return Ok(code),
     };
+    if let Some(command) = &cli.command
+        && !command.opens_board()
+        && !board_options.is_empty()
+    {
+        // `kibitz --syzygy DIR uci` would run without the tables: say so.
+        let (verb, them) = match board_options.len() {
+            1 => ("is an option", "it"),
+            _ => ("are options", "them"),
+        };
+        return Ok(failed(&CliError::BadInput(format!(
+            "{} {verb} of the board; `kibitz {name}` does not read {them} (see kibitz {name} --help)",
+            board_options.join(", "),
+        ))));
+    }
     let ended = match cli.command {
         None => match cli.board.start() {
             Start::Plain(options) => {
@@ -66,13 +79,20 @@ fn failed(e: &CliError) -> ExitCode {
     ExitCode::from(e.exit_code() as u8)
 }
 
-/// The command line read, or its error shown (a huge argument cut, as in
-/// [`failed`]) with clap's exit code (2); `--help` and `--version` as clap
-/// shows them.
-fn parse_command_line() -> Result<Cli, ExitCode> {
+/// The command line read, with the board's options it gives (see
+/// [`board_options_given`]) and the subcommand's name as typed, or its error shown (a huge argument cut, as
+/// in [`failed`]) with clap's exit code (2); `--help` and `--version` as
+/// clap shows them.
+fn parse_command_line() -> Result<(Cli, Vec<String>, String), ExitCode> {
     use clap::error::ErrorKind;
-    match Cli::try_parse() {
-        Ok(cli) => Ok(cli),
+    use clap::{CommandFactory, FromArgMatches};
+    let parsed = Cli::command().try_get_matches().and_then(|matches| {
+        let name = matches.subcommand_name().unwrap_or_default().to_string();
+        let board = board_options_given(&matches);
+        Ok((Cli::from_arg_matches(&matches)?, board, name))
+    });
+    match parsed {
+        Ok(parsed) => Ok(parsed),
         Err(e) => {
             let text = e.to_string();
             let safe = kibitz::text::echo::echo(&text, true);

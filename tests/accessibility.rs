@@ -473,3 +473,48 @@ fn a_config_file_named_but_missing_is_said() {
     let out = run_in(&home, &["--plain"], "quit\n");
     assert!(!stderr(&out).contains("does not exist"), "{}", stderr(&out));
 }
+
+/// `--syzygy` in the line mode: a file named as the folder is refused with
+/// exit code 2; a real folder (an empty part of the path skipped) gives the
+/// engine the tables, and it plays on; the config's bad folder is a note.
+#[test]
+fn the_line_mode_reads_syzygy_and_refuses_a_file_named_as_one() {
+    let data = common::testdata("syzygy");
+    let readme = common::testdata("README.md");
+    let out = run_with_input(&["--syzygy", readme.to_str().unwrap(), "--plain"], "quit\n");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("is not a folder"), "{}", stderr(&out));
+    let folder = format!("{}:", data.display());
+    let out = run_with_input(
+        &[
+            "--syzygy",
+            &folder,
+            "--plain",
+            "--fen",
+            "8/8/8/4k3/8/8/8/R3K3 w - - 0 1",
+            "--color",
+            "black",
+        ],
+        "quit\n",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).lines().any(engine_move_in_words),
+        "{}",
+        stdout(&out)
+    );
+    let home = TempHome::new("plain-bad-syzygy");
+    let config = home.join("config.toml");
+    std::fs::write(&config, format!("syzygy = \"{}\"\n", readme.display())).unwrap();
+    let out = run_in(
+        &home,
+        &["--config", config.to_str().unwrap(), "--plain"],
+        "quit\n",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("is not a folder; playing without Syzygy"),
+        "{}",
+        stderr(&out)
+    );
+}

@@ -1972,3 +1972,27 @@ fn review_stops_at_a_null_move() {
     assert_eq!(moves, 81);
     assert_eq!(value["evals"].as_array().unwrap().len(), moves + 1);
 }
+
+/// The board's options before a subcommand that does not open the board
+/// would be ignored: they are refused, named, with exit code 2.
+#[test]
+fn board_options_before_a_subcommand_that_ignores_them_are_refused() {
+    let data = common::testdata("syzygy");
+    let out = kibitz(&["--syzygy", data.to_str().unwrap(), "uci"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out).trim_end(),
+        "error: --syzygy is an option of the board; `kibitz uci` does not read it (see kibitz uci --help)"
+    );
+    assert!(stdout(&out).is_empty(), "the UCI session never started");
+    let out = kibitz(&["--level", "3", "--ascii", "bench", "--depth", "1"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("--ascii, --level are options of the board; `kibitz bench`"),
+        "{}",
+        stderr(&out)
+    );
+    // Options after the subcommand are its own.
+    let out = kibitz(&["bench", "--depth", "1"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+}

@@ -53,7 +53,7 @@ fn garbage_gets_an_info_string_and_the_engine_carries_on() {
         ("setoption name Hash value ", "'Hash' needs a value"),
         (
             "setoption name Hash value 340282366920938463463374607431768211456",
-            "340282366920938463463374607431768211456 is out of range 1..=",
+            "340282366920938463463374607431768211456 is out of range (1 to ",
         ),
         ("setoption name Hash value -0x10", "'-0x10' is not a number"),
         ("setoption name Frobnicate value 3", "unknown option"),
@@ -398,7 +398,10 @@ fn uci_elo_with_limit_strength_plays_the_nearest_level() {
     uci.send("setoption name UCI_Elo value -1");
     let lines = uci.until(|l| l.starts_with("info string"), LONG);
     let last = lines.last().unwrap();
-    assert!(last.contains("-1 is out of range 600..=3434"), "{lines:?}");
+    assert!(
+        last.contains("-1 is out of range (600 to 3434)"),
+        "{lines:?}"
+    );
     // Level 2's measured rating picks level 2: two plies, whatever depth
     // is asked.
     uci.send(&format!("setoption name UCI_Elo value {}", ratings[1]));
@@ -758,8 +761,11 @@ fn two_threads_find_a_mate_in_two() {
 fn threads_option_is_checked() {
     let mut uci = Uci::start();
     for (line, expect) in [
-        ("setoption name Threads value 0", "out of range 1..=256"),
-        ("setoption name Threads value 257", "out of range 1..=256"),
+        ("setoption name Threads value 0", "out of range (1 to 256)"),
+        (
+            "setoption name Threads value 257",
+            "out of range (1 to 256)",
+        ),
     ] {
         uci.send(line);
         let lines = uci.until(|l| l.starts_with("info string"), LONG);

@@ -28,7 +28,12 @@ pub fn default_book() -> Result<Book, BookError> {
 /// file path.
 pub fn load(setting: &str) -> Result<Book, BookError> {
     let setting = setting.trim();
-    if setting.is_empty() || setting == BUILTIN || setting == "<builtin>" || setting == "<empty>" {
+    // `builtin` in any case, as a GUI or a person may type it.
+    if setting.is_empty()
+        || setting.eq_ignore_ascii_case(BUILTIN)
+        || setting.eq_ignore_ascii_case("<builtin>")
+        || setting == "<empty>"
+    {
         default_book()
     } else {
         Book::open(std::path::Path::new(setting))

@@ -164,7 +164,7 @@ impl BoardArgs {
             self.fen.as_deref(),
             self.color,
             &loaded.settings,
-            self.book.is_some(),
+            (self.book.is_some(), self.syzygy.is_some()),
             loaded.dirs.map(|d| d.data),
         ))
     }
@@ -291,6 +291,11 @@ fn open_board(
     if let Some(book) = &args.book {
         // Refuse a bad book before the terminal is taken over.
         crate::book::load(book).map_err(CliError::from)?;
+    }
+    if let Some(dir) = &args.syzygy {
+        // And Syzygy folders that are not there.
+        crate::tablebase::syzygy_folders(dir)
+            .map_err(|why| CliError::BadInput(format!("Syzygy {why}")))?;
     }
     if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
         return Err(BoardError::Refused(CliError::BadInput(

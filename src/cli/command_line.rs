@@ -92,7 +92,37 @@ pub enum Commands {
     Man(ManArgs),
 }
 
+/// The board's options (`--syzygy`, `--level`, ...) given on the command
+/// line, by their long names. Only the board and the subcommands that open
+/// it (`teach`, the course, `db` with `--open`) read them; any other
+/// subcommand would ignore them, so `main` refuses them there instead.
+pub fn board_options_given(matches: &clap::ArgMatches) -> Vec<String> {
+    use clap::Args;
+    BoardArgs::augment_args(clap::Command::new("board"))
+        .get_arguments()
+        .filter(|arg| {
+            matches.value_source(arg.get_id().as_str())
+                == Some(clap::parser::ValueSource::CommandLine)
+        })
+        .map(|arg| {
+            arg.get_long()
+                .map_or_else(|| arg.get_id().to_string(), |long| format!("--{long}"))
+        })
+        .collect()
+}
+
 impl Commands {
+    /// Whether the command opens the board, and so reads the board's
+    /// options given before it.
+    pub fn opens_board(&self) -> bool {
+        match self {
+            Commands::Teach(_) => true,
+            Commands::Learn(args) => args.opens_board(),
+            Commands::Db(command) => command.opens_board(),
+            _ => false,
+        }
+    }
+
     /// Run a command that writes to `out`: every one but `uci` and `teach`,
     /// which `main` starts itself (`uci` prints from two threads, `teach`
     /// opens the board).

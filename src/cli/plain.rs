@@ -42,6 +42,8 @@ pub struct PlainOptions {
     pub hash_mb: usize,
     pub book: Option<Arc<Book>>,
     pub book_options: BookOptions,
+    /// Syzygy tables from `--syzygy` or the config's `syzygy`.
+    pub tables: Option<Arc<crate::tablebase::Tablebases>>,
     /// Where `save` without a path writes (its `games/`); `None` when
     /// there is no home folder.
     pub data_dir: Option<PathBuf>,
@@ -50,14 +52,14 @@ pub struct PlainOptions {
 /// The options from the command line and the settings: the start (`fen`,
 /// default the standard one), the side, the level, the hash, the book and
 /// the data folder.
-/// A bad FEN is an error; so is a book that cannot be read when the
-/// command line named it (the config's book is only left out, with a note
-/// on stderr).
+/// A bad FEN is an error; so is a book that cannot be read, or a Syzygy
+/// folder that is not one, when the command line named it (the config's
+/// are only left out, with a note on stderr).
 pub fn options(
     fen: Option<&str>,
     human: Color,
     settings: &Settings,
-    book_named: bool,
+    (book_named, syzygy_named): (bool, bool),
     data_dir: Option<PathBuf>,
 ) -> Result<PlainOptions, CliError> {
     let start = match fen {
@@ -72,9 +74,24 @@ pub fn options(
             None
         }
     };
+    let tables = match &settings.syzygy {
+        None => None,
+        Some(dir) => {
+            let mut tables = crate::tablebase::Tablebases::default();
+            match tables.add_syzygy(dir) {
+                Ok(_) => Some(Arc::new(tables)),
+                Err(e) if syzygy_named => return Err(CliError::BadInput(e)),
+                Err(e) => {
+                    eprintln!("note: {e}; playing without Syzygy");
+                    None
+                }
+            }
+        }
+    };
     Ok(PlainOptions {
         start,
         human,
+        tables,
         level: settings.level,
         hash_mb: settings.hash_mb,
         book,
@@ -128,6 +145,9 @@ pub fn run(
         book: options.book.clone(),
         options: options.book_options,
     });
+    if let Some(tables) = &options.tables {
+        engine.send(Command::SetTablebases(Some(Arc::clone(tables))));
+    }
     let game = Game::new(options.start.clone());
     let mut session = Session {
         options,

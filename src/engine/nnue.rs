@@ -111,10 +111,11 @@ pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
 /// leaves unchanged.
 pub fn choose(name: &str) -> Result<Option<std::sync::Arc<Network>>, String> {
     let name = name.trim();
-    if name.is_empty() || name == "<empty>" || name == HANDWRITTEN {
+    // The keywords in any case, as a GUI or a person may type them.
+    if name.is_empty() || name == "<empty>" || name.eq_ignore_ascii_case(HANDWRITTEN) {
         return Ok(None);
     }
-    if name == BUILTIN_NAME {
+    if name.eq_ignore_ascii_case(BUILTIN_NAME) {
         return builtin()
             .map(Some)
             .ok_or_else(|| "the built-in network is damaged".to_string());

@@ -135,7 +135,7 @@ impl Session {
                 Ok(n) if (min..=max).contains(&n) => Ok(n),
                 Err(_) if !is_whole => Err(format!("option '{name}': '{text}' is not a number")),
                 _ => Err(format!(
-                    "option '{name}': {text} is out of range {min}..={max}"
+                    "option '{name}': {text} is out of range ({min} to {max})"
                 )),
             }
         };
