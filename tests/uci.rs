@@ -145,7 +145,8 @@ fn a_bad_value_names_the_option_as_uci_lists_it() {
 }
 
 /// `SyzygyPath`: a file is not a folder, and the setting stays as it was;
-/// an empty part of a path (`dir:`) is skipped.
+/// an empty part of a path (`dir:`) is skipped; the tables found are
+/// counted.
 #[test]
 fn syzygy_path_names_a_file_and_skips_empty_parts() {
     let data = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data");
@@ -159,13 +160,27 @@ fn syzygy_path_names_a_file_and_skips_empty_parts() {
              the tablebases are unchanged"
         )
     );
-    for path in [format!("{data}/syzygy:"), format!(":{data}/syzygy::")] {
+    // The tables found are counted back: 35 in the test folder, none in a
+    // folder of books.
+    for (path, found) in [
+        (format!("{data}/syzygy:"), "35 Syzygy tables found"),
+        (format!(":{data}/syzygy::"), "35 Syzygy tables found"),
+        (
+            format!("{data}/books"),
+            "no Syzygy tables (.rtbw files) found",
+        ),
+    ] {
         uci.send(&format!("setoption name SyzygyPath value {path}"));
         uci.send("isready");
         let replies = uci.until(|l| l == "readyok", LONG);
-        assert!(
-            !replies.iter().any(|l| l.starts_with("info string")),
-            "{path}: {replies:?}"
+        let said: Vec<&String> = replies
+            .iter()
+            .filter(|l| l.starts_with("info string"))
+            .collect();
+        assert_eq!(
+            said,
+            [&format!("info string SyzygyPath: {found}")],
+            "{path}"
         );
     }
 }

@@ -388,6 +388,23 @@ pub fn syzygy_folders(dirs: &std::path::Path) -> Result<Vec<std::path::PathBuf>,
     Ok(folders)
 }
 
+/// How many Syzygy WDL tables (`.rtbw` files) these folders hold: what a
+/// user who set a path wants to hear back, before any is read.
+pub fn count_syzygy_tables(folders: &[std::path::PathBuf]) -> usize {
+    folders
+        .iter()
+        .filter_map(|dir| std::fs::read_dir(dir).ok())
+        .flatten()
+        .flatten()
+        .filter(|entry| {
+            entry
+                .path()
+                .extension()
+                .is_some_and(|ext| ext.eq_ignore_ascii_case("rtbw"))
+        })
+        .count()
+}
+
 #[derive(Default)]
 pub struct Tablebases {
     pub builtin: Builtin,

@@ -228,6 +228,16 @@ impl Session {
                     .flatten()
                     .map(std::path::PathBuf::from);
                 self.load_tablebases();
+                // Say what was found, so a path to the wrong folder shows.
+                if !folders.is_empty() {
+                    return Ok(Some(
+                        match crate::tablebase::count_syzygy_tables(&folders) {
+                            0 => format!("{name}: no Syzygy tables (.rtbw files) found"),
+                            1 => format!("{name}: 1 Syzygy table found"),
+                            n => format!("{name}: {n} Syzygy tables found"),
+                        },
+                    ));
+                }
             }
             "uci_chess960" => {
                 self.chess960 = check()?;
