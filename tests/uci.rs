@@ -235,6 +235,48 @@ fn a_tablebase_move_comes_with_a_score_and_a_ponder_move() {
     }
 }
 
+/// `go searchmoves`: only those moves are searched (the book, which would
+/// choose among all, stays out); moves not legal are said and dropped.
+#[test]
+fn searchmoves_restricts_the_root() {
+    let mut uci = Uci::start();
+    uci.send("setoption name MultiPV value 3");
+    uci.send("position startpos");
+    uci.send("go depth 6 searchmoves a2a3 h2h4");
+    let (best, lines) = uci.best_move(LONG);
+    assert!(["a2a3", "h2h4"].contains(&best.as_str()), "{best}");
+    let first_moves: std::collections::BTreeSet<&str> = lines
+        .iter()
+        .filter_map(|l| l.split(" pv ").nth(1))
+        .filter_map(|pv| pv.split(' ').next())
+        .collect();
+    assert_eq!(
+        first_moves,
+        ["a2a3", "h2h4"].into_iter().collect(),
+        "{lines:?}"
+    );
+    assert!(
+        !lines.iter().any(|l| l.contains(" multipv 3 ")),
+        "two moves, two lines: {lines:?}"
+    );
+    // A game-style go would play from the book; restricted, it searches.
+    uci.send("setoption name MultiPV value 1");
+    uci.send("go wtime 2000 btime 2000 searchmoves b1a3");
+    let (best, lines) = uci.best_move(LONG);
+    assert_eq!(best, "b1a3");
+    assert!(!lines.iter().any(|l| l.contains("book move")), "{lines:?}");
+    // Moves that are not legal are said; with none left, all are searched.
+    uci.send("go depth 3 searchmoves e2e5 a7a6");
+    let (best, lines) = uci.best_move(LONG);
+    assert!(
+        lines.contains(
+            &"info string go: searchmoves: e2e5 a7a6 not legal here; searching every move".into()
+        ),
+        "{lines:?}"
+    );
+    assert!(parse_uci(&Chess::default(), &best).is_ok(), "{best}");
+}
+
 #[test]
 fn multipv_gives_that_many_lines() {
     let mut uci = Uci::start();

@@ -136,15 +136,23 @@ pub struct Limits {
     /// quick look instead of searched for its score, as under a game clock
     /// (see [`Limits::plays_a_game`]).
     pub game_move: bool,
+    /// Search only these moves at the root (UCI `searchmoves`); empty: all
+    /// of them. Each must be legal in the position searched.
+    pub search_moves: Vec<Move>,
 }
 
 impl Limits {
     /// Does the request ask for a search as such? `go infinite` waits for a
     /// stop and wants analysis; a depth, node or mate limit asks for a search
-    /// of that size. Only a game-style request (a clock, a move time, or
+    /// of that size, and `searchmoves` a search of those moves. Only a game-style request (a clock, a move time, or
     /// nothing) may be answered from the book or the endgame tables.
     pub fn wants_search(&self) -> bool {
-        self.infinite || self.depth.is_some() || self.nodes.is_some() || self.mate.is_some()
+        self.infinite
+            || self.depth.is_some()
+            || self.nodes.is_some()
+            || self.mate.is_some()
+            // The book and the tables would choose among all the moves.
+            || !self.search_moves.is_empty()
     }
 
     /// Is this a move to play in a game, where time matters more than the

@@ -60,6 +60,10 @@ impl<T: Tracer> Searcher<'_, '_, T> {
     /// Iterative deepening over the root moves.
     pub(super) fn iterate(&mut self, position: &Chess, limits: &Limits) -> SearchResult {
         let mut root_moves = self.root_moves(position);
+        // UCI `searchmoves`: the others are not searched at all.
+        if !limits.search_moves.is_empty() {
+            root_moves.retain(|m| limits.search_moves.contains(&m.mv));
+        }
         // `go mate N` ends by itself: a mate in N moves is 2N - 1 plies
         // deep, but the search reduces and prunes moves on the way, so it
         // may need more plies to see it. It goes to twice that and a few

@@ -96,8 +96,11 @@ pub(super) fn search_together<T: Tracer>(
                     network,
                 };
                 // No depth, time or mate limit: a helper searches until the
-                // main thread is done.
-                let unlimited = Limits::default();
+                // main thread is done, among the same root moves.
+                let unlimited = Limits {
+                    search_moves: limits.search_moves.clone(),
+                    ..Limits::default()
+                };
                 let role = Role::Helper {
                     index,
                     nodes: helper_nodes,

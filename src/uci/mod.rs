@@ -575,8 +575,28 @@ pub fn run(input: impl BufRead) -> std::io::Result<()> {
                 ponder,
                 ignored,
                 problems,
+                search_moves,
             } => {
                 let mut notes = problems;
+                // `searchmoves`: the legal ones restrict the root; with none
+                // legal, every move is searched.
+                let (legal, illegal): (Vec<_>, Vec<_>) = search_moves
+                    .iter()
+                    .map(|text| (text, parse_uci(&session.position, text)))
+                    .partition(|(_, m)| m.is_ok());
+                limits.search_moves = legal.into_iter().filter_map(|(_, m)| m.ok()).collect();
+                if !illegal.is_empty() {
+                    let names: Vec<&str> = illegal.iter().map(|(t, _)| t.as_str()).collect();
+                    notes.push(format!(
+                        "searchmoves: {} not legal here{}",
+                        names.join(" "),
+                        if limits.search_moves.is_empty() {
+                            "; searching every move"
+                        } else {
+                            ""
+                        }
+                    ));
+                }
                 if !ignored.is_empty() {
                     notes.push(format!("ignored '{}'", ignored.join(" ")));
                 }

@@ -47,6 +47,9 @@ pub enum UciCommand {
         ponder: bool,
         ignored: Vec<String>,
         problems: Vec<String>,
+        /// `searchmoves`, as typed: moves are read against the position
+        /// when the search starts.
+        search_moves: Vec<String>,
     },
     Stop,
     PonderHit,
@@ -169,6 +172,7 @@ impl FromStr for UciCommand {
                 let mut ponder = false;
                 let mut ignored = Vec::new();
                 let mut problems = Vec::new();
+                let mut search_moves = Vec::new();
                 let mut tokens = tokens.peekable();
                 while let Some(token) = tokens.next() {
                     // A bad value is reported and skipped; the rest of the
@@ -202,15 +206,14 @@ impl FromStr for UciCommand {
                             ponder = true;
                             Ok(())
                         }
-                        // Restricting the root is not supported: skip the moves,
-                        // keep the limits that follow them.
+                        // The moves up to the next keyword, read against the
+                        // position when the search starts.
                         "searchmoves" => {
-                            ignored.push(token.to_string());
                             while let Some(&next) = tokens.peek() {
                                 if GO_KEYWORDS.contains(&next) {
                                     break;
                                 }
-                                ignored.push(next.to_string());
+                                search_moves.push(next.to_string());
                                 tokens.next();
                             }
                             Ok(())
@@ -229,6 +232,7 @@ impl FromStr for UciCommand {
                     ponder,
                     ignored,
                     problems,
+                    search_moves,
                 })
             }
             other => Err(UciParseError(format!("unknown command '{other}'"))),

@@ -12,6 +12,7 @@ fn parses_go_with_every_limit() {
         ponder,
         ignored,
         problems,
+        ..
     } = cmd
     else {
         panic!()
@@ -66,13 +67,17 @@ fn parses_position_and_options() {
         ]
     );
     let UciCommand::Go {
-        limits, ignored, ..
+        limits,
+        ignored,
+        search_moves,
+        ..
     } = "go searchmoves e2e4 d2d4 wtime 500 frob".parse().unwrap()
     else {
         panic!()
     };
     assert_eq!(limits.white_time, Some(Duration::from_millis(500)));
-    assert_eq!(ignored, ["searchmoves", "e2e4", "d2d4", "frob"]);
+    assert_eq!(search_moves, ["e2e4", "d2d4"]);
+    assert_eq!(ignored, ["frob"]);
     assert!("position".parse::<UciCommand>().is_err());
     assert!("xyzzy".parse::<UciCommand>().is_err());
 }
