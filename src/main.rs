@@ -5,7 +5,7 @@ use anyhow::Context;
 
 use kibitz::cli::CliError;
 use kibitz::cli::board::{BoardError, Start};
-use kibitz::cli::command_line::{Cli, Commands, board_options_given};
+use kibitz::cli::command_line::{Cli, Commands, misplaced_board_options};
 
 /// mimalloc instead of the C library's allocator: reading a big PGN file
 /// allocates on one thread and frees on another, and glibc's allocator
@@ -19,23 +19,13 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> anyhow::Result<ExitCode> {
     let started = std::time::Instant::now();
-    let (cli, board_options, name) = match parse_command_line() {
+    let (cli, misplaced) = match parse_command_line() {
         Ok(parsed) => parsed,
         Err(code) => return Ok(code),
     };
-    if let Some(command) = &cli.command
-        && !command.opens_board()
-        && !board_options.is_empty()
-    {
-        // `kibitz --syzygy DIR uci` would run without the tables: say so.
-        let (verb, them) = match board_options.len() {
-            1 => ("is an option", "it"),
-            _ => ("are options", "them"),
-        };
-        return Ok(failed(&CliError::BadInput(format!(
-            "{} {verb} of the board; `kibitz {name}` does not read {them} (see kibitz {name} --help)",
-            board_options.join(", "),
-        ))));
+    // `kibitz --syzygy DIR uci` would run without the tables: say so.
+    if let Some(message) = misplaced {
+        return Ok(failed(&CliError::BadInput(message)));
     }
     let ended = match cli.command {
         None => match cli.board.start() {
@@ -79,17 +69,21 @@ fn failed(e: &CliError) -> ExitCode {
     ExitCode::from(e.exit_code() as u8)
 }
 
-/// The command line read, with the board's options it gives (see
-/// [`board_options_given`]) and the subcommand's name as typed, or its error shown (a huge argument cut, as
+/// The command line read, with a message for the board's options given
+/// before a subcommand that would not read them (see
+/// [`misplaced_board_options`]), or its error shown (a huge argument cut, as
 /// in [`failed`]) with clap's exit code (2); `--help` and `--version` as
 /// clap shows them.
-fn parse_command_line() -> Result<(Cli, Vec<String>, String), ExitCode> {
+fn parse_command_line() -> Result<(Cli, Option<String>), ExitCode> {
     use clap::error::ErrorKind;
     use clap::{CommandFactory, FromArgMatches};
     let parsed = Cli::command().try_get_matches().and_then(|matches| {
-        let name = matches.subcommand_name().unwrap_or_default().to_string();
-        let board = board_options_given(&matches);
-        Ok((Cli::from_arg_matches(&matches)?, board, name))
+        let cli = Cli::from_arg_matches(&matches)?;
+        let misplaced = cli
+            .command
+            .as_ref()
+            .and_then(|command| misplaced_board_options(&matches, command));
+        Ok((cli, misplaced))
     });
     match parsed {
         Ok(parsed) => Ok(parsed),

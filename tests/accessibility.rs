@@ -503,6 +503,20 @@ fn the_line_mode_reads_syzygy_and_refuses_a_file_named_as_one() {
         "{}",
         stdout(&out)
     );
+    assert!(
+        !stderr(&out).contains("no Syzygy tables"),
+        "{}",
+        stderr(&out)
+    );
+    // A folder without tables is read, and said to hold none.
+    let books = common::testdata("books");
+    let out = run_with_input(&["--syzygy", books.to_str().unwrap(), "--plain"], "quit\n");
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("note: no Syzygy tables found in"),
+        "{}",
+        stderr(&out)
+    );
     let home = TempHome::new("plain-bad-syzygy");
     let config = home.join("config.toml");
     std::fs::write(&config, format!("syzygy = \"{}\"\n", readme.display())).unwrap();

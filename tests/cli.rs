@@ -1973,8 +1973,10 @@ fn review_stops_at_a_null_move() {
     assert_eq!(value["evals"].as_array().unwrap().len(), moves + 1);
 }
 
-/// The board's options before a subcommand that does not open the board
-/// would be ignored: they are refused, named, with exit code 2.
+/// The board's options before a subcommand that does not read them
+/// would be ignored: they are refused, named in the order typed, with exit
+/// code 2, and where the subcommand has one of its own, it is said where
+/// to put it.
 #[test]
 fn board_options_before_a_subcommand_that_ignores_them_are_refused() {
     let data = common::testdata("syzygy");
@@ -1982,13 +1984,32 @@ fn board_options_before_a_subcommand_that_ignores_them_are_refused() {
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         stderr(&out).trim_end(),
-        "error: --syzygy is an option of the board; `kibitz uci` does not read it (see kibitz uci --help)"
+        "error: --syzygy is an option of the board, not of `kibitz uci` (see kibitz uci --help)"
     );
     assert!(stdout(&out).is_empty(), "the UCI session never started");
     let out = kibitz(&["--level", "3", "--ascii", "bench", "--depth", "1"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
-        stderr(&out).contains("--ascii, --level are options of the board; `kibitz bench`"),
+        stderr(&out).contains("--level, --ascii are options of the board, not of `kibitz bench`"),
+        "{}",
+        stderr(&out)
+    );
+    let out = kibitz(&["--db", "x.sqlite", "db", "info"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out).trim_end(),
+        "error: --db is an option of the board, not of `kibitz db info`; `kibitz db info` has its own --db: put it after `db info`"
+    );
+    // Teach reads the board's session options, not how the board starts.
+    let out = kibitz(&["--plain", "teach"]);
+    assert!(
+        stderr(&out).contains("--plain is an option of the board, not of `kibitz teach`"),
+        "{}",
+        stderr(&out)
+    );
+    let out = kibitz(&["--ascii", "teach"]);
+    assert!(
+        !stderr(&out).contains("of the board, not of"),
         "{}",
         stderr(&out)
     );

@@ -92,34 +92,92 @@ pub enum Commands {
     Man(ManArgs),
 }
 
-/// The board's options (`--syzygy`, `--level`, ...) given on the command
-/// line, by their long names. Only the board and the subcommands that open
-/// it (`teach`, the course, `db` with `--open`) read them; any other
-/// subcommand would ignore them, so `main` refuses them there instead.
-pub fn board_options_given(matches: &clap::ArgMatches) -> Vec<String> {
+/// The board's options that set up a session, which the subcommands that
+/// open the board (`teach`, the course, `db games --open`) read too; the
+/// others (`--fen`, `--pgn`, `--plain`, ...) choose how the plain board
+/// starts.
+const SESSION_OPTIONS: [&str; 7] = [
+    "config",
+    "ascii",
+    "book",
+    "book_policy",
+    "book_depth",
+    "syzygy",
+    "level",
+];
+
+/// A message for the board's options given before a subcommand that would
+/// not read them (`kibitz --fen FEN analyze`), or `None`. They are named in
+/// the order typed; where the subcommand has an option of the same name,
+/// the message says to put it after the subcommand.
+pub fn misplaced_board_options(matches: &clap::ArgMatches, command: &Commands) -> Option<String> {
     use clap::Args;
-    BoardArgs::augment_args(clap::Command::new("board"))
+    let read = command.board_options_read();
+    let mut typed: Vec<(usize, String)> = BoardArgs::augment_args(clap::Command::new("board"))
         .get_arguments()
         .filter(|arg| {
-            matches.value_source(arg.get_id().as_str())
-                == Some(clap::parser::ValueSource::CommandLine)
+            let id = arg.get_id().as_str();
+            !read.contains(&id)
+                && matches.value_source(id) == Some(clap::parser::ValueSource::CommandLine)
         })
-        .map(|arg| {
-            arg.get_long()
-                .map_or_else(|| arg.get_id().to_string(), |long| format!("--{long}"))
+        .filter_map(|arg| {
+            let index = matches.index_of(arg.get_id().as_str())?;
+            Some((index, arg.get_long()?.to_string()))
         })
-        .collect()
+        .collect();
+    if typed.is_empty() {
+        return None;
+    }
+    typed.sort();
+    // The subcommand down to the one that runs (`tb probe`), and its options.
+    let mut path = Vec::new();
+    let mut leaf = Cli::command();
+    let mut at = matches;
+    while let Some((name, sub)) = at.subcommand() {
+        path.push(name.to_string());
+        leaf = leaf.find_subcommand(name)?.clone();
+        at = sub;
+    }
+    let path = path.join(" ");
+    let names: Vec<String> = typed.iter().map(|(_, long)| format!("--{long}")).collect();
+    let own: Vec<String> = typed
+        .iter()
+        .filter(|(_, long)| {
+            leaf.get_arguments()
+                .any(|arg| arg.get_long() == Some(long.as_str()))
+        })
+        .map(|(_, long)| format!("--{long}"))
+        .collect();
+    let (what, it) = match names.len() {
+        1 => ("is an option", "it"),
+        _ => ("are options", "them"),
+    };
+    let mut message = format!(
+        "{} {what} of the board, not of `kibitz {path}`",
+        names.join(", ")
+    );
+    if own.is_empty() {
+        message.push_str(&format!(" (see kibitz {path} --help)"));
+    } else {
+        let it = if own.len() == 1 { "it" } else { it };
+        message.push_str(&format!(
+            "; `kibitz {path}` has its own {}: put {it} after `{path}`",
+            own.join(", ")
+        ));
+    }
+    Some(message)
 }
 
 impl Commands {
-    /// Whether the command opens the board, and so reads the board's
-    /// options given before it.
-    pub fn opens_board(&self) -> bool {
+    /// The board's options (by id) the command reads when given before it:
+    /// those that set up a session, where it opens the board (`db games
+    /// --open` has its own `--db`; teach and the course read the board's).
+    fn board_options_read(&self) -> Vec<&'static str> {
         match self {
-            Commands::Teach(_) => true,
-            Commands::Learn(args) => args.opens_board(),
-            Commands::Db(command) => command.opens_board(),
-            _ => false,
+            Commands::Teach(_) => [&SESSION_OPTIONS[..], &["db"]].concat(),
+            Commands::Learn(args) if args.opens_board() => [&SESSION_OPTIONS[..], &["db"]].concat(),
+            Commands::Db(command) if command.opens_board() => SESSION_OPTIONS.to_vec(),
+            _ => Vec::new(),
         }
     }
 

@@ -79,7 +79,12 @@ pub fn options(
         Some(dir) => {
             let mut tables = crate::tablebase::Tablebases::default();
             match tables.add_syzygy(dir) {
-                Ok(_) => Some(Arc::new(tables)),
+                Ok(found) => {
+                    if found == 0 {
+                        eprintln!("note: no Syzygy tables found in {}", dir.display());
+                    }
+                    Some(Arc::new(tables))
+                }
                 Err(e) if syzygy_named => return Err(CliError::BadInput(e)),
                 Err(e) => {
                     eprintln!("note: {e}; playing without Syzygy");
