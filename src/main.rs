@@ -79,20 +79,28 @@ fn parse_command_line() -> Result<(Cli, Option<String>), ExitCode> {
     use clap::{CommandFactory, FromArgMatches};
     let parsed = Cli::command().try_get_matches().and_then(|matches| {
         let cli = Cli::from_arg_matches(&matches)?;
-        let misplaced = cli
-            .command
-            .as_ref()
-            .and_then(|command| misplaced_board_options(&matches, command));
-        Ok((cli, misplaced))
+        Ok((cli, misplaced_board_options(&matches)))
     });
     match parsed {
         Ok(parsed) => Ok(parsed),
         Err(e) => {
+            let help = matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion);
+            // A board option before the subcommand is the first thing to
+            // fix: clap's own complaint (`--pgn` missing, when it was
+            // typed before `review`) would mislead.
+            if !help
+                && let Some(message) = Cli::command()
+                    .ignore_errors(true)
+                    .try_get_matches()
+                    .ok()
+                    .as_ref()
+                    .and_then(misplaced_board_options)
+            {
+                return Err(failed(&CliError::BadInput(message)));
+            }
             let text = e.to_string();
             let safe = kibitz::text::echo::echo(&text, true);
-            if safe == text
-                || matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion)
-            {
+            if safe == text || help {
                 e.exit();
             }
             eprint!("{safe}");

@@ -2000,6 +2000,15 @@ fn board_options_before_a_subcommand_that_ignores_them_are_refused() {
         stderr(&out).trim_end(),
         "error: --db is an option of the board, not of `kibitz db info`; `kibitz db info` has its own --db: put it after `db info`"
     );
+    // Before a subcommand whose own required option is missing, the
+    // misplaced one is named first: clap alone would say `--pgn` was not
+    // given when it was, before `review`.
+    let out = kibitz(&["--pgn", "x.pgn", "review"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out).trim_end(),
+        "error: --pgn is an option of the board, not of `kibitz review`; `kibitz review` has its own --pgn: put it after `review`"
+    );
     // Teach reads the board's session options, not how the board starts.
     let out = kibitz(&["--plain", "teach"]);
     assert!(

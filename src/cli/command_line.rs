@@ -110,9 +110,11 @@ const SESSION_OPTIONS: [&str; 7] = [
 /// not read them (`kibitz --fen FEN analyze`), or `None`. They are named in
 /// the order typed; where the subcommand has an option of the same name,
 /// the message says to put it after the subcommand.
-pub fn misplaced_board_options(matches: &clap::ArgMatches, command: &Commands) -> Option<String> {
+pub fn misplaced_board_options(matches: &clap::ArgMatches) -> Option<String> {
     use clap::Args;
-    let read = command.board_options_read();
+    // Without a subcommand, they are the board's to read.
+    matches.subcommand()?;
+    let read = board_options_read(matches);
     let mut typed: Vec<(usize, String)> = BoardArgs::augment_args(clap::Command::new("board"))
         .get_arguments()
         .filter(|arg| {
@@ -168,19 +170,35 @@ pub fn misplaced_board_options(matches: &clap::ArgMatches, command: &Commands) -
     Some(message)
 }
 
-impl Commands {
-    /// The board's options (by id) the command reads when given before it:
-    /// those that set up a session, where it opens the board (`db games
-    /// --open` has its own `--db`; teach and the course read the board's).
-    fn board_options_read(&self) -> Vec<&'static str> {
-        match self {
-            Commands::Teach(_) => [&SESSION_OPTIONS[..], &["db"]].concat(),
-            Commands::Learn(args) if args.opens_board() => [&SESSION_OPTIONS[..], &["db"]].concat(),
-            Commands::Db(command) if command.opens_board() => SESSION_OPTIONS.to_vec(),
-            _ => Vec::new(),
+/// The board's options (by id) the subcommand reads when given before it:
+/// those that set up a session, where it opens the board (`db games
+/// --open` has its own `--db`; teach and the course read the board's).
+/// Read from the parsed words, so it works on a command line that clap
+/// refused for another reason too.
+fn board_options_read(matches: &clap::ArgMatches) -> Vec<&'static str> {
+    use clap::parser::ValueSource;
+    let given =
+        |m: &clap::ArgMatches, id: &str| m.value_source(id) == Some(ValueSource::CommandLine);
+    let with_db = || [&SESSION_OPTIONS[..], &["db"]].concat();
+    match matches.subcommand() {
+        Some(("teach", _)) => with_db(),
+        // The course opens the board unless it is asked for text.
+        Some(("learn", learn))
+            if !["list", "chapter", "export"]
+                .iter()
+                .any(|id| given(learn, id)) =>
+        {
+            with_db()
         }
+        Some(("db", db)) => match db.subcommand() {
+            Some(("games", games)) if given(games, "open") => SESSION_OPTIONS.to_vec(),
+            _ => Vec::new(),
+        },
+        _ => Vec::new(),
     }
+}
 
+impl Commands {
     /// Run a command that writes to `out`: every one but `uci` and `teach`,
     /// which `main` starts itself (`uci` prints from two threads, `teach`
     /// opens the board).
