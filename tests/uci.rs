@@ -275,6 +275,18 @@ fn searchmoves_restricts_the_root() {
         "{lines:?}"
     );
     assert!(parse_uci(&Chess::default(), &best).is_ok(), "{best}");
+    // The keyword alone is said, and the search is the one asked for.
+    uci.send("go depth 3 searchmoves");
+    let (best, lines) = uci.best_move(LONG);
+    assert!(
+        lines.contains(&"info string go: searchmoves: no moves given; searching every move".into()),
+        "{lines:?}"
+    );
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 3 ")),
+        "{lines:?}"
+    );
+    assert!(parse_uci(&Chess::default(), &best).is_ok(), "{best}");
 }
 
 #[test]

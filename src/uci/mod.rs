@@ -580,8 +580,10 @@ pub fn run(input: impl BufRead) -> std::io::Result<()> {
                 let mut notes = problems;
                 // `searchmoves`: the legal ones restrict the root; with none
                 // legal, every move is searched.
+                let given_none = search_moves.as_ref().is_some_and(Vec::is_empty);
                 let (legal, illegal): (Vec<_>, Vec<_>) = search_moves
                     .iter()
+                    .flatten()
                     .map(|text| (text, parse_uci(&session.position, text)))
                     .partition(|(_, m)| m.is_ok());
                 limits.search_moves = legal.into_iter().filter_map(|(_, m)| m.ok()).collect();
@@ -608,6 +610,11 @@ pub fn run(input: impl BufRead) -> std::io::Result<()> {
                     notes.push(format!(
                         "nothing valid is left, searching to depth {FALLBACK_DEPTH}"
                     ));
+                }
+                // Said, but not a problem: a bare `searchmoves` leaves the
+                // command as it would be without it.
+                if given_none {
+                    notes.push("searchmoves: no moves given; searching every move".to_string());
                 }
                 if !notes.is_empty() {
                     say(

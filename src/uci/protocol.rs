@@ -48,8 +48,9 @@ pub enum UciCommand {
         ignored: Vec<String>,
         problems: Vec<String>,
         /// `searchmoves`, as typed: moves are read against the position
-        /// when the search starts.
-        search_moves: Vec<String>,
+        /// when the search starts. `None` when the keyword is absent,
+        /// empty when it came with no moves.
+        search_moves: Option<Vec<String>>,
     },
     Stop,
     PonderHit,
@@ -172,7 +173,7 @@ impl FromStr for UciCommand {
                 let mut ponder = false;
                 let mut ignored = Vec::new();
                 let mut problems = Vec::new();
-                let mut search_moves = Vec::new();
+                let mut search_moves: Option<Vec<String>> = None;
                 let mut tokens = tokens.peekable();
                 while let Some(token) = tokens.next() {
                     // A bad value is reported and skipped; the rest of the
@@ -209,11 +210,12 @@ impl FromStr for UciCommand {
                         // The moves up to the next keyword, read against the
                         // position when the search starts.
                         "searchmoves" => {
+                            let moves = search_moves.get_or_insert_with(Vec::new);
                             while let Some(&next) = tokens.peek() {
                                 if GO_KEYWORDS.contains(&next) {
                                     break;
                                 }
-                                search_moves.push(next.to_string());
+                                moves.push(next.to_string());
                                 tokens.next();
                             }
                             Ok(())

@@ -76,7 +76,10 @@ fn parses_position_and_options() {
         panic!()
     };
     assert_eq!(limits.white_time, Some(Duration::from_millis(500)));
-    assert_eq!(search_moves, ["e2e4", "d2d4"]);
+    assert_eq!(
+        search_moves,
+        Some(vec!["e2e4".to_string(), "d2d4".to_string()])
+    );
     assert_eq!(ignored, ["frob"]);
     assert!("position".parse::<UciCommand>().is_err());
     assert!("xyzzy".parse::<UciCommand>().is_err());
