@@ -4,7 +4,6 @@
 
 mod common;
 
-use std::io::Write;
 use std::process::{Output, Stdio};
 
 use common::{TempHome, run_kibitz};
@@ -16,21 +15,7 @@ fn run_with_input(args: &[&str], input: &str) -> Output {
 
 /// [`run_with_input`] with `home` as the home folder.
 fn run_in(home: &TempHome, args: &[&str], input: &str) -> Output {
-    let mut child = home
-        .command()
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
+    home.run_with_stdin(args, input)
 }
 
 fn stdout(out: &Output) -> String {

@@ -141,23 +141,10 @@ const MATE_PUZZLE: &str = r#"{"fen":"6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1","solutio
 const QUEEN_PUZZLE: &str = r#"{"fen":"rnb1kbnr/ppp1pppp/8/3q4/8/2N5/PPPP1PPP/R1BQKBNR b KQkq - 1 3","solution":["d5a5"],"solution_san":["Qa5"],"theme":null,"game":1,"ply":6}"#;
 
 fn train_with_input(home: &TempHome, args: &[&str], input: &str) -> Output {
-    use std::io::Write;
-    let mut child = home
-        .command()
-        .arg("train")
-        .args(args)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
+    let args: Vec<&str> = std::iter::once("train")
+        .chain(args.iter().copied())
+        .collect();
+    home.run_with_stdin(&args, input)
 }
 
 #[test]

@@ -67,6 +67,29 @@ impl TempHome {
         command
     }
 
+    /// Run `kibitz ARGS` here with `input` on stdin to the end. A run that
+    /// exits before reading its input (a refused argument, exit code 2) is
+    /// the behaviour under test, not a failure: the broken pipe is ignored.
+    pub fn run_with_stdin(&self, args: &[&str], input: &str) -> Output {
+        use std::io::Write;
+        let mut child = self
+            .command()
+            .args(args)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        if let Err(e) = child.stdin.take().unwrap().write_all(input.as_bytes()) {
+            assert_eq!(
+                e.kind(),
+                std::io::ErrorKind::BrokenPipe,
+                "writing stdin: {e}"
+            );
+        }
+        child.wait_with_output().unwrap()
+    }
+
     /// Run `kibitz ARGS` here with no input and a deadline: a run longer
     /// than `limit` is killed and fails the test (for the bugs that read
     /// without end), instead of hanging it.
