@@ -419,6 +419,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                 count: self.options.table_moves,
                 threshold: self.options.table_threshold,
                 no_history: !self.options.history_heuristic,
+                continuation: self.options.params.continuation,
             },
         );
         let mut alpha = node.alpha;
@@ -598,6 +599,17 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                 &tried.quiets,
                 previous,
             );
+            if let Some(previous) = previous
+                && self.options.params.continuation > 0
+            {
+                self.ctx.heuristics.record_continuation(
+                    color,
+                    node.depth,
+                    m,
+                    &tried.quiets,
+                    previous,
+                );
+            }
         }
     }
 

@@ -114,6 +114,17 @@ fn placement_gain(m: Move, color: Color, phase: i32) -> i32 {
     value(to) - value(from)
 }
 
+/// A quiet move's ordering key: its history, plus its continuation history
+/// as the answer to the opponent's last move where that is switched on.
+fn quiet_key(heuristics: &Heuristics, color: Color, m: Move, table: TableChoice) -> i32 {
+    let history = heuristics.history(color, m);
+    if table.continuation == 0 {
+        history
+    } else {
+        history + heuristics.continuation(color, table.previous, m) * table.continuation / 8
+    }
+}
+
 /// The game phase of the material on the board (24 = all pieces on).
 fn phase_of(position: &Chess) -> i32 {
     let board = position.board();
@@ -148,6 +159,9 @@ pub struct TableChoice {
     pub threshold: i32,
     /// Whether the history heuristic orders quiet moves.
     pub no_history: bool,
+    /// How much a quiet move's continuation history (as the answer to
+    /// `previous`) adds to its history in the order, in eighths; 0: none.
+    pub continuation: i32,
 }
 
 /// Hands out the legal moves of a position one at a time, best first.
@@ -362,6 +376,7 @@ impl MovePicker {
             }
         }
         let history = self.history;
+        let table = self.table;
         let moves = &mut self.moves;
         quiet_moves(position, |m| {
             if let Some(from) = m.from()
@@ -370,7 +385,7 @@ impl MovePicker {
                 return;
             }
             let key = if history {
-                heuristics.history(color, m)
+                quiet_key(heuristics, color, m, table)
             } else {
                 0
             };
@@ -430,7 +445,10 @@ impl MovePicker {
             } else if Some(m) == counter {
                 (COUNTER_MOVE, OrderReason::CounterMove)
             } else if self.history {
-                (heuristics.history(color, m), OrderReason::Quiet)
+                (
+                    quiet_key(heuristics, color, m, self.table),
+                    OrderReason::Quiet,
+                )
             } else {
                 (0, OrderReason::Quiet)
             };
@@ -685,5 +703,56 @@ mod tests {
         seen.sort_by_key(|m| format!("{m:?}"));
         seen.dedup();
         assert_eq!(seen.len(), 48);
+    }
+
+    /// Two quiet moves with the same history: the one that refuted the
+    /// opponent's last move before is tried first, and which one that is
+    /// follows the last move.
+    #[test]
+    fn continuation_history_orders_the_answer_to_the_last_move_first() {
+        let pos = Chess::default();
+        let mv = |text: &str, pos: &Chess| text.parse::<UciMove>().unwrap().to_move(pos).unwrap();
+        let (nf3, nc3) = (mv("g1f3", &pos), mv("b1c3", &pos));
+        // Black's last moves, as seen from a position where they are legal.
+        let black: Chess = Chess::default().play(nf3).unwrap();
+        let (e5, d5) = (mv("e7e5", &black), mv("d7d5", &black));
+        let mut heuristics = Heuristics::default();
+        // Nf3 refuted ...e5 and Nc3 refuted ...d5, as often and as deep:
+        // their plain histories stay level.
+        for _ in 0..4 {
+            heuristics.record_continuation(Color::White, 6, nf3, &[nc3, nf3], e5);
+            heuristics.record_continuation(Color::White, 6, nc3, &[nf3, nc3], d5);
+        }
+        assert_eq!(
+            heuristics.history(Color::White, nf3),
+            heuristics.history(Color::White, nc3)
+        );
+        assert!(heuristics.continuation(Color::White, Some(e5), nf3) > 0);
+        assert!(heuristics.continuation(Color::White, Some(e5), nc3) < 0);
+        assert_eq!(heuristics.continuation(Color::White, None, nf3), 0);
+        let first_of = |previous: Move, weight: i32| {
+            let mut picker = MovePicker::new(
+                None,
+                false,
+                true,
+                &heuristics,
+                0,
+                TableChoice {
+                    previous: Some(previous),
+                    continuation: weight,
+                    ..TableChoice::default()
+                },
+            );
+            let mut order = Vec::new();
+            while let Some((m, _)) = picker.next(&pos, &heuristics) {
+                order.push(m);
+            }
+            let at = |m: Move| order.iter().position(|&x| x == m).unwrap();
+            if at(nf3) < at(nc3) { nf3 } else { nc3 }
+        };
+        assert_eq!(first_of(e5, 8), nf3);
+        assert_eq!(first_of(d5, 8), nc3);
+        // Switched off, the last move makes no difference.
+        assert_eq!(first_of(e5, 0), first_of(d5, 0));
     }
 }
