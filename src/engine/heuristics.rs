@@ -47,9 +47,10 @@ pub struct Heuristics {
     /// replying side's colour. History says "this move is often good";
     /// this says "this move is often good *as the answer to that one*",
     /// which the counter-move keeps only one of. Flat, indexed by
-    /// [`continuation_index`], in 16 bits: 576 KiB. Off by default: added
-    /// in full to the history it scored -1 Elo over 800 games (`params.rs`,
-    /// `continuation`). (An earlier one, as the answer to the last move
+    /// [`continuation_index`], in 16 bits: 576 KiB, allocated at its first
+    /// record, so a search that leaves it off neither allocates nor halves
+    /// it. Off by default: added in full to the history it scored -1 Elo
+    /// over 800 games (`params.rs`, `continuation`). (An earlier one, as the answer to the last move
     /// and as the follow-up to the move before it, in 32 bits, scored
     /// 48.4%, -11 +/- 25 Elo, over 400 games at 2+0.02 against the build
     /// without it, at 5% fewer nodes a second for its 1.2 MB of tables:
@@ -82,7 +83,7 @@ impl Default for Heuristics {
             history: [[[0; 64]; 6]; 2],
             counters: [[[None; 64]; 6]; 2],
             capture_history: [[[[0; 6]; 64]; 6]; 2],
-            continuation: vec![0; CONTINUATION_SIZE],
+            continuation: Vec::new(),
             tables: MoveTables::default(),
             chains: MoveChains::default(),
             evals: EvalCache::default(),
@@ -177,9 +178,13 @@ impl Heuristics {
     /// The continuation history of quiet move `m` by `color` as the answer
     /// to `previous` (0 without one).
     pub fn continuation(&self, color: Color, previous: Option<Move>, m: Move) -> i32 {
-        previous.map_or(0, |previous| {
-            i32::from(self.continuation[continuation_index(color, previous, m)])
-        })
+        // Before the first record the table is empty and every answer 0.
+        previous
+            .and_then(|previous| {
+                self.continuation
+                    .get(continuation_index(color, previous, m))
+            })
+            .map_or(0, |&value| i32::from(value))
     }
 
     /// A quiet move refuted `previous` at `depth`: reward it as the answer
@@ -192,6 +197,9 @@ impl Heuristics {
         tried: &[Move],
         previous: Move,
     ) {
+        if self.continuation.is_empty() {
+            self.continuation = vec![0; CONTINUATION_SIZE];
+        }
         for &m in tried {
             let slot = &mut self.continuation[continuation_index(color, previous, m)];
             let mut value = i32::from(*slot);
