@@ -50,11 +50,11 @@ pub struct Heuristics {
     /// [`continuation_index`], in 16 bits: 576 KiB, allocated at its first
     /// record, so a search that leaves it off neither allocates nor halves
     /// it. Off by default: added in full to the history it scored -1 Elo
-    /// over 800 games (`params.rs`, `continuation`). (An earlier one, as the answer to the last move
-    /// and as the follow-up to the move before it, in 32 bits, scored
-    /// 48.4%, -11 +/- 25 Elo, over 400 games at 2+0.02 against the build
-    /// without it, at 5% fewer nodes a second for its 1.2 MB of tables:
-    /// not kept.)
+    /// over 800 games (`params.rs`, `continuation`). (An earlier one, as
+    /// the answer to the last move and as the follow-up to the move before
+    /// it, in 32 bits, scored 48.4%, -11 +/- 25 Elo, over 400 games at
+    /// 2+0.02 against the build without it, at 5% fewer nodes a second for
+    /// its 1.2 MB of tables: not kept.)
     continuation: Vec<i16>,
     /// Capture history: how often a capture (by colour, capturing role,
     /// destination and captured role) refuted the opponent's last move.
