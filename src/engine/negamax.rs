@@ -173,7 +173,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         // deeper than others, so the tree is no longer a fixed-depth one).
         // A side in check has few replies and the line is forcing: a ply
         // more keeps mates from hiding behind the horizon.
-        if node.in_check && self.options.selective {
+        if node.in_check && self.options.selective && self.options.params.check_extension > 0 {
             node.depth += 1;
         }
         if let Some(value) = self.consult_table(position, &mut node) {

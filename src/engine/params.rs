@@ -96,6 +96,12 @@ search_params! {
     /// Plies less of reduction at a PV node. (1: -14.2 Elo, 95% -29.0 to
     /// +0.6, over 600 game pairs at 15,000 nodes: not kept.)
     lmr_pv: 0, 0..=2, step 0.5;
+    /// Plies more of reduction at an expected cut node (see `pvs.rs`).
+    /// (2: +0 Elo, 95% -15 to +16, over 600 game pairs at 15,000 nodes.
+    /// A ply less at nodes that are or were on a principal variation, by
+    /// a flag in the table's entries as Stockfish keeps it: -8, -24 to
+    /// +7, the same way. Neither kept.)
+    lmr_cut: 1, 0..=3, step 0.5;
     /// A quiet move's reduction shifts a ply per this many points of its
     /// history, at most two either way (history runs to +-16,384). 0: off.
     /// (2,048: -1.7 Elo, 95% -6.6 to +3.1, over 600 game pairs at 15,000
@@ -144,6 +150,15 @@ search_params! {
     /// Null move: reduce by `base` plus one ply per `divisor` of depth.
     null_base: 3, 1..=6, step 0.5;
     null_divisor: 4, 2..=10, step 0.6;
+    /// And a ply more per this many centipawns the static evaluation
+    /// stands above beta, at most three. 0: off (see `selective.rs` for
+    /// the mate it once hid). (200: +0 Elo, 95% -13 to +13, over 600 game
+    /// pairs at 15,000 nodes: not kept.)
+    null_eval: 0, 0..=600, step 40.0;
+    /// Whether a side in check is searched a ply deeper (1) or not (0).
+    /// (Without it: -26 Elo, 95% -41 to -10, over 600 game pairs at 15,000
+    /// nodes. Stockfish dropped its check extension; here it pays.)
+    check_extension: 1, 0..=1, step 0.5;
     /// Singular extensions: how far below the table's value every other
     /// move must stay, in eighths of a centipawn per ply of depth, for the
     /// table's move to count as singular.

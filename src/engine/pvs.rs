@@ -74,7 +74,9 @@ impl<T: Tracer> Searcher<'_, '_, T> {
             // At an expected cut node one move is enough to refute, and
             // the first ones tried are the likely refutations: the late
             // ones are reduced a ply more.
-            r += i32::from(cut_node);
+            if cut_node {
+                r += params.lmr_cut;
+            }
             // Killers and the counter-move are quiet moves with a record
             // of refuting: a ply less (not at all with `lmr_killers` 0).
             if matches!(reason, OrderReason::Killer | OrderReason::CounterMove) {
