@@ -145,12 +145,13 @@ fn best_and_score(request: GoRequest) -> (Option<shakmaty::Move>, kibitz::engine
 }
 
 #[test]
-fn a_repetition_with_the_game_history_is_a_draw() {
-    // Black is a queen down. The game already saw the position that 1... Kd8
-    // would reach, four plies back, so Kd8 repeats it: a draw, which the
-    // losing side takes.
+fn a_third_time_with_the_game_history_is_a_draw_and_a_second_is_not() {
+    // Black is a queen down. 1... Kd8 reaches a position the game already
+    // saw: if it saw it twice, that is the third time, a draw by
+    // repetition, which the losing side takes.
     let position = kibitz::game::fen::parse_fen("4k3/8/8/8/8/8/8/Q3K3 b - - 10 60").unwrap();
     let after_kd8 = kibitz::game::fen::parse_fen("3k4/8/8/8/8/8/8/Q3K3 w - - 11 61").unwrap();
+    let seen = kibitz::engine::position_key(&after_kd8);
     let request = |history: Vec<u64>| GoRequest {
         search_id: 1,
         position: position.clone(),
@@ -161,25 +162,50 @@ fn a_repetition_with_the_game_history_is_a_draw() {
         book: false,
         received: std::time::Instant::now(),
     };
-    let (best, score) = best_and_score(request(vec![
-        kibitz::engine::position_key(&after_kd8),
-        1,
-        2,
-    ]));
+    // Eight and four plies back (the same side to move).
+    let (best, score) = best_and_score(request(vec![seen, 1, 2, 3, seen, 5, 6]));
     assert_eq!(
         best.map(kibitz::game::notation::uci).as_deref(),
         Some("e8d8")
     );
     assert_eq!(score, kibitz::engine::Score::Centipawns(0));
-    // Without that history the same position is simply lost. (The
-    // network values a bare queen ending at some four or five pawns, not
-    // more: self-play games are adjudicated before they reach one, so it
-    // has seen few. Clearly lost is what matters here.)
+    // Seen once, four plies back, Kd8 would be its second time: no draw,
+    // and White plays on. The position is lost, and the score says so.
+    // (The network values a bare queen ending at some four or five pawns,
+    // not more: self-play games are adjudicated before they reach one, so
+    // it has seen few. Clearly lost is what matters here.)
+    let (_, score) = best_and_score(request(vec![seen, 1, 2]));
+    assert!(
+        matches!(score, kibitz::engine::Score::Centipawns(cp) if cp < -300),
+        "{score:?}"
+    );
+    // And without that history, the same.
     let (_, score) = best_and_score(request(vec![1, 2, 3]));
     assert!(
         matches!(score, kibitz::engine::Score::Centipawns(cp) if cp < -300),
         "{score:?}"
     );
+}
+
+#[test]
+fn a_perpetual_check_found_in_the_search_is_a_draw() {
+    // White is a queen and a rook down, but Qh5+ Kg8 Qe8+ Kh7 Qh5+ ...
+    // goes round for ever: the search meets its own line's position again
+    // and scores the repetition as the draw it will be.
+    let request = GoRequest {
+        search_id: 1,
+        position: kibitz::game::fen::parse_fen("7k/6p1/8/8/3q4/r7/4Q1PP/7K w - - 0 1").unwrap(),
+        history: Vec::new(),
+        limits: Limits::depth(8),
+        options: SearchOptions::default(),
+        level: kibitz::engine::level::Level::default(),
+        book: false,
+        received: std::time::Instant::now(),
+    };
+    let (best, score) = best_and_score(request);
+    let best = best.map(kibitz::game::notation::uci);
+    assert!(matches!(best.as_deref(), Some("e2h5" | "e2e8")), "{best:?}");
+    assert_eq!(score, kibitz::engine::Score::Centipawns(0));
 }
 
 #[test]

@@ -256,12 +256,36 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         }
         // Same side to move, so look back two plies at a time, and only as
         // far as the last capture or pawn move (nothing before it can repeat).
+        //
+        // A position seen once before is not a draw by the rules: only the
+        // third time is. The search still scores a repetition of a position
+        // from its own line, after the root, as a draw: the side that
+        // steered back into it can steer back again, and waiting for the
+        // third time would only make the tree deeper. But a position the
+        // game saw before the search began (the root included) repeats
+        // only once on reaching it again, and the opponent need not play
+        // on into the third time: scored as a draw, it let a lost side
+        // believe one repeated move saved it (0.00 at depth 48 in a
+        // position a rook down, then mated), and a winning side believe
+        // the opponent could escape that way. So it counts only when the
+        // game had it twice already.
         let current = self.path.len() - 1;
         let reach = (position.halfmoves() as usize).min(current);
         let key = self.path[current];
-        (4..=reach)
-            .step_by(2)
-            .any(|back| self.path[current - back] == key)
+        let mut before_root = 0;
+        for earlier in (4..=reach).step_by(2).map(|back| current - back) {
+            if self.path[earlier] != key {
+                continue;
+            }
+            if earlier > self.root_index {
+                return true;
+            }
+            before_root += 1;
+            if before_root == 2 {
+                return true;
+            }
+        }
+        false
     }
 
     /// The endgame tables' value of the node, when a capture or pawn move

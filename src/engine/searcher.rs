@@ -122,6 +122,8 @@ pub(super) struct Searcher<'a, 'c, T: Tracer> {
     /// Keys of the game's positions and then of the current line, for
     /// repetition detection; `path[path.len() - 1]` is the current node.
     pub(super) path: Vec<u64>,
+    /// Where the root stands in `path`: the keys before it are the game's.
+    pub(super) root_index: usize,
     /// Triangular PV table: `pv[ply]` is the best line found from `ply`.
     pub(super) pv: Vec<Vec<Move>>,
     /// `played[ply]` is the move that led to the node at `ply` (none at the
@@ -200,6 +202,7 @@ impl<'a, 'c, T: Tracer> Searcher<'a, 'c, T> {
             nodes: 0,
             seldepth: 0,
             stats: SearchStats::default(),
+            root_index: history.len(),
             path,
             pv: vec![Vec::new(); MAX_PLY + 1],
             played: vec![None; MAX_PLY + 2],
