@@ -73,7 +73,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
             let mut r = self.reductions[(depth as usize).min(63)][index.min(63)];
             // At an expected cut node one move is enough to refute, and
             // the first ones tried are the likely refutations: the late
-            // ones are reduced a ply more.
+            // ones are reduced `lmr_cut` plies more (one).
             if cut_node {
                 r += params.lmr_cut;
             }
