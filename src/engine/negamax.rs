@@ -265,8 +265,8 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         // game saw before the search began (the root included) repeats
         // only once on reaching it again, and the opponent need not play
         // on into the third time: scored as a draw, it let a lost side
-        // believe one repeated move saved it (0.00 at depth 48 in a
-        // position a rook down, then mated), and a winning side believe
+        // believe one repeated move saved it (0.00 at depth 48 a queen
+        // and rook for a bishop down, then mated), and a winning side believe
         // the opponent could escape that way. So it counts only when the
         // game had it twice already.
         let current = self.path.len() - 1;
