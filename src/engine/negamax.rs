@@ -31,7 +31,7 @@ use shakmaty::{Chess, Move, Position};
 use super::eval::evaluate;
 use super::movetables::{Decrement, TableUpdate};
 use super::ordering::{MovePicker, TableChoice};
-use super::searcher::Searcher;
+use super::searcher::{NO_EVAL, Searcher};
 use super::selective::{MoveFacts, Singular};
 use super::trace::{OrderReason, Shortcut, TraceEvent, Tracer};
 use super::tt::TtHit;
@@ -65,8 +65,9 @@ struct Node {
     /// singular test.
     selective: bool,
     /// The static evaluation, and the same corrected by the correction
-    /// history; worked out only when `selective`, since only the selective
-    /// rules and the correction history read them.
+    /// history; worked out only with the selective search and not in
+    /// check, since only the selective rules and the correction history
+    /// read them.
     raw_eval: i32,
     static_eval: i32,
     /// Plies the table's move is searched deeper (or shallower): the
@@ -364,9 +365,21 @@ impl<T: Tracer> Searcher<'_, '_, T> {
         // few moves to skip any: no pruning there (see `selective.rs`).
         let pv_node = node.beta - node.alpha > 1;
         node.selective = selective_search && !pv_node && !node.in_check && node.excluded.is_none();
-        if node.selective {
+        // The static evaluation is also kept at PV nodes, so that the node
+        // two plies down can tell whether its side is improving (see
+        // `Searcher::improving`). A singular test searches the same
+        // position at the same ply: its evaluation is already there.
+        let ply = node.ply as usize;
+        if node.excluded.is_some() {
+            node.static_eval = self.evals[ply];
+        } else if selective_search && !node.in_check {
             self.static_evaluation(position, node);
-            if let Some(value) = self.prune_node(
+            self.evals[ply] = node.static_eval;
+        } else {
+            self.evals[ply] = NO_EVAL;
+        }
+        if node.selective
+            && let Some(value) = self.prune_node(
                 position,
                 node.key,
                 node.depth,
@@ -376,9 +389,9 @@ impl<T: Tracer> Searcher<'_, '_, T> {
                 null_allowed,
                 node.cut_node,
                 node.hit,
-            ) {
-                return Some(value);
-            }
+            )
+        {
+            return Some(value);
         }
         if !selective_search {
             return None;
@@ -708,7 +721,9 @@ impl<T: Tracer> Searcher<'_, '_, T> {
     /// tactics, not the evaluation's judgement.)
     fn learn_correction(&mut self, position: &Chess, node: &Node, outcome: &Outcome) {
         let best = outcome.best;
-        if node.selective
+        let evaluated = node.excluded.is_none() && self.evals[node.ply as usize] != NO_EVAL;
+        let pv_node = node.beta - node.alpha > 1;
+        if (node.selective || (evaluated && pv_node && self.options.params.correction_pv > 0))
             && best.abs() < TB_BOUND
             && outcome
                 .best_move

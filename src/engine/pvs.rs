@@ -82,6 +82,11 @@ impl<T: Tracer> Searcher<'_, '_, T> {
             if matches!(reason, OrderReason::Killer | OrderReason::CounterMove) {
                 r -= 1;
             }
+            // Where the side is not improving, quiet moves are less likely
+            // to turn the node around: `improving_lmr` plies more.
+            if params.improving_lmr > 0 && !self.improving(ply) {
+                r += params.improving_lmr;
+            }
             // At a PV node the exact value matters: `lmr_pv` plies less.
             if beta - alpha > 1 {
                 r -= params.lmr_pv;

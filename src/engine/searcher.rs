@@ -32,6 +32,10 @@ pub const MAX_DEPTH: u32 = 100;
 // Tuning constants, in plies or centipawns.
 /// How often (in nodes) to look at the clock and the stop flag.
 const POLL_INTERVAL: u64 = 1024;
+
+/// In `Searcher::evals`: no static evaluation at that ply (in check, or
+/// not worked out).
+pub(super) const NO_EVAL: i32 = i32::MIN / 2;
 /// Heartbeat reports during a long iteration.
 const REPORT_INTERVAL: Duration = Duration::from_millis(200);
 
@@ -144,6 +148,11 @@ pub(super) struct Searcher<'a, 'c, T: Tracer> {
     /// `excluded[ply]`: the move a singular-extension test leaves out of
     /// the node at `ply` (see `negamax`).
     pub(super) excluded: Vec<Option<Move>>,
+    /// `evals[ply]`: the corrected static evaluation of the node at `ply`
+    /// on the current line, `NO_EVAL` when it was in check or not
+    /// evaluated; whether the side to move is improving compares it with
+    /// the side's own last turn, two plies up (see `negamax.rs`).
+    pub(super) evals: Vec<i32>,
     /// While a null move's cutoff is being verified (see `selective.rs`):
     /// the side whose null moves are off, and the ply from which on they
     /// are allowed again.
@@ -214,6 +223,7 @@ impl<'a, 'c, T: Tracer> Searcher<'a, 'c, T> {
             iteration_best: None,
             reductions,
             excluded: vec![None; MAX_PLY + 2],
+            evals: vec![NO_EVAL; MAX_PLY + 2],
             null_verification: None,
             role,
         }

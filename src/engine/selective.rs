@@ -22,7 +22,7 @@ use arrayvec::ArrayVec;
 use shakmaty::{Chess, Move, Position};
 
 use super::movegen::{gives_check, has_pieces, noisy_moves, passed_key, pieces};
-use super::searcher::{Searcher, play_with_key};
+use super::searcher::{NO_EVAL, Searcher, play_with_key};
 use super::see::see;
 use super::trace::{
     Estimate, OrderReason, Pruning, Shortcut, TraceEvent, Tracer, TtBound, WindowKind,
@@ -84,6 +84,27 @@ pub(super) struct MoveFacts {
 }
 
 impl<T: Tracer> Searcher<'_, '_, T> {
+    /// Whether the side to move at `ply` is "improving": its static
+    /// evaluation above the one at its last turn, two plies up (or four,
+    /// when it was in check then). Where the evaluation rises, a node is
+    /// more likely to fail high and the bets that it will are safer; where
+    /// it falls, quiet moves are less likely to rescue it. In check there
+    /// is no evaluation: not improving. With no earlier turn to compare
+    /// (near the root): improving, the cautious answer for the pruning.
+    pub(super) fn improving(&self, ply: u32) -> bool {
+        let ply = ply as usize;
+        let now = self.evals[ply];
+        if now == NO_EVAL {
+            return false;
+        }
+        [2, 4]
+            .into_iter()
+            .filter(|&back| back <= ply)
+            .map(|back| self.evals[ply - back])
+            .find(|&then| then != NO_EVAL)
+            .is_none_or(|then| now > then)
+    }
+
     /// The node rules, at a non-PV node not in check: `Some(value)` ends
     /// the node with that value before any move is searched.
     #[allow(clippy::too_many_arguments)]
@@ -101,9 +122,12 @@ impl<T: Tracer> Searcher<'_, '_, T> {
     ) -> Option<i32> {
         // Reverse futility: far above beta with little depth left, the
         // opponent's best reply is unlikely to recover that much.
+        // Where the side is improving, the margin is a ply less with
+        // `improving_rfp`.
         let params = self.options.params;
+        let margin_depth = depth - i32::from(params.improving_rfp > 0 && self.improving(ply));
         if depth <= params.rfp_depth
-            && static_eval - params.rfp_margin * depth >= beta
+            && static_eval - params.rfp_margin * margin_depth >= beta
             && beta.abs() < MATE_BOUND
         {
             return Some(self.shortcut(ply, Shortcut::ReverseFutility, static_eval));
@@ -439,7 +463,7 @@ impl<T: Tracer> Searcher<'_, '_, T> {
             // Every move so far leads to mate: look at them all.
             None
         } else if depth <= params.lmp_depth
-            && quiets_tried as i32 >= (params.lmp_base + depth * depth) * params.lmp_scale / 100
+            && quiets_tried as i32 >= self.late_move_count(facts.ply, depth)
         {
             // Late-move pruning: near the horizon, once enough quiet moves
             // have failed, the rest (ordered last for a reason) are skipped.
@@ -457,6 +481,18 @@ impl<T: Tracer> Searcher<'_, '_, T> {
             ))
         } else {
             None
+        }
+    }
+
+    /// How many quiet moves late-move pruning searches at `depth`: half as
+    /// many where the side is not improving, with `improving_lmp`.
+    fn late_move_count(&self, ply: u32, depth: i32) -> i32 {
+        let params = &self.options.params;
+        let count = (params.lmp_base + depth * depth) * params.lmp_scale / 100;
+        if params.improving_lmp > 0 && !self.improving(ply) {
+            count / 2
+        } else {
+            count
         }
     }
 
