@@ -66,8 +66,8 @@ struct Node {
     selective: bool,
     /// The static evaluation, and the same corrected by the correction
     /// history; worked out only with the selective search and not in
-    /// check, since only the selective rules and the correction history
-    /// read them.
+    /// check, since only the selective rules, the correction history and
+    /// the improving test two plies down read them.
     raw_eval: i32,
     static_eval: i32,
     /// Plies the table's move is searched deeper (or shallower): the
@@ -721,9 +721,13 @@ impl<T: Tracer> Searcher<'_, '_, T> {
     /// tactics, not the evaluation's judgement.)
     fn learn_correction(&mut self, position: &Chess, node: &Node, outcome: &Outcome) {
         let best = outcome.best;
-        let evaluated = node.excluded.is_none() && self.evals[node.ply as usize] != NO_EVAL;
-        let pv_node = node.beta - node.alpha > 1;
-        if (node.selective || (evaluated && pv_node && self.options.params.correction_pv > 0))
+        // With `correction_pv`, an evaluated PV node teaches it as well.
+        let evaluated_pv = || {
+            node.beta - node.alpha > 1
+                && node.excluded.is_none()
+                && self.evals[node.ply as usize] != NO_EVAL
+        };
+        if (node.selective || (self.options.params.correction_pv > 0 && evaluated_pv()))
             && best.abs() < TB_BOUND
             && outcome
                 .best_move

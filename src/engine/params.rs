@@ -126,6 +126,7 @@ search_params! {
     /// on average against 11.0, yet 47.5%, -17 +/- 25 Elo, over 400 games
     /// at 2+0.02 against the build without it: not kept.)
     rfp_depth: 6, 2..=10, step 0.6;
+    rfp_margin: 84, 30..=200, step 8.0;
     /// The three bets above, one at a time, with "improving" judged at
     /// every node, PV nodes included (`Searcher::improving`), each over 600
     /// game pairs at 15,000 nodes against the defaults; none kept:
@@ -138,7 +139,6 @@ search_params! {
     /// plies more of late-move reduction where it is not (1: -10, -25 to
     /// +5).
     improving_lmr: 0, 0..=2, step 0.5;
-    rfp_margin: 84, 30..=200, step 8.0;
     /// Futility: at depth <= this, quiet moves that cannot lift the
     /// evaluation to alpha even with this margin per ply are skipped.
     futility_depth: 5, 1..=10, step 0.6;
